@@ -1,0 +1,19 @@
+/**
+ * `rvtrace stimulus`: a random program (real encodings), executed for `count` instructions, as a
+ * retirement stream with the program image the decoder needs. Same knobs and seed, same stream.
+ */
+import { Rng } from '../../common/rng.ts';
+import { ProgramImage } from '../image.ts';
+import type { RetirementStream } from '../stream.ts';
+import { Executor } from './execute.ts';
+import type { StimulusKnobs } from './knobs.ts';
+import { buildProgram } from './program.ts';
+
+export function generateStimulus(knobs: StimulusKnobs, seed: number, count: number): RetirementStream {
+  // Separate generators for the program's shape and for its execution, so changing a run-time
+  // rate does not change the program.
+  const program = buildProgram(knobs, new Rng(seed));
+  const records = new Executor(program, knobs, new Rng(seed ^ 0x5bd1e995)).run(count);
+  const image = new ProgramImage(program.sections.map((s) => ({ base: s.base, bytes: s.bytes })));
+  return { xlen: knobs.xlen, retiresPerCycle: 1, image, records };
+}
