@@ -76,3 +76,16 @@ export class Rng {
 function rotl(x: number, k: number): number {
   return ((x << k) | (x >>> (32 - k))) >>> 0;
 }
+
+/**
+ * A stateless per-cycle pattern: true with probability `p` for cycle `cycle`, the same for the same
+ * seed everywhere (the model and the co-simulation harness both derive back-pressure from it).
+ */
+export function cycleChance(seed: number, cycle: number, p: number): boolean {
+  if (p <= 0) return false;
+  let z = (Math.imul(seed >>> 0, 0x9e3779b9) ^ Math.imul(cycle >>> 0, 0x85ebca6b)) >>> 0;
+  z = Math.imul(z ^ (z >>> 16), 0x7feb352d) >>> 0;
+  z = Math.imul(z ^ (z >>> 15), 0x846ca68b) >>> 0;
+  z = (z ^ (z >>> 16)) >>> 0;
+  return z / 4294967296 < p;
+}

@@ -94,6 +94,7 @@ export function checkContinuity(
       if (inner.control !== 'sequential') {
         fail(`${inner.mnemonic} at ${hex(a)} is inside a block but changes control flow`);
       }
+      prev = { addr: a, info: inner };
       a += BigInt(inner.length);
     }
     const li = info(last);

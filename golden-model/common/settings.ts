@@ -3,7 +3,7 @@
  * and run-time options), each with a kind, a default and a help line; `--set` overrides one for
  * one run. Unknown names and bad values are errors that list what is accepted.
  */
-import { RvError } from '../../golden-model/common/errors.ts';
+import { type Location, RvError } from './errors.ts';
 
 export type SettingValue = number | boolean | bigint | string;
 
@@ -15,6 +15,8 @@ export interface SettingSpec {
   min?: number;
   max?: number;
   choices?: readonly string[];
+  /** Accepted but not listed in --help (families such as filter<N>.<field>). */
+  hidden?: boolean;
 }
 
 export type Settings = Record<string, SettingValue>;
@@ -24,9 +26,11 @@ export function collectSet(value: string, previous: string[] = []): string[] {
   return [...previous, value];
 }
 
-function parseValue(spec: SettingSpec, text: string): SettingValue {
+/** Parses one value for `spec`; `where` prefixes the message (default `--set NAME=VALUE`). */
+export function parseValue(spec: SettingSpec, text: string, where?: { prefix: string; location?: Location }): SettingValue {
   const bad = (expected: string): never => {
-    throw new RvError('bad-option', `--set ${spec.name}=${text}: expected ${expected}`, {});
+    const prefix = where?.prefix ?? `--set ${spec.name}=${text}`;
+    throw new RvError('bad-option', `${prefix}: expected ${expected}`, where?.location ?? {});
   };
   switch (spec.kind) {
     case 'bool':
@@ -58,17 +62,21 @@ function parseValue(spec: SettingSpec, text: string): SettingValue {
   }
 }
 
-/** Defaults overridden by the `--set` list; `command` names the command in error messages. */
-export function resolveSettings(command: string, specs: readonly SettingSpec[], sets: readonly string[]): Settings {
+/**
+ * Defaults, overridden by `base` (e.g. a component's values), overridden by the `--set` list;
+ * `command` names the command in error messages.
+ */
+export function resolveSettings(command: string, specs: readonly SettingSpec[], sets: readonly string[], base: Settings = {}): Settings {
   const out: Settings = {};
   for (const s of specs) out[s.name] = s.default;
+  Object.assign(out, base);
   for (const item of sets) {
     const eq = item.indexOf('=');
     if (eq <= 0) throw new RvError('bad-option', `--set ${item}: expected NAME=VALUE`);
     const name = item.slice(0, eq);
     const spec = specs.find((s) => s.name === name);
     if (!spec) {
-      const known = specs.map((s) => s.name).join(', ') || 'none';
+      const known = specs.filter((s) => !s.hidden).map((s) => s.name).join(', ') || 'none';
       throw new RvError('bad-option', `--set ${name}: '${command}' has no setting of that name (known: ${known})`);
     }
     out[name] = parseValue(spec, item.slice(eq + 1));
@@ -78,9 +86,10 @@ export function resolveSettings(command: string, specs: readonly SettingSpec[], 
 
 /** The settings block of a command's --help. */
 export function describeSettings(specs: readonly SettingSpec[]): string {
-  if (specs.length === 0) return '';
-  const width = Math.max(...specs.map((s) => s.name.length));
-  const lines = specs.map((s) => {
+  const shown = specs.filter((s) => !s.hidden);
+  if (shown.length === 0) return '';
+  const width = Math.max(...shown.map((s) => s.name.length));
+  const lines = shown.map((s) => {
     const def = typeof s.default === 'bigint' ? `0x${s.default.toString(16)}` : String(s.default);
     const range = s.choices ? ` (${s.choices.join('|')})` : s.min !== undefined ? ` (${s.min}..${s.max})` : '';
     return `  ${s.name.padEnd(width)}  ${s.help}${range} [default ${def}]`;

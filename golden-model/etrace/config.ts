@@ -1,0 +1,182 @@
+/**
+ * Configuration of the E-Trace encoder model: the parameters of Table 9.1 (named as the spec
+ * names them; those the packet layer needs live in PacketParams) and the run-time options of
+ * Tables 2.1-2.6, also under the spec's names.
+ */
+import { RvError } from '../common/errors.ts';
+import { defaultPacketParams, type PacketParams, type PayloadLayout } from './packet/params.ts';
+import { validatePacketParams } from './packet/fields.ts';
+
+export interface EtraceParams extends PacketParams {
+  /** 3: every uninferable jump is itype 6 (no implicit return possible); 4: full classification. */
+  readonly itype_width_p: 3 | 4;
+  readonly retires_p: number;
+  readonly taken_branches_p: number;
+  readonly ctype_width_p: number;
+  readonly impdef_width_p: number;
+  /** Number of filters and comparators of the filtering unit (chapter 5, tables 2.3-2.6). */
+  readonly filters_p: number;
+  readonly comparators_p: number;
+  /** Output FIFO depth in bytes (encapsulated packets); back-pressure fills it. */
+  readonly fifo_depth_p: number;
+}
+
+/** Comparator control, table 2.6. */
+export interface Comparator {
+  /** 0 iaddr, 1 context, 2 tval (3 daddr: data trace, not modelled). */
+  pInput: number;
+  sInput: number;
+  /** 0 ==, 1 !=, 2 <, 3 <=, 4 >, 5 >=, 6/7 always. */
+  pFunction: number;
+  /** As pFunction; 6 uses sMatch as a mask for pMatch. */
+  sFunction: number;
+  /** 0 P, 1 P&&S, 2 !(P&&S), 3 latch: set on P, cleared after S. */
+  matchMode: number;
+  pMatch: bigint;
+  sMatch: bigint;
+  pNotify: boolean;
+  sNotify: boolean;
+}
+
+/** Filter control and match values, tables 2.4-2.5. */
+export interface Filter {
+  filterEnable: boolean;
+  matchComp1: boolean;
+  comp1: number;
+  matchComp2: boolean;
+  comp2: number;
+  matchComp3: boolean;
+  comp3: number;
+  matchPrivilege: boolean;
+  matchChoicePrivilege: number;
+  matchEcause: boolean;
+  matchChoiceEcause: bigint;
+  matchInterrupt: boolean;
+  matchValueInterrupt: boolean;
+  matchImpdef: boolean;
+  matchValueImpdef: number;
+  matchMaskImpdef: number;
+}
+
+/** Run-time options, tables 2.1-2.3. */
+export interface EtraceOptions {
+  iEnable: boolean;
+  /** trace-on / trace-off triggers may set / clear iEnable. */
+  iTrigEnable: boolean;
+  stallEnable: boolean;
+  /** 0 off, 1 packets, 2 cycles, 3 half-words. */
+  ResyncMode: number;
+  /** Resync interval is 2^(ResyncMax + 4). */
+  ResyncMax: number;
+  FullAddress: boolean;
+  ImplicitExcept: boolean;
+  siJump: boolean;
+  ImplicitReturn: boolean;
+  BranchPrediction: boolean;
+  JumpTargetCache: boolean;
+  /** Bit N: filter N qualifies instruction trace; 0 = trace everything. */
+  iFilters: number;
+  filters: Filter[];
+  comparators: Comparator[];
+}
+
+export interface EtraceConfig {
+  params: EtraceParams;
+  options: EtraceOptions;
+}
+
+export function defaultParams(layout: PayloadLayout = '1.1.1'): EtraceParams {
+  return {
+    ...defaultPacketParams(layout),
+    itype_width_p: 4,
+    retires_p: 1,
+    taken_branches_p: 1,
+    ctype_width_p: 2,
+    impdef_width_p: 0,
+    filters_p: 0,
+    comparators_p: 0,
+    fifo_depth_p: 64,
+  };
+}
+
+export function defaultOptions(): EtraceOptions {
+  return {
+    iEnable: true,
+    iTrigEnable: false,
+    stallEnable: false,
+    ResyncMode: 1,
+    ResyncMax: 4,
+    FullAddress: false,
+    ImplicitExcept: false,
+    siJump: false,
+    ImplicitReturn: false,
+    BranchPrediction: false,
+    JumpTargetCache: false,
+    iFilters: 0,
+    filters: [],
+    comparators: [],
+  };
+}
+
+export function emptyFilter(): Filter {
+  return {
+    filterEnable: false,
+    matchComp1: false,
+    comp1: 0,
+    matchComp2: false,
+    comp2: 0,
+    matchComp3: false,
+    comp3: 0,
+    matchPrivilege: false,
+    matchChoicePrivilege: 0,
+    matchEcause: false,
+    matchChoiceEcause: 0n,
+    matchInterrupt: false,
+    matchValueInterrupt: false,
+    matchImpdef: false,
+    matchValueImpdef: 0,
+    matchMaskImpdef: 0,
+  };
+}
+
+export function emptyComparator(): Comparator {
+  return { pInput: 0, sInput: 0, pFunction: 7, sFunction: 7, matchMode: 0, pMatch: 0n, sMatch: 0n, pNotify: false, sNotify: false };
+}
+
+/**
+ * Every problem of a configuration (empty = valid): parameter ranges of the spec, the 31-byte
+ * packet limit, and options the parameters cannot support (an option whose hardware is absent is an
+ * error rather than silently ignored, so a user never believes a mode is on when it is not).
+ */
+export function validateConfig(c: EtraceConfig): RvError[] {
+  const p = c.params;
+  const o = c.options;
+  const errors = validatePacketParams(p);
+  const bad = (path: string, message: string): void => {
+    errors.push(new RvError('invalid-component', message, { path }));
+  };
+  if (p.itype_width_p !== 3 && p.itype_width_p !== 4) bad('parameters/itype_width_p', `itype_width_p must be 3 or 4, not ${p.itype_width_p}`);
+  if (p.iaddress_lsb_p !== 1 && p.iaddress_lsb_p !== 2) bad('parameters/iaddress_lsb_p', `iaddress_lsb_p must be 1 or 2, not ${p.iaddress_lsb_p}`);
+  if (p.ctype_width_p !== 1 && p.ctype_width_p !== 2) bad('parameters/ctype_width_p', `ctype_width_p must be 1 or 2, not ${p.ctype_width_p}`);
+  if (!(p.retires_p >= 1 && p.retires_p <= 64)) bad('parameters/retires_p', `retires_p must be 1..64, not ${p.retires_p}`);
+  if (!(p.taken_branches_p >= 1 && p.taken_branches_p <= 16)) bad('parameters/taken_branches_p', `taken_branches_p must be 1..16, not ${p.taken_branches_p}`);
+  if (!(p.filters_p >= 0 && p.filters_p <= 16)) bad('parameters/filters_p', `filters_p must be 0..16, not ${p.filters_p}`);
+  if (!(p.comparators_p >= 0 && p.comparators_p <= 8)) bad('parameters/comparators_p', `comparators_p must be 0..8, not ${p.comparators_p}`);
+  if (!(p.fifo_depth_p >= 32 && p.fifo_depth_p <= 65536)) bad('parameters/fifo_depth_p', `fifo_depth_p must be 32..65536 bytes (a whole largest packet must fit), not ${p.fifo_depth_p}`);
+  if (p.call_counter_size_p > 0 && p.return_stack_size_p > 0) {
+    bad('parameters/call_counter_size_p', 'implicit return uses a call counter or a return stack, not both (call_counter_size_p and return_stack_size_p are both non-zero)');
+  }
+  if (!(o.ResyncMode >= 0 && o.ResyncMode <= 3)) bad('options/ResyncMode', `ResyncMode must be 0..3, not ${o.ResyncMode}`);
+  if (!(o.ResyncMax >= 0 && o.ResyncMax <= 15)) bad('options/ResyncMax', `ResyncMax must be 0..15, not ${o.ResyncMax}`);
+  if (o.ImplicitReturn && p.call_counter_size_p === 0 && p.return_stack_size_p === 0) {
+    bad('options/ImplicitReturn', 'ImplicitReturn needs call_counter_size_p or return_stack_size_p');
+  }
+  if (o.ImplicitReturn && p.itype_width_p === 3) bad('options/ImplicitReturn', 'ImplicitReturn needs itype_width_p = 4 (section 4.2)');
+  if (o.BranchPrediction && p.bpred_size_p === 0) bad('options/BranchPrediction', 'BranchPrediction needs bpred_size_p > 0');
+  if (o.JumpTargetCache && p.cache_size_p === 0) bad('options/JumpTargetCache', 'JumpTargetCache needs cache_size_p > 0');
+  if (o.siJump && p.sijump_p === 0) bad('options/siJump', 'siJump needs sijump_p = 1');
+  if (o.iFilters >>> p.filters_p !== 0) bad('options/iFilters', `iFilters selects filters beyond filters_p = ${p.filters_p}`);
+  if (o.filters.length > p.filters_p) bad('options/filters', `${o.filters.length} filters configured, filters_p is ${p.filters_p}`);
+  if (o.comparators.length > p.comparators_p) bad('options/comparators', `${o.comparators.length} comparators configured, comparators_p is ${p.comparators_p}`);
+  return errors;
+}

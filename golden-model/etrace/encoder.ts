@@ -1,0 +1,571 @@
+/**
+ * The E-Trace instruction trace encoder: retirement records in, te_inst packets out, following the
+ * algorithm and decisions of docs/etrace-model.md (section numbers below refer to the seed spec).
+ *
+ * Records are turned into instruction views (first and last instruction of each block) and go
+ * through the three-stage pipeline previous / current / next: every decision is about `current`,
+ * taken when `next` is known. Packets go to a sink (the output FIFO model, or a collector).
+ */
+import type { EtraceConfig, EtraceOptions, EtraceParams } from './config.ts';
+import { Qualifier } from './filter.ts';
+import { BRANCH_FMT, optionFields, type Packet, packetWidths, QUAL_STATUS, withFlags, type PacketFlags } from './packet/index.ts';
+import { packPacket } from './packet/pack.ts';
+import { BranchPredictor, JumpTargetCache, ReturnPredictor } from './predictors.ts';
+import { Itype, type RetirementRecord, toItype3, Trigger } from '../hart/records.ts';
+
+/** One instruction as the encoder sees it (or a trap that retired nothing, or a halted cycle). */
+interface View {
+  addr: bigint;
+  itype: number;
+  retired: boolean;
+  /** Bytes of the instruction; known for the last instruction of a block only (0 otherwise). */
+  size: number;
+  priv: number;
+  context: bigint;
+  ctype: number;
+  cause: number;
+  tval: bigint;
+  time: bigint;
+  sijump: boolean;
+  notify: boolean;
+  qualified: boolean;
+  /** iEnable after this record's triggers (for the support packet that ends tracing). */
+  enabled: boolean;
+  /** Resync units (cycles or half-words) that have elapsed when this view becomes current. */
+  units: number;
+  /** Decided when the view is current: an uninferable discontinuity (the next view is reported). */
+  updiscon: boolean;
+}
+
+/** What produced a packet reporting current: kept for the support packet's qual_status. */
+type Reason = 'updiscon' | 'other';
+
+export interface EmittedPacket {
+  packet: Packet;
+  /** Index of the record whose arrival produced the packet (records.length at the end). */
+  record: number;
+}
+
+/** Receives packets; returns false when the packet was dropped (output FIFO full). */
+export type PacketSink = (p: EmittedPacket) => boolean;
+
+const END_VIEW: View = {
+  addr: 0n,
+  itype: 0,
+  retired: false,
+  size: 0,
+  priv: -1,
+  context: 0n,
+  ctype: 0,
+  cause: 0,
+  tval: 0n,
+  time: 0n,
+  sijump: false,
+  notify: false,
+  qualified: false,
+  enabled: false,
+  units: 0,
+  updiscon: false,
+};
+
+export class EtraceEncoder {
+  private readonly p: EtraceParams;
+  private readonly o: EtraceOptions;
+  private readonly ratified: boolean;
+  private readonly qualifier: Qualifier;
+  private readonly addrBits: number;
+  private readonly lsb: bigint;
+  private readonly resyncMax: number;
+  private readonly predictor?: BranchPredictor;
+  private readonly jtc?: JumpTargetCache;
+  private readonly returns?: ReturnPredictor;
+
+  // pipeline
+  private prev: View = END_VIEW;
+  private curr: View | undefined;
+  private recordIndex = 0;
+
+  // branch map and prediction
+  private branches = 0;
+  private branchMap = 0;
+  /** Correctly predicted branches since the last packet, while none failed. */
+  private pbc = 0;
+  /** A branch in the map failed its prediction (the count mode is off for this map). */
+  private mapFailed = false;
+  /** In count mode, the current branch failed its prediction. */
+  private countFailed = false;
+  /** Whether the current view's branch failed its prediction (for branch_fmt 11). */
+  private currentFailed = false;
+
+  // state between views
+  private lastAddress = 0n;
+  private resyncCount = 0;
+  private syncNext = true;
+  private trapReportedWithThaddr0 = false;
+  private lastReportReason: Reason = 'other';
+  private tracing = false;
+  /** iEnable as last reported in a support packet. */
+  private reportedEnable: boolean;
+  /** The return at prev was mispredicted: the depth at that return, for irreport. */
+  private failedReturnDepth: number | undefined;
+  private pendingUnits = 0;
+  private finished = false;
+
+  constructor(
+    private readonly config: EtraceConfig,
+    private readonly sink: PacketSink,
+  ) {
+    this.p = config.params;
+    this.o = config.options;
+    this.ratified = this.p.payload_layout === '2.0';
+    this.qualifier = new Qualifier(this.o);
+    this.addrBits = packetWidths(this.p).address;
+    this.lsb = BigInt(this.p.iaddress_lsb_p);
+    this.resyncMax = 1 << (this.o.ResyncMax + 4);
+    if (this.o.BranchPrediction) this.predictor = new BranchPredictor(this.p.bpred_size_p, this.p.iaddress_lsb_p);
+    if (this.o.JumpTargetCache) this.jtc = new JumpTargetCache(this.p.cache_size_p, this.p.iaddress_lsb_p);
+    if (this.o.ImplicitReturn) {
+      this.returns =
+        this.p.return_stack_size_p > 0
+          ? new ReturnPredictor('stack', this.p.return_stack_size_p)
+          : new ReturnPredictor('counter', this.p.call_counter_size_p);
+    }
+    this.reportedEnable = this.o.iEnable;
+    this.support(this.o.iEnable, QUAL_STATUS.no_change);
+  }
+
+  /** Feeds one retirement record (one signal group). */
+  push(r: RetirementRecord): void {
+    if (this.finished) throw new Error('EtraceEncoder.push after finish');
+    if (!r.sameCycle && this.o.ResyncMode === 2) this.pendingUnits += 1;
+    if (this.o.ResyncMode === 3) this.pendingUnits += r.iretire;
+    const views = this.viewsOf(r);
+    if (views.length > 0) {
+      // Idle cycles and this record's units are counted when its last instruction is current.
+      views[views.length - 1]!.units = this.pendingUnits;
+      this.pendingUnits = 0;
+    }
+    for (const v of views) this.advance(v);
+    this.recordIndex++;
+  }
+
+  /** Ends the trace: the last instruction is reported, then a support packet (enable 0). */
+  finish(): void {
+    if (this.finished) return;
+    const wasTracing = this.curr?.qualified === true;
+    this.advance(END_VIEW);
+    this.finished = true;
+    this.support(false, wasTracing ? this.endedStatus() : QUAL_STATUS.no_change);
+  }
+
+  /** Trace was lost in the output: restart with a synchronisation at the next qualified view. */
+  lost(): void {
+    this.syncNext = true;
+    this.clearBranches();
+  }
+
+  // ------------------------------------------------------------------ views
+
+  private viewsOf(r: RetirementRecord): View[] {
+    const { qualified, notify: compNotify } = this.qualifier.qualify(r);
+    const enabled = this.qualifier.iEnable;
+    const ctype = r.ctype & ((1 << this.p.ctype_width_p) - 1);
+    const itype = this.p.itype_width_p === 3 ? toItype3(r.itype) : r.itype;
+    const base = {
+      priv: r.priv,
+      context: r.context,
+      time: r.time,
+      qualified,
+      enabled,
+      sijump: false,
+      notify: false,
+      cause: 0,
+      tval: 0n,
+      units: 0,
+      updiscon: false,
+    };
+    if (r.iretire === 0) {
+      const isTrap = itype === Itype.exception || itype === Itype.interrupt;
+      if (!isTrap && !r.halted && !r.reset) return []; // an idle cycle: nothing to encode
+      return [
+        {
+          ...base,
+          addr: r.iaddr,
+          itype: isTrap ? itype : 0,
+          retired: false,
+          size: 0,
+          ctype,
+          cause: r.cause,
+          tval: r.tval,
+          // Halted or in reset: the encoder behaves as for an unqualified instruction.
+          qualified: qualified && isTrap,
+        },
+      ];
+    }
+    const lastSize = 2 << r.ilastsize;
+    const last: View = {
+      ...base,
+      addr: r.iaddr + BigInt(r.iretire * 2 - lastSize),
+      itype,
+      retired: true,
+      size: lastSize,
+      ctype: 0,
+      cause: r.cause,
+      tval: r.tval,
+      sijump: r.sijump,
+      notify: (r.trigger & Trigger.notify) !== 0 || compNotify,
+    };
+    if (r.iretire * 2 === lastSize) return [{ ...last, ctype }];
+    const first: View = { ...base, addr: r.iaddr, itype: 0, retired: true, size: 0, ctype };
+    return [first, last];
+  }
+
+  /** Shifts the pipeline: `next` arrives, the old current is encoded. */
+  private advance(next: View): void {
+    const curr = this.curr;
+    if (curr !== undefined) {
+      this.encode(this.prev, curr, next);
+      this.prev = curr;
+    }
+    this.curr = next;
+  }
+
+  // ------------------------------------------------------------------ algorithm
+
+  private isUpdiscon(prev: View, v: View, next: View): boolean {
+    if (!v.retired) return false;
+    const t = v.itype;
+    const uninferable =
+      t === Itype.trapReturn ||
+      t === Itype.uninferableJump3 ||
+      t === Itype.uninferableCall ||
+      t === Itype.uninferableTailCall ||
+      t === Itype.coRoutineSwap ||
+      t === Itype.return ||
+      t === Itype.otherUninferableJump;
+    if (!uninferable) return false;
+    if (this.sijumpInferable(prev, v)) return false;
+    if (t === Itype.return && this.returns && this.returns.predicts(next.addr)) return false;
+    return true;
+  }
+
+  private sijumpInferable(prev: View, v: View): boolean {
+    return v.sijump && this.o.siJump && this.p.sijump_p === 1 && prev.retired && prev.qualified && v.itype !== Itype.trapReturn;
+  }
+
+  private isPpch(prev: View, v: View): boolean {
+    return v.priv !== prev.priv || v.ctype === 2 || v.ctype === 3;
+  }
+
+  private isTrap(v: View): boolean {
+    return v.itype === Itype.exception || v.itype === Itype.interrupt;
+  }
+
+  private encode(prev: View, curr: View, next: View): void {
+    this.resyncCount += curr.units;
+    // 1. Not qualified: tracing ends at the first unqualified view.
+    if (!curr.qualified) {
+      if (this.tracing) {
+        this.tracing = false;
+        this.support(curr.enabled, this.endedStatus());
+        this.syncNext = true;
+      }
+      return;
+    }
+    if (!this.tracing && this.reportedEnable !== true) this.support(true, QUAL_STATUS.no_change);
+    this.tracing = true;
+
+    // 2. Branches.
+    this.currentFailed = false;
+    if (curr.retired && (curr.itype === Itype.takenBranch || curr.itype === Itype.nontakenBranch)) {
+      this.addBranch(curr.addr, curr.itype === Itype.takenBranch);
+    }
+
+    const failedReturnDepth = this.failedReturnDepth;
+    this.failedReturnDepth = undefined;
+    const depthBefore = this.returns?.depth ?? 0;
+    const prevTrap = this.isTrap(prev) && prev.qualified;
+    const prevUpdiscon = prev.qualified && prev.updiscon;
+    // Decided now, while the return predictor still holds the state before current's own effect.
+    curr.updiscon = this.isUpdiscon(prev, curr, next);
+    const currExcOnly = this.isTrap(curr) && !curr.retired;
+    const nextExcOnly = this.isTrap(next) && !next.retired && next.qualified;
+    let reportedBySync = false;
+    let reported = false;
+
+    const decide = (): void => {
+      // 3. The instruction after a trap.
+      if (prevTrap) {
+        reportedBySync = true;
+        if (!this.ratified) {
+          this.trapPacket(curr, prev, undefined);
+        } else if (currExcOnly) {
+          this.trapPacket(curr, prev, 0n);
+          this.trapReportedWithThaddr0 = prevUpdiscon || this.isTrap(next);
+        } else if (this.trapReportedWithThaddr0) {
+          this.trapReportedWithThaddr0 = false;
+          this.syncPacket(curr);
+        } else {
+          this.trapPacket(curr, prev, 1n);
+        }
+        return;
+      }
+      this.trapReportedWithThaddr0 = false;
+      // 4. First qualified, privilege or precise context change, resync.
+      if (this.syncNext || !prev.qualified || this.isPpch(prev, curr)) {
+        reportedBySync = true;
+        this.syncPacket(curr);
+        return;
+      }
+      // 5. The target of an uninferable discontinuity.
+      if (prevUpdiscon) {
+        if (this.ratified && currExcOnly) {
+          reportedBySync = true;
+          this.trapPacket(curr, curr, 0n);
+          this.trapReportedWithThaddr0 = true;
+          return;
+        }
+        const updiscon =
+          (this.isTrap(curr) && curr.retired) || nextExcOnly || (next.qualified && this.isPpch(curr, next)) || this.resyncDueAt(curr, 1);
+        this.report(curr, 'updiscon', { updiscon, irreport: failedReturnDepth !== undefined, irdepth: failedReturnDepth === undefined ? undefined : BigInt(failedReturnDepth) });
+        reported = true;
+        return;
+      }
+      // 6. A retired trap, or a notification.
+      if ((this.isTrap(curr) && curr.retired) || curr.notify) {
+        this.report(curr, 'other', { notify: curr.notify, ...this.depthFlags(depthBefore) });
+        reported = true;
+        return;
+      }
+      // 7. The next view needs this one reported first.
+      if (
+        nextExcOnly ||
+        (next.qualified && this.isPpch(curr, next) && this.branches + (this.pbc >= 31 ? 1 : 0) > 0) ||
+        (next.qualified && next.ctype === 3) ||
+        !next.qualified
+      ) {
+        this.report(curr, 'other', this.depthFlags(depthBefore));
+        reported = true;
+        return;
+      }
+      // 8. A full branch map, or a failed prediction in count mode.
+      if (this.countFailed) {
+        this.emitBranchCount(undefined);
+      } else if (this.branches === 31 && this.pbc < 31) {
+        this.emit({ format: 1n, branches: 0n, branch_map: BigInt(this.branchMap) });
+        this.clearBranches();
+      }
+    };
+    decide();
+
+    // 9. An imprecise context change not already carried by a sync packet.
+    if (curr.ctype === 1 && !reportedBySync) this.emit({ format: 3n, subformat: 2n, ...this.contextFields(curr) });
+
+    // Resync: compared at block ends only (see docs/etrace-model.md).
+    if (this.resyncDueAt(curr, 0)) {
+      if (this.branches > 0 || this.pbc > 0) this.report(curr, 'other', this.depthFlags(depthBefore));
+      this.syncNext = true;
+    }
+    if (reported || reportedBySync) this.lastReportReason = reported && prevUpdiscon ? 'updiscon' : 'other';
+
+    // Implicit return bookkeeping, after the decisions about current (irdepth is the depth before).
+    if (this.returns && curr.retired && !this.sijumpInferable(prev, curr)) {
+      if (curr.itype === Itype.uninferableCall || curr.itype === Itype.inferableCall) {
+        this.returns.push(curr.addr + BigInt(curr.size));
+      } else if (curr.itype === Itype.return) {
+        if (this.returns.predicts(next.addr)) this.returns.pop();
+        else if (this.returns.depth > 0) this.failedReturnDepth = this.returns.depth;
+      }
+    }
+  }
+
+  /** Whether a resync is due at `v` (a retired view with itype != 0), counting `extra` more packets. */
+  private resyncDueAt(v: View, extraPackets: number): boolean {
+    if (this.o.ResyncMode === 0 || !v.retired || v.itype === 0) return false;
+    const count = this.resyncCount + (this.o.ResyncMode === 1 ? extraPackets : 0);
+    return count >= this.resyncMax;
+  }
+
+  private depthFlags(depth: number): PacketFlags {
+    return depth > 0 ? { irreport: true, irdepth: BigInt(depth) } : { irreport: false };
+  }
+
+  private endedStatus(): bigint {
+    return this.lastReportReason === 'updiscon' ? QUAL_STATUS.ended_upd : QUAL_STATUS.ended_rep;
+  }
+
+  // ------------------------------------------------------------------ branches
+
+  private addBranch(addr: bigint, taken: boolean): void {
+    let ok = false;
+    if (this.predictor) ok = this.predictor.update(addr, taken);
+    if (this.pbc >= 31) {
+      // Count mode: the map is no longer kept.
+      if (ok && this.pbc < 0xffff_ffff + 31) this.pbc++;
+      else {
+        this.countFailed = !ok;
+        this.currentFailed = !ok;
+      }
+      return;
+    }
+    this.branchMap |= (taken ? 0 : 1) << this.branches;
+    this.branches++;
+    if (this.predictor) {
+      if (ok && !this.mapFailed) this.pbc++;
+      else this.mapFailed = true;
+      this.currentFailed = !ok;
+      if (this.pbc >= 31) {
+        this.branches = 0;
+        this.branchMap = 0;
+      }
+    }
+  }
+
+  private clearBranches(): void {
+    this.branches = 0;
+    this.branchMap = 0;
+    this.pbc = 0;
+    this.mapFailed = false;
+    this.countFailed = false;
+  }
+
+  /** F0 SF0: the branch count; with an address (branch_fmt 10/11) when `address` is given. */
+  private emitBranchCount(address: Packet | undefined): void {
+    const count = BigInt(this.pbc - 31);
+    const fmt = address === undefined ? BRANCH_FMT.no_addr : this.currentFailed ? BRANCH_FMT.addr_fail : BRANCH_FMT.addr;
+    this.emit({ format: 0n, ...this.f0Subformat(0n), branch_count: count, branch_fmt: fmt, ...address });
+    this.clearBranches();
+  }
+
+  private f0Subformat(sf: bigint): Packet {
+    return { subformat: sf };
+  }
+
+  // ------------------------------------------------------------------ packets
+
+  /** An address field value for `addr`: full or differential, truncated to the field width. */
+  private addressField(addr: bigint): bigint {
+    const mask = (1n << BigInt(this.addrBits)) - 1n;
+    const value = this.o.FullAddress ? addr >> this.lsb : (addr - this.lastAddress) >> this.lsb;
+    return BigInt.asUintN(this.addrBits, value) & mask;
+  }
+
+  /** F0/F1/F2 reporting `v` (the "format 0/1/2" box of the flowchart). */
+  private report(v: View, reason: Reason, flags: PacketFlags): void {
+    const address = this.addressField(v.addr);
+    const full: PacketFlags = { notify: flags.notify ?? false, updiscon: flags.updiscon ?? false, irreport: flags.irreport, irdepth: flags.irdepth };
+    let pkt: Packet;
+    if (this.pbc >= 31) {
+      const fmt = this.currentFailed ? BRANCH_FMT.addr_fail : BRANCH_FMT.addr;
+      pkt = withFlags({ format: 0n, subformat: 0n, branch_count: BigInt(this.pbc - 31), branch_fmt: fmt, address }, this.p, full);
+    } else {
+      const map: Packet = this.branches > 0 ? { format: 1n, branches: BigInt(this.branches), branch_map: BigInt(this.branchMap) } : { format: 2n };
+      pkt = withFlags({ ...map, address }, this.p, full);
+      const hit = reason === 'updiscon' && this.jtc ? this.jtc.lookupAndUpdate(v.addr) : undefined;
+      if (hit !== undefined && !full.notify && !full.updiscon) {
+        const branchPart: Packet = this.branches > 0 ? { branches: BigInt(this.branches), branch_map: BigInt(this.branchMap) } : { branches: 0n };
+        const cached = withFlags({ format: 0n, subformat: 1n, index: BigInt(hit), ...branchPart }, this.p, {
+          irreport: full.irreport,
+          irdepth: full.irdepth,
+        });
+        if (packPacket(cached, this.p).bits <= packPacket(pkt, this.p).bits) pkt = cached;
+      }
+    }
+    this.emit(pkt);
+    this.lastAddress = v.addr;
+    this.clearBranches();
+  }
+
+  private contextFields(v: View): Packet {
+    const w = packetWidths(this.p);
+    const out: Packet = { privilege: BigInt(v.priv) & ((1n << BigInt(w.privilege)) - 1n) };
+    if (w.time > 0) out.time = BigInt.asUintN(w.time, v.time);
+    const cw = w.contextSf2;
+    if (cw > 0) out.context = BigInt.asUintN(cw, v.context);
+    return out;
+  }
+
+  private syncFields(v: View): Packet {
+    const w = packetWidths(this.p);
+    const out: Packet = {
+      branch: v.retired && v.itype === Itype.takenBranch ? 0n : 1n,
+      privilege: BigInt(v.priv) & ((1n << BigInt(w.privilege)) - 1n),
+    };
+    if (w.time > 0) out.time = BigInt.asUintN(w.time, v.time);
+    if (w.context > 0) out.context = BigInt.asUintN(w.context, v.context);
+    return out;
+  }
+
+  /** F3 SF0 reporting `v`. */
+  private syncPacket(v: View): void {
+    this.emit({ format: 3n, subformat: 0n, ...this.syncFields(v), address: BigInt.asUintN(this.addrBits, v.addr >> this.lsb) });
+    this.afterSync(v);
+  }
+
+  /**
+   * F3 SF1 reporting `v` with the trap of `trap`. 1.1.1: thaddr undefined, tvalepc carries the
+   * EPC for an illegal instruction. 2.0: thaddr 1 = v is the handler, 0 = v is the trap's EPC.
+   */
+  private trapPacket(v: View, trap: View, thaddr: bigint | undefined): void {
+    const w = packetWidths(this.p);
+    const interrupt = trap.itype === Itype.interrupt;
+    const pkt: Packet = {
+      format: 3n,
+      subformat: 1n,
+      ...this.syncFields(v),
+      ecause: BigInt(trap.cause) & ((1n << BigInt(w.ecause)) - 1n),
+      interrupt: interrupt ? 1n : 0n,
+    };
+    const address = BigInt.asUintN(this.addrBits, v.addr >> this.lsb);
+    if (!this.ratified) {
+      if (!this.o.ImplicitExcept) pkt.address = address;
+      // tvalepc: the EPC for an illegal instruction (its tval is the opcode), else tval.
+      pkt.tvalepc = BigInt.asUintN(w.tval, trap.cause === 2 && !interrupt ? trap.addr : trap.tval);
+    } else {
+      pkt.thaddr = thaddr!;
+      if (!(this.o.ImplicitExcept && thaddr === 1n)) pkt.address = address;
+      if (!interrupt) pkt.tval = BigInt.asUintN(w.tval, trap.tval);
+    }
+    this.emit(pkt);
+    this.afterSync(v);
+  }
+
+  private afterSync(v: View): void {
+    this.lastAddress = v.addr;
+    this.resyncCount = 0;
+    this.syncNext = false;
+    this.clearBranches();
+    this.predictor?.reset();
+    this.jtc?.reset();
+    this.returns?.reset();
+  }
+
+  private support(enable: boolean, qualStatus: bigint): void {
+    this.reportedEnable = enable;
+    this.sink({ packet: supportPacket(this.config, enable, qualStatus), record: this.recordIndex });
+  }
+
+  private emit(packet: Packet): void {
+    if (this.o.ResyncMode === 1) this.resyncCount++;
+    this.sink({ packet, record: this.recordIndex });
+  }
+}
+
+/** Support packet (F3 SF3): enable, encoder_mode 0 (branch trace), qual_status, the options. */
+export function supportPacket(config: EtraceConfig, enable: boolean, qualStatus: bigint): Packet {
+  const o = config.options;
+  const opts = {
+    implicit_return: o.ImplicitReturn,
+    implicit_exception: o.ImplicitExcept,
+    full_address: o.FullAddress,
+    jump_target_cache: o.JumpTargetCache,
+    branch_prediction: o.BranchPrediction,
+    sijump: o.siJump,
+  };
+  const on = enable ? 1n : 0n;
+  const head: Packet =
+    config.params.payload_layout === '2.0'
+      ? { format: 3n, subformat: 3n, ienable: on, encoder_mode: 0n, qual_status: qualStatus, denable: 0n, dloss: 0n, doptions: 0n }
+      : { format: 3n, subformat: 3n, enable: on, encoder_mode: 0n, qual_status: qualStatus };
+  return { ...head, ...optionFields(opts, config.params) };
+}

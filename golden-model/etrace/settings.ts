@@ -1,0 +1,145 @@
+/**
+ * The E-Trace block's settings: every parameter (Table 9.1 names) and run-time option (Tables
+ * 2.1-2.6 names) a component or `--set` may give, with its kind and default, and the typed
+ * configuration built from them. This is the block-specific knowledge the generic component
+ * reader and the CLI rely on.
+ */
+import type { SettingSpec, Settings } from '../common/settings.ts';
+import { type Comparator, defaultOptions, defaultParams, emptyComparator, emptyFilter, type EtraceConfig, type Filter } from './config.ts';
+
+const MAX_FILTERS = 16;
+const MAX_COMPARATORS = 8;
+
+function int(name: string, def: number, min: number, max: number, help: string): SettingSpec {
+  return { name, kind: 'int', default: def, min, max, help };
+}
+function bool(name: string, def: boolean, help: string): SettingSpec {
+  return { name, kind: 'bool', default: def, help };
+}
+
+const P = defaultParams('1.1.1');
+const O = defaultOptions();
+
+/** Parameters (Table 9.1 and the implementation's own, documented in docs/etrace-model.md). */
+export const ETRACE_PARAMETERS: readonly SettingSpec[] = [
+  { name: 'payload_layout', kind: 'choice', choices: ['1.1.1', '2.0'], default: '1.1.1', help: 'te_inst payload layout: the seed draft or the ratified 2.0' },
+  int('iaddress_width_p', P.iaddress_width_p, 2, 64, 'width of the instruction address bus (DXLEN)'),
+  int('iaddress_lsb_p', P.iaddress_lsb_p, 1, 2, 'LSB of the traced address: 1 with compressed instructions, 2 without'),
+  { name: 'itype_width_p', kind: 'choice', choices: ['3', '4'], default: String(P.itype_width_p), help: 'width of itype (4 classifies calls and returns)' },
+  int('ecause_width_p', P.ecause_width_p, 1, 64, 'width of the exception cause'),
+  // The seed's table 9.2 reads as 3; 2 bits carry U, S and M, and it is the ratified default.
+  int('privilege_width_p', 2, 1, 8, 'width of the privilege level'),
+  int('context_width_p', P.context_width_p, 1, 64, 'width of the context bus'),
+  int('nocontext_p', P.nocontext_p, 0, 1, 'exclude context from te_inst packets'),
+  int('time_width_p', P.time_width_p, 1, 64, 'width of the time bus (2.0 layout)'),
+  int('notime_p', P.notime_p, 0, 1, 'exclude time from te_inst packets (2.0 layout)'),
+  int('call_counter_size_p', P.call_counter_size_p, 0, 31, 'implicit return call counter bits (0: none)'),
+  int('return_stack_size_p', P.return_stack_size_p, 0, 16, 'implicit return stack of 2^n entries (0: none)'),
+  int('bpred_size_p', P.bpred_size_p, 0, 16, 'branch predictor of 2^n entries (0: none)'),
+  int('cache_size_p', P.cache_size_p, 0, 16, 'jump target cache of 2^n entries (0: none)'),
+  int('f0s_width_p', P.f0s_width_p, 0, 8, 'width of the format 0 subformat field'),
+  int('sijump_p', P.sijump_p, 0, 1, 'the hart signals sequentially inferable jumps'),
+  int('retires_p', P.retires_p, 1, 64, 'instructions retired per cycle at most'),
+  int('taken_branches_p', P.taken_branches_p, 1, 16, 'signal groups (blocks) per cycle'),
+  int('ctype_width_p', P.ctype_width_p, 1, 2, 'width of ctype'),
+  int('impdef_width_p', P.impdef_width_p, 0, 32, 'width of the impdef side-band bus'),
+  int('filters_p', P.filters_p, 0, MAX_FILTERS, 'number of filters'),
+  int('comparators_p', P.comparators_p, 0, MAX_COMPARATORS, 'number of comparators'),
+  int('fifo_depth_p', P.fifo_depth_p, 32, 65536, 'output FIFO depth in bytes'),
+  int('encap_srcid_width', P.encap_srcid_width, 0, 16, 'encapsulation source id bits'),
+  int('encap_timestamp_width', P.encap_timestamp_width, 0, 64, 'encapsulation timestamp bits (whole bytes)'),
+];
+
+/** Run-time options (tables 2.1-2.3), and the filter and comparator fields (tables 2.4-2.6). */
+export const ETRACE_OPTIONS: readonly SettingSpec[] = [
+  bool('iEnable', O.iEnable, 'instruction trace enable'),
+  bool('iTrigEnable', O.iTrigEnable, 'trace-on/off triggers set and clear iEnable'),
+  bool('stallEnable', O.stallEnable, 'stall the hart instead of losing trace'),
+  int('ResyncMode', O.ResyncMode, 0, 3, 'resync counts 0 off, 1 packets, 2 cycles, 3 half-words'),
+  int('ResyncMax', O.ResyncMax, 0, 15, 'resync interval 2^(ResyncMax+4)'),
+  bool('FullAddress', O.FullAddress, 'send full addresses only'),
+  bool('ImplicitExcept', O.ImplicitExcept, 'omit the trap handler address'),
+  bool('siJump', O.siJump, 'treat sequentially inferable jumps as inferable'),
+  bool('ImplicitReturn', O.ImplicitReturn, 'do not report predicted returns'),
+  bool('BranchPrediction', O.BranchPrediction, 'branch predictor enabled'),
+  bool('JumpTargetCache', O.JumpTargetCache, 'jump target cache enabled'),
+  int('iFilters', O.iFilters, 0, 0xffff, 'filters that qualify instruction trace (bit mask, 0: all)'),
+  ...filterSpecs(),
+  ...comparatorSpecs(),
+];
+
+export const ETRACE_SETTINGS: readonly SettingSpec[] = [...ETRACE_PARAMETERS, ...ETRACE_OPTIONS];
+
+function filterSpecs(): SettingSpec[] {
+  const f = emptyFilter();
+  const out: SettingSpec[] = [];
+  for (let n = 0; n < MAX_FILTERS; n++) {
+    for (const [field, value] of Object.entries(f)) {
+      const name = `filter${n}.${field}`;
+      const help = `filter ${n} ${field}`;
+      if (typeof value === 'boolean') out.push({ ...bool(name, value, help), hidden: true });
+      else if (typeof value === 'bigint') out.push({ name, kind: 'bigint', default: value, help, hidden: true });
+      else out.push({ ...int(name, value as number, 0, field.startsWith('comp') ? MAX_COMPARATORS - 1 : 0x7fffffff, help), hidden: true });
+    }
+  }
+  return out;
+}
+
+function comparatorSpecs(): SettingSpec[] {
+  const c = emptyComparator();
+  const out: SettingSpec[] = [];
+  for (let n = 0; n < MAX_COMPARATORS; n++) {
+    for (const [field, value] of Object.entries(c)) {
+      const name = `comparator${n}.${field}`;
+      const help = `comparator ${n} ${field}`;
+      if (typeof value === 'boolean') out.push({ ...bool(name, value, help), hidden: true });
+      else if (typeof value === 'bigint') out.push({ name, kind: 'bigint', default: value, help, hidden: true });
+      else out.push({ ...int(name, value as number, 0, field === 'matchMode' ? 3 : field.endsWith('Input') ? 3 : 7, help), hidden: true });
+    }
+  }
+  return out;
+}
+
+/** The typed configuration from resolved settings (every ETRACE_SETTINGS name present). */
+export function etraceConfig(s: Settings): EtraceConfig {
+  const layout = s.payload_layout as '1.1.1' | '2.0';
+  const num = (name: string): number => s[name] as number;
+  const params = {
+    ...defaultParams(layout),
+    payload_layout: layout,
+    itype_width_p: Number(s.itype_width_p) as 3 | 4,
+  } as Record<string, unknown>;
+  for (const spec of ETRACE_PARAMETERS) {
+    if (spec.name !== 'payload_layout' && spec.name !== 'itype_width_p') params[spec.name] = num(spec.name);
+  }
+  const filters: Filter[] = [];
+  for (let n = 0; n < num('filters_p'); n++) {
+    const f = emptyFilter() as unknown as Record<string, unknown>;
+    for (const field of Object.keys(f)) f[field] = s[`filter${n}.${field}`];
+    filters.push(f as unknown as Filter);
+  }
+  const comparators: Comparator[] = [];
+  for (let n = 0; n < num('comparators_p'); n++) {
+    const c = emptyComparator() as unknown as Record<string, unknown>;
+    for (const field of Object.keys(c)) c[field] = s[`comparator${n}.${field}`];
+    comparators.push(c as unknown as Comparator);
+  }
+  const options = {
+    ...defaultOptions(),
+    iEnable: s.iEnable as boolean,
+    iTrigEnable: s.iTrigEnable as boolean,
+    stallEnable: s.stallEnable as boolean,
+    ResyncMode: num('ResyncMode'),
+    ResyncMax: num('ResyncMax'),
+    FullAddress: s.FullAddress as boolean,
+    ImplicitExcept: s.ImplicitExcept as boolean,
+    siJump: s.siJump as boolean,
+    ImplicitReturn: s.ImplicitReturn as boolean,
+    BranchPrediction: s.BranchPrediction as boolean,
+    JumpTargetCache: s.JumpTargetCache as boolean,
+    iFilters: num('iFilters'),
+    filters,
+    comparators,
+  };
+  return { params: params as unknown as EtraceConfig['params'], options };
+}
