@@ -22,9 +22,11 @@ export interface LoadedComponent {
 
 /** The file of a shipped component name, or the path itself. */
 export function componentFile(nameOrPath: string): string {
-  if (/^[A-Za-z0-9_.-]+$/.test(nameOrPath) && !nameOrPath.includes('.')) {
-    const shipped = join(COMPONENTS_DIR, `${nameOrPath}.json`);
-    if (existsSync(shipped)) return shipped;
+  const isName = /^[A-Za-z0-9_.-]+$/.test(nameOrPath);
+  const shipped = join(COMPONENTS_DIR, `${nameOrPath}.json`);
+  if (isName && existsSync(shipped)) return shipped;
+  if (existsSync(nameOrPath)) return nameOrPath;
+  if (isName && !/\.(json|xml)$/i.test(nameOrPath)) {
     throw new RvError('bad-option', `--component ${nameOrPath}: no shipped component of that name (shipped: ${shippedComponents().join(', ')})`);
   }
   return nameOrPath;

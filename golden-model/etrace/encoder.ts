@@ -31,7 +31,9 @@ interface View {
   qualified: boolean;
   /** iEnable after this record's triggers (for the support packet that ends tracing). */
   enabled: boolean;
-  /** Resync units (cycles or half-words) that have elapsed when this view becomes current. */
+  /** The first view of its record: the record's resync units are counted here. */
+  startsRecord: boolean;
+  /** Resync units (cycles or half-words) of the record, and of idle cycles before it. */
   units: number;
   /** Decided when the view is current: an uninferable discontinuity (the next view is reported). */
   updiscon: boolean;
@@ -64,9 +66,52 @@ const END_VIEW: View = {
   notify: false,
   qualified: false,
   enabled: false,
+  startsRecord: true,
   units: 0,
   updiscon: false,
 };
+
+// Module-level copies: reading them does not go through the module's export getters (hot path).
+const EXCEPTION = Itype.exception;
+const INTERRUPT = Itype.interrupt;
+const TAKEN = Itype.takenBranch;
+const NONTAKEN = Itype.nontakenBranch;
+const RETURN = Itype.return;
+const TRAP_RETURN = Itype.trapReturn;
+
+/** A view with one fixed shape (V8 keeps such objects fast); trap and jump fields are set after. */
+function makeView(
+  r: RetirementRecord,
+  addr: bigint,
+  itype: number,
+  retired: boolean,
+  size: number,
+  ctype: number,
+  qualified: boolean,
+  enabled: boolean,
+  startsRecord: boolean,
+  units: number,
+): View {
+  return {
+    addr,
+    itype,
+    retired,
+    size,
+    priv: r.priv,
+    context: r.context,
+    ctype,
+    cause: 0,
+    tval: 0n,
+    time: r.time,
+    sijump: false,
+    notify: false,
+    qualified,
+    enabled,
+    startsRecord,
+    units,
+    updiscon: false,
+  };
+}
 
 export class EtraceEncoder {
   private readonly p: EtraceParams;
@@ -75,6 +120,7 @@ export class EtraceEncoder {
   private readonly qualifier: Qualifier;
   private readonly addrBits: number;
   private readonly lsb: bigint;
+  private readonly ctypeMask: number;
   private readonly resyncMax: number;
   private readonly predictor?: BranchPredictor;
   private readonly jtc?: JumpTargetCache;
@@ -100,6 +146,8 @@ export class EtraceEncoder {
   // state between views
   private lastAddress = 0n;
   private resyncCount = 0;
+  /** Resync units of the record being encoded. */
+  private recordUnits = 0;
   private syncNext = true;
   private trapReportedWithThaddr0 = false;
   private lastReportReason: Reason = 'other';
@@ -121,6 +169,7 @@ export class EtraceEncoder {
     this.qualifier = new Qualifier(this.o);
     this.addrBits = packetWidths(this.p).address;
     this.lsb = BigInt(this.p.iaddress_lsb_p);
+    this.ctypeMask = (1 << this.p.ctype_width_p) - 1;
     this.resyncMax = 1 << (this.o.ResyncMax + 4);
     if (this.o.BranchPrediction) this.predictor = new BranchPredictor(this.p.bpred_size_p, this.p.iaddress_lsb_p);
     if (this.o.JumpTargetCache) this.jtc = new JumpTargetCache(this.p.cache_size_p, this.p.iaddress_lsb_p);
@@ -137,15 +186,10 @@ export class EtraceEncoder {
   /** Feeds one retirement record (one signal group). */
   push(r: RetirementRecord): void {
     if (this.finished) throw new Error('EtraceEncoder.push after finish');
+    // The record's units (and idle cycles before it) are counted when its first view is current.
     if (!r.sameCycle && this.o.ResyncMode === 2) this.pendingUnits += 1;
     if (this.o.ResyncMode === 3) this.pendingUnits += r.iretire;
-    const views = this.viewsOf(r);
-    if (views.length > 0) {
-      // Idle cycles and this record's units are counted when its last instruction is current.
-      views[views.length - 1]!.units = this.pendingUnits;
-      this.pendingUnits = 0;
-    }
-    for (const v of views) this.advance(v);
+    this.pushViews(r);
     this.recordIndex++;
   }
 
@@ -166,58 +210,47 @@ export class EtraceEncoder {
 
   // ------------------------------------------------------------------ views
 
-  private viewsOf(r: RetirementRecord): View[] {
-    const { qualified, notify: compNotify } = this.qualifier.qualify(r);
+  /** Feeds the views of a record into the pipeline (no allocation beyond the views themselves). */
+  private pushViews(r: RetirementRecord): void {
+    const q = this.qualifier.qualify(r);
     const enabled = this.qualifier.iEnable;
-    const ctype = r.ctype & ((1 << this.p.ctype_width_p) - 1);
+    const ctype = r.ctype & this.ctypeMask;
     const itype = this.p.itype_width_p === 3 ? toItype3(r.itype) : r.itype;
-    const base = {
-      priv: r.priv,
-      context: r.context,
-      time: r.time,
-      qualified,
-      enabled,
-      sijump: false,
-      notify: false,
-      cause: 0,
-      tval: 0n,
-      units: 0,
-      updiscon: false,
-    };
+    const units = this.pendingUnits;
+    this.pendingUnits = 0;
     if (r.iretire === 0) {
-      const isTrap = itype === Itype.exception || itype === Itype.interrupt;
-      if (!isTrap && !r.halted && !r.reset) return []; // an idle cycle: nothing to encode
-      return [
-        {
-          ...base,
-          addr: r.iaddr,
-          itype: isTrap ? itype : 0,
-          retired: false,
-          size: 0,
-          ctype,
-          cause: r.cause,
-          tval: r.tval,
-          // Halted or in reset: the encoder behaves as for an unqualified instruction.
-          qualified: qualified && isTrap,
-        },
-      ];
+      const isTrap = itype === EXCEPTION || itype === INTERRUPT;
+      if (!isTrap && !r.halted && !r.reset) {
+        this.pendingUnits = units; // an idle cycle: nothing to encode, its cycles count later
+        return;
+      }
+      // Halted or in reset: the encoder behaves as for an unqualified instruction.
+      const v = makeView(r, r.iaddr, isTrap ? itype : 0, false, 0, ctype, q.qualified && isTrap, enabled, true, units);
+      v.cause = r.cause;
+      v.tval = r.tval;
+      this.advance(v);
+      return;
     }
     const lastSize = 2 << r.ilastsize;
-    const last: View = {
-      ...base,
-      addr: r.iaddr + BigInt(r.iretire * 2 - lastSize),
+    const single = r.iretire * 2 === lastSize;
+    if (!single) this.advance(makeView(r, r.iaddr, 0, true, 0, ctype, q.qualified, enabled, true, units));
+    const last = makeView(
+      r,
+      single ? r.iaddr : r.iaddr + BigInt(r.iretire * 2 - lastSize),
       itype,
-      retired: true,
-      size: lastSize,
-      ctype: 0,
-      cause: r.cause,
-      tval: r.tval,
-      sijump: r.sijump,
-      notify: (r.trigger & Trigger.notify) !== 0 || compNotify,
-    };
-    if (r.iretire * 2 === lastSize) return [{ ...last, ctype }];
-    const first: View = { ...base, addr: r.iaddr, itype: 0, retired: true, size: 0, ctype };
-    return [first, last];
+      true,
+      lastSize,
+      single ? ctype : 0,
+      q.qualified,
+      enabled,
+      single,
+      single ? units : 0,
+    );
+    last.cause = r.cause;
+    last.tval = r.tval;
+    last.sijump = r.sijump;
+    last.notify = (r.trigger & Trigger.notify) !== 0 || q.notify;
+    this.advance(last);
   }
 
   /** Shifts the pipeline: `next` arrives, the old current is encoded. */
@@ -236,21 +269,21 @@ export class EtraceEncoder {
     if (!v.retired) return false;
     const t = v.itype;
     const uninferable =
-      t === Itype.trapReturn ||
+      t === TRAP_RETURN ||
       t === Itype.uninferableJump3 ||
       t === Itype.uninferableCall ||
       t === Itype.uninferableTailCall ||
       t === Itype.coRoutineSwap ||
-      t === Itype.return ||
+      t === RETURN ||
       t === Itype.otherUninferableJump;
     if (!uninferable) return false;
     if (this.sijumpInferable(prev, v)) return false;
-    if (t === Itype.return && this.returns && this.returns.predicts(next.addr)) return false;
+    if (t === RETURN && this.returns && this.returns.predicts(next.addr)) return false;
     return true;
   }
 
   private sijumpInferable(prev: View, v: View): boolean {
-    return v.sijump && this.o.siJump && this.p.sijump_p === 1 && prev.retired && prev.qualified && v.itype !== Itype.trapReturn;
+    return v.sijump && this.o.siJump && this.p.sijump_p === 1 && prev.retired && prev.qualified && v.itype !== TRAP_RETURN;
   }
 
   private isPpch(prev: View, v: View): boolean {
@@ -258,11 +291,14 @@ export class EtraceEncoder {
   }
 
   private isTrap(v: View): boolean {
-    return v.itype === Itype.exception || v.itype === Itype.interrupt;
+    return v.itype === EXCEPTION || v.itype === INTERRUPT;
   }
 
   private encode(prev: View, curr: View, next: View): void {
-    this.resyncCount += curr.units;
+    if (curr.startsRecord) {
+      this.recordUnits = curr.units;
+      this.resyncCount += curr.units;
+    }
     // 1. Not qualified: tracing ends at the first unqualified view.
     if (!curr.qualified) {
       if (this.tracing) {
@@ -277,8 +313,8 @@ export class EtraceEncoder {
 
     // 2. Branches.
     this.currentFailed = false;
-    if (curr.retired && (curr.itype === Itype.takenBranch || curr.itype === Itype.nontakenBranch)) {
-      this.addBranch(curr.addr, curr.itype === Itype.takenBranch);
+    if (curr.retired && (curr.itype === TAKEN || curr.itype === NONTAKEN)) {
+      this.addBranch(curr.addr, curr.itype === TAKEN);
     }
 
     const failedReturnDepth = this.failedReturnDepth;
@@ -293,7 +329,7 @@ export class EtraceEncoder {
     let reportedBySync = false;
     let reported = false;
 
-    const decide = (): void => {
+    decide: {
       // 3. The instruction after a trap.
       if (prevTrap) {
         reportedBySync = true;
@@ -308,14 +344,14 @@ export class EtraceEncoder {
         } else {
           this.trapPacket(curr, prev, 1n);
         }
-        return;
+        break decide;
       }
       this.trapReportedWithThaddr0 = false;
       // 4. First qualified, privilege or precise context change, resync.
       if (this.syncNext || !prev.qualified || this.isPpch(prev, curr)) {
         reportedBySync = true;
         this.syncPacket(curr);
-        return;
+        break decide;
       }
       // 5. The target of an uninferable discontinuity.
       if (prevUpdiscon) {
@@ -323,19 +359,19 @@ export class EtraceEncoder {
           reportedBySync = true;
           this.trapPacket(curr, curr, 0n);
           this.trapReportedWithThaddr0 = true;
-          return;
+          break decide;
         }
         const updiscon =
           (this.isTrap(curr) && curr.retired) || nextExcOnly || (next.qualified && this.isPpch(curr, next)) || this.resyncDueAt(curr, 1);
         this.report(curr, 'updiscon', { updiscon, irreport: failedReturnDepth !== undefined, irdepth: failedReturnDepth === undefined ? undefined : BigInt(failedReturnDepth) });
         reported = true;
-        return;
+        break decide;
       }
       // 6. A retired trap, or a notification.
       if ((this.isTrap(curr) && curr.retired) || curr.notify) {
         this.report(curr, 'other', { notify: curr.notify, ...this.depthFlags(depthBefore) });
         reported = true;
-        return;
+        break decide;
       }
       // 7. The next view needs this one reported first.
       if (
@@ -346,7 +382,7 @@ export class EtraceEncoder {
       ) {
         this.report(curr, 'other', this.depthFlags(depthBefore));
         reported = true;
-        return;
+        break decide;
       }
       // 8. A full branch map, or a failed prediction in count mode.
       if (this.countFailed) {
@@ -355,8 +391,7 @@ export class EtraceEncoder {
         this.emit({ format: 1n, branches: 0n, branch_map: BigInt(this.branchMap) });
         this.clearBranches();
       }
-    };
-    decide();
+    }
 
     // 9. An imprecise context change not already carried by a sync packet.
     if (curr.ctype === 1 && !reportedBySync) this.emit({ format: 3n, subformat: 2n, ...this.contextFields(curr) });
@@ -372,7 +407,7 @@ export class EtraceEncoder {
     if (this.returns && curr.retired && !this.sijumpInferable(prev, curr)) {
       if (curr.itype === Itype.uninferableCall || curr.itype === Itype.inferableCall) {
         this.returns.push(curr.addr + BigInt(curr.size));
-      } else if (curr.itype === Itype.return) {
+      } else if (curr.itype === RETURN) {
         if (this.returns.predicts(next.addr)) this.returns.pop();
         else if (this.returns.depth > 0) this.failedReturnDepth = this.returns.depth;
       }
@@ -488,7 +523,7 @@ export class EtraceEncoder {
   private syncFields(v: View): Packet {
     const w = packetWidths(this.p);
     const out: Packet = {
-      branch: v.retired && v.itype === Itype.takenBranch ? 0n : 1n,
+      branch: v.retired && v.itype === TAKEN ? 0n : 1n,
       privilege: BigInt(v.priv) & ((1n << BigInt(w.privilege)) - 1n),
     };
     if (w.time > 0) out.time = BigInt.asUintN(w.time, v.time);
@@ -508,7 +543,7 @@ export class EtraceEncoder {
    */
   private trapPacket(v: View, trap: View, thaddr: bigint | undefined): void {
     const w = packetWidths(this.p);
-    const interrupt = trap.itype === Itype.interrupt;
+    const interrupt = trap.itype === INTERRUPT;
     const pkt: Packet = {
       format: 3n,
       subformat: 1n,
@@ -532,7 +567,10 @@ export class EtraceEncoder {
 
   private afterSync(v: View): void {
     this.lastAddress = v.addr;
-    this.resyncCount = 0;
+    // A sync restarts the count from the current record: in single retirement the synchronised
+    // instruction's own half-words (or cycle), in a block the whole block's, so that both count
+    // the same at the block's end (docs/etrace-model.md, resynchronisation).
+    this.resyncCount = this.recordUnits;
     this.syncNext = false;
     this.clearBranches();
     this.predictor?.reset();

@@ -112,6 +112,9 @@ class FilterUnit {
   }
 }
 
+const QUALIFIED = { qualified: true, notify: false } as const;
+const NOT_QUALIFIED = { qualified: false, notify: false } as const;
+
 /** Qualification of each record for instruction trace. */
 export class Qualifier {
   private readonly comparators: ComparatorUnit[];
@@ -122,7 +125,9 @@ export class Qualifier {
     this.comparators = o.comparators.map((c) => new ComparatorUnit(c));
     this.filters = o.filters.map((f) => new FilterUnit(f));
     this.enabled = o.iEnable;
+    this.simple = o.comparators.length === 0 && o.iFilters === 0 && !o.iTrigEnable;
   }
+  private readonly simple: boolean;
 
   /** iEnable as the triggers left it. */
   get iEnable(): boolean {
@@ -134,6 +139,10 @@ export class Qualifier {
    * comparator asks for the block's last instruction to be reported (a watchpoint).
    */
   qualify(r: RetirementRecord): { qualified: boolean; notify: boolean } {
+    if (this.simple) {
+      // No comparators, filters or triggers: the common case, kept allocation-free.
+      return r.halted || r.reset || !this.enabled ? NOT_QUALIFIED : QUALIFIED;
+    }
     let notify = false;
     const comps = this.comparators.map((c) => {
       const e = c.evaluate(r);

@@ -7,7 +7,8 @@
  */
 import type { EtraceConfig } from './config.ts';
 import { type EmittedPacket, EtraceEncoder, supportPacket } from './encoder.ts';
-import { encapsulate, type Packet, packPacket, QUAL_STATUS } from './packet/index.ts';
+import { type Packet, QUAL_STATUS } from './packet/index.ts';
+import { packetBytes } from './packet/fast.ts';
 import type { RetirementRecord } from '../hart/records.ts';
 
 export interface EncodeResult {
@@ -54,11 +55,14 @@ class OutputFifo {
   private dropped = 0;
   private stallCycles = 0;
   onLoss: () => void = () => {};
+  private readonly mode: { implicit_exception: boolean };
 
   constructor(
     private readonly config: EtraceConfig,
     private readonly ready: ((cycle: number) => boolean) | undefined,
-  ) {}
+  ) {
+    this.mode = { implicit_exception: config.options.ImplicitExcept };
+  }
 
   /** A new cycle: the transport takes one byte if it is ready. */
   nextCycle(): void {
@@ -71,7 +75,7 @@ class OutputFifo {
   }
 
   private bytesOf(packet: Packet): Uint8Array {
-    return encapsulate(packPacket(packet, this.config.params, { implicit_exception: this.config.options.ImplicitExcept }), this.config.params);
+    return packetBytes(packet, this.config.params, this.mode);
   }
 
   private accept(packet: Packet, bytes: Uint8Array, record: number): void {

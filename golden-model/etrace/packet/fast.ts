@@ -1,0 +1,97 @@
+/**
+ * The hot path of the encoder model: a packet straight to its encapsulated bytes, without bigint
+ * arithmetic on the whole packet. Same result as `encapsulate(packPacket(...))` (a differential test
+ * checks it on every packet kind); `packPacket` stays the readable reference and the validator.
+ *
+ * Fields are written into a reusable byte buffer a few bits at a time; the layout of each packet
+ * shape (format, subformat, selectors) is computed once by `packetFields` and cached.
+ */
+import { encapsulate } from './encapsulate.ts';
+import { branchMapWidth, type FieldSpec, packetFields, type Packet, type PacketMode } from './fields.ts';
+import { packPacket } from './pack.ts';
+import type { PacketParams } from './params.ts';
+
+const layouts = new WeakMap<PacketParams, Map<string, FieldSpec[]>>();
+
+function layoutOf(pkt: Packet, params: PacketParams, mode: PacketMode): FieldSpec[] {
+  let perParams = layouts.get(params);
+  if (!perParams) {
+    perParams = new Map();
+    layouts.set(params, perParams);
+  }
+  const branches = pkt.branches === undefined ? -1 : branchMapWidth(Number(pkt.branches));
+  const key = `${pkt.format}.${pkt.subformat}.${pkt.branch_fmt}.${branches}.${pkt.branches === 0n}.${pkt.interrupt}.${pkt.thaddr}.${mode.implicit_exception === true}`;
+  let fields = perParams.get(key);
+  if (!fields) {
+    fields = packetFields(pkt, params, mode);
+    perParams.set(key, fields);
+  }
+  return fields;
+}
+
+const buf = new Uint8Array(64);
+
+/** Writes the low `width` (<= 32) bits of the unsigned 32-bit `value` at bit `pos`. */
+function putBits(value: number, width: number, pos: number): void {
+  let v = value >>> 0;
+  while (width > 0) {
+    const byte = pos >> 3;
+    const off = pos & 7;
+    const n = Math.min(8 - off, width);
+    buf[byte] = buf[byte]! | ((v & ((1 << n) - 1)) << off);
+    v = n === 32 ? 0 : v >>> n;
+    pos += n;
+    width -= n;
+  }
+}
+
+/** Can the bytes be built here, or does an encapsulation option need the general path? */
+function simpleEncapsulation(params: PacketParams): boolean {
+  return params.encap_srcid_width === 0 && params.encap_type_in === 'flow';
+}
+
+/** The encapsulated bytes of `pkt` (header byte, then the compressed payload). */
+export function packetBytes(pkt: Packet, params: PacketParams, mode: PacketMode = {}): Uint8Array {
+  if (!simpleEncapsulation(params)) return encapsulate(packPacket(pkt, params, mode), params);
+  const fields = layoutOf(pkt, params, mode);
+  let total = 0;
+  for (const f of fields) total += f.width;
+  const bytes = (total + 7) >> 3;
+  buf.fill(0, 0, bytes + 1);
+  let pos = 0;
+  for (const f of fields) {
+    const v = pkt[f.name];
+    if (v === undefined) return encapsulate(packPacket(pkt, params, mode), params); // let the reference report it
+    if (f.width <= 32) {
+      putBits(Number(BigInt.asUintN(32, v)), f.width, pos);
+    } else {
+      let rest = v;
+      for (let done = 0; done < f.width; done += 32) {
+        putBits(Number(BigInt.asUintN(32, rest)), Math.min(32, f.width - done), pos + done);
+        rest >>= 32n;
+      }
+    }
+    pos += f.width;
+  }
+  // Sign-based compression: keep the bits below the run of copies of the top bit, plus one copy.
+  const top = (buf[(total - 1) >> 3]! >> ((total - 1) & 7)) & 1;
+  let keep = 1;
+  for (let i = total - 2; i >= 0; i--) {
+    if (((buf[i >> 3]! >> (i & 7)) & 1) !== top) {
+      keep = i + 2;
+      break;
+    }
+  }
+  const length = (keep + 7) >> 3;
+  if (top === 1) {
+    // Pad the last byte above `keep` with ones.
+    const last = length - 1;
+    const used = keep - last * 8;
+    buf[last] = buf[last]! | ((0xff << used) & 0xff);
+  }
+  if (length > 31) return encapsulate(packPacket(pkt, params, mode), params); // the reference throws
+  const out = new Uint8Array(length + 1);
+  out[0] = length | (2 << 5); // flow 2: instruction trace, no extend
+  out.set(buf.subarray(0, length), 1);
+  return out;
+}
