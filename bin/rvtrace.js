@@ -4,5 +4,10 @@
 import { register } from 'tsx/esm/api';
 
 register();
+// `rvtrace dump ... | head` closes the pipe early: that is the reader's choice, not an error.
+process.stdout.on('error', (e) => {
+  if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  throw e;
+});
 const { main } = await import('../generator/cli/main.ts');
 process.exitCode = await main(process.argv);

@@ -1,0 +1,180 @@
+/**
+ * Helpers shared by the stream formats: value ranges, number parsing with precise error messages,
+ * record validation before writing, and the canonical form of a program image.
+ */
+import { RvError } from '../../common/errors.ts';
+import type { ProgramImage, Segment } from '../image.ts';
+import type { RetirementRecord } from '../records.ts';
+
+export const MAX_U64 = (1n << 64n) - 1n;
+export const MAX_U32 = 0xffff_ffff;
+
+/** The formats `parseStream` knows; the first two are ours and can also be written. */
+export type StreamFormat = 'bin' | 'text' | 'etrace-csv' | 'spike-csv';
+export const STREAM_FORMATS: readonly StreamFormat[] = ['bin', 'text', 'etrace-csv', 'spike-csv'];
+
+const HEX_RE = /^[0-9a-fA-F]+$/;
+const DEC_RE = /^[0-9]+$/;
+
+/** Hexadecimal digits (no prefix) as an unsigned 64-bit value, or undefined when not hex or too wide. */
+export function hexU64(s: string): bigint | undefined {
+  if (!HEX_RE.test(s)) return undefined;
+  // parseInt is exact below 2^52 and much cheaper than BigInt parsing; most values are addresses.
+  if (s.length <= 13) return BigInt(Number.parseInt(s, 16));
+  const v = BigInt('0x' + s);
+  return v <= MAX_U64 ? v : undefined;
+}
+
+/** Hexadecimal digits as a number up to `max` (a safe integer), or undefined. */
+export function hexSmall(s: string, max: number): number | undefined {
+  if (!HEX_RE.test(s)) return undefined;
+  // Long strings (leading zeros) go through BigInt so that parseInt never rounds.
+  const v = s.length <= 13 ? Number.parseInt(s, 16) : capped(BigInt('0x' + s), max);
+  return v <= max ? v : undefined;
+}
+
+/** Decimal digits as a number up to `max` (a safe integer), or undefined. */
+export function decSmall(s: string, max: number): number | undefined {
+  if (!DEC_RE.test(s)) return undefined;
+  const v = s.length <= 15 ? Number.parseInt(s, 10) : capped(BigInt(s), max);
+  return v <= max ? v : undefined;
+}
+
+/** v as a number, or max + 1 when it is larger than max. */
+function capped(v: bigint, max: number): number {
+  return v > BigInt(max) ? max + 1 : Number(v);
+}
+
+/** Decimal digits as an unsigned 64-bit value, or undefined. */
+export function decU64(s: string): bigint | undefined {
+  if (!DEC_RE.test(s)) return undefined;
+  const v = BigInt(s);
+  return v <= MAX_U64 ? v : undefined;
+}
+
+export function isHex(s: string): boolean {
+  return HEX_RE.test(s);
+}
+
+function isU(v: number, max: number): boolean {
+  return Number.isInteger(v) && v >= 0 && v <= max;
+}
+function isU64(v: bigint): boolean {
+  return typeof v === 'bigint' && v >= 0n && v <= MAX_U64;
+}
+
+/** The record fields with their storable range, for `checkRecord`'s error message. */
+const RANGES: readonly { field: keyof RetirementRecord; ok: (r: RetirementRecord) => boolean; expected: string }[] = [
+  { field: 'itype', ok: (r) => isU(r.itype, 15), expected: '0-15' },
+  { field: 'iretire', ok: (r) => isU(r.iretire, MAX_U32), expected: 'a half-word count 0-4294967295' },
+  { field: 'ilastsize', ok: (r) => r.ilastsize === 0 || r.ilastsize === 1, expected: '0 or 1' },
+  { field: 'priv', ok: (r) => isU(r.priv, 7), expected: '0-7' },
+  { field: 'cause', ok: (r) => isU(r.cause, MAX_U32), expected: '0-4294967295' },
+  { field: 'ctype', ok: (r) => isU(r.ctype, 3), expected: '0-3' },
+  { field: 'trigger', ok: (r) => isU(r.trigger, 7), expected: '0-7' },
+  { field: 'impdef', ok: (r) => isU(r.impdef, MAX_U32), expected: '0-4294967295' },
+  { field: 'iaddr', ok: (r) => isU64(r.iaddr), expected: 'an unsigned 64-bit value' },
+  { field: 'tval', ok: (r) => isU64(r.tval), expected: 'an unsigned 64-bit value' },
+  { field: 'context', ok: (r) => isU64(r.context), expected: 'an unsigned 64-bit value' },
+  { field: 'time', ok: (r) => isU64(r.time), expected: 'an unsigned 64-bit value' },
+];
+
+/**
+ * Checks that a record can be stored: every field in the range our formats (and the signals of
+ * chapter 4) can carry. Both writers call it so a bad in-memory record fails before anything is
+ * written, naming the record and the field. The first test is one expression without closures: it
+ * runs for every record of multi-million record streams.
+ */
+export function checkRecord(r: RetirementRecord, index: number): void {
+  if (
+    (r.itype & 15) === r.itype &&
+    (r.ilastsize === 0 || r.ilastsize === 1) &&
+    (r.priv & 7) === r.priv &&
+    (r.ctype & 3) === r.ctype &&
+    (r.trigger & 7) === r.trigger &&
+    r.iretire >>> 0 === r.iretire &&
+    r.cause >>> 0 === r.cause &&
+    r.impdef >>> 0 === r.impdef &&
+    r.iaddr >= 0n &&
+    r.iaddr <= MAX_U64 &&
+    r.tval >= 0n &&
+    r.tval <= MAX_U64 &&
+    r.context >= 0n &&
+    r.context <= MAX_U64 &&
+    r.time >= 0n &&
+    r.time <= MAX_U64
+  ) {
+    return;
+  }
+  for (const { field, ok, expected } of RANGES) {
+    if (!ok(r)) {
+      throw new RvError('bad-value', `record ${index}: ${field} ${String(r[field])} cannot be stored, expected ${expected}`, {
+        path: `records[${index}].${field}`,
+      });
+    }
+  }
+}
+
+/**
+ * The image as our formats store it: sorted segments, empty ones dropped, touching ones merged.
+ * ProgramImage.parcel() does not read across a segment boundary, so merging touching segments only
+ * makes more of the image readable; both writers store this form, which keeps bin -> text -> bin
+ * byte-identical.
+ */
+export function canonicalSegments(image: ProgramImage): Segment[] {
+  const out: Segment[] = [];
+  let pending: Uint8Array[] = [];
+  let base = 0n;
+  let end = 0n;
+  const flush = (): void => {
+    if (pending.length === 0) return;
+    const len = pending.reduce((n, b) => n + b.length, 0);
+    const bytes = new Uint8Array(len);
+    let at = 0;
+    for (const b of pending) {
+      bytes.set(b, at);
+      at += b.length;
+    }
+    out.push({ base, bytes });
+    pending = [];
+  };
+  for (const s of image.segments) {
+    if (s.bytes.length === 0) continue;
+    if (pending.length === 0 || s.base !== end) {
+      flush();
+      base = s.base;
+    }
+    pending.push(s.bytes);
+    end = s.base + BigInt(s.bytes.length);
+  }
+  flush();
+  return out;
+}
+
+/**
+ * A cause value without the mcause interrupt flag: bit XLEN-1, and bit 63 because spike keeps
+ * mcause in a 64-bit register whatever the XLEN. The record's itype already says "interrupt".
+ */
+export function stripInterruptBit(cause: bigint, xlen: 32 | 64): bigint {
+  return cause & ~(1n << 63n) & ~(1n << BigInt(xlen - 1));
+}
+
+/**
+ * Splits text into lines without keeping the whole array of strings twice: returns the lines with
+ * a trailing '\r' removed (files written on Windows).
+ */
+export function splitLines(text: string): string[] {
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const l = lines[i]!;
+    if (l.endsWith('\r')) lines[i] = l.slice(0, -1);
+  }
+  // A final newline leaves one empty string that is not a line.
+  if (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
+  return lines;
+}
+
+/** Strips a UTF-8 byte order mark, which spreadsheet programs add to CSV files. */
+export function stripBom(text: string): string {
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}

@@ -1,0 +1,191 @@
+/**
+ * Import of a spike-style PC trace ("spike-csv"): one row per step of the instruction set
+ * simulator, `VALID,ADDRESS,INSN,PRIVILEGE,EXCEPTION,ECAUSE,TVAL,INTERRUPT`, values in hexadecimal
+ * without 0x. Rows with VALID 0 are skipped. The result is a single-retirement stream (one record
+ * per row) with the image of the executed instructions.
+ *
+ * What a row means (docs/formats.md, "spike-csv"):
+ * - INTERRUPT 1: an interrupt was taken before the instruction at ADDRESS executed. ADDRESS is the
+ *   EPC (the instruction runs later, after the handler returns) and INSN is not an executed
+ *   instruction (the simulator did not fetch it for this step), so the row becomes a trap record
+ *   with iretire 0, itype 2 and adds nothing to the image. EXCEPTION is ignored on such a row.
+ * - EXCEPTION 1 on ecall, ebreak or c.ebreak: the instruction retired and trapped (iretire = its
+ *   half-words, itype 1).
+ * - EXCEPTION 1 on anything else: the instruction did not retire (iretire 0, itype 1, iaddr = its
+ *   address). Its INSN goes into the image unless the cause is an instruction fetch fault (1, 12,
+ *   20), where there was nothing to fetch.
+ * - otherwise the instruction retired; a branch is taken when the next valid row is not at its
+ *   sequential successor (the last row of the file counts as not taken: nothing shows it left the
+ *   sequential path). A jump gets sijump when the previous retired instruction makes it
+ *   sequentially inferable (section 4.1.1); a trap in between breaks the pair.
+ * cause loses the mcause interrupt flag; cause and tval are kept on trap records only (0 on the
+ * others). time is the record's cycle number counting from 0; context and ctype are 0.
+ */
+import { RvError } from '../../common/errors.ts';
+import { ImageBuilder } from '../image.ts';
+import { Itype, type RetirementRecord } from '../records.ts';
+import type { RetirementStream, Xlen } from '../stream.ts';
+import { branchItype, classify, type InstructionInfo, isSequentiallyInferable } from '../isa/classify.ts';
+import { MAX_U32, splitLines, stripBom } from './common.ts';
+import { CsvLine } from './csv.ts';
+
+export const SPIKE_CSV_HEADER = 'VALID,ADDRESS,INSN,PRIVILEGE,EXCEPTION,ECAUSE,TVAL,INTERRUPT';
+const COLUMNS = SPIKE_CSV_HEADER.split(',');
+/** Instruction access fault, instruction page fault, instruction guest-page fault: INSN was never fetched. */
+const FETCH_FAULTS = new Set([1, 12, 20]);
+
+export interface SpikeCsvOptions {
+  /** XLEN of the simulated hart (the file does not say); default 64. */
+  xlen?: Xlen;
+}
+
+interface Row {
+  line: number;
+  /** ADDRESS as written: the key of the per-address cache (no bigint hashing per row). */
+  addrText: string;
+  addr: bigint;
+  insn: number;
+  priv: number;
+  exception: boolean;
+  cause: number;
+  tval: bigint;
+  interrupt: boolean;
+}
+
+/** An instruction seen at an address: traces repeat loops, so each address is classified once. */
+interface Seen {
+  addr: bigint;
+  insn: number;
+  info: InstructionInfo;
+  line: number;
+}
+
+export function importSpikeCsv(text: string, fileName: string, opts: SpikeCsvOptions = {}): RetirementStream {
+  const xlen: Xlen = opts.xlen ?? 64;
+  const lines = splitLines(stripBom(text));
+  const header = (lines[0] ?? '').split(',').map((c) => c.trim()).join(',');
+  if (header.toUpperCase() !== SPIKE_CSV_HEADER) {
+    throw new RvError('bad-header', `wrong spike-csv header "${header}", expected ${SPIKE_CSV_HEADER}`, { file: fileName, line: 1 });
+  }
+  /** Errors about a row that was read earlier (conversion lags one row behind reading). */
+  const err = (message: string, line: number): never => {
+    throw new RvError('bad-value', message, { file: fileName, line });
+  };
+
+  const v = new CsvLine(fileName, COLUMNS, xlen);
+  const records: RetirementRecord[] = [];
+  const image = new ImageBuilder();
+  const seen = new Map<string, Seen>();
+  /** The previous retired instruction, for sijump; undefined after a trap. */
+  let prevInfo: InstructionInfo | undefined;
+
+  const push = (row: Row, itype: number, iretire: number, ilastsize: number, trap: boolean, sijump: boolean): void => {
+    records.push({
+      itype,
+      iretire,
+      ilastsize,
+      iaddr: row.addr,
+      priv: row.priv,
+      cause: trap ? row.cause : 0,
+      tval: trap ? row.tval : 0n,
+      context: 0n,
+      ctype: 0,
+      sijump,
+      trigger: 0,
+      halted: false,
+      reset: false,
+      impdef: 0,
+      time: BigInt(records.length),
+      sameCycle: false,
+    });
+  };
+
+  /** The classification of the row's instruction, which also goes into the image. */
+  const instruction = (row: Row): InstructionInfo => {
+    const known = seen.get(row.addrText);
+    if (known !== undefined && known.insn === row.insn) return known.info;
+    let info: InstructionInfo;
+    try {
+      info = classify(row.insn, row.addr, xlen);
+    } catch (e) {
+      // Encodings longer than 32 bits: the classifier says why.
+      return err(`INSN ${row.insn.toString(16)}: ${(e as Error).message}`, row.line);
+    }
+    if (info.length === 2 && row.insn > 0xffff) {
+      err(`INSN ${row.insn.toString(16)} is a 16-bit encoding (low bits not 11) but has more than 16 bits`, row.line);
+    }
+    if (image.put(row.addr, row.insn, info.length) === 'conflict') {
+      const end = row.addr + BigInt(info.length);
+      const other = [...seen.values()].find((x) => x.addr < end && row.addr < x.addr + BigInt(x.info.length));
+      const where = other !== undefined ? ` on line ${other.line}` : '';
+      err(
+        `instruction ${row.insn.toString(16)} at ${row.addr.toString(16)} conflicts with the instruction executed there${where} (the image cannot hold self-modifying code)`,
+        row.line,
+      );
+    }
+    seen.set(row.addrText, { addr: row.addr, insn: row.insn, info, line: row.line });
+    return info;
+  };
+
+  /** Turns a row into its record; `next` is the address of the next valid row, if any. */
+  const convert = (row: Row, next: bigint | undefined): void => {
+    if (row.interrupt || (row.exception && FETCH_FAULTS.has(row.cause))) {
+      // Nothing was fetched at ADDRESS: a trap record only, INSN is not looked at.
+      push(row, row.interrupt ? Itype.interrupt : Itype.exception, 0, 1, true, false);
+      prevInfo = undefined;
+      return;
+    }
+    // Anything else was fetched and decoded, so its bytes are known, retired or not.
+    const info = instruction(row);
+    const iretire = info.length / 2;
+    const ilastsize = info.length === 4 ? 1 : 0;
+    if (row.exception) {
+      // ecall/ebreak retire and trap; anything else that traps did not complete.
+      if (info.control === 'exception') push(row, Itype.exception, iretire, ilastsize, true, false);
+      else push(row, Itype.exception, 0, 1, true, false);
+      prevInfo = undefined;
+      return;
+    }
+    let itype: number = Itype.none;
+    let sijump = false;
+    if (info.control === 'branch') {
+      const successor = BigInt.asUintN(xlen, row.addr + BigInt(info.length));
+      itype = branchItype(next !== undefined && next !== successor);
+    } else if (info.control === 'jump') {
+      itype = info.itype;
+      sijump = prevInfo !== undefined && isSequentiallyInferable(prevInfo, info);
+    } else if (info.control === 'trap-return') {
+      itype = Itype.trapReturn;
+    }
+    // 'exception' without EXCEPTION set (e.g. ebreak entering debug mode), 'illegal' and
+    // 'sequential' instructions that executed are ordinary retirements.
+    push(row, itype, iretire, ilastsize, false, sijump);
+    prevInfo = info;
+  };
+
+  let pending: Row | undefined;
+  for (let i = 1; i < lines.length; i++) {
+    const line = lines[i]!;
+    if (line.trim() === '') continue;
+    v.line = i + 1;
+    v.values = line.split(',');
+    if (v.values.length !== COLUMNS.length) v.fail(`line has ${v.values.length} values, expected ${COLUMNS.length} (${SPIKE_CSV_HEADER})`);
+    if (v.small(0, 1, '0 or 1') === 0) continue;
+    const row: Row = {
+      line: v.line,
+      addrText: v.values[1]!,
+      addr: v.addr(1),
+      insn: v.small(2, MAX_U32, 'an instruction encoding of at most 32 bits'),
+      priv: v.small(3, 7, 'a privilege level 0-7'),
+      exception: v.small(4, 1, '0 or 1') === 1,
+      cause: v.cause(5),
+      tval: v.addr(6),
+      interrupt: v.small(7, 1, '0 or 1') === 1,
+    };
+    if (pending) convert(pending, row.addr);
+    pending = row;
+  }
+  if (pending) convert(pending, undefined);
+
+  return { xlen, retiresPerCycle: 1, image: image.build(), records };
+}

@@ -1,0 +1,510 @@
+/**
+ * The `text` format: the same information as `bin`, one record per line, for people to read, diff
+ * and write by hand. docs/formats.md has the full description; in short:
+ *
+ *   # rvtrace retirement stream v1
+ *   xlen 64
+ *   retires 1
+ *   records 3
+ *   image 80000000 97 02 00 00 93 82 02 01
+ *   columns    iaddr iretire ilastsize itype
+ *           80000000       2         1 none
+ *           80000004       2         1 taken-branch
+ *           80000100       0         1 exception    cause=2 tval=80000104
+ *
+ * The `columns` line names the positional values of every record line; anything after them is
+ * `name=value` or a bare flag name (`sijump`, `halted`, `reset`, `same-cycle`). Fields not given on
+ * a line take a default: priv, context, impdef and time keep the previous record's value (so the
+ * writer prints them only when they change), iaddr is the previous record's sequential successor,
+ * the other fields are those of `emptyRecord()` (cause and tval 0: they matter on traps only).
+ */
+import { RvError } from '../../common/errors.ts';
+import { ProgramImage, type Segment } from '../image.ts';
+import { emptyRecord, ITYPE_NAMES, type RetirementRecord, sequentialNext } from '../records.ts';
+import type { RetirementStream, Xlen } from '../stream.ts';
+import { canonicalSegments, checkRecord, decSmall, decU64, hexSmall, hexU64, MAX_U32, splitLines, stripBom } from './common.ts';
+
+export const TEXT_VERSION = 1;
+export const TEXT_SIGNATURE = '# rvtrace retirement stream';
+export const TEXT_FIRST_LINE = `${TEXT_SIGNATURE} v${TEXT_VERSION}`;
+const IMAGE_BYTES_PER_LINE = 16;
+
+const PRIV_NAMES: Record<number, string> = { 0: 'U', 1: 'S', 3: 'M', 4: 'D' };
+const PRIV_BY_NAME: Record<string, number> = { U: 0, S: 1, M: 3, D: 4 };
+const CTYPE_NAMES = ['unreported', 'imprecise', 'precise', 'asynchronous'];
+const TRIGGER_BITS = ['on', 'off', 'notify'];
+
+/** Hex with an optional 0x, as people type it. */
+function hexToken(s: string): bigint | undefined {
+  return hexU64(s.startsWith('0x') || s.startsWith('0X') ? s.slice(2) : s);
+}
+
+interface Field {
+  /** Name in the text (record field name, except `same-cycle`). */
+  name: string;
+  /** What a value looks like, for error messages. */
+  expected: string;
+  boolean: boolean;
+  /** Stores the parsed token into the record; false when the token is not a valid value. */
+  set(r: RetirementRecord, token: string): boolean;
+  format(r: RetirementRecord): string;
+  /** True when the record's value is the one a line without this field would get. */
+  isDefault(r: RetirementRecord, prev: RetirementRecord): boolean;
+}
+
+type FlagKey = 'sijump' | 'halted' | 'reset' | 'sameCycle';
+
+function flag(name: string, key: FlagKey): Field {
+  return {
+    name,
+    expected: `0 or 1 (or the bare word ${name})`,
+    boolean: true,
+    set: (r, t) => {
+      if (t !== '0' && t !== '1') return false;
+      r[key] = t === '1';
+      return true;
+    },
+    format: (r) => (r[key] ? '1' : '0'),
+    isDefault: (r) => !r[key],
+  };
+}
+
+const FIELDS: readonly Field[] = [
+  {
+    name: 'iaddr',
+    expected: 'a hexadecimal address',
+    boolean: false,
+    set: (r, t) => {
+      const v = hexToken(t);
+      if (v === undefined) return false;
+      r.iaddr = v;
+      return true;
+    },
+    format: (r) => r.iaddr.toString(16),
+    isDefault: (r, prev) => r.iaddr === sequentialNext(prev),
+  },
+  {
+    name: 'iretire',
+    expected: 'a decimal half-word count',
+    boolean: false,
+    set: (r, t) => {
+      const v = decSmall(t, MAX_U32);
+      if (v === undefined) return false;
+      r.iretire = v;
+      return true;
+    },
+    format: (r) => String(r.iretire),
+    isDefault: (r) => r.iretire === 0,
+  },
+  {
+    name: 'ilastsize',
+    expected: '0 or 1',
+    boolean: false,
+    set: (r, t) => {
+      if (t !== '0' && t !== '1') return false;
+      r.ilastsize = t === '1' ? 1 : 0;
+      return true;
+    },
+    format: (r) => String(r.ilastsize),
+    isDefault: (r) => r.ilastsize === 1,
+  },
+  {
+    name: 'itype',
+    expected: `an itype name (${ITYPE_NAMES.join(', ')}) or a number 0-15`,
+    boolean: false,
+    set: (r, t) => {
+      const named = ITYPE_NAMES.indexOf(t);
+      const v = named >= 0 ? named : decSmall(t, 15);
+      if (v === undefined) return false;
+      r.itype = v;
+      return true;
+    },
+    format: (r) => ITYPE_NAMES[r.itype]!,
+    isDefault: (r) => r.itype === 0,
+  },
+  {
+    name: 'time',
+    expected: 'a decimal number below 2^64',
+    boolean: false,
+    set: (r, t) => {
+      const v = decU64(t);
+      if (v === undefined) return false;
+      r.time = v;
+      return true;
+    },
+    format: (r) => r.time.toString(),
+    isDefault: (r, prev) => r.time === prev.time,
+  },
+  {
+    name: 'priv',
+    expected: 'U, S, M, D or a number 0-7',
+    boolean: false,
+    set: (r, t) => {
+      const v = PRIV_BY_NAME[t] ?? decSmall(t, 7);
+      if (v === undefined) return false;
+      r.priv = v;
+      return true;
+    },
+    format: (r) => PRIV_NAMES[r.priv] ?? String(r.priv),
+    isDefault: (r, prev) => r.priv === prev.priv,
+  },
+  {
+    name: 'cause',
+    expected: 'a decimal number 0-4294967295',
+    boolean: false,
+    set: (r, t) => {
+      const v = decSmall(t, MAX_U32);
+      if (v === undefined) return false;
+      r.cause = v;
+      return true;
+    },
+    format: (r) => String(r.cause),
+    isDefault: (r) => r.cause === 0,
+  },
+  {
+    name: 'tval',
+    expected: 'a hexadecimal value below 2^64',
+    boolean: false,
+    set: (r, t) => {
+      const v = hexToken(t);
+      if (v === undefined) return false;
+      r.tval = v;
+      return true;
+    },
+    format: (r) => r.tval.toString(16),
+    isDefault: (r) => r.tval === 0n,
+  },
+  {
+    name: 'context',
+    expected: 'a hexadecimal value below 2^64',
+    boolean: false,
+    set: (r, t) => {
+      const v = hexToken(t);
+      if (v === undefined) return false;
+      r.context = v;
+      return true;
+    },
+    format: (r) => r.context.toString(16),
+    isDefault: (r, prev) => r.context === prev.context,
+  },
+  {
+    name: 'impdef',
+    expected: 'a hexadecimal value 0-ffffffff',
+    boolean: false,
+    set: (r, t) => {
+      const v = hexSmall(t.startsWith('0x') || t.startsWith('0X') ? t.slice(2) : t, MAX_U32);
+      if (v === undefined) return false;
+      r.impdef = v;
+      return true;
+    },
+    format: (r) => r.impdef.toString(16),
+    isDefault: (r, prev) => r.impdef === prev.impdef,
+  },
+  {
+    name: 'ctype',
+    expected: `${CTYPE_NAMES.join(', ')} or a number 0-3`,
+    boolean: false,
+    set: (r, t) => {
+      const named = CTYPE_NAMES.indexOf(t);
+      const v = named >= 0 ? named : decSmall(t, 3);
+      if (v === undefined) return false;
+      r.ctype = v;
+      return true;
+    },
+    format: (r) => CTYPE_NAMES[r.ctype] ?? String(r.ctype),
+    isDefault: (r) => r.ctype === 0,
+  },
+  {
+    name: 'trigger',
+    expected: 'on, off, notify joined by + (e.g. on+notify) or a number 0-7',
+    boolean: false,
+    set: (r, t) => {
+      let v = decSmall(t, 7);
+      if (v === undefined) {
+        v = 0;
+        for (const part of t.split('+')) {
+          const bit = TRIGGER_BITS.indexOf(part);
+          if (bit < 0) return false;
+          v |= 1 << bit;
+        }
+      }
+      r.trigger = v;
+      return true;
+    },
+    format: (r) => TRIGGER_BITS.filter((_, bit) => r.trigger & (1 << bit)).join('+') || '0',
+    isDefault: (r) => r.trigger === 0,
+  },
+  flag('sijump', 'sijump'),
+  flag('halted', 'halted'),
+  flag('reset', 'reset'),
+  flag('same-cycle', 'sameCycle'),
+];
+const FIELD_BY_NAME = new Map(FIELDS.map((f, i) => [f.name, i]));
+const FIELD_NAMES = FIELDS.map((f) => f.name).join(', ');
+function field(name: string): Field {
+  return FIELDS[FIELD_BY_NAME.get(name)!]!;
+}
+const DEFAULT_COLUMNS = ['iaddr', 'iretire', 'ilastsize', 'itype'];
+const HEADER_KEYWORDS = new Set(['xlen', 'retires', 'records', 'image', 'columns']);
+
+// ------------------------------------------------------------------------------------------------
+// Writer
+
+export function encodeTextStream(stream: RetirementStream): string {
+  return encodeTextChunks(stream).join('');
+}
+
+/** Lines per chunk of `encodeTextChunks`. */
+const CHUNK_LINES = 65_536;
+
+/**
+ * The text of a stream in chunks of whole lines. A JavaScript string holds at most about 500 MB,
+ * which a stream of ten million records exceeds; `serializeStream` encodes chunk by chunk.
+ */
+export function encodeTextChunks(stream: RetirementStream): string[] {
+  const { records } = stream;
+  const chunks: string[] = [];
+  if (stream.xlen !== 32 && stream.xlen !== 64) {
+    throw new RvError('bad-value', `xlen ${String(stream.xlen)} cannot be stored, expected 32 or 64`, { path: 'xlen' });
+  }
+  if (!Number.isInteger(stream.retiresPerCycle) || stream.retiresPerCycle < 1) {
+    throw new RvError('bad-value', `retiresPerCycle ${stream.retiresPerCycle} cannot be stored, expected at least 1`, {
+      path: 'retiresPerCycle',
+    });
+  }
+  const out: string[] = [TEXT_FIRST_LINE, `xlen ${stream.xlen}`, `retires ${stream.retiresPerCycle}`, `records ${records.length}`];
+  for (const s of canonicalSegments(stream.image)) {
+    for (let at = 0; at < s.bytes.length; at += IMAGE_BYTES_PER_LINE) {
+      const chunk = s.bytes.subarray(at, at + IMAGE_BYTES_PER_LINE);
+      const hexBytes = Array.from(chunk, (b) => (b < 16 ? '0' : '') + b.toString(16));
+      out.push(`image ${(s.base + BigInt(at)).toString(16)} ${hexBytes.join(' ')}`);
+    }
+  }
+
+  // Time gets a column when the stream has time stamps; otherwise every line would say 0.
+  const columns = records.some((r) => r.time !== 0n) ? ['time', ...DEFAULT_COLUMNS] : DEFAULT_COLUMNS;
+  const colFields = columns.map(field);
+  const extraFields = FIELDS.filter((f) => !columns.includes(f.name));
+  // Widths: the widest value of each column, found from the largest value rather than by
+  // formatting every record twice.
+  let maxTime = 0n;
+  let maxAddr = 0n;
+  let maxRetire = 0;
+  let maxItypeName = 0;
+  for (let i = 0; i < records.length; i++) {
+    const r = records[i]!;
+    checkRecord(r, i);
+    if (r.time > maxTime) maxTime = r.time;
+    if (r.iaddr > maxAddr) maxAddr = r.iaddr;
+    if (r.iretire > maxRetire) maxRetire = r.iretire;
+    maxItypeName = Math.max(maxItypeName, ITYPE_NAMES[r.itype]!.length);
+  }
+  const valueWidth: Record<string, number> = {
+    time: maxTime.toString().length,
+    iaddr: maxAddr.toString(16).length,
+    iretire: String(maxRetire).length,
+    ilastsize: 1,
+    itype: maxItypeName,
+  };
+  const widths = columns.map((c) => Math.max(c.length, valueWidth[c] ?? 0));
+  const indent = ' '.repeat('columns '.length);
+  const last = columns.length - 1;
+  /** Where the name=value fields start: after the columns and one space. */
+  const lineWidth = indent.length + widths.reduce((n, w) => n + w + 1, 0);
+  out.push('columns ' + columns.map((c, i) => (i === last ? c : c.padStart(widths[i]!))).join(' '));
+
+  let prev = emptyRecord();
+  for (const r of records) {
+    let line = indent;
+    for (let i = 0; i < colFields.length; i++) {
+      const v = colFields[i]!.format(r);
+      line += i === last ? v : v.padStart(widths[i]!) + ' ';
+    }
+    let extras = '';
+    for (const f of extraFields) {
+      if (f.isDefault(r, prev)) continue;
+      extras += ' ' + (f.boolean ? f.name : `${f.name}=${f.format(r)}`);
+    }
+    if (extras) line = line.padEnd(lineWidth) + extras.slice(1);
+    out.push(line);
+    prev = r;
+    if (out.length === CHUNK_LINES) {
+      chunks.push(out.join('\n') + '\n');
+      out.length = 0;
+    }
+  }
+  if (out.length > 0) chunks.push(out.join('\n') + '\n');
+  return chunks;
+}
+
+// ------------------------------------------------------------------------------------------------
+// Reader
+
+export function decodeTextStream(text: string, fileName: string): RetirementStream {
+  const lines = splitLines(stripBom(text));
+  function err(code: 'bad-header' | 'bad-value' | 'truncated', message: string, line: number): never {
+    throw new RvError(code, message, { file: fileName, line });
+  }
+
+  const first = (lines[0] ?? '').trim();
+  if (!first.startsWith(TEXT_SIGNATURE)) {
+    err('bad-header', `not an rvtrace text stream: the first line must be "${TEXT_FIRST_LINE}"`, 1);
+  }
+  const version = first.slice(TEXT_SIGNATURE.length).trim();
+  if (version !== `v${TEXT_VERSION}`) {
+    err('bad-header', `unsupported text stream version "${version}", expected "v${TEXT_VERSION}"`, 1);
+  }
+
+  let xlen: Xlen | undefined;
+  let retiresPerCycle: number | undefined;
+  let declared: { count: number; line: number } | undefined;
+  let columns: Field[] = DEFAULT_COLUMNS.map(field);
+  const seen = new Map<string, number>(); // header keyword -> line, to reject repeats
+  const segments: Segment[] = [];
+  let segBytes: number[] = [];
+  let segBase = 0n;
+  let segEnd = -1n; // end of the open segment (exclusive); -1 when none is open
+  const closeSegment = (): void => {
+    if (segEnd >= 0n) segments.push({ base: segBase, bytes: Uint8Array.from(segBytes) });
+    segBytes = [];
+    segEnd = -1n;
+  };
+
+  const records: RetirementRecord[] = [];
+  let prev = emptyRecord();
+  const given = new Uint8Array(FIELDS.length); // per line: 1 when the field was given
+
+  for (let i = 1; i < lines.length; i++) {
+    const lineNo = i + 1;
+    let line = lines[i]!;
+    const hash = line.indexOf('#');
+    if (hash >= 0) line = line.slice(0, hash);
+    line = line.trim();
+    if (line === '') continue;
+    const tokens = line.split(/\s+/);
+    const kw = tokens[0]!;
+
+    if (HEADER_KEYWORDS.has(kw)) {
+      if (records.length > 0) err('bad-header', `header line "${kw}" after the first record, expected all header lines before the records`, lineNo);
+      const args = tokens.slice(1);
+      if (kw !== 'image') {
+        const before = seen.get(kw);
+        if (before !== undefined) err('bad-header', `header line "${kw}" repeats line ${before}`, lineNo);
+        seen.set(kw, lineNo);
+      }
+      const one = (): string => {
+        if (args.length !== 1) err('bad-header', `"${kw}" takes one value, found ${args.length}`, lineNo);
+        return args[0]!;
+      };
+      if (kw === 'xlen') {
+        const v = one();
+        if (v !== '32' && v !== '64') err('bad-header', `bad xlen "${v}", expected 32 or 64`, lineNo);
+        xlen = v === '32' ? 32 : 64;
+      } else if (kw === 'retires') {
+        const v = one();
+        const n = decSmall(v, MAX_U32);
+        if (n === undefined || n < 1) err('bad-header', `bad retires value "${v}", expected a decimal number of at least 1`, lineNo);
+        retiresPerCycle = n;
+      } else if (kw === 'records') {
+        const v = one();
+        const n = decSmall(v, Number.MAX_SAFE_INTEGER);
+        if (n === undefined) err('bad-header', `bad records value "${v}", expected a decimal record count`, lineNo);
+        declared = { count: n, line: lineNo };
+      } else if (kw === 'columns') {
+        if (args.length === 0) err('bad-header', `"columns" needs at least one field name`, lineNo);
+        const names = new Set<string>();
+        columns = args.map((name) => {
+          if (!FIELD_BY_NAME.has(name)) err('bad-header', `unknown column "${name}", expected field names from: ${FIELD_NAMES}`, lineNo);
+          if (names.has(name)) err('bad-header', `column "${name}" is named twice`, lineNo);
+          names.add(name);
+          return field(name);
+        });
+      } else {
+        // image <base> <byte> <byte> ...: a line starting where the previous one ended continues its segment.
+        if (args.length < 2) err('bad-header', `"image" needs an address and at least one byte`, lineNo);
+        const base = hexToken(args[0]!);
+        if (base === undefined) err('bad-value', `bad image address "${args[0]}", expected a hexadecimal address`, lineNo);
+        if (base !== segEnd) {
+          if (segEnd >= 0n && base < segEnd) {
+            err('bad-value', `image line at ${base.toString(16)} overlaps or precedes the previous image line (image lines must be in address order)`, lineNo);
+          }
+          closeSegment();
+          segBase = base;
+          segEnd = base;
+        }
+        for (let k = 1; k < args.length; k++) {
+          const t = args[k]!;
+          const b = t.length === 2 ? hexSmall(t, 0xff) : undefined;
+          if (b === undefined) err('bad-value', `bad image byte "${t}", expected two hexadecimal digits`, lineNo);
+          segBytes.push(b);
+        }
+        segEnd += BigInt(args.length - 1);
+        if (segEnd > 1n << 64n) err('bad-value', `image line at ${base.toString(16)} extends beyond 2^64`, lineNo);
+      }
+      continue;
+    }
+
+    // A record line.
+    if (xlen === undefined) err('bad-header', `record before the "xlen" header line, expected "xlen 32" or "xlen 64" first`, lineNo);
+    if (tokens.length < columns.length) {
+      err(
+        'bad-value',
+        `record has ${tokens.length} values, expected ${columns.length} (${columns.map((c) => c.name).join(' ')}) before the optional name=value fields`,
+        lineNo,
+      );
+    }
+    const r: RetirementRecord = {
+      itype: 0,
+      iretire: 0,
+      ilastsize: 1,
+      iaddr: BigInt.asUintN(64, sequentialNext(prev)),
+      priv: prev.priv,
+      cause: 0,
+      tval: 0n,
+      context: prev.context,
+      ctype: 0,
+      sijump: false,
+      trigger: 0,
+      halted: false,
+      reset: false,
+      impdef: prev.impdef,
+      time: prev.time,
+      sameCycle: false,
+    };
+    given.fill(0);
+    for (let k = 0; k < tokens.length; k++) {
+      const t = tokens[k]!;
+      let f: Field;
+      let value: string;
+      if (k < columns.length) {
+        f = columns[k]!;
+        value = t;
+      } else {
+        const eq = t.indexOf('=');
+        const name = eq < 0 ? t : t.slice(0, eq);
+        const idx = FIELD_BY_NAME.get(name);
+        if (idx === undefined) err('bad-value', `unknown field "${name}", expected one of: ${FIELD_NAMES}`, lineNo);
+        f = FIELDS[idx]!;
+        if (eq < 0 && !f.boolean) err('bad-value', `field "${name}" needs a value, expected ${name}=<${f.expected}>`, lineNo);
+        value = eq < 0 ? '1' : t.slice(eq + 1);
+      }
+      const idx = FIELD_BY_NAME.get(f.name)!;
+      if (given[idx]) err('bad-value', `field "${f.name}" given twice`, lineNo);
+      given[idx] = 1;
+      if (!f.set(r, value)) err('bad-value', `bad ${f.name} value "${value}", expected ${f.expected}`, lineNo);
+    }
+    records.push(r);
+    prev = r;
+  }
+  closeSegment();
+
+  if (xlen === undefined) err('bad-header', `missing header line "xlen 32" or "xlen 64"`, lines.length);
+  if (declared !== undefined && declared.count !== records.length) {
+    err(
+      records.length < declared.count ? 'truncated' : 'bad-value',
+      `the "records" line (line ${declared.line}) announces ${declared.count} records, the file has ${records.length}`,
+      lines.length,
+    );
+  }
+  return { xlen, retiresPerCycle: retiresPerCycle ?? 1, image: new ProgramImage(segments), records };
+}
