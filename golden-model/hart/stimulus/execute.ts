@@ -38,6 +38,19 @@ const Cause = {
   machineTimer: 7,
 } as const;
 
+/** Exceptions from U that go to the S handler (the rest go to M). */
+const DELEGATED_TO_S: ReadonlySet<number> = new Set([Cause.ecallU, Cause.loadPageFault]);
+
+/**
+ * The handler a trap goes to, from its cause: the rule the executor follows, for decoders in
+ * implicit exception mode.
+ */
+export function trapHandler(layout: ProgramLayout, knobs: StimulusKnobs, cause: number, interrupt: boolean): bigint {
+  if (knobs.privileges !== 'MSU') return layout.mtrap;
+  const toS = interrupt ? cause === Cause.supervisorTimer : DELEGATED_TO_S.has(cause);
+  return toS ? layout.strap : layout.mtrap;
+}
+
 export class Executor {
   private readonly byAddress = new Map<bigint, AssembledInstruction>();
   private readonly infoCache = new Map<bigint, InstructionInfo>();
@@ -293,7 +306,9 @@ export class Executor {
     const k = this.k;
     let toS = false;
     if (k.privileges === 'MSU' && this.priv === Priv.U) {
-      toS = interrupt ? cause === Cause.supervisorTimer : cause !== Cause.breakpoint && this.rng.chance(0.5);
+      // Delegation by cause, as medeleg/mideleg would set it: a decoder in implicit exception mode
+      // can then find the handler from the cause alone.
+      toS = interrupt ? cause === Cause.supervisorTimer : DELEGATED_TO_S.has(cause);
     }
     this.frames.push({ kind: 'trap', ret, priv: this.priv, reexecute });
     this.prev = undefined;

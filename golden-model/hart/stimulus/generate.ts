@@ -7,13 +7,18 @@ import { ProgramImage } from '../image.ts';
 import type { RetirementStream } from '../stream.ts';
 import { Executor } from './execute.ts';
 import type { StimulusKnobs } from './knobs.ts';
-import { buildProgram } from './program.ts';
+import { buildProgram, type ProgramLayout } from './program.ts';
 
 export function generateStimulus(knobs: StimulusKnobs, seed: number, count: number): RetirementStream {
+  return generateProgramAndStream(knobs, seed, count).stream;
+}
+
+/** The stream and the program it executes (labels, trap handlers), for tests that need both. */
+export function generateProgramAndStream(knobs: StimulusKnobs, seed: number, count: number): { stream: RetirementStream; program: ProgramLayout } {
   // Separate generators for the program's shape and for its execution, so changing a run-time
   // rate does not change the program.
   const program = buildProgram(knobs, new Rng(seed));
   const records = new Executor(program, knobs, new Rng(seed ^ 0x5bd1e995)).run(count);
   const image = new ProgramImage(program.sections.map((s) => ({ base: s.base, bytes: s.bytes })));
-  return { xlen: knobs.xlen, retiresPerCycle: 1, image, records };
+  return { stream: { xlen: knobs.xlen, retiresPerCycle: 1, image, records }, program };
 }
