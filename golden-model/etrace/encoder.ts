@@ -355,10 +355,15 @@ export class EtraceEncoder {
       }
       // 5. The target of an uninferable discontinuity.
       if (prevUpdiscon) {
-        if (this.ratified && currExcOnly) {
-          reportedBySync = true;
-          this.trapPacket(curr, curr, 0n);
-          this.trapReportedWithThaddr0 = true;
+        if (currExcOnly) {
+          // The target of the jump trapped before retiring. 2.0 reports it (thaddr 0); 1.1.1 has
+          // no packet for it: the trap packet at the handler follows, and F0/F1/F2 may only
+          // report instructions that retired.
+          if (this.ratified) {
+            reportedBySync = true;
+            this.trapPacket(curr, curr, 0n);
+            this.trapReportedWithThaddr0 = true;
+          }
           break decide;
         }
         const updiscon =
@@ -367,6 +372,8 @@ export class EtraceEncoder {
         reported = true;
         break decide;
       }
+      // Only retired instructions are reported by F0/F1/F2.
+      if (!curr.retired) break decide;
       // 6. A retired trap, or a notification.
       if ((this.isTrap(curr) && curr.retired) || curr.notify) {
         this.report(curr, 'other', { notify: curr.notify, ...this.depthFlags(depthBefore) });
