@@ -8,8 +8,8 @@
  */
 import type { EtraceConfig, EtraceOptions, EtraceParams } from './config.ts';
 import { Qualifier } from './filter.ts';
-import { BRANCH_FMT, optionFields, type Packet, packetWidths, QUAL_STATUS, withFlags, type PacketFlags } from './packet/index.ts';
-import { packPacket } from './packet/pack.ts';
+import { BRANCH_FMT, branchMapWidth, optionFields, type Packet, type PacketFlags, packetWidths, QUAL_STATUS } from './packet/index.ts';
+import { packPacket, relativeFlags } from './packet/pack.ts';
 import { BranchPredictor, JumpTargetCache, ReturnPredictor } from './predictors.ts';
 import { Itype, type RetirementRecord, toItype3, Trigger } from '../hart/records.ts';
 
@@ -121,6 +121,8 @@ export class EtraceEncoder {
   private readonly addrBits: number;
   private readonly lsb: bigint;
   private readonly ctypeMask: number;
+  private readonly addrMsb: bigint;
+  private readonly irdepthBits: number;
   private readonly resyncMax: number;
   private readonly predictor?: BranchPredictor;
   private readonly jtc?: JumpTargetCache;
@@ -170,6 +172,8 @@ export class EtraceEncoder {
     this.addrBits = packetWidths(this.p).address;
     this.lsb = BigInt(this.p.iaddress_lsb_p);
     this.ctypeMask = (1 << this.p.ctype_width_p) - 1;
+    this.addrMsb = BigInt(this.addrBits - 1);
+    this.irdepthBits = packetWidths(this.p).irdepth;
     this.resyncMax = 1 << (this.o.ResyncMax + 4);
     if (this.o.BranchPrediction) this.predictor = new BranchPredictor(this.p.bpred_size_p, this.p.iaddress_lsb_p);
     if (this.o.JumpTargetCache) this.jtc = new JumpTargetCache(this.p.cache_size_p, this.p.iaddress_lsb_p);
@@ -205,8 +209,10 @@ export class EtraceEncoder {
   /** Trace was lost in the output: restart with a synchronisation at the next qualified view. */
   lost(): void {
     this.syncNext = true;
+    this.awaitingSync = true;
     this.clearBranches();
   }
+  private awaitingSync = false;
 
   // ------------------------------------------------------------------ views
 
@@ -322,8 +328,6 @@ export class EtraceEncoder {
     const depthBefore = this.returns?.depth ?? 0;
     const prevTrap = this.isTrap(prev) && prev.qualified;
     const prevUpdiscon = prev.qualified && prev.updiscon;
-    // Decided now, while the return predictor still holds the state before current's own effect.
-    curr.updiscon = this.isUpdiscon(prev, curr, next);
     const currExcOnly = this.isTrap(curr) && !curr.retired;
     const nextExcOnly = this.isTrap(next) && !next.retired && next.qualified;
     let reportedBySync = false;
@@ -334,7 +338,9 @@ export class EtraceEncoder {
       if (prevTrap) {
         reportedBySync = true;
         if (!this.ratified) {
-          this.trapPacket(curr, prev, undefined);
+          // A second trap before the handler retired anything: 1.1.1 has no way to say that the
+          // handler's first instruction did not retire, so only the second trap is reported.
+          if (!currExcOnly) this.trapPacket(curr, prev, undefined);
         } else if (currExcOnly) {
           this.trapPacket(curr, prev, 0n);
           this.trapReportedWithThaddr0 = prevUpdiscon || this.isTrap(next);
@@ -347,6 +353,17 @@ export class EtraceEncoder {
         break decide;
       }
       this.trapReportedWithThaddr0 = false;
+      // A trap that retired nothing is never reported as an instruction (F3 SF0, F0/F1/F2). When a
+      // packet is due here (after an uninferable jump, at a sync point) 2.0 reports the trap with
+      // thaddr 0 and its EPC; 1.1.1 cannot, and the trap packet at the handler follows.
+      if (currExcOnly) {
+        if (this.ratified && (prevUpdiscon || this.syncNext || !prev.qualified || this.isPpch(prev, curr))) {
+          reportedBySync = true;
+          this.trapPacket(curr, curr, 0n);
+          this.trapReportedWithThaddr0 = true;
+        }
+        break decide;
+      }
       // 4. First qualified, privilege or precise context change, resync.
       if (this.syncNext || !prev.qualified || this.isPpch(prev, curr)) {
         reportedBySync = true;
@@ -355,25 +372,12 @@ export class EtraceEncoder {
       }
       // 5. The target of an uninferable discontinuity.
       if (prevUpdiscon) {
-        if (currExcOnly) {
-          // The target of the jump trapped before retiring. 2.0 reports it (thaddr 0); 1.1.1 has
-          // no packet for it: the trap packet at the handler follows, and F0/F1/F2 may only
-          // report instructions that retired.
-          if (this.ratified) {
-            reportedBySync = true;
-            this.trapPacket(curr, curr, 0n);
-            this.trapReportedWithThaddr0 = true;
-          }
-          break decide;
-        }
         const updiscon =
           (this.isTrap(curr) && curr.retired) || nextExcOnly || (next.qualified && this.isPpch(curr, next)) || this.resyncDueAt(curr, 1);
         this.report(curr, 'updiscon', { updiscon, irreport: failedReturnDepth !== undefined, irdepth: failedReturnDepth === undefined ? undefined : BigInt(failedReturnDepth) });
         reported = true;
         break decide;
       }
-      // Only retired instructions are reported by F0/F1/F2.
-      if (!curr.retired) break decide;
       // 6. A retired trap, or a notification.
       if ((this.isTrap(curr) && curr.retired) || curr.notify) {
         this.report(curr, 'other', { notify: curr.notify, ...this.depthFlags(depthBefore) });
@@ -411,10 +415,16 @@ export class EtraceEncoder {
     if (reported || reportedBySync) this.lastReportReason = reported && prevUpdiscon ? 'updiscon' : 'other';
 
     // Implicit return bookkeeping, after the decisions about current (irdepth is the depth before).
-    if (this.returns && curr.retired && !this.sijumpInferable(prev, curr)) {
+    // Decided after any synchronisation of current (which empties the return stack) and before
+    // current's own call or return changes it.
+    curr.updiscon = this.isUpdiscon(prev, curr, next);
+
+    // Every call pushes, sequentially inferable or not; a sequentially inferable return is inferred
+    // from its constant and leaves the stack alone (the decoder of chapter 11 tests sijump first).
+    if (this.returns && curr.retired) {
       if (curr.itype === Itype.uninferableCall || curr.itype === Itype.inferableCall) {
         this.returns.push(curr.addr + BigInt(curr.size));
-      } else if (curr.itype === RETURN) {
+      } else if (curr.itype === RETURN && !this.sijumpInferable(prev, curr)) {
         if (this.returns.predicts(next.addr)) this.returns.pop();
         else if (this.returns.depth > 0) this.failedReturnDepth = this.returns.depth;
       }
@@ -495,27 +505,50 @@ export class EtraceEncoder {
   /** F0/F1/F2 reporting `v` (the "format 0/1/2" box of the flowchart). */
   private report(v: View, reason: Reason, flags: PacketFlags): void {
     const address = this.addressField(v.addr);
+    // notify, updiscon and irreport are sent relative to the address MSB (docs/etrace-model.md).
+    const msb = (address >> this.addrMsb) & 1n;
     const full: PacketFlags = { notify: flags.notify ?? false, updiscon: flags.updiscon ?? false, irreport: flags.irreport, irdepth: flags.irdepth };
     let pkt: Packet;
     if (this.pbc >= 31) {
-      const fmt = this.currentFailed ? BRANCH_FMT.addr_fail : BRANCH_FMT.addr;
-      pkt = withFlags({ format: 0n, subformat: 0n, branch_count: BigInt(this.pbc - 31), branch_fmt: fmt, address }, this.p, full);
+      pkt = {
+        format: 0n,
+        subformat: 0n,
+        branch_count: BigInt(this.pbc - 31),
+        branch_fmt: this.currentFailed ? BRANCH_FMT.addr_fail : BRANCH_FMT.addr,
+        address,
+      };
+    } else if (this.branches > 0) {
+      pkt = { format: 1n, branches: BigInt(this.branches), branch_map: BigInt(this.branchMap), address };
     } else {
-      const map: Packet = this.branches > 0 ? { format: 1n, branches: BigInt(this.branches), branch_map: BigInt(this.branchMap) } : { format: 2n };
-      pkt = withFlags({ ...map, address }, this.p, full);
-      const hit = reason === 'updiscon' && this.jtc ? this.jtc.lookupAndUpdate(v.addr) : undefined;
-      if (hit !== undefined && !full.notify && !full.updiscon) {
-        const branchPart: Packet = this.branches > 0 ? { branches: BigInt(this.branches), branch_map: BigInt(this.branchMap) } : { branches: 0n };
-        const cached = withFlags({ format: 0n, subformat: 1n, index: BigInt(hit), ...branchPart }, this.p, {
-          irreport: full.irreport,
-          irdepth: full.irdepth,
-        });
-        if (packPacket(cached, this.p).bits <= packPacket(pkt, this.p).bits) pkt = cached;
+      pkt = { format: 2n, address };
+    }
+    this.setFlags(pkt, msb, full);
+    const hit = reason === 'updiscon' && this.jtc ? this.jtc.lookupAndUpdate(v.addr) : undefined;
+    if (hit !== undefined && this.pbc < 31 && !full.notify && !full.updiscon) {
+      // F0 SF1 has no notify/updiscon; its irreport is relative to branch_map[MSB] (or branches[MSB]).
+      const cached: Packet = { format: 0n, subformat: 1n, index: BigInt(hit), branches: BigInt(this.branches) };
+      let ref = 0n;
+      if (this.branches > 0) {
+        cached.branch_map = BigInt(this.branchMap);
+        ref = BigInt((this.branchMap >>> (branchMapWidth(this.branches) - 1)) & 1);
       }
+      this.setFlags(cached, ref, { irreport: full.irreport, irdepth: full.irdepth });
+      if (packPacket(cached, this.p).bits <= packPacket(pkt, this.p).bits) pkt = cached;
     }
     this.emit(pkt);
     this.lastAddress = v.addr;
     this.clearBranches();
+  }
+
+  /** Sets the relative flag fields of `pkt` (the shared definition in the packet layer). */
+  private setFlags(pkt: Packet, ref: bigint, flags: PacketFlags): void {
+    const f = relativeFlags(ref, flags, this.irdepthBits);
+    if (f.notify !== undefined) {
+      pkt.notify = f.notify;
+      pkt.updiscon = f.updiscon;
+    }
+    pkt.irreport = f.irreport;
+    if (this.irdepthBits > 0) pkt.irdepth = f.irdepth;
   }
 
   private contextFields(v: View): Packet {
@@ -540,8 +573,9 @@ export class EtraceEncoder {
 
   /** F3 SF0 reporting `v`. */
   private syncPacket(v: View): void {
-    this.emit({ format: 3n, subformat: 0n, ...this.syncFields(v), address: BigInt.asUintN(this.addrBits, v.addr >> this.lsb) });
-    this.afterSync(v);
+    if (this.emit({ format: 3n, subformat: 0n, ...this.syncFields(v), address: BigInt.asUintN(this.addrBits, v.addr >> this.lsb) })) {
+      this.afterSync(v);
+    }
   }
 
   /**
@@ -568,17 +602,18 @@ export class EtraceEncoder {
       if (!(this.o.ImplicitExcept && thaddr === 1n)) pkt.address = address;
       if (!interrupt) pkt.tval = BigInt.asUintN(w.tval, trap.tval);
     }
-    this.emit(pkt);
-    this.afterSync(v);
+    if (this.emit(pkt)) this.afterSync(v, pkt.address !== undefined);
   }
 
-  private afterSync(v: View): void {
-    this.lastAddress = v.addr;
+  /** State after a synchronisation packet; only a packet that carries an address moves lastAddress. */
+  private afterSync(v: View, carriesAddress = true): void {
+    if (carriesAddress) this.lastAddress = v.addr;
     // A sync restarts the count from the current record: in single retirement the synchronised
     // instruction's own half-words (or cycle), in a block the whole block's, so that both count
     // the same at the block's end (docs/etrace-model.md, resynchronisation).
     this.resyncCount = this.recordUnits;
     this.syncNext = false;
+    this.awaitingSync = false;
     this.clearBranches();
     this.predictor?.reset();
     this.jtc?.reset();
@@ -590,9 +625,14 @@ export class EtraceEncoder {
     this.sink({ packet: supportPacket(this.config, enable, qualStatus), record: this.recordIndex });
   }
 
-  private emit(packet: Packet): void {
+  /** Sends a te_inst packet; false when the output dropped it (trace lost). */
+  private emit(packet: Packet): boolean {
+    // After trace loss the decoder waits for a synchronisation: nothing else is worth sending.
+    if (this.awaitingSync && packet.format !== 3n) return false;
     if (this.o.ResyncMode === 1) this.resyncCount++;
-    this.sink({ packet, record: this.recordIndex });
+    const accepted = this.sink({ packet, record: this.recordIndex });
+    if (!accepted) this.lost();
+    return accepted;
   }
 }
 

@@ -7,11 +7,14 @@
  * shape (format, subformat, selectors) is computed once by `packetFields` and cached.
  */
 import { encapsulate } from './encapsulate.ts';
-import { branchMapWidth, type FieldSpec, packetFields, type Packet, type PacketMode } from './fields.ts';
+import { type FieldSpec, packetFields, type Packet, type PacketMode } from './fields.ts';
 import { packPacket } from './pack.ts';
 import type { PacketParams } from './params.ts';
 
-const layouts = new WeakMap<PacketParams, Map<string, FieldSpec[]>>();
+const layouts = new WeakMap<PacketParams, Map<number, FieldSpec[]>>();
+
+/** A small selector value (undefined -> 7) for the layout key. */
+const sel = (v: bigint | undefined): number => (v === undefined ? 7 : Number(v) & 7);
 
 function layoutOf(pkt: Packet, params: PacketParams, mode: PacketMode): FieldSpec[] {
   let perParams = layouts.get(params);
@@ -19,8 +22,17 @@ function layoutOf(pkt: Packet, params: PacketParams, mode: PacketMode): FieldSpe
     perParams = new Map();
     layouts.set(params, perParams);
   }
-  const branches = pkt.branches === undefined ? -1 : branchMapWidth(Number(pkt.branches));
-  const key = `${pkt.format}.${pkt.subformat}.${pkt.branch_fmt}.${branches}.${pkt.branches === 0n}.${pkt.interrupt}.${pkt.thaddr}.${mode.implicit_exception === true}`;
+  // Everything the layout depends on: format, subformat, branch_fmt, the branch map width class
+  // (branches 0, 1, 2-3, 4-7, 8-15, 16-31), interrupt, thaddr and the implicit exception mode.
+  const b = pkt.branches === undefined ? 7 : pkt.branches === 0n ? 6 : 32 - Math.clz32(Number(pkt.branches));
+  const key =
+    sel(pkt.format) |
+    (sel(pkt.subformat) << 3) |
+    (sel(pkt.branch_fmt) << 6) |
+    (b << 9) |
+    (sel(pkt.interrupt) << 13) |
+    (sel(pkt.thaddr) << 16) |
+    ((mode.implicit_exception ? 1 : 0) << 19);
   let fields = perParams.get(key);
   if (!fields) {
     fields = packetFields(pkt, params, mode);

@@ -42,13 +42,11 @@ const Cause = {
 const DELEGATED_TO_S: ReadonlySet<number> = new Set([Cause.ecallU, Cause.loadPageFault]);
 
 /**
- * The handler a trap goes to, from its cause: the rule the executor follows, for decoders in
- * implicit exception mode.
+ * The handler a trap went to, from the privilege it runs at (the privilege field of a trap packet):
+ * what a decoder in implicit exception mode needs to know about this program.
  */
-export function trapHandler(layout: ProgramLayout, knobs: StimulusKnobs, cause: number, interrupt: boolean): bigint {
-  if (knobs.privileges !== 'MSU') return layout.mtrap;
-  const toS = interrupt ? cause === Cause.supervisorTimer : DELEGATED_TO_S.has(cause);
-  return toS ? layout.strap : layout.mtrap;
+export function trapHandler(layout: ProgramLayout, handlerPrivilege: number): bigint {
+  return handlerPrivilege === Priv.S ? layout.strap : layout.mtrap;
 }
 
 export class Executor {

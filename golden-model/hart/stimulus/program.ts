@@ -207,8 +207,9 @@ class Generator {
     a.label('reset');
     this.fillers(a, 3, 6);
     // Into the code region with an auipc + jalr x0 pair: a sequentially inferable tail call.
+    // auipc + jalr reach pc + 0x7ffff7ff at most; the pair sits a few bytes above rom_base.
     const reach = this.k.code_base - this.k.rom_base;
-    if (reach < 0x7ffff000n) {
+    if (reach <= 0x7ffff000n) {
       a.auipcJalr(T1, 0, 'entry', { kind: 'tail', targets: ['entry'] });
     } else {
       // Too far for auipc: load the address (not modelled) and jump through a register.
