@@ -79,8 +79,13 @@ const NONTAKEN = Itype.nontakenBranch;
 const RETURN = Itype.return;
 const TRAP_RETURN = Itype.trapReturn;
 
-/** A view with one fixed shape (V8 keeps such objects fast); trap and jump fields are set after. */
-function makeView(
+/**
+ * Fills a view (one fixed shape, so V8 keeps the accesses fast); trap and jump fields are set by
+ * the caller. Views live in a ring of four: the pipeline holds at most previous, current and next,
+ * so a view is reused only after it has left the pipeline (no allocation per instruction).
+ */
+function fillView(
+  v: View,
   r: RetirementRecord,
   addr: bigint,
   itype: number,
@@ -92,25 +97,24 @@ function makeView(
   startsRecord: boolean,
   units: number,
 ): View {
-  return {
-    addr,
-    itype,
-    retired,
-    size,
-    priv: r.priv,
-    context: r.context,
-    ctype,
-    cause: 0,
-    tval: 0n,
-    time: r.time,
-    sijump: false,
-    notify: false,
-    qualified,
-    enabled,
-    startsRecord,
-    units,
-    updiscon: false,
-  };
+  v.addr = addr;
+  v.itype = itype;
+  v.retired = retired;
+  v.size = size;
+  v.priv = r.priv;
+  v.context = r.context;
+  v.ctype = ctype;
+  v.cause = 0;
+  v.tval = 0n;
+  v.time = r.time;
+  v.sijump = false;
+  v.notify = false;
+  v.qualified = qualified;
+  v.enabled = enabled;
+  v.startsRecord = startsRecord;
+  v.units = units;
+  v.updiscon = false;
+  return v;
 }
 
 export class EtraceEncoder {
@@ -122,6 +126,8 @@ export class EtraceEncoder {
   private readonly lsb: bigint;
   private readonly ctypeMask: number;
   private readonly addrMsb: bigint;
+  private readonly ring: View[] = [0, 1, 2, 3].map(() => ({ ...END_VIEW }));
+  private ringNext = 0;
   private readonly irdepthBits: number;
   private readonly resyncMax: number;
   private readonly predictor?: BranchPredictor;
@@ -216,7 +222,24 @@ export class EtraceEncoder {
 
   // ------------------------------------------------------------------ views
 
-  /** Feeds the views of a record into the pipeline (no allocation beyond the views themselves). */
+  private makeView(
+    r: RetirementRecord,
+    addr: bigint,
+    itype: number,
+    retired: boolean,
+    size: number,
+    ctype: number,
+    qualified: boolean,
+    enabled: boolean,
+    startsRecord: boolean,
+    units: number,
+  ): View {
+    const v = this.ring[this.ringNext]!;
+    this.ringNext = (this.ringNext + 1) & 3;
+    return fillView(v, r, addr, itype, retired, size, ctype, qualified, enabled, startsRecord, units);
+  }
+
+  /** Feeds the views of a record into the pipeline. */
   private pushViews(r: RetirementRecord): void {
     const q = this.qualifier.qualify(r);
     const enabled = this.qualifier.iEnable;
@@ -231,7 +254,7 @@ export class EtraceEncoder {
         return;
       }
       // Halted or in reset: the encoder behaves as for an unqualified instruction.
-      const v = makeView(r, r.iaddr, isTrap ? itype : 0, false, 0, ctype, q.qualified && isTrap, enabled, true, units);
+      const v = this.makeView(r, r.iaddr, isTrap ? itype : 0, false, 0, ctype, q.qualified && isTrap, enabled, true, units);
       v.cause = r.cause;
       v.tval = r.tval;
       this.advance(v);
@@ -239,8 +262,8 @@ export class EtraceEncoder {
     }
     const lastSize = 2 << r.ilastsize;
     const single = r.iretire * 2 === lastSize;
-    if (!single) this.advance(makeView(r, r.iaddr, 0, true, 0, ctype, q.qualified, enabled, true, units));
-    const last = makeView(
+    if (!single) this.advance(this.makeView(r, r.iaddr, 0, true, 0, ctype, q.qualified, enabled, true, units));
+    const last = this.makeView(
       r,
       single ? r.iaddr : r.iaddr + BigInt(r.iretire * 2 - lastSize),
       itype,

@@ -198,16 +198,16 @@ export interface FlagFields {
  * Pass `notify`/`updiscon` only for packets that have those fields.
  */
 export function relativeFlags(prev: bigint, flags: PacketFlags, irdepthWidth: number): FlagFields {
-  const bit = (b: boolean | undefined): bigint => (b ? 1n : 0n);
+  // (no closures here: this runs for every packet the encoder model sends)
   let last = prev & 1n;
   let notify: bigint | undefined;
   let updiscon: bigint | undefined;
   if (flags.notify !== undefined || flags.updiscon !== undefined) {
-    notify = bit(flags.notify) ^ last;
-    updiscon = bit(flags.updiscon) ^ notify;
+    notify = (flags.notify ? 1n : 0n) ^ last;
+    updiscon = (flags.updiscon ? 1n : 0n) ^ notify;
     last = updiscon;
   }
-  const irreport = bit(flags.irreport) ^ last;
+  const irreport = (flags.irreport ? 1n : 0n) ^ last;
   const depth = flags.irdepth ?? 0n;
   if (flags.irreport && (depth < 0n || depth > mask(irdepthWidth))) {
     throw new RvError('bad-value', `irdepth ${depth} does not fit in ${irdepthWidth} bits`, { path: 'irdepth' });
