@@ -78,6 +78,8 @@ const TAKEN = Itype.takenBranch;
 const NONTAKEN = Itype.nontakenBranch;
 const RETURN = Itype.return;
 const TRAP_RETURN = Itype.trapReturn;
+const UNINFERABLE_CALL = Itype.uninferableCall;
+const INFERABLE_CALL = Itype.inferableCall;
 
 /**
  * Fills a view (one fixed shape, so V8 keeps the accesses fast); trap and jump fields are set by
@@ -437,15 +439,15 @@ export class EtraceEncoder {
     }
     if (reported || reportedBySync) this.lastReportReason = reported && prevUpdiscon ? 'updiscon' : 'other';
 
-    // Implicit return bookkeeping, after the decisions about current (irdepth is the depth before).
-    // Decided after any synchronisation of current (which empties the return stack) and before
-    // current's own call or return changes it.
+    // Whether current is an uninferable discontinuity: decided after any synchronisation of
+    // current (which empties the return stack) and before current's own call or return changes it.
     curr.updiscon = this.isUpdiscon(prev, curr, next);
 
+    // Implicit return bookkeeping, after the decisions about current (irdepth is the depth before).
     // Every call pushes, sequentially inferable or not; a sequentially inferable return is inferred
     // from its constant and leaves the stack alone (the decoder of chapter 11 tests sijump first).
     if (this.returns && curr.retired) {
-      if (curr.itype === Itype.uninferableCall || curr.itype === Itype.inferableCall) {
+      if (curr.itype === UNINFERABLE_CALL || curr.itype === INFERABLE_CALL) {
         this.returns.push(curr.addr + BigInt(curr.size));
       } else if (curr.itype === RETURN && !this.sijumpInferable(prev, curr)) {
         if (this.returns.predicts(next.addr)) this.returns.pop();
