@@ -129,3 +129,40 @@ describe('malformed inputs: one line naming file and place, status 2', () => {
     expect(lines[0]).not.toMatch(/\bat .*\.ts:\d+/); // no stack trace
   });
 });
+
+describe('rvtrace encode, decode, dump', () => {
+  it('round-trips a stimulus stream through the CLI for every shipped component', async () => {
+    const { decodeBinaryStream } = await import('../../golden-model/hart/formats/binary.ts');
+    const stream = join(dir, 'rt.bin');
+    expect(rvtrace('stimulus', '--seed', '5', '--count', '20000', '--out', stream).status).toBe(0);
+    const expected = decodeBinaryStream(readFileSync(stream), stream)
+      .records.filter((r) => r.iretire > 0)
+      .map((r) => r.iaddr.toString(16));
+    for (const component of ['etrace', 'etrace-rv64-full', 'etrace-2.0']) {
+      const te = join(dir, `rt-${component}.te`);
+      const pcs = join(dir, `rt-${component}.pcs`);
+      expect(rvtrace('encode', '--component', component, '--in', stream, '--out', te).status, component).toBe(0);
+      const dec = rvtrace('decode', '--component', component, '--in', te, '--image', stream, '--out', pcs);
+      expect(dec.status, dec.stderr).toBe(0);
+      const lines = readFileSync(pcs, 'utf8').trim().split('\n');
+      expect(lines.filter((l) => !l.startsWith('#')), component).toEqual(expected);
+      expect(lines.filter((l) => l.startsWith('#')).every((l) => /^# gap: (trace-off|end|trace-lost) \(byte offset \d+\)$/.test(l))).toBe(true);
+      const dump = rvtrace('dump', '--component', component, '--in', te);
+      expect(dump.status).toBe(0);
+      expect(dump.stdout.split('\n')[0]).toMatch(/^000000 {2}F3\.SF3 support {2}i?enable=1 /);
+    }
+  });
+
+  it('reports a truncated packet stream with its byte offset and status 2', () => {
+    const stream = join(dir, 'tr.bin');
+    const te = join(dir, 'tr.te');
+    expect(rvtrace('stimulus', '--seed', '6', '--count', '2000', '--out', stream).status).toBe(0);
+    expect(rvtrace('encode', '--in', stream, '--out', te).status).toBe(0);
+    const bytes = readFileSync(te);
+    writeFileSync(te, bytes.subarray(0, bytes.length - 1));
+    const r = rvtrace('decode', '--in', te, '--image', stream, '--out', join(dir, 'tr.pcs'));
+    expect(r.status).toBe(2);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(/tr\.te.*byte offset \d+/);
+  });
+});

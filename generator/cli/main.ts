@@ -8,6 +8,7 @@ import { Command, CommanderError } from 'commander';
 import { ExitStatus, RvError } from '../../golden-model/common/errors.ts';
 import { benchCommand } from './commands/bench.ts';
 import { convertCommand } from './commands/convert.ts';
+import { decodeCommand } from './commands/decode.ts';
 import { dumpCommand } from './commands/dump.ts';
 import { encodeCommand } from './commands/encode.ts';
 import { infoCommand } from './commands/info.ts';
@@ -33,6 +34,7 @@ const COMMANDS: CommandDefinition<never>[] = [
   infoCommand as CommandDefinition<never>,
   convertCommand as CommandDefinition<never>,
   encodeCommand as CommandDefinition<never>,
+  decodeCommand as CommandDefinition<never>,
   dumpCommand as CommandDefinition<never>,
   benchCommand as CommandDefinition<never>,
 ];

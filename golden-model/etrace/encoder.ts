@@ -221,6 +221,8 @@ export class EtraceEncoder {
     this.clearBranches();
   }
   private awaitingSync = false;
+  /** An implicit return happened since the last packet or branch (see step 6b). */
+  private implicitReturnSinceAnchor = false;
 
   // ------------------------------------------------------------------ views
 
@@ -409,6 +411,16 @@ export class EtraceEncoder {
         reported = true;
         break decide;
       }
+      // 6b. A call after an implicit return with no branch or packet since: the callee's
+      // addresses can come back at the same depth with nothing to tell the occurrences apart
+      // (f(); f();), so the call itself is reported (docs/etrace-model.md, implicit return).
+      if (this.implicitReturnSinceAnchor && (curr.itype === UNINFERABLE_CALL || curr.itype === INFERABLE_CALL)) {
+        // Sent as a notification: an explicitly reported instruction that is not the target of an
+        // uninferable discontinuity, so the decoder stops here and not at a later occurrence.
+        this.report(curr, 'other', { notify: true, ...this.depthFlags(depthBefore) });
+        reported = true;
+        break decide;
+      }
       // 7. The next view needs this one reported first.
       if (
         nextExcOnly ||
@@ -450,7 +462,10 @@ export class EtraceEncoder {
       if (curr.itype === UNINFERABLE_CALL || curr.itype === INFERABLE_CALL) {
         this.returns.push(curr.addr + BigInt(curr.size));
       } else if (curr.itype === RETURN && !this.sijumpInferable(prev, curr)) {
-        if (this.returns.predicts(next.addr)) this.returns.pop();
+        if (this.returns.predicts(next.addr)) {
+          this.returns.pop();
+          this.implicitReturnSinceAnchor = true;
+        }
         else if (this.returns.depth > 0) this.failedReturnDepth = this.returns.depth;
       }
     }
@@ -474,6 +489,7 @@ export class EtraceEncoder {
   // ------------------------------------------------------------------ branches
 
   private addBranch(addr: bigint, taken: boolean): void {
+    this.implicitReturnSinceAnchor = false;
     let ok = false;
     if (this.predictor) ok = this.predictor.update(addr, taken);
     if (this.pbc >= 31) {
@@ -655,6 +671,7 @@ export class EtraceEncoder {
     // After trace loss the decoder waits for a synchronisation: nothing else is worth sending.
     if (this.awaitingSync && packet.format !== 3n) return false;
     if (this.o.ResyncMode === 1) this.resyncCount++;
+    this.implicitReturnSinceAnchor = false;
     const accepted = this.sink({ packet, record: this.recordIndex });
     if (!accepted) this.lost();
     return accepted;
