@@ -19,6 +19,18 @@ export interface EtraceParams extends PacketParams {
   readonly comparators_p: number;
   /** Output FIFO depth in bytes (encapsulated packets); back-pressure fills it. */
   readonly fifo_depth_p: number;
+  /** Architecture specification version (discovery only; 0 = initial version). */
+  readonly arch_p: number;
+  /** Bits of the exception cause matched by the filters' multiple choice. */
+  readonly ecause_choice_p: number;
+  /** Filtering capabilities: context, exception cause / interrupt (nesting 2^n), privilege, tval. */
+  readonly filter_context_p: number;
+  readonly filter_excint_p: number;
+  readonly filter_privilege_p: number;
+  readonly filter_tval_p: number;
+  /** Widths of the iretire and ilastsize buses. */
+  readonly iretire_width_p: number;
+  readonly lastsize_width_p: number;
 }
 
 /** Comparator control, table 2.6. */
@@ -96,6 +108,14 @@ export function defaultParams(layout: PayloadLayout = '1.1.1'): EtraceParams {
     filters_p: 0,
     comparators_p: 0,
     fifo_depth_p: 64,
+    arch_p: 0,
+    ecause_choice_p: 5,
+    filter_context_p: 1,
+    filter_excint_p: 1,
+    filter_privilege_p: 1,
+    filter_tval_p: 1,
+    iretire_width_p: 3,
+    lastsize_width_p: 1,
   };
 }
 
@@ -175,6 +195,33 @@ export function validateConfig(c: EtraceConfig): RvError[] {
   if (o.BranchPrediction && p.bpred_size_p === 0) bad('options/BranchPrediction', 'BranchPrediction needs bpred_size_p > 0');
   if (o.JumpTargetCache && p.cache_size_p === 0) bad('options/JumpTargetCache', 'JumpTargetCache needs cache_size_p > 0');
   if (o.siJump && p.sijump_p === 0) bad('options/siJump', 'siJump needs sijump_p = 1');
+  // iretire counts the half-words of up to retires_p instructions of up to 2 half-words each.
+  if ((1 << p.iretire_width_p) - 1 < 2 * p.retires_p) {
+    bad('parameters/iretire_width_p', `iretire_width_p = ${p.iretire_width_p} cannot count the ${2 * p.retires_p} half-words of retires_p = ${p.retires_p} instructions`);
+  }
+  if (p.lastsize_width_p < 1) bad('parameters/lastsize_width_p', 'lastsize_width_p must be at least 1 (16- and 32-bit instructions)');
+  // A filter may only use the inputs the hardware can filter on (Table 9.3).
+  o.filters.forEach((f, n) => {
+    const where = `options/filter${n}`;
+    if (!f.filterEnable) return;
+    if (f.matchPrivilege && !p.filter_privilege_p) bad(`${where}.matchPrivilege`, 'matchPrivilege needs filter_privilege_p = 1');
+    if ((f.matchEcause || f.matchInterrupt) && !p.filter_excint_p) bad(`${where}.matchEcause`, 'matching on exception cause or interrupt needs filter_excint_p > 0');
+    if (f.matchEcause && f.matchChoiceEcause >> BigInt(p.ecause_choice_p) !== 0n) {
+      bad(`${where}.matchChoiceEcause`, `matchChoiceEcause selects causes beyond the ${p.ecause_choice_p} bits of ecause_choice_p`);
+    }
+    if (f.matchImpdef && p.impdef_width_p === 0) bad(`${where}.matchImpdef`, 'matchImpdef needs impdef_width_p > 0');
+    for (const [on, comp] of [[f.matchComp1, f.comp1], [f.matchComp2, f.comp2], [f.matchComp3, f.comp3]] as const) {
+      if (on && comp >= o.comparators.length) bad(`${where}.comp`, `comparator ${comp} is not configured (comparators_p = ${p.comparators_p})`);
+    }
+  });
+  o.comparators.forEach((c, n) => {
+    const where = `options/comparator${n}`;
+    for (const input of [c.pInput, c.sInput]) {
+      if (input === 1 && !p.filter_context_p) bad(`${where}.pInput`, 'comparing the context needs filter_context_p = 1');
+      if (input === 2 && !p.filter_tval_p) bad(`${where}.pInput`, 'comparing tval needs filter_tval_p = 1');
+      if (input === 3) bad(`${where}.pInput`, 'daddr (3) is a data trace input; this encoder traces instructions only');
+    }
+  });
   if (o.iFilters >>> p.filters_p !== 0) bad('options/iFilters', `iFilters selects filters beyond filters_p = ${p.filters_p}`);
   if (o.filters.length > p.filters_p) bad('options/filters', `${o.filters.length} filters configured, filters_p is ${p.filters_p}`);
   if (o.comparators.length > p.comparators_p) bad('options/comparators', `${o.comparators.length} comparators configured, comparators_p is ${p.comparators_p}`);
