@@ -121,9 +121,10 @@ function fillView(
 
 export class EtraceEncoder {
   private readonly p: EtraceParams;
-  private readonly o: EtraceOptions;
+  /** The run-time options in force (changed by `changeOptions`). */
+  private o: EtraceOptions;
   private readonly ratified: boolean;
-  private readonly qualifier: Qualifier;
+  private qualifier: Qualifier;
   private readonly addrBits: number;
   private readonly lsb: bigint;
   private readonly ctypeMask: number;
@@ -131,10 +132,10 @@ export class EtraceEncoder {
   private readonly ring: View[] = [0, 1, 2, 3].map(() => ({ ...END_VIEW }));
   private ringNext = 0;
   private readonly irdepthBits: number;
-  private readonly resyncMax: number;
-  private readonly predictor?: BranchPredictor;
-  private readonly jtc?: JumpTargetCache;
-  private readonly returns?: ReturnPredictor;
+  private resyncMax = 0;
+  private predictor?: BranchPredictor;
+  private jtc?: JumpTargetCache;
+  private returns?: ReturnPredictor;
 
   // pipeline
   private prev: View = END_VIEW;
@@ -170,29 +171,54 @@ export class EtraceEncoder {
   private finished = false;
 
   constructor(
-    private readonly config: EtraceConfig,
+    private config: EtraceConfig,
     private readonly sink: PacketSink,
   ) {
     this.p = config.params;
     this.o = config.options;
-    this.ratified = this.p.payload_layout === '2.0';
     this.qualifier = new Qualifier(this.o);
+    this.ratified = this.p.payload_layout === '2.0';
     this.addrBits = packetWidths(this.p).address;
     this.lsb = BigInt(this.p.iaddress_lsb_p);
     this.ctypeMask = (1 << this.p.ctype_width_p) - 1;
     this.addrMsb = BigInt(this.addrBits - 1);
     this.irdepthBits = packetWidths(this.p).irdepth;
-    this.resyncMax = 1 << (this.o.ResyncMax + 4);
-    if (this.o.BranchPrediction) this.predictor = new BranchPredictor(this.p.bpred_size_p, this.p.iaddress_lsb_p);
-    if (this.o.JumpTargetCache) this.jtc = new JumpTargetCache(this.p.cache_size_p, this.p.iaddress_lsb_p);
-    if (this.o.ImplicitReturn) {
-      this.returns =
-        this.p.return_stack_size_p > 0
-          ? new ReturnPredictor('stack', this.p.return_stack_size_p)
-          : new ReturnPredictor('counter', this.p.call_counter_size_p);
-    }
+    this.applyOptions(config.options);
     this.reportedEnable = this.o.iEnable;
     this.support(this.o.iEnable, QUAL_STATUS.no_change);
+  }
+
+  /** The structures the options switch on, fresh (as after a synchronisation). */
+  private applyOptions(o: EtraceOptions): void {
+    this.o = o;
+    this.qualifier = new Qualifier(o);
+    this.resyncMax = 1 << (o.ResyncMax + 4);
+    this.predictor = o.BranchPrediction ? new BranchPredictor(this.p.bpred_size_p, this.p.iaddress_lsb_p) : undefined;
+    this.jtc = o.JumpTargetCache ? new JumpTargetCache(this.p.cache_size_p, this.p.iaddress_lsb_p) : undefined;
+    this.returns = !o.ImplicitReturn
+      ? undefined
+      : this.p.return_stack_size_p > 0
+        ? new ReturnPredictor('stack', this.p.return_stack_size_p)
+        : new ReturnPredictor('counter', this.p.call_counter_size_p);
+  }
+
+  /**
+   * A run-time configuration change (a register write) between two records. Tracing ends as at
+   * the end of a trace (the last instruction is reported), a support packet reports the new
+   * options (qual_status ended_* when tracing was on, so the decoder starts afresh), and the next
+   * qualified instruction starts with F3 SF0 under the new options.
+   */
+  changeOptions(o: EtraceOptions): void {
+    const wasTracing = this.curr?.qualified === true && this.tracing;
+    this.advance(END_VIEW);
+    this.curr = undefined;
+    this.prev = END_VIEW;
+    this.tracing = false;
+    this.syncNext = true;
+    this.clearBranches();
+    this.applyOptions(o);
+    this.config = { params: this.p, options: o };
+    this.support(o.iEnable, wasTracing ? this.endedStatus() : QUAL_STATUS.no_change);
   }
 
   /** Feeds one retirement record (one signal group). */

@@ -5,7 +5,7 @@
  * one fits, and the encoder restarts with a synchronisation. With stallEnable the hart is stalled
  * instead and nothing is lost (docs/etrace-model.md, "Output FIFO and trace loss").
  */
-import type { EtraceConfig } from './config.ts';
+import type { EtraceConfig, EtraceOptions } from './config.ts';
 import { type EmittedPacket, EtraceEncoder, supportPacket } from './encoder.ts';
 import { type Packet, QUAL_STATUS } from './packet/index.ts';
 import { packetBytes } from './packet/fast.ts';
@@ -28,6 +28,8 @@ export interface EncodeOptions {
    * the records that start a cycle, then the cycles after the last record.
    */
   ready?: (cycle: number) => boolean;
+  /** Run-time option changes (register writes), applied before the record of the given index. */
+  optionChanges?: ReadonlyMap<number, EtraceOptions>;
 }
 
 /** Encodes a whole stream. */
@@ -35,10 +37,15 @@ export function encodeStream(records: readonly RetirementRecord[], config: Etrac
   const out = new OutputFifo(config, opts.ready);
   const encoder = new EtraceEncoder(config, (p) => out.offer(p));
   out.onLoss = () => encoder.lost();
-  for (const r of records) {
+  records.forEach((r, i) => {
+    const change = opts.optionChanges?.get(i);
+    if (change) {
+      encoder.changeOptions(change);
+      out.setOptions(change);
+    }
     if (!r.sameCycle) out.nextCycle();
     encoder.push(r);
-  }
+  });
   out.nextCycle();
   encoder.finish();
   return out.result();
@@ -55,10 +62,10 @@ class OutputFifo {
   private dropped = 0;
   private stallCycles = 0;
   onLoss: () => void = () => {};
-  private readonly mode: { implicit_exception: boolean };
+  private mode: { implicit_exception: boolean };
 
   constructor(
-    private readonly config: EtraceConfig,
+    private config: EtraceConfig,
     private readonly ready: ((cycle: number) => boolean) | undefined,
   ) {
     this.mode = { implicit_exception: config.options.ImplicitExcept };
@@ -119,6 +126,12 @@ class OutputFifo {
     }
     this.accept(p.packet, bytes, p.record);
     return true;
+  }
+
+  /** New options: support packets and packing (implicit exception) follow them. */
+  setOptions(o: EtraceOptions): void {
+    this.config = { params: this.config.params, options: o };
+    this.mode = { implicit_exception: o.ImplicitExcept };
   }
 
   private lossSupport(): Packet {

@@ -166,6 +166,27 @@ describe('E-Trace round trip: encode then decode gives the retired addresses', (
     }
   });
 
+  it('follows run-time option changes mid-stream: a support packet, then a sync under the new options (seeds 1..50)', () => {
+    const config = etraceConfig(resolveSettings('test', ETRACE_SETTINGS, [...RV64, ...ALL_MODES]));
+    const off = { ...config.options, ImplicitReturn: false, BranchPrediction: false, JumpTargetCache: false, siJump: false };
+    const full = { ...off, FullAddress: true, ResyncMax: 3 };
+    for (let seed = 1; seed <= 50; seed++) {
+      const { stream } = generateProgramAndStream(defaultKnobs(), seed, 1500);
+      const changes = new Map([
+        [300, off],
+        [700, full],
+        [1100, config.options],
+      ]);
+      const encoded = encodeStream(stream.records, config, { optionChanges: changes });
+      const decoded = decodeStream(encoded.bytes, stream.image, { params: config.params, xlen: 64 });
+      const got = runs(decoded).flat();
+      const at = firstDifference(got, retiredAddresses(stream.records, stream.image));
+      expect(at, `seed ${seed}: first difference at instruction ${at}`).toBe(-1);
+      // Four support packets at least: the start, three changes (and the end).
+      expect(encoded.packets.filter((p) => p.packet.format === 3n && p.packet.subformat === 3n).length).toBeGreaterThanOrEqual(5);
+    }
+  });
+
   it('loses trace under back-pressure without stall, and never with stall (seed 3)', () => {
     const base = [...RV64, 'fifo_depth_p=32'];
     const { stream } = generateProgramAndStream(defaultKnobs(), 3, 5000);
