@@ -8,14 +8,15 @@
 import type { EtraceConfig, EtraceOptions } from './config.ts';
 import { type EmittedPacket, EtraceEncoder, supportPacket } from './encoder.ts';
 import { type Packet, QUAL_STATUS } from './packet/index.ts';
-import { packetBytes } from './packet/fast.ts';
+import { packetInto } from './packet/fast.ts';
 import type { RetirementRecord } from '../hart/records.ts';
 
 export interface EncodeResult {
   /** The encapsulated byte stream, as it leaves the FIFO. */
   bytes: Uint8Array;
-  /** The packets in the stream, in order, with their byte offset. */
+  /** The packets in the stream, in order, with their byte offset (empty unless `keepPackets`). */
   packets: { packet: Packet; offset: number; record: number }[];
+  packetCount: number;
   /** Packets dropped by a full FIFO. */
   dropped: number;
   /** Cycles the hart was stalled (stallEnable). */
@@ -28,13 +29,15 @@ export interface EncodeOptions {
    * the records that start a cycle, then the cycles after the last record.
    */
   ready?: (cycle: number) => boolean;
+  /** Keep every packet object in the result (for dumps and tests); default true. */
+  keepPackets?: boolean;
   /** Run-time option changes (register writes), applied before the record of the given index. */
   optionChanges?: ReadonlyMap<number, EtraceOptions>;
 }
 
 /** Encodes a whole stream. */
 export function encodeStream(records: readonly RetirementRecord[], config: EtraceConfig, opts: EncodeOptions = {}): EncodeResult {
-  const out = new OutputFifo(config, opts.ready);
+  const out = new OutputFifo(config, opts.ready, opts.keepPackets ?? true);
   const encoder = new EtraceEncoder(config, (p) => out.offer(p));
   out.onLoss = () => encoder.lost();
   records.forEach((r, i) => {
@@ -52,8 +55,10 @@ export function encodeStream(records: readonly RetirementRecord[], config: Etrac
 }
 
 class OutputFifo {
-  private readonly chunks: Uint8Array[] = [];
+  /** The byte stream so far; packets are written in place, accepted by moving `length`. */
+  private out = new Uint8Array(1 << 16);
   private readonly packets: EncodeResult['packets'] = [];
+  private count = 0;
   private length = 0;
   /** Bytes accepted but not yet drained. */
   private fill = 0;
@@ -67,6 +72,7 @@ class OutputFifo {
   constructor(
     private config: EtraceConfig,
     private readonly ready: ((cycle: number) => boolean) | undefined,
+    private readonly keepPackets: boolean,
   ) {
     this.mode = { implicit_exception: config.options.ImplicitExcept };
   }
@@ -81,15 +87,21 @@ class OutputFifo {
     if (this.fill > 0 && (this.ready === undefined || this.ready(this.cycle))) this.fill--;
   }
 
-  private bytesOf(packet: Packet): Uint8Array {
-    return packetBytes(packet, this.config.params, this.mode);
+  /** Writes the packet after the accepted bytes (not accepted yet) and returns its size. */
+  private stage(packet: Packet): number {
+    if (this.out.length - this.length < 64) {
+      const bigger = new Uint8Array(this.out.length * 2);
+      bigger.set(this.out.subarray(0, this.length));
+      this.out = bigger;
+    }
+    return packetInto(packet, this.config.params, this.mode, this.out, this.length);
   }
 
-  private accept(packet: Packet, bytes: Uint8Array, record: number): void {
-    this.packets.push({ packet, offset: this.length, record });
-    this.chunks.push(bytes);
-    this.length += bytes.length;
-    if (this.ready !== undefined) this.fill += bytes.length;
+  private accept(packet: Packet, size: number, record: number): void {
+    if (this.keepPackets) this.packets.push({ packet, offset: this.length, record });
+    this.count++;
+    this.length += size;
+    if (this.ready !== undefined) this.fill += size;
   }
 
   private fits(n: number): boolean {
@@ -97,34 +109,35 @@ class OutputFifo {
   }
 
   offer(p: EmittedPacket): boolean {
-    const bytes = this.bytesOf(p.packet);
     if (this.config.options.stallEnable) {
+      const size = this.stage(p.packet);
       // The hart waits while the FIFO drains; the stream is the same, only later.
-      while (!this.fits(bytes.length)) {
+      while (!this.fits(size)) {
         this.stallCycles++;
         this.cycle++;
         this.drain();
       }
-      this.accept(p.packet, bytes, p.record);
+      this.accept(p.packet, size, p.record);
       return true;
     }
     if (this.lostPending) {
       const support = this.lossSupport();
-      const supportBytes = this.bytesOf(support);
-      if (this.fits(supportBytes.length)) {
-        this.accept(support, supportBytes, p.record);
+      const size = this.stage(support);
+      if (this.fits(size)) {
+        this.accept(support, size, p.record);
         this.lostPending = false;
         this.onLoss();
       }
       this.dropped++;
       return false;
     }
-    if (!this.fits(bytes.length)) {
+    const size = this.stage(p.packet);
+    if (!this.fits(size)) {
       this.dropped++;
       this.lostPending = true;
       return false;
     }
-    this.accept(p.packet, bytes, p.record);
+    this.accept(p.packet, size, p.record);
     return true;
   }
 
@@ -139,12 +152,12 @@ class OutputFifo {
   }
 
   result(): EncodeResult {
-    const bytes = new Uint8Array(this.length);
-    let at = 0;
-    for (const c of this.chunks) {
-      bytes.set(c, at);
-      at += c.length;
-    }
-    return { bytes, packets: this.packets, dropped: this.dropped, stallCycles: this.stallCycles };
+    return {
+      bytes: this.out.slice(0, this.length),
+      packets: this.packets,
+      packetCount: this.count,
+      dropped: this.dropped,
+      stallCycles: this.stallCycles,
+    };
   }
 }

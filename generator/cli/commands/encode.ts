@@ -45,13 +45,13 @@ export const encodeCommand: CommandDefinition<Options> = {
     const seed = Number(o.seed);
     const stream = readStream(o.in, o.inFormat, config.params.iaddress_width_p > 32 ? 64 : (32 as Xlen));
     const started = performance.now();
-    const result = encodeStream(stream.records, config, p > 0 ? { ready: (c) => !cycleChance(seed, c, p) } : {});
+    const result = encodeStream(stream.records, config, { keepPackets: false, ...(p > 0 ? { ready: (c: number) => !cycleChance(seed, c, p) } : {}) });
     const seconds = (performance.now() - started) / 1000;
     writeOutputAtomic(o.out, result.bytes);
     const n = streamStats(stream.records, stream.image.size > 0 ? stream.image : undefined).instructions;
     const bpi = n ? ((result.bytes.length * 8) / n).toFixed(3) : 'n/a';
     process.stderr.write(
-      `wrote ${o.out}: ${result.packets.length} packets, ${result.bytes.length} bytes, ${bpi} bits/instruction` +
+      `wrote ${o.out}: ${result.packetCount} packets, ${result.bytes.length} bytes, ${bpi} bits/instruction` +
         `${result.dropped ? `, ${result.dropped} packets lost` : ''}${result.stallCycles ? `, ${result.stallCycles} stall cycles` : ''}` +
         ` (${seconds.toFixed(2)} s)\n`,
     );

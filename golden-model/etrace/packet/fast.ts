@@ -64,7 +64,16 @@ function simpleEncapsulation(params: PacketParams): boolean {
 
 /** The encapsulated bytes of `pkt` (header byte, then the compressed payload). */
 export function packetBytes(pkt: Packet, params: PacketParams, mode: PacketMode = {}): Uint8Array {
-  if (!simpleEncapsulation(params)) return encapsulate(packPacket(pkt, params, mode), params);
+  const out = new Uint8Array(64);
+  return out.slice(0, packetInto(pkt, params, mode, out, 0));
+}
+
+/**
+ * Writes the encapsulated bytes of `pkt` at `dst[at]` (room for 64 bytes needed) and returns how
+ * many were written: the encoder's output buffer takes packets without an allocation each.
+ */
+export function packetInto(pkt: Packet, params: PacketParams, mode: PacketMode, dst: Uint8Array, at: number): number {
+  if (!simpleEncapsulation(params)) return copy(encapsulate(packPacket(pkt, params, mode), params), dst, at);
   const fields = layoutOf(pkt, params, mode);
   let total = 0;
   for (const f of fields) total += f.width;
@@ -73,7 +82,7 @@ export function packetBytes(pkt: Packet, params: PacketParams, mode: PacketMode 
   let pos = 0;
   for (const f of fields) {
     const v = pkt[f.name];
-    if (v === undefined) return encapsulate(packPacket(pkt, params, mode), params); // let the reference report it
+    if (v === undefined) return copy(encapsulate(packPacket(pkt, params, mode), params), dst, at); // the reference reports it
     if (f.width <= 32) {
       putBits(Number(BigInt.asUintN(32, v)), f.width, pos);
     } else {
@@ -101,9 +110,13 @@ export function packetBytes(pkt: Packet, params: PacketParams, mode: PacketMode 
     const used = keep - last * 8;
     buf[last] = buf[last]! | ((0xff << used) & 0xff);
   }
-  if (length > 31) return encapsulate(packPacket(pkt, params, mode), params); // the reference throws
-  const out = new Uint8Array(length + 1);
-  out[0] = length | (2 << 5); // flow 2: instruction trace, no extend
-  out.set(buf.subarray(0, length), 1);
-  return out;
+  if (length > 31) return copy(encapsulate(packPacket(pkt, params, mode), params), dst, at); // the reference throws
+  dst[at] = length | (2 << 5); // flow 2: instruction trace, no extend
+  for (let i = 0; i < length; i++) dst[at + 1 + i] = buf[i]!;
+  return length + 1;
+}
+
+function copy(bytes: Uint8Array, dst: Uint8Array, at: number): number {
+  dst.set(bytes, at);
+  return bytes.length;
 }
