@@ -81,44 +81,6 @@ const TRAP_RETURN = Itype.trapReturn;
 const UNINFERABLE_CALL = Itype.uninferableCall;
 const INFERABLE_CALL = Itype.inferableCall;
 
-/**
- * Fills a view (one fixed shape, so V8 keeps the accesses fast); trap and jump fields are set by
- * the caller. Views live in a ring of four: the pipeline holds at most previous, current and next,
- * so a view is reused only after it has left the pipeline (no allocation per instruction).
- */
-function fillView(
-  v: View,
-  r: RetirementRecord,
-  addr: bigint,
-  itype: number,
-  retired: boolean,
-  size: number,
-  ctype: number,
-  qualified: boolean,
-  enabled: boolean,
-  startsRecord: boolean,
-  units: number,
-): View {
-  v.addr = addr;
-  v.itype = itype;
-  v.retired = retired;
-  v.size = size;
-  v.priv = r.priv;
-  v.context = r.context;
-  v.ctype = ctype;
-  v.cause = 0;
-  v.tval = 0n;
-  v.time = r.time;
-  v.sijump = false;
-  v.notify = false;
-  v.qualified = qualified;
-  v.enabled = enabled;
-  v.startsRecord = startsRecord;
-  v.units = units;
-  v.updiscon = false;
-  return v;
-}
-
 export class EtraceEncoder {
   private readonly p: EtraceParams;
   /** The run-time options in force (changed by `changeOptions`). */
@@ -252,6 +214,11 @@ export class EtraceEncoder {
 
   // ------------------------------------------------------------------ views
 
+  /**
+   * The next view of the ring, filled (one fixed shape, so V8 keeps the accesses fast); trap and
+   * jump fields are set by the caller. The pipeline holds at most previous, current and next, so
+   * a ring of four reuses a view only after it has left the pipeline: no allocation per instruction.
+   */
   private makeView(
     r: RetirementRecord,
     addr: bigint,
@@ -266,7 +233,24 @@ export class EtraceEncoder {
   ): View {
     const v = this.ring[this.ringNext]!;
     this.ringNext = (this.ringNext + 1) & 3;
-    return fillView(v, r, addr, itype, retired, size, ctype, qualified, enabled, startsRecord, units);
+    v.addr = addr;
+    v.itype = itype;
+    v.retired = retired;
+    v.size = size;
+    v.priv = r.priv;
+    v.context = r.context;
+    v.ctype = ctype;
+    v.cause = 0;
+    v.tval = 0n;
+    v.time = r.time;
+    v.sijump = false;
+    v.notify = false;
+    v.qualified = qualified;
+    v.enabled = enabled;
+    v.startsRecord = startsRecord;
+    v.units = units;
+    v.updiscon = false;
+    return v;
   }
 
   /** Feeds the views of a record into the pipeline. */
