@@ -12,6 +12,7 @@ import { decodeCommand } from './commands/decode.ts';
 import { dumpCommand } from './commands/dump.ts';
 import { encodeCommand } from './commands/encode.ts';
 import { infoCommand } from './commands/info.ts';
+import { ipxactCommand } from './commands/ipxact.ts';
 import { stimulusCommand } from './commands/stimulus.ts';
 import { collectSet, describeSettings, resolveSettings, type SettingSpec, type Settings } from '../../golden-model/common/settings.ts';
 
@@ -37,6 +38,7 @@ const COMMANDS: CommandDefinition<never>[] = [
   decodeCommand as CommandDefinition<never>,
   dumpCommand as CommandDefinition<never>,
   benchCommand as CommandDefinition<never>,
+  ipxactCommand as CommandDefinition<never>,
 ];
 
 function addCommand<O>(program: Command, def: CommandDefinition<O>, setStatus: (s: number) => void): void {

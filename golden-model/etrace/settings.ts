@@ -4,8 +4,10 @@
  * configuration built from them. This is the block-specific knowledge the generic component
  * reader and the CLI rely on.
  */
+import type { RvError } from '../common/errors.ts';
 import type { SettingSpec, Settings } from '../common/settings.ts';
-import { type Comparator, defaultOptions, defaultParams, emptyComparator, emptyFilter, type EtraceConfig, type Filter } from './config.ts';
+import { type Comparator, defaultOptions, defaultParams, emptyComparator, emptyFilter, type EtraceConfig, type Filter, validateConfig } from './config.ts';
+import { registerMapErrors } from './registers.ts';
 
 const MAX_FILTERS = 16;
 const MAX_COMPARATORS = 8;
@@ -150,4 +152,20 @@ export function etraceConfig(s: Settings): EtraceConfig {
     comparators,
   };
   return { params: params as unknown as EtraceConfig['params'], options };
+}
+
+/**
+ * Every problem of a set of E-Trace settings (all ETRACE_SETTINGS names present): the
+ * configuration's own rules (validateConfig) and the values the register map cannot hold
+ * (registerMapErrors), the latter only for parameters the former did not already reject. This is
+ * the check the component loader runs, with each error's `parameters/<name>` or `options/<name>`
+ * path pointing at the parameter concerned.
+ */
+export function validateEtraceSettings(settings: Settings): RvError[] {
+  const config = etraceConfig(settings);
+  const errors = validateConfig(config);
+  // A value outside its setting's range is the loader's (or --set's) to report, in those words.
+  const outOfRange = ETRACE_SETTINGS.filter((s) => typeof settings[s.name] === 'number' && ((s.min !== undefined && (settings[s.name] as number) < s.min) || (s.max !== undefined && (settings[s.name] as number) > s.max)));
+  const rejected = new Set([...errors.map((e) => e.location.path?.split('/').pop()), ...outOfRange.map((s) => s.name)]);
+  return [...errors, ...registerMapErrors(config).filter((e) => !rejected.has(e.location.path?.split('/').pop()))];
 }

@@ -1,0 +1,147 @@
+/**
+ * The port contract of the generated E-Trace encoder's top level (`etrace_top`): what the RTL
+ * issue implements, what the co-simulation harness drives, and what `rvtrace ipxact` exports.
+ *
+ * Each port has its width twice: as a number computed from the configuration, and as a
+ * SystemVerilog constant expression over the component's parameter names (Table 9.1 names), which
+ * the IP-XACT export writes as the vector bounds (`left` = expression - 1, `right` = 0). A test
+ * evaluates every expression against the parameters and compares it with the number.
+ *
+ * Decisions (the spec's chapter 4 leaves them to the implementation):
+ * - Naming: lowRISC style, `_i`/`_o` suffixes, `clk_i` and `rst_ni` (asynchronous, active low) first.
+ * - The hart interface is the multiple-retirement one of tables 4.1 and 4.2 for every `retires_p`
+ *   (a single-retirement hart drives iretire with 0 or the half-words of its instruction): `iretire`
+ *   counts half-words, as the retirement records do, in iretire_width_p bits (validateConfig
+ *   checks they count 2 * retires_p), and `ilastsize` has lastsize_width_p bits.
+ * - Groups MR, OR and BR (itype, iretire, ilastsize, iaddr, sijump, trigger) are replicated
+ *   `taken_branches_p` times and concatenated into one vector: group 0 (the oldest block) in the
+ *   least significant bits, e.g. `itype_i[k*itype_width_p +: itype_width_p]` is group k. trigger is
+ *   in group OR (table 4.5), so it is replicated too; with taken_branches_p = 1 it is trigger[2:0].
+ * - cause, tval, priv, context, ctype, halted, reset, impdef and time are per cycle (groups M and O).
+ * - context_i exists when the context can reach the trace: context in te_inst packets
+ *   (nocontext_p = 0), or the 1.1.1 layout (whose F3 SF2 carries context_width_p bits whatever
+ *   nocontext_p says), or comparators (whose pInput/sInput may select the context).
+ * - sijump_i exists when sijump_p = 1; impdef_i when impdef_width_p > 0; time_i with the 2.0 layout
+ *   when notime_p = 0 (the 1.1.1 layout has no time field).
+ * - Register access is an AMBA APB4 completer (32-bit data, byte addresses of ETRACE_APB_ADDR_WIDTH
+ *   bits; pprot is not used and therefore absent); the register map is in registers.ts.
+ * - The trace leaves as the encapsulated byte stream (see ../../shared/design/etrace.md) on a
+ *   ready/valid byte interface: a byte moves in a cycle where tx_valid_o and tx_ready_i are both 1.
+ * - stall_o asks the hart to stall (table 4.6); it is driven only when stallEnable is set.
+ */
+import type { EtraceConfig } from './config.ts';
+
+/** Byte address width of the APB port: the 4 KiB Trace Control Interface window plus the discovery block above it. */
+export const ETRACE_APB_ADDR_WIDTH = 13;
+export const ETRACE_APB_DATA_WIDTH = 32;
+
+/** Name of the generated top-level module. */
+export const ETRACE_TOP_MODULE = 'etrace_top';
+
+export type PortDirection = 'in' | 'out';
+
+export type PortGroup = 'clock' | 'hart' | 'sideband' | 'apb' | 'trace';
+
+export interface PortSpec {
+  readonly name: string;
+  readonly direction: PortDirection;
+  /** Width in bits, computed from the configuration. */
+  readonly width: number;
+  /** The same width as an SV constant expression over parameter names (`1` for a scalar). */
+  readonly widthExpr: string;
+  readonly group: PortGroup;
+  readonly description: string;
+}
+
+/** True when context_i exists (see the decisions above). */
+export function hasContextInput(c: EtraceConfig): boolean {
+  const p = c.params;
+  return p.nocontext_p === 0 || p.payload_layout === '1.1.1' || p.comparators_p > 0;
+}
+
+/** True when time_i exists. */
+export function hasTimeInput(c: EtraceConfig): boolean {
+  return c.params.payload_layout === '2.0' && c.params.notime_p === 0;
+}
+
+/** The top-level ports of the generated encoder, in declaration order. */
+export function etracePorts(c: EtraceConfig): PortSpec[] {
+  const p = c.params;
+  const tb = p.taken_branches_p;
+  const ports: PortSpec[] = [];
+  const port = (name: string, direction: PortDirection, width: number, widthExpr: string, group: PortGroup, description: string): void => {
+    ports.push({ name, direction, width, widthExpr, group, description });
+  };
+  const replicated = (perGroup: string): string => (perGroup === '1' ? 'taken_branches_p' : `taken_branches_p * ${perGroup}`);
+
+  port('clk_i', 'in', 1, '1', 'clock', 'Clock of the encoder and of the hart interface.');
+  port('rst_ni', 'in', 1, '1', 'clock', 'Asynchronous reset, active low.');
+
+  port('itype_i', 'in', tb * p.itype_width_p, replicated('itype_width_p'), 'hart',
+    'itype of each signal group (table 4.1): termination type of the block; group k in bits [k*itype_width_p +: itype_width_p].');
+  port('iretire_i', 'in', tb * p.iretire_width_p, replicated('iretire_width_p'), 'hart',
+    'iretire of each signal group (table 4.2): 16-bit half-words retired in the block.');
+  port('ilastsize_i', 'in', tb * p.lastsize_width_p, replicated('lastsize_width_p'), 'hart',
+    'ilastsize of each signal group (table 4.2): the last instruction is 2^ilastsize half-words.');
+  port('iaddr_i', 'in', tb * p.iaddress_width_p, replicated('iaddress_width_p'), 'hart',
+    'iaddr of each signal group (table 4.1): address of the first instruction of the block.');
+  if (p.sijump_p === 1) {
+    port('sijump_i', 'in', tb, replicated('1'), 'hart', 'sijump of each signal group (table 4.1): the block ends with a sequentially inferable jump.');
+  }
+  port('cause_i', 'in', p.ecause_width_p, 'ecause_width_p', 'hart', 'Exception or interrupt cause (table 4.1); used when itype is 1 or 2.');
+  port('tval_i', 'in', p.iaddress_width_p, 'iaddress_width_p', 'hart', 'Trap value (table 4.1); used when itype is 1 or 2.');
+  port('priv_i', 'in', p.privilege_width_p, 'privilege_width_p', 'hart', 'Privilege level of the instructions retired in the cycle (table 4.1).');
+  if (hasContextInput(c)) {
+    port('context_i', 'in', p.context_width_p, 'context_width_p', 'hart', 'Context of the instructions retired in the cycle (table 4.1).');
+  }
+  port('ctype_i', 'in', p.ctype_width_p, 'ctype_width_p', 'hart', 'How to report a context change (tables 4.1 and 4.4).');
+  port('trigger_i', 'in', 3 * tb, replicated('3'), 'sideband',
+    'trigger[2:0] of each signal group (tables 4.5 and 4.7): bit 0 trace-on, bit 1 trace-off, bit 2 notify.');
+  port('halted_i', 'in', 1, '1', 'sideband', 'The hart is halted (table 4.5).');
+  port('reset_i', 'in', 1, '1', 'sideband', 'The hart is in reset (table 4.5).');
+  if (p.impdef_width_p > 0) {
+    port('impdef_i', 'in', p.impdef_width_p, 'impdef_width_p', 'sideband', 'Implementation-defined side band, for filtering (table 4.5).');
+  }
+  if (hasTimeInput(c)) {
+    port('time_i', 'in', p.time_width_p, 'time_width_p', 'sideband', 'Time of the cycle, reported in format 3 packets (2.0 layout).');
+  }
+  port('stall_o', 'out', 1, '1', 'sideband', 'Stall request to the hart (table 4.6), with stallEnable when the output FIFO cannot take a packet.');
+
+  const aw = String(ETRACE_APB_ADDR_WIDTH);
+  const dw = String(ETRACE_APB_DATA_WIDTH);
+  port('paddr_i', 'in', ETRACE_APB_ADDR_WIDTH, aw, 'apb', 'APB4 byte address of the register access.');
+  port('psel_i', 'in', 1, '1', 'apb', 'APB4 select.');
+  port('penable_i', 'in', 1, '1', 'apb', 'APB4 enable (access phase).');
+  port('pwrite_i', 'in', 1, '1', 'apb', 'APB4 write (1) or read (0).');
+  port('pwdata_i', 'in', ETRACE_APB_DATA_WIDTH, dw, 'apb', 'APB4 write data.');
+  port('pstrb_i', 'in', ETRACE_APB_DATA_WIDTH / 8, `${dw} / 8`, 'apb', 'APB4 write byte strobes.');
+  port('prdata_o', 'out', ETRACE_APB_DATA_WIDTH, dw, 'apb', 'APB4 read data.');
+  port('pready_o', 'out', 1, '1', 'apb', 'APB4 ready.');
+  port('pslverr_o', 'out', 1, '1', 'apb', 'APB4 error: an access outside the register map.');
+
+  port('tx_data_o', 'out', 8, '8', 'trace', 'Encapsulated trace byte stream: the byte offered.');
+  port('tx_valid_o', 'out', 1, '1', 'trace', 'tx_data_o holds a byte.');
+  port('tx_ready_i', 'in', 1, '1', 'trace', 'The transport takes the byte in this cycle.');
+  return ports;
+}
+
+export interface RtlFile {
+  /** Relative to the directory the RTL is generated into. */
+  readonly name: string;
+  readonly fileType: 'systemVerilogSource';
+}
+
+/**
+ * The RTL files generated for a configuration, top level first. Placeholder names until the RTL
+ * issue writes the templates; it keeps this list and the files in step (one module per file, file
+ * name = module name).
+ */
+export function rtlFileNames(c: EtraceConfig): RtlFile[] {
+  const p = c.params;
+  const names = ['etrace_top', 'etrace_apb_regs', 'etrace_ingress', 'etrace_encoder', 'etrace_packer', 'etrace_fifo'];
+  if (p.filters_p > 0 || p.comparators_p > 0) names.push('etrace_filter');
+  if (p.bpred_size_p > 0) names.push('etrace_bpred');
+  if (p.cache_size_p > 0) names.push('etrace_jtc');
+  if (p.call_counter_size_p > 0 || p.return_stack_size_p > 0) names.push('etrace_irstack');
+  return names.map((n) => ({ name: `${n}.sv`, fileType: 'systemVerilogSource' }));
+}
