@@ -44,13 +44,13 @@ const COMMANDS: CommandDefinition<never>[] = [
 function addCommand<O>(program: Command, def: CommandDefinition<O>, setStatus: (s: number) => void): void {
   let cmd = program.command(def.args ? `${def.name} ${def.args}` : def.name).description(def.summary);
   cmd = def.options(cmd);
-  cmd.option('--set <NAME=VALUE>', 'override one setting for this run (repeatable)', collectSet, []);
+  cmd.option('--set <NAME=VALUE>', 'override one setting for this run (repeatable)', collectSet);
   cmd.addHelpText('after', describeSettings(def.settings) + (def.details ? `\n${def.details}\n` : ''));
   cmd.action(async (...params: unknown[]) => {
     // commander passes the positional arguments, then the options object, then the command.
     const positional = params.slice(0, -2) as string[];
-    const options = params[params.length - 2] as O & { set: string[] };
-    const settings = resolveSettings(def.name, def.settings, options.set, def.base?.(options));
+    const options = params[params.length - 2] as O & { set?: string[] };
+    const settings = resolveSettings(def.name, def.settings, options.set ?? [], def.base?.(options));
     setStatus(await def.run(positional.flat(), options, settings));
   });
 }
