@@ -122,6 +122,10 @@ export class EtraceEncoder {
   /** Resync units of the record being encoded. */
   private recordUnits = 0;
   private syncNext = true;
+  /** Trace was lost: only format 3 packets are worth sending until a sync gets through. */
+  private awaitingSync = false;
+  /** An implicit return happened since the last packet or branch (see step 6b). */
+  private implicitReturnSinceAnchor = false;
   private trapReportedWithThaddr0 = false;
   private lastReportReason: Reason = 'other';
   private tracing = false;
@@ -208,9 +212,6 @@ export class EtraceEncoder {
     this.awaitingSync = true;
     this.clearBranches();
   }
-  private awaitingSync = false;
-  /** An implicit return happened since the last packet or branch (see step 6b). */
-  private implicitReturnSinceAnchor = false;
 
   // ------------------------------------------------------------------ views
 
@@ -444,7 +445,7 @@ export class EtraceEncoder {
       }
       // 8. A full branch map, or a failed prediction in count mode.
       if (this.countFailed) {
-        this.emitBranchCount(undefined);
+        this.emitFailedBranchCount();
       } else if (this.branches === 31 && this.pbc < 31) {
         this.emit({ format: 1n, branches: 0n, branch_map: BigInt(this.branchMap) });
         this.clearBranches();
@@ -532,16 +533,10 @@ export class EtraceEncoder {
     this.countFailed = false;
   }
 
-  /** F0 SF0: the branch count; with an address (branch_fmt 10/11) when `address` is given. */
-  private emitBranchCount(address: Packet | undefined): void {
-    const count = BigInt(this.pbc - 31);
-    const fmt = address === undefined ? BRANCH_FMT.no_addr : this.currentFailed ? BRANCH_FMT.addr_fail : BRANCH_FMT.addr;
-    this.emit({ format: 0n, ...this.f0Subformat(0n), branch_count: count, branch_fmt: fmt, ...address });
+  /** F0 SF0 without address: the count of correct predictions, then the branch that failed. */
+  private emitFailedBranchCount(): void {
+    this.emit({ format: 0n, subformat: 0n, branch_count: BigInt(this.pbc - 31), branch_fmt: BRANCH_FMT.no_addr });
     this.clearBranches();
-  }
-
-  private f0Subformat(sf: bigint): Packet {
-    return { subformat: sf };
   }
 
   // ------------------------------------------------------------------ packets
