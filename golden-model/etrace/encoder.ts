@@ -11,7 +11,7 @@ import { Qualifier } from './filter.ts';
 import { BRANCH_FMT, branchMapWidth, optionFields, type Packet, type PacketFlags, packetWidths, QUAL_STATUS } from './packet/index.ts';
 import { packPacket, relativeFlags } from './packet/pack.ts';
 import { BranchPredictor, JumpTargetCache, ReturnPredictor } from './predictors.ts';
-import { Itype, type RetirementRecord, toItype3, Trigger } from '../hart/records.ts';
+import { isUninferableJump, Itype, type RetirementRecord, toItype3, Trigger } from '../hart/records.ts';
 
 /** One instruction as the encoder sees it (or a trap that retired nothing, or a halted cycle). */
 interface View {
@@ -312,15 +312,8 @@ export class EtraceEncoder {
   private isUpdiscon(prev: View, v: View, next: View): boolean {
     if (!v.retired) return false;
     const t = v.itype;
-    const uninferable =
-      t === TRAP_RETURN ||
-      t === Itype.uninferableJump3 ||
-      t === Itype.uninferableCall ||
-      t === Itype.uninferableTailCall ||
-      t === Itype.coRoutineSwap ||
-      t === RETURN ||
-      t === Itype.otherUninferableJump;
-    if (!uninferable) return false;
+    // xRET is an uninferable discontinuity too (docs/etrace-model.md, definitions).
+    if (t !== TRAP_RETURN && !isUninferableJump(t)) return false;
     if (this.sijumpInferable(prev, v)) return false;
     if (t === RETURN && this.returns && this.returns.predicts(next.addr)) return false;
     return true;
