@@ -166,3 +166,23 @@ describe('rvtrace encode, decode, dump', () => {
     expect(r.stderr).toMatch(/tr\.te.*byte offset \d+/);
   });
 });
+
+describe('rvtrace decode with a spike-style CSV as the image', () => {
+  it('decodes the trace of a spike PC trace using the executed instructions as the image', () => {
+    const csv = join(ROOT, 'golden-model', 'hart', 'formats', 'test-fixtures', 'spike-rv64.csv');
+    const te = join(dir, 'spike.te');
+    const pcs = join(dir, 'spike.pcs');
+    expect(rvtrace('encode', '--in', csv, '--out', te).status).toBe(0);
+    expect(rvtrace('decode', '--in', te, '--image', csv, '--out', pcs).status).toBe(0);
+    // The rows of the fixture that retire, in order: VALID=0 rows are skipped, the faulting load
+    // (EXCEPTION=1 at 8000001c) and the interrupted instruction (INTERRUPT=1 at 80000026) do not
+    // retire; the ecall (EXCEPTION=1 at 80000020) retires and traps.
+    const expected = [
+      '80000000', '80000004', '80000010', '80000012', '80000014', '80000018', '80000014', '80000018',
+      '80000014', '80000018', '80000100', '80000104', '80000020', '80000100', '80000104', '80000024',
+      '80000100', '80000104', '80000026',
+    ];
+    const lines = readFileSync(pcs, 'utf8').trim().split('\n');
+    expect(lines.filter((l) => !l.startsWith('#'))).toEqual(expected);
+  });
+});
