@@ -12,8 +12,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { importEtraceCsv } from '../hart/formats/etrace-csv.ts';
-import { defaultOptions, defaultParams, type EtraceConfig } from './config.ts';
 import { encodeStream } from './output.ts';
+import { checkedVectorConfig } from './test-fixtures/checked-vector.ts';
 
 const NOTE_BYTES =
   '41 1f | 47 73 00 00 00 00 00 04 | 45 02 e0 ff ff 00 | 4a 85 2d 00 00 00 00 00 00 00 ff | ' +
@@ -25,25 +25,6 @@ function hexBytes(s: string): number[] {
     .trim()
     .split(/\s+/)
     .map((h) => parseInt(h, 16));
-}
-
-/** The note's configuration: XLEN 64, lsb 1, 3-bit itype, 32-bit context, no time, 5-bit ecause. */
-export function checkedVectorConfig(): EtraceConfig {
-  return {
-    params: {
-      ...defaultParams('2.0'),
-      iaddress_width_p: 64,
-      iaddress_lsb_p: 1,
-      itype_width_p: 3,
-      context_width_p: 32,
-      nocontext_p: 0,
-      notime_p: 1,
-      ecause_width_p: 5,
-      privilege_width_p: 2,
-    },
-    // Resync every 16 packets: ResyncMode 1 (packets), ResyncMax 0 (2^(0+4)).
-    options: { ...defaultOptions(), ResyncMode: 1, ResyncMax: 0 },
-  };
 }
 
 describe('design note checked vector (2.0 layout)', () => {

@@ -5,6 +5,7 @@
  * the packet layer (tested on its own).
  */
 import { readFileSync } from 'node:fs';
+import { checkedVectorConfig } from './test-fixtures/checked-vector.ts';
 import { describe, expect, it } from 'vitest';
 import { RvError } from '../common/errors.ts';
 import { ImageBuilder, type ProgramImage } from '../hart/image.ts';
@@ -228,17 +229,7 @@ describe('design note checked vector (2.0 layout)', () => {
       const [addr, encoding] = l.replace('!', '').split(':');
       return { address: BigInt(`0x${addr}`), encoding: parseInt(encoding ?? '', 16), retires: !l.startsWith('!') };
     });
-  const params: EtraceParams = {
-    ...defaultParams('2.0'),
-    iaddress_width_p: 64,
-    iaddress_lsb_p: 1,
-    context_width_p: 32,
-    nocontext_p: 0,
-    notime_p: 1,
-    ecause_width_p: 5,
-    privilege_width_p: 2,
-    itype_width_p: 3,
-  };
+  const params: EtraceParams = checkedVectorConfig().params;
 
   it('decodes to the 32 retired instructions of the run, then the end of trace', () => {
     const img = image(rows.map((r) => [r.address, r.encoding]));
