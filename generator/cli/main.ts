@@ -11,6 +11,7 @@ import { convertCommand } from './commands/convert.ts';
 import { decodeCommand } from './commands/decode.ts';
 import { dumpCommand } from './commands/dump.ts';
 import { encodeCommand } from './commands/encode.ts';
+import { generateCommand } from './commands/generate.ts';
 import { infoCommand } from './commands/info.ts';
 import { ipxactCommand } from './commands/ipxact.ts';
 import { stimulusCommand } from './commands/stimulus.ts';
@@ -39,6 +40,7 @@ const COMMANDS: CommandDefinition<never>[] = [
   dumpCommand as CommandDefinition<never>,
   benchCommand as CommandDefinition<never>,
   ipxactCommand as CommandDefinition<never>,
+  generateCommand as CommandDefinition<never>,
 ];
 
 function addCommand<O>(program: Command, def: CommandDefinition<O>, setStatus: (s: number) => void): void {
