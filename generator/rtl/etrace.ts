@@ -2,8 +2,8 @@
  * The generated files of the E-Trace block for one configuration: the RTL, a filelist, a FuseSoC
  * core and the IP-XACT component, all with the same banner and deterministic to the byte.
  *
- * This is the first slice of the RTL generator (issue 5): of the modules in rtlFileNames
- * (golden-model/etrace/ports.ts) only the register file `etrace_apb_regs` is generated so far.
+ * The modules are those of rtlFileNames (golden-model/etrace/ports.ts), one file each; the filelist
+ * lists them in compilation order (leaf modules first, etrace_top last).
  */
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
@@ -12,11 +12,30 @@ import type { EtraceConfig } from '../../golden-model/etrace/config.ts';
 import type { LoadedComponent } from '../../ipxact/load.ts';
 import { etraceComponentXml } from '../cli/commands/ipxact.ts';
 import { commentBanner, renderTemplate, type BannerInput, type OutputFile } from '../render.ts';
-import { ETRACE_APB_REGS_MODULE, ETRACE_APB_REGS_TEMPLATE, etraceApbRegsContext } from './etrace-apb-regs.ts';
+import { etracePorts, hasContextInput, hasTimeInput, rtlFileNames } from '../../golden-model/etrace/ports.ts';
+import { ETRACE_APB_REGS_TEMPLATE, etraceApbRegsContext, etraceApbRegsOutputs } from './etrace-apb-regs.ts';
+import {
+  bpredContext,
+  checkRtlSupport,
+  coreSizes,
+  descriptorFields,
+  encoderContext,
+  fifoContext,
+  ingressContext,
+  irstackContext,
+  jtcContext,
+} from './etrace-core.ts';
+import { padColumn, svLogic } from '../render.ts';
+import { renderEtracePacker } from './etrace-packer.ts';
 
-/** The RTL files this slice generates, in compilation order. */
-export const ETRACE_GENERATED_RTL = [`${ETRACE_APB_REGS_MODULE}.sv`] as const;
 export const ETRACE_FILELIST = 'etrace.f';
+
+/** The RTL files of a configuration in compilation order: leaves first, the top level last. */
+export function etraceRtlFiles(c: EtraceConfig): string[] {
+  const names = rtlFileNames(c).map((f) => f.name);
+  const top = names.filter((n) => n === 'etrace_top.sv');
+  return [...names.filter((n) => n !== 'etrace_top.sv'), ...top];
+}
 
 export interface EtraceGeneration {
   readonly config: EtraceConfig;
@@ -42,29 +61,106 @@ export function renderEtraceApbRegs(config: EtraceConfig, banner: BannerInput): 
   return renderTemplate(ETRACE_APB_REGS_TEMPLATE, etraceApbRegsContext(config, commentBanner(banner, '//')));
 }
 
-const NOT_YET =
-  'This slice of the RTL generator (issue 5) writes only the register file etrace_apb_regs;\n' +
-  'etrace_top and the other modules of the IP-XACT file set are not generated yet.';
+/** One packer instance of the encoder (see generator/rtl/etrace-core.ts for the slots). */
+function packerInstance(c: EtraceConfig, slot: string): string {
+  const conns: [string, string][] = [
+    ['kind_i', `${slot}_kind`],
+    ['implicit_exception_i', 'opt_iexc'],
+    ['implicit_return_i', 'opt_ir'],
+    ['full_address_i', 'opt_full'],
+    ['jump_target_cache_i', 'opt_jtc'],
+    ['branch_prediction_i', 'opt_bp'],
+    ...(c.params.sijump_p === 1 ? [['sijump_opt_i', 'opt_sij'] as [string, string]] : []),
+    ...descriptorFields(c)
+      .filter((f) => f.width > 0)
+      .map((f): [string, string] => [`${f.name}_i`, `${slot}_${f.name}`]),
+    ['bytes_o', `${slot}_bytes`],
+    ['len_o', `${slot}_len`],
+    ['bits_o', `${slot}_bits`],
+  ];
+  const col = padColumn(conns.map(([port]) => `.${port}`));
+  return [
+    `  etrace_packer u_pack_${slot} (`,
+    ...conns.map(([, sig], i) => `    ${col[i]} (${sig})${i === conns.length - 1 ? '' : ','}`),
+    '  );',
+  ].join('\n');
+}
 
-function filelist(b: BannerInput): string {
+/** The context of etrace_top. */
+function topContext(c: EtraceConfig, banner: string) {
+  const p = c.params;
+  const ports = etracePorts(c);
+  const types = padColumn(ports.map((q) => `${q.direction === 'in' ? 'input ' : 'output'} ${svLogic(q.width)}`));
+  const present = new Set(etraceApbRegsOutputs(c));
+  const options = ['active', 'enable', 'i_enable', 'i_trig_enable', 'stall_enable', 'resync_mode', 'resync_max', 'full_address',
+    'implicit_except', 'si_jump', 'implicit_return', 'branch_prediction', 'jump_target_cache'];
+  const col = padColumn(options.map((o) => `.${o}_o`));
+  const regOutputs = options.filter((o) => present.has(`${o}_o`)).map((o) => `${col[options.indexOf(o)]} (${o}),`);
+  const last = regOutputs.length - 1;
+  regOutputs[last] = regOutputs[last]!.replace(/,$/, '');
+  const absent = options.filter((o) => !present.has(`${o}_o`));
+  const s = coreSizes(c);
+  return {
+    banner,
+    portLines: ports.map((q, i) => `${types[i]} ${q.name}${i === ports.length - 1 ? '' : ','}`),
+    regOutputs,
+    absentOptions: absent.map((o) => `assign ${o} = 1'b0;  // the component has no such hardware`),
+    iaw: p.iaddress_width_p,
+    itw: p.itype_width_p,
+    pw: p.privilege_width_p,
+    ew: p.ecause_width_p,
+    ctw: p.ctype_width_p,
+    ctxw: hasContextInput(c) ? p.context_width_p : 1,
+    timew: hasTimeInput(c) ? p.time_width_p : 1,
+    contextSrc: hasContextInput(c) ? 'context_i' : "1'b0",
+    timeSrc: hasTimeInput(c) ? 'time_i' : "1'b0",
+    sijumpSrc: p.sijump_p === 1 ? 'sijump_i' : "1'b0",
+    unusedInputs: p.impdef_width_p > 0 ? 'impdef_i' : '',
+    chainw: s.chainWidth,
+    wrlenw: s.wrLenWidth,
+    wrbytes: s.wrBytes,
+  };
+}
+
+/** Every RTL file of a configuration: name and content, in compilation order. */
+export function renderEtraceRtl(c: EtraceConfig, b: BannerInput): OutputFile[] {
+  checkRtlSupport(c);
+  const banner = commentBanner(b, '//');
+  const render: Record<string, () => string> = {
+    'etrace_top.sv': () => renderTemplate('etrace/etrace_top.sv.hbs', topContext(c, banner)),
+    'etrace_apb_regs.sv': () => renderEtraceApbRegs(c, b),
+    'etrace_ingress.sv': () => renderTemplate('etrace/etrace_ingress.sv.hbs', ingressContext(c, banner)),
+    'etrace_encoder.sv': () => renderTemplate('etrace/etrace_encoder.sv.hbs', encoderContext(c, banner, (slot) => packerInstance(c, slot))),
+    'etrace_packer.sv': () => renderEtracePacker(c, b),
+    'etrace_fifo.sv': () => renderTemplate('etrace/etrace_fifo.sv.hbs', fifoContext(c, banner)),
+    'etrace_bpred.sv': () => renderTemplate('etrace/etrace_bpred.sv.hbs', bpredContext(c, banner)),
+    'etrace_jtc.sv': () => renderTemplate('etrace/etrace_jtc.sv.hbs', jtcContext(c, banner)),
+    'etrace_irstack.sv': () => renderTemplate('etrace/etrace_irstack.sv.hbs', irstackContext(c, banner)),
+  };
+  return etraceRtlFiles(c).map((name) => {
+    const fn = render[name];
+    if (fn === undefined) throw new Error(`no renderer for ${name}`);
+    return { name, content: fn() };
+  });
+}
+
+function filelist(b: BannerInput, rtl: readonly string[]): string {
   return [
     commentBanner(b, '//'),
     '//\n',
     '// The generated E-Trace RTL in compilation order, paths relative to this directory\n',
     '// (`verilator -F etrace.f`, or `iverilog -g2012 -c etrace.f` from this directory).\n',
-    ...NOT_YET.split('\n').map((l) => `// ${l}\n`),
-    ...ETRACE_GENERATED_RTL.map((f) => `${f}\n`),
+    ...rtl.map((f) => `${f}\n`),
   ].join('');
 }
 
-function coreFile(g: EtraceGeneration, b: BannerInput, xmlName: string): string {
+function coreFile(g: EtraceGeneration, b: BannerInput, xmlName: string, rtl: readonly string[]): string {
   const v = g.loaded.vlnv;
   return [
     'CAPI=2:\n',
     commentBanner(b, '#'),
     '#\n',
     '# FuseSoC core of the generated E-Trace encoder.\n',
-    ...NOT_YET.split('\n').map((l) => `# ${l}\n`),
     '\n',
     `name: ${v.vendor}:${v.library}:${v.name}:${v.version}\n`,
     `description: ${JSON.stringify(g.loaded.description.replace(/\s+/g, ' ').trim())}\n`,
@@ -72,7 +168,7 @@ function coreFile(g: EtraceGeneration, b: BannerInput, xmlName: string): string 
     'filesets:\n',
     '  rtl:\n',
     '    files:\n',
-    ...ETRACE_GENERATED_RTL.map((f) => `      - ${f}\n`),
+    ...rtl.map((f) => `      - ${f}\n`),
     '    file_type: systemVerilogSource\n',
     '  ipxact:\n',
     '    files:\n',
@@ -88,7 +184,7 @@ function coreFile(g: EtraceGeneration, b: BannerInput, xmlName: string): string 
     '    default_tool: verilator\n',
     '    filesets:\n',
     '      - rtl\n',
-    `    toplevel: ${ETRACE_APB_REGS_MODULE}\n`,
+    '    toplevel: etrace_top\n',
     '    tools:\n',
     '      verilator:\n',
     '        mode: lint-only\n',
@@ -106,10 +202,12 @@ export function etraceOutputNames(g: EtraceGeneration): { core: string; xml: str
 export function etraceOutputFiles(g: EtraceGeneration): OutputFile[] {
   const b = bannerInput(g);
   const { core, xml } = etraceOutputNames(g);
+  const rtl = renderEtraceRtl(g.config, b);
+  const names = rtl.map((f) => f.name);
   return [
-    { name: ETRACE_GENERATED_RTL[0], content: renderEtraceApbRegs(g.config, b) },
-    { name: ETRACE_FILELIST, content: filelist(b) },
-    { name: core, content: coreFile(g, b, xml) },
+    ...rtl,
+    { name: ETRACE_FILELIST, content: filelist(b, names) },
+    { name: core, content: coreFile(g, b, xml, names) },
     { name: xml, content: etraceComponentXml(g.config, g.settings, g.loaded, '2014', { component: g.component, sets: g.sets }) },
   ];
 }

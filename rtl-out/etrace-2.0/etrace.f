@@ -3,6 +3,9 @@
 //
 // The generated E-Trace RTL in compilation order, paths relative to this directory
 // (`verilator -F etrace.f`, or `iverilog -g2012 -c etrace.f` from this directory).
-// This slice of the RTL generator (issue 5) writes only the register file etrace_apb_regs;
-// etrace_top and the other modules of the IP-XACT file set are not generated yet.
 etrace_apb_regs.sv
+etrace_ingress.sv
+etrace_encoder.sv
+etrace_packer.sv
+etrace_fifo.sv
+etrace_top.sv
