@@ -18,7 +18,9 @@
 import { cycleChance } from '../golden-model/common/rng.ts';
 import type { EtraceConfig } from '../golden-model/etrace/config.ts';
 import { encodeStream, type EncodeResult } from '../golden-model/etrace/output.ts';
-import { dumpPacket } from '../golden-model/etrace/packet/index.ts';
+import { dumpPacket, dumpStream } from '../golden-model/etrace/packet/index.ts';
+import { encodeTextStream } from '../golden-model/hart/formats/text.ts';
+import { ProgramImage } from '../golden-model/hart/image.ts';
 import { etracePorts, ETRACE_TOP_MODULE } from '../golden-model/etrace/ports.ts';
 import type { RetirementRecord } from '../golden-model/hart/records.ts';
 import { etraceFrames, READY_OFFSET } from './etrace-frames.ts';
@@ -80,6 +82,8 @@ export interface CosimResult {
 export interface Mismatch {
   /** Byte offset of the first difference (or where one stream ends). */
   readonly offset: number;
+  /** RTL cycle in which that byte left (or the last byte did): the centre of a waveform window. */
+  cycle: number;
   /** Index of the model's packet that contains the offset. */
   readonly packet: number;
   readonly text: string;
@@ -106,12 +110,13 @@ export async function cosimEtrace(model: BuiltModel, c: EtraceConfig, records: r
   );
   const tx = run.captures[0] ?? [];
   const actual = Uint8Array.from(tx.map((cap) => Number(cap.values[0])));
-  const mismatch = compareStreams(c, expected, actual);
+  const mismatch = compareStreams(c, expected, actual, records);
+  if (mismatch) mismatch.cycle = tx[Math.min(mismatch.offset, tx.length - 1)]?.cycle ?? 0;
   return { expected, actual, cycles: run.cycles, holds: run.holds, ...(mismatch ? { mismatch } : {}) };
 }
 
 /** The first difference between the model's stream and the RTL's, explained packet by packet. */
-export function compareStreams(c: EtraceConfig, expected: EncodeResult, actual: Uint8Array): Mismatch | undefined {
+export function compareStreams(c: EtraceConfig, expected: EncodeResult, actual: Uint8Array, records: readonly RetirementRecord[]): (Mismatch & { cycle: number }) | undefined {
   const e = expected.bytes;
   const n = Math.min(e.length, actual.length);
   let offset = 0;
@@ -132,5 +137,24 @@ export function compareStreams(c: EtraceConfig, expected: EncodeResult, actual: 
     const q = packets[k];
     if (q) lines.push(`  model packet ${k}: ${dumpPacket(q.packet, c.params, q.offset)}`);
   }
-  return { offset, packet: index, text: lines.join('\n') };
+  // The RTL's bytes from the same packet boundary, decoded the same way (the decoding may fail:
+  // the RTL's bytes need not be a valid stream).
+  try {
+    // Two whole packets (header.length counts the payload bytes after the header byte).
+    let end = start;
+    for (let k = 0; k < 2 && end < actual.length; k++) end += 1 + (actual[end]! & 0x1f);
+    const rtl = dumpStream(actual.subarray(start, Math.min(end, actual.length)), c.params, { implicit_exception: c.options.ImplicitExcept, full_address: c.options.FullAddress });
+    rtl.slice(0, 2).forEach((l, k) => lines.push(`  RTL   packet ${index + k}: ${l.replace(/^\s*[0-9a-f]+/, (m) => (parseInt(m, 16) + start).toString(16).padStart(m.length, '0'))}`));
+  } catch (e) {
+    lines.push(`  RTL   bytes do not decode: ${(e as Error).message}`);
+  }
+  // The retirement records around the one that produced the packet (text format).
+  const at = packets[index]?.record ?? 0;
+  const from = Math.max(0, at - 4);
+  const around = encodeTextStream({ xlen: c.params.iaddress_width_p > 32 ? 64 : 32, retiresPerCycle: c.params.retires_p, image: new ProgramImage(), records: records.slice(from, at + 2) })
+    .split('\n')
+    .filter((l) => l !== '' && !l.startsWith('#') && !/^(xlen|retires|records) /.test(l));
+  lines.push(`  records ${from}..${Math.min(records.length, at + 2) - 1} (the packet was produced when record ${at} arrived):`);
+  for (const l of around) lines.push(`    ${l}`);
+  return { offset, packet: index, cycle: 0, text: lines.join('\n') };
 }

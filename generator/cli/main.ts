@@ -11,6 +11,8 @@ import { convertCommand } from './commands/convert.ts';
 import { decodeCommand } from './commands/decode.ts';
 import { dumpCommand } from './commands/dump.ts';
 import { encodeCommand } from './commands/encode.ts';
+import { cosimCommand } from './commands/cosim.ts';
+import { mergeCommand, regressCommand } from './commands/regress.ts';
 import { generateCommand } from './commands/generate.ts';
 import { infoCommand } from './commands/info.ts';
 import { ipxactCommand } from './commands/ipxact.ts';
@@ -41,6 +43,9 @@ const COMMANDS: CommandDefinition<never>[] = [
   benchCommand as CommandDefinition<never>,
   ipxactCommand as CommandDefinition<never>,
   generateCommand as CommandDefinition<never>,
+  cosimCommand as CommandDefinition<never>,
+  regressCommand as CommandDefinition<never>,
+  mergeCommand as CommandDefinition<never>,
 ];
 
 function addCommand<O>(program: Command, def: CommandDefinition<O>, setStatus: (s: number) => void): void {

@@ -15,7 +15,7 @@ interface Options {
 }
 
 /** Every knob is a setting; ranges keep the generator in the space it was tested on. */
-function knobSettings(): SettingSpec[] {
+export function knobSettings(): SettingSpec[] {
   const d = defaultKnobs();
   const specs: SettingSpec[] = [];
   for (const [name, value] of Object.entries(d) as [keyof StimulusKnobs, StimulusKnobs[keyof StimulusKnobs]][]) {
@@ -36,7 +36,7 @@ function knobSettings(): SettingSpec[] {
   return specs;
 }
 
-function knobsFrom(settings: Settings): StimulusKnobs {
+export function knobsFrom(settings: Settings): StimulusKnobs {
   const k = defaultKnobs() as unknown as Record<string, unknown>;
   for (const name of Object.keys(k)) k[name] = settings[name];
   const knobs = k as unknown as StimulusKnobs;
@@ -44,7 +44,7 @@ function knobsFrom(settings: Settings): StimulusKnobs {
   return knobs;
 }
 
-function parseCount(text: string, what: string, min: number): number {
+export function parseCount(text: string, what: string, min: number): number {
   if (!/^\d+$/.test(text) || Number(text) < min || Number(text) > 2 ** 31) {
     throw new RvError('bad-option', `${what} ${text}: expected an integer from ${min} to 2^31`);
   }

@@ -1,0 +1,219 @@
+/**
+ * Regressions: a matrix of co-simulation cases (components x back-pressure x seeds), run with a
+ * worker per core, optionally one shard of it, with JSON results and JUnit XML; and the merge of
+ * shard results. The case order is fixed, so shard K of N always runs the same cases and merging
+ * the N shards gives the totals of the whole matrix.
+ */
+import { availableParallelism } from 'node:os';
+import { RvError } from '../golden-model/common/errors.ts';
+import { TOOL_VERSION } from '../generator/render.ts';
+import { caseConfig, caseModel, replayCommand, runCase, type CaseSpec } from './etrace-case.ts';
+
+export interface Shard {
+  /** 1-based. */
+  readonly index: number;
+  readonly count: number;
+}
+
+/**
+ * `--shard K/N`, or `--shard N` with the index from the scheduler's environment:
+ * SLURM_ARRAY_TASK_ID (relative to SLURM_ARRAY_TASK_MIN, default 0), LSB_JOBINDEX (1-based),
+ * JOB_COMPLETION_INDEX (Kubernetes indexed jobs, 0-based).
+ */
+export function parseShard(text: string | undefined, env: NodeJS.ProcessEnv = process.env): Shard | undefined {
+  if (text === undefined) return undefined;
+  const explicit = /^(\d+)\/(\d+)$/.exec(text);
+  let index: number;
+  let count: number;
+  if (explicit) {
+    index = Number(explicit[1]);
+    count = Number(explicit[2]);
+  } else if (/^\d+$/.test(text)) {
+    count = Number(text);
+    const slurm = env['SLURM_ARRAY_TASK_ID'];
+    const lsf = env['LSB_JOBINDEX'];
+    const k8s = env['JOB_COMPLETION_INDEX'];
+    if (slurm !== undefined) index = Number(slurm) - Number(env['SLURM_ARRAY_TASK_MIN'] ?? 0) + 1;
+    else if (lsf !== undefined) index = Number(lsf);
+    else if (k8s !== undefined) index = Number(k8s) + 1;
+    else throw new RvError('bad-option', `--shard ${text}: no shard index (give K/${text}, or run under Slurm, LSF or a Kubernetes indexed job)`);
+  } else {
+    throw new RvError('bad-option', `--shard ${text}: expected K/N (1 <= K <= N) or N`);
+  }
+  if (!(Number.isInteger(index) && Number.isInteger(count) && count >= 1 && index >= 1 && index <= count)) {
+    throw new RvError('bad-option', `--shard ${text}: shard index ${index} is not within 1..${count}`);
+  }
+  return { index, count };
+}
+
+export interface Matrix {
+  readonly components: readonly string[];
+  readonly sets: readonly string[];
+  readonly seeds: readonly number[];
+  readonly backpressures: readonly number[];
+  readonly count: number;
+}
+
+export interface CaseRecord {
+  readonly id: string;
+  readonly index: number;
+  readonly component: string;
+  readonly sets: readonly string[];
+  readonly seed: number;
+  readonly count: number;
+  readonly backpressure: number;
+  readonly status: 'passed' | 'failed';
+  readonly records: number;
+  readonly bytes: number;
+  readonly packets: number;
+  readonly dropped: number;
+  readonly seconds: number;
+  readonly mismatch?: string;
+  readonly replay: string;
+}
+
+export interface Results {
+  readonly tool: string;
+  readonly matrix: Matrix;
+  readonly shard?: Shard;
+  readonly cases: CaseRecord[];
+}
+
+/** Every case of the matrix, in the fixed order. */
+export function matrixCases(m: Matrix): (CaseSpec & { index: number; id: string })[] {
+  const out: (CaseSpec & { index: number; id: string })[] = [];
+  for (const component of m.components) {
+    for (const backpressure of m.backpressures) {
+      for (const seed of m.seeds) {
+        const index = out.length;
+        out.push({ index, id: `${component}/bp${backpressure}/seed${seed}`, component, sets: m.sets, seed, count: m.count, backpressure });
+      }
+    }
+  }
+  return out;
+}
+
+export interface RunOptions {
+  readonly jobs?: number;
+  readonly shard?: Shard;
+  /** Called after every case (progress). */
+  readonly onCase?: (done: number, total: number, c: CaseRecord) => void;
+  readonly log?: (line: string) => void;
+}
+
+export async function runRegression(m: Matrix, opts: RunOptions = {}): Promise<Results> {
+  const all = matrixCases(m);
+  const shard = opts.shard;
+  const mine = shard ? all.filter((c) => c.index % shard.count === shard.index - 1) : all;
+  // One build per configuration, before the cases run (each build uses both cores).
+  for (const component of new Set(mine.map((c) => c.component))) caseModel(component, m.sets, caseConfig(component, m.sets), opts.log);
+  const jobs = Math.max(1, opts.jobs ?? availableParallelism());
+  const results: CaseRecord[] = new Array(mine.length);
+  let next = 0;
+  let done = 0;
+  const worker = async (): Promise<void> => {
+    while (next < mine.length) {
+      const k = next++;
+      const spec = mine[k]!;
+      const r = await runCase(spec);
+      const record: CaseRecord = {
+        id: spec.id,
+        index: spec.index,
+        component: spec.component,
+        sets: spec.sets,
+        seed: spec.seed,
+        count: spec.count,
+        backpressure: spec.backpressure,
+        status: r.identical ? 'passed' : 'failed',
+        records: r.records,
+        bytes: r.bytes,
+        packets: r.packets,
+        dropped: r.dropped,
+        seconds: Number(r.seconds.toFixed(3)),
+        ...(r.mismatch !== undefined ? { mismatch: r.mismatch } : {}),
+        replay: replayCommand(spec),
+      };
+      results[k] = record;
+      done++;
+      opts.onCase?.(done, mine.length, record);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(jobs, mine.length) }, worker));
+  return { tool: `rvtrace ${TOOL_VERSION}`, matrix: m, ...(shard ? { shard } : {}), cases: results };
+}
+
+/** Merges shard results of one matrix: every case once, in matrix order. */
+export function mergeResults(parts: readonly Results[], names: readonly string[]): Results {
+  if (parts.length === 0) throw new RvError('bad-option', 'merge: no result files');
+  const first = JSON.stringify(parts[0]!.matrix);
+  const byIndex = new Map<number, CaseRecord>();
+  parts.forEach((p, i) => {
+    if (JSON.stringify(p.matrix) !== first) throw new RvError('bad-file', `merge: ${names[i]} is a different regression (matrix) than ${names[0]}`, { file: names[i]! });
+    for (const c of p.cases) {
+      if (byIndex.has(c.index)) throw new RvError('bad-file', `merge: case ${c.id} appears twice (a shard given twice?)`, { file: names[i]! });
+      byIndex.set(c.index, c);
+    }
+  });
+  const cases = [...byIndex.values()].sort((a, b) => a.index - b.index);
+  return { tool: parts[0]!.tool, matrix: parts[0]!.matrix, cases };
+}
+
+export interface Totals {
+  cases: number;
+  passed: number;
+  failed: number;
+  records: number;
+  bytes: number;
+  seconds: number;
+}
+
+export function totals(cases: readonly CaseRecord[]): Totals {
+  const t: Totals = { cases: 0, passed: 0, failed: 0, records: 0, bytes: 0, seconds: 0 };
+  for (const c of cases) {
+    t.cases++;
+    if (c.status === 'passed') t.passed++;
+    else t.failed++;
+    t.records += c.records;
+    t.bytes += c.bytes;
+    t.seconds += c.seconds;
+  }
+  return t;
+}
+
+/** The summary table: one row per component, then the total. */
+export function summaryTable(r: Results): string {
+  const rows: string[][] = [['component', 'cases', 'passed', 'failed', 'records', 'bytes', 'seconds']];
+  const components = [...new Set(r.cases.map((c) => c.component))];
+  const row = (name: string, t: Totals) => [name, String(t.cases), String(t.passed), String(t.failed), String(t.records), String(t.bytes), t.seconds.toFixed(1)];
+  for (const comp of components) rows.push(row(comp, totals(r.cases.filter((c) => c.component === comp))));
+  rows.push(row('total', totals(r.cases)));
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((x) => x[i]!.length)));
+  return rows.map((x) => x.map((v, i) => (i === 0 ? v.padEnd(widths[i]!) : v.padStart(widths[i]!))).join('  ')).join('\n');
+}
+
+const xml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+/** JUnit XML: a test suite per component, a test case per (back-pressure, seed). */
+export function junitXml(r: Results): string {
+  const out = ['<?xml version="1.0" encoding="UTF-8"?>'];
+  const t = totals(r.cases);
+  out.push(`<testsuites name="rvtrace regress" tests="${t.cases}" failures="${t.failed}" time="${t.seconds.toFixed(3)}">`);
+  for (const comp of new Set(r.cases.map((c) => c.component))) {
+    const cases = r.cases.filter((c) => c.component === comp);
+    const ct = totals(cases);
+    out.push(`  <testsuite name="${xml(comp)}" tests="${ct.cases}" failures="${ct.failed}" time="${ct.seconds.toFixed(3)}">`);
+    for (const c of cases) {
+      const name = `bp${c.backpressure} seed${c.seed}`;
+      if (c.status === 'passed') {
+        out.push(`    <testcase classname="${xml(comp)}" name="${xml(name)}" time="${c.seconds.toFixed(3)}"/>`);
+      } else {
+        out.push(`    <testcase classname="${xml(comp)}" name="${xml(name)}" time="${c.seconds.toFixed(3)}">`);
+        out.push(`      <failure message="RTL and model differ">${xml(`${c.mismatch ?? ''}\nreplay: ${c.replay}`)}</failure>`);
+        out.push('    </testcase>');
+      }
+    }
+    out.push('  </testsuite>');
+  }
+  out.push('</testsuites>');
+  return `${out.join('\n')}\n`;
+}
