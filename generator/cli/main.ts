@@ -12,6 +12,7 @@ import { decodeCommand } from './commands/decode.ts';
 import { dumpCommand } from './commands/dump.ts';
 import { encodeCommand } from './commands/encode.ts';
 import { cosimCommand } from './commands/cosim.ts';
+import { fuzzCommand } from './commands/fuzz.ts';
 import { mergeCommand, regressCommand } from './commands/regress.ts';
 import { generateCommand } from './commands/generate.ts';
 import { infoCommand } from './commands/info.ts';
@@ -46,6 +47,7 @@ const COMMANDS: CommandDefinition<never>[] = [
   cosimCommand as CommandDefinition<never>,
   regressCommand as CommandDefinition<never>,
   mergeCommand as CommandDefinition<never>,
+  fuzzCommand as CommandDefinition<never>,
 ];
 
 function addCommand<O>(program: Command, def: CommandDefinition<O>, setStatus: (s: number) => void): void {

@@ -1,0 +1,141 @@
+/**
+ * Fuzzing the E-Trace RTL against the model: random legal configurations (a shipped component with
+ * random run-time options and a random FIFO depth), random stimulus knobs (traps, halts, resets,
+ * trace-on/off triggers), random back-pressure. A failing case is shrunk to the shortest stimulus
+ * that still fails and saved as a JSON fixture that tb/fuzz-fixtures.test.ts replays.
+ */
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Rng } from '../golden-model/common/rng.ts';
+import { ROOT } from '../generator/render.ts';
+import { shippedComponents } from '../ipxact/load.ts';
+import { caseConfig, type CaseSpec } from './etrace-case.ts';
+
+export const FIXTURE_DIR = join(ROOT, 'tb', 'fuzz-fixtures');
+
+/** Runs a case; true when RTL and model agree. */
+export type CaseRunner = (spec: CaseSpec) => Promise<boolean>;
+
+/** An integer in 0..n-1. */
+const below = (rng: Rng, n: number): number => rng.int(0, n - 1);
+
+export interface FuzzConfig {
+  readonly component: string;
+  readonly sets: string[];
+}
+
+/** A random legal configuration: a shipped component with random options and FIFO depth. */
+export function randomConfig(rng: Rng): FuzzConfig {
+  const components = shippedComponents();
+  const component = components[below(rng, components.length)]!;
+  const sets: string[] = [];
+  const pick = <T>(xs: readonly T[]): T => xs[below(rng, xs.length)]!;
+  sets.push(`ResyncMode=${below(rng, 4)}`, `ResyncMax=${below(rng, 3)}`);
+  if (below(rng, 4) === 0) sets.push('FullAddress=1');
+  if (below(rng, 4) === 0) sets.push('ImplicitExcept=1');
+  if (below(rng, 4) === 0) sets.push('iTrigEnable=1');
+  if (below(rng, 5) === 0) sets.push('stallEnable=1');
+  if (below(rng, 3) === 0) sets.push(`fifo_depth_p=${pick([32, 48, 128])}`);
+  const p = caseConfig(component, []).params;
+  if (p.bpred_size_p > 0 && below(rng, 2) === 0) sets.push('BranchPrediction=0');
+  if (p.cache_size_p > 0 && below(rng, 2) === 0) sets.push('JumpTargetCache=0');
+  if (p.return_stack_size_p + p.call_counter_size_p > 0 && below(rng, 2) === 0) sets.push('ImplicitReturn=0');
+  if (p.sijump_p > 0 && below(rng, 2) === 0) sets.push('siJump=0');
+  return { component, sets };
+}
+
+/**
+ * A random case on one of `pool`'s configurations (each configuration is a Verilator build, so a
+ * fuzzing session draws its cases from a few of them).
+ */
+export function randomCase(rng: Rng, pool: readonly FuzzConfig[]): CaseSpec {
+  const pick = <T>(xs: readonly T[]): T => xs[below(rng, xs.length)]!;
+  const { component, sets } = pick(pool);
+  const rate = (max: number) => Number((rng.float() * max).toFixed(5));
+  return {
+    component,
+    sets,
+    seed: below(rng, 1_000_000),
+    count: 1000 + below(rng, 15_000),
+    backpressure: pick([0, 0, 0.3, 0.6, 0.9]),
+    knobs: {
+      interrupt_rate: rate(0.01),
+      halt_rate: rate(0.002),
+      reset_rate: rate(0.001),
+      trace_on_rate: rate(0.005),
+      trace_off_rate: rate(0.005),
+    },
+  };
+}
+
+/**
+ * The smallest count (retired instructions) for which the case still fails, by bisection between
+ * 1 and the failing count. A shorter stimulus is a prefix of the longer one (same seed), so the
+ * failure usually survives; the result always fails.
+ */
+export async function shrink(spec: CaseSpec, run: CaseRunner): Promise<CaseSpec> {
+  let bad = spec.count;
+  let good = 0;
+  while (bad - good > 1) {
+    const mid = Math.floor((good + bad) / 2);
+    if (await run({ ...spec, count: mid })) good = mid;
+    else bad = mid;
+  }
+  return { ...spec, count: bad };
+}
+
+export function fixtureName(spec: CaseSpec): string {
+  return `${spec.component}-seed${spec.seed}-n${spec.count}.json`;
+}
+
+export function saveFixture(spec: CaseSpec, dir = FIXTURE_DIR): string {
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, fixtureName(spec));
+  writeFileSync(file, `${JSON.stringify(spec, null, 2)}\n`);
+  return file;
+}
+
+export function loadFixtures(dir = FIXTURE_DIR): { file: string; spec: CaseSpec }[] {
+  let names: string[];
+  try {
+    names = readdirSync(dir).filter((n) => n.endsWith('.json')).sort();
+  } catch {
+    return [];
+  }
+  return names.map((n) => ({ file: join(dir, n), spec: JSON.parse(readFileSync(join(dir, n), 'utf8')) as CaseSpec }));
+}
+
+export interface FuzzReport {
+  cases: number;
+  records: number;
+  failures: CaseSpec[];
+}
+
+/** Runs random cases until `seconds` have passed; shrinks and saves every failure. */
+export async function fuzz(
+  seconds: number,
+  seed: number,
+  run: CaseRunner,
+  opts: { dir?: string; onCase?: (spec: CaseSpec, ok: boolean) => void; stopAfterFailure?: boolean } = {},
+): Promise<FuzzReport> {
+  const rng = new Rng(seed);
+  // A few configurations per session (one build each), a new one every 20 cases.
+  const pool = Array.from({ length: 4 }, () => randomConfig(rng));
+  const until = performance.now() + seconds * 1000;
+  const report: FuzzReport = { cases: 0, records: 0, failures: [] };
+  while (performance.now() < until) {
+    if (report.cases > 0 && report.cases % 20 === 0) pool[below(rng, pool.length)] = randomConfig(rng);
+    const spec = randomCase(rng, pool);
+    const ok = await run(spec);
+    report.cases++;
+    report.records += spec.count;
+    opts.onCase?.(spec, ok);
+    if (!ok) {
+      const small = await shrink(spec, run);
+      saveFixture(small, opts.dir);
+      report.failures.push(small);
+      if (opts.stopAfterFailure) break;
+    }
+  }
+  return report;
+}
