@@ -10,10 +10,30 @@ import { defaultKnobs } from '../../../golden-model/hart/stimulus/knobs.ts';
 import { loadComponent, shippedComponents } from '../../../ipxact/load.ts';
 import type { CommandDefinition } from '../main.ts';
 import { RvError } from '../../../golden-model/common/errors.ts';
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ROOT } from '../../render.ts';
+import { caseConfig, caseModel } from '../../../tb/etrace-case.ts';
+import { cosimEtrace } from '../../../tb/etrace-cosim.ts';
 
 interface Options {
   count: string;
   seed: string;
+  cosim: boolean;
+  synth: boolean;
+}
+
+/** Yosys's cell count of the shipped RTL of a component (etrace_top, generic synthesis). */
+function yosysCells(component: string): { cells: number; seconds: number } {
+  const dir = join(ROOT, 'rtl-out', component);
+  const files = readFileSync(join(dir, 'etrace.f'), 'utf8').split('\n').filter((l) => l.endsWith('.sv'));
+  const started = performance.now();
+  const r = spawnSync('yosys', ['-p', `read_verilog -sv ${files.join(' ')}; synth -top etrace_top; stat`], { cwd: dir, encoding: 'utf8', maxBuffer: 256 << 20 });
+  const counts = [...(r.stdout ?? '').matchAll(/Number of cells:\s+(\d+)/g)].map((m) => Number(m[1]));
+  if (r.status !== 0 || counts.length === 0) throw new RvError('tool-failure', `yosys failed on rtl-out/${component}: ${(r.stderr ?? '').slice(-500)}`);
+  // stat prints every module, then the whole design last.
+  return { cells: counts[counts.length - 1]!, seconds: (performance.now() - started) / 1000 };
 }
 
 interface Row {
@@ -43,12 +63,20 @@ function table(rows: Row[]): string {
 
 export const benchCommand: CommandDefinition<Options> = {
   name: 'bench',
-  summary: 'measure the kit: stimulus, file formats and model throughput (prints a table)',
+  summary: 'measure the kit: stimulus, file formats, model, co-simulation throughput and RTL size (prints a table)',
   settings: [],
-  details: 'Goal (issue 3): the E-Trace model encodes at least 5 million instructions per second.',
+  details: [
+    'Goals: the E-Trace model encodes at least 5 million instructions per second (issue 3); the',
+    'co-simulation of the default component compares at least 1 million per second (issue 6).',
+    'The RTL size is the Yosys 0.23 cell count of rtl-out/<component> (generic synth, etrace_top).',
+  ].join('\n'),
   options: (cmd: Command) =>
-    cmd.option('--count <N>', 'instructions per measurement', '1000000').option('--seed <S>', 'stimulus seed', '1'),
-  run(_args, o) {
+    cmd
+      .option('--count <N>', 'instructions per measurement', '1000000')
+      .option('--seed <S>', 'stimulus seed', '1')
+      .option('--no-cosim', 'skip the co-simulation measurement')
+      .option('--no-synth', 'skip the Yosys cell counts (about a minute per component)'),
+  async run(_args, o) {
     const count = Number(o.count);
     if (!Number.isInteger(count) || count < 1000) throw new RvError('bad-option', `--count ${o.count}: expected an integer of at least 1000`);
     const seed = Number(o.seed);
@@ -92,6 +120,26 @@ export const benchCommand: CommandDefinition<Options> = {
         decodeStream(result.bytes, input.image, { params: config.params, xlen });
       }, 1);
       rows.push({ what: `E-Trace decode (${name})`, rate: mips(count, td), detail: '' });
+    }
+    if (o.cosim) {
+      progress('co-simulation: etrace (building or reusing the Verilator model)');
+      const c = caseConfig('etrace', []);
+      const { model } = caseModel('etrace', [], c, progress);
+      const started = performance.now();
+      const r = await cosimEtrace(model, c, stream.records, { seed });
+      const t = (performance.now() - started) / 1000;
+      rows.push({
+        what: 'E-Trace co-simulation (etrace)',
+        rate: mips(count, t),
+        detail: `model + Verilator RTL compared, ${r.cycles} cycles, ${r.mismatch ? 'MISMATCH' : 'identical'}`,
+      });
+    }
+    if (o.synth) {
+      for (const name of shippedComponents()) {
+        progress(`Yosys synthesis: ${name}`);
+        const y = yosysCells(name);
+        rows.push({ what: `RTL cells (${name})`, rate: String(y.cells), detail: `Yosys synth -top etrace_top, ${y.seconds.toFixed(0)} s` });
+      }
     }
     const rss = process.memoryUsage().rss / 2 ** 20;
     process.stdout.write(`${table(rows)}\n\npeak resident memory ${rss.toFixed(0)} MiB; ${count} instructions, seed ${seed}, best of 3 runs\n`);
