@@ -45,8 +45,12 @@ export const HARNESS_BINARY = 'rvtrace_harness';
 /** Part of every key: bump it when the way a model is built changes (not needed for template edits, which change the harness source). */
 const BUILD_RECIPE = '2';
 
-/** The fixed Verilator arguments of every build (part of the key). */
-export const BASE_FLAGS: readonly string[] = ['--cc', '--exe', '--build', '-j', '2', '-O2', '--x-assign', 'fast', '--x-initial', 'fast', '--assert'];
+/**
+ * The fixed Verilator arguments of every build (part of the key). OPT_FAST=-O2 compiles the
+ * model's hot code with -O2 instead of Verilator's default -Os: the E-Trace co-simulation runs
+ * about 1.6x faster (measured with rvtrace bench), for a few seconds more per build.
+ */
+export const BASE_FLAGS: readonly string[] = ['--cc', '--exe', '--build', '-j', '2', '-O2', '--x-assign', 'fast', '--x-initial', 'fast', '--assert', '-MAKEFLAGS', 'OPT_FAST=-O2'];
 
 export function cacheRoot(): string {
   const env = process.env['RVTRACE_CACHE'];

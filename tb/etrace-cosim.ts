@@ -17,13 +17,13 @@
  */
 import { cycleChance } from '../golden-model/common/rng.ts';
 import type { EtraceConfig } from '../golden-model/etrace/config.ts';
-import { encodeStream, type EncodeResult } from '../golden-model/etrace/output.ts';
+import { type EncodeResult, StreamEncoder } from '../golden-model/etrace/output.ts';
 import { dumpPacket, dumpStream } from '../golden-model/etrace/packet/index.ts';
 import { encodeTextStream } from '../golden-model/hart/formats/text.ts';
 import { ProgramImage } from '../golden-model/hart/image.ts';
 import { etracePorts, ETRACE_TOP_MODULE } from '../golden-model/etrace/ports.ts';
 import type { RetirementRecord } from '../golden-model/hart/records.ts';
-import { etraceFrames, READY_OFFSET } from './etrace-frames.ts';
+import { READY_OFFSET, writeEtraceFrames } from './etrace-frames.ts';
 import type { HarnessSpec } from './harness-spec.ts';
 import { type BuiltModel, buildModel } from './build.ts';
 import { FrameWriter, runModel } from './run.ts';
@@ -90,24 +90,27 @@ export interface Mismatch {
 }
 
 /** Runs one co-simulation of `records` and compares the RTL's bytes with the model's. */
-export async function cosimEtrace(model: BuiltModel, c: EtraceConfig, records: readonly RetirementRecord[], opts: CosimOptions = {}): Promise<CosimResult> {
+export async function cosimEtrace(verilated: BuiltModel, c: EtraceConfig, records: readonly RetirementRecord[], opts: CosimOptions = {}): Promise<CosimResult> {
   const p = opts.backpressure ?? 0;
   const seed = opts.seed ?? 1;
-  // The model with the same transport: always a finite FIFO, ready as the harness drives it.
-  const expected = encodeStream(records, c, { ready: (cycle) => !cycleChance(seed, cycle, p) });
+  // The model with the same transport (always a finite FIFO, ready as the harness drives it),
+  // encoding each record as its frame goes to the RTL: the model runs on this thread while the
+  // simulator runs in its own process.
+  const model = new StreamEncoder(c, { ready: (cycle) => !cycleChance(seed, cycle, p) });
   const spec = etraceHarnessSpec(c);
   const run = await runModel(
-    model,
+    verilated,
     spec,
     (emit) => {
       const w = new FrameWriter(spec);
-      etraceFrames(c, records, p, (fill) => {
-        fill((port, value) => w.set(port, value));
+      writeEtraceFrames(c, records, p, w, (i) => {
         emit(w);
+        if (i >= 0) model.push(records[i]!);
       });
     },
     { seed, readyChance: p, readyOffset: READY_OFFSET, ...(opts.fst ? { fst: opts.fst } : {}) },
   );
+  const expected = model.finish();
   const tx = run.captures[0] ?? [];
   const actual = Uint8Array.from(tx.map((cap) => Number(cap.values[0])));
   const mismatch = compareStreams(c, expected, actual, records);

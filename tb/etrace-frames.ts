@@ -27,61 +27,112 @@ function endOfTraceWrite(c: EtraceConfig): number {
 /** Sets one input port of the current frame. */
 export type SetPort = (port: string, value: number | bigint) => void;
 
+/** Writes one port of the current frame (bound to the port: no lookup per frame). */
+export type PortSetter = (value: number | bigint) => void;
+
+/** Where frames are written: a setter per input port (tb/run.ts FrameWriter is one). */
+export interface FrameSink {
+  setter(port: string): PortSetter;
+}
+
 export type ApbPhase = 'idle' | 'setup' | 'access';
 
 /**
  * The frames of a whole run, in order: one per record, then the end-of-trace register write (its
  * setup phase rides on the last record's frame, its access phase follows), then idle frames until
- * the FIFO has drained. Calls `frame(set => ...)` once per frame; the callback sets every input.
+ * the FIFO has drained. Every input is written into `sink` for each frame, then `emit(i)` is called
+ * with the index of the frame's record (-1 for the frames after the records).
  */
-export function etraceFrames(c: EtraceConfig, records: readonly RetirementRecord[], backpressure: number, frame: (fill: (set: SetPort) => void) => void): void {
+export function writeEtraceFrames(c: EtraceConfig, records: readonly RetirementRecord[], backpressure: number, sink: FrameSink, emit: (record: number) => void): void {
   const p = c.params;
-  const hasSijump = p.sijump_p === 1;
-  const hasImpdef = p.impdef_width_p > 0;
   const ports = new Set(etracePorts(c).map((q) => q.name));
-  const hasContext = ports.has('context_i');
-  const hasTime = ports.has('time_i');
+  const optional = (name: string): PortSetter | undefined => (ports.has(name) ? sink.setter(name) : undefined);
+  const itype = sink.setter('itype_i');
+  const iretire = sink.setter('iretire_i');
+  const ilastsize = sink.setter('ilastsize_i');
+  const iaddr = sink.setter('iaddr_i');
+  const sijump = optional('sijump_i');
+  const cause = sink.setter('cause_i');
+  const tval = sink.setter('tval_i');
+  const priv = sink.setter('priv_i');
+  const context = optional('context_i');
+  const ctype = sink.setter('ctype_i');
+  const trigger = sink.setter('trigger_i');
+  const halted = sink.setter('halted_i');
+  const reset = sink.setter('reset_i');
+  const impdef = optional('impdef_i');
+  const time = optional('time_i');
+  const psel = sink.setter('psel_i');
+  const penable = sink.setter('penable_i');
+  const pwrite = sink.setter('pwrite_i');
+  const paddr = sink.setter('paddr_i');
+  const pwdata = sink.setter('pwdata_i');
+  const pstrb = sink.setter('pstrb_i');
   const privMask = (1 << p.privilege_width_p) - 1;
   const causeMask = (1 << p.ecause_width_p) - 1;
   const ctypeMask = (1 << p.ctype_width_p) - 1;
-  const addrMask = (1n << BigInt(p.iaddress_width_p)) - 1n;
-  const ctxMask = (1n << BigInt(p.context_width_p)) - 1n;
-  const timeMask = (1n << BigInt(p.time_width_p)) - 1n;
   const impdefMask = (1 << p.impdef_width_p) - 1;
+  // 64-bit fields need no mask (bigint arithmetic per frame is the expensive part).
+  const mask = (w: number) => (w >= 64 ? (v: bigint) => v : ((m: bigint) => (v: bigint) => v & m)((1n << BigInt(w)) - 1n));
+  const addrMask = mask(p.iaddress_width_p);
+  const ctxMask = mask(p.context_width_p);
+  const timeMask = mask(p.time_width_p);
+  const itype3 = p.itype_width_p === 3;
   const endWrite = endOfTraceWrite(c);
-  const fill = (set: SetPort, r: RetirementRecord | undefined, apb: ApbPhase): void => {
-    set('itype_i', r ? (p.itype_width_p === 3 ? toItype3(r.itype) : r.itype) : 0);
-    set('iretire_i', r ? r.iretire : 0);
-    set('ilastsize_i', r ? r.ilastsize : 0);
-    set('iaddr_i', r ? r.iaddr & addrMask : 0n);
-    if (hasSijump) set('sijump_i', r?.sijump ? 1 : 0);
-    set('cause_i', r ? r.cause & causeMask : 0);
-    set('tval_i', r ? r.tval & addrMask : 0n);
-    set('priv_i', r ? r.priv & privMask : 0);
-    if (hasContext) set('context_i', r ? r.context & ctxMask : 0n);
-    set('ctype_i', r ? r.ctype & ctypeMask : 0);
-    set('trigger_i', r ? r.trigger & 7 : 0);
-    set('halted_i', r?.halted ? 1 : 0);
-    set('reset_i', r?.reset ? 1 : 0);
-    if (hasImpdef) set('impdef_i', r ? r.impdef & impdefMask : 0);
-    if (hasTime) set('time_i', r ? r.time & timeMask : 0n);
-    set('psel_i', apb === 'idle' ? 0 : 1);
-    set('penable_i', apb === 'access' ? 1 : 0);
-    set('pwrite_i', apb === 'idle' ? 0 : 1);
-    set('paddr_i', 0);
-    set('pwdata_i', apb === 'idle' ? 0 : endWrite);
-    set('pstrb_i', apb === 'idle' ? 0 : 0b0001);
+
+  const hart = (r: RetirementRecord): void => {
+    itype(itype3 ? toItype3(r.itype) : r.itype);
+    iretire(r.iretire);
+    ilastsize(r.ilastsize);
+    iaddr(addrMask(r.iaddr));
+    sijump?.(r.sijump ? 1 : 0);
+    cause(r.cause & causeMask);
+    tval(addrMask(r.tval));
+    priv(r.priv & privMask);
+    context?.(ctxMask(r.context));
+    ctype(r.ctype & ctypeMask);
+    trigger(r.trigger & 7);
+    halted(r.halted ? 1 : 0);
+    reset(r.reset ? 1 : 0);
+    impdef?.(r.impdef & impdefMask);
+    time?.(timeMask(r.time));
   };
+  const idleHart = (): void => {
+    for (const s of [itype, iretire, ilastsize, iaddr, sijump, cause, tval, priv, context, ctype, trigger, halted, reset, impdef, time]) s?.(0);
+  };
+  const apb = (phase: ApbPhase): void => {
+    psel(phase === 'idle' ? 0 : 1);
+    penable(phase === 'access' ? 1 : 0);
+    pwrite(phase === 'idle' ? 0 : 1);
+    paddr(0);
+    pwdata(phase === 'idle' ? 0 : endWrite);
+    pstrb(phase === 'idle' ? 0 : 0b0001);
+  };
+
   const n = records.length;
+  apb('idle');
   for (let i = 0; i < n; i++) {
-    const r = records[i];
-    const apb: ApbPhase = i === n - 1 ? 'setup' : 'idle';
-    frame((set) => fill(set, r, apb));
+    hart(records[i]!);
+    if (i === n - 1) apb('setup');
+    emit(i);
   }
-  if (n === 0) frame((set) => fill(set, undefined, 'setup'));
-  frame((set) => fill(set, undefined, 'access'));
+  if (n === 0) {
+    idleHart();
+    apb('setup');
+    emit(-1);
+  }
+  idleHart();
+  apb('access');
+  emit(-1);
+  apb('idle');
   // The FIFO holds at most fifo_depth_p bytes; a byte leaves in each ready cycle.
   const drain = Math.ceil((2 * p.fifo_depth_p) / Math.max(0.05, 1 - backpressure)) + 64;
-  for (let i = 0; i < drain; i++) frame((set) => fill(set, undefined, 'idle'));
+  for (let i = 0; i < drain; i++) emit(-1);
 }
 
+/** The same frames, each as a callback that sets every input by name (for other simulators). */
+export function etraceFrames(c: EtraceConfig, records: readonly RetirementRecord[], backpressure: number, frame: (fill: (set: SetPort) => void) => void): void {
+  const values = new Map<string, number | bigint>();
+  const sink: FrameSink = { setter: (port) => (value) => void values.set(port, value) };
+  writeEtraceFrames(c, records, backpressure, sink, () => frame((set) => values.forEach((v, k) => set(k, v))));
+}

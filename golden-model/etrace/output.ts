@@ -37,21 +37,45 @@ export interface EncodeOptions {
 
 /** Encodes a whole stream. */
 export function encodeStream(records: readonly RetirementRecord[], config: EtraceConfig, opts: EncodeOptions = {}): EncodeResult {
-  const out = new OutputFifo(config, opts.ready, opts.keepPackets ?? true);
-  const encoder = new EtraceEncoder(config, (p) => out.offer(p));
-  out.onLoss = () => encoder.lost();
-  records.forEach((r, i) => {
-    const change = opts.optionChanges?.get(i);
+  const s = new StreamEncoder(config, opts);
+  for (const r of records) s.push(r);
+  return s.finish();
+}
+
+/**
+ * The same as `encodeStream`, a record at a time (a co-simulation encodes while it streams the
+ * records to the RTL).
+ */
+export class StreamEncoder {
+  private readonly out: OutputFifo;
+  private readonly encoder: EtraceEncoder;
+  private index = 0;
+
+  constructor(
+    config: EtraceConfig,
+    private readonly opts: EncodeOptions = {},
+  ) {
+    this.out = new OutputFifo(config, opts.ready, opts.keepPackets ?? true);
+    this.encoder = new EtraceEncoder(config, (p) => this.out.offer(p));
+    this.out.onLoss = () => this.encoder.lost();
+  }
+
+  push(r: RetirementRecord): void {
+    const change = this.opts.optionChanges?.get(this.index);
     if (change) {
-      encoder.changeOptions(change);
-      out.setOptions(change);
+      this.encoder.changeOptions(change);
+      this.out.setOptions(change);
     }
-    if (!r.sameCycle) out.nextCycle();
-    encoder.push(r);
-  });
-  out.nextCycle();
-  encoder.finish();
-  return out.result();
+    if (!r.sameCycle) this.out.nextCycle();
+    this.encoder.push(r);
+    this.index++;
+  }
+
+  finish(): EncodeResult {
+    this.out.nextCycle();
+    this.encoder.finish();
+    return this.out.result();
+  }
 }
 
 class OutputFifo {
