@@ -21,6 +21,14 @@
 // component's reset values) and sends a support packet; the run-time options are sampled then
 // and held for the session. Clearing trTeEnable ends the session at the first cycle without a
 // pending view: the last instruction is reported and a support packet with enable 0 follows.
+//
+// Icarus Verilog 11: a change that wakes an always_comb also wakes every always_comb elaborated
+// before it (the time-zero trigger of always_comb ties their wait events into one chain). A block
+// that gives a variable another always_comb reads a default and then its value thus wakes the
+// blocks before that reader in every evaluation, and two such blocks that wake each other loop
+// with zero delay. So the decision block and the FIFO write compute on working variables (w_*)
+// and write each result once; the acceptance chain keeps its step-by-step updates, and the
+// defaults of the contents block only reach the packers, which are elaborated before it.
 module etrace_encoder (
   input  logic                clk_i,
   input  logic                rst_ni,
@@ -507,7 +515,8 @@ module etrace_encoder (
   logic [7:0] post_bits;
 
   // ---------------------------------------------------------------- decision (steps 1-9)
-  // Everything that does not depend on whether the FIFO takes a packet.
+  // Everything that does not depend on whether the FIFO takes a packet. The block computes on
+  // working variables (w_*) and writes each result once, at its end ("Icarus Verilog 11" above).
   logic        a_qualified;      // curr is qualified (steps 2-9 apply)
   logic        a_end_support;    // step 1: tracing ends at curr
   logic        a_start_support;  // tracing (re)starts at curr and enable 1 was not reported
@@ -520,180 +529,223 @@ module etrace_encoder (
   logic [2:0]  a_main;           // the main packet
   logic        a_main_is_trap_of_prev;  // MainTrap about prev's trap (else curr's own)
   logic        a_main_thaddr;
-  logic        a_reported, a_reported_by_sync;
   logic        a_thaddr0_d;
   logic        a_thaddr0_set;    // a_thaddr0_d replaces thaddr0_q
   logic        a_sf2;            // step 9: F3 SF2
   logic        a_rep_notify, a_rep_updiscon, a_rep_irreport;
   logic [Ird-1:0] a_rep_irdepth;
   logic        a_rep_updiscon_reason; // the report is the target of an uninferable discontinuity (JTC)
-  logic        a_prev_trap, a_prev_updiscon, a_curr_exc_only, a_next_exc_only, a_sijump_inferable;
-  logic [Ird-1:0] a_depth_before;
-  logic        a_depth_flag;
-  logic [32:0] a_resync_plus;
-  logic        a_resync_due_plus1;
-  logic        a_ok;             // curr's branch was predicted correctly
+  logic        a_sijump_inferable;
   logic        a_reason_upd;     // lastReportReason after curr
 
-  always_comb begin
-    a_qualified = c_qualified_q;
-    a_end_support = 1'b0;
-    a_start_support = 1'b0;
-    a_ended_status = reason_upd_q ? QsEndedUpd : QsEndedRep;
-    a_branches = branches_q;
-    a_map = map_q;
-    a_pbc = pbc_q;
-    a_map_failed = map_failed_q;
-    a_count_failed = count_failed_q;
-    a_current_failed = 1'b0;
-    a_ir_anchor = ir_anchor_q;
-    a_main = MainNone;
-    a_main_is_trap_of_prev = 1'b1;
-    a_main_thaddr = 1'b1;
-    a_reported = 1'b0;
-    a_reported_by_sync = 1'b0;
-    a_thaddr0_d = 1'b0;
-    a_thaddr0_set = 1'b0;
-    a_sf2 = 1'b0;
-    a_rep_notify = 1'b0;
-    a_rep_updiscon = 1'b0;
-    a_rep_irreport = 1'b0;
-    a_rep_irdepth = '0;
-    a_rep_updiscon_reason = 1'b0;
-    a_ok = 1'b0;
-    a_reason_upd = reason_upd_q;
-    bp_update = 1'b0;
+  always_comb begin : p_decide
+    logic        w_qualified, w_end_support, w_start_support;
+    logic [1:0]  w_ended_status;
+    logic [4:0]  w_branches;
+    logic [30:0] w_map;
+    logic [32:0] w_pbc;
+    logic        w_map_failed, w_count_failed, w_current_failed, w_ir_anchor;
+    logic [31:0] w_resync;
+    logic [2:0]  w_main;
+    logic        w_main_is_trap_of_prev, w_main_thaddr;
+    logic        w_reported, w_reported_by_sync;
+    logic        w_thaddr0_d, w_thaddr0_set, w_sf2;
+    logic        w_rep_notify, w_rep_updiscon, w_rep_irreport;
+    logic [Ird-1:0] w_rep_irdepth;
+    logic        w_rep_updiscon_reason;
+    logic        w_prev_trap, w_prev_updiscon, w_curr_exc_only, w_next_exc_only, w_sijump_inferable;
+    logic [Ird-1:0] w_depth_before;
+    logic        w_depth_flag;
+    logic [32:0] w_resync_plus;
+    logic        w_resync_due_plus1;
+    logic        w_ok;  // curr's branch was predicted correctly
+    logic        w_reason_upd, w_bp_update;
+    w_qualified = c_qualified_q;
+    w_end_support = 1'b0;
+    w_start_support = 1'b0;
+    w_ended_status = reason_upd_q ? QsEndedUpd : QsEndedRep;
+    w_branches = branches_q;
+    w_map = map_q;
+    w_pbc = pbc_q;
+    w_map_failed = map_failed_q;
+    w_count_failed = count_failed_q;
+    w_current_failed = 1'b0;
+    w_ir_anchor = ir_anchor_q;
+    w_main = MainNone;
+    w_main_is_trap_of_prev = 1'b1;
+    w_main_thaddr = 1'b1;
+    w_reported = 1'b0;
+    w_reported_by_sync = 1'b0;
+    w_thaddr0_d = 1'b0;
+    w_thaddr0_set = 1'b0;
+    w_sf2 = 1'b0;
+    w_rep_notify = 1'b0;
+    w_rep_updiscon = 1'b0;
+    w_rep_irreport = 1'b0;
+    w_rep_irdepth = '0;
+    w_rep_updiscon_reason = 1'b0;
+    w_ok = 1'b0;
+    w_reason_upd = reason_upd_q;
+    w_bp_update = 1'b0;
 
     // Resync units of curr's record (every view starts a record with retires_p = 1).
-    a_resync_plus = {1'b0, resync_q} + {1'b0, c_units_q};
-    a_resync = a_resync_plus[32] ? 32'hffff_ffff : a_resync_plus[31:0];
+    w_resync_plus = {1'b0, resync_q} + {1'b0, c_units_q};
+    w_resync = w_resync_plus[32] ? 32'hffff_ffff : w_resync_plus[31:0];
 
-    a_depth_before = ir_depth;
-    a_depth_flag = (ir_depth != '0);
-    a_prev_trap = is_trap(p_itype_q) & p_qualified_q;
-    a_prev_updiscon = p_qualified_q & p_updiscon_q;
-    a_curr_exc_only = is_trap(c_itype_q) & ~c_retired_q;
-    a_next_exc_only = is_trap(n_itype) & ~n_retired & n_qualified;
-    a_sijump_inferable = HasSijump & c_sijump_q & opt_sij & p_retired_q & p_qualified_q & (c_itype_q != ItXret);
+    w_depth_before = ir_depth;
+    w_depth_flag = (ir_depth != '0);
+    w_prev_trap = is_trap(p_itype_q) & p_qualified_q;
+    w_prev_updiscon = p_qualified_q & p_updiscon_q;
+    w_curr_exc_only = is_trap(c_itype_q) & ~c_retired_q;
+    w_next_exc_only = is_trap(n_itype) & ~n_retired & n_qualified;
+    w_sijump_inferable = HasSijump & c_sijump_q & opt_sij & p_retired_q & p_qualified_q & (c_itype_q != ItXret);
     // resyncDueAt(curr, 1): counting the packet about to be sent (ResyncMode 1).
-    a_resync_due_plus1 = (opt_rmode != 2'd0) && c_retired_q && (c_itype_q != '0) &&
-                         ({1'b0, a_resync} + {32'd0, opt_rmode == 2'd1} >= (33'd1 << (opt_rmax + 4'd4)));
+    w_resync_due_plus1 = (opt_rmode != 2'd0) && c_retired_q && (c_itype_q != '0) &&
+                         ({1'b0, w_resync} + {32'd0, opt_rmode == 2'd1} >= (33'd1 << (opt_rmax + 4'd4)));
 
     if (!c_qualified_q) begin
       // 1. Not qualified: tracing ends at the first unqualified view.
-      a_end_support = tracing_q;
+      w_end_support = tracing_q;
     end else begin
-      a_start_support = ~tracing_q & ~rep_enable_q;
+      w_start_support = ~tracing_q & ~rep_enable_q;
       // 2. Branches: the map, the predictor and the count of correct predictions.
       if (c_retired_q && (c_itype_q == ItTaken || c_itype_q == ItNotTaken)) begin
-        a_ir_anchor = 1'b0;
-        bp_update = HasBpred & opt_bp;
-        a_ok = HasBpred & opt_bp & (bp_taken_pred == (c_itype_q == ItTaken));
+        w_ir_anchor = 1'b0;
+        w_bp_update = HasBpred & opt_bp;
+        w_ok = HasBpred & opt_bp & (bp_taken_pred == (c_itype_q == ItTaken));
         if (pbc_q >= 33'd31) begin
-          if (a_ok && pbc_q < 33'h1_0000_001e) a_pbc = pbc_q + 33'd1;
+          if (w_ok && pbc_q < 33'h1_0000_001e) w_pbc = pbc_q + 33'd1;
           else begin
-            a_count_failed = ~a_ok;
-            a_current_failed = ~a_ok;
+            w_count_failed = ~w_ok;
+            w_current_failed = ~w_ok;
           end
         end else begin
-          a_map = map_q | ({30'd0, c_itype_q != ItTaken} << branches_q);
-          a_branches = branches_q + 5'd1;
+          w_map = map_q | ({30'd0, c_itype_q != ItTaken} << branches_q);
+          w_branches = branches_q + 5'd1;
           if (HasBpred && opt_bp) begin
-            if (a_ok && !map_failed_q) a_pbc = pbc_q + 33'd1;
-            else a_map_failed = 1'b1;
-            a_current_failed = ~a_ok;
-            if (a_pbc >= 33'd31) begin
-              a_branches = 5'd0;
-              a_map = '0;
+            if (w_ok && !map_failed_q) w_pbc = pbc_q + 33'd1;
+            else w_map_failed = 1'b1;
+            w_current_failed = ~w_ok;
+            if (w_pbc >= 33'd31) begin
+              w_branches = 5'd0;
+              w_map = '0;
             end
           end
         end
       end
 
       // 3. The instruction after a trap.
-      if (a_prev_trap) begin
-        a_reported_by_sync = 1'b1;
+      if (w_prev_trap) begin
+        w_reported_by_sync = 1'b1;
         if (!Ratified) begin
-          if (!a_curr_exc_only) a_main = MainTrap;
-        end else if (a_curr_exc_only) begin
-          a_main = MainTrap;
-          a_main_thaddr = 1'b0;
-          a_thaddr0_set = 1'b1;
-          a_thaddr0_d = a_prev_updiscon | is_trap(n_itype);
+          if (!w_curr_exc_only) w_main = MainTrap;
+        end else if (w_curr_exc_only) begin
+          w_main = MainTrap;
+          w_main_thaddr = 1'b0;
+          w_thaddr0_set = 1'b1;
+          w_thaddr0_d = w_prev_updiscon | is_trap(n_itype);
         end else if (thaddr0_q) begin
-          a_thaddr0_set = 1'b1;
-          a_thaddr0_d = 1'b0;
-          a_main = MainSync;
+          w_thaddr0_set = 1'b1;
+          w_thaddr0_d = 1'b0;
+          w_main = MainSync;
         end else begin
-          a_main = MainTrap;
+          w_main = MainTrap;
         end
       end else begin
-        a_thaddr0_set = 1'b1;
-        a_thaddr0_d = 1'b0;
-        if (a_curr_exc_only) begin
+        w_thaddr0_set = 1'b1;
+        w_thaddr0_d = 1'b0;
+        if (w_curr_exc_only) begin
           // 3b. A trap that retired nothing: 2.0 reports it with thaddr 0 when a packet is due.
-          if (Ratified && (a_prev_updiscon || sync_next_q || !p_qualified_q ||
+          if (Ratified && (w_prev_updiscon || sync_next_q || !p_qualified_q ||
                            is_ppch(p_priv_q, c_priv_q, c_ctype_q))) begin
-            a_reported_by_sync = 1'b1;
-            a_main = MainTrap;
-            a_main_is_trap_of_prev = 1'b0;
-            a_main_thaddr = 1'b0;
-            a_thaddr0_d = 1'b1;
+            w_reported_by_sync = 1'b1;
+            w_main = MainTrap;
+            w_main_is_trap_of_prev = 1'b0;
+            w_main_thaddr = 1'b0;
+            w_thaddr0_d = 1'b1;
           end
         end else if (sync_next_q || !p_qualified_q || is_ppch(p_priv_q, c_priv_q, c_ctype_q)) begin
           // 4. First qualified, privilege or precise context change, resync.
-          a_reported_by_sync = 1'b1;
-          a_main = MainSync;
-        end else if (a_prev_updiscon) begin
+          w_reported_by_sync = 1'b1;
+          w_main = MainSync;
+        end else if (w_prev_updiscon) begin
           // 5. The target of an uninferable discontinuity.
-          a_main = MainReport;
-          a_reported = 1'b1;
-          a_rep_updiscon_reason = 1'b1;
-          a_rep_updiscon = (is_trap(c_itype_q) && c_retired_q) || a_next_exc_only ||
-                           (n_qualified && is_ppch(c_priv_q, n_priv, n_ctype)) || a_resync_due_plus1;
-          a_rep_irreport = failed_ret_q;
-          a_rep_irdepth = failed_ret_q ? failed_depth_q : '0;
+          w_main = MainReport;
+          w_reported = 1'b1;
+          w_rep_updiscon_reason = 1'b1;
+          w_rep_updiscon = (is_trap(c_itype_q) && c_retired_q) || w_next_exc_only ||
+                           (n_qualified && is_ppch(c_priv_q, n_priv, n_ctype)) || w_resync_due_plus1;
+          w_rep_irreport = failed_ret_q;
+          w_rep_irdepth = failed_ret_q ? failed_depth_q : '0;
         end else if ((is_trap(c_itype_q) && c_retired_q) || c_notify_q) begin
           // 6. A retired trap, or a notification.
-          a_main = MainReport;
-          a_reported = 1'b1;
-          a_rep_notify = c_notify_q;
-          a_rep_irreport = a_depth_flag;
-          a_rep_irdepth = a_depth_before;
-        end else if (a_ir_anchor && is_call(c_itype_q)) begin
+          w_main = MainReport;
+          w_reported = 1'b1;
+          w_rep_notify = c_notify_q;
+          w_rep_irreport = w_depth_flag;
+          w_rep_irdepth = w_depth_before;
+        end else if (w_ir_anchor && is_call(c_itype_q)) begin
           // 6b. A call after an implicit return with no branch or packet since (notify flag).
-          a_main = MainReport;
-          a_reported = 1'b1;
-          a_rep_notify = 1'b1;
-          a_rep_irreport = a_depth_flag;
-          a_rep_irdepth = a_depth_before;
-        end else if (a_next_exc_only ||
+          w_main = MainReport;
+          w_reported = 1'b1;
+          w_rep_notify = 1'b1;
+          w_rep_irreport = w_depth_flag;
+          w_rep_irdepth = w_depth_before;
+        end else if (w_next_exc_only ||
                      (n_qualified && is_ppch(c_priv_q, n_priv, n_ctype) &&
-                      ({1'b0, a_branches} + {5'd0, a_pbc >= 33'd31} != 6'd0)) ||
+                      ({1'b0, w_branches} + {5'd0, w_pbc >= 33'd31} != 6'd0)) ||
                      (n_qualified && n_ctype == 2'd3) || !n_qualified) begin
           // 7. The next view needs this one reported first.
-          a_main = MainReport;
-          a_reported = 1'b1;
-          a_rep_irreport = a_depth_flag;
-          a_rep_irdepth = a_depth_before;
-        end else if (a_count_failed) begin
+          w_main = MainReport;
+          w_reported = 1'b1;
+          w_rep_irreport = w_depth_flag;
+          w_rep_irdepth = w_depth_before;
+        end else if (w_count_failed) begin
           // 8. A failed prediction in count mode, or a full branch map.
-          a_main = MainCount;
-        end else if (a_branches == 5'd31 && a_pbc < 33'd31) begin
-          a_main = MainFullMap;
+          w_main = MainCount;
+        end else if (w_branches == 5'd31 && w_pbc < 33'd31) begin
+          w_main = MainFullMap;
         end
       end
-      if (a_reported || a_reported_by_sync) a_reason_upd = a_reported & a_prev_updiscon;
+      if (w_reported || w_reported_by_sync) w_reason_upd = w_reported & w_prev_updiscon;
       // 9. An imprecise context change not carried by a sync packet.
-      a_sf2 = (c_ctype_q == 2'd1) && !a_reported_by_sync;
+      w_sf2 = (c_ctype_q == 2'd1) && !w_reported_by_sync;
       // The resync report (when no main packet): the flags of steps 6-7.
-      if (a_main == MainNone) begin
-        a_rep_notify = 1'b0;
-        a_rep_updiscon = 1'b0;
-        a_rep_irreport = a_depth_flag;
-        a_rep_irdepth = a_depth_before;
+      if (w_main == MainNone) begin
+        w_rep_notify = 1'b0;
+        w_rep_updiscon = 1'b0;
+        w_rep_irreport = w_depth_flag;
+        w_rep_irdepth = w_depth_before;
       end
     end
+
+    // The results, each written once.
+    a_qualified = w_qualified;
+    a_end_support = w_end_support;
+    a_start_support = w_start_support;
+    a_ended_status = w_ended_status;
+    a_branches = w_branches;
+    a_map = w_map;
+    a_pbc = w_pbc;
+    a_map_failed = w_map_failed;
+    a_count_failed = w_count_failed;
+    a_current_failed = w_current_failed;
+    a_ir_anchor = w_ir_anchor;
+    a_resync = w_resync;
+    a_main = w_main;
+    a_main_is_trap_of_prev = w_main_is_trap_of_prev;
+    a_main_thaddr = w_main_thaddr;
+    a_thaddr0_d = w_thaddr0_d;
+    a_thaddr0_set = w_thaddr0_set;
+    a_sf2 = w_sf2;
+    a_rep_notify = w_rep_notify;
+    a_rep_updiscon = w_rep_updiscon;
+    a_rep_irreport = w_rep_irreport;
+    a_rep_irdepth = w_rep_irdepth;
+    a_rep_updiscon_reason = w_rep_updiscon_reason;
+    a_sijump_inferable = w_sijump_inferable;
+    a_reason_upd = w_reason_upd;
+    bp_update = w_bp_update;
   end
 
   // ---------------------------------------------------------------- the packets' contents
@@ -1380,32 +1432,37 @@ module etrace_encoder (
   assign lost_o = stall | (commit & (lost_call | (lost_pending & ~lost_pending_q)));
 
   // ---------------------------------------------------------------- bytes to the FIFO
-  // The packets taken this cycle, concatenated in order (byte 0 first).
+  // The packets taken this cycle, concatenated in order (byte 0 first), written once (the FIFO
+  // reads them; see "Icarus Verilog 11" above).
   logic [6-1:0] wr_len;
   logic [8*20-1:0] wr_data;
-  always_comb begin
-    wr_len = '0;
-    wr_data = '0;
+  always_comb begin : p_write
+    logic [6-1:0] w_len;
+    logic [8*20-1:0] w_data;
+    w_len = '0;
+    w_data = '0;
     if (take_pre) begin
-      wr_data = wr_data | ((lsup_pre ? {72'd0, lsup_bytes} : {72'd0, pre_bytes}) << {8'd0, wr_len, 3'd0});
-      wr_len = wr_len + (lsup_pre ? lsup_len : pre_len);
+      w_data = w_data | ((lsup_pre ? {72'd0, lsup_bytes} : {72'd0, pre_bytes}) << {8'd0, w_len, 3'd0});
+      w_len = w_len + (lsup_pre ? lsup_len : pre_len);
     end
     if (take_main) begin
-      wr_data = wr_data | ((lsup_main ? {72'd0, lsup_bytes} : {72'd0, main_bytes_sel}) << {8'd0, wr_len, 3'd0});
-      wr_len = wr_len + (lsup_main ? lsup_len : main_len_sel);
+      w_data = w_data | ((lsup_main ? {72'd0, lsup_bytes} : {72'd0, main_bytes_sel}) << {8'd0, w_len, 3'd0});
+      w_len = w_len + (lsup_main ? lsup_len : main_len_sel);
     end
     if (take_sf2) begin
-      wr_data = wr_data | ((lsup_sf2 ? {72'd0, lsup_bytes} : {72'd0, sf2_bytes}) << {8'd0, wr_len, 3'd0});
-      wr_len = wr_len + (lsup_sf2 ? lsup_len : sf2_len);
+      w_data = w_data | ((lsup_sf2 ? {72'd0, lsup_bytes} : {72'd0, sf2_bytes}) << {8'd0, w_len, 3'd0});
+      w_len = w_len + (lsup_sf2 ? lsup_len : sf2_len);
     end
     if (take_rsy) begin
-      wr_data = wr_data | ((lsup_rsy ? {72'd0, lsup_bytes} : {72'd0, main_bytes}) << {8'd0, wr_len, 3'd0});
-      wr_len = wr_len + (lsup_rsy ? lsup_len : main_len);
+      w_data = w_data | ((lsup_rsy ? {72'd0, lsup_bytes} : {72'd0, main_bytes}) << {8'd0, w_len, 3'd0});
+      w_len = w_len + (lsup_rsy ? lsup_len : main_len);
     end
     if (take_post) begin
-      wr_data = wr_data | ((lsup_post ? {72'd0, lsup_bytes} : {72'd0, post_bytes}) << {8'd0, wr_len, 3'd0});
-      wr_len = wr_len + (lsup_post ? lsup_len : post_len);
+      w_data = w_data | ((lsup_post ? {72'd0, lsup_bytes} : {72'd0, post_bytes}) << {8'd0, w_len, 3'd0});
+      w_len = w_len + (lsup_post ? lsup_len : post_len);
     end
+    wr_len = w_len;
+    wr_data = w_data;
   end
   assign wr_valid_o = commit & (wr_len != '0);
   assign wr_len_o = wr_len;
