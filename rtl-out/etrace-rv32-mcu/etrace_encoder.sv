@@ -760,7 +760,6 @@ module etrace_encoder (
   logic [5-1:0] trap_cause;
   logic [Iaw-1:0] trap_tval;
   logic [Iaw-1:0] trap_addr;
-  logic [32-1:0] iaddr_unused;
 
   always_comb begin
     rep_diff = opt_full ? c_addr_q : c_addr_q - last_addr_q;
@@ -777,7 +776,6 @@ module etrace_encoder (
     trap_cause = a_main_is_trap_of_prev ? p_cause_q : c_cause_q;
     trap_tval = a_main_is_trap_of_prev ? p_tval_q : c_tval_q;
     trap_addr = a_main_is_trap_of_prev ? p_addr_q : c_addr_q;
-    iaddr_unused = '0;
 
     // The main packet (or, when there is none, the resync report).
     main_kind = KF2;
