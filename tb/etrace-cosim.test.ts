@@ -11,23 +11,19 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { resolveSettings } from '../golden-model/common/settings.ts';
 import type { EtraceConfig } from '../golden-model/etrace/config.ts';
-import { ETRACE_SETTINGS, etraceConfig } from '../golden-model/etrace/settings.ts';
 import type { RetirementRecord } from '../golden-model/hart/records.ts';
-import { generateStimulus } from '../golden-model/hart/stimulus/generate.ts';
-import { defaultKnobs, type StimulusKnobs } from '../golden-model/hart/stimulus/knobs.ts';
+import type { StimulusKnobs } from '../golden-model/hart/stimulus/knobs.ts';
 import { renderEtraceRtl } from '../generator/rtl/etrace.ts';
 import { ROOT } from '../generator/render.ts';
-import { loadComponent, shippedComponents } from '../ipxact/load.ts';
+import { shippedComponents } from '../ipxact/load.ts';
 import type { BuiltModel } from './build.ts';
+import { caseConfig, caseRecords } from './etrace-case.ts';
 import { buildEtraceModel, cosimEtrace } from './etrace-cosim.ts';
 
 const RECORDS = Number(process.env.COSIM_RECORDS ?? 20_000);
 
-function configOf(name: string, sets: string[] = []): EtraceConfig {
-  return etraceConfig(resolveSettings('test', ETRACE_SETTINGS, sets, loadComponent(name, ETRACE_SETTINGS).settings));
-}
+const configOf = (name: string, sets: string[] = []): EtraceConfig => caseConfig(name, sets);
 
 /** The shipped RTL of a component, in compilation order (its filelist). */
 function shippedRtl(name: string): string[] {
@@ -38,17 +34,9 @@ function shippedRtl(name: string): string[] {
     .map((f) => join(dir, f));
 }
 
-/** Stimulus with more of everything the encoder reacts to than the defaults. */
-function stimulus(c: EtraceConfig, seed: number, count: number, extra: Partial<StimulusKnobs> = {}): RetirementRecord[] {
-  const knobs: StimulusKnobs = {
-    ...defaultKnobs(),
-    xlen: c.params.iaddress_width_p > 32 ? 64 : 32,
-    interrupt_rate: 0.003,
-    halt_rate: 0.0005,
-    reset_rate: 0.0002,
-    ...extra,
-  };
-  return generateStimulus(knobs, seed, count).records;
+/** The stimulus of the cosim command: more traps, halts and resets than the defaults. */
+function stimulus(c: EtraceConfig, seed: number, count: number, knobs: Partial<StimulusKnobs> = {}): RetirementRecord[] {
+  return caseRecords(c, { component: '', sets: [], seed, count, backpressure: 0, knobs });
 }
 
 const models = new Map<string, BuiltModel>();
