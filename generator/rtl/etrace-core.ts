@@ -1,6 +1,7 @@
 /**
- * Template contexts of the E-Trace encoder core: etrace_ingress, etrace_encoder, etrace_fifo, the
- * prediction structures (etrace_bpred, etrace_jtc, etrace_irstack) and etrace_top. Every width and
+ * Template contexts of the E-Trace encoder core: etrace_ingress, etrace_filter (filters and
+ * comparators, instantiated by the ingress), etrace_encoder, etrace_fifo, the prediction structures
+ * (etrace_bpred, etrace_jtc, etrace_irstack) and etrace_top. Every width and
  * every repeated block is prepared here; the templates paste them (architecture.md).
  *
  * The packer (etrace_packer) is instantiated once per packet slot of a cycle: pre (support before
@@ -12,6 +13,8 @@
 import { RvError } from '../../golden-model/common/errors.ts';
 import type { EtraceConfig } from '../../golden-model/etrace/config.ts';
 import { hasContextInput, hasTimeInput } from '../../golden-model/etrace/ports.ts';
+import { etraceApbRegsContext } from './etrace-apb-regs.ts';
+import { padColumn } from '../render.ts';
 import { largestPacketBits, packetFields, packetWidths, type Packet } from '../../golden-model/etrace/packet/index.ts';
 
 /** A descriptor field of the packer: its name (port `<name>_i`) and width for a configuration (0 = absent). */
@@ -97,8 +100,6 @@ export function checkRtlSupport(c: EtraceConfig): void {
   const unsupported: string[] = [];
   if (p.retires_p !== 1) unsupported.push(`retires_p = ${p.retires_p} (the RTL retires one instruction per block)`);
   if (p.taken_branches_p !== 1) unsupported.push(`taken_branches_p = ${p.taken_branches_p} (the RTL takes one signal group per cycle)`);
-  if (p.filters_p > 0) unsupported.push(`filters_p = ${p.filters_p} (filters are in the model only)`);
-  if (p.comparators_p > 0) unsupported.push(`comparators_p = ${p.comparators_p} (comparators are in the model only)`);
   if (p.encap_srcid_width !== 0 || p.encap_type_in !== 'flow') unsupported.push('an encapsulation with srcID or the message type in the payload');
   if (unsupported.length > 0) {
     throw new RvError('invalid-component', `the RTL generator does not implement ${unsupported.join('; ')}`, { path: 'parameters' });
@@ -134,7 +135,38 @@ function zeroExtend(x: string, from: number, to: number): string {
 
 export function ingressContext(c: EtraceConfig, banner: string) {
   const wd = widths(c);
-  return { banner, ...wd, irwpad: zeroExtend('iretire_q', wd.irw, 32) };
+  const qualifier = hasQualifier(c);
+  const buses = qualifier ? qualifierBuses(c) : [];
+  const impw = c.params.impdef_width_p;
+  const busTypes = padColumn(buses.map((b) => `logic [${b.width - 1}:0]`));
+  const conns: [string, string][] = [
+    ['clk_i', 'clk_i'],
+    ['rst_ni', 'rst_ni'],
+    ['start_i', 'start_i'],
+    ['commit_i', 'advance_i & frame_q'],
+    ['itype_i', 'itype_q'],
+    ['retired_i', "iretire_q != '0"],
+    ['iaddr_i', 'iaddr_q'],
+    ['context_i', 'context_q'],
+    ['tval_i', 'tval_q'],
+    ['priv_i', 'priv_q'],
+    ['cause_i', 'cause_q'],
+    ...(impw > 0 ? [['impdef_i', 'impdef_q'] as [string, string]] : []),
+    ...buses.map((b): [string, string] => [`${b.name}_i`, `${b.name}_i`]),
+    ['filtered_o', 'filtered'],
+    ['notify_o', 'cmp_notify'],
+  ];
+  const col = padColumn(conns.map(([port]) => `.${port}`));
+  return {
+    banner,
+    ...wd,
+    irwpad: zeroExtend('iretire_q', wd.irw, 32),
+    qualifier,
+    impdefPort: qualifier && impw > 0,
+    impw,
+    busPorts: buses.map((b, i) => `input  ${busTypes[i]} ${b.name}_i,`),
+    filterConns: conns.map(([port, sig], i) => `${col[i]} (${sig})${i === conns.length - 1 ? '' : ','}`),
+  };
 }
 
 /**
@@ -304,5 +336,81 @@ export function irstackContext(c: EtraceConfig, banner: string) {
     dw: Math.max(1, packetWidths(p).irdepth),
     ccbits: p.call_counter_size_p,
     ccmax: (1 << p.call_counter_size_p) - 1,
+  };
+}
+
+/** A run-time option bus of the qualifier: the register file's output `<name>_o`, `width` bits. */
+export interface QualifierBus {
+  readonly name: string;
+  readonly width: number;
+}
+
+/**
+ * The register-file outputs etrace_filter takes: trTeInstFilters and the filter and comparator
+ * fields, concatenated over the units (unit i in bits [i*W +: W]), in the register file's order.
+ */
+export function qualifierBuses(c: EtraceConfig): QualifierBus[] {
+  return etraceApbRegsContext(c, '')
+    .portLines.filter((l) => l.startsWith('output'))
+    .map((l) => {
+      const m = /^output\s+logic\s+(?:\[(\d+):0\]\s+)?(\w+)_o,?$/.exec(l.trim());
+      if (m === null) throw new Error(`qualifierBuses: cannot read ${l}`);
+      return { name: m[2]!, width: m[1] === undefined ? 1 : Number(m[1]) + 1 };
+    })
+    .filter((b) => b.name === 'i_filters' || b.name.startsWith('filter_') || b.name.startsWith('comparator_'));
+}
+
+/** Whether the configuration has the qualifier module etrace_filter (rtlFileNames' condition). */
+export function hasQualifier(c: EtraceConfig): boolean {
+  return c.params.filters_p > 0 || c.params.comparators_p > 0;
+}
+
+/** Bits of the trap nesting depth of a filter's ecause / interrupt window (saturating). */
+export const TRAP_DEPTH_WIDTH = 16;
+
+/** `x` of `from` bits zero-extended to 64 (from <= 64). */
+function zext64(x: string, from: number): string {
+  return zeroExtend(x, from, 64);
+}
+
+/**
+ * Bit `idx` (of `idxw` bits) of unit i's choice vector of `n` bits in the concatenation `vec`
+ * (the loop variable `i` picks the unit): 0 when the index is beyond the vector (the model shifts
+ * the choice right by the index).
+ */
+function choiceBit(vec: string, n: number, idx: string, idxw: number): string {
+  const sel = Math.log2(n);
+  if (idxw <= sel) return `${vec}[i*${n} + ${zeroExtend(idx, idxw, 32)}]`;
+  return `((${idx}[${idxw - 1}:${sel}] == '0) && ${vec}[i*${n} + ${zeroExtend(`${idx}[${sel - 1}:0]`, sel, 32)}])`;
+}
+
+export function filterContext(c: EtraceConfig, banner: string) {
+  const p = c.params;
+  const wd = widths(c);
+  const buses = qualifierBuses(c);
+  const types = padColumn(buses.map((b) => `logic [${b.width - 1}:0]`));
+  const names = padColumn(buses.map((b) => b.name));
+  const qnames = padColumn(buses.map((b) => `${b.name}_q`));
+  const impw = p.impdef_width_p;
+  return {
+    banner,
+    ...wd,
+    nf: p.filters_p,
+    nc: p.comparators_p,
+    impw,
+    dw: TRAP_DEPTH_WIDTH,
+    busPorts: buses.map((b, i) => `input  ${types[i]} ${b.name}_i,`),
+    busDecls: buses.map((b, i) => `${types[i]} ${b.name}, ${b.name}_q;`),
+    busSelects: buses.map((b, i) => `assign ${names[i]} = start_i ? ${b.name}_i : ${b.name}_q;`),
+    busResets: buses.map((_b, i) => `${qnames[i]} <= '0;`),
+    busSamples: buses.map((b, i) => `${qnames[i]} <= ${b.name}_i;`),
+    iaddr64: zext64('iaddr_i', wd.iaw),
+    context64: zext64('context_i', wd.ctxw),
+    tval64: zext64('tval_i', wd.iaw),
+    impdef32: impw === 0 ? "32'd0" : zeroExtend('impdef_i', impw, 32),
+    ecauseBit: choiceBit('filter_match_choice_ecause', 64, 'cause_i', wd.ew),
+    privBit: choiceBit('filter_match_choice_privilege', 8, 'priv_i', wd.pw),
+    compMatch: p.comparators_p === 8 ? 'w_out' : `{${8 - p.comparators_p}'d0, w_out}`,
+    unusedOptions: buses.map((b) => b.name).join(', '),
   };
 }

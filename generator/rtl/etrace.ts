@@ -21,9 +21,12 @@ import {
   descriptorFields,
   encoderContext,
   fifoContext,
+  filterContext,
+  hasQualifier,
   ingressContext,
   irstackContext,
   jtcContext,
+  qualifierBuses,
 } from './etrace-core.ts';
 import { padColumn, svLogic } from '../render.ts';
 import { renderEtracePacker } from './etrace-packer.ts';
@@ -95,11 +98,18 @@ function topContext(c: EtraceConfig, banner: string) {
   const options = ['active', 'enable', 'i_enable', 'i_trig_enable', 'stall_enable', 'resync_mode', 'resync_max', 'full_address',
     'implicit_except', 'si_jump', 'implicit_return', 'branch_prediction', 'jump_target_cache'];
   const col = padColumn(options.map((o) => `.${o}_o`));
-  const regOutputs = options.filter((o) => present.has(`${o}_o`)).map((o) => `${col[options.indexOf(o)]} (${o}),`);
+  const buses = hasQualifier(c) ? qualifierBuses(c) : [];
+  const busCol = padColumn([...options, ...buses.map((b) => b.name)].map((o) => `.${o}_o`)).slice(options.length);
+  const regOutputs = [
+    ...options.filter((o) => present.has(`${o}_o`)).map((o) => `${col[options.indexOf(o)]} (${o}),`),
+    ...buses.map((b, i) => `${busCol[i]} (${b.name}),`),
+  ];
   const last = regOutputs.length - 1;
   regOutputs[last] = regOutputs[last]!.replace(/,$/, '');
   const absent = options.filter((o) => !present.has(`${o}_o`));
   const s = coreSizes(c);
+  const busTypes = padColumn(buses.map((b) => `logic [${b.width - 1}:0]`));
+  const busConnCol = padColumn(['.resync_mode_i', ...buses.map((b) => `.${b.name}_i`)]).slice(1);
   return {
     banner,
     portLines: ports.map((q, i) => `${types[i]} ${q.name}${i === ports.length - 1 ? '' : ','}`),
@@ -115,7 +125,11 @@ function topContext(c: EtraceConfig, banner: string) {
     contextSrc: hasContextInput(c) ? 'context_i' : "1'b0",
     timeSrc: hasTimeInput(c) ? 'time_i' : "1'b0",
     sijumpSrc: p.sijump_p === 1 ? 'sijump_i' : "1'b0",
-    unusedInputs: p.impdef_width_p > 0 ? 'impdef_i' : '',
+    unusedInputs: p.impdef_width_p > 0 && !hasQualifier(c) ? 'impdef_i' : '',
+    qualifier: hasQualifier(c),
+    impdefPort: hasQualifier(c) && p.impdef_width_p > 0,
+    busDecls: buses.map((b, i) => `${busTypes[i]} ${b.name};`),
+    busConns: buses.map((b, i) => `${busConnCol[i]} (${b.name}),`),
     chainw: s.chainWidth,
     wrlenw: s.wrLenWidth,
     wrbytes: s.wrBytes,
@@ -136,6 +150,7 @@ export function renderEtraceRtl(c: EtraceConfig, b: BannerInput): OutputFile[] {
     'etrace_bpred.sv': () => renderTemplate('etrace/etrace_bpred.sv.hbs', bpredContext(c, banner)),
     'etrace_jtc.sv': () => renderTemplate('etrace/etrace_jtc.sv.hbs', jtcContext(c, banner)),
     'etrace_irstack.sv': () => renderTemplate('etrace/etrace_irstack.sv.hbs', irstackContext(c, banner)),
+    'etrace_filter.sv': () => renderTemplate('etrace/etrace_filter.sv.hbs', filterContext(c, banner)),
   };
   return etraceRtlFiles(c).map((name) => {
     const fn = render[name];

@@ -132,9 +132,8 @@ export interface RtlFile {
 }
 
 /**
- * The RTL files generated for a configuration, top level first. Placeholder names until the RTL
- * issue writes the templates; it keeps this list and the files in step (one module per file, file
- * name = module name).
+ * The RTL files generated for a configuration, top level first (one module per file, file name =
+ * module name); generator/rtl/etrace.ts renders each of them.
  */
 export function rtlFileNames(c: EtraceConfig): RtlFile[] {
   const p = c.params;

@@ -4,7 +4,8 @@
 // etrace_ingress: the input stage of the E-Trace encoder (docs/etrace-model.md, "Inputs").
 // - Registers the hart's signal group of each cycle (taken while stall_o is low: advance_i).
 // - Qualifies it (trTeInstTracing, the trace-on/off triggers when trTeInstTrigEnable is set, never
-//   while halted or in reset; golden-model/etrace/filter.ts).
+//   while halted or in reset; golden-model/etrace/filter.ts). With filters or comparators,
+//   etrace_filter adds the filters' verdict (trTeInstFilters) and the comparators' notify.
 // - Turns it into the instruction view the encoder pipeline takes: the retired instruction, or a
 //   trap that retired nothing (its EPC in iaddr), or a halted/reset cycle (unqualified). An idle
 //   cycle (nothing retired, no trap) makes no view; its resynchronisation units (cycles, ResyncMode
@@ -122,6 +123,12 @@ module etrace_ingress (
     end
   end
 
+  // Filters and comparators (golden-model/etrace/filter.ts): whether the filters let the record
+  // through, and whether a comparator asks for a notify (reported when the record is qualified).
+  logic filtered, cmp_notify;
+  assign filtered = 1'b1;
+  assign cmp_notify = 1'b0;
+
   logic        is_trap;
   logic        qualified;
   logic        en_mid;
@@ -133,7 +140,7 @@ module etrace_ingress (
   always_comb begin
     // Qualification: trace-on qualifies from its own instruction, trace-off after its own.
     en_mid = (start_i ? i_enable_i : enabled_q) | (i_trig_enable_i & trigger_q[0]);
-    qualified = en_mid & ~halted_q & ~reset_q;
+    qualified = en_mid & filtered & ~halted_q & ~reset_q;
     en_after = en_mid & ~(i_trig_enable_i & trigger_q[1]);
 
     // Resync units: a cycle (ResyncMode 2) or the half-words retired (ResyncMode 3).
@@ -159,7 +166,7 @@ module etrace_ingress (
     view_tval_o      = tval_q;
     view_time_o      = time_q;
     view_sijump_o    = sijump_q & (iretire_q != '0);
-    view_notify_o    = trigger_q[2] & (iretire_q != '0);
+    view_notify_o    = (trigger_q[2] | (cmp_notify & qualified)) & (iretire_q != '0);
     // A trap that retired nothing is qualified like its cycle; halted and reset views never are.
     view_qualified_o = qualified & ((iretire_q != '0) | is_trap);
     view_enabled_o   = en_after;

@@ -3,6 +3,7 @@
 //
 // etrace_top: the E-Trace encoder for this component. Stages, one module each:
 //   etrace_ingress   input register, qualification, instruction views
+//   etrace_filter    filters and comparators (with filters_p or comparators_p), in the ingress
 //   etrace_encoder   the three-view pipeline and the decision logic (flowchart of section 8);
 //                    etrace_bpred, etrace_jtc and etrace_irstack hold the optional predictors;
 //                    etrace_packer assembles, compresses and encapsulates each packet

@@ -79,10 +79,10 @@ describe('rvtrace generate', () => {
   });
 
   it('parameters the RTL does not implement yet are refused with a clear error, and nothing is written', () => {
-    const out = join(dir, 'filters');
-    const r = rvtrace('generate', '--component', 'etrace', '--out', out, '--set', 'filters_p=1');
+    const out = join(dir, 'retires');
+    const r = rvtrace('generate', '--component', 'etrace', '--out', out, '--set', 'retires_p=2');
     expect(r.status).toBe(2);
-    expect(r.stderr).toMatch(/^rvtrace: parameters: the RTL generator does not implement filters_p = 1/m);
+    expect(r.stderr).toMatch(/^rvtrace: parameters: the RTL generator does not implement retires_p = 2/m);
     expect(existsSync(out)).toBe(false);
   });
 
