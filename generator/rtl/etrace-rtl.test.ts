@@ -5,7 +5,7 @@
  * (tb/etrace-cosim.ts, the co-simulation of tb/etrace-cosim.test.ts) for the same frames.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -148,4 +148,20 @@ describe('generated E-Trace RTL in Icarus Verilog', () => {
     const verilator = await cosimEtrace(buildEtraceModel(c, g.files.map((f) => join(g.dir, f))), c, records);
     expect(Array.from(verilator.actual)).toEqual(bytes);
   }, 120_000);
+});
+
+describe('etrace_top parameters', () => {
+  it('declares the component parameters with their generated values and stops a simulation that overrides one', () => {
+    const g = generated('etrace');
+    const top = readFileSync(join(g.dir, 'etrace_top.sv'), 'utf8');
+    expect(top).toContain('  parameter int fifo_depth_p = 64,');
+    expect(top).toContain('  parameter int iaddress_width_p = 64,');
+    for (const [param, ok] of [['fifo_depth_p=64', true], ['fifo_depth_p=32', false]] as const) {
+      const compile = run('iverilog', ['-g2012', '-o', 'p.vvp', '-s', 'etrace_top', `-Petrace_top.${param}`, ...g.files], g.dir);
+      expect(compile.status, compile.out).toBe(0);
+      const sim = run('vvp', ['-n', 'p.vvp'], g.dir);
+      if (ok) expect(sim.out).not.toMatch(/FATAL/);
+      else expect(sim.out).toMatch(/FATAL.*a parameter differs from the values this RTL was generated for/s);
+    }
+  });
 });

@@ -108,10 +108,13 @@ function topContext(c: EtraceConfig, banner: string) {
   regOutputs[last] = regOutputs[last]!.replace(/,$/, '');
   const absent = options.filter((o) => !present.has(`${o}_o`));
   const s = coreSizes(c);
+  const params = Object.entries(p).filter((e): e is [string, number] => e[0].endsWith('_p') && typeof e[1] === 'number');
   const busTypes = padColumn(buses.map((b) => `logic [${b.width - 1}:0]`));
   const busConnCol = padColumn(['.resync_mode_i', ...buses.map((b) => `.${b.name}_i`)]).slice(1);
   return {
     banner,
+    paramLines: params.map(([name, value], k) => `parameter int ${name} = ${value}${k === params.length - 1 ? '' : ','}`),
+    paramCheck: params.map(([name, value]) => `${name} != ${value}`).join(' ||\n        '),
     portLines: ports.map((q, i) => `${types[i]} ${q.name}${i === ports.length - 1 ? '' : ','}`),
     regOutputs,
     absentOptions: absent.map((o) => `assign ${o} = 1'b0;  // the component has no such hardware`),
