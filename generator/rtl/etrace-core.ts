@@ -107,7 +107,7 @@ export function checkRtlSupport(c: EtraceConfig): void {
 }
 
 /** Widths shared by the core templates. */
-function widths(c: EtraceConfig) {
+export function widths(c: EtraceConfig) {
   const p = c.params;
   const w = packetWidths(p);
   return {
