@@ -165,7 +165,7 @@ export function ingressContext(c: EtraceConfig, banner: string) {
     impdefPort: qualifier && impw > 0,
     impw,
     busPorts: buses.map((b, i) => `input  ${busTypes[i]} ${b.name}_i,`),
-    filterConns: conns.map(([port, sig], i) => `${col[i]} (${sig})${i === conns.length - 1 ? '' : ','}`),
+    filterConns: conns.map(([, sig], i) => `${col[i]} (${sig})${i === conns.length - 1 ? '' : ','}`),
   };
 }
 
