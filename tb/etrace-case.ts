@@ -4,8 +4,7 @@
  * count and a back-pressure probability. The RTL is generated into the cache (one directory per
  * configuration, keyed by its content) and built once per configuration; every seed reuses it.
  */
-import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { resolveSettings } from '../golden-model/common/settings.ts';
 import type { EtraceConfig } from '../golden-model/etrace/config.ts';
@@ -58,7 +57,7 @@ export function caseRecords(c: EtraceConfig, spec: CaseSpec): RetirementRecord[]
   return generateStimulus(knobs, spec.seed, spec.count).records;
 }
 
-const models = new Map<string, BuiltModel>();
+/** Models already built in this process, by component, sets and FST (a build is a stat on a cache hit). */
 const modelsByCase = new Map<string, { model: BuiltModel; rtlDir: string }>();
 
 /**
@@ -83,12 +82,7 @@ export function caseModel(component: string, sets: readonly string[], c: EtraceC
       rmSync(tmp, { recursive: true, force: true }); // another process installed it first
     }
   }
-  const key = `${rtlDir}:${fst}`;
-  let model = models.get(key);
-  if (!model) {
-    model = buildEtraceModel(c, files.map((f) => join(rtlDir, f.name)), log, fst);
-    models.set(key, model);
-  }
+  const model = buildEtraceModel(c, files.map((f) => join(rtlDir, f.name)), log, fst);
   modelsByCase.set(memo, { model, rtlDir });
   return { model, rtlDir };
 }

@@ -93,7 +93,7 @@ export function matrixCases(m: Matrix): (CaseSpec & { index: number; id: string 
   return out;
 }
 
-export interface RunOptions {
+export interface RegressOptions {
   readonly jobs?: number;
   readonly shard?: Shard;
   /** Called after every case (progress). */
@@ -101,7 +101,7 @@ export interface RunOptions {
   readonly log?: (line: string) => void;
 }
 
-export async function runRegression(m: Matrix, opts: RunOptions = {}): Promise<Results> {
+export async function runRegression(m: Matrix, opts: RegressOptions = {}): Promise<Results> {
   const all = matrixCases(m);
   const shard = opts.shard;
   const mine = shard ? all.filter((c) => c.index % shard.count === shard.index - 1) : all;
