@@ -11,6 +11,7 @@ import type { EtraceConfig } from '../golden-model/etrace/config.ts';
 import { ETRACE_SETTINGS } from '../golden-model/etrace/settings.ts';
 import type { RetirementRecord } from '../golden-model/hart/records.ts';
 import { generateStimulus } from '../golden-model/hart/stimulus/generate.ts';
+import { regroupIntoBlocks } from '../golden-model/hart/blocks.ts';
 import { defaultKnobs, type StimulusKnobs } from '../golden-model/hart/stimulus/knobs.ts';
 import { checkedConfig, loadEtraceComponent } from '../generator/cli/etrace-config.ts';
 import { componentLabel, renderEtraceRtl } from '../generator/rtl/etrace.ts';
@@ -54,7 +55,10 @@ export function caseRecords(c: EtraceConfig, spec: CaseSpec): RetirementRecord[]
     reset_rate: 0.0002,
     ...spec.knobs,
   };
-  return generateStimulus(knobs, spec.seed, spec.count).records;
+  const records = generateStimulus(knobs, spec.seed, spec.count).records;
+  // A hart that retires several instructions a cycle presents them in blocks.
+  const p = c.params;
+  return p.retires_p > 1 || p.taken_branches_p > 1 ? regroupIntoBlocks(records, p) : records;
 }
 
 /** Models already built in this process, by component, sets and FST (a build is a stat on a cache hit). */

@@ -4,11 +4,12 @@
  * (etrace_bpred, etrace_jtc, etrace_irstack) and etrace_top. Every width and
  * every repeated block is prepared here; the templates paste them (architecture.md).
  *
- * The packer (etrace_packer) is instantiated once per packet slot of a cycle: pre (support before
- * the view's packets), main (the flowchart's packet, or the resync report), alt (the jump target
- * cache's F0 SF1 alternative), sf2, lsup (support with qual_status trace_lost) and post (support
- * that starts or ends a session). Each slot has one signal per descriptor field, named
- * `<slot>_<field>`; a field the configuration does not send is a 1-bit signal left unconnected.
+ * The packer (etrace_packer) is instantiated once per packet slot: in each etrace_encoder_step (one
+ * per view encoded in a cycle) pre (support before the view's packets), main (the flowchart's
+ * packet, or the resync report), alt (the jump target cache's F0 SF1 alternative) and sf2; in
+ * etrace_encoder lsup (support with qual_status trace_lost) and post (support that starts or ends a
+ * session). Each slot has one signal per descriptor field, named `<slot>_<field>`; a field the
+ * configuration does not send is a 1-bit signal left unconnected.
  */
 import { RvError } from '../../golden-model/common/errors.ts';
 import type { EtraceConfig } from '../../golden-model/etrace/config.ts';
@@ -54,9 +55,18 @@ export function descriptorFields(c: EtraceConfig): DescriptorField[] {
   ];
 }
 
-/** The packet slots of a cycle (see the file comment). */
-const SLOTS = ['pre', 'main', 'alt', 'sf2', 'lsup', 'post'] as const;
-type Slot = (typeof SLOTS)[number];
+/** The packet slots of a step and of the encoder (see the file comment). */
+const STEP_SLOTS = ['pre', 'main', 'alt', 'sf2'] as const;
+const ENCODER_SLOTS = ['lsup', 'post'] as const;
+type Slot = (typeof STEP_SLOTS)[number] | (typeof ENCODER_SLOTS)[number];
+
+/**
+ * Views the encoder may take in one cycle: a block of several instructions (retires_p > 1) is
+ * seen through its first and its last instruction (section 8.3), each encoded by its own step.
+ */
+export function viewsPerCycle(c: EtraceConfig): number {
+  return c.params.retires_p > 1 ? 2 : 1;
+}
 
 const bitlen = (n: number): number => (n <= 0 ? 1 : Math.floor(Math.log2(n)) + 1);
 const payloadBytes = (bits: number): number => Math.ceil(bits / 8);
@@ -71,6 +81,9 @@ export interface CoreSizes {
   readonly maxLen: number;
   readonly supportLen: number;
   readonly sf2Len: number;
+  /** Bytes one step can write (its packets of one view). */
+  readonly stepBytes: number;
+  readonly stepLenWidth: number;
   /** Bytes the encoder can write into the FIFO in one cycle. */
   readonly wrBytes: number;
   readonly wrLenWidth: number;
@@ -82,12 +95,16 @@ export function coreSizes(c: EtraceConfig): CoreSizes {
   const maxLen = 1 + payloadBytes(largestPacketBits(c.params));
   const supportLen = 1 + payloadBytes(kindBits(c, { format: 3n, subformat: 3n }));
   const sf2Len = 1 + payloadBytes(kindBits(c, { format: 3n, subformat: 2n }));
-  // pre + main (or the resync report: never both) + sf2 + post; any of them may be the trace_lost support.
-  const wrBytes = supportLen + Math.max(maxLen, supportLen) + Math.max(sf2Len, supportLen) + supportLen;
+  // A step: pre + main (or the resync report: never both) + sf2; then post. Any of them may be the
+  // trace_lost support.
+  const stepBytes = supportLen + Math.max(maxLen, supportLen) + Math.max(sf2Len, supportLen);
+  const wrBytes = viewsPerCycle(c) * stepBytes + supportLen;
   return {
     maxLen,
     supportLen,
     sf2Len,
+    stepBytes,
+    stepLenWidth: Math.max(6, bitlen(stepBytes)),
     wrBytes,
     wrLenWidth: Math.max(6, bitlen(wrBytes)),
     chainWidth: Math.max(7, bitlen(Math.max(c.params.fifo_depth_p, wrBytes)) + 1),
@@ -98,7 +115,6 @@ export function coreSizes(c: EtraceConfig): CoreSizes {
 export function checkRtlSupport(c: EtraceConfig): void {
   const p = c.params;
   const unsupported: string[] = [];
-  if (p.retires_p !== 1) unsupported.push(`retires_p = ${p.retires_p} (the RTL retires one instruction per block)`);
   if (p.taken_branches_p !== 1) unsupported.push(`taken_branches_p = ${p.taken_branches_p} (the RTL takes one signal group per cycle)`);
   if (p.encap_srcid_width !== 0 || p.encap_type_in !== 'flow') unsupported.push('an encapsulation with srcID or the message type in the payload');
   if (unsupported.length > 0) {
@@ -160,6 +176,9 @@ export function ingressContext(c: EtraceConfig, banner: string) {
   return {
     banner,
     ...wd,
+    multi: viewsPerCycle(c) > 1,
+    retires: c.params.retires_p,
+    blockBytes: `{${wd.iaw - wd.irw - 1}'d0, iretire_q, 1'b0}`,
     irwpad: zeroExtend('iretire_q', wd.irw, 32),
     qualifier,
     impdefPort: qualifier && impw > 0,
@@ -174,7 +193,9 @@ export function ingressContext(c: EtraceConfig, banner: string) {
  * acceptance chain's indentation. `emit`: the packet goes through the model's emit(), whose
  * failure calls lost(); `accepted`: a variable set when the packet itself is taken.
  */
-function offerBlock(take: string, lsup: string, len: string, emit: boolean, accepted?: string): string {
+function offerBlock(take: string, lsup: string, len: string, lsupLen: string, emit: boolean, accepted?: string): string {
+  // In a step the options and the trace_lost packet are ports (`_i`); in the encoder, signals.
+  const stall = lsupLen.endsWith('_i') ? 'opt_stall_i' : 'opt_stall';
   const pad = (n: number) => ' '.repeat(n);
   const lost = (n: number) =>
     [
@@ -184,16 +205,16 @@ function offerBlock(take: string, lsup: string, len: string, emit: boolean, acce
       `${pad(n)}branches = '0; map = '0; pbc = '0; map_failed = 1'b0; count_failed = 1'b0;`,
     ].join('\n');
   const lines = [
-    `if (opt_stall) begin`,
+    `if (${stall}) begin`,
     `  ${take} = 1'b1;`,
     `  need = need + {{chainpad:${len}}};`,
     ...(accepted ? [`  ${accepted} = 1'b1;`] : []),
     `end else if (lost_pending) begin`,
     `  // Trace was lost: the trace_lost support packet goes first, once it fits.`,
-    `  if ({{chainpad:lsup_len}} <= room) begin`,
+    `  if ({{chainpad:${lsupLen}}} <= room) begin`,
     `    ${take} = 1'b1;`,
     `    ${lsup} = 1'b1;`,
-    `    room = room - {{chainpad:lsup_len}};`,
+    `    room = room - {{chainpad:${lsupLen}}};`,
     `    lost_pending = 1'b0;`,
     lost(4),
     `  end`,
@@ -210,9 +231,35 @@ function offerBlock(take: string, lsup: string, len: string, emit: boolean, acce
   return lines.join('\n');
 }
 
-export function encoderContext(c: EtraceConfig, banner: string, packerInstance: (slot: Slot) => string) {
-  const p = c.params;
+/** A signal of the encoder state that the steps pass on (the model's encoder fields). */
+interface ChainVar {
+  readonly name: string;
+  readonly width: number;
+}
+
+/** The encoder state a step takes and gives, in declaration order. */
+function chainState(c: EtraceConfig): ChainVar[] {
   const wd = widths(c);
+  const one = (name: string): ChainVar => ({ name, width: 1 });
+  return [
+    one('lost_pending'), one('awaiting'), one('sync_next'), one('tracing'), one('rep_enable'), one('ir_anchor'),
+    one('thaddr0'), one('reason_upd'),
+    { name: 'branches', width: 5 },
+    { name: 'map', width: 31 },
+    { name: 'pbc', width: 33 },
+    one('map_failed'), one('count_failed'),
+    { name: 'resync', width: 32 },
+    { name: 'last_addr', width: wd.iaw },
+    one('failed_ret'),
+    { name: 'failed_depth', width: wd.ird },
+    ...(viewsPerCycle(c) > 1 ? [{ name: 'rec_units', width: 32 }] : []),
+  ];
+}
+
+const vec = (w: number): string => (w === 1 ? 'logic' : `logic [${w - 1}:0]`);
+
+/** Shared by the step and the encoder: the packets' descriptors, support assignments, offer text. */
+function slotHelpers(c: EtraceConfig) {
   const s = coreSizes(c);
   const fields = descriptorFields(c);
   const chainpad = (x: string) => zeroExtend(x, 6, s.chainWidth);
@@ -223,51 +270,43 @@ export function encoderContext(c: EtraceConfig, banner: string, packerInstance: 
       .map((l) => ' '.repeat(n) + l)
       .join('\n')
       .trimStart();
-
-  const descriptorDecls: string[] = [];
-  for (const slot of SLOTS) {
-    descriptorDecls.push(`// ${slot}`);
-    descriptorDecls.push(`logic [2:0] ${slot}_kind;`);
-    for (const f of fields) {
-      const decl = `logic [${(f.width || f.absentWidth || 1) - 1}:0] ${slot}_${f.name};`;
-      if (f.width > 0) descriptorDecls.push(decl);
-      else descriptorDecls.push('// not sent by this configuration\'s packets: no packer port', '// verilator lint_off UNUSEDSIGNAL', decl, '// verilator lint_on UNUSEDSIGNAL');
+  const descriptorDecls = (slots: readonly Slot[]): string[] => {
+    const decls: string[] = [];
+    for (const slot of slots) {
+      decls.push(`// ${slot}`);
+      decls.push(`logic [2:0] ${slot}_kind;`);
+      for (const f of fields) {
+        const decl = `logic [${(f.width || f.absentWidth || 1) - 1}:0] ${slot}_${f.name};`;
+        if (f.width > 0) decls.push(decl);
+        else decls.push("// not sent by this configuration's packets: no packer port", '// verilator lint_off UNUSEDSIGNAL', decl, '// verilator lint_on UNUSEDSIGNAL');
+      }
+      decls.push(`logic [8*${s.maxLen}-1:0] ${slot}_bytes;`);
+      decls.push(`logic [5:0] ${slot}_len;`);
+      decls.push(`logic [7:0] ${slot}_bits;`);
     }
-    descriptorDecls.push(`logic [8*${s.maxLen}-1:0] ${slot}_bytes;`);
-    descriptorDecls.push(`logic [5:0] ${slot}_len;`);
-    descriptorDecls.push(`logic [7:0] ${slot}_bits;`);
-  }
-
-  const supportAssigns: string[] = [];
-  const support: [Slot, string, string][] = [
-    ['pre', 'pre_sup_enable', 'pre_sup_status'],
-    ['lsup', "1'b1", 'QsTraceLost'],
-    ['post', 'post_sup_enable', 'post_sup_status'],
-  ];
-  for (const [slot, enable, status] of support) {
-    supportAssigns.push(`assign ${slot}_kind = KF3Sf3;`);
-    for (const f of fields) {
-      const value = f.name === 'enable' ? enable : f.name === 'qual_status' ? status : "'0";
-      supportAssigns.push(`assign ${slot}_${f.name} = ${value};`);
+    return decls;
+  };
+  const supportAssigns = (support: readonly [Slot, string, string][]): string[] => {
+    const lines: string[] = [];
+    for (const [slot, enable, status] of support) {
+      lines.push(`assign ${slot}_kind = KF3Sf3;`);
+      for (const f of fields) {
+        const value = f.name === 'enable' ? enable : f.name === 'qual_status' ? status : "'0";
+        lines.push(`assign ${slot}_${f.name} = ${value};`);
+      }
     }
-  }
+    return lines;
+  };
+  return { s, indent, descriptorDecls, supportAssigns };
+}
 
-  const slotBytes = (slot: Slot) => zeroExtend(`${slot}_bytes`, 8 * s.maxLen, 8 * s.wrBytes);
-  const slotLen = (slot: Slot) => zeroExtend(`${slot}_len`, 6, s.wrLenWidth);
-  const writeSlots = (['pre', 'main', 'sf2', 'rsy', 'post'] as const).map((slot) => {
-    const own: Slot = slot === 'rsy' ? 'main' : slot;
-    const bytes = slot === 'main' ? 'main_bytes_sel' : `${own}_bytes`;
-    const len = slot === 'main' ? 'main_len_sel' : `${own}_len`;
-    return {
-      take: `take_${slot}`,
-      bytes: `(lsup_${slot} ? ${slotBytes('lsup')} : ${zeroExtend(bytes, 8 * s.maxLen, 8 * s.wrBytes)})`,
-      len: `(lsup_${slot} ? ${slotLen('lsup')} : ${zeroExtend(len, 6, s.wrLenWidth)})`,
-    };
-  });
-
+/** Shared by the step and the encoder templates. */
+function coreFlags(c: EtraceConfig) {
+  const p = c.params;
+  const s = coreSizes(c);
   return {
-    banner,
-    ...wd,
+    ...widths(c),
+    multi: viewsPerCycle(c) > 1,
     itype4: p.itype_width_p === 4,
     ctype2: p.ctype_width_p === 2,
     ratified: p.payload_layout === '2.0' ? 1 : 0,
@@ -276,19 +315,174 @@ export function encoderContext(c: EtraceConfig, banner: string, packerInstance: 
     hasReturns: p.return_stack_size_p > 0 || p.call_counter_size_p > 0 ? 1 : 0,
     hasSijump: p.sijump_p === 1 ? 1 : 0,
     maxLen: s.maxLen,
+    chainw: s.chainWidth,
+  };
+}
+
+/** The context of etrace_encoder_step: one view through the decision, contents and acceptance chain. */
+export function stepContext(c: EtraceConfig, banner: string, packerInstance: (slot: Slot) => string) {
+  const p = c.params;
+  const { s, indent, descriptorDecls, supportAssigns } = slotHelpers(c);
+  const state = chainState(c);
+  const types = padColumn(state.map((v) => vec(v.width)));
+  const statePorts = state.flatMap((v, i) => [`input  ${types[i]} ${v.name}_i,`, `output ${types[i]} ${v.name}_o,`]);
+  const ext = (x: string, from: number, to: number) => zeroExtend(x, from, to);
+  const writeSlots = (['pre', 'main', 'sf2', 'rsy'] as const).map((slot) => {
+    const bytes = slot === 'main' ? 'main_bytes_sel' : slot === 'rsy' ? 'main_bytes' : `${slot}_bytes`;
+    const len = slot === 'main' ? 'main_len_sel' : slot === 'rsy' ? 'main_len' : `${slot}_len`;
+    return {
+      take: `take_${slot}`,
+      bytes: `(lsup_${slot} ? ${ext('lsup_bytes_i', 8 * s.maxLen, 8 * s.stepBytes)} : ${ext(bytes, 8 * s.maxLen, 8 * s.stepBytes)})`,
+      len: `(lsup_${slot} ? ${ext('lsup_len_i', 6, s.stepLenWidth)} : ${ext(len, 6, s.stepLenWidth)})`,
+    };
+  });
+  return {
+    banner,
+    ...coreFlags(c),
+    stepbytes: s.stepBytes,
+    steplenw: s.stepLenWidth,
+    sizePad: zeroExtend('c_size_i', 3, p.iaddress_width_p),
+    statePorts,
+    stateAssigns: state.filter((v) => v.name !== 'rec_units').map((v) => `${v.name}_o = ${v.name};`),
+    descriptorDecls: descriptorDecls(STEP_SLOTS),
+    supportAssigns: supportAssigns([['pre', 'pre_sup_enable', 'pre_sup_status']]),
+    packerInstances: STEP_SLOTS.map(packerInstance),
+    writeSlots,
+    offerPre: indent(offerBlock('take_pre', 'lsup_pre', 'pre_len', 'lsup_len_i', false), 10),
+    offerMain: indent(offerBlock('take_main', 'lsup_main', 'main_len_sel', 'lsup_len_i', true, 'main_taken'), 12),
+    offerSf2: indent(offerBlock('take_sf2', 'lsup_sf2', 'sf2_len', 'lsup_len_i', true), 10),
+    offerRsy: indent(offerBlock('take_rsy', 'lsup_rsy', 'main_len', 'lsup_len_i', true), 14),
+  };
+}
+
+/** One etrace_encoder_step instance: step `k` of the cycle (0 encodes curr, 1 a block's first view). */
+function stepInstance(c: EtraceConfig, k: number): string {
+  const multi = viewsPerCycle(c) > 1;
+  const first = k === 1;
+  const view = (f: string) => `view_${f}_i`;
+  const conns: [string, string][] = [
+    ['encode_i', first ? 'encode_first' : 'encode_view'],
+    ...['stall', 'full', 'iexc', 'sij', 'ir', 'bp', 'jtc', 'rmode', 'rmax'].map((o): [string, string] => [`opt_${o}_i`, `opt_${o}`]),
+    ...['addr', 'itype', 'retired', 'priv', 'cause', 'tval', 'qualified', 'updiscon'].map((f): [string, string] => [`p_${f}_i`, first ? `p1_${f}` : `p_${f}_q`]),
+  ];
+  // The block's first view: no itype, trap or jump of its own (encoder.ts pushViews).
+  const firstView: Record<string, string> = {
+    addr: 'first_addr_i', itype: "'0", retired: "1'b1", size: "3'd0", priv: view('priv'), context: view('context'),
+    ctype: 'first_ctype_i', cause: "'0", tval: "'0", time: view('time'), sijump: "1'b0", notify: "1'b0",
+    qualified: view('qualified'), enabled: view('enabled'), units: 'first_units_i', starts: "1'b1",
+  };
+  const currFields = ['addr', 'itype', 'retired', 'size', 'priv', 'context', 'ctype', 'cause', 'tval', 'time', 'sijump', 'notify', 'qualified', 'enabled', 'units', ...(multi ? ['starts'] : [])];
+  conns.push(...currFields.map((f): [string, string] => [`c_${f}_i`, first ? firstView[f]! : `c_${f}_q`]));
+  const nextFields: [string, string, string][] = [
+    ['itype', 'n_itype', view('itype')], ['retired', 'n_retired', view('retired')],
+    ['qualified', 'n_qualified', view('qualified')], ['priv', view('priv'), view('priv')], ['ctype', 'n_ctype', view('ctype')],
+  ];
+  conns.push(...nextFields.map(([f, s0, s1]): [string, string] => [`n_${f}_i`, first ? s1 : s0]));
+  const st = `st${k}_`;
+  conns.push(
+    ['bp_taken_i', first ? "1'b0" : 'bp_taken_pred'],
+    ['bp_update_o', `${st}bp_update`],
+    ['jtc_hit_i', first ? 'jtc_hit1' : 'jtc_hit'],
+    ['jtc_index_i', first ? 'jtc_index1' : 'jtc_index'],
+    ['jtc_update_o', `${st}jtc_update`],
+    ['ir_depth_i', first ? 'ir_depth1' : 'ir_depth'],
+    ['ir_predicts_i', first ? 'ir_predicts1' : 'ir_predicts'],
+    ['ir_push_o', `${st}ir_push`],
+    ['ir_push_addr_o', `${st}ir_push_addr`],
+    ['ir_pop_o', `${st}ir_pop`],
+    ['synced_o', `${st}synced`],
+    ['updiscon_o', `${st}updiscon`],
+    ['lsup_bytes_i', 'lsup_bytes'],
+    ['lsup_len_i', 'lsup_len'],
+  );
+  for (const v of chainState(c)) conns.push([`${v.name}_i`, `s${k}_${v.name}`], [`${v.name}_o`, `s${k + 1}_${v.name}`]);
+  conns.push(
+    ['room_i', `s${k}_room`],
+    ['need_i', `s${k}_need`],
+    ['room_o', `s${k + 1}_room`],
+    ['need_o', `s${k + 1}_need`],
+    ['lost_call_o', `${st}lost_call`],
+    ['wr_len_o', `${st}wr_len`],
+    ['wr_data_o', `${st}wr_data`],
+  );
+  const col = padColumn(conns.map(([port]) => `.${port}`));
+  return [
+    `  etrace_encoder_step u_step${k} (`,
+    ...conns.map(([, sig], i) => `    ${col[i]} (${sig})${i === conns.length - 1 ? '' : ','}`),
+    '  );',
+  ].join('\n');
+}
+
+export function encoderContext(c: EtraceConfig, banner: string, packerInstance: (slot: Slot) => string) {
+  const wd = widths(c);
+  const { s, indent, descriptorDecls, supportAssigns } = slotHelpers(c);
+  const views = viewsPerCycle(c);
+  const chain = [...chainState(c), { name: 'room', width: s.chainWidth }, { name: 'need', width: s.chainWidth }];
+  const steps = Array.from({ length: views }, (_v, k) => k);
+
+  const stepDecls: string[] = [];
+  for (let k = 0; k <= views; k++) {
+    stepDecls.push(`// The state ${k === 0 ? 'before step 0' : `after step ${k - 1}`}.`);
+    stepDecls.push(...chain.map((v) => `${vec(v.width)} s${k}_${v.name};`));
+  }
+  for (const k of steps) {
+    stepDecls.push(`// Step ${k}'s updates of the prediction structures and its packets.`);
+    stepDecls.push(
+      `logic st${k}_bp_update, st${k}_jtc_update, st${k}_ir_push, st${k}_ir_pop, st${k}_synced, st${k}_updiscon, st${k}_lost_call;`,
+      `logic [${wd.iaw - 1}:0] st${k}_ir_push_addr;`,
+      `logic [${s.stepLenWidth - 1}:0] st${k}_wr_len;`,
+      `logic [8*${s.stepBytes}-1:0] st${k}_wr_data;`,
+    );
+  }
+  const stepStateInputs = chain
+    .filter((v) => v.name !== 'lost_pending')
+    .map((v) => `assign s0_${v.name} = ${v.name === 'room' ? 'fifo_free_i' : v.name === 'need' ? "'0" : `${v.name}_q`};`);
+
+  // The post offer works on local variables named as in the steps and writes f_* once.
+  const finalVars = [...chain, { name: 'lost_call', width: 1 }];
+  const kept = finalVars.filter((v) => v.name !== 'room' && v.name !== 'need');
+  const finalDecls = kept.map((v) => `${vec(v.width)} f_${v.name};`);
+  const finalLocals = finalVars.map((v) => `${vec(v.width)} ${v.name};`);
+  const finalInits = [
+    ...chain.map((v) => `${v.name} = s${views}_${v.name};`),
+    `lost_call = ${steps.map((k) => `st${k}_lost_call`).join(' | ')};`,
+  ];
+  const finalResults = kept.map((v) => `f_${v.name} = ${v.name};`);
+
+  const ext = (x: string, from: number, to: number) => zeroExtend(x, from, to);
+  const writeParts = [
+    ...steps.map((k) => ({
+      take: `st${k}_wr_len != '0`,
+      bytes: ext(`st${k}_wr_data`, 8 * s.stepBytes, 8 * s.wrBytes),
+      len: ext(`st${k}_wr_len`, s.stepLenWidth, s.wrLenWidth),
+    })),
+    {
+      take: 'take_post',
+      bytes: `(lsup_post ? ${ext('lsup_bytes', 8 * s.maxLen, 8 * s.wrBytes)} : ${ext('post_bytes', 8 * s.maxLen, 8 * s.wrBytes)})`,
+      len: `(lsup_post ? ${ext('lsup_len', 6, s.wrLenWidth)} : ${ext('post_len', 6, s.wrLenWidth)})`,
+    },
+  ];
+
+  return {
+    banner,
+    ...coreFlags(c),
     wrbytes: s.wrBytes,
     wrlenw: s.wrLenWidth,
-    chainw: s.chainWidth,
-    sizePad: zeroExtend('c_size_q', 3, p.iaddress_width_p),
-    descriptorDecls,
-    supportAssigns,
-    packerInstances: SLOTS.map(packerInstance),
-    writeSlots,
-    offerPre: indent(offerBlock('take_pre', 'lsup_pre', 'pre_len', false), 10),
-    offerPost: indent(offerBlock('take_post', 'lsup_post', 'post_len', false), 6),
-    offerMain: indent(offerBlock('take_main', 'lsup_main', 'main_len_sel', true, 'main_taken'), 12),
-    offerSf2: indent(offerBlock('take_sf2', 'lsup_sf2', 'sf2_len', true), 10),
-    offerRsy: indent(offerBlock('take_rsy', 'lsup_rsy', 'main_len', true), 14),
+    descriptorDecls: descriptorDecls(ENCODER_SLOTS),
+    supportAssigns: supportAssigns([
+      ['lsup', "1'b1", 'QsTraceLost'],
+      ['post', 'post_sup_enable', 'post_sup_status'],
+    ]),
+    packerInstances: ENCODER_SLOTS.map(packerInstance),
+    stepDecls,
+    stepStateInputs,
+    stepInstances: steps.map((k) => stepInstance(c, k)),
+    finalDecls,
+    finalLocals,
+    finalInits,
+    finalResults,
+    writeParts,
+    offerPost: indent(offerBlock('take_post', 'lsup_post', 'post_len', 'lsup_len', false), 6),
   };
 }
 
@@ -306,7 +500,8 @@ export function fifoContext(c: EtraceConfig, banner: string) {
     drainPad: zeroExtend('drain', 1, s.chainWidth),
     lenPad: zeroExtend('wr_len_i', s.wrLenWidth, s.chainWidth),
     lenPtrPad: zeroExtend('wr_len_i', s.wrLenWidth, ptrw + 1),
-    kPad: `${s.wrLenWidth}'(k)`,
+    chunks: Math.ceil(s.wrBytes / 32),
+    kPad: `${s.wrLenWidth}'(j * 32 + i)`,
   };
 }
 
@@ -321,7 +516,7 @@ export function bpredContext(c: EtraceConfig, banner: string) {
 export function jtcContext(c: EtraceConfig, banner: string) {
   const p = c.params;
   const lsb = p.iaddress_lsb_p;
-  return { banner, iaw: p.iaddress_width_p, entries: 1 << p.cache_size_p, bits: p.cache_size_p, msb: lsb + p.cache_size_p - 1, lsb };
+  return { banner, multi: viewsPerCycle(c) > 1, iaw: p.iaddress_width_p, entries: 1 << p.cache_size_p, bits: p.cache_size_p, msb: lsb + p.cache_size_p - 1, lsb };
 }
 
 export function irstackContext(c: EtraceConfig, banner: string) {
@@ -329,6 +524,7 @@ export function irstackContext(c: EtraceConfig, banner: string) {
   const stack = p.return_stack_size_p > 0;
   return {
     banner,
+    multi: viewsPerCycle(c) > 1,
     stack,
     iaw: p.iaddress_width_p,
     entries: 1 << p.return_stack_size_p,

@@ -23,15 +23,15 @@ import { renderEtraceRtl } from './etrace.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'rvtrace-rtl-'));
 
-function configOf(name: string): EtraceConfig {
-  return etraceConfig(resolveSettings('test', ETRACE_SETTINGS, [], loadComponent(name, ETRACE_SETTINGS).settings));
+function configOf(name: string, sets: string[] = []): EtraceConfig {
+  return etraceConfig(resolveSettings('test', ETRACE_SETTINGS, sets, loadComponent(name, ETRACE_SETTINGS).settings));
 }
 
-/** Writes the RTL of a component and returns the file names in compilation order. */
-function generated(name: string): { dir: string; files: string[] } {
-  const out = join(dir, name);
+/** Writes the RTL of a component (with settings overridden) and returns the file names in compilation order. */
+function generated(name: string, sets: string[] = []): { dir: string; files: string[] } {
+  const out = join(dir, [name, ...sets].join('-').replace(/\W+/g, '-'));
   mkdirSync(out, { recursive: true });
-  const files = renderEtraceRtl(configOf(name), { component: name, description: new Uint8Array(), sets: [] });
+  const files = renderEtraceRtl(configOf(name, sets), { component: name, description: new Uint8Array(), sets });
   for (const f of files) writeFileSync(join(out, f.name), f.content);
   return { dir: out, files: files.map((f) => f.name) };
 }
@@ -43,11 +43,17 @@ function run(cmd: string, args: string[], cwd: string, timeout?: number): { stat
   return { status: r.status ?? -1, out: `${r.stdout ?? ''}${r.stderr ?? ''}${killed}` };
 }
 
-const COMPONENTS = shippedComponents();
+/** Every shipped component, and multiple retirement (two steps a cycle, forwarding predictors). */
+const COMPONENTS: [string, string[]][] = [
+  ...shippedComponents().map((name): [string, string[]] => [name, []]),
+  ['etrace', ['retires_p=2']],
+  ['etrace-rv64-full', ['retires_p=4', 'iretire_width_p=4']],
+];
+const label = (name: string, sets: string[]) => [name, ...sets].join(' ');
 
 describe('generated E-Trace RTL with the tools', () => {
-  it.each(COMPONENTS)('%s: verilator --lint-only -Wall (with and without --assert) reports nothing', (name) => {
-    const g = generated(name);
+  it.each(COMPONENTS.map(([n, s]) => [label(n, s), n, s] as const))('%s: verilator --lint-only -Wall (with and without --assert) reports nothing', (_l, name, sets) => {
+    const g = generated(name, [...sets]);
     for (const extra of [[], ['--assert']]) {
       const r = run('verilator', ['--lint-only', '-Wall', ...extra, '--top-module', 'etrace_top', ...g.files], g.dir);
       expect(r.out).toBe('');
@@ -55,8 +61,8 @@ describe('generated E-Trace RTL with the tools', () => {
     }
   });
 
-  it.each(COMPONENTS)('%s: yosys synthesises etrace_top without latches', (name) => {
-    const g = generated(name);
+  it.each(COMPONENTS.map(([n, s]) => [label(n, s), n, s] as const))('%s: yosys synthesises etrace_top without latches', (_l, name, sets) => {
+    const g = generated(name, [...sets]);
     const script = `read_verilog -sv ${g.files.join(' ')}; synth -top etrace_top; select -assert-none t:$dlatch t:$adlatch t:$_DLATCH_* t:$_DLATCHSR_*; check -assert; stat`;
     const r = run('yosys', ['-q', '-p', script], g.dir);
     expect(r.out).not.toMatch(/(?<!No )latch inferred/i);

@@ -25,6 +25,8 @@ import {
   filterContext,
   hasQualifier,
   ingressContext,
+  stepContext,
+  viewsPerCycle,
   irstackContext,
   jtcContext,
   qualifierBuses,
@@ -65,16 +67,19 @@ export function renderEtraceApbRegs(config: EtraceConfig, banner: BannerInput): 
   return renderTemplate(ETRACE_APB_REGS_TEMPLATE, etraceApbRegsContext(config, commentBanner(banner, '//')));
 }
 
-/** One packer instance of the encoder (see generator/rtl/etrace-core.ts for the slots). */
-function packerInstance(c: EtraceConfig, slot: string): string {
+/**
+ * One packer instance of the encoder or of its step (see generator/rtl/etrace-core.ts for the
+ * slots); `opt` is the suffix of the option signals there (`opt_iexc` or the port `opt_iexc_i`).
+ */
+function packerInstance(c: EtraceConfig, slot: string, opt: string): string {
   const conns: [string, string][] = [
     ['kind_i', `${slot}_kind`],
-    ['implicit_exception_i', 'opt_iexc'],
-    ['implicit_return_i', 'opt_ir'],
-    ['full_address_i', 'opt_full'],
-    ['jump_target_cache_i', 'opt_jtc'],
-    ['branch_prediction_i', 'opt_bp'],
-    ...(c.params.sijump_p === 1 ? [['sijump_opt_i', 'opt_sij'] as [string, string]] : []),
+    ['implicit_exception_i', `opt_iexc${opt}`],
+    ['implicit_return_i', `opt_ir${opt}`],
+    ['full_address_i', `opt_full${opt}`],
+    ['jump_target_cache_i', `opt_jtc${opt}`],
+    ['branch_prediction_i', `opt_bp${opt}`],
+    ...(c.params.sijump_p === 1 ? [['sijump_opt_i', `opt_sij${opt}`] as [string, string]] : []),
     ...descriptorFields(c)
       .filter((f) => f.width > 0)
       .map((f): [string, string] => [`${f.name}_i`, `${slot}_${f.name}`]),
@@ -128,6 +133,7 @@ function topContext(c: EtraceConfig, banner: string) {
     impdefPort: hasQualifier(c) && p.impdef_width_p > 0,
     busDecls: buses.map((b, i) => `${busTypes[i]} ${b.name};`),
     busConns: buses.map((b, i) => `${busConnCol[i]} (${b.name}),`),
+    multi: viewsPerCycle(c) > 1,
     chainw: s.chainWidth,
     wrlenw: s.wrLenWidth,
     wrbytes: s.wrBytes,
@@ -142,7 +148,8 @@ export function renderEtraceRtl(c: EtraceConfig, b: BannerInput): OutputFile[] {
     'etrace_top.sv': () => renderTemplate('etrace/etrace_top.sv.hbs', topContext(c, banner)),
     'etrace_apb_regs.sv': () => renderEtraceApbRegs(c, b),
     'etrace_ingress.sv': () => renderTemplate('etrace/etrace_ingress.sv.hbs', ingressContext(c, banner)),
-    'etrace_encoder.sv': () => renderTemplate('etrace/etrace_encoder.sv.hbs', encoderContext(c, banner, (slot) => packerInstance(c, slot))),
+    'etrace_encoder.sv': () => renderTemplate('etrace/etrace_encoder.sv.hbs', encoderContext(c, banner, (slot) => packerInstance(c, slot, ''))),
+    'etrace_encoder_step.sv': () => renderTemplate('etrace/etrace_encoder_step.sv.hbs', stepContext(c, banner, (slot) => packerInstance(c, slot, '_i'))),
     'etrace_packer.sv': () => renderEtracePacker(c, b),
     'etrace_fifo.sv': () => renderTemplate('etrace/etrace_fifo.sv.hbs', fifoContext(c, banner)),
     'etrace_bpred.sv': () => renderTemplate('etrace/etrace_bpred.sv.hbs', bpredContext(c, banner)),

@@ -60,10 +60,14 @@ module etrace_fifo (
       if (slot[k] >= (Pw+1)'(Depth)) slot[k] = slot[k] - (Pw+1)'(Depth);
     end
   end
+  // Two nested loops of at most 32 iterations each: Verilator 5.006 unrolls a loop of up to 64
+  // (--unroll-count) and cannot schedule the writes of one it does not unroll.
   always_ff @(posedge clk_i) begin
     if (wr_valid_i) begin
-      for (int k = 0; k < 35; k++) begin
-        if (6'(k) < wr_len_i) mem_q[slot[k][Pw-1:0]] <= wr_data_i[8*k +: 8];
+      for (int j = 0; j < 2; j++) begin
+        for (int i = 0; i < 32; i++) begin
+          if (j * 32 + i < 35 && 6'(j * 32 + i) < wr_len_i) mem_q[slot[j * 32 + i][Pw-1:0]] <= wr_data_i[8*(j * 32 + i) +: 8];
+        end
       end
     end
   end

@@ -6,6 +6,7 @@
 etrace_apb_regs.sv
 etrace_ingress.sv
 etrace_encoder.sv
+etrace_encoder_step.sv
 etrace_packer.sv
 etrace_fifo.sv
 etrace_top.sv
