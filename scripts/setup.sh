@@ -20,11 +20,15 @@ declare -A TOOLS=(
   [iverilog]=iverilog
   [xmllint]=libxml2-utils
   [ccache]=ccache
+  [riscv64-unknown-elf-gcc]=gcc-riscv64-unknown-elf
+  [qemu-system-riscv64]=qemu-system-misc
 )
 missing=()
 for cmd in $(printf '%s\n' "${!TOOLS[@]}" | sort); do
   command -v "$cmd" >/dev/null 2>&1 || missing+=("${TOOLS[$cmd]}")
 done
+# The workloads' C library has no command to look for.
+[ -f /usr/lib/picolibc/riscv64-unknown-elf/picolibc.specs ] || missing+=(picolibc-riscv64-unknown-elf)
 if [ "${#missing[@]}" -gt 0 ]; then
   SUDO=""
   if [ "$(id -u)" -ne 0 ]; then
