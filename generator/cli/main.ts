@@ -18,6 +18,7 @@ import { generateCommand } from './commands/generate.ts';
 import { infoCommand } from './commands/info.ts';
 import { ipxactCommand } from './commands/ipxact.ts';
 import { stimulusCommand } from './commands/stimulus.ts';
+import { traceElfCommand } from './commands/trace-elf.ts';
 import { collectSet, describeSettings, resolveSettings, type SettingSpec, type Settings } from '../../golden-model/common/settings.ts';
 
 export interface CommandDefinition<O> {
@@ -48,6 +49,7 @@ const COMMANDS: CommandDefinition<never>[] = [
   regressCommand as CommandDefinition<never>,
   mergeCommand as CommandDefinition<never>,
   fuzzCommand as CommandDefinition<never>,
+  traceElfCommand as CommandDefinition<never>,
 ];
 
 function addCommand<O>(program: Command, def: CommandDefinition<O>, setStatus: (s: number) => void): void {

@@ -4,7 +4,8 @@
  * without 0x. Rows with VALID 0 are skipped. The result is a single-retirement stream (one record
  * per row) with the image of the executed instructions.
  *
- * What a row means (docs/formats.md, "spike-csv"):
+ * What a row means (docs/formats.md, "spike-csv"; the rules live in ../steps.ts, shared with the QEMU
+ * log import):
  * - INTERRUPT 1: an interrupt was taken before the instruction at ADDRESS executed. ADDRESS is the
  *   EPC (the instruction runs later, after the handler returns) and INSN is not an executed
  *   instruction (the simulator did not fetch it for this step), so the row becomes a trap record
@@ -23,16 +24,14 @@
  */
 import { RvError } from '../../common/errors.ts';
 import { ImageBuilder } from '../image.ts';
-import { Itype, type RetirementRecord } from '../records.ts';
 import type { RetirementStream, Xlen } from '../stream.ts';
-import { branchItype, classify, type InstructionInfo, isSequentiallyInferable } from '../isa/classify.ts';
+import { classify, type InstructionInfo } from '../isa/classify.ts';
+import { FETCH_FAULTS, type Step, StepConverter } from '../steps.ts';
 import { MAX_U32, splitLines, stripBom } from './common.ts';
 import { CsvLine } from './csv.ts';
 
 export const SPIKE_CSV_HEADER = 'VALID,ADDRESS,INSN,PRIVILEGE,EXCEPTION,ECAUSE,TVAL,INTERRUPT';
 const COLUMNS = SPIKE_CSV_HEADER.split(',');
-/** Instruction access fault, instruction page fault, instruction guest-page fault: INSN was never fetched. */
-const FETCH_FAULTS = new Set([1, 12, 20]);
 
 export interface SpikeCsvOptions {
   /** XLEN of the simulated hart (the file does not say); default 64. */
@@ -73,32 +72,9 @@ export function importSpikeCsv(text: string, fileName: string, opts: SpikeCsvOpt
   };
 
   const v = new CsvLine(fileName, COLUMNS, xlen);
-  const records: RetirementRecord[] = [];
+  const steps = new StepConverter(xlen);
   const image = new ImageBuilder();
   const seen = new Map<string, Seen>();
-  /** The previous retired instruction, for sijump; undefined after a trap. */
-  let prevInfo: InstructionInfo | undefined;
-
-  const push = (row: Row, itype: number, iretire: number, ilastsize: number, trap: boolean, sijump: boolean): void => {
-    records.push({
-      itype,
-      iretire,
-      ilastsize,
-      iaddr: row.addr,
-      priv: row.priv,
-      cause: trap ? row.cause : 0,
-      tval: trap ? row.tval : 0n,
-      context: 0n,
-      ctype: 0,
-      sijump,
-      trigger: 0,
-      halted: false,
-      reset: false,
-      impdef: 0,
-      time: BigInt(records.length),
-      sameCycle: false,
-    });
-  };
 
   /** The classification of the row's instruction, which also goes into the image. */
   const instruction = (row: Row): InstructionInfo => {
@@ -127,40 +103,24 @@ export function importSpikeCsv(text: string, fileName: string, opts: SpikeCsvOpt
     return info;
   };
 
-  /** Turns a row into its record; `next` is the address of the next valid row, if any. */
-  const convert = (row: Row, next: bigint | undefined): void => {
-    if (row.interrupt || (row.exception && FETCH_FAULTS.has(row.cause))) {
-      // Nothing was fetched at ADDRESS: a trap record only, INSN is not looked at.
-      push(row, row.interrupt ? Itype.interrupt : Itype.exception, 0, 1, true, false);
-      prevInfo = undefined;
-      return;
-    }
-    // Anything else was fetched and decoded, so its bytes are known, retired or not.
-    const info = instruction(row);
-    const iretire = info.length / 2;
-    const ilastsize = info.length === 4 ? 1 : 0;
-    if (row.exception) {
-      // ecall/ebreak retire and trap; anything else that traps did not complete.
-      if (info.control === 'exception') push(row, Itype.exception, iretire, ilastsize, true, false);
-      else push(row, Itype.exception, 0, 1, true, false);
-      prevInfo = undefined;
-      return;
-    }
-    let itype: number = Itype.none;
-    let sijump = false;
-    if (info.control === 'branch') {
-      const successor = BigInt.asUintN(xlen, row.addr + BigInt(info.length));
-      itype = branchItype(next !== undefined && next !== successor);
-    } else if (info.control === 'jump') {
-      itype = info.itype;
-      sijump = prevInfo !== undefined && isSequentiallyInferable(prevInfo, info);
-    } else if (info.control === 'trap-return') {
-      itype = Itype.trapReturn;
-    }
-    // 'exception' without EXCEPTION set (e.g. ebreak entering debug mode), 'illegal' and
-    // 'sequential' instructions that executed are ordinary retirements.
-    push(row, itype, iretire, ilastsize, false, sijump);
-    prevInfo = info;
+  /**
+   * The step of a row. Rows are turned into steps one row late (after the next row was read), as
+   * before the conversion was shared, so that a malformed row is reported before a bad INSN on the
+   * row above it.
+   */
+  const step = (row: Row): Step => {
+    // Nothing was fetched for an interrupt or a fetch fault: INSN is not looked at. Anything else
+    // was fetched and decoded, so its bytes are known, retired or not.
+    const fetched = !(row.interrupt || (row.exception && FETCH_FAULTS.has(row.cause)));
+    return {
+      addr: row.addr,
+      info: fetched ? instruction(row) : undefined,
+      priv: row.priv,
+      trap: row.interrupt ? 'interrupt' : row.exception ? 'exception' : undefined,
+      cause: row.cause,
+      tval: row.tval,
+      line: row.line,
+    };
   };
 
   let pending: Row | undefined;
@@ -182,10 +142,10 @@ export function importSpikeCsv(text: string, fileName: string, opts: SpikeCsvOpt
       tval: v.addr(6),
       interrupt: v.small(7, 1, '0 or 1') === 1,
     };
-    if (pending) convert(pending, row.addr);
+    if (pending) steps.push(step(pending));
     pending = row;
   }
-  if (pending) convert(pending, undefined);
+  if (pending) steps.push(step(pending));
 
-  return { xlen, retiresPerCycle: 1, image: image.build(), records };
+  return { xlen, retiresPerCycle: 1, image: image.build(), records: steps.finish() };
 }

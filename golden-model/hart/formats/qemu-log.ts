@@ -1,0 +1,492 @@
+/**
+ * Import of QEMU 7.2's execution log of a bare-metal RISC-V program (qemu-system-riscv32/64,
+ * `-singlestep -d exec,int,nochain`, usually with `-icount shift=0`), with the program's image and
+ * XLEN (from its ELF), into a single-retirement stream. docs/trace-elf.md describes the log and
+ * every decision below; the row -> record rules are those of the spike-csv import (../steps.ts).
+ *
+ * The lines that matter (everything else is counted and ignored):
+ *   Trace 0: 0x7f...00 [0000000000000000/0000000080000010/00209003/ff020201] [symbol]
+ *       a translation block is entered: cs_base / pc / TB flags / cflags. With -singlestep a block
+ *       is one instruction (cflags bits 8:0 = 1, checked). The line is written *before* the block
+ *       runs, so it only becomes an executed instruction when no cancellation follows:
+ *   Stopped execution of TB chain before 0x7f...00 [0000000080000086]
+ *       the block just entered did not start (an exit request: interrupt, icount budget);
+ *   cpu_io_recompile: rewound execution of TB to 0000000080000012
+ *       (icount) the block did an I/O access not at its end: it is undone and logged again;
+ *   riscv_cpu_do_interrupt: hart:0, async:0, cause:0000000000000008, epc:0x000000008000008c, tval:0x0000000000000000, desc=user_ecall
+ *       a trap. async 0: an exception raised by the instruction at epc (the block just entered:
+ *       ecall/ebreak retire and trap, anything else did not retire), or an instruction fetch fault
+ *       at epc (nothing entered there). async 1: an interrupt taken before the instruction at epc.
+ *
+ * Steps before the first instruction at the ELF entry (QEMU's reset ROM at 0x1000) are skipped.
+ *
+ * Privilege: TB flags bits 1:0 (MEM_IDX, which QEMU 7.2 sets to the privilege of the block;
+ * mstatus.MPRV does not change it there) give the privilege of every executed instruction, so
+ * retired instructions and the exceptions they raise are exact. A trap with no executed
+ * instruction (interrupt, fetch fault) happens at the privilege the hart is in between two
+ * instructions; that is the previous instruction's unless it was an xRET or the trap came
+ * right after another trap. Those cases are derived by following mstatus.MPP/SPP: a trap into M
+ * saves the privilege in MPP, mret restores it, a CSR write to mstatus/sstatus makes it unknown;
+ * an unknown value becomes known when an instruction runs at it (the trap record is then
+ * completed). Traps go to M unless a CSR instruction wrote medeleg or mideleg; then the handler's
+ * first instruction tells where they went. Every derived privilege is checked against the TB
+ * flags where both are known. One assumption, counted in the stats, covers what the log cannot
+ * show: a trap handler that rewrote mstatus (saving and restoring it, as trap vectors do) lost
+ * the privilege it would restore; when it then returns (xRET) to the trap's EPC, the privilege
+ * of that instruction is taken as the one the trap interrupted. A trap whose privilege is still
+ * unknown at the end is an error naming it.
+ */
+import { RvError } from '../../common/errors.ts';
+import type { ProgramImage } from '../image.ts';
+import { Itype, Priv, type RetirementRecord } from '../records.ts';
+import type { RetirementStream, Xlen } from '../stream.ts';
+import { classify, type InstructionInfo } from '../isa/classify.ts';
+import { FETCH_FAULTS, type Step, StepConverter } from '../steps.ts';
+import { stripInterruptBit } from './common.ts';
+
+export interface QemuLogOptions {
+  /** The program as loaded (ELF PT_LOAD segments): instruction encodings come from here. */
+  image: ProgramImage;
+  xlen: Xlen;
+  /** ELF entry point: steps before the first instruction there are QEMU's boot code. */
+  entry: bigint;
+  /** The log's name in error messages. */
+  fileName: string;
+  /** Stop after this many retired instructions (the stream is truncated there). */
+  maxInstructions?: number;
+}
+
+export interface QemuLogStats {
+  /** Lines read. */
+  lines: number;
+  /** Retired instructions (in the stream). */
+  instructions: number;
+  /** Exception records (itype 1), ecall/ebreak included. */
+  exceptions: number;
+  /** Interrupt records (itype 2). */
+  interrupts: number;
+  /** Instructions QEMU executed before the ELF entry (its reset ROM). */
+  bootInstructions: number;
+  /** Trace lines of blocks that did not run (Stopped / rewound). */
+  cancelled: number;
+  /** Lines that are none of the four kinds above (ignored). */
+  otherLines: number;
+  /** Trap records whose privilege is that of the instruction their handler returned to (the one assumption). */
+  assumedPrivileges: number;
+  /** The conversion stopped at maxInstructions. */
+  truncated: boolean;
+}
+
+export interface QemuLogResult {
+  stream: RetirementStream;
+  stats: QemuLogStats;
+}
+
+// --- privilege derivation ----------------------------------------------------------------------
+
+/**
+ * A privilege level at some point of the execution, possibly not known yet. Trap records made at
+ * an unknown privilege wait on it and are completed when it becomes known.
+ */
+class PrivVar {
+  waiting: RetirementRecord[] = [];
+  /** The first trap record waiting (for the error message). */
+  firstWaitingLine = 0;
+  /** The value is the assumed one (see the file comment), not derived. */
+  assumed = false;
+  constructor(
+    public value: number | undefined,
+    /** Why the value is not known, or where it came from (for error messages). */
+    public why: string,
+  ) {}
+}
+const PRIV_NAMES = ['U', 'S', '2', 'M'];
+const hex = (v: bigint | number): string => `0x${v.toString(16)}`;
+
+/** What the converter needs of an instruction, found once per address. */
+interface Insn {
+  info: InstructionInfo;
+  /** The CSR the instruction writes, if it is a CSR instruction that writes. */
+  csrWrite: number | undefined;
+}
+
+interface QemuStep extends Step {
+  privVar: PrivVar;
+}
+
+/** An entered block (one instruction) whose execution is not confirmed yet. */
+interface Entered {
+  line: number;
+  pcText: string;
+  pc: bigint;
+  priv: number;
+}
+
+const CSR_SSTATUS = 0x100;
+const CSR_MSTATUS = 0x300;
+const CSR_MEDELEG = 0x302;
+const CSR_MIDELEG = 0x303;
+const MAX_CAUSE = 0xffff_ffff;
+
+/** The CSR a 32-bit Zicsr instruction writes (csrrw/csrrwi always; the others when rs1/uimm != 0). */
+function csrWritten(encoding: number): number | undefined {
+  if ((encoding & 0x7f) !== 0x73) return undefined;
+  const funct3 = (encoding >>> 12) & 7;
+  if (funct3 === 0 || funct3 === 4) return undefined;
+  const rs1 = (encoding >>> 15) & 31;
+  return funct3 === 1 || funct3 === 5 || rs1 !== 0 ? encoding >>> 20 : undefined;
+}
+
+const TRACE_RE = /^Trace (\d+): \S+ \[([0-9a-f]+)\/([0-9a-f]+)\/([0-9a-f]+)\/([0-9a-f]+)\]/;
+const INT_RE = /^riscv_cpu_do_interrupt: hart:(\d+), async:(\d+), cause:([0-9a-f]+), epc:0x([0-9a-f]+), tval:0x([0-9a-f]+), desc=(\S*)/;
+const STOPPED_RE = /^Stopped execution of TB chain before \S+ \[([0-9a-f]+)\]/;
+const REWOUND_RE = /^cpu_io_recompile: rewound execution of TB to ([0-9a-f]+)/;
+
+/**
+ * Push-style converter: `line()` for each line of the log in order (without the newline), then
+ * `finish()`. `line()` returns false once maxInstructions is reached (stop reading then).
+ */
+export class QemuLogConverter {
+  private readonly opts: QemuLogOptions;
+  private readonly xlen: Xlen;
+  private readonly steps: StepConverter<QemuStep>;
+  private readonly insns = new Map<string, Insn>();
+  private readonly pcs = new Map<string, bigint>();
+  private lineNo = 0;
+  private entered: Entered | undefined;
+  private started = false;
+  private done = false;
+  private readonly stats: QemuLogStats = {
+    lines: 0,
+    instructions: 0,
+    exceptions: 0,
+    interrupts: 0,
+    bootInstructions: 0,
+    cancelled: 0,
+    otherLines: 0,
+    assumedPrivileges: 0,
+    truncated: false,
+  };
+
+  // Privilege state (see the file comment).
+  private privNow: PrivVar = new PrivVar(undefined, 'the privilege before the first instruction');
+  private mpp: PrivVar = new PrivVar(undefined, 'the reset value of mstatus.MPP');
+  private spp: PrivVar = new PrivVar(undefined, 'the reset value of mstatus.SPP');
+  /** A CSR instruction wrote medeleg or mideleg: traps may go to S. */
+  private delegation = false;
+  /** With delegation: the privilege a trap came from, until its handler's first instruction shows where it went. */
+  private trapFrom: PrivVar | undefined;
+  private readonly unresolved = new Set<PrivVar>();
+  /** Unknown privileges of trap records, by the record's address (the EPC a handler may return to). */
+  private readonly resume = new Map<bigint, PrivVar[]>();
+  /** The previous retired instruction was an xRET. */
+  private afterXret = false;
+
+  constructor(opts: QemuLogOptions) {
+    this.opts = opts;
+    this.xlen = opts.xlen;
+    this.steps = new StepConverter<QemuStep>(opts.xlen, {
+      checkFlow: true,
+      fail: (message, line) => this.fail(message, line),
+      onRecord: (record, step) => this.onRecord(record, step),
+    });
+  }
+
+  private fail(message: string, line = this.lineNo): never {
+    throw new RvError('bad-value', message, { file: this.opts.fileName, line });
+  }
+
+  /** Parses hex digits from the log as a value of at most XLEN bits. */
+  private addr(text: string, what: string): bigint {
+    const v = text.length <= 13 ? BigInt(Number.parseInt(text, 16)) : BigInt('0x' + text);
+    if (v >> BigInt(this.xlen) !== 0n) this.fail(`${what} ${hex(v)} does not fit in ${this.xlen} bits (the ELF is ${this.xlen}-bit)`);
+    return v;
+  }
+
+  line(text: string): boolean {
+    if (this.done) return false;
+    this.lineNo++;
+    this.stats.lines++;
+    const c = text.charCodeAt(0);
+    if (c === 84 /* T */ && text.startsWith('Trace ')) this.trace(text);
+    else if (c === 114 /* r */ && text.startsWith('riscv_cpu_do_interrupt:')) this.trap(text);
+    else if (c === 83 /* S */ && text.startsWith('Stopped execution')) this.cancel(text, STOPPED_RE, 'Stopped execution line');
+    else if (c === 99 /* c */ && text.startsWith('cpu_io_recompile:')) this.cancel(text, REWOUND_RE, 'cpu_io_recompile line');
+    else this.stats.otherLines++;
+    return !this.done;
+  }
+
+  private trace(text: string): void {
+    const m = TRACE_RE.exec(text);
+    if (!m) this.fail(`malformed Trace line, expected "Trace <cpu>: <host address> [<cs_base>/<pc>/<flags>/<cflags>]"`);
+    if (m[1] !== '0') this.fail(`Trace line of CPU ${m[1]}: only single-hart programs (CPU 0) are supported`);
+    const pcText = m[3]!;
+    // Loops execute the same addresses again and again: parse each pc text once.
+    let pc = this.pcs.get(pcText);
+    if (pc === undefined) {
+      pc = this.addr(pcText, 'pc');
+      this.pcs.set(pcText, pc);
+    }
+    const flags = Number.parseInt(m[4]!, 16);
+    const cflags = Number.parseInt(m[5]!, 16);
+    const count = cflags & 0x1ff;
+    if (count !== 1) {
+      this.fail(
+        `the translation block at ${hex(pc)} may hold ${count === 0 ? 'any number of' : count} instructions (cflags ${hex(cflags)}): ` +
+          'the log then shows only the first instruction of each block; run QEMU with -singlestep',
+      );
+    }
+    const xl = (flags >>> 20) & 3;
+    const wantXl = this.xlen === 32 ? 1 : 2;
+    if (xl !== wantXl) {
+      this.fail(
+        `TB flags ${hex(flags)} at ${hex(pc)}: XL (bits 21:20) is ${xl}, expected ${wantXl} for RV${this.xlen}: ` +
+          'either the log is not from QEMU 7.2 (whose TB flags layout this import reads), the ELF class does not match the QEMU binary, or the program changed XLEN (not supported)',
+      );
+    }
+    const memIdx = flags & 7;
+    if (memIdx > 3) this.fail(`TB flags ${hex(flags)} at ${hex(pc)}: virtualization mode (H extension) is not supported`);
+    if (memIdx === 2) this.fail(`TB flags ${hex(flags)} at ${hex(pc)}: privilege 2 is reserved`);
+    // The block entered before this one ran (nothing cancelled it).
+    if (this.entered !== undefined) this.executed(this.entered, undefined);
+    this.entered = { line: this.lineNo, pcText, pc, priv: memIdx };
+  }
+
+  private cancel(text: string, re: RegExp, what: string): void {
+    const m = re.exec(text);
+    if (!m) this.fail(`malformed ${what}`);
+    const pc = this.addr(m[1]!, 'pc');
+    if (this.entered === undefined || this.entered.pc !== pc) {
+      this.fail(`${what} for ${hex(pc)}, but the last block entered ${this.entered ? `is at ${hex(this.entered.pc)}` : 'was already accounted for'}`);
+    }
+    this.entered = undefined;
+    this.stats.cancelled++;
+  }
+
+  private trap(text: string): void {
+    const m = INT_RE.exec(text);
+    if (!m) {
+      this.fail('malformed riscv_cpu_do_interrupt line, expected "riscv_cpu_do_interrupt: hart:<n>, async:<0|1>, cause:<hex>, epc:0x<hex>, tval:0x<hex>, desc=<name>"');
+    }
+    if (m[1] !== '0') this.fail(`trap on hart ${m[1]}: only single-hart programs (hart 0) are supported`);
+    if (m[2] !== '0' && m[2] !== '1') this.fail(`async:${m[2]}, expected 0 or 1`);
+    const async = m[2] === '1';
+    const causeValue = stripInterruptBit(BigInt('0x' + m[3]!), this.xlen);
+    if (causeValue > BigInt(MAX_CAUSE)) this.fail(`cause ${hex(causeValue)} does not fit in 32 bits`);
+    const cause = Number(causeValue);
+    const epc = this.addr(m[4]!, 'epc');
+    const tval = this.addr(m[5]!, 'tval');
+    const entered = this.entered;
+    this.entered = undefined;
+    if (!async && entered !== undefined && entered.pc === epc) {
+      // The instruction just entered raised the exception.
+      this.executed(entered, { cause, tval });
+      return;
+    }
+    // Anything entered before ran to completion; the trap happened before the instruction at epc.
+    if (entered !== undefined) this.executed(entered, undefined);
+    if (!async && !FETCH_FAULTS.has(cause)) {
+      this.fail(
+        `exception cause ${cause} (${m[6]}) at ${hex(epc)}, but QEMU did not log entering the instruction there` +
+          (entered ? ` (the last one entered is at ${hex(entered.pc)})` : '') +
+          '; only instruction fetch faults (causes 1, 12, 20) happen before an instruction is entered',
+      );
+    }
+    if (!this.started) return; // a trap in the boot code
+    const privVar = this.privNow;
+    this.push({ addr: epc, info: undefined, priv: 0, trap: async ? 'interrupt' : 'exception', cause, tval, line: this.lineNo, privVar });
+    this.enterTrap(privVar);
+  }
+
+  /** An entered instruction ran: it retired, or it raised `exception`. */
+  private executed(e: Entered, exception: { cause: number; tval: bigint } | undefined): void {
+    if (!this.started) {
+      if (e.pc !== this.opts.entry) {
+        this.stats.bootInstructions++;
+        return;
+      }
+      this.started = true;
+    }
+    const insn = this.instruction(e);
+    // The privilege shown by the TB flags is what the derivation said, or completes it.
+    this.resolve(this.privNow, e);
+    if (this.trapFrom !== undefined) {
+      // The first instruction of a handler (delegation possible): now we know where the trap went.
+      if (e.priv === Priv.M) this.mpp = this.trapFrom;
+      else if (e.priv === Priv.S) this.spp = this.trapFrom;
+      this.trapFrom = undefined;
+    }
+    if (this.afterXret && this.resume.size > 0) this.resumed(e);
+    this.afterXret = false;
+    const privVar = this.privNow;
+    if (exception !== undefined) {
+      if (insn.info.mnemonic === 'ecall' && exception.cause !== 8 + e.priv) {
+        this.fail(`ecall at ${hex(e.pc)} raised cause ${exception.cause}, but the TB flags say it ran in ${PRIV_NAMES[e.priv]}-mode (cause ${8 + e.priv})`);
+      }
+      this.push({ addr: e.pc, info: insn.info, priv: e.priv, trap: 'exception', cause: exception.cause, tval: exception.tval, line: e.line, privVar });
+      this.enterTrap(privVar);
+      return;
+    }
+    this.push({ addr: e.pc, info: insn.info, priv: e.priv, trap: undefined, cause: 0, tval: 0n, line: e.line, privVar });
+    // What the retired instruction does to the privilege state.
+    const csr = insn.csrWrite;
+    if (csr === CSR_MSTATUS) {
+      this.mpp = new PrivVar(undefined, `mstatus.MPP as written by the CSR instruction at ${hex(e.pc)} (line ${e.line})`);
+      this.spp = new PrivVar(undefined, `mstatus.SPP as written by the CSR instruction at ${hex(e.pc)} (line ${e.line})`);
+    } else if (csr === CSR_SSTATUS) {
+      this.spp = new PrivVar(undefined, `sstatus.SPP as written by the CSR instruction at ${hex(e.pc)} (line ${e.line})`);
+    } else if (csr === CSR_MEDELEG || csr === CSR_MIDELEG) {
+      this.delegation = true;
+    }
+    if (insn.info.control === 'trap-return') {
+      const m = insn.info.mnemonic;
+      const from = m === 'mret' ? this.mpp : m === 'sret' ? this.spp : new PrivVar(undefined, `the privilege after the ${m} at ${hex(e.pc)}`);
+      if (from.value === undefined) from.why = `${from.why}, restored by the ${m} at ${hex(e.pc)} (line ${e.line})`;
+      this.privNow = from;
+      this.afterXret = true;
+      if (m === 'mret') this.mpp = new PrivVar(undefined, `mstatus.MPP after the mret at ${hex(e.pc)} (line ${e.line})`);
+      if (m === 'sret') this.spp = new PrivVar(undefined, `sstatus.SPP after the sret at ${hex(e.pc)} (line ${e.line})`);
+    }
+  }
+
+  /** The first instruction after an xRET: trap records at its address with an unknown privilege take its privilege. */
+  private resumed(e: Entered): void {
+    const vars = this.resume.get(e.pc);
+    if (vars === undefined) return;
+    this.resume.delete(e.pc);
+    for (const v of vars) {
+      if (v.value !== undefined) continue;
+      this.stats.assumedPrivileges += v.waiting.length;
+      this.resolve(v, e);
+      v.assumed = true;
+    }
+  }
+
+  /** A trap is taken at privilege `from`: where it goes and what it saves. */
+  private enterTrap(from: PrivVar): void {
+    this.afterXret = false;
+    if (!this.delegation) {
+      // medeleg and mideleg reset to 0 and were never written: every trap goes to M.
+      this.mpp = from;
+      this.privNow = new PrivVar(Priv.M, `set by the trap on line ${this.lineNo}, which goes to M-mode as no CSR instruction wrote medeleg or mideleg`);
+      return;
+    }
+    if (this.trapFrom !== undefined) {
+      // A second trap before the first one's handler ran: MPP/SPP hold one of two unknowns.
+      this.mpp = new PrivVar(undefined, `mstatus.MPP after two traps in a row (line ${this.lineNo})`);
+      this.spp = new PrivVar(undefined, `sstatus.SPP after two traps in a row (line ${this.lineNo})`);
+    }
+    this.trapFrom = from;
+    this.privNow = new PrivVar(undefined, `the privilege of the handler of the trap on line ${this.lineNo} (medeleg/mideleg were written, so it may be S-mode)`);
+  }
+
+  /** The privilege `v` is the one the TB flags show for the executed instruction `e`. */
+  private resolve(v: PrivVar, e: Entered): void {
+    const priv = e.priv;
+    if (v.value === undefined) {
+      v.value = priv;
+      v.why = `set by the instruction at ${hex(e.pc)} on line ${e.line}`;
+      for (const r of v.waiting) r.priv = priv;
+      v.waiting = [];
+      this.unresolved.delete(v);
+      return;
+    }
+    if (v.value !== priv) {
+      if (v.assumed) {
+        this.fail(
+          `the TB flags say the instruction at ${hex(e.pc)} ran in ${PRIV_NAMES[priv]}-mode, but an earlier trap whose privilege ` +
+            `was taken from the instruction its handler returned to (${PRIV_NAMES[v.value]}-mode) must have happened at this privilege`,
+          e.line,
+        );
+      }
+      this.fail(`the TB flags say the instruction at ${hex(e.pc)} ran in ${PRIV_NAMES[priv]}-mode, but the privilege derived from the log is ${PRIV_NAMES[v.value]}-mode, ${v.why}`, e.line);
+    }
+  }
+
+  private push(step: QemuStep): void {
+    if (this.done) return;
+    this.steps.push(step);
+    const max = this.opts.maxInstructions;
+    if (max !== undefined && this.steps.retired >= max) {
+      this.done = true;
+      this.stats.truncated = true;
+    }
+  }
+
+  private onRecord(record: RetirementRecord, step: QemuStep): void {
+    const v = step.privVar;
+    if (v.value !== undefined) record.priv = v.value;
+    else {
+      if (v.waiting.length === 0) v.firstWaitingLine = step.line;
+      v.waiting.push(record);
+      this.unresolved.add(v);
+      const list = this.resume.get(record.iaddr);
+      if (list === undefined) this.resume.set(record.iaddr, [v]);
+      else if (!list.includes(v)) list.push(v);
+    }
+    if (record.itype === Itype.exception) this.stats.exceptions++;
+    else if (record.itype === Itype.interrupt) this.stats.interrupts++;
+  }
+
+  /** The instruction at the entered pc, from the image (classified once per address). */
+  private instruction(e: Entered): Insn {
+    const cached = this.insns.get(e.pcText);
+    if (cached !== undefined) return cached;
+    const fetched = this.opts.image.fetch(e.pc);
+    if (fetched === undefined) {
+      this.fail(`QEMU executed ${hex(e.pc)}, which the ELF's loadable segments do not hold (code outside the program, or copied at run time?)`, e.line);
+    }
+    let info: InstructionInfo;
+    try {
+      info = classify(fetched.encoding, e.pc, this.xlen);
+    } catch (err) {
+      return this.fail(`instruction at ${hex(e.pc)}: ${(err as Error).message}`, e.line);
+    }
+    const insn: Insn = { info, csrWrite: fetched.length === 4 ? csrWritten(fetched.encoding) : undefined };
+    this.insns.set(e.pcText, insn);
+    return insn;
+  }
+
+  finish(): QemuLogResult {
+    if (!this.done && this.entered !== undefined) {
+      // The last block entered: QEMU ended during or after it (the exit store ends the run).
+      this.executed(this.entered, undefined);
+      this.entered = undefined;
+    }
+    if (!this.started) {
+      this.fail(`the log never reaches the ELF entry ${hex(this.opts.entry)} (${this.stats.bootInstructions} instructions before it)`, this.lineNo);
+    }
+    const records = this.done ? this.steps.discardPending() : this.steps.finish();
+    for (const v of this.unresolved) {
+      if (v.waiting.length === 0) continue;
+      const r = v.waiting[0]!;
+      this.fail(
+        `the privilege at the ${r.itype === Itype.interrupt ? 'interrupt' : 'trap'} before ${hex(r.iaddr)} cannot be derived from the log: ` +
+          `it is ${v.why}, no instruction ran at that privilege before the value was overwritten, and no trap return came back to ${hex(r.iaddr)}`,
+        v.firstWaitingLine,
+      );
+    }
+    this.stats.instructions = this.steps.retired;
+    return { stream: { xlen: this.xlen, retiresPerCycle: 1, image: this.opts.image, records }, stats: { ...this.stats } };
+  }
+}
+
+/**
+ * Converts a whole log given as lines: an array, a generator, or an async line reader, whose
+ * items are lines or batches of lines (arrays: a reader that yields a chunk's lines at once
+ * saves an await per line).
+ */
+export async function convertQemuLog(
+  lines: Iterable<string | readonly string[]> | AsyncIterable<string | readonly string[]>,
+  opts: QemuLogOptions,
+): Promise<QemuLogResult> {
+  const c = new QemuLogConverter(opts);
+  outer: for await (const item of lines) {
+    if (typeof item === 'string') {
+      if (!c.line(item)) break;
+      continue;
+    }
+    for (const line of item) if (!c.line(line)) break outer;
+  }
+  return c.finish();
+}
