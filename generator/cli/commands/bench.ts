@@ -16,12 +16,17 @@ import { join } from 'node:path';
 import { ROOT } from '../../render.ts';
 import { caseConfig, caseModel } from '../../../tb/etrace-case.ts';
 import { cosimEtrace } from '../../../tb/etrace-cosim.ts';
+import { measureSuite } from '../../../workloads/efficiency.ts';
+import { efficiencyJson, efficiencyMarkdown, efficiencySvg } from '../../../workloads/efficiency-report.ts';
+import { writeOutputAtomic } from '../io.ts';
 
 interface Options {
   count: string;
   seed: string;
   cosim: boolean;
   synth: boolean;
+  efficiency: boolean;
+  report: string;
 }
 
 /** Yosys's cell count of the shipped RTL of a component (etrace_top, generic synthesis). */
@@ -63,19 +68,25 @@ function table(rows: Row[]): string {
 
 export const benchCommand: CommandDefinition<Options> = {
   name: 'bench',
-  summary: 'measure the kit: stimulus, file formats, model, co-simulation throughput and RTL size (prints a table)',
+  summary: 'measure the kit: stimulus, file formats, model, co-simulation throughput, RTL size and trace efficiency on real programs (prints tables)',
   settings: [],
   details: [
     'Goals: the E-Trace model encodes at least 5 million instructions per second (issue 3); the',
     'co-simulation of the default component compares at least 1 million per second (issue 6).',
     'The RTL size is the Yosys 0.23 cell count of rtl-out/<component> (generic synth, etrace_top).',
+    'Trace efficiency (issue 7): every workload of workloads/ for RV64GC and RV32IMC, traced through',
+    'QEMU, encoded in both payload layouts with the baseline, each optional mode alone and all of',
+    'them (goal: at most 0.25 bits per instruction with all modes, mean over the suite). The report',
+    'goes to --report DIR as efficiency.md, efficiency.json and efficiency.svg.',
   ].join('\n'),
   options: (cmd: Command) =>
     cmd
       .option('--count <N>', 'instructions per measurement', '1000000')
       .option('--seed <S>', 'stimulus seed', '1')
       .option('--no-cosim', 'skip the co-simulation measurement')
-      .option('--no-synth', 'skip the Yosys cell counts (about a minute per component)'),
+      .option('--no-synth', 'skip the Yosys cell counts (about a minute per component)')
+      .option('--no-efficiency', 'skip the trace-efficiency measurement on the workloads (about 30 s)')
+      .option('--report <DIR>', 'where the efficiency report goes', 'out/bench'),
   async run(_args, o) {
     const count = Number(o.count);
     if (!Number.isInteger(count) || count < 1000) throw new RvError('bad-option', `--count ${o.count}: expected an integer of at least 1000`);
@@ -143,6 +154,16 @@ export const benchCommand: CommandDefinition<Options> = {
     }
     const rss = process.memoryUsage().rss / 2 ** 20;
     process.stdout.write(`${table(rows)}\n\npeak resident memory ${rss.toFixed(0)} MiB; ${count} instructions, seed ${seed}, best of 3 runs\n`);
+    if (o.efficiency) {
+      progress('trace efficiency: building and tracing the workloads');
+      const report = await measureSuite({ log: progress });
+      const md = efficiencyMarkdown(report);
+      writeOutputAtomic(join(o.report, 'efficiency.md'), md);
+      writeOutputAtomic(join(o.report, 'efficiency.json'), efficiencyJson(report));
+      writeOutputAtomic(join(o.report, 'efficiency.svg'), efficiencySvg(report));
+      // The summary tables (the detailed one is in the report).
+      process.stdout.write(`\n${md.split('\n## Every measurement')[0]!.replace(/^# Trace efficiency\n\n/, '')}\nreport: ${o.report}/efficiency.{md,json,svg}\n`);
+    }
     return 0;
   },
 };

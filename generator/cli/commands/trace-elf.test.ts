@@ -15,7 +15,7 @@ import { convertQemuLog } from '../../../golden-model/hart/formats/qemu-log.ts';
 import { ProgramImage } from '../../../golden-model/hart/image.ts';
 import { jal, nop } from '../../../golden-model/hart/isa/encode.ts';
 import { buildFixture, FIXTURE_DIR, normalizeLog, toolsAvailable } from '../../../golden-model/hart/test-fixtures/qemu/build.ts';
-import { qemuRetiredAddresses, roundTrip, roundTripConfig } from './trace-elf.ts';
+import { qemuRetiredAddresses, roundTrip, roundTripConfig } from '../../../workloads/trace.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
 const BIN = join(ROOT, 'bin', 'rvtrace.js');

@@ -1,0 +1,67 @@
+/**
+ * The efficiency report's renderings, on figures made up for the test: the suite means are worked
+ * out by hand below, the JSON reads back, the SVG is well-formed XML and every rendering is the
+ * same bytes on every run.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { EFFICIENCY_MODES } from '../golden-model/etrace/efficiency.ts';
+import { efficiencyJson, efficiencyMarkdown, efficiencySvg, type EfficiencyReport, type EfficiencyRow, suiteMean } from './efficiency-report.ts';
+
+function row(workload: string, arch: string, mode: string, bits: number): EfficiencyRow {
+  // 1000 instructions: bits per instruction = bytes * 8 / 1000.
+  const bytes = bits * 125;
+  return { workload, arch, layout: '1.1.1', mode, instructions: 1000, packets: 10, bytes, payloadBytes: bytes - 10, bitsPerInstruction: bits, payloadBitsPerInstruction: ((bytes - 10) * 8) / 1000 };
+}
+
+// Two workloads; 'all' costs 0.2 and 0.4 bits/instr on rv64gc (mean 0.3), 0.1 and 0.2 on rv32imc.
+const REPORT: EfficiencyReport = {
+  setup: ['made-up figures'],
+  rows: ['rv64gc', 'rv32imc'].flatMap((arch) =>
+    ['a', 'b'].flatMap((w) => EFFICIENCY_MODES.map((m) => row(w, arch, m.name, m.name === 'all' ? (w === 'a' ? 0.2 : 0.4) / (arch === 'rv64gc' ? 1 : 2) : 0.8))),
+  ),
+};
+
+describe('efficiency report', () => {
+  it('averages each workload once, per arch, layout and mode', () => {
+    expect(suiteMean(REPORT.rows, 'rv64gc', '1.1.1', 'all')).toBeCloseTo(0.3, 12);
+    expect(suiteMean(REPORT.rows, 'rv32imc', '1.1.1', 'all')).toBeCloseTo(0.15, 12);
+    expect(suiteMean(REPORT.rows, 'rv64gc', '1.1.1', 'baseline')).toBeCloseTo(0.8, 12);
+    // Without headers: (bytes - 10) * 8 / 1000 = bits - 0.08.
+    expect(suiteMean(REPORT.rows, 'rv64gc', '1.1.1', 'all', false)).toBeCloseTo(0.22, 12);
+    expect(Number.isNaN(suiteMean(REPORT.rows, 'rv64gc', '2.0', 'all'))).toBe(true);
+  });
+
+  it('Markdown: a summary per arch and layout with the verdict, then every measurement', () => {
+    const md = efficiencyMarkdown(REPORT);
+    expect(md).toContain('## rv64gc, payload layout 1.1.1: all modes 0.300 bits/instr (misses the goal)');
+    expect(md).toContain('## rv32imc, payload layout 1.1.1: all modes 0.150 bits/instr (meets the goal)');
+    expect(md).toContain('| a | 0.800 | 0.800 | 0.800 | 0.800 | 0.800 | 0.200 |');
+    expect(md).toContain('| **mean** | **0.800** | **0.800** | **0.800** | **0.800** | **0.800** | **0.300** |');
+    expect(md).toContain('| b | rv32imc | 1.1.1 | all | 1000 | 10 | 25 | 15 | 0.200 | 0.120 |');
+    expect(md.split('\n').filter((l) => l.startsWith('| a | rv') || l.startsWith('| b | rv'))).toHaveLength(REPORT.rows.length);
+    expect(efficiencyMarkdown(REPORT)).toBe(md);
+  });
+
+  it('JSON reads back to the same rows', () => {
+    const j = JSON.parse(efficiencyJson(REPORT)) as { rows: EfficiencyRow[]; goalBitsPerInstruction: number };
+    expect(j.rows).toEqual(REPORT.rows);
+    expect(j.goalBitsPerInstruction).toBe(0.25);
+  });
+
+  it('SVG: well-formed, a bar per workload (and the mean), mode and panel, deterministic', () => {
+    const svg = efficiencySvg(REPORT);
+    const file = join(mkdtempSync(join(tmpdir(), 'rvtrace-svg-')), 'chart.svg');
+    writeFileSync(file, svg);
+    const r = spawnSync('xmllint', ['--noout', file], { encoding: 'utf8' });
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    // 2 panels x 3 groups (a, b, mean) x 6 modes bars, plus 6 legend squares.
+    expect(svg.match(/<rect /g)).toHaveLength(2 * 3 * 6 + 6);
+    expect(svg).toContain('<title>mean rv64gc 1.1.1 all: 0.300</title>');
+    expect(efficiencySvg(REPORT)).toBe(svg);
+  });
+});
