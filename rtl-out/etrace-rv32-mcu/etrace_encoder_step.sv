@@ -1202,7 +1202,9 @@ module etrace_encoder_step (
   end
 
 
-  assign bp_update_o = bp_update;
+  // Only when curr is encoded: while it waits for the next view (idle cycles) its branch must
+  // not train the predictor again.
+  assign bp_update_o = encode_i & bp_update;
   // Not needed: the sizes in bits of packets that have no alternative, the address bits below
   // iaddress_lsb_p.
   logic unused_bits;
