@@ -2,7 +2,9 @@
 # The README's first command: installs what is missing, then runs the main job on the shipped
 # defaults: generate a stimulus stream, print its statistics, trace it with the default E-Trace
 # component and decode the trace back (every instruction must come back), generate the RTL of every
-# shipped component into out/rtl/, and co-simulate the default component's RTL against the model.
+# shipped component into out/rtl/, co-simulate the default component's RTL against the model, and
+# trace a real program (the bytecode interpreter of workloads/) through QEMU with every optional
+# mode, checking that the trace decodes back to what QEMU executed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
@@ -24,3 +26,7 @@ done
 rvtrace cosim --component etrace --seed 1 --count 100000
 rvtrace cosim --component etrace-rv64-full --seed 2 --count 100000 --backpressure 0.5
 echo "main: RTL generated (out/rtl/) and co-simulated against the model: identical"
+rvtrace trace-elf interp --arch rv64gc --out out/interp.bin --check \
+  --set return_stack_size_p=4 --set bpred_size_p=6 --set cache_size_p=4 --set f0s_width_p=1 --set sijump_p=1 \
+  --set ImplicitReturn=1 --set BranchPrediction=1 --set JumpTargetCache=1 --set siJump=1
+echo "main: workloads/interp traced through QEMU (out/interp.bin) and round-tripped with every optional mode"

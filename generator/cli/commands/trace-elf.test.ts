@@ -129,6 +129,7 @@ describe('rvtrace trace-elf: option errors (before QEMU runs)', () => {
     ['a zero timeout', [elf, '--out', join(dir, 'x.bin'), '--timeout', '0'], 'rvtrace: --timeout 0: expected a positive number'],
     ['a fractional instruction limit', [elf, '--out', join(dir, 'x.bin'), '--max-instructions', '1.5'], 'rvtrace: --max-instructions 1.5: expected a positive integer'],
     ['an unknown setting', [elf, '--out', join(dir, 'x.bin'), '--check', '--set', 'bogus=1'], "rvtrace: --set bogus: 'trace-elf' has no setting of that name"],
+    ['a workload for an unknown arch', ['sort', '--arch', 'rv16', '--out', join(dir, 'x.bin')], 'rvtrace: --arch rv16: expected one of rv64gc, rv32imc'],
   ])('%s: status 2, one line, nothing written', (_, args, message) => {
     const r = rvtrace('trace-elf', ...args);
     expect(r.status).toBe(2);
@@ -153,6 +154,14 @@ describe.skipIf(!toolsAvailable())('rvtrace trace-elf runs QEMU (needs riscv64-u
     expect(written.records).toEqual(stream.records);
     expect(written.image.fetch(0x8000_0000n)).toEqual(stream.image.fetch(0x8000_0000n));
     expect(rvtrace('info', out, '--check').stdout).toContain('check: every record follows from the previous one and the image');
+  });
+
+  it('takes a workload by name: builds it for --arch, then traces it', () => {
+    const out = join(dir, 'parser-rv32.bin');
+    const r = rvtrace('trace-elf', 'parser', '--arch', 'rv32imc', '--out', out, '--check');
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/^wrote .*parser-rv32\.bin: \d{6} instructions, 0 exceptions, 0 interrupts;/);
+    expect(parseStream(readFileSync(out), out, {}).xlen).toBe(32);
   });
 
   it('writes the text format for .txt, and truncates at --max-instructions (rv32)', () => {

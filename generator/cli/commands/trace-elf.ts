@@ -12,7 +12,9 @@ import { ExitStatus, RvError } from '../../../golden-model/common/errors.ts';
 import type { Settings } from '../../../golden-model/common/settings.ts';
 import { ETRACE_SETTINGS } from '../../../golden-model/etrace/settings.ts';
 import { parseElf, symbolize, type ElfProgram } from '../../../golden-model/hart/elf.ts';
+import { buildWorkload, WORKLOAD_ARCHES, WORKLOADS, type WorkloadArch } from '../../../workloads/build.ts';
 import { DEFAULT_TIMEOUT_SECONDS } from '../../../workloads/qemu.ts';
+import { existsSync } from 'node:fs';
 import { roundTrip, roundTripConfig, traceProgram } from '../../../workloads/trace.ts';
 import type { CommandDefinition } from '../main.ts';
 import { readInput } from '../io.ts';
@@ -20,6 +22,7 @@ import { outputFormat, writeStream } from '../stream-io.ts';
 
 interface Options {
   out: string;
+  arch: string;
   timeout: string;
   keepLog?: string;
   maxInstructions?: string;
@@ -35,6 +38,15 @@ function positiveNumber(value: string, option: string, integer: boolean): number
     throw new RvError('bad-option', `${option} ${value}: expected a positive ${integer ? 'integer' : 'number'}`);
   }
   return n;
+}
+
+/** The ELF to run: the file, or a workload of workloads/ built for `arch`. */
+function programFile(program: string, arch: string): string {
+  if (existsSync(program) || !WORKLOADS.some((w) => w.name === program)) return program;
+  if (!(WORKLOAD_ARCHES as readonly string[]).includes(arch)) {
+    throw new RvError('bad-option', `--arch ${arch}: expected one of ${WORKLOAD_ARCHES.join(', ')}`);
+  }
+  return buildWorkload(program, arch as WorkloadArch);
 }
 
 /** Moves the log to `file` (through a temporary name next to it: the file appears whole). */
@@ -56,7 +68,7 @@ function keepLog(from: string, file: string): void {
 
 export const traceElfCommand: CommandDefinition<Options> = {
   name: 'trace-elf',
-  args: '<PROGRAM.elf>',
+  args: '<PROGRAM.elf|WORKLOAD>',
   summary: 'run a bare-metal RISC-V ELF in QEMU and convert its execution log into a retirement stream',
   settings: ETRACE_SETTINGS,
   details: [
@@ -65,21 +77,25 @@ export const traceElfCommand: CommandDefinition<Options> = {
     'test device at 0x100000 (0x5555 pass; (code << 16) | 0x3333 fail), then writes the retired',
     "instructions and the ELF's loadable segments as a stream (.txt: text format, else binary).",
     'See docs/trace-elf.md.',
+    `A WORKLOAD name (${WORKLOADS.map((w) => w.name).join(', ')}) builds that program of workloads/ for --arch first.`,
     'Settings are E-Trace settings for --check (iaddress_width_p defaults to the ELF class).',
     'Example:',
     '  rvtrace trace-elf sort.elf --out sort.bin',
     '  rvtrace trace-elf sort.elf --out sort.bin --check --set ImplicitReturn=1 --set return_stack_size_p=3',
+    '  rvtrace trace-elf interp --arch rv32imc --out interp.bin --check',
     'Exit status: 0 done (and --check passed), 1 --check found a difference, 2 bad input or option,',
     '3 QEMU failed, timed out, or the program reported failure.',
   ].join('\n'),
   options: (cmd: Command) =>
     cmd
       .requiredOption('--out <STREAM>', 'output stream (.txt: text format, else binary)')
+      .option('--arch <ARCH>', `the arch a WORKLOAD is built for (${WORKLOAD_ARCHES.join(', ')})`, 'rv64gc')
       .option('--timeout <SECONDS>', 'stop QEMU after this long (an error)', String(DEFAULT_TIMEOUT_SECONDS))
       .option('--keep-log <FILE>', "keep QEMU's execution log (error messages then give its line numbers)")
       .option('--max-instructions <N>', 'stop after N retired instructions (QEMU is stopped, the stream truncated)')
       .option('--check', 'round trip: encode with E-Trace, decode with the ELF image, compare with what QEMU retired'),
-  async run([elfPath], o, _settings: Settings) {
+  async run([program], o, _settings: Settings) {
+    const elfPath = programFile(program!, o.arch);
     const timeout = positiveNumber(o.timeout, '--timeout', false);
     const max = o.maxInstructions !== undefined ? positiveNumber(o.maxInstructions, '--max-instructions', true) : undefined;
     const elf: ElfProgram = parseElf(readInput(elfPath!), elfPath!);
