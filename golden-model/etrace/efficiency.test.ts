@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { encodeStream } from './output.ts';
+import { packPacket } from './packet/pack.ts';
 import { EFFICIENCY_LAYOUTS, EFFICIENCY_MODES, efficiencyConfig, measureEfficiency, retiredInstructions } from './efficiency.ts';
 import { emptyRecord, Itype, type RetirementRecord } from '../hart/records.ts';
 
@@ -40,6 +41,10 @@ describe('trace efficiency measurement', () => {
       expect(f.instructions).toBe(1200);
       expect(f.bitsPerInstruction).toBeCloseTo((f.bytes * 8) / 1200, 12);
       expect(f.payloadBitsPerInstruction).toBeCloseTo((f.payloadBytes * 8) / 1200, 12);
+      // The unpadded payload: the packets' own sign-compressed lengths (packPacket's bits).
+      expect(f.payloadBits).toBe(sent.packets.reduce((s, p) => s + packPacket(p.packet, config.params, { implicit_exception: config.options.ImplicitExcept }).bits, 0));
+      expect(f.payloadBits).toBeLessThanOrEqual(f.payloadBytes * 8);
+      expect(f.payloadBits).toBeGreaterThan(f.payloadBytes * 8 - 8 * f.packets);
     }
   });
 

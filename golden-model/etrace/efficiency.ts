@@ -15,6 +15,7 @@ import type { RetirementRecord } from '../hart/records.ts';
 import type { Xlen } from '../hart/stream.ts';
 import { encodeStream } from './output.ts';
 import { splitStream } from './packet/encapsulate.ts';
+import { bytesToBigint, compress } from './packet/pack.ts';
 import { ETRACE_SETTINGS, etraceConfig } from './settings.ts';
 import { type EtraceConfig, validateConfig } from './config.ts';
 import type { PayloadLayout } from './packet/params.ts';
@@ -79,10 +80,17 @@ export interface EfficiencyFigures {
   bytes: number;
   /** Bytes of te_inst payload (the packets without their encapsulation headers). */
   payloadBytes: number;
+  /**
+   * Bits of te_inst payload before the padding to whole bytes: each payload's sign-compressed
+   * length (section 7), as the spec's own efficiency figures count.
+   */
+  payloadBits: number;
   /** bytes * 8 / instructions. */
   bitsPerInstruction: number;
   /** payloadBytes * 8 / instructions. */
   payloadBitsPerInstruction: number;
+  /** payloadBits / instructions. */
+  compressedBitsPerInstruction: number;
 }
 
 /** Instructions retired by a single-retirement stream (traced programs are: one record each). */
@@ -101,9 +109,12 @@ export function measureEfficiency(records: readonly RetirementRecord[], config: 
   const { bytes } = encodeStream(records, config, { keepPackets: false });
   let packets = 0;
   let payloadBytes = 0;
+  let payloadBits = 0;
   for (const p of splitStream(bytes, config.params)) {
     packets++;
     payloadBytes += p.payload.length;
+    // The padding repeats the top bit, so compressing the padded payload again finds the same length.
+    payloadBits += compress(bytesToBigint(p.payload), p.payload.length * 8).bits;
   }
   const instructions = retiredInstructions(records);
   const per = (n: number) => (instructions === 0 ? 0 : (n * 8) / instructions);
@@ -112,7 +123,9 @@ export function measureEfficiency(records: readonly RetirementRecord[], config: 
     packets,
     bytes: bytes.length,
     payloadBytes,
+    payloadBits,
     bitsPerInstruction: per(bytes.length),
     payloadBitsPerInstruction: per(payloadBytes),
+    compressedBitsPerInstruction: instructions === 0 ? 0 : payloadBits / instructions,
   };
 }
