@@ -30,7 +30,7 @@ export interface ExportField {
   readonly name: string;
   readonly bitOffset: number;
   readonly bitWidth: number;
-  readonly access: 'read-only' | 'read-write';
+  readonly access: 'read-only' | 'read-write' | 'write-only';
   readonly oneToClear?: boolean;
   readonly reset: bigint;
   readonly description?: string;
@@ -56,6 +56,8 @@ export interface ExportAddressBlock {
 export interface ExportMemoryMap {
   readonly name: string;
   readonly description?: string;
+  /** Bits of one address unit (default 8: byte addresses). */
+  readonly addressUnitBits?: number;
   readonly addressBlocks: readonly ExportAddressBlock[];
 }
 
@@ -170,7 +172,7 @@ function memoryMap(m: ExportMemoryMap, s22: boolean): XmlNode {
     text('name', m.name),
     ...optionalDescription(m.description),
     ...m.addressBlocks.map((b) => addressBlock(b, s22)),
-    text('addressUnitBits', '8'),
+    text('addressUnitBits', String(m.addressUnitBits ?? 8)),
   ]);
 }
 

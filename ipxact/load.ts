@@ -47,8 +47,11 @@ export const RVTRACE_PREFIX = 'rvtrace';
 
 export const COMPONENTS_DIR = join(dirname(fileURLToPath(import.meta.url)), 'components');
 
-/** The shipped components, in the order commands list them. */
-const SHIPPED = ['etrace', 'etrace-rv32-mcu', 'etrace-rv64-full', 'etrace-2.0'];
+/** The shipped components of each block, in the order commands list them. */
+const SHIPPED: Readonly<Record<string, readonly string[]>> = {
+  etrace: ['etrace', 'etrace-rv32-mcu', 'etrace-rv64-full', 'etrace-2.0'],
+  ctr: ['ctr', 'ctr-rv32', 'ctr-1.0', 'ctr-small'],
+};
 
 export interface LoadOptions {
   /** The block the caller needs (e.g. `etrace`); the component's <rvtrace:block> must say it. */
@@ -102,20 +105,61 @@ export class ComponentErrors extends RvError {
   }
 }
 
-/** The file of a shipped component name, or the path itself. */
-export function componentFile(nameOrPath: string): string {
+/**
+ * The file of a shipped component name, or the path itself; an unknown name lists the shipped
+ * components (of `block` when given).
+ */
+export function componentFile(nameOrPath: string, block?: string): string {
   const isName = /^[A-Za-z0-9_.-]+$/.test(nameOrPath);
   const shipped = join(COMPONENTS_DIR, `${nameOrPath}.xml`);
   if (isName && existsSync(shipped)) return shipped;
   if (existsSync(nameOrPath)) return nameOrPath;
   if (isName && !/\.xml$/i.test(nameOrPath)) {
-    throw new RvError('bad-option', `--component ${nameOrPath}: no shipped component of that name and no such file (shipped: ${shippedComponents().join(', ')})`);
+    const shippedNames = block !== undefined && SHIPPED[block] !== undefined ? shippedComponents(block) : allShippedComponents();
+    throw new RvError('bad-option', `--component ${nameOrPath}: no shipped component of that name and no such file (shipped: ${shippedNames.join(', ')})`);
   }
   return nameOrPath;
 }
 
-export function shippedComponents(): string[] {
-  return SHIPPED.filter((n) => existsSync(join(COMPONENTS_DIR, `${n}.xml`)));
+/**
+ * The shipped components of one block (`etrace`, `ctr`), in the order commands list them. The
+ * default block is `etrace`, for the callers written when it was the only one.
+ */
+export function shippedComponents(block = 'etrace'): string[] {
+  return (SHIPPED[block] ?? []).filter((n) => existsSync(join(COMPONENTS_DIR, `${n}.xml`)));
+}
+
+/** The blocks that have shipped components. */
+export function shippedBlocks(): string[] {
+  return Object.keys(SHIPPED);
+}
+
+/** Every shipped component of every block, block by block. */
+export function allShippedComponents(): string[] {
+  return shippedBlocks().flatMap((b) => shippedComponents(b));
+}
+
+/**
+ * The block a component describes (its <rvtrace:block>), read without validating anything else;
+ * undefined when the file cannot be read or has no such element. The loader still checks it.
+ */
+export function componentBlock(nameOrPath: string): string | undefined {
+  for (const [block, names] of Object.entries(SHIPPED)) if (names.includes(nameOrPath) && existsSync(join(COMPONENTS_DIR, `${nameOrPath}.xml`))) return block;
+  let root: XmlElement;
+  try {
+    root = readXmlFile(componentFile(nameOrPath));
+  } catch {
+    return undefined;
+  }
+  const find = (el: XmlElement): string | undefined => {
+    if (el.ns === RVTRACE_NS && el.name === 'block') return el.text.trim();
+    for (const c of el.children) {
+      const found = find(c);
+      if (found !== undefined) return found;
+    }
+    return undefined;
+  };
+  return find(root);
 }
 
 /** Loads a component or throws ComponentErrors with every problem found. */
@@ -136,7 +180,7 @@ export function checkComponent(nameOrPath: string, specs: readonly SettingSpec[]
   let file: string;
   let root: XmlElement;
   try {
-    file = componentFile(nameOrPath);
+    file = componentFile(nameOrPath, options.block);
     root = readXmlFile(file);
   } catch (e) {
     if (e instanceof RvError) return fail([e]);

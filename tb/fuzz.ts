@@ -1,15 +1,16 @@
 /**
- * Fuzzing the E-Trace RTL against the model: random legal configurations (a shipped component with
- * random run-time options and a random FIFO depth), random stimulus knobs (traps, halts, resets,
- * trace-on/off triggers), random back-pressure. A failing case is shrunk to the shortest stimulus
- * that still fails and saved as a JSON fixture that tb/fuzz-fixtures.test.ts replays.
+ * Fuzzing the RTL against the model: random legal configurations (a component with its block's
+ * random run-time settings, tb/blocks.ts; E-Trace: options, FIFO depth, multiple retirement),
+ * random stimulus knobs (traps, halts, resets, trace-on/off triggers), random back-pressure. A
+ * failing case is shrunk to the shortest stimulus that still fails and saved as a JSON fixture
+ * that tb/fuzz-fixtures.test.ts replays.
  */
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Rng } from '../golden-model/common/rng.ts';
 import { ROOT } from '../generator/render.ts';
 import { shippedComponents } from '../ipxact/load.ts';
-import { caseConfig, type CaseSpec } from './etrace-case.ts';
+import { blockOf, type CaseSpec } from './blocks.ts';
 
 export const FIXTURE_DIR = join(ROOT, 'tb', 'fuzz-fixtures');
 
@@ -24,29 +25,13 @@ export interface FuzzConfig {
   readonly sets: string[];
 }
 
-/** A random legal configuration: a shipped component with random options and FIFO depth. */
-export function randomConfig(rng: Rng): FuzzConfig {
-  const components = shippedComponents();
+/**
+ * A random legal configuration: one of `components` (default: the shipped E-Trace components)
+ * with the random run-time settings of its block (tb/blocks.ts; E-Trace: options and FIFO depth).
+ */
+export function randomConfig(rng: Rng, components: readonly string[] = shippedComponents()): FuzzConfig {
   const component = components[below(rng, components.length)]!;
-  const sets: string[] = [];
-  const pick = <T>(xs: readonly T[]): T => xs[below(rng, xs.length)]!;
-  sets.push(`ResyncMode=${below(rng, 4)}`, `ResyncMax=${below(rng, 3)}`);
-  if (below(rng, 4) === 0) sets.push('FullAddress=1');
-  if (below(rng, 4) === 0) sets.push('ImplicitExcept=1');
-  if (below(rng, 4) === 0) sets.push('iTrigEnable=1');
-  if (below(rng, 5) === 0) sets.push('stallEnable=1');
-  if (below(rng, 3) === 0) sets.push(`fifo_depth_p=${pick([32, 48, 128])}`);
-  const p = caseConfig(component, []).params;
-  if (p.bpred_size_p > 0 && below(rng, 2) === 0) sets.push('BranchPrediction=0');
-  if (p.cache_size_p > 0 && below(rng, 2) === 0) sets.push('JumpTargetCache=0');
-  if (p.return_stack_size_p + p.call_counter_size_p > 0 && below(rng, 2) === 0) sets.push('ImplicitReturn=0');
-  if (p.sijump_p > 0 && below(rng, 2) === 0) sets.push('siJump=0');
-  // Multiple retirement: blocks of up to 2-4 instructions (iretire counts up to 2 * retires_p half-words).
-  if (below(rng, 3) === 0) {
-    const retires = 2 + below(rng, 3);
-    sets.push(`retires_p=${retires}`, `iretire_width_p=${retires === 4 ? 4 : 3}`);
-  }
-  return { component, sets };
+  return { component, sets: blockOf(component).randomSets(rng, component) };
 }
 
 /**
@@ -56,20 +41,13 @@ export function randomConfig(rng: Rng): FuzzConfig {
 export function randomCase(rng: Rng, pool: readonly FuzzConfig[]): CaseSpec {
   const pick = <T>(xs: readonly T[]): T => xs[below(rng, xs.length)]!;
   const { component, sets } = pick(pool);
-  const rate = (max: number) => Number((rng.float() * max).toFixed(5));
   return {
     component,
     sets,
     seed: below(rng, 1_000_000),
     count: 1000 + below(rng, 15_000),
     backpressure: pick([0, 0, 0.3, 0.6, 0.9]),
-    knobs: {
-      interrupt_rate: rate(0.01),
-      halt_rate: rate(0.002),
-      reset_rate: rate(0.001),
-      trace_on_rate: rate(0.005),
-      trace_off_rate: rate(0.005),
-    },
+    knobs: blockOf(component).randomKnobs(rng),
   };
 }
 
@@ -121,15 +99,16 @@ export async function fuzz(
   seconds: number,
   seed: number,
   run: CaseRunner,
-  opts: { dir?: string; onCase?: (spec: CaseSpec, ok: boolean) => void; stopAfterFailure?: boolean } = {},
+  opts: { dir?: string; onCase?: (spec: CaseSpec, ok: boolean) => void; stopAfterFailure?: boolean; components?: readonly string[] } = {},
 ): Promise<FuzzReport> {
   const rng = new Rng(seed);
+  const components = opts.components ?? shippedComponents();
   // A few configurations per session (one build each), a new one every 20 cases.
-  const pool = Array.from({ length: 4 }, () => randomConfig(rng));
+  const pool = Array.from({ length: 4 }, () => randomConfig(rng, components));
   const until = performance.now() + seconds * 1000;
   const report: FuzzReport = { cases: 0, records: 0, failures: [] };
   while (performance.now() < until) {
-    if (report.cases > 0 && report.cases % 20 === 0) pool[below(rng, pool.length)] = randomConfig(rng);
+    if (report.cases > 0 && report.cases % 20 === 0) pool[below(rng, pool.length)] = randomConfig(rng, components);
     const spec = randomCase(rng, pool);
     const ok = await run(spec);
     report.cases++;

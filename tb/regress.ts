@@ -1,13 +1,13 @@
 /**
- * Regressions: a matrix of co-simulation cases (components x back-pressure x seeds), run with a
- * worker per core, optionally one shard of it, with JSON results and JUnit XML; and the merge of
- * shard results. The case order is fixed, so shard K of N always runs the same cases and merging
+ * Regressions: a matrix of co-simulation cases (components of any block x back-pressure x seeds),
+ * run with a worker per core, optionally one shard of it, with JSON results and JUnit XML; and the
+ * merge of shard results. The case order is fixed, so shard K of N always runs the same cases and merging
  * the N shards gives the totals of the whole matrix.
  */
 import { availableParallelism } from 'node:os';
 import { RvError } from '../golden-model/common/errors.ts';
 import { TOOL_VERSION } from '../generator/render.ts';
-import { caseConfig, caseModel, replayCommand, runCase, type CaseSpec } from './etrace-case.ts';
+import { blockOf, type CaseSpec } from './blocks.ts';
 
 export interface Shard {
   /** 1-based. */
@@ -83,7 +83,9 @@ export interface Results {
 export function matrixCases(m: Matrix): (CaseSpec & { index: number; id: string })[] {
   const out: (CaseSpec & { index: number; id: string })[] = [];
   for (const component of m.components) {
-    for (const backpressure of m.backpressures) {
+    // A block without an output stream (CTR) runs the first back-pressure value only.
+    const backpressures = blockOf(component).backpressure ? m.backpressures : m.backpressures.slice(0, 1);
+    for (const backpressure of backpressures) {
       for (const seed of m.seeds) {
         const index = out.length;
         out.push({ index, id: `${component}/bp${backpressure}/seed${seed}`, component, sets: m.sets, seed, count: m.count, backpressure });
@@ -105,8 +107,9 @@ export async function runRegression(m: Matrix, opts: RegressOptions = {}): Promi
   const all = matrixCases(m);
   const shard = opts.shard;
   const mine = shard ? all.filter((c) => c.index % shard.count === shard.index - 1) : all;
-  // One build per configuration, before the cases run (each build uses both cores).
-  for (const component of new Set(mine.map((c) => c.component))) caseModel(component, m.sets, caseConfig(component, m.sets), opts.log);
+  // One build per configuration, before the cases run (each build uses both cores). Each
+  // component goes to its block (tb/blocks.ts), so a matrix may mix E-Trace and CTR components.
+  for (const component of new Set(mine.map((c) => c.component))) blockOf(component).prepare(component, m.sets, opts.log);
   const jobs = Math.max(1, opts.jobs ?? availableParallelism());
   const results: CaseRecord[] = new Array(mine.length);
   let next = 0;
@@ -115,7 +118,8 @@ export async function runRegression(m: Matrix, opts: RegressOptions = {}): Promi
     while (next < mine.length) {
       const k = next++;
       const spec = mine[k]!;
-      const r = await runCase(spec);
+      const block = blockOf(spec.component);
+      const r = await block.runCase(spec);
       const record: CaseRecord = {
         id: spec.id,
         index: spec.index,
@@ -131,7 +135,7 @@ export async function runRegression(m: Matrix, opts: RegressOptions = {}): Promi
         dropped: r.dropped,
         seconds: Number(r.seconds.toFixed(3)),
         ...(r.mismatch !== undefined ? { mismatch: r.mismatch } : {}),
-        replay: replayCommand(spec),
+        replay: block.replayCommand(spec),
       };
       results[k] = record;
       done++;

@@ -12,6 +12,7 @@ import { decodeCommand } from './commands/decode.ts';
 import { dumpCommand } from './commands/dump.ts';
 import { encodeCommand } from './commands/encode.ts';
 import { cosimCommand } from './commands/cosim.ts';
+import { ctrDumpCommand } from './commands/ctr-dump.ts';
 import { fuzzCommand } from './commands/fuzz.ts';
 import { mergeCommand, regressCommand } from './commands/regress.ts';
 import { generateCommand } from './commands/generate.ts';
@@ -49,6 +50,7 @@ const COMMANDS: CommandDefinition<never>[] = [
   regressCommand as CommandDefinition<never>,
   mergeCommand as CommandDefinition<never>,
   fuzzCommand as CommandDefinition<never>,
+  ctrDumpCommand as CommandDefinition<never>,
   traceElfCommand as CommandDefinition<never>,
 ];
 

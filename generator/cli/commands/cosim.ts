@@ -1,19 +1,19 @@
 /**
- * `rvtrace cosim`: one co-simulation of the generated E-Trace RTL against the golden model, for a
- * component, a stimulus seed and length, and a back-pressure probability. Status 0 only when the
- * two byte streams are identical; on a mismatch it prints where and why (packet, byte, both
- * decodings, the records around it), writes an FST waveform of the cycles around it and prints
- * the one-line command that replays the case.
+ * `rvtrace cosim`: one co-simulation of the generated RTL of a component's block against the golden
+ * model (tb/blocks.ts): for a component, a stimulus seed and length, and a back-pressure
+ * probability. E-Trace: status 0 only when the two byte streams are identical; on a mismatch it
+ * prints where and why (packet, byte, both decodings, the records around it). CTR: status 0 only
+ * when every CSR response is identical; on a mismatch the cycle, the CSR access, both responses and
+ * the model's state. Then an FST waveform of the cycles around it and the one-line command that
+ * replays the case.
  */
 import type { Command } from 'commander';
 import { RvError } from '../../../golden-model/common/errors.ts';
-import { resolveSettings, type Settings } from '../../../golden-model/common/settings.ts';
-import { ETRACE_SETTINGS } from '../../../golden-model/etrace/settings.ts';
+import { resolveSettings } from '../../../golden-model/common/settings.ts';
 import type { StimulusKnobs } from '../../../golden-model/hart/stimulus/knobs.ts';
-import { caseConfig, caseModel, caseRecords, replayCommand, runCase, type CaseSpec } from '../../../tb/etrace-case.ts';
-import { cosimEtrace } from '../../../tb/etrace-cosim.ts';
+import { allBlockSettings, blockOf, type CaseSpec } from '../../../tb/blocks.ts';
 import type { CommandDefinition } from '../main.ts';
-import { componentBase, type ComponentOption, withComponentOption } from '../etrace-config.ts';
+import { type ComponentOption, withComponentOption } from '../etrace-config.ts';
 import { knobSettings, parseCount } from './stimulus.ts';
 
 interface Options extends ComponentOption {
@@ -51,14 +51,17 @@ const collect = (v: string, prev: string[] = []): string[] => [...prev, v];
 
 export const cosimCommand: CommandDefinition<Options> = {
   name: 'cosim',
-  summary: 'co-simulate the generated E-Trace RTL (Verilator) against the golden model, byte for byte',
-  settings: ETRACE_SETTINGS,
-  base: componentBase,
+  summary: 'co-simulate the generated RTL (Verilator) of an E-Trace or CTR component against the golden model',
+  settings: allBlockSettings(),
   details: [
     'Examples:',
     '  rvtrace cosim --component etrace --seed 1 --count 100000',
     '  rvtrace cosim --component etrace-rv64-full --seed 7 --count 50000 --backpressure 0.6',
     '  rvtrace cosim --component etrace --set stallEnable=1 --knob interrupt_rate=0.01 --seed 3 --count 20000',
+    '  rvtrace cosim --component ctr-1.0 --seed 2 --count 50000',
+    'The block comes from the component; --set takes that block\'s settings. E-Trace compares the trace',
+    'bytes; CTR compares every CSR response (read data, illegal, virtual) of a retirement stream with',
+    'interleaved CSR operations and a final dump of every entry (--backpressure does not apply).',
     'The RTL is generated into .cache/rtl/ and built once per configuration (.cache/verilator/;',
     'RVTRACE_CACHE moves both). Exit status: 0 identical, 1 mismatch, 2 bad input.',
     'On a mismatch: the first differing packet and byte, both decodings, the records around it,',
@@ -72,7 +75,10 @@ export const cosimCommand: CommandDefinition<Options> = {
       .option('--knob <NAME=VALUE>', 'a stimulus knob (see rvtrace stimulus --help); repeatable', collect)
       .option('--fst <FILE>', 'waveform written on a mismatch', 'cosim-mismatch.fst')
       .option('--window <CYCLES>', 'cycles of waveform before the mismatch', '200'),
-  async run(_args, o, _settings: Settings) {
+  async run(_args, o) {
+    const block = blockOf(o.component);
+    // Every problem of the component and the --set values, before anything is built.
+    block.resolve('cosim', o.component, o.set ?? []);
     const spec: CaseSpec = {
       component: o.component,
       sets: o.set ?? [],
@@ -83,22 +89,15 @@ export const cosimCommand: CommandDefinition<Options> = {
     };
     const window = parseCount(o.window, '--window', 1);
     const log = (line: string) => process.stderr.write(`${line}\n`);
-    const r = await runCase(spec, log);
-    const rate = r.records / r.seconds;
-    process.stdout.write(
-      `${spec.component} seed ${spec.seed}: ${r.records} records, ${r.packets} packets, ${r.bytes} bytes` +
-        `${r.dropped ? `, ${r.dropped} packets lost` : ''}, ${r.cycles} cycles, ${r.seconds.toFixed(2)} s (${(rate / 1e6).toFixed(2)} M records/s): ` +
-        `${r.identical ? 'identical' : 'MISMATCH'}\n`,
-    );
+    const r = await block.runCase(spec, log);
+    process.stdout.write(`${spec.component} seed ${spec.seed}: ${r.summary}: ${r.identical ? 'identical' : 'MISMATCH'}\n`);
     if (r.identical) return 0;
     process.stdout.write(`${r.mismatch}\n`);
     // The waveform: the same case again on the FST build, dumping a window around the mismatch.
-    const c = caseConfig(spec.component, spec.sets);
-    const { model } = caseModel(spec.component, spec.sets, c, log, true);
     const at = r.mismatchCycle ?? 0;
-    await cosimEtrace(model, c, caseRecords(c, spec), { seed: spec.seed, backpressure: spec.backpressure, fst: { file: o.fst, from: Math.max(0, at - window), to: at + 20 } });
+    await block.waveform(spec, o.fst, Math.max(0, at - window), at + 20, log);
     process.stdout.write(`waveform of cycles ${Math.max(0, at - window)}..${at + 20}: ${o.fst}\n`);
-    process.stdout.write(`replay: ${replayCommand({ ...spec })}\n`);
+    process.stdout.write(`replay: ${block.replayCommand({ ...spec })}\n`);
     return 1;
   },
 };

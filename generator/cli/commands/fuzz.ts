@@ -1,11 +1,13 @@
 /**
- * `rvtrace fuzz --time T`: random legal E-Trace configurations, stimulus and back-pressure against
+ * `rvtrace fuzz --time T`: random legal configurations of the given components (default: the
+ * shipped E-Trace ones; CTR components too with --components), stimulus and back-pressure against
  * the model until the time is up; every failure is shrunk to the shortest failing stimulus and
  * saved as a fixture (tb/fuzz-fixtures/ by default) that the test suite replays.
  */
 import type { Command } from 'commander';
 import { RvError } from '../../../golden-model/common/errors.ts';
-import { replayCommand, runCase } from '../../../tb/etrace-case.ts';
+import { shippedComponents } from '../../../ipxact/load.ts';
+import { blockOf } from '../../../tb/blocks.ts';
 import { FIXTURE_DIR, fuzz } from '../../../tb/fuzz.ts';
 import type { CommandDefinition } from '../main.ts';
 import { parseCount } from './stimulus.ts';
@@ -14,6 +16,7 @@ interface Options {
   time: string;
   seed: string;
   out: string;
+  components?: string;
 }
 
 /** `90`, `90s`, `5m`, `2h` -> seconds. */
@@ -25,35 +28,45 @@ export function parseDuration(text: string): number {
 
 export const fuzzCommand: CommandDefinition<Options> = {
   name: 'fuzz',
-  summary: 'fuzz the E-Trace RTL against the model; shrink failures and save them as test fixtures',
+  summary: 'fuzz the RTL (E-Trace, or CTR with --components) against the model; shrink failures and save them as test fixtures',
   settings: [],
   details: [
     'Examples:',
     '  rvtrace fuzz --time 10m',
     '  rvtrace fuzz --time 2h --seed 42 --out my-fixtures',
+    '  rvtrace fuzz --time 30m --components ctr,ctr-rv32,ctr-1.0,ctr-small',
     'Each case: a shipped component with random options (resync, full address, implicit exception,',
     'triggers, stall, FIFO depth, predictors on/off), random traps/halts/resets/triggers in the',
-    'stimulus and random back-pressure. Exit status 1 when a failure was found.',
+    'stimulus and random back-pressure. A CTR case: a CTR component (its settings are hardware',
+    'parameters: the configurations are the components), random traps, faults, halts, resets and',
+    'idle cycles in the stimulus, with the random CSR program of the co-simulation.',
+    'Exit status 1 when a failure was found.',
   ].join('\n'),
   options: (cmd: Command) =>
     cmd
       .option('--time <T>', 'how long to fuzz (90s, 10m, 2h)', '60s')
       .option('--seed <S>', 'seed of the random cases', String(Date.now() % 1_000_000))
-      .option('--out <DIR>', 'where failing cases are saved', FIXTURE_DIR),
+      .option('--out <DIR>', 'where failing cases are saved', FIXTURE_DIR)
+      .option('--components <LIST>', 'comma-separated components to draw from, E-Trace or CTR (default: the shipped E-Trace components)'),
   async run(_args, o) {
     const seconds = parseDuration(o.time);
     const seed = parseCount(o.seed, '--seed', 0);
+    const components = o.components ? o.components.split(',').map((s) => s.trim()).filter((s) => s !== '') : shippedComponents();
+    if (components.length === 0) throw new RvError('bad-option', `--components ${o.components}: no component given`);
+    for (const c of components) blockOf(c).resolve('fuzz', c, []);
     process.stderr.write(`fuzzing for ${seconds} s with seed ${seed}\n`);
     let n = 0;
-    const report = await fuzz(seconds, seed, async (spec) => (await runCase(spec, (l) => process.stderr.write(`${l}\n`))).identical, {
+    const log = (l: string) => process.stderr.write(`${l}\n`);
+    const report = await fuzz(seconds, seed, async (spec) => (await blockOf(spec.component).runCase(spec, log)).identical, {
       dir: o.out,
+      components,
       onCase: (spec, ok) => {
         n++;
-        process.stderr.write(`${String(n).padStart(5)} ${ok ? 'ok  ' : 'FAIL'} ${replayCommand(spec)}\n`);
+        process.stderr.write(`${String(n).padStart(5)} ${ok ? 'ok  ' : 'FAIL'} ${blockOf(spec.component).replayCommand(spec)}\n`);
       },
     });
     process.stdout.write(`${report.cases} cases, ${report.records} instructions, ${report.failures.length} failures\n`);
-    for (const f of report.failures) process.stdout.write(`saved a reproducer of ${f.count} instructions: ${replayCommand(f)}\n`);
+    for (const f of report.failures) process.stdout.write(`saved a reproducer of ${f.count} instructions: ${blockOf(f.component).replayCommand(f)}\n`);
     return report.failures.length === 0 ? 0 : 1;
   },
 };

@@ -1,7 +1,7 @@
 /**
- * `rvtrace generate`: regenerating every shipped component gives exactly the checked-in
- * rtl-out/<component>/ (file names and every byte); the output is complete and deterministic; bad
- * input writes nothing.
+ * `rvtrace generate`: regenerating every shipped component (E-Trace and CTR) gives exactly the
+ * checked-in rtl-out/<component>/ (file names and every byte); the output is complete and
+ * deterministic; bad input writes nothing; the block comes from the component.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -41,6 +41,47 @@ describe('rvtrace generate', () => {
       expect(got.get(name)!.equals(bytes), `${component}/${name} differs from rtl-out; regenerate with npx rvtrace generate --component ${component} --out rtl-out/${component}`).toBe(true);
     }
     expect(readdirSync(join(dir, 'regen')).filter((n) => n.startsWith('.'))).toEqual([]);
+  });
+
+  it.each(shippedComponents('ctr'))('CTR %s: regenerating gives the checked-in rtl-out/<component>/ byte for byte', (component) => {
+    const out = join(dir, 'regen-ctr', component);
+    const r = rvtrace('generate', '--component', component, '--out', out);
+    expect(r.status, r.stderr).toBe(0);
+    const want = contents(join(ROOT, 'rtl-out', component));
+    const got = contents(out);
+    expect([...got.keys()]).toEqual(['ctr.f', `${component}.core`, `${component}.xml`, 'ctr_csr.sv', 'ctr_entries.sv', 'ctr_record.sv', 'ctr_top.sv'].sort());
+    expect([...got.keys()]).toEqual([...want.keys()]);
+    for (const [name, bytes] of want) {
+      expect(got.get(name)!.equals(bytes), `${component}/${name} differs from rtl-out; regenerate with npx rvtrace generate --component ${component} --out rtl-out/${component}`).toBe(true);
+    }
+    expect(validateXsd(join(out, `${component}.xml`), '2014', defaultSchemaDir())).toEqual([]);
+  });
+
+  it('CTR: the block comes from the component; --set takes CTR settings; bad values write nothing', () => {
+    const out = join(dir, 'ctr-set');
+    const r = rvtrace('generate', '--component', 'ctr', '--out', out, '--set', 'depthMax=32', '--set', 'cycleCounting=0', '--set', 'cceBits=0');
+    expect(r.status, r.stderr).toBe(0);
+    const top = readFileSync(join(out, 'ctr_top.sv'), 'utf8');
+    expect(top.split('\n')[1]).toBe('// Do not edit: regenerate with `npx rvtrace generate --component ctr --set depthMax=32 --set cycleCounting=0 --set cceBits=0 --out <dir>`.');
+    expect(top).toContain('  parameter int depthMax = 32,');
+    expect(readFileSync(join(out, 'ctr_entries.sv'), 'utf8')).toContain('localparam int Entries = 32;');
+    const f = readFileSync(join(out, 'ctr.f'), 'utf8').split('\n').filter((l) => l !== '' && !l.startsWith('//'));
+    expect(f).toEqual(['ctr_entries.sv', 'ctr_csr.sv', 'ctr_record.sv', 'ctr_top.sv']);
+    const core = readFileSync(join(out, 'ctr.core'), 'utf8');
+    expect(core).toContain('\nname: rvtrace.dev:trace:ctr:1.0\n');
+    expect(core).toContain('    toplevel: ctr_top\n');
+
+    const never = join(dir, 'ctr-never');
+    const etraceSetting = rvtrace('generate', '--component', 'ctr', '--out', never, '--set', 'payload_layout=2.0');
+    expect(etraceSetting.status).toBe(2);
+    expect(etraceSetting.stderr).toMatch(/^rvtrace: --set payload_layout: 'generate' has no setting of that name \(known: specVersion, xlen,/);
+    const bad = rvtrace('generate', '--component', 'ctr', '--out', never, '--set', 'depthMin=64', '--set', 'depthMax=32');
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain('parameters/depthMin: depthMin (64) is larger than depthMax (32)');
+    const wrongBlock = rvtrace('generate', '--component', 'etrace', '--out', never, '--set', 'depthMax=32');
+    expect(wrongBlock.status).toBe(2);
+    expect(wrongBlock.stderr).toMatch(/--set depthMax: 'generate' has no setting of that name \(known: payload_layout,/);
+    expect(existsSync(never)).toBe(false);
   });
 
   it('writes the banner, the filelist, the FuseSoC core and a valid IP-XACT component', () => {

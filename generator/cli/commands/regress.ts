@@ -1,13 +1,13 @@
 /**
- * `rvtrace regress` runs a matrix of E-Trace co-simulations (components x back-pressure x seeds)
- * with a worker per core, or one shard of it; `rvtrace merge` combines shard results. Both print
- * a summary table and can write JSON results and JUnit XML.
+ * `rvtrace regress` runs a matrix of co-simulations (components of any block x back-pressure x
+ * seeds) with a worker per core, or one shard of it; `rvtrace merge` combines shard results. Both
+ * print a summary table and can write JSON results and JUnit XML.
  */
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { RvError } from '../../../golden-model/common/errors.ts';
-import { ETRACE_SETTINGS } from '../../../golden-model/etrace/settings.ts';
-import { shippedComponents } from '../../../ipxact/load.ts';
+import { allShippedComponents } from '../../../ipxact/load.ts';
+import { allBlockSettings, blockOf } from '../../../tb/blocks.ts';
 import { junitXml, mergeResults, parseShard, runRegression, summaryTable, totals, type Matrix, type Results } from '../../../tb/regress.ts';
 import type { CommandDefinition } from '../main.ts';
 import { writeOutputAtomic } from '../io.ts';
@@ -56,8 +56,8 @@ function report(r: Results): number {
 
 export const regressCommand: CommandDefinition<RegressOptions> = {
   name: 'regress',
-  summary: 'run a matrix of E-Trace co-simulations (components x back-pressure x seeds) on every core, or one shard of it',
-  settings: ETRACE_SETTINGS,
+  summary: 'run a matrix of co-simulations (E-Trace and CTR components x back-pressure x seeds) on every core, or one shard of it',
+  settings: allBlockSettings(),
   details: [
     'Examples:',
     '  rvtrace regress --seeds 1-8 --count 50000 --json results.json --junit results.xml',
@@ -65,11 +65,14 @@ export const regressCommand: CommandDefinition<RegressOptions> = {
     '  sbatch --array=0-3 ... rvtrace regress --shard 4 --json shard-$SLURM_ARRAY_TASK_ID.json',
     'Sharding: case i runs in shard (i mod N) + 1; --shard N takes the index from SLURM_ARRAY_TASK_ID',
     '(minus SLURM_ARRAY_TASK_MIN), LSB_JOBINDEX or JOB_COMPLETION_INDEX. Combine the shards with',
-    'rvtrace merge. --set applies to every component. Exit status 0 when every case is identical.',
+    'rvtrace merge. --set applies to every component (all must be of a block with that setting).',
+    'For CTR components, "packets" counts the CSR responses compared; back-pressure does not apply',
+    '(they run with the first value of --backpressure only).',
+    'Exit status 0 when every case is identical.',
   ].join('\n'),
   options: (cmd: Command) =>
     cmd
-      .option('--components <LIST>', 'comma-separated components (default: every shipped one)')
+      .option('--components <LIST>', 'comma-separated components, E-Trace or CTR (default: every shipped one of every block)')
       .option('--seeds <LIST>', 'seeds: numbers and ranges, e.g. 1-8,12', '1-4')
       .option('--count <N>', 'instructions per case', '20000')
       .option('--backpressure <LIST>', 'comma-separated back-pressure probabilities', '0,0.5')
@@ -79,12 +82,14 @@ export const regressCommand: CommandDefinition<RegressOptions> = {
       .option('--junit <FILE>', 'write JUnit XML'),
   async run(_args, o) {
     const matrix: Matrix = {
-      components: o.components ? o.components.split(',').map((s) => s.trim()).filter((s) => s !== '') : shippedComponents(),
+      components: o.components ? o.components.split(',').map((s) => s.trim()).filter((s) => s !== '') : allShippedComponents(),
       sets: o.set ?? [],
       seeds: parseSeeds(o.seeds),
       backpressures: o.backpressure.split(',').map((p) => parseProbability(p.trim(), '--backpressure')),
       count: parseCount(o.count, '--count', 1),
     };
+    // Every component and the --set values checked before anything is built.
+    for (const c of matrix.components) blockOf(c).resolve('regress', c, matrix.sets);
     const shard = parseShard(o.shard);
     const jobs = o.jobs === undefined ? undefined : parseCount(o.jobs, '--jobs', 1);
     const tty = process.stderr.isTTY === true;
