@@ -15,6 +15,7 @@ import { componentLabel } from '../generator/rtl/etrace.ts';
 import { sha256Hex } from '../generator/render.ts';
 import { type BuiltModel, cacheRoot } from './build.ts';
 import { buildCtrModel, cosimCtr, type CtrCosimResult } from './ctr-cosim.ts';
+import { cosimCommandLine } from './etrace-case.ts';
 import { ctrRecords, ctrSteps, type CtrStep } from './ctr-stimulus.ts';
 
 export interface CtrCaseSpec {
@@ -101,9 +102,5 @@ export async function runCtrCase(spec: CtrCaseSpec, log?: (line: string) => void
 
 /** The command that replays a case exactly. */
 export function ctrReplayCommand(spec: CtrCaseSpec): string {
-  const sets = spec.sets.map((s) => ` --set ${s}`).join('');
-  const knobs = Object.entries(spec.knobs ?? {})
-    .map(([k, v]) => ` --knob ${k}=${v}`)
-    .join('');
-  return `npx rvtrace cosim --component ${spec.component}${sets}${knobs} --seed ${spec.seed} --count ${spec.count}`;
+  return cosimCommandLine(spec);
 }

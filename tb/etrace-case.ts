@@ -127,11 +127,16 @@ export async function runCase(spec: CaseSpec, log?: (line: string) => void): Pro
   };
 }
 
-/** The command that replays a case exactly. */
-export function replayCommand(spec: CaseSpec): string {
+/** `rvtrace cosim` with a case's component, settings, knobs, seed and count (any block). */
+export function cosimCommandLine(spec: { component: string; sets: readonly string[]; knobs?: object; seed: number; count: number }): string {
   const sets = spec.sets.map((s) => ` --set ${s}`).join('');
   const knobs = Object.entries(spec.knobs ?? {})
-    .map(([k, v]) => ` --knob ${k}=${v}`)
+    .map(([k, v]) => ` --knob ${k}=${String(v)}`)
     .join('');
-  return `npx rvtrace cosim --component ${spec.component}${sets}${knobs} --seed ${spec.seed} --count ${spec.count} --backpressure ${spec.backpressure}`;
+  return `npx rvtrace cosim --component ${spec.component}${sets}${knobs} --seed ${spec.seed} --count ${spec.count}`;
+}
+
+/** The command that replays a case exactly. */
+export function replayCommand(spec: CaseSpec): string {
+  return `${cosimCommandLine(spec)} --backpressure ${spec.backpressure}`;
 }

@@ -26,6 +26,7 @@ import { maxCycleCount } from '../../golden-model/ctr/cycle-count.ts';
 import { CTR_CONFIG_SETTINGS, CTR_RTL_SETTINGS, type CtrRtlParams } from '../../golden-model/ctr/settings.ts';
 import type { LoadedComponent } from '../../ipxact/load.ts';
 import { commentBanner, padColumn, renderTemplate, svLogic, svSized, type BannerInput, type OutputFile } from '../render.ts';
+import { filelist, fuseSocCore } from './packaging.ts';
 import { componentLabel } from './etrace.ts';
 import { ctrComponentXml } from './ctr-ipxact.ts';
 import { counterWidth, ctrCsrDecode, type CtrCsrDecode, physicalIndexWidth } from './ctr-registers.ts';
@@ -383,55 +384,6 @@ export function ctrBannerInput(g: CtrGeneration): BannerInput {
   return { component: componentLabel(g.component), description: readFileSync(g.loaded.file), sets: g.sets };
 }
 
-function filelist(b: BannerInput, rtl: readonly string[]): string {
-  return [
-    commentBanner(b, '//'),
-    '//\n',
-    '// The generated CTR RTL in compilation order, paths relative to this directory\n',
-    '// (`verilator -F ctr.f`, or `iverilog -g2012 -c ctr.f` from this directory).\n',
-    ...rtl.map((f) => `${f}\n`),
-  ].join('');
-}
-
-function coreFile(g: CtrGeneration, b: BannerInput, xmlName: string, rtl: readonly string[]): string {
-  const v = g.loaded.vlnv;
-  return [
-    'CAPI=2:\n',
-    commentBanner(b, '#'),
-    '#\n',
-    '# FuseSoC core of the generated CTR unit.\n',
-    '\n',
-    `name: ${v.vendor}:${v.library}:${v.name}:${v.version}\n`,
-    `description: ${JSON.stringify(g.loaded.description.replace(/\s+/g, ' ').trim())}\n`,
-    '\n',
-    'filesets:\n',
-    '  rtl:\n',
-    '    files:\n',
-    ...rtl.map((f) => `      - ${f}\n`),
-    '    file_type: systemVerilogSource\n',
-    '  ipxact:\n',
-    '    files:\n',
-    `      - ${xmlName}\n`,
-    '    file_type: user\n',
-    '\n',
-    'targets:\n',
-    '  default:\n',
-    '    filesets:\n',
-    '      - rtl\n',
-    '      - ipxact\n',
-    '  lint:\n',
-    '    default_tool: verilator\n',
-    '    filesets:\n',
-    '      - rtl\n',
-    `    toplevel: ${CTR_TOP_MODULE}\n`,
-    '    tools:\n',
-    '      verilator:\n',
-    '        mode: lint-only\n',
-    '        verilator_options:\n',
-    '          - -Wall\n',
-  ].join('');
-}
-
 /** The names of the files written for a component besides the RTL: `<name>.core`, `<name>.xml`. */
 export function ctrOutputNames(g: CtrGeneration): { core: string; xml: string } {
   return { core: `${g.loaded.vlnv.name}.core`, xml: `${g.loaded.vlnv.name}.xml` };
@@ -445,8 +397,11 @@ export function ctrOutputFiles(g: CtrGeneration): OutputFile[] {
   const names = rtl.map((f) => f.name);
   return [
     ...rtl,
-    { name: CTR_FILELIST, content: filelist(b, names) },
-    { name: core, content: coreFile(g, b, xml, names) },
+    { name: CTR_FILELIST, content: filelist({ banner: b, rtlTitle: 'CTR RTL', filelistName: CTR_FILELIST, rtl: names }) },
+    {
+      name: core,
+      content: fuseSocCore({ banner: b, what: 'the generated CTR unit', vlnv: g.loaded.vlnv, description: g.loaded.description, rtl: names, xmlName: xml, top: CTR_TOP_MODULE }),
+    },
     { name: xml, content: ctrComponentXml(g, '2014') },
   ];
 }

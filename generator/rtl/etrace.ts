@@ -12,6 +12,7 @@ import type { EtraceConfig } from '../../golden-model/etrace/config.ts';
 import type { LoadedComponent } from '../../ipxact/load.ts';
 import { etraceComponentXml } from '../cli/commands/ipxact.ts';
 import { commentBanner, renderTemplate, type BannerInput, type OutputFile } from '../render.ts';
+import { filelist, fuseSocCore } from './packaging.ts';
 import { etracePorts, hasContextInput, hasTimeInput, rtlFileNames } from '../../golden-model/etrace/ports.ts';
 import { ETRACE_APB_REGS_TEMPLATE, etraceApbRegsContext, etraceApbRegsOutputs } from './etrace-apb-regs.ts';
 import {
@@ -164,55 +165,6 @@ export function renderEtraceRtl(c: EtraceConfig, b: BannerInput): OutputFile[] {
   });
 }
 
-function filelist(b: BannerInput, rtl: readonly string[]): string {
-  return [
-    commentBanner(b, '//'),
-    '//\n',
-    '// The generated E-Trace RTL in compilation order, paths relative to this directory\n',
-    '// (`verilator -F etrace.f`, or `iverilog -g2012 -c etrace.f` from this directory).\n',
-    ...rtl.map((f) => `${f}\n`),
-  ].join('');
-}
-
-function coreFile(g: EtraceGeneration, b: BannerInput, xmlName: string, rtl: readonly string[]): string {
-  const v = g.loaded.vlnv;
-  return [
-    'CAPI=2:\n',
-    commentBanner(b, '#'),
-    '#\n',
-    '# FuseSoC core of the generated E-Trace encoder.\n',
-    '\n',
-    `name: ${v.vendor}:${v.library}:${v.name}:${v.version}\n`,
-    `description: ${JSON.stringify(g.loaded.description.replace(/\s+/g, ' ').trim())}\n`,
-    '\n',
-    'filesets:\n',
-    '  rtl:\n',
-    '    files:\n',
-    ...rtl.map((f) => `      - ${f}\n`),
-    '    file_type: systemVerilogSource\n',
-    '  ipxact:\n',
-    '    files:\n',
-    `      - ${xmlName}\n`,
-    '    file_type: user\n',
-    '\n',
-    'targets:\n',
-    '  default:\n',
-    '    filesets:\n',
-    '      - rtl\n',
-    '      - ipxact\n',
-    '  lint:\n',
-    '    default_tool: verilator\n',
-    '    filesets:\n',
-    '      - rtl\n',
-    '    toplevel: etrace_top\n',
-    '    tools:\n',
-    '      verilator:\n',
-    '        mode: lint-only\n',
-    '        verilator_options:\n',
-    '          - -Wall\n',
-  ].join('');
-}
-
 /** The names of the files written for a component: RTL, filelist, `<name>.core`, `<name>.xml`. */
 export function etraceOutputNames(g: EtraceGeneration): { core: string; xml: string } {
   return { core: `${g.loaded.vlnv.name}.core`, xml: `${g.loaded.vlnv.name}.xml` };
@@ -226,8 +178,11 @@ export function etraceOutputFiles(g: EtraceGeneration): OutputFile[] {
   const names = rtl.map((f) => f.name);
   return [
     ...rtl,
-    { name: ETRACE_FILELIST, content: filelist(b, names) },
-    { name: core, content: coreFile(g, b, xml, names) },
+    { name: ETRACE_FILELIST, content: filelist({ banner: b, rtlTitle: 'E-Trace RTL', filelistName: ETRACE_FILELIST, rtl: names }) },
+    {
+      name: core,
+      content: fuseSocCore({ banner: b, what: 'the generated E-Trace encoder', vlnv: g.loaded.vlnv, description: g.loaded.description, rtl: names, xmlName: xml, top: 'etrace_top' }),
+    },
     { name: xml, content: etraceComponentXml(g.config, g.settings, g.loaded, '2014', { component: g.component, sets: g.sets }) },
   ];
 }
