@@ -12,9 +12,10 @@ export interface ComponentOption {
   schemaDir?: string;
 }
 
-export function withComponentOption(cmd: Command): Command {
+/** `--component` (and `--schema-dir`); `what` names the components the command takes. */
+export function withComponentOption(cmd: Command, what = 'E-Trace component: a shipped name (etrace, etrace-rv32-mcu, etrace-rv64-full, etrace-2.0)'): Command {
   return cmd
-    .option('--component <NAME|FILE>', 'E-Trace component: a shipped name (etrace, etrace-rv32-mcu, etrace-rv64-full, etrace-2.0) or an IP-XACT file', 'etrace')
+    .option('--component <NAME|FILE>', `${what} or an IP-XACT file`, 'etrace')
     .option('--schema-dir <DIR>', 'folder with the IEEE 1685-2014/2022 schemas the component is validated against (default: ../shared/ipxact-schema)');
 }
 

@@ -68,7 +68,7 @@ export const cosimCommand: CommandDefinition<Options> = {
     'an FST waveform of the cycles around it (--fst) and the command that replays the case.',
   ].join('\n'),
   options: (cmd: Command) =>
-    withComponentOption(cmd)
+    withComponentOption(cmd, 'E-Trace or CTR component: a shipped name (etrace, etrace-rv32-mcu, etrace-rv64-full, etrace-2.0, ctr, ctr-rv32, ctr-1.0, ctr-small)')
       .option('--seed <S>', 'stimulus and back-pressure seed', '1')
       .option('--count <N>', 'instructions to retire', '100000')
       .option('--backpressure <P>', 'probability that the transport is not ready in a cycle', '0')
