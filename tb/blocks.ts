@@ -144,7 +144,15 @@ const etrace: Block = {
     return sets;
   },
   randomKnobs(rng) {
-    return { interrupt_rate: rate(rng, 0.01), halt_rate: rate(rng, 0.002), reset_rate: rate(rng, 0.001), trace_on_rate: rate(rng, 0.005), trace_off_rate: rate(rng, 0.005) };
+    return {
+      interrupt_rate: rate(rng, 0.01),
+      fault_rate: rate(rng, 0.01),
+      halt_rate: rate(rng, 0.002),
+      reset_rate: rate(rng, 0.001),
+      idle_rate: rate(rng, 0.1),
+      trace_on_rate: rate(rng, 0.005),
+      trace_off_rate: rate(rng, 0.005),
+    };
   },
 };
 

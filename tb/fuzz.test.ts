@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Rng } from '../golden-model/common/rng.ts';
 import { caseConfig, runCase, type CaseSpec } from './etrace-case.ts';
+import { blockOf } from './blocks.ts';
 import { fuzz, loadFixtures, randomCase, randomConfig, shrink } from './fuzz.ts';
 
 describe('fuzz machinery', () => {
@@ -44,8 +45,9 @@ describe('fuzz machinery', () => {
 });
 
 // Every saved fixture (a case that once failed, shrunk) replays identically on the current RTL.
+// A fixture of any block replays through that block's runner.
 it.each(loadFixtures().map((f) => ({ name: f.file.split('/').pop()!, spec: f.spec })))('fuzz fixture $name replays identically', async ({ spec }) => {
-  const r = await runCase(spec);
+  const r = await blockOf(spec.component).runCase(spec);
   expect(r.mismatch).toBeUndefined();
   expect(r.identical).toBe(true);
 });

@@ -499,7 +499,9 @@ export function fifoContext(c: EtraceConfig, banner: string) {
     chainw: s.chainWidth,
     drainPad: zeroExtend('drain', 1, s.chainWidth),
     lenPad: zeroExtend('wr_len_i', s.wrLenWidth, s.chainWidth),
-    lenPtrPad: zeroExtend('wr_len_i', s.wrLenWidth, ptrw + 1),
+    // A write never exceeds the room left (at most the depth), so with a small FIFO and a wide
+    // write port the length's high bits are always 0 for the pointer arithmetic.
+    lenPtrPad: s.wrLenWidth <= ptrw + 1 ? zeroExtend('wr_len_i', s.wrLenWidth, ptrw + 1) : `wr_len_i[${ptrw}:0]`,
     chunks: Math.ceil(s.wrBytes / 32),
     kPad: `${s.wrLenWidth}'(j * 32 + i)`,
   };

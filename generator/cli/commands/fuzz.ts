@@ -8,7 +8,7 @@ import type { Command } from 'commander';
 import { RvError } from '../../../golden-model/common/errors.ts';
 import { shippedComponents } from '../../../ipxact/load.ts';
 import { blockOf } from '../../../tb/blocks.ts';
-import { FIXTURE_DIR, fuzz } from '../../../tb/fuzz.ts';
+import { type CaseRunner, FIXTURE_DIR, fuzz } from '../../../tb/fuzz.ts';
 import type { CommandDefinition } from '../main.ts';
 import { parseCount } from './stimulus.ts';
 
@@ -57,7 +57,17 @@ export const fuzzCommand: CommandDefinition<Options> = {
     process.stderr.write(`fuzzing for ${seconds} s with seed ${seed}\n`);
     let n = 0;
     const log = (l: string) => process.stderr.write(`${l}\n`);
-    const report = await fuzz(seconds, seed, async (spec) => (await blockOf(spec.component).runCase(spec, log)).identical, {
+    // A case that cannot even run (the generator or a build fails on its configuration) is a
+    // failure like a mismatch: it is reported, shrunk and saved rather than ending the session.
+    const run: CaseRunner = async (spec) => {
+      try {
+        return (await blockOf(spec.component).runCase(spec, log)).identical;
+      } catch (e) {
+        log(`      error: ${e instanceof RvError ? e.oneLine() : (e as Error).message}`);
+        return false;
+      }
+    };
+    const report = await fuzz(seconds, seed, run, {
       dir: o.out,
       components,
       onCase: (spec, ok) => {
