@@ -5,7 +5,7 @@
  * model, decode with the image, compare with the addresses QEMU retired. docs/trace-elf.md has the
  * details.
  */
-import { copyFileSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Command } from 'commander';
 import { ExitStatus, RvError } from '../../../golden-model/common/errors.ts';
@@ -14,7 +14,6 @@ import { ETRACE_SETTINGS } from '../../../golden-model/etrace/settings.ts';
 import { parseElf, symbolize, type ElfProgram } from '../../../golden-model/hart/elf.ts';
 import { buildWorkload, WORKLOAD_ARCHES, WORKLOADS, type WorkloadArch } from '../../../workloads/build.ts';
 import { DEFAULT_TIMEOUT_SECONDS } from '../../../workloads/qemu.ts';
-import { existsSync } from 'node:fs';
 import { roundTrip, roundTripConfig, traceProgram } from '../../../workloads/trace.ts';
 import type { CommandDefinition } from '../main.ts';
 import { readInput } from '../io.ts';
