@@ -35,7 +35,8 @@ describe('efficiency report', () => {
     expect(suiteMean(REPORT.rows, 'rv32imc', '1.1.1', 'all')).toBeCloseTo(0.15, 12);
     expect(suiteMean(REPORT.rows, 'rv64gc', '1.1.1', 'baseline')).toBeCloseTo(0.8, 12);
     // Without headers: (bytes - 10) * 8 / 1000 = bits - 0.08.
-    expect(suiteMean(REPORT.rows, 'rv64gc', '1.1.1', 'all', false)).toBeCloseTo(0.22, 12);
+    expect(suiteMean(REPORT.rows, 'rv64gc', '1.1.1', 'all', 'payloadBitsPerInstruction')).toBeCloseTo(0.22, 12);
+    expect(suiteMean(REPORT.rows, 'rv64gc', '1.1.1', 'all', 'compressedBitsPerInstruction')).toBeCloseTo(0.18, 12);
     expect(Number.isNaN(suiteMean(REPORT.rows, 'rv64gc', '2.0', 'all'))).toBe(true);
   });
 

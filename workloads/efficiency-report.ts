@@ -25,11 +25,14 @@ export const GOAL_BITS_PER_INSTRUCTION = 0.25;
 const fmt = (x: number, digits = 3): string => x.toFixed(digits);
 const unique = (xs: readonly string[]): string[] => [...new Set(xs)];
 
-/** Mean of bits per instruction over the workloads (each workload weighs the same). */
-export function suiteMean(rows: readonly EfficiencyRow[], arch: string, layout: string, mode: string, headers = true): number {
+/** What a mean is taken of: the sent bytes, the payload bytes, or the unpadded payload bits. */
+export type Measure = 'bitsPerInstruction' | 'payloadBitsPerInstruction' | 'compressedBitsPerInstruction';
+
+/** Mean over the workloads (each workload weighs the same) of bits per instruction. */
+export function suiteMean(rows: readonly EfficiencyRow[], arch: string, layout: string, mode: string, measure: Measure = 'bitsPerInstruction'): number {
   const sel = rows.filter((r) => r.arch === arch && r.layout === layout && r.mode === mode);
   if (sel.length === 0) return NaN;
-  return sel.reduce((s, r) => s + (headers ? r.bitsPerInstruction : r.payloadBitsPerInstruction), 0) / sel.length;
+  return sel.reduce((s, r) => s + r[measure], 0) / sel.length;
 }
 
 /** Workloads x modes, bits per instruction with headers, and the suite mean, for one arch and layout. */
@@ -52,12 +55,12 @@ export function efficiencyMarkdown(report: EfficiencyReport): string {
     for (const layout of layouts) {
       const all = suiteMean(report.rows, arch, layout, 'all');
       const verdict = all <= GOAL_BITS_PER_INSTRUCTION ? 'meets the goal' : 'misses the goal';
-      const sel = report.rows.filter((r) => r.arch === arch && r.layout === layout && r.mode === 'all');
-      const unpadded = sel.reduce((s, r) => s + r.compressedBitsPerInstruction, 0) / sel.length;
+      const payload = suiteMean(report.rows, arch, layout, 'all', 'payloadBitsPerInstruction');
+      const unpadded = suiteMean(report.rows, arch, layout, 'all', 'compressedBitsPerInstruction');
       out.push(
         `## ${arch}, payload layout ${layout}: all modes ${fmt(all)} bits/instr (${verdict})`,
         '',
-        `Without headers ${fmt(suiteMean(report.rows, arch, layout, 'all', false))}, unpadded payload ${fmt(unpadded)} bits/instr.`,
+        `Without headers ${fmt(payload)}, unpadded payload ${fmt(unpadded)} bits/instr.`,
         '',
         ...summaryTable(report, arch, layout),
         '',
