@@ -5,6 +5,7 @@
  * same content; only the spelling differs (2014 `slave` and `access`, 2022 `target` and access
  * policies). The output is deterministic: the same description gives the same bytes.
  */
+import type { SettingSpec, Settings } from '../golden-model/common/settings.ts';
 import { IPXACT_NAMESPACES, type IpxactStandard, type Vlnv } from './reader/component.ts';
 import { xmlDocument, type XmlNode } from './reader/write.ts';
 
@@ -222,4 +223,22 @@ function port(p: ExportPort): XmlNode {
 
 function fileSet(s: ExportFileSet): XmlNode {
   return el('fileSet', [text('name', s.name), ...s.files.map((f) => el('file', [text('name', f.name), text('fileType', f.fileType)]))]);
+}
+
+/** How a setting's value is written as a parameter (the inverse of ipxact/load.ts). */
+export function exportParameter(spec: SettingSpec, value: Settings[string]): ExportParameter {
+  const description = spec.help;
+  switch (spec.kind) {
+    case 'bool':
+      return { name: spec.name, type: 'bit', value: value ? '1' : '0', description };
+    case 'bigint':
+      return { name: spec.name, type: 'longint', value: svLiteral(value as bigint), description };
+    case 'choice':
+      return (spec.choices ?? []).every((c) => /^-?\d+$/.test(c))
+        ? { name: spec.name, type: 'int', value: String(value), description }
+        : { name: spec.name, type: 'string', value: `"${String(value)}"`, description };
+    case 'int':
+    case 'number':
+      return { name: spec.name, type: 'int', value: String(value), description };
+  }
 }

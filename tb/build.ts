@@ -13,7 +13,7 @@ import { createHash } from 'node:crypto';
 import { accessSync, constants, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { delimiter, dirname, isAbsolute, join } from 'node:path';
 import { RvError } from '../golden-model/common/errors.ts';
-import { ROOT } from '../generator/render.ts';
+import { ROOT, sha256Hex } from '../generator/render.ts';
 import type { HarnessSpec } from './harness-spec.ts';
 import { renderHarness } from './harness.ts';
 
@@ -55,6 +55,27 @@ export const BASE_FLAGS: readonly string[] = ['--cc', '--exe', '--build', '-j', 
 export function cacheRoot(): string {
   const env = process.env['RVTRACE_CACHE'];
   return env !== undefined && env !== '' ? env : join(ROOT, '.cache', 'verilator');
+}
+
+/**
+ * Installs generated RTL in the content-addressed folder `<cache>/../rtl/<hash>` (written whole
+ * through a temporary folder; a folder already there is reused) and returns the files' paths.
+ */
+export function installRtl(files: readonly { name: string; content: string }[]): { rtlDir: string; paths: string[] } {
+  const hash = sha256Hex(Buffer.from(files.map((f) => `${f.name}\n${f.content}`).join('\n'))).slice(0, 16);
+  const rtlDir = join(cacheRoot(), '..', 'rtl', hash);
+  if (!existsSync(rtlDir)) {
+    const tmp = `${rtlDir}.tmp-${process.pid}`;
+    rmSync(tmp, { recursive: true, force: true });
+    mkdirSync(tmp, { recursive: true });
+    for (const f of files) writeFileSync(join(tmp, f.name), f.content);
+    try {
+      renameSync(tmp, rtlDir);
+    } catch {
+      rmSync(tmp, { recursive: true, force: true }); // another process installed it first
+    }
+  }
+  return { rtlDir, paths: files.map((f) => join(rtlDir, f.name)) };
 }
 
 function findOnPath(cmd: string): string | undefined {

@@ -6,14 +6,12 @@
  * once per configuration; every seed reuses it. Back-pressure does not apply (the unit has no
  * output stream) and is only carried in the case's name.
  */
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import type { StimulusKnobs } from '../golden-model/hart/stimulus/knobs.ts';
 import { renderCtrRtl } from '../generator/rtl/ctr.ts';
 import { type CtrSetup, ctrSetup } from '../generator/rtl/ctr-config.ts';
 import { componentLabel } from '../generator/rtl/etrace.ts';
-import { sha256Hex } from '../generator/render.ts';
-import { type BuiltModel, cacheRoot } from './build.ts';
+import { type BuiltModel, installRtl } from './build.ts';
 import { buildCtrModel, cosimCtr, type CtrCosimResult } from './ctr-cosim.ts';
 import { cosimCommandLine } from './etrace-case.ts';
 import { ctrRecords, ctrSteps, type CtrStep } from './ctr-stimulus.ts';
@@ -48,20 +46,7 @@ export function ctrCaseModel(component: string, sets: readonly string[], log?: (
   if (known) return known;
   const s = ctrCaseSetup(component, sets);
   const files = renderCtrRtl(s.config, s.rtl, s.settings, { component: componentLabel(component), description: readFileSync(s.loaded.file), sets });
-  const hash = sha256Hex(Buffer.from(files.map((f) => `${f.name}\n${f.content}`).join('\n'))).slice(0, 16);
-  const rtlDir = join(cacheRoot(), '..', 'rtl', hash);
-  if (!existsSync(rtlDir)) {
-    const tmp = `${rtlDir}.tmp-${process.pid}`;
-    rmSync(tmp, { recursive: true, force: true });
-    mkdirSync(tmp, { recursive: true });
-    for (const f of files) writeFileSync(join(tmp, f.name), f.content);
-    try {
-      renameSync(tmp, rtlDir);
-    } catch {
-      rmSync(tmp, { recursive: true, force: true }); // another process installed it first
-    }
-  }
-  const paths = files.map((f) => join(rtlDir, f.name));
+  const { rtlDir, paths } = installRtl(files);
   const model = buildCtrModel(s.config, s.rtl, paths, log, fst);
   const entry = { model, rtlDir, files: paths };
   models.set(memo, entry);

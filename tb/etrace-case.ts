@@ -4,8 +4,7 @@
  * count and a back-pressure probability. The RTL is generated into the cache (one directory per
  * configuration, keyed by its content) and built once per configuration; every seed reuses it.
  */
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { resolveSettings } from '../golden-model/common/settings.ts';
 import type { EtraceConfig } from '../golden-model/etrace/config.ts';
 import { ETRACE_SETTINGS } from '../golden-model/etrace/settings.ts';
@@ -15,8 +14,7 @@ import { regroupIntoBlocks } from '../golden-model/hart/blocks.ts';
 import { defaultKnobs, type StimulusKnobs } from '../golden-model/hart/stimulus/knobs.ts';
 import { checkedConfig, loadEtraceComponent } from '../generator/cli/etrace-config.ts';
 import { componentLabel, renderEtraceRtl } from '../generator/rtl/etrace.ts';
-import { sha256Hex } from '../generator/render.ts';
-import { type BuiltModel, cacheRoot } from './build.ts';
+import { type BuiltModel, installRtl } from './build.ts';
 import { buildEtraceModel, cosimEtrace, type CosimResult } from './etrace-cosim.ts';
 
 export interface CaseSpec {
@@ -73,20 +71,8 @@ export function caseModel(component: string, sets: readonly string[], c: EtraceC
   const known = modelsByCase.get(memo);
   if (known) return known;
   const files = renderEtraceRtl(c, { component: componentLabel(component), description: readFileSync(loadEtraceComponent({ component }).file), sets });
-  const hash = sha256Hex(Buffer.from(files.map((f) => `${f.name}\n${f.content}`).join('\n'))).slice(0, 16);
-  const rtlDir = join(cacheRoot(), '..', 'rtl', hash);
-  if (!existsSync(rtlDir)) {
-    const tmp = `${rtlDir}.tmp-${process.pid}`;
-    rmSync(tmp, { recursive: true, force: true });
-    mkdirSync(tmp, { recursive: true });
-    for (const f of files) writeFileSync(join(tmp, f.name), f.content);
-    try {
-      renameSync(tmp, rtlDir);
-    } catch {
-      rmSync(tmp, { recursive: true, force: true }); // another process installed it first
-    }
-  }
-  const model = buildEtraceModel(c, files.map((f) => join(rtlDir, f.name)), log, fst);
+  const { rtlDir, paths } = installRtl(files);
+  const model = buildEtraceModel(c, paths, log, fst);
   modelsByCase.set(memo, { model, rtlDir });
   return { model, rtlDir };
 }

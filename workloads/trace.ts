@@ -32,6 +32,8 @@ export interface TraceOptions {
   keepLog?: (logPath: string) => void;
   /** Name of the log in error messages. */
   logName?: string;
+  /** The ELF already parsed (else it is read from elfPath). */
+  elf?: ElfProgram;
 }
 
 export interface TracedProgram {
@@ -49,7 +51,7 @@ export interface TracedProgram {
  * is an RvError ('tool-failure') naming the ELF.
  */
 export async function traceProgram(elfPath: string, opts: TraceOptions = {}): Promise<TracedProgram> {
-  const elf = parseElf(new Uint8Array(readFileSync(elfPath)), elfPath);
+  const elf = opts.elf ?? parseElf(new Uint8Array(readFileSync(elfPath)), elfPath);
   const max = opts.maxInstructions;
   const run: QemuRun = await runQemu({
     elf: elfPath,

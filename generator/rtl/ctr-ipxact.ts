@@ -16,9 +16,8 @@
  * No bus interface references them (the CSR port is not a standard bus).
  */
 import { basename } from 'node:path';
-import type { SettingSpec, Settings } from '../../golden-model/common/settings.ts';
 import { CTR_SETTINGS } from '../../golden-model/ctr/settings.ts';
-import { componentDocument, svLiteral, type ExportComponent, type ExportParameter, type ExportRegister } from '../../ipxact/export.ts';
+import { componentDocument, exportParameter, type ExportComponent, type ExportRegister } from '../../ipxact/export.ts';
 import { RVTRACE_NS, RVTRACE_PREFIX } from '../../ipxact/load.ts';
 import type { IpxactStandard } from '../../ipxact/reader/component.ts';
 import { sha256Hex, TOOL_VERSION } from '../render.ts';
@@ -27,23 +26,6 @@ import { CTR_RTL_FILES, CTR_TOP_MODULE, ctrPorts } from './ctr-ports.ts';
 import { ctrCsrRegisters, ctrEntryRegisters, type CtrRegister } from './ctr-registers.ts';
 import { readFileSync } from 'node:fs';
 
-/** How a setting's value is written as a parameter (the inverse of ipxact/load.ts). */
-function exportParameter(spec: SettingSpec, value: Settings[string]): ExportParameter {
-  const description = spec.help;
-  switch (spec.kind) {
-    case 'bool':
-      return { name: spec.name, type: 'bit', value: value ? '1' : '0', description };
-    case 'bigint':
-      return { name: spec.name, type: 'longint', value: svLiteral(value as bigint), description };
-    case 'choice':
-      return (spec.choices ?? []).every((c) => /^-?\d+$/.test(c))
-        ? { name: spec.name, type: 'int', value: String(value), description }
-        : { name: spec.name, type: 'string', value: `"${String(value)}"`, description };
-    case 'int':
-    case 'number':
-      return { name: spec.name, type: 'int', value: String(value), description };
-  }
-}
 
 function exportRegister(r: CtrRegister): ExportRegister {
   const fields = r.fields.length > 0 ? r.fields : [{ name: 'ZERO', lsb: 0, width: r.width, access: 'read-only' as const, reset: 0n, description: 'reads 0' }];

@@ -188,14 +188,20 @@ export function ingressContext(c: EtraceConfig, banner: string) {
   };
 }
 
+/** Where an offer is written: in a step the option and the trace_lost packet are ports, in the encoder signals. */
+type OfferSite = 'step' | 'encoder';
+const OFFER_SIGNALS: Readonly<Record<OfferSite, { stall: string; lsupLen: string }>> = {
+  step: { stall: 'opt_stall_i', lsupLen: 'lsup_len_i' },
+  encoder: { stall: 'opt_stall', lsupLen: 'lsup_len' },
+};
+
 /**
  * One offer of a packet to the FIFO (the model's OutputFifo.offer), as SV statements at the
  * acceptance chain's indentation. `emit`: the packet goes through the model's emit(), whose
  * failure calls lost(); `accepted`: a variable set when the packet itself is taken.
  */
-function offerBlock(take: string, lsup: string, len: string, lsupLen: string, emit: boolean, accepted?: string): string {
-  // In a step the options and the trace_lost packet are ports (`_i`); in the encoder, signals.
-  const stall = lsupLen.endsWith('_i') ? 'opt_stall_i' : 'opt_stall';
+function offerBlock(where: OfferSite, take: string, lsup: string, len: string, emit: boolean, accepted?: string): string {
+  const { stall, lsupLen } = OFFER_SIGNALS[where];
   const pad = (n: number) => ' '.repeat(n);
   const lost = (n: number) =>
     [
@@ -348,10 +354,10 @@ export function stepContext(c: EtraceConfig, banner: string, packerInstance: (sl
     supportAssigns: supportAssigns([['pre', 'pre_sup_enable', 'pre_sup_status']]),
     packerInstances: STEP_SLOTS.map(packerInstance),
     writeSlots,
-    offerPre: indent(offerBlock('take_pre', 'lsup_pre', 'pre_len', 'lsup_len_i', false), 10),
-    offerMain: indent(offerBlock('take_main', 'lsup_main', 'main_len_sel', 'lsup_len_i', true, 'main_taken'), 12),
-    offerSf2: indent(offerBlock('take_sf2', 'lsup_sf2', 'sf2_len', 'lsup_len_i', true), 10),
-    offerRsy: indent(offerBlock('take_rsy', 'lsup_rsy', 'main_len', 'lsup_len_i', true), 14),
+    offerPre: indent(offerBlock('step', 'take_pre', 'lsup_pre', 'pre_len', false), 10),
+    offerMain: indent(offerBlock('step', 'take_main', 'lsup_main', 'main_len_sel', true, 'main_taken'), 12),
+    offerSf2: indent(offerBlock('step', 'take_sf2', 'lsup_sf2', 'sf2_len', true), 10),
+    offerRsy: indent(offerBlock('step', 'take_rsy', 'lsup_rsy', 'main_len', true), 14),
   };
 }
 
@@ -482,7 +488,7 @@ export function encoderContext(c: EtraceConfig, banner: string, packerInstance: 
     finalInits,
     finalResults,
     writeParts,
-    offerPost: indent(offerBlock('take_post', 'lsup_post', 'post_len', 'lsup_len', false), 6),
+    offerPost: indent(offerBlock('encoder', 'take_post', 'lsup_post', 'post_len', false), 6),
   };
 }
 

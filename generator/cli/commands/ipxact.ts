@@ -16,7 +16,7 @@ import type { EtraceConfig } from '../../../golden-model/etrace/config.ts';
 import { ETRACE_TOP_MODULE, etracePorts, rtlFileNames } from '../../../golden-model/etrace/ports.ts';
 import { etraceMemoryMap } from '../../../golden-model/etrace/registers.ts';
 import { ETRACE_OPTIONS, ETRACE_PARAMETERS, ETRACE_SETTINGS } from '../../../golden-model/etrace/settings.ts';
-import { componentDocument, svLiteral, type ExportComponent, type ExportParameter } from '../../../ipxact/export.ts';
+import { componentDocument, exportParameter, type ExportComponent } from '../../../ipxact/export.ts';
 import { RVTRACE_NS, RVTRACE_PREFIX, type LoadedComponent } from '../../../ipxact/load.ts';
 import type { IpxactStandard } from '../../../ipxact/reader/component.ts';
 import { defaultSchemaDir, validateXsd } from '../../../ipxact/reader/xsd.ts';
@@ -59,23 +59,6 @@ export const ipxactCommand: CommandDefinition<Options> = {
   },
 };
 
-/** How a setting's value is written as a parameter (the inverse of ipxact/load.ts). */
-function exportParameter(spec: SettingSpec, value: Settings[string]): ExportParameter {
-  const description = spec.help;
-  switch (spec.kind) {
-    case 'bool':
-      return { name: spec.name, type: 'bit', value: value ? '1' : '0', description };
-    case 'bigint':
-      return { name: spec.name, type: 'longint', value: svLiteral(value as bigint), description };
-    case 'choice':
-      return (spec.choices ?? []).every((c) => /^-?\d+$/.test(c))
-        ? { name: spec.name, type: 'int', value: String(value), description }
-        : { name: spec.name, type: 'string', value: `"${String(value)}"`, description };
-    case 'int':
-    case 'number':
-      return { name: spec.name, type: 'int', value: String(value), description };
-  }
-}
 
 /** Every setting the configuration depends on: all parameters and options, the filters and comparators in use. */
 function exportedSettings(config: EtraceConfig): SettingSpec[] {

@@ -97,12 +97,13 @@ export const traceElfCommand: CommandDefinition<Options> = {
     const elfPath = programFile(program!, o.arch);
     const timeout = positiveNumber(o.timeout, '--timeout', false);
     const max = o.maxInstructions !== undefined ? positiveNumber(o.maxInstructions, '--max-instructions', true) : undefined;
-    const elf: ElfProgram = parseElf(readInput(elfPath!), elfPath!);
+    const elf: ElfProgram = parseElf(readInput(elfPath), elfPath);
     // A bad --set fails before QEMU runs.
     const config = o.check ? roundTripConfig(elf.xlen, o.set ?? [], elf.image) : undefined;
     outputFormat(o.out, undefined);
 
-    const traced = await traceProgram(elfPath!, {
+    const traced = await traceProgram(elfPath, {
+      elf,
       timeoutSeconds: timeout,
       ...(max !== undefined ? { maxInstructions: max } : {}),
       retired: config !== undefined,
