@@ -136,10 +136,12 @@ const etrace: Block = {
     if (p.cache_size_p > 0 && below(2) === 0) sets.push('JumpTargetCache=0');
     if (p.return_stack_size_p + p.call_counter_size_p > 0 && below(2) === 0) sets.push('ImplicitReturn=0');
     if (p.sijump_p > 0 && below(2) === 0) sets.push('siJump=0');
-    // Multiple retirement: blocks of up to 2-4 instructions (iretire counts up to 2 * retires_p half-words).
+    // Multiple retirement: blocks of up to 2-4 instructions (iretire counts up to 2 * retires_p
+    // half-words), and up to 3 blocks a cycle.
     if (below(3) === 0) {
       const retires = 2 + below(3);
       sets.push(`retires_p=${retires}`, `iretire_width_p=${retires === 4 ? 4 : 3}`);
+      if (below(2) === 0) sets.push(`taken_branches_p=${2 + below(2)}`);
     }
     return sets;
   },

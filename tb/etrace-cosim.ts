@@ -103,9 +103,9 @@ export async function cosimEtrace(verilated: BuiltModel, c: EtraceConfig, record
     spec,
     (emit) => {
       const w = new FrameWriter(spec);
-      writeEtraceFrames(c, records, p, w, (i) => {
+      writeEtraceFrames(c, records, p, w, (first, end) => {
         emit(w);
-        if (i >= 0) model.push(records[i]!);
+        for (let i = first; i < end; i++) model.push(records[i]!);
       });
     },
     { seed, readyChance: p, readyOffset: READY_OFFSET, ...(opts.fst ? { fst: opts.fst } : {}) },

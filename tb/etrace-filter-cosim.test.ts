@@ -143,6 +143,17 @@ const CASES: FilterCase[] = [
   },
 ];
 
+/**
+ * Several signal groups a cycle (blocks of up to three instructions, two blocks a cycle): the
+ * groups are qualified in order, so the stateful units (a trap window with nesting, a latch) are
+ * chained through the cycle. Stall mode keeps every packet (two blocks a cycle outrun the port).
+ */
+const GROUPS = ['retires_p=3', 'iretire_width_p=3', 'taken_branches_p=2', 'stallEnable=1'];
+for (const name of ['exception window or U privilege (two filters)', 'latch comparator (matchMode 3), back-pressure']) {
+  const base = CASES.find((c) => c.name === name)!;
+  CASES.push({ ...base, name: `${name}, two blocks a cycle`, sets: [...base.sets, ...GROUPS] });
+}
+
 describe('etrace filters and comparators: RTL and model', () => {
   it.each(CASES)('$name: identical bytes, trace removed', async ({ sets, seed, backpressure, knobs }) => {
     const spec: CaseSpec = { component: 'etrace', sets, seed, count: RECORDS, backpressure, ...(knobs ? { knobs } : {}) };

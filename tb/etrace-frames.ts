@@ -6,14 +6,17 @@
  * Cycle alignment with the model's OutputFifo (golden-model/etrace/output.ts):
  * - Out of reset the encoder starts a trace session (the registers reset to the component's
  *   values) and sends the first support packet: the model's constructor.
- * - Record i is the frame of cycle i; the encoder registers it and decides in cycle i + 1, so model
- *   cycle c is RTL cycle c + READY_OFFSET, and tx_ready_i of RTL cycle t is the model's ready(t - 1).
+ * - Cycle c's records (a record and the `sameCycle` records after it: signal group 0, 1, ... of
+ *   the cycle) are the frame of cycle c; the encoder registers it and decides in cycle c + 1, so
+ *   model cycle c is RTL cycle c + READY_OFFSET, and tx_ready_i of RTL cycle t is the model's
+ *   ready(t - 1). Groups the cycle does not use are driven with zeros (an absent group).
  * - The session ends like the model's finish(): an APB write clearing trTeControl.trTeEnable whose
  *   access phase is the cycle after the last record, so the encoder ends the trace in model cycle N.
  *   Idle frames follow until the FIFO has drained.
  */
 import type { EtraceConfig } from '../golden-model/etrace/config.ts';
 import { etracePorts } from '../golden-model/etrace/ports.ts';
+import { RvError } from '../golden-model/common/errors.ts';
 import { toItype3, type RetirementRecord } from '../golden-model/hart/records.ts';
 
 /** Model cycle c is RTL cycle c + READY_OFFSET. */
@@ -38,12 +41,19 @@ export interface FrameSink {
 export type ApbPhase = 'idle' | 'setup' | 'access';
 
 /**
- * The frames of a whole run, in order: one per record, then the end-of-trace register write (its
- * setup phase rides on the last record's frame, its access phase follows), then idle frames until
- * the FIFO has drained. Every input is written into `sink` for each frame, then `emit(i)` is called
- * with the index of the frame's record (-1 for the frames after the records).
+ * The frames of a whole run, in order: one per cycle of records, then the end-of-trace register
+ * write (its setup phase rides on the last cycle's frame, its access phase follows), then idle
+ * frames until the FIFO has drained. Every input is written into `sink` for each frame, then
+ * `emit(first, end)` is called with the frame's records, indexes first..end-1 (first = end for the
+ * frames after the records).
  */
-export function writeEtraceFrames(c: EtraceConfig, records: readonly RetirementRecord[], backpressure: number, sink: FrameSink, emit: (record: number) => void): void {
+export function writeEtraceFrames(
+  c: EtraceConfig,
+  records: readonly RetirementRecord[],
+  backpressure: number,
+  sink: FrameSink,
+  emit: (first: number, end: number) => void,
+): void {
   const p = c.params;
   const ports = new Set(etracePorts(c).map((q) => q.name));
   const optional = (name: string): PortSetter | undefined => (ports.has(name) ? sink.setter(name) : undefined);
@@ -80,18 +90,38 @@ export function writeEtraceFrames(c: EtraceConfig, records: readonly RetirementR
   const itype3 = p.itype_width_p === 3;
   const endWrite = endOfTraceWrite(c);
 
-  const hart = (r: RetirementRecord): void => {
-    itype(itype3 ? toItype3(r.itype) : r.itype);
-    iretire(r.iretire);
-    ilastsize(r.ilastsize);
-    iaddr(addrMask(r.iaddr));
-    sijump?.(r.sijump ? 1 : 0);
-    cause(r.cause & causeMask);
-    tval(addrMask(r.tval));
+  const groups = p.taken_branches_p;
+  const itypeOf = (r: RetirementRecord) => (itype3 ? toItype3(r.itype) : r.itype);
+  /** Group k of a replicated port in bits [k*w +: w] (group 0 is the oldest record of the cycle). */
+  const grouped = (first: number, end: number, w: number, value: (r: RetirementRecord) => bigint): bigint => {
+    let v = 0n;
+    for (let i = end - 1; i >= first; i--) v = (v << BigInt(w)) | value(records[i]!);
+    return v;
+  };
+  const hart = (first: number, end: number): void => {
+    const r = records[first]!;
+    if (groups === 1) {
+      itype(itypeOf(r));
+      iretire(r.iretire);
+      ilastsize(r.ilastsize);
+      iaddr(addrMask(r.iaddr));
+      sijump?.(r.sijump ? 1 : 0);
+      trigger(r.trigger & 7);
+    } else {
+      itype(grouped(first, end, p.itype_width_p, (g) => BigInt(itypeOf(g))));
+      iretire(grouped(first, end, p.iretire_width_p, (g) => BigInt(g.iretire)));
+      ilastsize(grouped(first, end, p.lastsize_width_p, (g) => BigInt(g.ilastsize)));
+      iaddr(grouped(first, end, p.iaddress_width_p, (g) => addrMask(g.iaddr)));
+      sijump?.(grouped(first, end, 1, (g) => (g.sijump ? 1n : 0n)));
+      trigger(grouped(first, end, 3, (g) => BigInt(g.trigger & 7)));
+    }
+    // The cycle's fields: a trap is the newest group's (a trap ends its cycle).
+    const newest = records[end - 1]!;
+    cause(newest.cause & causeMask);
+    tval(addrMask(newest.tval));
     priv(r.priv & privMask);
     context?.(ctxMask(r.context));
     ctype(r.ctype & ctypeMask);
-    trigger(r.trigger & 7);
     halted(r.halted ? 1 : 0);
     reset(r.reset ? 1 : 0);
     impdef?.(r.impdef & impdefMask);
@@ -111,23 +141,29 @@ export function writeEtraceFrames(c: EtraceConfig, records: readonly RetirementR
 
   const n = records.length;
   apb('idle');
-  for (let i = 0; i < n; i++) {
-    hart(records[i]!);
-    if (i === n - 1) apb('setup');
-    emit(i);
+  for (let first = 0; first < n; ) {
+    let end = first + 1;
+    while (end < n && records[end]!.sameCycle) end++;
+    if (end - first > groups) {
+      throw new RvError('bad-value', `record ${first}: ${end - first} signal groups in one cycle, more than taken_branches_p = ${groups}`);
+    }
+    hart(first, end);
+    if (end === n) apb('setup');
+    emit(first, end);
+    first = end;
   }
   if (n === 0) {
     idleHart();
     apb('setup');
-    emit(-1);
+    emit(n, n);
   }
   idleHart();
   apb('access');
-  emit(-1);
+  emit(n, n);
   apb('idle');
   // The FIFO holds at most fifo_depth_p bytes; a byte leaves in each ready cycle.
   const drain = Math.ceil((2 * p.fifo_depth_p) / Math.max(0.05, 1 - backpressure)) + 64;
-  for (let i = 0; i < drain; i++) emit(-1);
+  for (let i = 0; i < drain; i++) emit(n, n);
 }
 
 /** The same frames, each as a callback that sets every input by name (for other simulators). */

@@ -60,12 +60,22 @@ const STEP_SLOTS = ['pre', 'main', 'alt', 'sf2'] as const;
 const ENCODER_SLOTS = ['lsup', 'post'] as const;
 type Slot = (typeof STEP_SLOTS)[number] | (typeof ENCODER_SLOTS)[number];
 
+/** Signal groups (blocks) the hart presents in a cycle: taken_branches_p. */
+export function groupsPerCycle(c: EtraceConfig): number {
+  return c.params.taken_branches_p;
+}
+
 /**
- * Views the encoder may take in one cycle: a block of several instructions (retires_p > 1) is
- * seen through its first and its last instruction (section 8.3), each encoded by its own step.
+ * Views a block makes: a block of several instructions (retires_p > 1) is seen through its first
+ * and its last instruction (section 8.3), each encoded by its own step.
  */
-export function viewsPerCycle(c: EtraceConfig): number {
+export function viewsPerGroup(c: EtraceConfig): number {
   return c.params.retires_p > 1 ? 2 : 1;
+}
+
+/** Views the encoder may encode in one cycle: one etrace_encoder_step each, chained. */
+export function stepsPerCycle(c: EtraceConfig): number {
+  return groupsPerCycle(c) * viewsPerGroup(c);
 }
 
 const bitlen = (n: number): number => (n <= 0 ? 1 : Math.floor(Math.log2(n)) + 1);
@@ -98,7 +108,7 @@ export function coreSizes(c: EtraceConfig): CoreSizes {
   // A step: pre + main (or the resync report: never both) + sf2; then post. Any of them may be the
   // trace_lost support.
   const stepBytes = supportLen + Math.max(maxLen, supportLen) + Math.max(sf2Len, supportLen);
-  const wrBytes = viewsPerCycle(c) * stepBytes + supportLen;
+  const wrBytes = stepsPerCycle(c) * stepBytes + supportLen;
   return {
     maxLen,
     supportLen,
@@ -115,8 +125,7 @@ export function coreSizes(c: EtraceConfig): CoreSizes {
 export function checkRtlSupport(c: EtraceConfig): void {
   const p = c.params;
   const unsupported: string[] = [];
-  if (p.taken_branches_p !== 1) unsupported.push(`taken_branches_p = ${p.taken_branches_p} (the RTL takes one signal group per cycle)`);
-  if (p.encap_srcid_width !== 0 || p.encap_type_in !== 'flow') unsupported.push('an encapsulation with srcID or the message type in the payload');
+    if (p.encap_srcid_width !== 0 || p.encap_type_in !== 'flow') unsupported.push('an encapsulation with srcID or the message type in the payload');
   if (unsupported.length > 0) {
     throw new RvError('invalid-component', `the RTL generator does not implement ${unsupported.join('; ')}`, { path: 'parameters' });
   }
@@ -160,8 +169,9 @@ export function ingressContext(c: EtraceConfig, banner: string) {
     ['rst_ni', 'rst_ni'],
     ['start_i', 'start_i'],
     ['commit_i', 'advance_i & frame_q'],
+    ['present_i', 'present'],
     ['itype_i', 'itype_q'],
-    ['retired_i', "iretire_q != '0"],
+    ['retired_i', 'retired'],
     ['iaddr_i', 'iaddr_q'],
     ['context_i', 'context_q'],
     ['tval_i', 'tval_q'],
@@ -176,10 +186,12 @@ export function ingressContext(c: EtraceConfig, banner: string) {
   return {
     banner,
     ...wd,
-    multi: viewsPerCycle(c) > 1,
+    multi: viewsPerGroup(c) > 1,
+    groups: groupsPerCycle(c),
+    manyGroups: groupsPerCycle(c) > 1,
     retires: c.params.retires_p,
-    blockBytes: `{${wd.iaw - wd.irw - 1}'d0, iretire_q, 1'b0}`,
-    irwpad: zeroExtend('iretire_q', wd.irw, 32),
+    blockBytes: `{${wd.iaw - wd.irw - 1}'d0, iretire_q[g*${wd.irw} +: ${wd.irw}], 1'b0}`,
+    irwpad: zeroExtend(`iretire_q[g*${wd.irw} +: ${wd.irw}]`, wd.irw, 32),
     qualifier,
     impdefPort: qualifier && impw > 0,
     impw,
@@ -258,7 +270,7 @@ function chainState(c: EtraceConfig): ChainVar[] {
     { name: 'last_addr', width: wd.iaw },
     one('failed_ret'),
     { name: 'failed_depth', width: wd.ird },
-    ...(viewsPerCycle(c) > 1 ? [{ name: 'rec_units', width: 32 }] : []),
+    ...(viewsPerGroup(c) > 1 ? [{ name: 'rec_units', width: 32 }] : []),
   ];
 }
 
@@ -312,7 +324,7 @@ function coreFlags(c: EtraceConfig) {
   const s = coreSizes(c);
   return {
     ...widths(c),
-    multi: viewsPerCycle(c) > 1,
+    multi: viewsPerGroup(c) > 1,
     itype4: p.itype_width_p === 4,
     ctype2: p.ctype_width_p === 2,
     ratified: p.payload_layout === '2.0' ? 1 : 0,
@@ -361,43 +373,128 @@ export function stepContext(c: EtraceConfig, banner: string, packerInstance: (sl
   };
 }
 
-/** One etrace_encoder_step instance: step `k` of the cycle (0 encodes curr, 1 a block's first view). */
-function stepInstance(c: EtraceConfig, k: number): string {
-  const multi = viewsPerCycle(c) > 1;
-  const first = k === 1;
-  const view = (f: string) => `view_${f}_i`;
+/** `vec`'s slice for group or port `k` of `w` bits. */
+function slice(vec: string, k: number, w: number): string {
+  return w === 1 ? `${vec}[${k}]` : `${vec}[${k * w} +: ${w}]`;
+}
+
+/**
+ * The views of a cycle as the encoder chains them (golden-model/etrace/encoder.ts pushViews and
+ * advance): before group g, curr is `C(g)` (the registers for g = 0, else the last view of the
+ * newest group before g that had one) and prev `P(g)`. Group g's step A encodes C(g) with the
+ * group's first view (or its only view) as next; with blocks of several instructions, step B
+ * encodes the first view with the group's last view as next. `Q(g)` is the prev step B sees: C(g)
+ * with step A's updiscon (or P(g) when there was no curr).
+ */
+function viewChain(c: EtraceConfig) {
+  const wd = widths(c);
+  const groups = groupsPerCycle(c);
+  const blocks = viewsPerGroup(c) > 1;
+  const stepA = (g: number) => g * viewsPerGroup(c);
+  const stepB = (g: number) => stepA(g) + 1;
+  /** curr's fields: width and value when group g's last view is curr. */
+  const currFields: [string, number, (g: number) => string][] = [
+    ['addr', wd.iaw, (g) => slice('view_addr_i', g, wd.iaw)],
+    ['itype', wd.itw, (g) => slice('view_itype_i', g, wd.itw)],
+    ['retired', 1, (g) => slice('view_retired_i', g, 1)],
+    ['size', 3, (g) => slice('view_size_i', g, 3)],
+    ['priv', wd.pw, () => 'view_priv_i'],
+    ['context', wd.ctxw, () => 'view_context_i'],
+    ['ctype', wd.ctw, (g) => slice('view_ctype_i', g, wd.ctw)],
+    ['cause', wd.ew, () => 'view_cause_i'],
+    ['tval', wd.iaw, () => 'view_tval_i'],
+    ['time', wd.timew, () => 'view_time_i'],
+    ['sijump', 1, (g) => slice('view_sijump_i', g, 1)],
+    ['notify', 1, (g) => slice('view_notify_i', g, 1)],
+    ['qualified', 1, (g) => slice('view_qualified_i', g, 1)],
+    ['enabled', 1, (g) => slice('view_enabled_i', g, 1)],
+    ['units', 32, (g) => slice('view_units_i', g, 32)],
+    ...(blocks ? [['starts', 1, (g: number) => `~${slice('first_valid_i', g, 1)}`] as [string, number, (g: number) => string]] : []),
+  ];
+  const prevFields: [string, number][] = [
+    ['addr', wd.iaw], ['itype', wd.itw], ['retired', 1], ['priv', wd.pw], ['cause', wd.ew], ['tval', wd.iaw], ['qualified', 1], ['updiscon', 1],
+  ];
+  /** A block's first view: no itype, trap or jump of its own (encoder.ts pushViews). */
+  const firstView = (g: number): Record<string, string> => ({
+    addr: slice('first_addr_i', g, wd.iaw), itype: "'0", retired: "1'b1", size: "3'd0", priv: 'view_priv_i', context: 'view_context_i',
+    ctype: slice('first_ctype_i', g, wd.ctw), cause: "'0", tval: "'0", time: 'view_time_i', sijump: "1'b0", notify: "1'b0",
+    qualified: slice('view_qualified_i', g, 1), enabled: slice('view_enabled_i', g, 1), units: slice('first_units_i', g, 32), starts: "1'b1",
+    updiscon: `st${stepB(g)}_updiscon`,
+  });
+  const C = (g: number, f: string) => (g === 0 ? (f === 'valid' ? 'curr_valid_q' : `c_${f}_q`) : `c${g}_${f}`);
+  const P = (g: number, f: string) => (g === 0 ? `p_${f}_q` : `p${g}_${f}`);
+  const Q = (g: number, f: string) => `q${g}_${f}`;
+  const valid = (g: number) => slice('view_valid_i', g, 1);
+  const first = (g: number) => slice('first_valid_i', g, 1);
+
+  const decls: string[] = [];
+  const assigns: string[] = [];
+  for (let g = 0; g < groups; g++) {
+    decls.push(`// Group ${g}: prev after step A (q${g}: curr with its updiscon, or prev without a curr), then curr (c${g + 1}) and prev (p${g + 1}) after the group.`);
+    for (const [f, w] of prevFields) {
+      decls.push(`${vec(w)} ${Q(g, f)};`);
+      const fromC = f === 'updiscon' ? `st${stepA(g)}_updiscon` : C(g, f);
+      assigns.push(`assign ${Q(g, f)} = ${C(g, 'valid')} ? ${fromC} : ${P(g, f)};`);
+    }
+    if (g + 1 < groups) {
+      // (After the last group a view is curr exactly when shift_in.)
+      decls.push(`logic ${C(g + 1, 'valid')};`);
+      assigns.push(`assign ${C(g + 1, 'valid')} = ${valid(g)} | ${C(g, 'valid')};`);
+    }
+    for (const [f, w, value] of currFields) {
+      decls.push(`${vec(w)} ${C(g + 1, f)};`);
+      assigns.push(`assign ${C(g + 1, f)} = ${valid(g)} ? ${value(g)} : ${C(g, f)};`);
+    }
+    for (const [f, w] of prevFields) {
+      decls.push(`${vec(w)} ${P(g + 1, f)};`);
+      const after = blocks ? `(${first(g)} ? ${firstView(g)[f]} : ${Q(g, f)})` : Q(g, f);
+      assigns.push(`assign ${P(g + 1, f)} = ${valid(g)} ? ${after} : ${P(g, f)};`);
+    }
+    // The view after C(g) as step A sees it: the group's first view, or its view, or at the end of
+    // a session (group 0 only) nothing (unqualified).
+    const fin = (x: string, end: string) => (g === 0 ? `finish ? ${end} : ${x}` : x);
+    const orFirst = (x: string, f: string) => (blocks ? `${first(g)} ? ${f} : ${x}` : x);
+    decls.push(`logic [${wd.iaw - 1}:0] n${g}_addr;`, `logic [${wd.itw - 1}:0] n${g}_itype;`, `logic n${g}_retired, n${g}_qualified;`, `logic [${wd.ctw - 1}:0] n${g}_ctype;`);
+    assigns.push(
+      `assign n${g}_addr = ${fin(orFirst(slice('view_addr_i', g, wd.iaw), slice('first_addr_i', g, wd.iaw)), "'0")};`,
+      `assign n${g}_itype = ${fin(orFirst(slice('view_itype_i', g, wd.itw), "'0"), "'0")};`,
+      `assign n${g}_retired = ${g === 0 ? '~finish & ' : ''}(${blocks ? `${first(g)} | ` : ''}${slice('view_retired_i', g, 1)});`,
+      `assign n${g}_qualified = ${g === 0 ? '~finish & ' : ''}${slice('view_qualified_i', g, 1)};`,
+      `assign n${g}_ctype = ${fin(orFirst(slice('view_ctype_i', g, wd.ctw), slice('first_ctype_i', g, wd.ctw)), "'0")};`,
+    );
+  }
+  const currRegs = currFields.map(([f]) => [f, C(groups, f)] as const);
+  const prevRegs = prevFields.map(([f]) => [f, P(groups, f)] as const);
+  return { decls, assigns, currFields, firstView, C, P, Q, stepA, stepB, currRegs, prevRegs };
+}
+
+/** One etrace_encoder_step instance: step `k` of the cycle, step A or B of group `g`. */
+function stepInstance(c: EtraceConfig, g: number, isB: boolean): string {
+  const wd = widths(c);
+  const chain = viewChain(c);
+  const k = isB ? chain.stepB(g) : chain.stepA(g);
+  const valid = slice('view_valid_i', g, 1);
+  const encode = isB
+    ? `session_q & ${valid} & ${slice('first_valid_i', g, 1)}`
+    : `session_q & ${chain.C(g, 'valid')} & ${g === 0 ? `(${valid} | finish)` : valid}`;
   const conns: [string, string][] = [
-    ['encode_i', first ? 'encode_first' : 'encode_view'],
+    ['encode_i', encode],
     ...['stall', 'full', 'iexc', 'sij', 'ir', 'bp', 'jtc', 'rmode', 'rmax'].map((o): [string, string] => [`opt_${o}_i`, `opt_${o}`]),
-    ...['addr', 'itype', 'retired', 'priv', 'cause', 'tval', 'qualified', 'updiscon'].map((f): [string, string] => [`p_${f}_i`, first ? `p1_${f}` : `p_${f}_q`]),
+    ...['addr', 'itype', 'retired', 'priv', 'cause', 'tval', 'qualified', 'updiscon'].map((f): [string, string] => [`p_${f}_i`, isB ? chain.Q(g, f) : chain.P(g, f)]),
   ];
-  // The block's first view: no itype, trap or jump of its own (encoder.ts pushViews).
-  const firstView: Record<string, string> = {
-    addr: 'first_addr_i', itype: "'0", retired: "1'b1", size: "3'd0", priv: view('priv'), context: view('context'),
-    ctype: 'first_ctype_i', cause: "'0", tval: "'0", time: view('time'), sijump: "1'b0", notify: "1'b0",
-    qualified: view('qualified'), enabled: view('enabled'), units: 'first_units_i', starts: "1'b1",
-  };
-  const currFields = ['addr', 'itype', 'retired', 'size', 'priv', 'context', 'ctype', 'cause', 'tval', 'time', 'sijump', 'notify', 'qualified', 'enabled', 'units', ...(multi ? ['starts'] : [])];
-  conns.push(...currFields.map((f): [string, string] => [`c_${f}_i`, first ? firstView[f]! : `c_${f}_q`]));
+  const first = chain.firstView(g);
+  conns.push(...chain.currFields.map(([f]): [string, string] => [`c_${f}_i`, isB ? first[f]! : chain.C(g, f)]));
   const nextFields: [string, string, string][] = [
-    ['itype', 'n_itype', view('itype')], ['retired', 'n_retired', view('retired')],
-    ['qualified', 'n_qualified', view('qualified')], ['priv', view('priv'), view('priv')], ['ctype', 'n_ctype', view('ctype')],
+    ['itype', `n${g}_itype`, slice('view_itype_i', g, wd.itw)],
+    ['retired', `n${g}_retired`, slice('view_retired_i', g, 1)],
+    ['qualified', `n${g}_qualified`, slice('view_qualified_i', g, 1)],
+    ['priv', 'view_priv_i', 'view_priv_i'],
+    ['ctype', `n${g}_ctype`, slice('view_ctype_i', g, wd.ctw)],
   ];
-  conns.push(...nextFields.map(([f, s0, s1]): [string, string] => [`n_${f}_i`, first ? s1 : s0]));
-  const st = `st${k}_`;
+  conns.push(...nextFields.map(([f, a, b]): [string, string] => [`n_${f}_i`, isB ? b : a]));
   conns.push(
-    ['bp_taken_i', first ? "1'b0" : 'bp_taken_pred'],
-    ['bp_update_o', `${st}bp_update`],
-    ['jtc_hit_i', first ? 'jtc_hit1' : 'jtc_hit'],
-    ['jtc_index_i', first ? 'jtc_index1' : 'jtc_index'],
-    ['jtc_update_o', `${st}jtc_update`],
-    ['ir_depth_i', first ? 'ir_depth1' : 'ir_depth'],
-    ['ir_predicts_i', first ? 'ir_predicts1' : 'ir_predicts'],
-    ['ir_push_o', `${st}ir_push`],
-    ['ir_push_addr_o', `${st}ir_push_addr`],
-    ['ir_pop_o', `${st}ir_pop`],
-    ['synced_o', `${st}synced`],
-    ['updiscon_o', `${st}updiscon`],
+    ...STRUCTURE_SIGNALS.map(([name, dir]): [string, string] => [`${name}_${dir === 'in' ? 'i' : 'o'}`, `st${k}_${name}`]),
+    ['updiscon_o', `st${k}_updiscon`],
     ['lsup_bytes_i', 'lsup_bytes'],
     ['lsup_len_i', 'lsup_len'],
   );
@@ -407,57 +504,139 @@ function stepInstance(c: EtraceConfig, k: number): string {
     ['need_i', `s${k}_need`],
     ['room_o', `s${k + 1}_room`],
     ['need_o', `s${k + 1}_need`],
-    ['lost_call_o', `${st}lost_call`],
-    ['wr_len_o', `${st}wr_len`],
-    ['wr_data_o', `${st}wr_data`],
+    ['lost_call_o', `st${k}_lost_call`],
+    ['wr_len_o', `st${k}_wr_len`],
+    ['wr_data_o', `st${k}_wr_data`],
   );
   const col = padColumn(conns.map(([port]) => `.${port}`));
   return [
+    `  // Step ${k}: ${isB ? `group ${g}'s first view, with the group's last view as next` : `curr before group ${g}, with the group's ${viewsPerGroup(c) > 1 ? 'first (or only) ' : ''}view as next`}.`,
     `  etrace_encoder_step u_step${k} (`,
     ...conns.map(([, sig], i) => `    ${col[i]} (${sig})${i === conns.length - 1 ? '' : ','}`),
     '  );',
   ].join('\n');
 }
 
+/** A step's signals to and from the prediction structures (port k of each is step k). */
+const STRUCTURE_SIGNALS: readonly (readonly [string, 'in' | 'out', (w: ReturnType<typeof widths>) => number])[] = [
+  ['bp_taken', 'in', () => 1],
+  ['bp_update', 'out', () => 1],
+  ['jtc_hit', 'in', () => 1],
+  ['jtc_index', 'in', (w) => w.jcw],
+  ['jtc_update', 'out', () => 1],
+  ['ir_depth', 'in', (w) => w.ird],
+  ['ir_predicts', 'in', () => 1],
+  ['ir_push', 'out', () => 1],
+  ['ir_push_addr', 'out', (w) => w.iaw],
+  ['ir_pop', 'out', () => 1],
+  ['synced', 'out', () => 1],
+];
+
+/**
+ * The prediction structures' instances (or, without one, its inputs to the steps tied off), port
+ * k = step k: the predictor and the jump target cache look up the step's curr, the return stack
+ * its next; a synchronisation clears a structure when its mode is on.
+ */
+function structureInstances(c: EtraceConfig): string[] {
+  const p = c.params;
+  const wd = widths(c);
+  const chain = viewChain(c);
+  const steps: { curr: string; next: string; taken: string }[] = [];
+  for (let g = 0; g < groupsPerCycle(c); g++) {
+    steps.push({ curr: chain.C(g, 'addr'), next: `n${g}_addr`, taken: `${chain.C(g, 'retired')} & (${chain.C(g, 'itype')} == ${wd.itw}'d5)` });
+    if (viewsPerGroup(c) > 1) steps.push({ curr: slice('first_addr_i', g, wd.iaw), next: slice('view_addr_i', g, wd.iaw), taken: "1'b0" });
+  }
+  const instance = (module: string, name: string, perPort: (k: number) => [string, string][]): string[] => {
+    const conns: [string, string][] = [['clk_i', 'clk_i'], ['rst_ni', 'rst_ni'], ['commit_i', 'commit'], ...steps.flatMap((_s, k) => perPort(k))];
+    const col = padColumn(conns.map(([port]) => `.${port}`));
+    return [`${module} ${name} (`, ...conns.map(([, sig], i) => `  ${col[i]} (${sig})${i === conns.length - 1 ? '' : ','}`), ');'];
+  };
+  const tieOff = (what: string, inputs: [string, string][], outputs: string[]): string[] => [
+    `// No ${what}: its lookups are constant, its updates unused.`,
+    ...steps.flatMap((_s, k) => inputs.map(([sig, value]) => `assign st${k}_${sig} = ${value};`)),
+    `logic unused_${what.replace(/ /g, '_')};`,
+    `assign unused_${what.replace(/ /g, '_')} = ^{ ${steps.flatMap((_s, k) => outputs.map((o) => o.replace('#', String(k)))).join(', ')} };`,
+  ];
+  const lines: string[] = [];
+  lines.push(
+    ...(p.bpred_size_p > 0
+      ? instance('etrace_bpred', 'u_bpred', (k) => [
+          [`addr${k}_i`, steps[k]!.curr],
+          [`taken${k}_o`, `st${k}_bp_taken`],
+          [`update${k}_i`, `st${k}_bp_update`],
+          [`outcome${k}_i`, steps[k]!.taken],
+          [`clear${k}_i`, `st${k}_synced & opt_bp`],
+        ])
+      : tieOff('bpred', [['bp_taken', "1'b0"]], ['st#_bp_update'])),
+    '',
+    ...(p.cache_size_p > 0
+      ? instance('etrace_jtc', 'u_jtc', (k) => [
+          [`target${k}_i`, steps[k]!.curr],
+          [`hit${k}_o`, `st${k}_jtc_hit`],
+          [`index${k}_o`, `st${k}_jtc_index`],
+          [`update${k}_i`, `st${k}_jtc_update`],
+          [`clear${k}_i`, `st${k}_synced & opt_jtc`],
+        ])
+      : tieOff('jtc', [['jtc_hit', "1'b0"], ['jtc_index', "'0"]], ['st#_jtc_update'])),
+    '',
+    ...(p.return_stack_size_p > 0 || p.call_counter_size_p > 0
+      ? instance('etrace_irstack', 'u_irstack', (k) => [
+          [`target${k}_i`, steps[k]!.next],
+          [`depth${k}_o`, `st${k}_ir_depth`],
+          [`predicts${k}_o`, `st${k}_ir_predicts`],
+          [`clear${k}_i`, `st${k}_synced & opt_ir`],
+          [`push${k}_i`, `st${k}_ir_push`],
+          [`push_addr${k}_i`, `st${k}_ir_push_addr`],
+          [`pop${k}_i`, `st${k}_ir_pop`],
+        ])
+      : tieOff('irstack', [['ir_depth', "'0"], ['ir_predicts', "1'b0"]], ['st#_ir_push', 'st#_ir_pop', 'st#_ir_push_addr', ...steps.map((s) => s.next).filter((n) => n.startsWith('n'))])),
+  );
+  if (p.bpred_size_p === 0 && p.cache_size_p === 0 && p.return_stack_size_p === 0 && p.call_counter_size_p === 0) {
+    lines.push('', 'logic unused_synced;', `assign unused_synced = ^{ ${steps.map((_s, k) => `st${k}_synced`).join(', ')} };`);
+  }
+  return lines;
+}
+
 export function encoderContext(c: EtraceConfig, banner: string, packerInstance: (slot: Slot) => string) {
   const wd = widths(c);
   const { s, indent, descriptorDecls, supportAssigns } = slotHelpers(c);
-  const views = viewsPerCycle(c);
-  const chain = [...chainState(c), { name: 'room', width: s.chainWidth }, { name: 'need', width: s.chainWidth }];
-  const steps = Array.from({ length: views }, (_v, k) => k);
+  const steps = stepsPerCycle(c);
+  const chainVars = [...chainState(c), { name: 'room', width: s.chainWidth }, { name: 'need', width: s.chainWidth }];
+  const stepIndexes = Array.from({ length: steps }, (_v, k) => k);
+  const views = viewChain(c);
 
   const stepDecls: string[] = [];
-  for (let k = 0; k <= views; k++) {
+  for (let k = 0; k <= steps; k++) {
     stepDecls.push(`// The state ${k === 0 ? 'before step 0' : `after step ${k - 1}`}.`);
-    stepDecls.push(...chain.map((v) => `${vec(v.width)} s${k}_${v.name};`));
+    stepDecls.push(...chainVars.map((v) => `${vec(v.width)} s${k}_${v.name};`));
   }
-  for (const k of steps) {
-    stepDecls.push(`// Step ${k}'s updates of the prediction structures and its packets.`);
+  for (const k of stepIndexes) {
+    stepDecls.push(`// Step ${k}'s decision about its curr and its packets.`);
+    for (const [name, , width] of STRUCTURE_SIGNALS) stepDecls.push(`${vec(width(wd))} st${k}_${name};`);
     stepDecls.push(
-      `logic st${k}_bp_update, st${k}_jtc_update, st${k}_ir_push, st${k}_ir_pop, st${k}_synced, st${k}_updiscon, st${k}_lost_call;`,
-      `logic [${wd.iaw - 1}:0] st${k}_ir_push_addr;`,
+      `logic st${k}_updiscon, st${k}_lost_call;`,
       `logic [${s.stepLenWidth - 1}:0] st${k}_wr_len;`,
       `logic [8*${s.stepBytes}-1:0] st${k}_wr_data;`,
     );
   }
-  const stepStateInputs = chain
+  const stepStateInputs = chainVars
     .filter((v) => v.name !== 'lost_pending')
     .map((v) => `assign s0_${v.name} = ${v.name === 'room' ? 'fifo_free_i' : v.name === 'need' ? "'0" : `${v.name}_q`};`);
 
   // The post offer works on local variables named as in the steps and writes f_* once.
-  const finalVars = [...chain, { name: 'lost_call', width: 1 }];
+  const finalVars = [...chainVars, { name: 'lost_call', width: 1 }];
   const kept = finalVars.filter((v) => v.name !== 'room' && v.name !== 'need');
   const finalDecls = kept.map((v) => `${vec(v.width)} f_${v.name};`);
   const finalLocals = finalVars.map((v) => `${vec(v.width)} ${v.name};`);
   const finalInits = [
-    ...chain.map((v) => `${v.name} = s${views}_${v.name};`),
-    `lost_call = ${steps.map((k) => `st${k}_lost_call`).join(' | ')};`,
+    ...chainVars.map((v) => `${v.name} = s${steps}_${v.name};`),
+    `lost_call = ${stepIndexes.map((k) => `st${k}_lost_call`).join(' | ')};`,
   ];
   const finalResults = kept.map((v) => `f_${v.name} = ${v.name};`);
 
   const ext = (x: string, from: number, to: number) => zeroExtend(x, from, to);
   const writeParts = [
-    ...steps.map((k) => ({
+    ...stepIndexes.map((k) => ({
       take: `st${k}_wr_len != '0`,
       bytes: ext(`st${k}_wr_data`, 8 * s.stepBytes, 8 * s.wrBytes),
       len: ext(`st${k}_wr_len`, s.stepLenWidth, s.wrLenWidth),
@@ -468,10 +647,14 @@ export function encoderContext(c: EtraceConfig, banner: string, packerInstance: 
       len: `(lsup_post ? ${ext('lsup_len', 6, s.wrLenWidth)} : ${ext('post_len', 6, s.wrLenWidth)})`,
     },
   ];
+  const groups = Array.from({ length: groupsPerCycle(c) }, (_v, g) => g);
 
   return {
     banner,
     ...coreFlags(c),
+    groups: groupsPerCycle(c),
+    steps,
+    manyGroups: groupsPerCycle(c) > 1,
     wrbytes: s.wrBytes,
     wrlenw: s.wrLenWidth,
     descriptorDecls: descriptorDecls(ENCODER_SLOTS),
@@ -480,9 +663,14 @@ export function encoderContext(c: EtraceConfig, banner: string, packerInstance: 
       ['post', 'post_sup_enable', 'post_sup_status'],
     ]),
     packerInstances: ENCODER_SLOTS.map(packerInstance),
+    viewDecls: views.decls,
+    viewAssigns: views.assigns,
+    structureInstances: structureInstances(c),
     stepDecls,
     stepStateInputs,
-    stepInstances: steps.map((k) => stepInstance(c, k)),
+    stepInstances: groups.flatMap((g) => [stepInstance(c, g, false), ...(viewsPerGroup(c) > 1 ? [stepInstance(c, g, true)] : [])]),
+    currUpdates: views.currRegs.map(([f, v]) => `c_${f}_q <= ${v};`),
+    prevUpdates: views.prevRegs.map(([f, v]) => `p_${f}_d = ${v};`),
     finalDecls,
     finalLocals,
     finalInits,
@@ -513,33 +701,48 @@ export function fifoContext(c: EtraceConfig, banner: string) {
   };
 }
 
+/** The ports of a prediction structure, one per step: port k forwards the operations of ports 0..k-1. */
+function structurePortList(c: EtraceConfig) {
+  return Array.from({ length: stepsPerCycle(c) }, (_v, k) => ({
+    k,
+    next: k + 1,
+    earlier: Array.from({ length: k }, (_w, m) => ({ m, after: m + 1 })),
+  }));
+}
+
 export function bpredContext(c: EtraceConfig, banner: string) {
   const p = c.params;
+  const ports = structurePortList(c);
   const lsb = p.iaddress_lsb_p;
   const msb = lsb + p.bpred_size_p - 1;
-  const unused = [`addr_i[${p.iaddress_width_p - 1}:${msb + 1}]`, ...(lsb > 0 ? [`addr_i[${lsb - 1}:0]`] : [])].join(', ');
-  return { banner, iaw: p.iaddress_width_p, entries: 1 << p.bpred_size_p, bits: p.bpred_size_p, msb, lsb, unusedAddr: unused };
+  const iaw = p.iaddress_width_p;
+  // The address bits outside the index.
+  const unused = ports.flatMap(({ k }) => [`addr${k}_i[${iaw - 1}:${msb + 1}]`, ...(lsb > 0 ? [`addr${k}_i[${lsb - 1}:0]`] : [])]);
+  return { banner, ports, multi: ports.length > 1, iaw, entries: 1 << p.bpred_size_p, bits: p.bpred_size_p, msb, lsb, unusedAddr: unused.join(', ') };
 }
 
 export function jtcContext(c: EtraceConfig, banner: string) {
   const p = c.params;
   const lsb = p.iaddress_lsb_p;
-  return { banner, multi: viewsPerCycle(c) > 1, iaw: p.iaddress_width_p, entries: 1 << p.cache_size_p, bits: p.cache_size_p, msb: lsb + p.cache_size_p - 1, lsb };
+  const ports = structurePortList(c);
+  return { banner, ports, multi: ports.length > 1, iaw: p.iaddress_width_p, entries: 1 << p.cache_size_p, bits: p.cache_size_p, msb: lsb + p.cache_size_p - 1, lsb };
 }
 
 export function irstackContext(c: EtraceConfig, banner: string) {
   const p = c.params;
-  const stack = p.return_stack_size_p > 0;
+  const ports = structurePortList(c);
   return {
     banner,
-    multi: viewsPerCycle(c) > 1,
-    stack,
+    ports,
+    multi: ports.length > 1,
+    stack: p.return_stack_size_p > 0,
     iaw: p.iaddress_width_p,
     entries: 1 << p.return_stack_size_p,
     pw: Math.max(1, p.return_stack_size_p),
     dw: Math.max(1, packetWidths(p).irdepth),
     ccbits: p.call_counter_size_p,
     ccmax: (1 << p.call_counter_size_p) - 1,
+    unusedCounter: ports.flatMap(({ k }) => [`target${k}_i`, `push_addr${k}_i`]).join(', '),
   };
 }
 
@@ -608,7 +811,9 @@ export function filterContext(c: EtraceConfig, banner: string) {
     busSelects: buses.map((b, i) => `assign ${names[i]} = start_i ? ${b.name}_i : ${b.name}_q;`),
     busResets: buses.map((_b, i) => `${qnames[i]} <= '0;`),
     busSamples: buses.map((b, i) => `${qnames[i]} <= ${b.name}_i;`),
-    iaddr64: zext64('iaddr_i', wd.iaw),
+    iaddr64: zext64(`iaddr_i[g*${wd.iaw} +: ${wd.iaw}]`, wd.iaw),
+    groups: groupsPerCycle(c),
+    multi: groupsPerCycle(c) > 1,
     context64: zext64('context_i', wd.ctxw),
     tval64: zext64('tval_i', wd.iaw),
     impdef32: impw === 0 ? "32'd0" : zeroExtend('impdef_i', impw, 32),

@@ -43,11 +43,22 @@ function run(cmd: string, args: string[], cwd: string, timeout?: number): { stat
   return { status: r.status ?? -1, out: `${r.stdout ?? ''}${r.stderr ?? ''}${killed}` };
 }
 
-/** Every shipped component, and multiple retirement (two steps a cycle, forwarding predictors). */
-const COMPONENTS: [string, string[]][] = [
+/**
+ * Every shipped component, multiple retirement and several blocks a cycle (chained steps,
+ * forwarding predictors, filters and comparators chained through the groups). Synthesis takes
+ * minutes per step on the largest configurations, so Yosys gets two-step ones of each kind and
+ * lint the four- and six-step ones too.
+ */
+const SYNTHESISED: [string, string[]][] = [
   ...shippedComponents().map((name): [string, string[]] => [name, []]),
   ['etrace', ['retires_p=2']],
-  ['etrace-rv64-full', ['retires_p=4', 'iretire_width_p=4']],
+  ['etrace-rv64-full', ['taken_branches_p=2']],
+  ['etrace', ['taken_branches_p=2', 'filters_p=2', 'comparators_p=2']],
+];
+const COMPONENTS: [string, string[]][] = [
+  ...SYNTHESISED,
+  ['etrace-rv64-full', ['retires_p=4', 'iretire_width_p=4', 'taken_branches_p=2']],
+  ['etrace-2.0', ['retires_p=2', 'iretire_width_p=3', 'taken_branches_p=3', 'filters_p=2', 'comparators_p=3']],
 ];
 const label = (name: string, sets: string[]) => [name, ...sets].join(' ');
 
@@ -61,7 +72,7 @@ describe('generated E-Trace RTL with the tools', () => {
     }
   });
 
-  it.each(COMPONENTS.map(([n, s]) => [label(n, s), n, s] as const))('%s: yosys synthesises etrace_top without latches', (_l, name, sets) => {
+  it.each(SYNTHESISED.map(([n, s]) => [label(n, s), n, s] as const))('%s: yosys synthesises etrace_top without latches', (_l, name, sets) => {
     const g = generated(name, [...sets]);
     const script = `read_verilog -sv ${g.files.join(' ')}; synth -top etrace_top; select -assert-none t:$dlatch t:$adlatch t:$_DLATCH_* t:$_DLATCHSR_*; check -assert; stat`;
     const r = run('yosys', ['-q', '-p', script], g.dir);

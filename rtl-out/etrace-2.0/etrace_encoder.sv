@@ -40,23 +40,24 @@ module etrace_encoder (
   output logic                advance_o,
   output logic                i_trig_enable_o,
   output logic [1:0]          resync_mode_o,
-  // The next view (etrace_ingress)
-  input  logic                view_valid_i,
-  input  logic [64-1:0]  view_addr_i,
-  input  logic [4-1:0]  view_itype_i,
-  input  logic                view_retired_i,
-  input  logic [2:0]          view_size_i,
+  // The views of each signal group (group g in bits [g*W +: W], etrace_ingress)
+  input  logic [1-1:0]       view_valid_i,
+  input  logic [1*64-1:0] view_addr_i,
+  input  logic [1*4-1:0] view_itype_i,
+  input  logic [1-1:0]       view_retired_i,
+  input  logic [1*3-1:0]     view_size_i,
+  input  logic [1*2-1:0] view_ctype_i,
+  input  logic [1-1:0]       view_sijump_i,
+  input  logic [1-1:0]       view_notify_i,
+  input  logic [1-1:0]       view_qualified_i,
+  input  logic [1-1:0]       view_enabled_i,
+  input  logic [1*32-1:0]    view_units_i,
+  // The cycle's fields
   input  logic [2-1:0]   view_priv_i,
   input  logic [32-1:0] view_context_i,
-  input  logic [2-1:0]  view_ctype_i,
   input  logic [6-1:0]   view_cause_i,
   input  logic [64-1:0]  view_tval_i,
   input  logic [48-1:0] view_time_i,
-  input  logic                view_sijump_i,
-  input  logic                view_notify_i,
-  input  logic                view_qualified_i,
-  input  logic                view_enabled_i,
-  input  logic [31:0]         view_units_i,
   // Output FIFO (etrace_fifo)
   input  logic [8-1:0] fifo_free_i,    // bytes free after this cycle's output byte
   output logic                wr_valid_o,
@@ -70,7 +71,6 @@ module etrace_encoder (
   // ---------------------------------------------------------------- constants
   localparam int Iaw = 64;
   localparam int Ird = 1;        // irdepth field (1 when absent)
-  localparam int Jcw = 1;        // jump target cache index (1 when absent)
   localparam logic [2:0] KF3Sf3 = 3'd7;
   localparam logic [1:0] QsNoChange = 2'd0;
   localparam logic [1:0] QsEndedRep = 2'd1;
@@ -131,26 +131,89 @@ module etrace_encoder (
   assign resync_mode_o = opt_rmode;
 
   // ---------------------------------------------------------------- events of the cycle
-  logic start, finish, encode_view, shift_in;
+  logic start, finish, shift_in;
   assign start  = active_i & enable_i & ~session_q;
-  assign finish = session_q & ~(active_i & enable_i) & ~view_valid_i;
+  assign finish = session_q & ~(active_i & enable_i) & (view_valid_i == '0);
   // curr is encoded when the next view arrives, or with an unqualified next at the end of a session.
-  assign encode_view = session_q & curr_valid_q & (view_valid_i | finish);
-  assign shift_in = session_q & view_valid_i;
+  assign shift_in = session_q & (view_valid_i != '0);
   assign start_o = start;
   assign empty_o = ~curr_valid_q;
 
-  // The view after curr as step 0 sees it: the block's first view, or the view, or at the end of a
-  // session nothing (unqualified).
-  logic [Iaw-1:0]     n_addr;
-  logic [4-1:0] n_itype;
-  logic               n_retired, n_qualified;
-  logic [2-1:0] n_ctype;
-  assign n_addr      = finish ? '0 : view_addr_i;
-  assign n_itype     = finish ? '0 : view_itype_i;
-  assign n_retired   = ~finish & view_retired_i;
-  assign n_ctype     = finish ? '0 : view_ctype_i;
-  assign n_qualified = ~finish & view_qualified_i;
+  // ---------------------------------------------------------------- the cycle's views in order
+  // curr and prev before each group and the view after curr as each step sees it
+  // (generator/rtl/etrace-core.ts viewChain).
+  // Group 0: prev after step A (q0: curr with its updiscon, or prev without a curr), then curr (c1) and prev (p1) after the group.
+  logic [63:0] q0_addr;
+  logic [3:0] q0_itype;
+  logic q0_retired;
+  logic [1:0] q0_priv;
+  logic [5:0] q0_cause;
+  logic [63:0] q0_tval;
+  logic q0_qualified;
+  logic q0_updiscon;
+  logic [63:0] c1_addr;
+  logic [3:0] c1_itype;
+  logic c1_retired;
+  logic [2:0] c1_size;
+  logic [1:0] c1_priv;
+  logic [31:0] c1_context;
+  logic [1:0] c1_ctype;
+  logic [5:0] c1_cause;
+  logic [63:0] c1_tval;
+  logic [47:0] c1_time;
+  logic c1_sijump;
+  logic c1_notify;
+  logic c1_qualified;
+  logic c1_enabled;
+  logic [31:0] c1_units;
+  logic [63:0] p1_addr;
+  logic [3:0] p1_itype;
+  logic p1_retired;
+  logic [1:0] p1_priv;
+  logic [5:0] p1_cause;
+  logic [63:0] p1_tval;
+  logic p1_qualified;
+  logic p1_updiscon;
+  logic [63:0] n0_addr;
+  logic [3:0] n0_itype;
+  logic n0_retired, n0_qualified;
+  logic [1:0] n0_ctype;
+  assign q0_addr = curr_valid_q ? c_addr_q : p_addr_q;
+  assign q0_itype = curr_valid_q ? c_itype_q : p_itype_q;
+  assign q0_retired = curr_valid_q ? c_retired_q : p_retired_q;
+  assign q0_priv = curr_valid_q ? c_priv_q : p_priv_q;
+  assign q0_cause = curr_valid_q ? c_cause_q : p_cause_q;
+  assign q0_tval = curr_valid_q ? c_tval_q : p_tval_q;
+  assign q0_qualified = curr_valid_q ? c_qualified_q : p_qualified_q;
+  assign q0_updiscon = curr_valid_q ? st0_updiscon : p_updiscon_q;
+  assign c1_addr = view_valid_i[0] ? view_addr_i[0 +: 64] : c_addr_q;
+  assign c1_itype = view_valid_i[0] ? view_itype_i[0 +: 4] : c_itype_q;
+  assign c1_retired = view_valid_i[0] ? view_retired_i[0] : c_retired_q;
+  assign c1_size = view_valid_i[0] ? view_size_i[0 +: 3] : c_size_q;
+  assign c1_priv = view_valid_i[0] ? view_priv_i : c_priv_q;
+  assign c1_context = view_valid_i[0] ? view_context_i : c_context_q;
+  assign c1_ctype = view_valid_i[0] ? view_ctype_i[0 +: 2] : c_ctype_q;
+  assign c1_cause = view_valid_i[0] ? view_cause_i : c_cause_q;
+  assign c1_tval = view_valid_i[0] ? view_tval_i : c_tval_q;
+  assign c1_time = view_valid_i[0] ? view_time_i : c_time_q;
+  assign c1_sijump = view_valid_i[0] ? view_sijump_i[0] : c_sijump_q;
+  assign c1_notify = view_valid_i[0] ? view_notify_i[0] : c_notify_q;
+  assign c1_qualified = view_valid_i[0] ? view_qualified_i[0] : c_qualified_q;
+  assign c1_enabled = view_valid_i[0] ? view_enabled_i[0] : c_enabled_q;
+  assign c1_units = view_valid_i[0] ? view_units_i[0 +: 32] : c_units_q;
+  assign p1_addr = view_valid_i[0] ? q0_addr : p_addr_q;
+  assign p1_itype = view_valid_i[0] ? q0_itype : p_itype_q;
+  assign p1_retired = view_valid_i[0] ? q0_retired : p_retired_q;
+  assign p1_priv = view_valid_i[0] ? q0_priv : p_priv_q;
+  assign p1_cause = view_valid_i[0] ? q0_cause : p_cause_q;
+  assign p1_tval = view_valid_i[0] ? q0_tval : p_tval_q;
+  assign p1_qualified = view_valid_i[0] ? q0_qualified : p_qualified_q;
+  assign p1_updiscon = view_valid_i[0] ? q0_updiscon : p_updiscon_q;
+  assign n0_addr = finish ? '0 : view_addr_i[0 +: 64];
+  assign n0_itype = finish ? '0 : view_itype_i[0 +: 4];
+  assign n0_retired = ~finish & (view_retired_i[0]);
+  assign n0_qualified = ~finish & view_qualified_i[0];
+  assign n0_ctype = finish ? '0 : view_ctype_i[0 +: 2];
 
   // ---------------------------------------------------------------- the views' steps: signals
   // The state before step 0.
@@ -193,34 +256,45 @@ module etrace_encoder (
   logic s1_failed_depth;
   logic [7:0] s1_room;
   logic [7:0] s1_need;
-  // Step 0's updates of the prediction structures and its packets.
-  logic st0_bp_update, st0_jtc_update, st0_ir_push, st0_ir_pop, st0_synced, st0_updiscon, st0_lost_call;
+  // Step 0's decision about its curr and its packets.
+  logic st0_bp_taken;
+  logic st0_bp_update;
+  logic st0_jtc_hit;
+  logic st0_jtc_index;
+  logic st0_jtc_update;
+  logic st0_ir_depth;
+  logic st0_ir_predicts;
+  logic st0_ir_push;
   logic [63:0] st0_ir_push_addr;
+  logic st0_ir_pop;
+  logic st0_synced;
+  logic st0_updiscon, st0_lost_call;
   logic [5:0] st0_wr_len;
   logic [8*45-1:0] st0_wr_data;
 
   // ---------------------------------------------------------------- prediction structures
-  // Step 0 looks them up as they are; step 1 (the first view of a block) as step 0 leaves them.
-  logic               commit;          // the cycle's decisions take effect (no stall)
-  logic               bp_taken_pred;   // the predictor's prediction at curr's address
-  logic               jtc_hit;
-  logic [Jcw-1:0]     jtc_index;
-  logic [Ird-1:0]     ir_depth;        // stack depth or call count before curr
-  logic               ir_predicts;     // a return to n_addr would be implicit
-  logic               synced_any;
-  assign synced_any = st0_synced;
-
-  assign bp_taken_pred = 1'b0;
+  // Port k is step k: it sees the structure as the steps before it in the cycle leave it. Each
+  // step's updates and clears (a synchronisation) take effect with the cycle (commit: no stall).
+  logic commit;  // the cycle's decisions take effect (no stall)
+  // No bpred: its lookups are constant, its updates unused.
+  assign st0_bp_taken = 1'b0;
   logic unused_bpred;
-  assign unused_bpred = ^{st0_bp_update, synced_any};
-  assign jtc_hit = 1'b0;
-  assign jtc_index = '0;
+  assign unused_bpred = ^{ st0_bp_update };
+  
+  // No jtc: its lookups are constant, its updates unused.
+  assign st0_jtc_hit = 1'b0;
+  assign st0_jtc_index = '0;
   logic unused_jtc;
-  assign unused_jtc = st0_jtc_update;
-  assign ir_depth = '0;
-  assign ir_predicts = 1'b0;
+  assign unused_jtc = ^{ st0_jtc_update };
+  
+  // No irstack: its lookups are constant, its updates unused.
+  assign st0_ir_depth = '0;
+  assign st0_ir_predicts = 1'b0;
   logic unused_irstack;
-  assign unused_irstack = ^{st0_ir_push, st0_ir_pop, st0_ir_push_addr, n_addr};
+  assign unused_irstack = ^{ st0_ir_push, st0_ir_pop, st0_ir_push_addr, n0_addr };
+  
+  logic unused_synced;
+  assign unused_synced = ^{ st0_synced };
 
   // ---------------------------------------------------------------- the trace_lost and session support packets
   // trace_lost replaces a packet after a loss (every step offers it); post starts or ends a session.
@@ -423,9 +497,9 @@ module etrace_encoder (
   assign s0_failed_depth = failed_depth_q;
   assign s0_room = fifo_free_i;
   assign s0_need = '0;
-
+  // Step 0: curr before group 0, with the group's view as next.
   etrace_encoder_step u_step0 (
-    .encode_i       (encode_view),
+    .encode_i       (session_q & curr_valid_q & (view_valid_i[0] | finish)),
     .opt_stall_i    (opt_stall),
     .opt_full_i     (opt_full),
     .opt_iexc_i     (opt_iexc),
@@ -458,18 +532,18 @@ module etrace_encoder (
     .c_qualified_i  (c_qualified_q),
     .c_enabled_i    (c_enabled_q),
     .c_units_i      (c_units_q),
-    .n_itype_i      (n_itype),
-    .n_retired_i    (n_retired),
-    .n_qualified_i  (n_qualified),
+    .n_itype_i      (n0_itype),
+    .n_retired_i    (n0_retired),
+    .n_qualified_i  (n0_qualified),
     .n_priv_i       (view_priv_i),
-    .n_ctype_i      (n_ctype),
-    .bp_taken_i     (bp_taken_pred),
+    .n_ctype_i      (n0_ctype),
+    .bp_taken_i     (st0_bp_taken),
     .bp_update_o    (st0_bp_update),
-    .jtc_hit_i      (jtc_hit),
-    .jtc_index_i    (jtc_index),
+    .jtc_hit_i      (st0_jtc_hit),
+    .jtc_index_i    (st0_jtc_index),
     .jtc_update_o   (st0_jtc_update),
-    .ir_depth_i     (ir_depth),
-    .ir_predicts_i  (ir_predicts),
+    .ir_depth_i     (st0_ir_depth),
+    .ir_predicts_i  (st0_ir_predicts),
     .ir_push_o      (st0_ir_push),
     .ir_push_addr_o (st0_ir_push_addr),
     .ir_pop_o       (st0_ir_pop),
@@ -657,7 +731,7 @@ module etrace_encoder (
   assign commit = ~stall;
   // Not needed: the size in bits of the support packets (they have no alternative).
   logic unused_bits;
-  assign unused_bits = ^{lsup_bits, post_bits };
+  assign unused_bits = ^{lsup_bits, post_bits};
   assign stall_o = stall;
   assign advance_o = ~stall;
   assign lost_o = stall | (commit & (f_lost_call | (f_lost_pending & ~lost_pending_q)));
@@ -695,17 +769,16 @@ module etrace_encoder (
     failed_depth_d = f_failed_depth;
     lost_pending_d = f_lost_pending;
     if (shift_in) begin
+      // The newest view becomes curr (below); prev is the view before it.
       curr_valid_d = 1'b1;
-      if (curr_valid_q) begin
-        p_addr_d = c_addr_q;
-        p_itype_d = c_itype_q;
-        p_retired_d = c_retired_q;
-        p_priv_d = c_priv_q;
-        p_cause_d = c_cause_q;
-        p_tval_d = c_tval_q;
-        p_qualified_d = c_qualified_q;
-        p_updiscon_d = st0_updiscon;
-      end
+      p_addr_d = p1_addr;
+      p_itype_d = p1_itype;
+      p_retired_d = p1_retired;
+      p_priv_d = p1_priv;
+      p_cause_d = p1_cause;
+      p_tval_d = p1_tval;
+      p_qualified_d = p1_qualified;
+      p_updiscon_d = p1_updiscon;
     end
     if (finish) begin
       session_d = 1'b0;
@@ -807,21 +880,21 @@ module etrace_encoder (
       end
       curr_valid_q <= curr_valid_d;
       if (shift_in) begin
-        c_addr_q <= view_addr_i;
-        c_itype_q <= view_itype_i;
-        c_retired_q <= view_retired_i;
-        c_size_q <= view_size_i;
-        c_priv_q <= view_priv_i;
-        c_context_q <= view_context_i;
-        c_ctype_q <= view_ctype_i;
-        c_cause_q <= view_cause_i;
-        c_tval_q <= view_tval_i;
-        c_time_q <= view_time_i;
-        c_sijump_q <= view_sijump_i;
-        c_notify_q <= view_notify_i;
-        c_qualified_q <= view_qualified_i;
-        c_enabled_q <= view_enabled_i;
-        c_units_q <= view_units_i;
+        c_addr_q <= c1_addr;
+        c_itype_q <= c1_itype;
+        c_retired_q <= c1_retired;
+        c_size_q <= c1_size;
+        c_priv_q <= c1_priv;
+        c_context_q <= c1_context;
+        c_ctype_q <= c1_ctype;
+        c_cause_q <= c1_cause;
+        c_tval_q <= c1_tval;
+        c_time_q <= c1_time;
+        c_sijump_q <= c1_sijump;
+        c_notify_q <= c1_notify;
+        c_qualified_q <= c1_qualified;
+        c_enabled_q <= c1_enabled;
+        c_units_q <= c1_units;
       end
       p_addr_q <= p_addr_d;
       p_itype_q <= p_itype_d;

@@ -111,24 +111,26 @@ module etrace_top #(
   // Inputs this component does not have.
   logic [1-1:0]  context_w;
   logic [1-1:0] time_w;
-  logic                 sijump_w;
+  logic [1-1:0]        sijump_w;
   assign context_w = context_i;
   assign time_w = 1'b0;
-  assign sijump_w = 1'b0;
+  assign sijump_w = '0;
 
   // Ingress -> encoder.
   logic                 start, advance, trig_enable_opt;
   logic [1:0]           resync_mode_opt;
-  logic                 view_valid, view_retired, view_sijump, view_notify, view_qualified, view_enabled;
-  logic [32-1:0]   view_addr, view_tval;
-  logic [3-1:0]   view_itype;
-  logic [2:0]           view_size;
+  // The views of each signal group (group g in bits [g*W +: W]) and the cycle's fields.
+  logic [1-1:0]        view_valid, view_retired, view_sijump, view_notify, view_qualified, view_enabled;
+  logic [1*32-1:0]  view_addr;
+  logic [1*3-1:0]  view_itype;
+  logic [1*3-1:0]      view_size;
+  logic [1*2-1:0]  view_ctype;
+  logic [1*32-1:0]     view_units;
+  logic [32-1:0]   view_tval;
   logic [2-1:0]    view_priv;
   logic [1-1:0]  view_context;
-  logic [2-1:0]   view_ctype;
   logic [5-1:0]    view_cause;
   logic [1-1:0] view_time;
-  logic [31:0]          view_units;
 
   etrace_ingress u_ingress (
     .clk_i            (clk_i),
@@ -157,17 +159,17 @@ module etrace_top #(
     .view_itype_o     (view_itype),
     .view_retired_o   (view_retired),
     .view_size_o      (view_size),
-    .view_priv_o      (view_priv),
-    .view_context_o   (view_context),
     .view_ctype_o     (view_ctype),
-    .view_cause_o     (view_cause),
-    .view_tval_o      (view_tval),
-    .view_time_o      (view_time),
     .view_sijump_o    (view_sijump),
     .view_notify_o    (view_notify),
     .view_qualified_o (view_qualified),
     .view_enabled_o   (view_enabled),
-    .view_units_o     (view_units)
+    .view_units_o     (view_units),
+    .view_priv_o      (view_priv),
+    .view_context_o   (view_context),
+    .view_cause_o     (view_cause),
+    .view_tval_o      (view_tval),
+    .view_time_o      (view_time)
   );
 
   // Encoder -> FIFO.

@@ -3,45 +3,56 @@
 //
 // etrace_bpred: the branch predictor of section 3.2.6, 2^bpred_size_p = 64 two-bit
 // counters indexed by address bits [6:1] (golden-model/etrace/predictors.ts). Every
-// entry resets to 01 at each synchronisation (clear_i wins over an update in the same cycle).
+// entry resets to 01 at each synchronisation (a port's clear wins over its own update).
 module etrace_bpred (
   input  logic              clk_i,
   input  logic              rst_ni,
-  input  logic [64-1:0] addr_i,
-  output logic              taken_o,    // the prediction for the branch at addr_i
-  input  logic              update_i,
-  input  logic              taken_i,
-  input  logic              clear_i
+  input  logic              commit_i,   // the cycle's decisions take effect
+  // Port 0
+  input  logic [64-1:0] addr0_i,
+  output logic              taken0_o,    // the prediction for the branch at addr0_i
+  input  logic              update0_i,
+  input  logic              outcome0_i,  // the branch's outcome: taken
+  input  logic              clear0_i
 );
   logic [1:0] table_q [64];
-  logic [6-1:0] index;
-  logic [1:0] state;
-  logic [1:0] next_state;
-
-  assign index = addr_i[6:1];
-  assign state = table_q[index];
-  assign taken_o = state[1];
 
   // 00 -> (fail) 01; 01 -> (ok) 00, (fail) 11; 11 -> (fail) 10; 10 -> (ok) 11, (fail) 00.
-  always_comb begin
+  function automatic logic [1:0] next_state(input logic [1:0] state, input logic taken);
+    logic [1:0] n;
     unique case (state)
-      2'b00:   next_state = taken_i ? 2'b01 : 2'b00;
-      2'b01:   next_state = taken_i ? 2'b11 : 2'b00;
-      2'b11:   next_state = taken_i ? 2'b11 : 2'b10;
-      default: next_state = taken_i ? 2'b11 : 2'b00;
+      2'b00:   n = taken ? 2'b01 : 2'b00;
+      2'b01:   n = taken ? 2'b11 : 2'b00;
+      2'b11:   n = taken ? 2'b11 : 2'b10;
+      default: n = taken ? 2'b11 : 2'b00;
     endcase
+    next_state = n;
+  endfunction
+
+  // Port 0: its entry, the state it sees and the state its update writes.
+  logic [6-1:0] index0;
+  logic [1:0]          seen0, written0;
+  assign index0 = addr0_i[6:1];
+  always_comb begin : p_port0
+    logic [1:0] state;
+    state = table_q[index0];
+    seen0 = state;
   end
+  assign taken0_o = seen0[1];
+  assign written0 = next_state(seen0, outcome0_i);
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       for (int i = 0; i < 64; i++) table_q[i] <= 2'b01;
-    end else if (clear_i) begin
-      for (int i = 0; i < 64; i++) table_q[i] <= 2'b01;
-    end else if (update_i) begin
-      table_q[index] <= next_state;
+    end else if (commit_i) begin
+      if (clear0_i) begin
+        for (int i = 0; i < 64; i++) table_q[i] <= 2'b01;
+      end else if (update0_i) begin
+        table_q[index0] <= written0;
+      end
     end
   end
 
   logic unused_addr;
-  assign unused_addr = ^{ addr_i[63:7], addr_i[0:0] };
+  assign unused_addr = ^{ addr0_i[63:7], addr0_i[0:0] };
 endmodule

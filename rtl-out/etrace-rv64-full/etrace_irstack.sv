@@ -4,53 +4,77 @@
 // etrace_irstack: implicit return (section 3.2.5, golden-model/etrace/predictors.ts ReturnPredictor).
 // A stack of 2^return_stack_size_p = 16 return addresses; a call on a full stack drops
 // the oldest entry (a circular buffer). A return is implicit when the top equals its target.
-// clear_i (a synchronisation) empties it first; a push or pop in the same cycle applies after.
+// A port's clear (a synchronisation) empties it first; the port's push or pop applies after.
 module etrace_irstack (
   input  logic              clk_i,
   input  logic              rst_ni,
-  input  logic [64-1:0] target_i,     // the return's target (the next view's address)
-  output logic [5-1:0] depth_o,       // entries on the stack (calls counted)
-  output logic              predicts_o,
-  input  logic              clear_i,
-  input  logic              push_i,
-  input  logic [64-1:0] push_addr_i,
-  input  logic              pop_i
+  input  logic              commit_i,     // the cycle's decisions take effect
+  // Port 0
+  input  logic [64-1:0] target0_i,   // the return's target (the next view's address)
+  output logic [5-1:0] depth0_o,    // entries on the stack (calls counted)
+  output logic              predicts0_o,
+  input  logic              clear0_i,
+  input  logic              push0_i,
+  input  logic [64-1:0] push_addr0_i,
+  input  logic              pop0_i
 );
-  localparam int Entries = 16;
-  logic [64-1:0] addr_q [Entries];
-  logic [4-1:0]  top_q, top_d;     // index of the top entry
-  logic [5-1:0]  depth_q, depth_d;
-  logic [4-1:0]  top_base;
-  logic [5-1:0]  depth_base;
+  logic [64-1:0] addr_q [16];
+  logic [4-1:0]  top_q;     // index of the top entry
+  logic [5-1:0]  depth_q;
 
-  assign depth_o = depth_q;
-  assign predicts_o = (depth_q != '0) && (addr_q[top_q] == target_i);
+  // The top index and depth port k sees are top<k>, depth<k>; top1, depth1 are the state after every port.
+  logic [4-1:0]  top0;
+  logic [5-1:0]  depth0;
+  assign top0 = top_q;
+  assign depth0 = depth_q;
 
-  always_comb begin
-    top_base = clear_i ? '0 : top_q;
-    depth_base = clear_i ? '0 : depth_q;
-    top_d = top_base;
-    depth_d = depth_base;
-    if (push_i) begin
-      top_d = top_base + 1'b1;
-      depth_d = (depth_base == 5'd16) ? depth_base : depth_base + 1'b1;
-    end else if (pop_i && depth_base != '0) begin
-      top_d = top_base - 1'b1;
-      depth_d = depth_base - 1'b1;
+  // Port 0: the entry at its top (as the pushes of the ports before it wrote it), then its operations.
+  logic [64-1:0] top_addr0;
+  always_comb begin : p_top0
+    logic [64-1:0] a;
+    a = addr_q[top0];
+    top_addr0 = a;
+  end
+  assign depth0_o = depth0;
+  assign predicts0_o = (depth0 != '0) && (top_addr0 == target0_i);
+
+  logic [4-1:0]  top1;
+  logic [5-1:0]  depth1;
+  always_comb begin : p_ops0
+    logic [4-1:0] top_base;
+    logic [5-1:0] depth_base;
+    logic [4-1:0] top_after;
+    logic [5-1:0] depth_after;
+    top_base = clear0_i ? '0 : top0;
+    depth_base = clear0_i ? '0 : depth0;
+    top_after = top_base;
+    depth_after = depth_base;
+    if (push0_i) begin
+      top_after = top_base + 1'b1;
+      depth_after = (depth_base == 5'd16) ? depth_base : depth_base + 1'b1;
+    end else if (pop0_i && depth_base != '0) begin
+      top_after = top_base - 1'b1;
+      depth_after = depth_base - 1'b1;
     end
+    top1 = top_after;
+    depth1 = depth_after;
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       top_q <= '0;
       depth_q <= '0;
-    end else begin
-      top_q <= top_d;
-      depth_q <= depth_d;
+    end else if (commit_i) begin
+      top_q <= top1;
+      depth_q <= depth1;
     end
   end
 
+  // Entries are written without reset: an entry is read only below the depth. A push writes the
+  // entry at the top it leaves.
   always_ff @(posedge clk_i) begin
-    if (push_i) addr_q[top_d] <= push_addr_i;
+    if (commit_i) begin
+      if (push0_i) addr_q[top1] <= push_addr0_i;
+    end
   end
 endmodule

@@ -3,33 +3,51 @@
 //
 // etrace_jtc: the jump target cache of section 3.2.7, 2^cache_size_p = 16 direct-mapped
 // entries indexed by target bits [4:1] (golden-model/etrace/predictors.ts). A miss
-// replaces the entry (update_i); every entry is invalidated at each synchronisation (clear_i wins).
+// replaces the entry (update); every entry is invalidated at each synchronisation (a port's clear
+// wins over its own update).
 module etrace_jtc (
   input  logic              clk_i,
   input  logic              rst_ni,
-  input  logic [64-1:0] target_i,
-  output logic              hit_o,
-  output logic [4-1:0] index_o,
-  input  logic              update_i,
-  input  logic              clear_i
+  input  logic              commit_i,   // the cycle's decisions take effect
+  // Port 0
+  input  logic [64-1:0] target0_i,
+  output logic              hit0_o,
+  output logic [4-1:0] index0_o,
+  input  logic              update0_i,
+  input  logic              clear0_i
 );
   logic [64-1:0] addr_q [16];
   logic [16-1:0] valid_q;
 
-  assign index_o = target_i[4:1];
-  assign hit_o = valid_q[index_o] && (addr_q[index_o] == target_i);
+  // Port 0: the entry at its index as the ports before it leave it.
+  logic [4-1:0] index0;
+  logic                valid0;
+  logic [64-1:0] held0;
+  assign index0 = target0_i[4:1];
+  always_comb begin : p_port0
+    logic                valid;
+    logic [64-1:0] held;
+    valid = valid_q[index0];
+    held = addr_q[index0];
+    valid0 = valid;
+    held0 = held;
+  end
+  assign hit0_o = valid0 && (held0 == target0_i);
+  assign index0_o = index0;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       valid_q <= '0;
-    end else if (clear_i) begin
-      valid_q <= '0;
-    end else if (update_i) begin
-      valid_q[index_o] <= 1'b1;
+    end else if (commit_i) begin
+      if (clear0_i) valid_q <= '0;
+      else if (update0_i) valid_q[index0] <= 1'b1;
     end
   end
 
+  // Entries are written without reset: an entry is read only while it is valid.
   always_ff @(posedge clk_i) begin
-    if (update_i && !clear_i) addr_q[index_o] <= target_i;
+    if (commit_i) begin
+      if (update0_i && !clear0_i) addr_q[index0] <= target0_i;
+    end
   end
 endmodule

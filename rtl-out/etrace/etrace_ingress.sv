@@ -14,61 +14,64 @@
 module etrace_ingress (
   input  logic                clk_i,
   input  logic                rst_ni,
-  // Hart interface (one signal group)
-  input  logic [4-1:0]  itype_i,
-  input  logic [3-1:0]  iretire_i,
-  input  logic [1-1:0]  ilastsize_i,
-  input  logic [64-1:0]  iaddr_i,
-  input  logic                sijump_i,
+  // Hart interface: the signal groups (group g of a replicated signal in bits [g*W +: W])
+  input  logic [1*4-1:0] itype_i,
+  input  logic [1*3-1:0] iretire_i,
+  input  logic [1*1-1:0] ilastsize_i,
+  input  logic [1*64-1:0] iaddr_i,
+  input  logic [1-1:0]       sijump_i,
+  input  logic [1*3-1:0]     trigger_i,
   input  logic [6-1:0]   cause_i,
   input  logic [64-1:0]  tval_i,
   input  logic [2-1:0]   priv_i,
   input  logic [32-1:0] context_i,
   input  logic [2-1:0]  ctype_i,
-  input  logic [2:0]          trigger_i,
   input  logic                halted_i,
   input  logic                reset_i,
   input  logic [1-1:0] time_i,
   // Control from the encoder
-  input  logic                advance_i,      // the encoder takes this cycle's view (not stalled)
+  input  logic                advance_i,      // the encoder takes this cycle's views (not stalled)
   input  logic                start_i,        // a trace session starts: fresh qualifier state
   input  logic                i_enable_i,     // iEnable when the session starts
   input  logic                i_trig_enable_i,
   input  logic [1:0]          resync_mode_i,
-  // The view of the registered record
-  output logic                view_valid_o,
-  output logic [64-1:0]  view_addr_o,
-  output logic [4-1:0]  view_itype_o,
-  output logic                view_retired_o,
-  output logic [2:0]          view_size_o,    // bytes of the instruction (2 or 4)
+  // The views of the registered cycle: the last (or only) view of each group
+  output logic [1-1:0]       view_valid_o,
+  output logic [1*64-1:0] view_addr_o,
+  output logic [1*4-1:0] view_itype_o,
+  output logic [1-1:0]       view_retired_o,
+  output logic [1*3-1:0]     view_size_o,      // bytes of the instruction (2 or 4)
+  output logic [1*2-1:0] view_ctype_o,
+  output logic [1-1:0]       view_sijump_o,
+  output logic [1-1:0]       view_notify_o,
+  output logic [1-1:0]       view_qualified_o,
+  output logic [1-1:0]       view_enabled_o,   // iEnable after the group's triggers
+  output logic [1*32-1:0]    view_units_o,     // resync units of the record and the idle ones before it
+  // The cycle's fields, the same for every view
   output logic [2-1:0]   view_priv_o,
   output logic [32-1:0] view_context_o,
-  output logic [2-1:0]  view_ctype_o,
   output logic [6-1:0]   view_cause_o,
   output logic [64-1:0]  view_tval_o,
-  output logic [1-1:0] view_time_o,
-  output logic                view_sijump_o,
-  output logic                view_notify_o,
-  output logic                view_qualified_o,
-  output logic                view_enabled_o,  // iEnable after this record's triggers
-  output logic [31:0]         view_units_o     // resync units of the record and the idle ones before it
+  output logic [1-1:0] view_time_o
 );
+  localparam int Groups = 1;
+  localparam int Iaw = 64;
   localparam logic [4-1:0] ItypeException = 4'd1;
   localparam logic [4-1:0] ItypeInterrupt = 4'd2;
 
-  // The registered signal group; frame_q is 0 until the first cycle has been taken after reset.
+  // The registered cycle; frame_q is 0 until the first cycle has been taken after reset.
   logic                frame_q;
-  logic [4-1:0]  itype_q;
-  logic [3-1:0]  iretire_q;
-  logic [1-1:0]  ilastsize_q;
-  logic [64-1:0]  iaddr_q;
-  logic                sijump_q;
+  logic [1*4-1:0] itype_q;
+  logic [1*3-1:0] iretire_q;
+  logic [1*1-1:0] ilastsize_q;
+  logic [1*64-1:0] iaddr_q;
+  logic [1-1:0]       sijump_q;
+  logic [1*3-1:0]     trigger_q;
   logic [6-1:0]   cause_q;
   logic [64-1:0]  tval_q;
   logic [2-1:0]   priv_q;
   logic [32-1:0] context_q;
   logic [2-1:0]  ctype_q;
-  logic [2:0]          trigger_q;
   logic                halted_q;
   logic                reset_q;
   logic [1-1:0] time_q;
@@ -80,13 +83,13 @@ module etrace_ingress (
       iretire_q   <= '0;
       ilastsize_q <= '0;
       iaddr_q     <= '0;
-      sijump_q    <= 1'b0;
+      sijump_q    <= '0;
+      trigger_q   <= '0;
       cause_q     <= '0;
       tval_q      <= '0;
       priv_q      <= '0;
       context_q   <= '0;
       ctype_q     <= '0;
-      trigger_q   <= '0;
       halted_q    <= 1'b0;
       reset_q     <= 1'b0;
       time_q      <= '0;
@@ -97,15 +100,26 @@ module etrace_ingress (
       ilastsize_q <= ilastsize_i;
       iaddr_q     <= iaddr_i;
       sijump_q    <= sijump_i;
+      trigger_q   <= trigger_i;
       cause_q     <= cause_i;
       tval_q      <= tval_i;
       priv_q      <= priv_i;
       context_q   <= context_i;
       ctype_q     <= ctype_i;
-      trigger_q   <= trigger_i;
       halted_q    <= halted_i;
       reset_q     <= reset_i;
       time_q      <= time_i;
+    end
+  end
+
+  // The groups that are records: group 0 always is (the cycle), a later group when it retired
+  // instructions or holds a trap.
+  logic [Groups-1:0] retired, is_trap, present;
+  always_comb begin
+    for (int g = 0; g < Groups; g++) begin
+      retired[g] = iretire_q[g*3 +: 3] != '0;
+      is_trap[g] = (itype_q[g*4 +: 4] == ItypeException) || (itype_q[g*4 +: 4] == ItypeInterrupt);
+      present[g] = (g == 0) || retired[g] || is_trap[g];
     end
   end
 
@@ -123,63 +137,100 @@ module etrace_ingress (
     end
   end
 
-  // Filters and comparators (golden-model/etrace/filter.ts): whether the filters let the record
-  // through, and whether a comparator asks for a notify (reported when the record is qualified).
-  logic filtered, cmp_notify;
-  assign filtered = 1'b1;
-  assign cmp_notify = 1'b0;
+  // Filters and comparators (golden-model/etrace/filter.ts): whether the filters let each group
+  // through, and whether a comparator asks for a notify (reported when the group is qualified).
+  logic [Groups-1:0] filtered, cmp_notify;
+  assign filtered = '1;
+  assign cmp_notify = '0;
 
-  logic        is_trap;
-  logic        qualified;
-  logic        en_mid;
-  logic        en_after;
-  logic [31:0] record_units;
-  logic [32:0] units_sum;
-  logic [31:0] units;
+  // The groups in order (the model's records): qualification and resync units are chained
+  // through them. The block computes on variables of its own and writes each result once
+  // (Icarus Verilog 11, see etrace_encoder_step).
+  logic        en_last;     // iEnable after the cycle's triggers
+  logic [31:0] pending_last; // units not yet counted after the cycle
+  always_comb begin : p_groups
+    logic        en, en_mid, qualified, first;
+    logic [31:0] pending, record_units, units;
+    logic [32:0] units_sum;
+    logic [Groups-1:0]       v_valid, v_retired, v_sijump, v_notify, v_qualified, v_enabled;
+    logic [Groups*Iaw-1:0]   v_addr;
+    logic [Groups*4-1:0] v_itype;
+    logic [Groups*3-1:0]     v_size;
+    logic [Groups*2-1:0] v_ctype;
+    logic [Groups*32-1:0]    v_units;
+    en = start_i ? i_enable_i : enabled_q;
+    pending = start_i ? 32'd0 : pending_q;
+    v_valid = '0;
+    v_retired = '0;
+    v_sijump = '0;
+    v_notify = '0;
+    v_qualified = '0;
+    v_enabled = '0;
+    v_addr = '0;
+    v_itype = '0;
+    v_size = '0;
+    v_ctype = '0;
+    v_units = '0;
+    for (int g = 0; g < Groups; g++) begin
+      // Qualification: trace-on qualifies from its own instruction, trace-off after its own.
+      en_mid = en | (present[g] & i_trig_enable_i & trigger_q[g*3]);
+      qualified = en_mid & filtered[g] & ~halted_q & ~reset_q;
+      if (present[g]) en = en_mid & ~(i_trig_enable_i & trigger_q[g*3+1]);
 
-  always_comb begin
-    // Qualification: trace-on qualifies from its own instruction, trace-off after its own.
-    en_mid = (start_i ? i_enable_i : enabled_q) | (i_trig_enable_i & trigger_q[0]);
-    qualified = en_mid & filtered & ~halted_q & ~reset_q;
-    en_after = en_mid & ~(i_trig_enable_i & trigger_q[1]);
+      // Resync units: a cycle (ResyncMode 2, counted with group 0) or the half-words retired
+      // (ResyncMode 3). Saturating: the count is compared with at most 2^19.
+      unique case (resync_mode_i)
+        2'd2:    record_units = (g == 0) ? 32'd1 : 32'd0;
+        2'd3:    record_units = {29'd0, iretire_q[g*3 +: 3]};
+        default: record_units = 32'd0;
+      endcase
+      units_sum = {1'b0, pending} + {1'b0, record_units};
+      units = units_sum[32] ? 32'hffff_ffff : units_sum[31:0];
 
-    // Resync units: a cycle (ResyncMode 2) or the half-words retired (ResyncMode 3).
-    unique case (resync_mode_i)
-      2'd2:    record_units = 32'd1;
-      2'd3:    record_units = {29'd0, iretire_q};
-      default: record_units = 32'd0;
-    endcase
-    // Saturating: the count is compared with at most 2^19.
-    units_sum = {1'b0, start_i ? 32'd0 : pending_q} + {1'b0, record_units};
-    units = units_sum[32] ? 32'hffff_ffff : units_sum[31:0];
-
-    is_trap = (itype_q == ItypeException) || (itype_q == ItypeInterrupt);
-    view_valid_o     = frame_q & ((iretire_q != '0) | is_trap | halted_q | reset_q);
-    view_addr_o      = iaddr_q;
-    view_itype_o     = (iretire_q != '0) || is_trap ? itype_q : '0;
-    view_retired_o   = iretire_q != '0;
-    view_size_o      = ilastsize_q[0] ? 3'd4 : 3'd2;
-    view_priv_o      = priv_q;
-    view_context_o   = context_q;
-    view_ctype_o     = ctype_q;
-    view_cause_o     = cause_q;
-    view_tval_o      = tval_q;
-    view_time_o      = time_q;
-    view_sijump_o    = sijump_q & (iretire_q != '0);
-    view_notify_o    = (trigger_q[2] | (cmp_notify & qualified)) & (iretire_q != '0);
-    // A trap that retired nothing is qualified like its cycle; halted and reset views never are.
-    view_qualified_o = qualified & ((iretire_q != '0) | is_trap);
-    view_enabled_o   = en_after;
-    view_units_o     = units;
+      // A view: instructions retired, a trap, or (group 0) a halted or reset cycle.
+      v_valid[g] = frame_q & (retired[g] | is_trap[g] | ((g == 0) & (halted_q | reset_q)));
+      pending = v_valid[g] ? 32'd0 : units;
+      first = 1'b0;
+      v_addr[g*Iaw +: Iaw] = iaddr_q[g*Iaw +: Iaw];
+      v_itype[g*4 +: 4] = (retired[g] | is_trap[g]) ? itype_q[g*4 +: 4] : '0;
+      v_retired[g] = retired[g];
+      v_size[g*3 +: 3] = ilastsize_q[g*1] ? 3'd4 : 3'd2;
+      v_ctype[g*2 +: 2] = (g == 0 && !first) ? ctype_q : '0;
+      v_sijump[g] = sijump_q[g] & retired[g];
+      v_notify[g] = (trigger_q[g*3+2] | (cmp_notify[g] & qualified)) & retired[g];
+      // A trap that retired nothing is qualified like its cycle; halted and reset views never are.
+      v_qualified[g] = qualified & (retired[g] | is_trap[g]);
+      v_enabled[g] = en;
+      v_units[g*32 +: 32] = first ? 32'd0 : units;
+    end
+    en_last = en;
+    pending_last = pending;
+    view_valid_o = v_valid;
+    view_addr_o = v_addr;
+    view_itype_o = v_itype;
+    view_retired_o = v_retired;
+    view_size_o = v_size;
+    view_ctype_o = v_ctype;
+    view_sijump_o = v_sijump;
+    view_notify_o = v_notify;
+    view_qualified_o = v_qualified;
+    view_enabled_o = v_enabled;
+    view_units_o = v_units;
   end
 
-  // Next state, when the encoder takes the view (kept apart from the view: advance_i depends on it).
+  assign view_priv_o    = priv_q;
+  assign view_context_o = context_q;
+  assign view_cause_o   = cause_q;
+  assign view_tval_o    = tval_q;
+  assign view_time_o    = time_q;
+
+  // Next state, when the encoder takes the cycle (kept apart from the views: advance_i depends on them).
   always_comb begin
     enabled_d = enabled_q;
     pending_d = pending_q;
     if (advance_i && frame_q) begin
-      enabled_d = en_after;
-      pending_d = view_valid_o ? 32'd0 : units;
+      enabled_d = en_last;
+      pending_d = pending_last;
     end else if (start_i) begin
       enabled_d = i_enable_i;
       pending_d = 32'd0;

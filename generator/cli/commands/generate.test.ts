@@ -121,9 +121,9 @@ describe('rvtrace generate', () => {
 
   it('parameters the RTL does not implement yet are refused with a clear error, and nothing is written', () => {
     const out = join(dir, 'groups');
-    const r = rvtrace('generate', '--component', 'etrace', '--out', out, '--set', 'taken_branches_p=2');
+    const r = rvtrace('generate', '--component', 'etrace', '--out', out, '--set', 'encap_srcid_width=4');
     expect(r.status).toBe(2);
-    expect(r.stderr).toMatch(/^rvtrace: parameters: the RTL generator does not implement taken_branches_p = 2/m);
+    expect(r.stderr).toMatch(/^rvtrace: parameters: the RTL generator does not implement an encapsulation with srcID/m);
     expect(existsSync(out)).toBe(false);
   });
 
