@@ -541,8 +541,9 @@ function structureInstances(c: EtraceConfig): string[] {
   const p = c.params;
   const wd = widths(c);
   const chain = viewChain(c);
+  const groupIndexes = Array.from({ length: groupsPerCycle(c) }, (_v, g) => g);
   const steps: { curr: string; next: string; taken: string }[] = [];
-  for (let g = 0; g < groupsPerCycle(c); g++) {
+  for (const g of groupIndexes) {
     steps.push({ curr: chain.C(g, 'addr'), next: `n${g}_addr`, taken: `${chain.C(g, 'retired')} & (${chain.C(g, 'itype')} == ${wd.itw}'d5)` });
     if (viewsPerGroup(c) > 1) steps.push({ curr: slice('first_addr_i', g, wd.iaw), next: slice('view_addr_i', g, wd.iaw), taken: "1'b0" });
   }
@@ -551,11 +552,12 @@ function structureInstances(c: EtraceConfig): string[] {
     const col = padColumn(conns.map(([port]) => `.${port}`));
     return [`${module} ${name} (`, ...conns.map(([, sig], i) => `  ${col[i]} (${sig})${i === conns.length - 1 ? '' : ','}`), ');'];
   };
-  const tieOff = (what: string, inputs: [string, string][], outputs: string[]): string[] => [
+  /** No such structure: the steps' lookups are constants, their updates (and `unread`) unused. */
+  const tieOff = (what: string, lookups: [string, string][], updates: string[], unread: string[] = []): string[] => [
     `// No ${what}: its lookups are constant, its updates unused.`,
-    ...steps.flatMap((_s, k) => inputs.map(([sig, value]) => `assign st${k}_${sig} = ${value};`)),
-    `logic unused_${what.replace(/ /g, '_')};`,
-    `assign unused_${what.replace(/ /g, '_')} = ^{ ${steps.flatMap((_s, k) => outputs.map((o) => o.replace('#', String(k)))).join(', ')} };`,
+    ...steps.flatMap((_s, k) => lookups.map(([sig, value]) => `assign st${k}_${sig} = ${value};`)),
+    `logic unused_${what};`,
+    `assign unused_${what} = ^{ ${[...steps.flatMap((_s, k) => updates.map((u) => `st${k}_${u}`)), ...unread].join(', ')} };`,
   ];
   const lines: string[] = [];
   lines.push(
@@ -567,7 +569,7 @@ function structureInstances(c: EtraceConfig): string[] {
           [`outcome${k}_i`, steps[k]!.taken],
           [`clear${k}_i`, `st${k}_synced & opt_bp`],
         ])
-      : tieOff('bpred', [['bp_taken', "1'b0"]], ['st#_bp_update'])),
+      : tieOff('bpred', [['bp_taken', "1'b0"]], ['bp_update'])),
     '',
     ...(p.cache_size_p > 0
       ? instance('etrace_jtc', 'u_jtc', (k) => [
@@ -577,7 +579,7 @@ function structureInstances(c: EtraceConfig): string[] {
           [`update${k}_i`, `st${k}_jtc_update`],
           [`clear${k}_i`, `st${k}_synced & opt_jtc`],
         ])
-      : tieOff('jtc', [['jtc_hit', "1'b0"], ['jtc_index', "'0"]], ['st#_jtc_update'])),
+      : tieOff('jtc', [['jtc_hit', "1'b0"], ['jtc_index', "'0"]], ['jtc_update'])),
     '',
     ...(p.return_stack_size_p > 0 || p.call_counter_size_p > 0
       ? instance('etrace_irstack', 'u_irstack', (k) => [
@@ -589,7 +591,7 @@ function structureInstances(c: EtraceConfig): string[] {
           [`push_addr${k}_i`, `st${k}_ir_push_addr`],
           [`pop${k}_i`, `st${k}_ir_pop`],
         ])
-      : tieOff('irstack', [['ir_depth', "'0"], ['ir_predicts', "1'b0"]], ['st#_ir_push', 'st#_ir_pop', 'st#_ir_push_addr', ...steps.map((s) => s.next).filter((n) => n.startsWith('n'))])),
+      : tieOff('irstack', [['ir_depth', "'0"], ['ir_predicts', "1'b0"]], ['ir_push', 'ir_pop', 'ir_push_addr'], groupIndexes.map((g) => `n${g}_addr`))),
   );
   if (p.bpred_size_p === 0 && p.cache_size_p === 0 && p.return_stack_size_p === 0 && p.call_counter_size_p === 0) {
     lines.push('', 'logic unused_synced;', `assign unused_synced = ^{ ${steps.map((_s, k) => `st${k}_synced`).join(', ')} };`);
