@@ -154,6 +154,9 @@ const etrace: Block = {
       idle_rate: rate(rng, 0.1),
       trace_on_rate: rate(rng, 0.005),
       trace_off_rate: rate(rng, 0.005),
+      // Half the cases run loop-heavy code (long loops, few data-dependent ifs): only there do the
+      // branch predictor's counts (F0 SF0) and its forwarding between steps show in the trace.
+      ...(rng.float() < 0.5 ? { loop_continue: Number((0.9 + rng.float() * 0.09).toFixed(5)), w_if: rng.int(0, 5) } : {}),
     };
   },
 };
