@@ -10,8 +10,9 @@
 // The module is combinational: the encoder state comes in (the encoder's registers, or the state
 // left by the step before it in the same cycle) and goes out updated, so several views can be
 // encoded in one cycle by chaining steps (multiple retirement: the first and the last instruction
-// of a block). The prediction structures are looked up as this step sees them; their updates go
-// out and reach the next step through the structures' forwarding.
+// of a block; several blocks a cycle: the views of each). The prediction structures are looked up
+// as this step sees them; their updates go out and reach the next step through the structures'
+// forwarding.
 //
 // Icarus Verilog 11: a change that wakes an always_comb also wakes every always_comb elaborated
 // before it (the time-zero trigger of always_comb ties their wait events into one chain). A block
