@@ -131,6 +131,7 @@ const etrace: Block = {
     if (below(4) === 0) sets.push('iTrigEnable=1');
     if (below(5) === 0) sets.push('stallEnable=1');
     if (below(3) === 0) sets.push(`fifo_depth_p=${pick([32, 48, 128])}`);
+    if (below(6) === 0) sets.push(`encap_srcid_width=${pick([3, 8, 12])}`);
     const p = caseConfig(component, []).params;
     if (p.bpred_size_p > 0 && below(2) === 0) sets.push('BranchPrediction=0');
     if (p.cache_size_p > 0 && below(2) === 0) sets.push('JumpTargetCache=0');

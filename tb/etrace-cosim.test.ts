@@ -81,8 +81,9 @@ const VARIANTS: { name: string; component: string; sets: string[]; backpressure:
   { name: 'all modes, call counter, 2.0', component: 'etrace-2.0', sets: ['call_counter_size_p=3', 'bpred_size_p=4', 'cache_size_p=3', 'f0s_width_p=1', 'sijump_p=1', 'ImplicitReturn=1', 'BranchPrediction=1', 'JumpTargetCache=1', 'siJump=1', 'ImplicitExcept=1'], backpressure: 0.3 },
   { name: 'full address, resync by cycles, triggers', component: 'etrace-rv64-full', sets: ['FullAddress=1', 'ResyncMode=2', 'ResyncMax=0', 'iTrigEnable=1'], backpressure: 0 },
   // Multiple retirement: blocks of up to retires_p instructions, two views a block.
-  // A 32-byte FIFO narrower than a cycle's widest write (two steps: up to 66 bytes).
-  { name: 'two instructions per block, 32-byte FIFO', component: 'etrace', sets: ['retires_p=2', 'fifo_depth_p=32'], backpressure: 0.5 },
+  // A 32-byte FIFO narrower than a cycle's widest write (two steps: up to 66 bytes), and a 12-bit
+  // source id in every encapsulation header.
+  { name: 'two instructions per block, 32-byte FIFO, source id', component: 'etrace', sets: ['retires_p=2', 'fifo_depth_p=32', 'encap_srcid_width=12'], backpressure: 0.5 },
   // Several blocks a cycle (taken_branches_p): four and six views, the structures forwarding
   // through every step of the cycle.
   { name: 'two blocks of up to four, every mode, resync by half-words', component: 'etrace-rv64-full', sets: ['retires_p=4', 'iretire_width_p=4', 'taken_branches_p=2', 'ResyncMode=3', 'ResyncMax=0'], backpressure: 0.3 },

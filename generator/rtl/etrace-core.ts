@@ -16,7 +16,8 @@ import type { EtraceConfig } from '../../golden-model/etrace/config.ts';
 import { hasContextInput, hasTimeInput } from '../../golden-model/etrace/ports.ts';
 import { etraceApbRegsContext } from './etrace-apb-regs.ts';
 import { padColumn } from '../render.ts';
-import { largestPacketBits, packetFields, packetWidths, type Packet } from '../../golden-model/etrace/packet/index.ts';
+import { packetFields, packetWidths, type Packet } from '../../golden-model/etrace/packet/index.ts';
+import { encapsulatedBytes, packerMaxBytes } from './etrace-packer.ts';
 
 /** A descriptor field of the packer: its name (port `<name>_i`) and width for a configuration (0 = absent). */
 export interface DescriptorField {
@@ -79,7 +80,6 @@ export function stepsPerCycle(c: EtraceConfig): number {
 }
 
 const bitlen = (n: number): number => (n <= 0 ? 1 : Math.floor(Math.log2(n)) + 1);
-const payloadBytes = (bits: number): number => Math.ceil(bits / 8);
 
 function kindBits(c: EtraceConfig, pkt: Packet): number {
   return packetFields(pkt, c.params).reduce((s, f) => s + f.width, 0);
@@ -102,9 +102,9 @@ export interface CoreSizes {
 }
 
 export function coreSizes(c: EtraceConfig): CoreSizes {
-  const maxLen = 1 + payloadBytes(largestPacketBits(c.params));
-  const supportLen = 1 + payloadBytes(kindBits(c, { format: 3n, subformat: 3n }));
-  const sf2Len = 1 + payloadBytes(kindBits(c, { format: 3n, subformat: 2n }));
+  const maxLen = packerMaxBytes(c);
+  const supportLen = encapsulatedBytes(c.params, kindBits(c, { format: 3n, subformat: 3n }));
+  const sf2Len = encapsulatedBytes(c.params, kindBits(c, { format: 3n, subformat: 2n }));
   // A step: pre + main (or the resync report: never both) + sf2; then post. Any of them may be the
   // trace_lost support.
   const stepBytes = supportLen + Math.max(maxLen, supportLen) + Math.max(sf2Len, supportLen);
@@ -125,7 +125,7 @@ export function coreSizes(c: EtraceConfig): CoreSizes {
 export function checkRtlSupport(c: EtraceConfig): void {
   const p = c.params;
   const unsupported: string[] = [];
-    if (p.encap_srcid_width !== 0 || p.encap_type_in !== 'flow') unsupported.push('an encapsulation with srcID or the message type in the payload');
+    if (p.encap_type_in !== 'flow') unsupported.push('the message type in the encapsulation payload');
   if (unsupported.length > 0) {
     throw new RvError('invalid-component', `the RTL generator does not implement ${unsupported.join('; ')}`, { path: 'parameters' });
   }
@@ -759,14 +759,19 @@ export interface QualifierBus {
  * fields, concatenated over the units (unit i in bits [i*W +: W]), in the register file's order.
  */
 export function qualifierBuses(c: EtraceConfig): QualifierBus[] {
+  return registerOutputs(c).filter((b) => b.name === 'i_filters' || b.name.startsWith('filter_') || b.name.startsWith('comparator_'));
+}
+
+/** Every output of the register file other than the APB read data and handshake: `<name>_o`, `width` bits. */
+export function registerOutputs(c: EtraceConfig): QualifierBus[] {
   return etraceApbRegsContext(c, '')
     .portLines.filter((l) => l.startsWith('output'))
     .map((l) => {
       const m = /^output\s+logic\s+(?:\[(\d+):0\]\s+)?(\w+)_o,?$/.exec(l.trim());
-      if (m === null) throw new Error(`qualifierBuses: cannot read ${l}`);
+      if (m === null) throw new Error(`registerOutputs: cannot read ${l}`);
       return { name: m[2]!, width: m[1] === undefined ? 1 : Number(m[1]) + 1 };
     })
-    .filter((b) => b.name === 'i_filters' || b.name.startsWith('filter_') || b.name.startsWith('comparator_'));
+    .filter((b) => !['prdata', 'pready', 'pslverr'].includes(b.name));
 }
 
 /** Whether the configuration has the qualifier module etrace_filter (rtlFileNames' condition). */

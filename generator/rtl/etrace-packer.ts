@@ -27,6 +27,7 @@ import {
   packetKind,
   type PacketParams,
   packetWidths,
+  encapPrefixBits,
 } from '../../golden-model/etrace/packet/index.ts';
 import { commentBanner, padColumn, renderTemplate, svBits, svLogic, svSized, type BannerInput } from '../render.ts';
 
@@ -65,9 +66,17 @@ interface PortSpec extends PackerPort {
   readonly group?: string;
 }
 
+/**
+ * Bytes of an encapsulated packet whose payload has `payloadBits` bits (the model's encapsulate()):
+ * the header, the whole bytes of the source id, then its remaining bits and the payload.
+ */
+export function encapsulatedBytes(p: PacketParams, payloadBits: number): number {
+  return 1 + Math.floor(p.encap_srcid_width / 8) + Math.ceil((payloadBits + encapPrefixBits(p)) / 8);
+}
+
 /** Bytes of the largest encapsulated packet (header included): the width of bytes_o is 8 times this. */
 export function packerMaxBytes(config: EtraceConfig): number {
-  return 1 + Math.ceil(largestPacketBits(config.params) / 8);
+  return encapsulatedBytes(config.params, largestPacketBits(config.params));
 }
 
 function portSpecs(config: EtraceConfig): PortSpec[] {
@@ -329,6 +338,7 @@ export interface PackerContext {
   banner: string;
   module: string;
   ratified: boolean;
+  encapDoc: string;
   configDoc: string[];
   portLines: string[];
   decls: string[];
@@ -461,13 +471,6 @@ function kindArm(params: PacketParams, k: (typeof PACKER_KINDS)[number], env: En
 
 /** Throws RvError('invalid-component') for encapsulation settings this packer does not implement. */
 function checkEncapsulation(p: PacketParams): void {
-  if (p.encap_srcid_width !== 0) {
-    throw new RvError(
-      'invalid-component',
-      `etrace_packer implements the encapsulation without a source id only: encap_srcid_width must be 0, not ${p.encap_srcid_width}`,
-      { path: 'parameters/encap_srcid_width' },
-    );
-  }
   if (p.encap_type_in !== 'flow') {
     throw new RvError(
       'invalid-component',
@@ -482,15 +485,18 @@ export function etracePackerContext(config: EtraceConfig, banner: string): Packe
   const p = config.params;
   checkEncapsulation(p);
   const maxBytes = packerMaxBytes(config);
-  if (maxBytes > 32) {
-    throw new RvError('invalid-component', `the largest packet needs ${maxBytes - 1} payload bytes; encapsulation allows 31`, {
+  const srcBits = p.encap_srcid_width;
+  const srcBytes = Math.floor(srcBits / 8);
+  const lengthMax = maxBytes - 1 - srcBytes; // header.length of the largest packet
+  if (lengthMax > 31) {
+    throw new RvError('invalid-component', `the largest packet needs ${lengthMax} bytes after the header; encapsulation allows 31`, {
       path: 'parameters/payload_layout',
     });
   }
   const specs = portSpecs(config);
   const ports = new Map(specs.map((s) => [s.name, s.width]));
   const env: Env = { ports, slices: new Map() };
-  const pw = 8 * (maxBytes - 1); // payload width: whole bytes, sign-extended
+  const pw = 8 * Math.ceil(largestPacketBits(p) / 8); // payload width: whole bytes, sign-extended
   const kindArms: PackerArm[] = [];
   for (const k of PACKER_KINDS) {
     const arm = kindArm(p, k, env, pw);
@@ -514,6 +520,10 @@ export function etracePackerContext(config: EtraceConfig, banner: string): Packe
 
   // Priority encoder of the highest payload bit that differs from the top bit: halving stages.
   const diffWidth = pw - 1;
+  // After the header: the source id (0, as in the model's stream) in the low bits, then the
+  // payload, sign-extended to the last byte sent.
+  const streamWidth = Math.max(8 * (maxBytes - 1), pw + srcBits);
+  const stream = srcBits === 0 && streamWidth === pw ? 'payload' : 'stream';
   let stages = 0;
   while (1 << stages < diffWidth) stages++;
   const peWidth = 1 << stages;
@@ -535,7 +545,9 @@ export function etracePackerContext(config: EtraceConfig, banner: string): Packe
   for (let s = stages; s >= 0; s--) declRows.push([svLogic(1 << s), `pe_${s}`, s === stages ? 'priority encoder input' : s === 0 ? 'some bit differs' : 'the half holding the highest set bit']);
   for (let s = stages - 1; s >= 0; s--) declRows.push([svLogic(1), `hit_${s}`, `bit ${s} of the index of the highest differing bit`]);
   declRows.push([svLogic(8), 'keep', 'payload bits kept: that index + 2, or 1']);
-  declRows.push([svLogic(5), 'plen', 'payload bytes: ceil(keep / 8), 0 when nothing is packed']);
+  if (stream === 'stream') declRows.push([svLogic(streamWidth), 'stream', 'the bytes after the header: source id (0), payload, sign extension']);
+  if (srcBits % 8 !== 0) declRows.push([svLogic(8), 'counted', `bits header.length counts: the source id's last ${srcBits % 8} and the payload's`]);
+  declRows.push([svLogic(5), 'plen', `header.length: ceil(${srcBits % 8 === 0 ? 'keep' : 'counted'} / 8), 0 when nothing is packed`]);
   const dt = padColumn(declRows.map(([t]) => t));
   const dn = padColumn(declRows.map(([, n]) => `${n};`));
   const decls = declRows.map(([, , doc], i) => `${dt[i]} ${dn[i]}  // ${doc}`);
@@ -543,8 +555,13 @@ export function etracePackerContext(config: EtraceConfig, banner: string): Packe
   const hits = Array.from({ length: stages }, (_, i) => `hit_${stages - 1 - i}`);
   const hitExt = `{${stages === 8 ? '' : `${svSized(8 - stages, 0n)}, `}${hits.join(', ')}}`;
   const byteAssigns: string[] = [];
+  if (stream === 'stream') {
+    const ext = streamWidth - pw - srcBits;
+    byteAssigns.push(`assign stream = {${ext > 0 ? `{${ext}{payload[${pw - 1}]}}, ` : ''}payload${srcBits > 0 ? `, ${svSized(srcBits, 0n)}` : ''}};`);
+  }
   for (let b = 0; b < maxBytes - 1; b++) {
-    byteAssigns.push(`assign bytes_o${svBits(8 * b + 15, 8 * b + 8)} = (plen > ${svSized(5, BigInt(b))}) ? payload${svBits(8 * b + 7, 8 * b)} : 8'h00;`);
+    const sent = srcBytes === 0 ? `plen > ${svSized(5, BigInt(b))}` : `{1'b0, plen} + 6'd${srcBytes} > 6'd${b}`;
+    byteAssigns.push(`assign bytes_o${svBits(8 * b + 15, 8 * b + 8)} = (${sent}) ? ${stream}${svBits(8 * b + 7, 8 * b)} : 8'h00;`);
   }
   const w = packetWidths(p);
   const configDoc = [
@@ -572,11 +589,13 @@ export function etracePackerContext(config: EtraceConfig, banner: string): Packe
     if (missing.length === s.width) unusedParts.push(s.name);
     else for (const i of missing) unusedParts.push(`${s.name}[${i}]`);
   }
+  // Stream bits above the last byte a packet can send (a short payload after a long source id).
+  if (streamWidth > 8 * (maxBytes - 1)) unusedParts.push(`stream${svBits(streamWidth - 1, 8 * (maxBytes - 1))}`);
   const unusedLines =
     unusedParts.length === 0
       ? []
       : [
-          '// Inputs no packet of this configuration sends.',
+          '// Inputs no packet of this configuration sends (and stream bits no packet reaches).',
           'logic unused_inputs;',
           `assign unused_inputs = ^{${unusedParts.join(', ')}};`,
         ];
@@ -585,6 +604,10 @@ export function etracePackerContext(config: EtraceConfig, banner: string): Packe
     banner,
     module: ETRACE_PACKER_MODULE,
     ratified: p.payload_layout === '2.0',
+    encapDoc:
+      srcBits === 0
+        ? 'no source id'
+        : `then a ${srcBits}-bit source id, 0 as in the model's stream (header.length counts its last ${srcBits % 8} bits)`,
     configDoc,
     portLines,
     decls,
@@ -594,10 +617,13 @@ export function etracePackerContext(config: EtraceConfig, banner: string): Packe
     diffAssign: `assign diff = payload${svBits(pw - 2, 0)} ^ {${diffWidth}{payload[${pw - 1}]}};`,
     encoderLines,
     keepAssign: `assign keep = pe_0 ? ${hitExt} + 8'd2 : 8'd1;`,
-    plenAssign: `assign plen = supported ? keep[7:3] + {4'h0, |keep[2:0]} : 5'h00;`,
+    plenAssign:
+      srcBits % 8 === 0
+        ? `assign plen = supported ? keep[7:3] + {4'h0, |keep[2:0]} : 5'h00;`
+        : `assign counted = keep + 8'd${srcBits % 8};\n  assign plen = supported ? counted[7:3] + {4'h0, |counted[2:0]} : 5'h00;`,
     headerAssign: `assign bytes_o[7:0] = supported ? {1'b0, ${svSized(2, BigInt(MSG_TYPE.instruction))}, plen} : 8'h00;  // extend 0, flow 2 (instruction trace), length`,
     byteAssigns,
-    lenAssign: `assign len_o = supported ? {1'b0, plen} + 6'd1 : 6'h00;`,
+    lenAssign: `assign len_o = supported ? {1'b0, plen} + 6'd${1 + srcBytes} : 6'h00;  // header${srcBytes > 0 ? ', source id bytes' : ''}, length`,
     bitsAssign: `assign bits_o = supported ? keep : 8'h00;`,
     unusedLines,
   };

@@ -53,7 +53,7 @@ const SYNTHESISED: [string, string[]][] = [
   ...shippedComponents().map((name): [string, string[]] => [name, []]),
   ['etrace', ['retires_p=2']],
   ['etrace-rv64-full', ['taken_branches_p=2']],
-  ['etrace', ['taken_branches_p=2', 'filters_p=2', 'comparators_p=2']],
+  ['etrace', ['taken_branches_p=2', 'filters_p=2', 'comparators_p=2', 'encap_srcid_width=12']],
 ];
 const COMPONENTS: [string, string[]][] = [
   ...SYNTHESISED,

@@ -32,6 +32,7 @@ import {
   irstackContext,
   jtcContext,
   qualifierBuses,
+  registerOutputs,
 } from './etrace-core.ts';
 import { padColumn, svLogic } from '../render.ts';
 import { renderEtracePacker } from './etrace-packer.ts';
@@ -108,9 +109,13 @@ function topContext(c: EtraceConfig, banner: string) {
   const col = padColumn(options.map((o) => `.${o}_o`));
   const buses = hasQualifier(c) ? qualifierBuses(c) : [];
   const busCol = padColumn([...options, ...buses.map((b) => b.name)].map((o) => `.${o}_o`)).slice(options.length);
+  // Register fields the encoder does not use (trTeSrcID, trTeInhibitSrc: the model's stream sends
+  // source id 0), connected to signals of their own and marked unused.
+  const stored = registerOutputs(c).filter((r) => !options.includes(r.name) && !buses.some((b) => b.name === r.name));
   const regOutputs = [
     ...options.filter((o) => present.has(`${o}_o`)).map((o) => `${col[options.indexOf(o)]} (${o}),`),
     ...buses.map((b, i) => `${busCol[i]} (${b.name}),`),
+    ...stored.map((r) => `.${r.name}_o (${r.name}),`),
   ];
   const last = regOutputs.length - 1;
   regOutputs[last] = regOutputs[last]!.replace(/,$/, '');
@@ -134,6 +139,8 @@ function topContext(c: EtraceConfig, banner: string) {
     qualifier: hasQualifier(c),
     impdefPort: hasQualifier(c) && p.impdef_width_p > 0,
     busDecls: buses.map((b, i) => `${busTypes[i]} ${b.name};`),
+    storedDecls: stored.map((r) => `${svLogic(r.width)} ${r.name};`),
+    storedNames: stored.map((r) => r.name).join(', '),
     busConns: buses.map((b, i) => `${busConnCol[i]} (${b.name}),`),
     multi: viewsPerGroup(c) > 1,
     groups: groupsPerCycle(c),

@@ -76,7 +76,7 @@ module etrace_packer (
   logic         hit_1;            // bit 1 of the index of the highest differing bit
   logic         hit_0;            // bit 0 of the index of the highest differing bit
   logic [7:0]   keep;             // payload bits kept: that index + 2, or 1
-  logic [4:0]   plen;             // payload bytes: ceil(keep / 8), 0 when nothing is packed
+  logic [4:0]   plen;             // header.length: ceil(keep / 8), 0 when nothing is packed
 
   // Part selects of the inputs, outside the always_comb (Icarus 11 does not support constant
   // selects inside always_* processes).
@@ -290,7 +290,7 @@ module etrace_packer (
   assign bytes_o[71:64] = (plen > 5'h07) ? payload[63:56] : 8'h00;
   assign bytes_o[79:72] = (plen > 5'h08) ? payload[71:64] : 8'h00;
   assign bytes_o[87:80] = (plen > 5'h09) ? payload[79:72] : 8'h00;
-  assign len_o = supported ? {1'b0, plen} + 6'd1 : 6'h00;
+  assign len_o = supported ? {1'b0, plen} + 6'd1 : 6'h00;  // header, length
   assign bits_o = supported ? keep : 8'h00;
 
 endmodule

@@ -79,7 +79,7 @@ module etrace_packer (
   logic         hit_1;            // bit 1 of the index of the highest differing bit
   logic         hit_0;            // bit 0 of the index of the highest differing bit
   logic [7:0]   keep;             // payload bits kept: that index + 2, or 1
-  logic [4:0]   plen;             // payload bytes: ceil(keep / 8), 0 when nothing is packed
+  logic [4:0]   plen;             // header.length: ceil(keep / 8), 0 when nothing is packed
 
   // Part selects of the inputs, outside the always_comb (Icarus 11 does not support constant
   // selects inside always_* processes).
@@ -311,7 +311,7 @@ module etrace_packer (
   assign bytes_o[167:160] = (plen > 5'h13) ? payload[159:152] : 8'h00;
   assign bytes_o[175:168] = (plen > 5'h14) ? payload[167:160] : 8'h00;
   assign bytes_o[183:176] = (plen > 5'h15) ? payload[175:168] : 8'h00;
-  assign len_o = supported ? {1'b0, plen} + 6'd1 : 6'h00;
+  assign len_o = supported ? {1'b0, plen} + 6'd1 : 6'h00;  // header, length
   assign bits_o = supported ? keep : 8'h00;
 
 endmodule

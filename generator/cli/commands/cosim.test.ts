@@ -32,9 +32,6 @@ describe('rvtrace cosim, regress, merge, fuzz', () => {
     const knob = rvtrace('cosim', '--component', 'etrace', '--knob', 'no_such_knob=1');
     expect(knob.status).toBe(2);
     expect(knob.stderr).toMatch(/no_such_knob/);
-    const unsupported = rvtrace('cosim', '--component', 'etrace', '--set', 'encap_srcid_width=4');
-    expect(unsupported.status).toBe(2);
-    expect(unsupported.stderr).toMatch(/the RTL generator does not implement an encapsulation with srcID/);
     const ctrSetting = rvtrace('cosim', '--component', 'etrace', '--set', 'depthMax=32');
     expect(ctrSetting.status).toBe(2);
     expect(ctrSetting.stderr).toMatch(/^rvtrace: --set depthMax: 'cosim' has no setting of that name \(known: payload_layout,/);

@@ -119,14 +119,6 @@ describe('rvtrace generate', () => {
     expect(contents(join(ROOT, 'rtl-out', 'etrace')).has('etrace_bpred.sv')).toBe(false);
   });
 
-  it('parameters the RTL does not implement yet are refused with a clear error, and nothing is written', () => {
-    const out = join(dir, 'groups');
-    const r = rvtrace('generate', '--component', 'etrace', '--out', out, '--set', 'encap_srcid_width=4');
-    expect(r.status).toBe(2);
-    expect(r.stderr).toMatch(/^rvtrace: parameters: the RTL generator does not implement an encapsulation with srcID/m);
-    expect(existsSync(out)).toBe(false);
-  });
-
   it('bad input writes nothing (exit 2); a directory with foreign files is not replaced', () => {
     const out = join(dir, 'never');
     const bad = rvtrace('generate', '--component', join(ROOT, 'ipxact', 'test-fixtures', 'bad', 'lsb-3.xml'), '--out', out);
