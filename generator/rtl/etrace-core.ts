@@ -468,10 +468,11 @@ function viewChain(c: EtraceConfig) {
   return { decls, assigns, currFields, firstView, C, P, Q, stepA, stepB, currRegs, prevRegs };
 }
 
+type ViewChain = ReturnType<typeof viewChain>;
+
 /** One etrace_encoder_step instance: step `k` of the cycle, step A or B of group `g`. */
-function stepInstance(c: EtraceConfig, g: number, isB: boolean): string {
+function stepInstance(c: EtraceConfig, chain: ViewChain, g: number, isB: boolean): string {
   const wd = widths(c);
-  const chain = viewChain(c);
   const k = isB ? chain.stepB(g) : chain.stepA(g);
   const valid = slice('view_valid_i', g, 1);
   const encode = isB
@@ -537,10 +538,9 @@ const STRUCTURE_SIGNALS: readonly (readonly [string, 'in' | 'out', (w: ReturnTyp
  * k = step k: the predictor and the jump target cache look up the step's curr, the return stack
  * its next; a synchronisation clears a structure when its mode is on.
  */
-function structureInstances(c: EtraceConfig): string[] {
+function structureInstances(c: EtraceConfig, chain: ViewChain): string[] {
   const p = c.params;
   const wd = widths(c);
-  const chain = viewChain(c);
   const groupIndexes = Array.from({ length: groupsPerCycle(c) }, (_v, g) => g);
   const steps: { curr: string; next: string; taken: string }[] = [];
   for (const g of groupIndexes) {
@@ -667,10 +667,10 @@ export function encoderContext(c: EtraceConfig, banner: string, packerInstance: 
     packerInstances: ENCODER_SLOTS.map(packerInstance),
     viewDecls: views.decls,
     viewAssigns: views.assigns,
-    structureInstances: structureInstances(c),
+    structureInstances: structureInstances(c, views),
     stepDecls,
     stepStateInputs,
-    stepInstances: groups.flatMap((g) => [stepInstance(c, g, false), ...(viewsPerGroup(c) > 1 ? [stepInstance(c, g, true)] : [])]),
+    stepInstances: groups.flatMap((g) => [stepInstance(c, views, g, false), ...(viewsPerGroup(c) > 1 ? [stepInstance(c, views, g, true)] : [])]),
     currUpdates: views.currRegs.map(([f, v]) => `c_${f}_q <= ${v};`),
     prevUpdates: views.prevRegs.map(([f, v]) => `p_${f}_d = ${v};`),
     finalDecls,
