@@ -161,8 +161,9 @@ export function writeEtraceFrames(
   apb('access');
   emit(n, n);
   apb('idle');
-  // The FIFO holds at most fifo_depth_p bytes; a byte leaves in each ready cycle.
-  const drain = Math.ceil((2 * p.fifo_depth_p) / Math.max(0.05, 1 - backpressure)) + 64;
+  // The FIFO holds at most fifo_depth_p bytes; a byte leaves in each ready cycle, on average one
+  // cycle in 1/(1 - backpressure): twice that, for the randomness (and at least 1% ready).
+  const drain = Math.ceil((2 * p.fifo_depth_p) / Math.max(0.01, 1 - backpressure)) + 64;
   for (let i = 0; i < drain; i++) emit(n, n);
 }
 
