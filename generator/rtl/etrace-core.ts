@@ -57,7 +57,7 @@ export function descriptorFields(c: EtraceConfig): DescriptorField[] {
 }
 
 /** The packet slots of a step and of the encoder (see the file comment). */
-const STEP_SLOTS = ['pre', 'main', 'alt', 'sf2'] as const;
+const STEP_SLOTS = ['pre', 'pnd', 'main', 'alt', 'sf2'] as const;
 const ENCODER_SLOTS = ['lsup', 'post'] as const;
 type Slot = (typeof STEP_SLOTS)[number] | (typeof ENCODER_SLOTS)[number];
 
@@ -105,9 +105,10 @@ export function coreSizes(c: EtraceConfig): CoreSizes {
   const maxLen = packerMaxBytes(c);
   const supportLen = encapsulatedBytes(c.params, kindBits(c, { format: 3n, subformat: 3n }));
   const sf2Len = encapsulatedBytes(c.params, kindBits(c, { format: 3n, subformat: 2n }));
-  // A step: pre + main (or the resync report: never both) + sf2; then post. Any of them may be the
-  // trace_lost support.
-  const stepBytes = supportLen + Math.max(maxLen, supportLen) + Math.max(sf2Len, supportLen);
+  // A step: pre or the held-back call report (never both: a call is held back only while tracing)
+  // + main (or the resync report: never both) + sf2; then post. Any of them may be the trace_lost
+  // support.
+  const stepBytes = Math.max(supportLen, maxLen) + Math.max(maxLen, supportLen) + Math.max(sf2Len, supportLen);
   const wrBytes = stepsPerCycle(c) * stepBytes + supportLen;
   return {
     maxLen,
@@ -270,6 +271,10 @@ function chainState(c: EtraceConfig): ChainVar[] {
     { name: 'last_addr', width: wd.iaw },
     one('failed_ret'),
     { name: 'failed_depth', width: wd.ird },
+    one('pend'),
+    { name: 'pend_addr', width: wd.iaw },
+    one('pend_irreport'),
+    { name: 'pend_irdepth', width: wd.ird },
     ...(viewsPerGroup(c) > 1 ? [{ name: 'rec_units', width: 32 }] : []),
   ];
 }
@@ -345,7 +350,7 @@ export function stepContext(c: EtraceConfig, banner: string, packerInstance: (sl
   const types = padColumn(state.map((v) => vec(v.width)));
   const statePorts = state.flatMap((v, i) => [`input  ${types[i]} ${v.name}_i,`, `output ${types[i]} ${v.name}_o,`]);
   const ext = (x: string, from: number, to: number) => zeroExtend(x, from, to);
-  const writeSlots = (['pre', 'main', 'sf2', 'rsy'] as const).map((slot) => {
+  const writeSlots = (['pre', 'pnd', 'main', 'sf2', 'rsy'] as const).map((slot) => {
     const bytes = slot === 'main' ? 'main_bytes_sel' : slot === 'rsy' ? 'main_bytes' : `${slot}_bytes`;
     const len = slot === 'main' ? 'main_len_sel' : slot === 'rsy' ? 'main_len' : `${slot}_len`;
     return {
@@ -367,6 +372,7 @@ export function stepContext(c: EtraceConfig, banner: string, packerInstance: (sl
     packerInstances: STEP_SLOTS.map(packerInstance),
     writeSlots,
     offerPre: indent(offerBlock('step', 'take_pre', 'lsup_pre', 'pre_len', false), 10),
+    offerPnd: indent(offerBlock('step', 'take_pnd', 'lsup_pnd', 'pnd_len', true), 14),
     offerMain: indent(offerBlock('step', 'take_main', 'lsup_main', 'main_len_sel', true, 'main_taken'), 12),
     offerSf2: indent(offerBlock('step', 'take_sf2', 'lsup_sf2', 'sf2_len', true), 10),
     offerRsy: indent(offerBlock('step', 'take_rsy', 'lsup_rsy', 'main_len', true), 14),
@@ -698,8 +704,11 @@ export function fifoContext(c: EtraceConfig, banner: string) {
     // A write never exceeds the room left (at most the depth), so with a small FIFO and a wide
     // write port the length's high bits are always 0 for the pointer arithmetic.
     lenPtrPad: s.wrLenWidth <= ptrw + 1 ? zeroExtend('wr_len_i', s.wrLenWidth, ptrw + 1) : `wr_len_i[${ptrw}:0]`,
-    chunks: Math.ceil(s.wrBytes / 32),
-    kPad: `${s.wrLenWidth}'(j * 32 + i)`,
+    chunks: Array.from({ length: Math.ceil(s.wrBytes / 32) }, (_v, j) => ({
+      base: j * 32,
+      count: Math.min(32, s.wrBytes - j * 32),
+      kPad: `${s.wrLenWidth}'(${j * 32} + i)`,
+    })),
   };
 }
 

@@ -126,6 +126,11 @@ export class EtraceEncoder {
   private awaitingSync = false;
   /** An implicit return happened since the last packet or branch (see step 6b). */
   private implicitReturnSinceAnchor = false;
+  /**
+   * Step 6b's report of a call, held back: sent before the next packet unless that packet reports
+   * the target of an uninferable discontinuity, dropped at the next branch (see step 6b).
+   */
+  private pendingCall: { addr: bigint; depth: number } | undefined;
   private trapReportedWithThaddr0 = false;
   private lastReportReason: Reason = 'other';
   private tracing = false;
@@ -405,34 +410,40 @@ export class EtraceEncoder {
       if (prevUpdiscon) {
         const updiscon =
           (this.isTrap(curr) && curr.retired) || nextExcOnly || (next.qualified && this.isPpch(curr, next)) || this.resyncDueAt(curr, 1);
-        this.report(curr, 'updiscon', { updiscon, irreport: failedReturnDepth !== undefined, irdepth: failedReturnDepth === undefined ? undefined : BigInt(failedReturnDepth) });
+        this.report(curr.addr, 'updiscon', { updiscon, irreport: failedReturnDepth !== undefined, irdepth: failedReturnDepth === undefined ? undefined : BigInt(failedReturnDepth) });
         reported = true;
         break decide;
       }
       // 6. A retired trap, or a notification.
       if ((this.isTrap(curr) && curr.retired) || curr.notify) {
-        this.report(curr, 'other', { notify: curr.notify, ...this.depthFlags(depthBefore) });
+        this.report(curr.addr, 'other', { notify: curr.notify, ...this.depthFlags(depthBefore) });
         reported = true;
         break decide;
       }
       // 6b. A call after an implicit return with no branch or packet since: the callee's
       // addresses can come back at the same depth with nothing to tell the occurrences apart
-      // (f(); f();), so the call itself is reported (docs/etrace-model.md, implicit return).
+      // (f(); f();), so the call is reported (docs/etrace-model.md, implicit return). Sent as a
+      // notification: an explicitly reported instruction that is not the target of an
+      // uninferable discontinuity, so the decoder stops here and not at a later occurrence.
       if (this.implicitReturnSinceAnchor && (curr.itype === UNINFERABLE_CALL || curr.itype === INFERABLE_CALL)) {
-        // Sent as a notification: an explicitly reported instruction that is not the target of an
-        // uninferable discontinuity, so the decoder stops here and not at a later occurrence.
-        this.report(curr, 'other', { notify: true, ...this.depthFlags(depthBefore) });
-        reported = true;
+        const flags: PacketFlags = { notify: true, ...this.depthFlags(depthBefore) };
+        const otherPacketDue =
+          this.reportNeededByNext(curr, next) || this.countFailed || (this.branches === 31 && this.pbc < 31) ||
+          curr.ctype === 1 || this.resyncDueAt(curr, 0);
+        if (this.pendingCall === undefined && !otherPacketDue) {
+          // The report only matters if a later packet asks the decoder to stop at an address, so
+          // it waits: a branch or an uninferable jump's target reported first makes it needless.
+          this.pendingCall = { addr: curr.addr, depth: depthBefore };
+          this.implicitReturnSinceAnchor = false;
+        } else {
+          this.report(curr.addr, 'other', flags);
+          reported = true;
+        }
         break decide;
       }
       // 7. The next view needs this one reported first.
-      if (
-        nextExcOnly ||
-        (next.qualified && this.isPpch(curr, next) && this.branches + (this.pbc >= 31 ? 1 : 0) > 0) ||
-        (next.qualified && next.ctype === 3) ||
-        !next.qualified
-      ) {
-        this.report(curr, 'other', this.depthFlags(depthBefore));
+      if (this.reportNeededByNext(curr, next)) {
+        this.report(curr.addr, 'other', this.depthFlags(depthBefore));
         reported = true;
         break decide;
       }
@@ -450,7 +461,8 @@ export class EtraceEncoder {
 
     // Resync: compared at block ends only (see docs/etrace-model.md).
     if (this.resyncDueAt(curr, 0)) {
-      if (this.branches > 0 || this.pbc > 0) this.report(curr, 'other', this.depthFlags(depthBefore));
+      this.settlePendingCall(false);
+      if (this.branches > 0 || this.pbc > 0) this.report(curr.addr, 'other', this.depthFlags(depthBefore));
       this.syncNext = true;
     }
     if (reported || reportedBySync) this.lastReportReason = reported && prevUpdiscon ? 'updiscon' : 'other';
@@ -475,6 +487,16 @@ export class EtraceEncoder {
     }
   }
 
+  /** Step 7: `next` needs `curr` reported first (a trap, privilege change or end follows). */
+  private reportNeededByNext(curr: View, next: View): boolean {
+    return (
+      (this.isTrap(next) && !next.retired && next.qualified) ||
+      (next.qualified && this.isPpch(curr, next) && this.branches + (this.pbc >= 31 ? 1 : 0) > 0) ||
+      (next.qualified && next.ctype === 3) ||
+      !next.qualified
+    );
+  }
+
   /** Whether a resync is due at `v` (a retired view with itype != 0), counting `extra` more packets. */
   private resyncDueAt(v: View, extraPackets: number): boolean {
     if (this.o.ResyncMode === 0 || !v.retired || v.itype === 0) return false;
@@ -494,6 +516,8 @@ export class EtraceEncoder {
 
   private addBranch(addr: bigint, taken: boolean): void {
     this.implicitReturnSinceAnchor = false;
+    // The decoder counts this branch before it stops anywhere later: no report needed.
+    this.pendingCall = undefined;
     let ok = false;
     if (this.predictor) ok = this.predictor.update(addr, taken);
     if (this.pbc >= 31) {
@@ -541,9 +565,11 @@ export class EtraceEncoder {
     return BigInt.asUintN(this.addrBits, value) & mask;
   }
 
-  /** F0/F1/F2 reporting `v` (the "format 0/1/2" box of the flowchart). */
-  private report(v: View, reason: Reason, flags: PacketFlags): void {
-    const address = this.addressField(v.addr);
+  /** F0/F1/F2 reporting the instruction at `addr` (the "format 0/1/2" box of the flowchart). */
+  private report(addr: bigint, reason: Reason, flags: PacketFlags): void {
+    // The decoder reaches an uninferable jump's target without comparing addresses.
+    this.settlePendingCall(reason === 'updiscon');
+    const address = this.addressField(addr);
     // notify, updiscon and irreport are sent relative to the address MSB (docs/etrace-model.md).
     const msb = (address >> this.addrMsb) & 1n;
     const full: PacketFlags = { notify: flags.notify ?? false, updiscon: flags.updiscon ?? false, irreport: flags.irreport, irdepth: flags.irdepth };
@@ -562,7 +588,7 @@ export class EtraceEncoder {
       pkt = { format: 2n, address };
     }
     this.setFlags(pkt, msb, full);
-    const hit = reason === 'updiscon' && this.jtc ? this.jtc.lookupAndUpdate(v.addr) : undefined;
+    const hit = reason === 'updiscon' && this.jtc ? this.jtc.lookupAndUpdate(addr) : undefined;
     if (hit !== undefined && this.pbc < 31 && !full.notify && !full.updiscon) {
       // F0 SF1 has no notify/updiscon; its irreport is relative to branch_map[MSB] (or branches[MSB]).
       const cached: Packet = { format: 0n, subformat: 1n, index: BigInt(hit), branches: BigInt(this.branches) };
@@ -575,8 +601,16 @@ export class EtraceEncoder {
       if (packPacket(cached, this.p).bits <= packPacket(pkt, this.p).bits) pkt = cached;
     }
     this.emit(pkt);
-    this.lastAddress = v.addr;
+    this.lastAddress = addr;
     this.clearBranches();
+  }
+
+  /** Sends the held-back step-6b report (before the packet about to be built), or drops it. */
+  private settlePendingCall(drop: boolean): void {
+    const call = this.pendingCall;
+    if (call === undefined) return;
+    this.pendingCall = undefined;
+    if (!drop) this.report(call.addr, 'other', { notify: true, ...this.depthFlags(call.depth) });
   }
 
   /** Sets the relative flag fields of `pkt` (the shared definition in the packet layer). */
@@ -666,6 +700,7 @@ export class EtraceEncoder {
 
   /** Sends a te_inst packet; false when the output dropped it (trace lost). */
   private emit(packet: Packet): boolean {
+    this.settlePendingCall(false);
     // After trace loss the decoder waits for a synchronisation: nothing else is worth sending.
     if (this.awaitingSync && packet.format !== 3n) return false;
     if (this.o.ResyncMode === 1) this.resyncCount++;

@@ -116,6 +116,14 @@ module etrace_encoder_step (
   output logic        failed_ret_o,
   input  logic        failed_depth_i,
   output logic        failed_depth_o,
+  input  logic        pend_i,
+  output logic        pend_o,
+  input  logic [63:0] pend_addr_i,
+  output logic [63:0] pend_addr_o,
+  input  logic        pend_irreport_i,
+  output logic        pend_irreport_o,
+  input  logic        pend_irdepth_i,
+  output logic        pend_irdepth_o,
   // Output FIFO: the room left (or, with stallEnable, the bytes needed) before and after
   input  logic [8-1:0] room_i,
   input  logic [8-1:0] need_i,
@@ -123,7 +131,7 @@ module etrace_encoder_step (
   output logic [8-1:0] need_o,
   output logic                lost_call_o,    // encoder.lost() was called
   output logic [6-1:0] wr_len_o,   // the packets taken, concatenated (byte 0 first)
-  output logic [8*32-1:0] wr_data_o
+  output logic [8*52-1:0] wr_data_o
 );
   localparam int Iaw = 64;
   localparam int Aw = 63;          // address field: iaddress_width_p - iaddress_lsb_p
@@ -249,6 +257,49 @@ module etrace_encoder_step (
   logic [8*23-1:0] pre_bytes;
   logic [5:0] pre_len;
   logic [7:0] pre_bits;
+  // pnd
+  logic [2:0] pnd_kind;
+  logic [4:0] pnd_branches;
+  logic [30:0] pnd_branch_map;
+  // not sent by this configuration's packets: no packer port
+  // verilator lint_off UNUSEDSIGNAL
+  logic [31:0] pnd_branch_count;
+  // verilator lint_on UNUSEDSIGNAL
+  // not sent by this configuration's packets: no packer port
+  // verilator lint_off UNUSEDSIGNAL
+  logic [1:0] pnd_branch_fmt;
+  // verilator lint_on UNUSEDSIGNAL
+  // not sent by this configuration's packets: no packer port
+  // verilator lint_off UNUSEDSIGNAL
+  logic [0:0] pnd_index;
+  // verilator lint_on UNUSEDSIGNAL
+  logic [62:0] pnd_address;
+  logic [0:0] pnd_notify;
+  logic [0:0] pnd_updiscon;
+  logic [0:0] pnd_irreport;
+  // not sent by this configuration's packets: no packer port
+  // verilator lint_off UNUSEDSIGNAL
+  logic [0:0] pnd_irdepth;
+  // verilator lint_on UNUSEDSIGNAL
+  logic [0:0] pnd_branch;
+  logic [1:0] pnd_privilege;
+  // not sent by this configuration's packets: no packer port
+  // verilator lint_off UNUSEDSIGNAL
+  logic [0:0] pnd_time;
+  // verilator lint_on UNUSEDSIGNAL
+  logic [31:0] pnd_context;
+  logic [5:0] pnd_ecause;
+  logic [0:0] pnd_interrupt;
+  // not sent by this configuration's packets: no packer port
+  // verilator lint_off UNUSEDSIGNAL
+  logic [0:0] pnd_thaddr;
+  // verilator lint_on UNUSEDSIGNAL
+  logic [63:0] pnd_tval;
+  logic [0:0] pnd_enable;
+  logic [1:0] pnd_qual_status;
+  logic [8*23-1:0] pnd_bytes;
+  logic [5:0] pnd_len;
+  logic [7:0] pnd_bits;
   // main
   logic [2:0] main_kind;
   logic [4:0] main_branches;
@@ -407,6 +458,9 @@ module etrace_encoder_step (
   logic        a_rep_updiscon_reason; // the report is the target of an uninferable discontinuity (JTC)
   logic        a_sijump_inferable;
   logic        a_reason_upd;     // lastReportReason after curr
+  logic        a_defer;          // step 6b's report of curr is held back (pend)
+  logic        a_pnd_go;         // the held-back report is sent before curr's packets
+  logic        a_pnd_drop;       // ... or dropped (a branch, or an uninferable jump's target reported)
 
   always_comb begin : p_decide
     logic        w_qualified, w_end_support, w_start_support;
@@ -430,6 +484,7 @@ module etrace_encoder_step (
     logic        w_resync_due_plus1;
     logic        w_ok;  // curr's branch was predicted correctly
     logic        w_reason_upd, w_bp_update;
+    logic        w_step7, w_resync_due_now, w_branch_here, w_defer, w_pnd_go, w_pnd_drop;
     w_qualified = c_qualified_i;
     w_end_support = 1'b0;
     w_start_support = 1'b0;
@@ -457,6 +512,11 @@ module etrace_encoder_step (
     w_ok = 1'b0;
     w_reason_upd = reason_upd_i;
     w_bp_update = 1'b0;
+    w_step7 = 1'b0;
+    w_branch_here = 1'b0;
+    w_defer = 1'b0;
+    w_pnd_go = 1'b0;
+    w_pnd_drop = 1'b0;
 
     // Resync units of curr's record (counted at its first view; the last view of a block has none).
     w_resync_plus = {1'b0, resync_i} + {1'b0, c_units_i};
@@ -472,6 +532,9 @@ module etrace_encoder_step (
     // resyncDueAt(curr, 1): counting the packet about to be sent (ResyncMode 1).
     w_resync_due_plus1 = (opt_rmode_i != 2'd0) && c_retired_i && (c_itype_i != '0) &&
                          ({1'b0, w_resync} + {32'd0, opt_rmode_i == 2'd1} >= (33'd1 << (opt_rmax_i + 4'd4)));
+    // resyncDueAt(curr, 0) before any packet of curr.
+    w_resync_due_now = (opt_rmode_i != 2'd0) && c_retired_i && (c_itype_i != '0) &&
+                       ({1'b0, w_resync} >= (33'd1 << (opt_rmax_i + 4'd4)));
 
     if (!c_qualified_i) begin
       // 1. Not qualified: tracing ends at the first unqualified view.
@@ -480,6 +543,7 @@ module etrace_encoder_step (
       w_start_support = ~tracing_i & ~rep_enable_i;
       // 2. Branches: the map, the predictor and the count of correct predictions.
       if (c_retired_i && (c_itype_i == ItTaken || c_itype_i == ItNotTaken)) begin
+        w_branch_here = 1'b1;
         w_ir_anchor = 1'b0;
         w_bp_update = HasBpred & opt_bp_i;
         w_ok = HasBpred & opt_bp_i & (bp_taken_i == (c_itype_i == ItTaken));
@@ -503,6 +567,12 @@ module etrace_encoder_step (
           end
         end
       end
+
+      // Step 7's condition (also asked by step 6b): the next view needs curr reported first.
+      w_step7 = w_next_exc_only ||
+                (n_qualified_i && is_ppch(c_priv_i, n_priv_i, n_ctype_i) &&
+                 ({1'b0, w_branches} + {5'd0, w_pbc >= 33'd31} != 6'd0)) ||
+                (n_qualified_i && n_ctype_i == 2'd3) || !n_qualified_i;
 
       // 3. The instruction after a trap.
       if (w_prev_trap) begin
@@ -555,16 +625,20 @@ module etrace_encoder_step (
           w_rep_irreport = w_depth_flag;
           w_rep_irdepth = w_depth_before;
         end else if (w_ir_anchor && is_call(c_itype_i)) begin
-          // 6b. A call after an implicit return with no branch or packet since (notify flag).
-          w_main = MainReport;
-          w_reported = 1'b1;
-          w_rep_notify = 1'b1;
-          w_rep_irreport = w_depth_flag;
-          w_rep_irdepth = w_depth_before;
-        end else if (w_next_exc_only ||
-                     (n_qualified_i && is_ppch(c_priv_i, n_priv_i, n_ctype_i) &&
-                      ({1'b0, w_branches} + {5'd0, w_pbc >= 33'd31} != 6'd0)) ||
-                     (n_qualified_i && n_ctype_i == 2'd3) || !n_qualified_i) begin
+          // 6b. A call after an implicit return with no branch or packet since (notify flag):
+          // held back (pend) when nothing else is sent about curr and no report is held back yet.
+          if (HasReturns && !pend_i && !w_step7 && !w_count_failed && !(w_branches == 5'd31 && w_pbc < 33'd31) &&
+              !(c_ctype_i == 2'd1) && !w_resync_due_now) begin
+            w_defer = 1'b1;
+            w_ir_anchor = 1'b0;
+          end else begin
+            w_main = MainReport;
+            w_reported = 1'b1;
+            w_rep_notify = 1'b1;
+            w_rep_irreport = w_depth_flag;
+            w_rep_irdepth = w_depth_before;
+          end
+        end else if (w_step7) begin
           // 7. The next view needs this one reported first.
           w_main = MainReport;
           w_reported = 1'b1;
@@ -580,6 +654,10 @@ module etrace_encoder_step (
       if (w_reported || w_reported_by_sync) w_reason_upd = w_reported & w_prev_updiscon;
       // 9. An imprecise context change not carried by a sync packet.
       w_sf2 = (c_ctype_i == 2'd1) && !w_reported_by_sync;
+      // The held-back report goes before the first packet about curr, unless that packet reports
+      // an uninferable jump's target; a branch makes it needless.
+      w_pnd_drop = HasReturns && pend_i && (w_branch_here || (w_main == MainReport && w_rep_updiscon_reason));
+      w_pnd_go = HasReturns && pend_i && !w_pnd_drop && (w_main != MainNone || w_sf2 || w_resync_due_now);
       // The resync report (when no main packet): the flags of steps 6-7.
       if (w_main == MainNone) begin
         w_rep_notify = 1'b0;
@@ -615,6 +693,9 @@ module etrace_encoder_step (
     a_rep_updiscon_reason = w_rep_updiscon_reason;
     a_sijump_inferable = w_sijump_inferable;
     a_reason_upd = w_reason_upd;
+    a_defer = w_defer;
+    a_pnd_go = w_pnd_go;
+    a_pnd_drop = w_pnd_drop;
     bp_update = w_bp_update;
   end
 
@@ -622,6 +703,14 @@ module etrace_encoder_step (
   // The address field of a report: full, or differential from the last reported address.
   logic [Iaw-1:0] rep_diff;
   logic [Aw-1:0]  rep_address;
+  // The state a report of curr sees: after the held-back report, if that is sent first.
+  logic [Iaw-1:0] e_last_addr;
+  logic [4:0]     e_branches;
+  logic [30:0]    e_map;
+  logic [32:0]    e_pbc;
+  logic [Iaw-1:0] pnd_diff;
+  logic [Aw-1:0]  pnd_address_v;
+  logic           pnd_notify_f, pnd_irreport_f;
   logic           rep_msb;
   logic           rep_notify_f, rep_updiscon_f, rep_irreport_f;
   logic           alt_irreport_f;
@@ -632,7 +721,11 @@ module etrace_encoder_step (
   logic [Iaw-1:0] trap_addr;
 
   always_comb begin
-    rep_diff = opt_full_i ? c_addr_i : c_addr_i - last_addr_i;
+    e_last_addr = a_pnd_go ? pend_addr_i : last_addr_i;
+    e_branches = a_pnd_go ? 5'd0 : a_branches;
+    e_map = a_pnd_go ? 31'd0 : a_map;
+    e_pbc = a_pnd_go ? 33'd0 : a_pbc;
+    rep_diff = opt_full_i ? c_addr_i : c_addr_i - e_last_addr;
     rep_address = rep_diff[Iaw-1:Lsb];
     rep_msb = rep_address[Aw-1];
     // Flags relative to the bit before them (golden-model/etrace/packet/pack.ts relativeFlags).
@@ -649,9 +742,9 @@ module etrace_encoder_step (
 
     // The main packet (or, when there is none, the resync report).
     main_kind = KF2;
-    main_branches = a_branches;
-    main_branch_map = a_map;
-    main_branch_count = a_pbc[31:0] - 32'd31;
+    main_branches = e_branches;
+    main_branch_map = e_map;
+    main_branch_count = e_pbc[31:0] - 32'd31;
     main_branch_fmt = a_current_failed ? 2'b11 : 2'b10;
     main_index = jtc_index_i;
     main_address = rep_address;
@@ -688,11 +781,40 @@ module etrace_encoder_step (
         main_branches = 5'd0;
       end
       default: begin  // a report (MainReport, or the resync report)
-        if (a_pbc >= 33'd31) main_kind = KF0Sf0;
-        else if (a_branches != 5'd0) main_kind = KF1;
+        if (e_pbc >= 33'd31) main_kind = KF0Sf0;
+        else if (e_branches != 5'd0) main_kind = KF1;
         else main_kind = KF2;
       end
     endcase
+
+    // The held-back report of a call (step 6b): notify set, updiscon not, the depth it had then.
+    pnd_diff = opt_full_i ? pend_addr_i : pend_addr_i - last_addr_i;
+    pnd_address_v = pnd_diff[Iaw-1:Lsb];
+    pnd_notify_f = ~pnd_address_v[Aw-1];
+    pnd_irreport_f = pend_irreport_i ^ pnd_notify_f;
+    if (pbc_i >= 33'd31) pnd_kind = KF0Sf0;
+    else if (branches_i != 5'd0) pnd_kind = KF1;
+    else pnd_kind = KF2;
+    pnd_branches = branches_i;
+    pnd_branch_map = map_i;
+    pnd_branch_count = pbc_i[31:0] - 32'd31;
+    pnd_branch_fmt = 2'b10;
+    pnd_index = '0;
+    pnd_address = pnd_address_v;
+    pnd_notify = pnd_notify_f;
+    pnd_updiscon = pnd_notify_f;
+    pnd_irreport = pnd_irreport_f;
+    pnd_irdepth = pend_irreport_i ? pend_irdepth_i : {Ird{pnd_irreport_f}};
+    pnd_branch = 1'b0;
+    pnd_privilege = '0;
+    pnd_time = '0;
+    pnd_context = '0;
+    pnd_ecause = '0;
+    pnd_interrupt = 1'b0;
+    pnd_thaddr = 1'b0;
+    pnd_tval = '0;
+    pnd_enable = 1'b0;
+    pnd_qual_status = QsNoChange;
 
     // The jump target cache alternative: F0 SF1 (no notify/updiscon; irreport relative to the map).
     alt_kind = KF0Sf1;
@@ -793,6 +915,31 @@ module etrace_encoder_step (
     .len_o                (pre_len),
     .bits_o               (pre_bits)
   );
+  etrace_packer u_pack_pnd (
+    .kind_i               (pnd_kind),
+    .implicit_exception_i (opt_iexc_i),
+    .implicit_return_i    (opt_ir_i),
+    .full_address_i       (opt_full_i),
+    .jump_target_cache_i  (opt_jtc_i),
+    .branch_prediction_i  (opt_bp_i),
+    .branches_i           (pnd_branches),
+    .branch_map_i         (pnd_branch_map),
+    .address_i            (pnd_address),
+    .notify_i             (pnd_notify),
+    .updiscon_i           (pnd_updiscon),
+    .irreport_i           (pnd_irreport),
+    .branch_i             (pnd_branch),
+    .privilege_i          (pnd_privilege),
+    .context_i            (pnd_context),
+    .ecause_i             (pnd_ecause),
+    .interrupt_i          (pnd_interrupt),
+    .tval_i               (pnd_tval),
+    .enable_i             (pnd_enable),
+    .qual_status_i        (pnd_qual_status),
+    .bytes_o              (pnd_bytes),
+    .len_o                (pnd_len),
+    .bits_o               (pnd_bits)
+  );
   etrace_packer u_pack_main (
     .kind_i               (main_kind),
     .implicit_exception_i (opt_iexc_i),
@@ -875,6 +1022,9 @@ module etrace_encoder_step (
   always_comb begin : p_chain
     logic [8-1:0] room, need;
     logic        lost_pending, awaiting, sync_next, tracing, rep_enable, ir_anchor, thaddr0, reason_upd;
+    logic        pend, pend_irreport;
+    logic [Iaw-1:0] pend_addr;
+    logic [Ird-1:0] pend_irdepth;
     logic [4:0]  branches;
     logic [30:0] map;
     logic [32:0] pbc;
@@ -894,12 +1044,12 @@ module etrace_encoder_step (
     logic        resync_due;
     // Which packets are written, in order: pre, main, sf2, resync; each is either itself or the
     // trace_lost support packet.
-    logic        take_pre, take_main, take_sf2, take_rsy;
-    logic        lsup_pre, lsup_main, lsup_sf2, lsup_rsy;
+    logic        take_pre, take_pnd, take_main, take_sf2, take_rsy;
+    logic        lsup_pre, lsup_pnd, lsup_main, lsup_sf2, lsup_rsy;
     logic        jtc_update, ir_push, ir_pop;
     logic [Iaw-1:0] ir_push_addr;
     logic [6-1:0] w_len;
-    logic [8*32-1:0] w_data;
+    logic [8*52-1:0] w_data;
     room = room_i;
     need = need_i;
     lost_pending = lost_pending_i;
@@ -910,6 +1060,10 @@ module etrace_encoder_step (
     ir_anchor = ir_anchor_i;
     thaddr0 = thaddr0_i;
     reason_upd = reason_upd_i;
+    pend = pend_i;
+    pend_addr = pend_addr_i;
+    pend_irreport = pend_irreport_i;
+    pend_irdepth = pend_irdepth_i;
     branches = branches_i;
     map = map_i;
     pbc = pbc_i;
@@ -926,6 +1080,7 @@ module etrace_encoder_step (
     failed_depth = failed_depth_i;
     resync_due = 1'b0;
     take_pre = 1'b0;  lsup_pre = 1'b0;
+    take_pnd = 1'b0;  lsup_pnd = 1'b0;
     take_main = 1'b0; lsup_main = 1'b0;
     take_sf2 = 1'b0;  lsup_sf2 = 1'b0;
     take_rsy = 1'b0;  lsup_rsy = 1'b0;
@@ -1003,6 +1158,52 @@ module etrace_encoder_step (
         ir_anchor = a_ir_anchor;
         failed_ret = 1'b0;
         if (a_thaddr0_set) thaddr0 = a_thaddr0_d;
+
+        // The held-back report of a call (step 6b), before curr's packets; or its end.
+        if (a_pnd_go) begin
+          if (!awaiting) begin
+            if (opt_rmode_i == 2'd1) resync = resync + 32'd1;
+            ir_anchor = 1'b0;
+            if (opt_stall_i) begin
+                take_pnd = 1'b1;
+                need = need + {2'd0, pnd_len};
+              end else if (lost_pending) begin
+                // Trace was lost: the trace_lost support packet goes first, once it fits.
+                if ({2'd0, lsup_len_i} <= room) begin
+                  take_pnd = 1'b1;
+                  lsup_pnd = 1'b1;
+                  room = room - {2'd0, lsup_len_i};
+                  lost_pending = 1'b0;
+                  lost_call = 1'b1;
+                  sync_next = 1'b1;
+                  awaiting = 1'b1;
+                  branches = '0; map = '0; pbc = '0; map_failed = 1'b0; count_failed = 1'b0;
+                end
+                lost_call = 1'b1;
+                sync_next = 1'b1;
+                awaiting = 1'b1;
+                branches = '0; map = '0; pbc = '0; map_failed = 1'b0; count_failed = 1'b0;
+              end else if ({2'd0, pnd_len} > room) begin
+                lost_pending = 1'b1;
+                lost_call = 1'b1;
+                sync_next = 1'b1;
+                awaiting = 1'b1;
+                branches = '0; map = '0; pbc = '0; map_failed = 1'b0; count_failed = 1'b0;
+              end else begin
+                take_pnd = 1'b1;
+                room = room - {2'd0, pnd_len};
+              end
+          end
+          last_addr = pend_addr_i;
+          branches = '0; map = '0; pbc = '0; map_failed = 1'b0; count_failed = 1'b0;
+        end
+        if (a_pnd_go || a_pnd_drop) pend = 1'b0;
+        if (a_defer) begin
+          pend = 1'b1;
+          pend_addr = c_addr_i;
+          pend_irreport = (ir_depth_i != '0);
+          pend_irdepth = ir_depth_i;
+        end
 
         // The main packet (emit: after a loss only format 3 is worth sending).
         if (a_main != MainNone) begin
@@ -1162,19 +1363,23 @@ module etrace_encoder_step (
     w_len = '0;
     w_data = '0;
     if (take_pre) begin
-      w_data = w_data | ((lsup_pre ? {72'd0, lsup_bytes_i} : {72'd0, pre_bytes}) << {8'd0, w_len, 3'd0});
+      w_data = w_data | ((lsup_pre ? {232'd0, lsup_bytes_i} : {232'd0, pre_bytes}) << {8'd0, w_len, 3'd0});
       w_len = w_len + (lsup_pre ? lsup_len_i : pre_len);
     end
+    if (take_pnd) begin
+      w_data = w_data | ((lsup_pnd ? {232'd0, lsup_bytes_i} : {232'd0, pnd_bytes}) << {8'd0, w_len, 3'd0});
+      w_len = w_len + (lsup_pnd ? lsup_len_i : pnd_len);
+    end
     if (take_main) begin
-      w_data = w_data | ((lsup_main ? {72'd0, lsup_bytes_i} : {72'd0, main_bytes_sel}) << {8'd0, w_len, 3'd0});
+      w_data = w_data | ((lsup_main ? {232'd0, lsup_bytes_i} : {232'd0, main_bytes_sel}) << {8'd0, w_len, 3'd0});
       w_len = w_len + (lsup_main ? lsup_len_i : main_len_sel);
     end
     if (take_sf2) begin
-      w_data = w_data | ((lsup_sf2 ? {72'd0, lsup_bytes_i} : {72'd0, sf2_bytes}) << {8'd0, w_len, 3'd0});
+      w_data = w_data | ((lsup_sf2 ? {232'd0, lsup_bytes_i} : {232'd0, sf2_bytes}) << {8'd0, w_len, 3'd0});
       w_len = w_len + (lsup_sf2 ? lsup_len_i : sf2_len);
     end
     if (take_rsy) begin
-      w_data = w_data | ((lsup_rsy ? {72'd0, lsup_bytes_i} : {72'd0, main_bytes}) << {8'd0, w_len, 3'd0});
+      w_data = w_data | ((lsup_rsy ? {232'd0, lsup_bytes_i} : {232'd0, main_bytes}) << {8'd0, w_len, 3'd0});
       w_len = w_len + (lsup_rsy ? lsup_len_i : main_len);
     end
 
@@ -1207,6 +1412,10 @@ module etrace_encoder_step (
     last_addr_o = last_addr;
     failed_ret_o = failed_ret;
     failed_depth_o = failed_depth;
+    pend_o = pend;
+    pend_addr_o = pend_addr;
+    pend_irreport_o = pend_irreport;
+    pend_irdepth_o = pend_irdepth;
   end
 
 
@@ -1216,5 +1425,5 @@ module etrace_encoder_step (
   // Not needed: the sizes in bits of packets that have no alternative, the address bits below
   // iaddress_lsb_p.
   logic unused_bits;
-  assign unused_bits = ^{pre_bits, sf2_bits, rep_diff[Lsb-1:0] };
+  assign unused_bits = ^{pre_bits, pnd_bits, sf2_bits, rep_diff[Lsb-1:0], pnd_diff[Lsb-1:0] };
 endmodule
