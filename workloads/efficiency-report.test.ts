@@ -42,13 +42,15 @@ describe('efficiency report', () => {
 
   it('Markdown: a summary per arch and layout with the verdict, then every measurement', () => {
     const md = efficiencyMarkdown(REPORT);
-    expect(md).toContain('## rv64gc, payload layout 1.1.1: all modes 0.300 bits/instr (misses the goal)');
-    expect(md).toContain('## rv32imc, payload layout 1.1.1: all modes 0.150 bits/instr (meets the goal)');
-    expect(md).toContain('| a | 0.800 | 0.800 | 0.800 | 0.800 | 0.800 | 0.200 |');
-    expect(md).toContain('| **mean** | **0.800** | **0.800** | **0.800** | **0.800** | **0.800** | **0.300** |');
+    expect(md).toContain('## rv64gc, payload layout 1.1.1: all modes 0.300 bits/instr\n');
+    expect(md).toContain('## rv32imc, payload layout 1.1.1: all modes 0.150 bits/instr\n');
+    expect(md).toContain('| a | 0.800 | 0.800 | 0.800 | 0.800 | 0.800 | 0.800 | 0.200 |');
+    expect(md).toContain('| **mean** | **0.800** | **0.800** | **0.800** | **0.800** | **0.800** | **0.800** | **0.300** |');
     expect(md).toContain('| b | rv32imc | 1.1.1 | all | 1000 | 10 | 25 | 15 | 80 | 0.200 | 0.120 | 0.080 |');
     // rv64gc 'all': bits 0.2 and 0.4 -> without headers 0.12 and 0.32 (mean 0.22), unpadded 0.08 and 0.28 (mean 0.18).
-    expect(md).toContain('Without headers 0.220, unpadded payload 0.180 bits/instr.');
+    expect(md).toContain('Without headers 0.220, unpadded payload 0.180 bits/instr. Goal 0.25: missed by the sent bytes, met by the unpadded payload');
+    // rv32imc 'all': 0.1 and 0.2 with headers (mean 0.15): within the goal on every measure.
+    expect(md).toContain('Goal 0.25: met by the sent bytes, met by the unpadded payload');
     expect(md.split('\n').filter((l) => l.startsWith('| a | rv') || l.startsWith('| b | rv'))).toHaveLength(REPORT.rows.length);
     expect(efficiencyMarkdown(REPORT)).toBe(md);
   });
@@ -66,8 +68,8 @@ describe('efficiency report', () => {
     const r = spawnSync('xmllint', ['--noout', file], { encoding: 'utf8' });
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
-    // 2 panels x 3 groups (a, b, mean) x 6 modes bars, plus 6 legend squares.
-    expect(svg.match(/<rect /g)).toHaveLength(2 * 3 * 6 + 6);
+    // 2 panels x 3 groups (a, b, mean) x 7 modes bars, plus 7 legend squares.
+    expect(svg.match(/<rect /g)).toHaveLength(2 * 3 * 7 + 7);
     expect(svg).toContain('<title>mean rv64gc 1.1.1 all: 0.300</title>');
     expect(efficiencySvg(REPORT)).toBe(svg);
   });

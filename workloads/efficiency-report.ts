@@ -54,13 +54,14 @@ export function efficiencyMarkdown(report: EfficiencyReport): string {
   for (const arch of arches) {
     for (const layout of layouts) {
       const all = suiteMean(report.rows, arch, layout, 'all');
-      const verdict = all <= GOAL_BITS_PER_INSTRUCTION ? 'meets the goal' : 'misses the goal';
       const payload = suiteMean(report.rows, arch, layout, 'all', 'payloadBitsPerInstruction');
       const unpadded = suiteMean(report.rows, arch, layout, 'all', 'compressedBitsPerInstruction');
+      const verdict = (x: number) => (x <= GOAL_BITS_PER_INSTRUCTION ? 'met' : 'missed');
       out.push(
-        `## ${arch}, payload layout ${layout}: all modes ${fmt(all)} bits/instr (${verdict})`,
+        `## ${arch}, payload layout ${layout}: all modes ${fmt(all)} bits/instr`,
         '',
-        `Without headers ${fmt(payload)}, unpadded payload ${fmt(unpadded)} bits/instr.`,
+        `Without headers ${fmt(payload)}, unpadded payload ${fmt(unpadded)} bits/instr. ` +
+          `Goal ${GOAL_BITS_PER_INSTRUCTION}: ${verdict(all)} by the sent bytes, ${verdict(unpadded)} by the unpadded payload (how the spec's own figures count).`,
         '',
         ...summaryTable(report, arch, layout),
         '',
@@ -84,7 +85,7 @@ export function efficiencyJson(report: EfficiencyReport): string {
 }
 
 /** Colours of the modes' bars (colour-blind-safe palette). */
-const COLOURS = ['#4c4c4c', '#0072b2', '#e69f00', '#009e73', '#cc79a7', '#d55e00'];
+const COLOURS = ['#4c4c4c', '#0072b2', '#e69f00', '#009e73', '#cc79a7', '#56b4e9', '#d55e00'];
 
 const esc = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 

@@ -55,7 +55,7 @@ export async function measureSuite(opts: SuiteOptions = {}): Promise<EfficiencyR
   const setup = [
     `Workloads: workloads/programs (${names.length} programs), built by ${toolVersion('riscv64-unknown-elf-gcc')} with picolibc, -O2; traced by \`rvtrace trace-elf\` (${toolVersion('qemu-system-riscv64')}).`,
     `Encoder parameters: ${efficiencyParameters(64, '1.1.1').filter((p) => !p.startsWith('payload_layout') && !p.startsWith('iaddress_width_p') && !p.startsWith('ecause_width_p')).join(', ')}; iaddress_width_p = XLEN.`,
-    `Modes (run-time options over the defaults: resync every 256 packets, no full address, no implicit exception): ${EFFICIENCY_MODES.map((m) => `${m.name}${m.sets.length ? ` (${m.sets.join(', ')})` : ''}`).join('; ')}.`,
+    `Modes (run-time options over the defaults: resync every 256 packets, no full address): ${EFFICIENCY_MODES.map((m) => `${m.name}${m.sets.length ? ` (${m.sets.join(', ')})` : ''}`).join('; ')}.`,
     'The transport is always ready (no trace loss); bytes are counted on the encapsulated stream (1 header byte per packet), payload bytes without the headers.',
   ];
   return { setup, rows };
