@@ -105,10 +105,13 @@ export function coreSizes(c: EtraceConfig): CoreSizes {
   const maxLen = packerMaxBytes(c);
   const supportLen = encapsulatedBytes(c.params, kindBits(c, { format: 3n, subformat: 3n }));
   const sf2Len = encapsulatedBytes(c.params, kindBits(c, { format: 3n, subformat: 2n }));
-  // A step: pre or the held-back call report (never both: a call is held back only while tracing)
-  // + main (or the resync report: never both) + sf2; then post. Any of them may be the trace_lost
-  // support.
-  const stepBytes = Math.max(supportLen, maxLen) + Math.max(maxLen, supportLen) + Math.max(sf2Len, supportLen);
+  // A step: pre or the held-back call report (never both: a call is held back only while tracing;
+  // only with implicit return) + main (or the resync report: never both) + sf2; then post. Any of
+  // them may be the trace_lost support.
+  const p = c.params;
+  const reports: Packet[] = [{ format: 2n }, { format: 1n, branches: 31n }, ...(p.bpred_size_p > 0 ? [{ format: 0n, subformat: 0n, branch_fmt: 2n }] : [])];
+  const heldLen = p.return_stack_size_p > 0 || p.call_counter_size_p > 0 ? Math.max(...reports.map((r) => encapsulatedBytes(p, kindBits(c, r)))) : 0;
+  const stepBytes = Math.max(supportLen, heldLen) + Math.max(maxLen, supportLen) + Math.max(sf2Len, supportLen);
   const wrBytes = stepsPerCycle(c) * stepBytes + supportLen;
   return {
     maxLen,

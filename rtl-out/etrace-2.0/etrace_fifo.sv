@@ -3,14 +3,14 @@
 //
 // etrace_fifo: the output FIFO of the E-Trace encoder, fifo_depth_p = 64 bytes, and the
 // ready/valid byte output (tx_*). The encoder writes the packets it accepted in a cycle as one
-// run of up to 74 bytes; it checks the room first (fifo_free_o), so a write always fits.
+// run of up to 49 bytes; it checks the room first (fifo_free_o), so a write always fits.
 // A byte leaves in each cycle where tx_valid_o and tx_ready_i are both 1.
 module etrace_fifo (
   input  logic                    clk_i,
   input  logic                    rst_ni,
   input  logic                    wr_valid_i,
-  input  logic [7-1:0]   wr_len_i,
-  input  logic [8*74-1:0] wr_data_i,
+  input  logic [6-1:0]   wr_len_i,
+  input  logic [8*49-1:0] wr_data_i,
   output logic [8-1:0]   fifo_free_o,   // bytes free once this cycle's output byte has left
   output logic                    empty_o,
   output logic [7:0]              tx_data_o,
@@ -33,10 +33,10 @@ module etrace_fifo (
   assign fifo_free_o = 8'd64 - count_q + {7'd0, drain};
 
   always_comb begin
-    count_d = count_q - {7'd0, drain} + (wr_valid_i ? {1'd0, wr_len_i} : '0);
+    count_d = count_q - {7'd0, drain} + (wr_valid_i ? {2'd0, wr_len_i} : '0);
     rptr_d = rptr_q;
     if (drain) rptr_d = (rptr_q == Pw'(Depth - 1)) ? '0 : rptr_q + 1'b1;
-    wsum = {1'b0, wptr_q} + (wr_valid_i ? wr_len_i : '0);
+    wsum = {1'b0, wptr_q} + (wr_valid_i ? {1'd0, wr_len_i} : '0);
     wptr_d = (wsum >= (Pw+1)'(Depth)) ? Pw'(wsum - (Pw+1)'(Depth)) : wsum[Pw-1:0];
   end
 
@@ -53,9 +53,9 @@ module etrace_fifo (
   end
 
   // The byte array: written at wptr_q onwards, wrapping at Depth.
-  logic [Pw:0] slot [74];
+  logic [Pw:0] slot [49];
   always_comb begin
-    for (int k = 0; k < 74; k++) begin
+    for (int k = 0; k < 49; k++) begin
       slot[k] = {1'b0, wptr_q} + (Pw+1)'(k);
       if (slot[k] >= (Pw+1)'(Depth)) slot[k] = slot[k] - (Pw+1)'(Depth);
     end
@@ -66,21 +66,14 @@ module etrace_fifo (
   always_ff @(posedge clk_i) begin
     if (wr_valid_i) begin
       for (int i = 0; i < 32; i++) begin
-        if (7'(0 + i) < wr_len_i) mem_q[slot[0 + i][Pw-1:0]] <= wr_data_i[8*(0 + i) +: 8];
+        if (6'(0 + i) < wr_len_i) mem_q[slot[0 + i][Pw-1:0]] <= wr_data_i[8*(0 + i) +: 8];
       end
     end
   end
   always_ff @(posedge clk_i) begin
     if (wr_valid_i) begin
-      for (int i = 0; i < 32; i++) begin
-        if (7'(32 + i) < wr_len_i) mem_q[slot[32 + i][Pw-1:0]] <= wr_data_i[8*(32 + i) +: 8];
-      end
-    end
-  end
-  always_ff @(posedge clk_i) begin
-    if (wr_valid_i) begin
-      for (int i = 0; i < 10; i++) begin
-        if (7'(64 + i) < wr_len_i) mem_q[slot[64 + i][Pw-1:0]] <= wr_data_i[8*(64 + i) +: 8];
+      for (int i = 0; i < 17; i++) begin
+        if (6'(32 + i) < wr_len_i) mem_q[slot[32 + i][Pw-1:0]] <= wr_data_i[8*(32 + i) +: 8];
       end
     end
   end

@@ -176,8 +176,8 @@ module etrace_top #(
   // Encoder -> FIFO.
   logic [8-1:0]   fifo_free;
   logic                    wr_valid;
-  logic [7-1:0]   wr_len;
-  logic [8*74-1:0] wr_data;
+  logic [6-1:0]   wr_len;
+  logic [8*49-1:0] wr_data;
   logic                    core_empty, fifo_empty;
 
   etrace_encoder u_encoder (

@@ -131,7 +131,7 @@ module etrace_encoder_step (
   output logic [8-1:0] need_o,
   output logic                lost_call_o,    // encoder.lost() was called
   output logic [6-1:0] wr_len_o,   // the packets taken, concatenated (byte 0 first)
-  output logic [8*52-1:0] wr_data_o
+  output logic [8*44-1:0] wr_data_o
 );
   localparam int Iaw = 64;
   localparam int Aw = 63;          // address field: iaddress_width_p - iaddress_lsb_p
@@ -1014,7 +1014,7 @@ module etrace_encoder_step (
     logic        jtc_update, ir_push, ir_pop;
     logic [Iaw-1:0] ir_push_addr;
     logic [6-1:0] w_len;
-    logic [8*52-1:0] w_data;
+    logic [8*44-1:0] w_data;
     room = room_i;
     need = need_i;
     lost_pending = lost_pending_i;
@@ -1328,23 +1328,23 @@ module etrace_encoder_step (
     w_len = '0;
     w_data = '0;
     if (take_pre) begin
-      w_data = w_data | ((lsup_pre ? {232'd0, lsup_bytes_i} : {232'd0, pre_bytes}) << {8'd0, w_len, 3'd0});
+      w_data = w_data | ((lsup_pre ? {168'd0, lsup_bytes_i} : {168'd0, pre_bytes}) << {8'd0, w_len, 3'd0});
       w_len = w_len + (lsup_pre ? lsup_len_i : pre_len);
     end
     if (take_pnd) begin
-      w_data = w_data | ((lsup_pnd ? {232'd0, lsup_bytes_i} : {232'd0, pnd_bytes}) << {8'd0, w_len, 3'd0});
+      w_data = w_data | ((lsup_pnd ? {168'd0, lsup_bytes_i} : {168'd0, pnd_bytes}) << {8'd0, w_len, 3'd0});
       w_len = w_len + (lsup_pnd ? lsup_len_i : pnd_len);
     end
     if (take_main) begin
-      w_data = w_data | ((lsup_main ? {232'd0, lsup_bytes_i} : {232'd0, main_bytes_sel}) << {8'd0, w_len, 3'd0});
+      w_data = w_data | ((lsup_main ? {168'd0, lsup_bytes_i} : {168'd0, main_bytes_sel}) << {8'd0, w_len, 3'd0});
       w_len = w_len + (lsup_main ? lsup_len_i : main_len_sel);
     end
     if (take_sf2) begin
-      w_data = w_data | ((lsup_sf2 ? {232'd0, lsup_bytes_i} : {232'd0, sf2_bytes}) << {8'd0, w_len, 3'd0});
+      w_data = w_data | ((lsup_sf2 ? {168'd0, lsup_bytes_i} : {168'd0, sf2_bytes}) << {8'd0, w_len, 3'd0});
       w_len = w_len + (lsup_sf2 ? lsup_len_i : sf2_len);
     end
     if (take_rsy) begin
-      w_data = w_data | ((lsup_rsy ? {232'd0, lsup_bytes_i} : {232'd0, main_bytes}) << {8'd0, w_len, 3'd0});
+      w_data = w_data | ((lsup_rsy ? {168'd0, lsup_bytes_i} : {168'd0, main_bytes}) << {8'd0, w_len, 3'd0});
       w_len = w_len + (lsup_rsy ? lsup_len_i : main_len);
     end
 

@@ -177,7 +177,7 @@ module etrace_top #(
   logic [8-1:0]   fifo_free;
   logic                    wr_valid;
   logic [6-1:0]   wr_len;
-  logic [8*55-1:0] wr_data;
+  logic [8*47-1:0] wr_data;
   logic                    core_empty, fifo_empty;
 
   etrace_encoder u_encoder (

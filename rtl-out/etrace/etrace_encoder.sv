@@ -62,7 +62,7 @@ module etrace_encoder (
   input  logic [8-1:0] fifo_free_i,    // bytes free after this cycle's output byte
   output logic                wr_valid_o,
   output logic [6-1:0] wr_len_o,
-  output logic [8*55-1:0] wr_data_o,
+  output logic [8*35-1:0] wr_data_o,
   // Status
   output logic                stall_o,
   output logic                lost_o,         // a packet was dropped, or the hart was stalled
@@ -282,7 +282,7 @@ module etrace_encoder (
   logic st0_synced;
   logic st0_updiscon, st0_lost_call;
   logic [5:0] st0_wr_len;
-  logic [8*52-1:0] st0_wr_data;
+  logic [8*32-1:0] st0_wr_data;
 
   // ---------------------------------------------------------------- prediction structures
   // Port k is step k: it sees the structure as the steps before it in the cycle leave it. Each
@@ -655,7 +655,7 @@ module etrace_encoder (
   logic f_lost_call;
   logic                  stall;
   logic [6-1:0] wr_len;
-  logic [8*55-1:0] wr_data;
+  logic [8*35-1:0] wr_data;
   always_comb begin : p_post
     logic lost_pending;
     logic awaiting;
@@ -683,7 +683,7 @@ module etrace_encoder (
     logic lost_call;
     logic        take_post, lsup_post;
     logic [6-1:0] w_len;
-    logic [8*55-1:0] w_data;
+    logic [8*35-1:0] w_data;
     lost_pending = s1_lost_pending;
     awaiting = s1_awaiting;
     sync_next = s1_sync_next;
@@ -744,7 +744,7 @@ module etrace_encoder (
       w_len = w_len + st0_wr_len;
     end
     if (take_post) begin
-      w_data = w_data | ((lsup_post ? {256'd0, lsup_bytes} : {256'd0, post_bytes}) << {8'd0, w_len, 3'd0});
+      w_data = w_data | ((lsup_post ? {96'd0, lsup_bytes} : {96'd0, post_bytes}) << {8'd0, w_len, 3'd0});
       w_len = w_len + (lsup_post ? lsup_len : post_len);
     end
 

@@ -3,14 +3,14 @@
 //
 // etrace_fifo: the output FIFO of the E-Trace encoder, fifo_depth_p = 64 bytes, and the
 // ready/valid byte output (tx_*). The encoder writes the packets it accepted in a cycle as one
-// run of up to 55 bytes; it checks the room first (fifo_free_o), so a write always fits.
+// run of up to 35 bytes; it checks the room first (fifo_free_o), so a write always fits.
 // A byte leaves in each cycle where tx_valid_o and tx_ready_i are both 1.
 module etrace_fifo (
   input  logic                    clk_i,
   input  logic                    rst_ni,
   input  logic                    wr_valid_i,
   input  logic [6-1:0]   wr_len_i,
-  input  logic [8*55-1:0] wr_data_i,
+  input  logic [8*35-1:0] wr_data_i,
   output logic [8-1:0]   fifo_free_o,   // bytes free once this cycle's output byte has left
   output logic                    empty_o,
   output logic [7:0]              tx_data_o,
@@ -53,9 +53,9 @@ module etrace_fifo (
   end
 
   // The byte array: written at wptr_q onwards, wrapping at Depth.
-  logic [Pw:0] slot [55];
+  logic [Pw:0] slot [35];
   always_comb begin
-    for (int k = 0; k < 55; k++) begin
+    for (int k = 0; k < 35; k++) begin
       slot[k] = {1'b0, wptr_q} + (Pw+1)'(k);
       if (slot[k] >= (Pw+1)'(Depth)) slot[k] = slot[k] - (Pw+1)'(Depth);
     end
@@ -72,7 +72,7 @@ module etrace_fifo (
   end
   always_ff @(posedge clk_i) begin
     if (wr_valid_i) begin
-      for (int i = 0; i < 23; i++) begin
+      for (int i = 0; i < 3; i++) begin
         if (6'(32 + i) < wr_len_i) mem_q[slot[32 + i][Pw-1:0]] <= wr_data_i[8*(32 + i) +: 8];
       end
     end
