@@ -276,7 +276,6 @@ function chainState(c: EtraceConfig): ChainVar[] {
     { name: 'failed_depth', width: wd.ird },
     one('pend'),
     { name: 'pend_addr', width: wd.iaw },
-    one('pend_irreport'),
     { name: 'pend_irdepth', width: wd.ird },
     ...(viewsPerGroup(c) > 1 ? [{ name: 'rec_units', width: 32 }] : []),
   ];

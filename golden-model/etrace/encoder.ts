@@ -426,7 +426,6 @@ export class EtraceEncoder {
       // notification: an explicitly reported instruction that is not the target of an
       // uninferable discontinuity, so the decoder stops here and not at a later occurrence.
       if (this.implicitReturnSinceAnchor && (curr.itype === UNINFERABLE_CALL || curr.itype === INFERABLE_CALL)) {
-        const flags: PacketFlags = { notify: true, ...this.depthFlags(depthBefore) };
         const otherPacketDue =
           this.reportNeededByNext(curr, next) || this.countFailed || (this.branches === 31 && this.pbc < 31) ||
           curr.ctype === 1 || this.resyncDueAt(curr, 0);
@@ -436,7 +435,7 @@ export class EtraceEncoder {
           this.pendingCall = { addr: curr.addr, depth: depthBefore };
           this.implicitReturnSinceAnchor = false;
         } else {
-          this.report(curr.addr, 'other', flags);
+          this.report(curr.addr, 'other', { notify: true, ...this.depthFlags(depthBefore) });
           reported = true;
         }
         break decide;

@@ -113,7 +113,7 @@ module etrace_encoder (
   logic               failed_ret_q, failed_ret_d;
   logic [Ird-1:0]     failed_depth_q, failed_depth_d;
   // Step 6b's report of a call, held back until the next packet or branch.
-  logic               pend_q, pend_d, pend_irreport_q, pend_irreport_d;
+  logic               pend_q, pend_d;
   logic [Iaw-1:0]     pend_addr_q, pend_addr_d;
   logic [Ird-1:0]     pend_irdepth_q, pend_irdepth_d;
   logic               lost_pending_q, lost_pending_d;
@@ -240,7 +240,6 @@ module etrace_encoder (
   logic s0_failed_depth;
   logic s0_pend;
   logic [63:0] s0_pend_addr;
-  logic s0_pend_irreport;
   logic s0_pend_irdepth;
   logic [7:0] s0_room;
   logic [7:0] s0_need;
@@ -264,7 +263,6 @@ module etrace_encoder (
   logic s1_failed_depth;
   logic s1_pend;
   logic [63:0] s1_pend_addr;
-  logic s1_pend_irreport;
   logic s1_pend_irdepth;
   logic [7:0] s1_room;
   logic [7:0] s1_need;
@@ -509,113 +507,110 @@ module etrace_encoder (
   assign s0_failed_depth = failed_depth_q;
   assign s0_pend = pend_q;
   assign s0_pend_addr = pend_addr_q;
-  assign s0_pend_irreport = pend_irreport_q;
   assign s0_pend_irdepth = pend_irdepth_q;
   assign s0_room = fifo_free_i;
   assign s0_need = '0;
   // Step 0: curr before group 0, with the group's view as next.
   etrace_encoder_step u_step0 (
-    .encode_i        (session_q & curr_valid_q & (view_valid_i[0] | finish)),
-    .opt_stall_i     (opt_stall),
-    .opt_full_i      (opt_full),
-    .opt_iexc_i      (opt_iexc),
-    .opt_sij_i       (opt_sij),
-    .opt_ir_i        (opt_ir),
-    .opt_bp_i        (opt_bp),
-    .opt_jtc_i       (opt_jtc),
-    .opt_rmode_i     (opt_rmode),
-    .opt_rmax_i      (opt_rmax),
-    .p_addr_i        (p_addr_q),
-    .p_itype_i       (p_itype_q),
-    .p_retired_i     (p_retired_q),
-    .p_priv_i        (p_priv_q),
-    .p_cause_i       (p_cause_q),
-    .p_tval_i        (p_tval_q),
-    .p_qualified_i   (p_qualified_q),
-    .p_updiscon_i    (p_updiscon_q),
-    .c_addr_i        (c_addr_q),
-    .c_itype_i       (c_itype_q),
-    .c_retired_i     (c_retired_q),
-    .c_size_i        (c_size_q),
-    .c_priv_i        (c_priv_q),
-    .c_context_i     (c_context_q),
-    .c_ctype_i       (c_ctype_q),
-    .c_cause_i       (c_cause_q),
-    .c_tval_i        (c_tval_q),
-    .c_time_i        (c_time_q),
-    .c_sijump_i      (c_sijump_q),
-    .c_notify_i      (c_notify_q),
-    .c_qualified_i   (c_qualified_q),
-    .c_enabled_i     (c_enabled_q),
-    .c_units_i       (c_units_q),
-    .n_itype_i       (n0_itype),
-    .n_retired_i     (n0_retired),
-    .n_qualified_i   (n0_qualified),
-    .n_priv_i        (view_priv_i),
-    .n_ctype_i       (n0_ctype),
-    .bp_taken_i      (st0_bp_taken),
-    .bp_update_o     (st0_bp_update),
-    .jtc_hit_i       (st0_jtc_hit),
-    .jtc_index_i     (st0_jtc_index),
-    .jtc_update_o    (st0_jtc_update),
-    .ir_depth_i      (st0_ir_depth),
-    .ir_predicts_i   (st0_ir_predicts),
-    .ir_push_o       (st0_ir_push),
-    .ir_push_addr_o  (st0_ir_push_addr),
-    .ir_pop_o        (st0_ir_pop),
-    .synced_o        (st0_synced),
-    .updiscon_o      (st0_updiscon),
-    .lsup_bytes_i    (lsup_bytes),
-    .lsup_len_i      (lsup_len),
-    .lost_pending_i  (s0_lost_pending),
-    .lost_pending_o  (s1_lost_pending),
-    .awaiting_i      (s0_awaiting),
-    .awaiting_o      (s1_awaiting),
-    .sync_next_i     (s0_sync_next),
-    .sync_next_o     (s1_sync_next),
-    .tracing_i       (s0_tracing),
-    .tracing_o       (s1_tracing),
-    .rep_enable_i    (s0_rep_enable),
-    .rep_enable_o    (s1_rep_enable),
-    .ir_anchor_i     (s0_ir_anchor),
-    .ir_anchor_o     (s1_ir_anchor),
-    .thaddr0_i       (s0_thaddr0),
-    .thaddr0_o       (s1_thaddr0),
-    .reason_upd_i    (s0_reason_upd),
-    .reason_upd_o    (s1_reason_upd),
-    .branches_i      (s0_branches),
-    .branches_o      (s1_branches),
-    .map_i           (s0_map),
-    .map_o           (s1_map),
-    .pbc_i           (s0_pbc),
-    .pbc_o           (s1_pbc),
-    .map_failed_i    (s0_map_failed),
-    .map_failed_o    (s1_map_failed),
-    .count_failed_i  (s0_count_failed),
-    .count_failed_o  (s1_count_failed),
-    .resync_i        (s0_resync),
-    .resync_o        (s1_resync),
-    .last_addr_i     (s0_last_addr),
-    .last_addr_o     (s1_last_addr),
-    .failed_ret_i    (s0_failed_ret),
-    .failed_ret_o    (s1_failed_ret),
-    .failed_depth_i  (s0_failed_depth),
-    .failed_depth_o  (s1_failed_depth),
-    .pend_i          (s0_pend),
-    .pend_o          (s1_pend),
-    .pend_addr_i     (s0_pend_addr),
-    .pend_addr_o     (s1_pend_addr),
-    .pend_irreport_i (s0_pend_irreport),
-    .pend_irreport_o (s1_pend_irreport),
-    .pend_irdepth_i  (s0_pend_irdepth),
-    .pend_irdepth_o  (s1_pend_irdepth),
-    .room_i          (s0_room),
-    .need_i          (s0_need),
-    .room_o          (s1_room),
-    .need_o          (s1_need),
-    .lost_call_o     (st0_lost_call),
-    .wr_len_o        (st0_wr_len),
-    .wr_data_o       (st0_wr_data)
+    .encode_i       (session_q & curr_valid_q & (view_valid_i[0] | finish)),
+    .opt_stall_i    (opt_stall),
+    .opt_full_i     (opt_full),
+    .opt_iexc_i     (opt_iexc),
+    .opt_sij_i      (opt_sij),
+    .opt_ir_i       (opt_ir),
+    .opt_bp_i       (opt_bp),
+    .opt_jtc_i      (opt_jtc),
+    .opt_rmode_i    (opt_rmode),
+    .opt_rmax_i     (opt_rmax),
+    .p_addr_i       (p_addr_q),
+    .p_itype_i      (p_itype_q),
+    .p_retired_i    (p_retired_q),
+    .p_priv_i       (p_priv_q),
+    .p_cause_i      (p_cause_q),
+    .p_tval_i       (p_tval_q),
+    .p_qualified_i  (p_qualified_q),
+    .p_updiscon_i   (p_updiscon_q),
+    .c_addr_i       (c_addr_q),
+    .c_itype_i      (c_itype_q),
+    .c_retired_i    (c_retired_q),
+    .c_size_i       (c_size_q),
+    .c_priv_i       (c_priv_q),
+    .c_context_i    (c_context_q),
+    .c_ctype_i      (c_ctype_q),
+    .c_cause_i      (c_cause_q),
+    .c_tval_i       (c_tval_q),
+    .c_time_i       (c_time_q),
+    .c_sijump_i     (c_sijump_q),
+    .c_notify_i     (c_notify_q),
+    .c_qualified_i  (c_qualified_q),
+    .c_enabled_i    (c_enabled_q),
+    .c_units_i      (c_units_q),
+    .n_itype_i      (n0_itype),
+    .n_retired_i    (n0_retired),
+    .n_qualified_i  (n0_qualified),
+    .n_priv_i       (view_priv_i),
+    .n_ctype_i      (n0_ctype),
+    .bp_taken_i     (st0_bp_taken),
+    .bp_update_o    (st0_bp_update),
+    .jtc_hit_i      (st0_jtc_hit),
+    .jtc_index_i    (st0_jtc_index),
+    .jtc_update_o   (st0_jtc_update),
+    .ir_depth_i     (st0_ir_depth),
+    .ir_predicts_i  (st0_ir_predicts),
+    .ir_push_o      (st0_ir_push),
+    .ir_push_addr_o (st0_ir_push_addr),
+    .ir_pop_o       (st0_ir_pop),
+    .synced_o       (st0_synced),
+    .updiscon_o     (st0_updiscon),
+    .lsup_bytes_i   (lsup_bytes),
+    .lsup_len_i     (lsup_len),
+    .lost_pending_i (s0_lost_pending),
+    .lost_pending_o (s1_lost_pending),
+    .awaiting_i     (s0_awaiting),
+    .awaiting_o     (s1_awaiting),
+    .sync_next_i    (s0_sync_next),
+    .sync_next_o    (s1_sync_next),
+    .tracing_i      (s0_tracing),
+    .tracing_o      (s1_tracing),
+    .rep_enable_i   (s0_rep_enable),
+    .rep_enable_o   (s1_rep_enable),
+    .ir_anchor_i    (s0_ir_anchor),
+    .ir_anchor_o    (s1_ir_anchor),
+    .thaddr0_i      (s0_thaddr0),
+    .thaddr0_o      (s1_thaddr0),
+    .reason_upd_i   (s0_reason_upd),
+    .reason_upd_o   (s1_reason_upd),
+    .branches_i     (s0_branches),
+    .branches_o     (s1_branches),
+    .map_i          (s0_map),
+    .map_o          (s1_map),
+    .pbc_i          (s0_pbc),
+    .pbc_o          (s1_pbc),
+    .map_failed_i   (s0_map_failed),
+    .map_failed_o   (s1_map_failed),
+    .count_failed_i (s0_count_failed),
+    .count_failed_o (s1_count_failed),
+    .resync_i       (s0_resync),
+    .resync_o       (s1_resync),
+    .last_addr_i    (s0_last_addr),
+    .last_addr_o    (s1_last_addr),
+    .failed_ret_i   (s0_failed_ret),
+    .failed_ret_o   (s1_failed_ret),
+    .failed_depth_i (s0_failed_depth),
+    .failed_depth_o (s1_failed_depth),
+    .pend_i         (s0_pend),
+    .pend_o         (s1_pend),
+    .pend_addr_i    (s0_pend_addr),
+    .pend_addr_o    (s1_pend_addr),
+    .pend_irdepth_i (s0_pend_irdepth),
+    .pend_irdepth_o (s1_pend_irdepth),
+    .room_i         (s0_room),
+    .need_i         (s0_need),
+    .room_o         (s1_room),
+    .need_o         (s1_need),
+    .lost_call_o    (st0_lost_call),
+    .wr_len_o       (st0_wr_len),
+    .wr_data_o      (st0_wr_data)
   );
 
   // ---------------------------------------------------------------- the session's support packet
@@ -642,7 +637,6 @@ module etrace_encoder (
   logic f_failed_depth;
   logic f_pend;
   logic [63:0] f_pend_addr;
-  logic f_pend_irreport;
   logic f_pend_irdepth;
   logic f_lost_call;
   logic                  stall;
@@ -668,7 +662,6 @@ module etrace_encoder (
     logic failed_depth;
     logic pend;
     logic [63:0] pend_addr;
-    logic pend_irreport;
     logic pend_irdepth;
     logic [7:0] room;
     logic [7:0] need;
@@ -695,7 +688,6 @@ module etrace_encoder (
     failed_depth = s1_failed_depth;
     pend = s1_pend;
     pend_addr = s1_pend_addr;
-    pend_irreport = s1_pend_irreport;
     pend_irdepth = s1_pend_irdepth;
     room = s1_room;
     need = s1_need;
@@ -760,7 +752,6 @@ module etrace_encoder (
     f_failed_depth = failed_depth;
     f_pend = pend;
     f_pend_addr = pend_addr;
-    f_pend_irreport = pend_irreport;
     f_pend_irdepth = pend_irdepth;
     f_lost_call = lost_call;
     stall = opt_stall && (need > fifo_free_i);
@@ -809,7 +800,6 @@ module etrace_encoder (
     failed_depth_d = f_failed_depth;
     pend_d = f_pend;
     pend_addr_d = f_pend_addr;
-    pend_irreport_d = f_pend_irreport;
     pend_irdepth_d = f_pend_irdepth;
     lost_pending_d = f_lost_pending;
     if (shift_in) begin
@@ -853,7 +843,6 @@ module etrace_encoder (
       failed_depth_d = '0;
       pend_d = 1'b0;
       pend_addr_d = '0;
-      pend_irreport_d = 1'b0;
       pend_irdepth_d = '0;
     end
   end
@@ -913,7 +902,6 @@ module etrace_encoder (
       failed_depth_q <= '0;
       pend_q <= 1'b0;
       pend_addr_q <= '0;
-      pend_irreport_q <= 1'b0;
       pend_irdepth_q <= '0;
       lost_pending_q <= 1'b0;
     end else if (commit) begin
@@ -974,7 +962,6 @@ module etrace_encoder (
       failed_depth_q <= failed_depth_d;
       pend_q <= pend_d;
       pend_addr_q <= pend_addr_d;
-      pend_irreport_q <= pend_irreport_d;
       pend_irdepth_q <= pend_irdepth_d;
       lost_pending_q <= lost_pending_d;
     end

@@ -120,8 +120,6 @@ module etrace_encoder_step (
   output logic        pend_o,
   input  logic [63:0] pend_addr_i,
   output logic [63:0] pend_addr_o,
-  input  logic        pend_irreport_i,
-  output logic        pend_irreport_o,
   input  logic        pend_irdepth_i,
   output logic        pend_irdepth_o,
   // Output FIFO: the room left (or, with stallEnable, the bytes needed) before and after
@@ -761,7 +759,8 @@ module etrace_encoder_step (
     pnd_diff = opt_full_i ? pend_addr_i : pend_addr_i - last_addr_i;
     pnd_address_v = pnd_diff[Iaw-1:Lsb];
     pnd_notify_f = ~pnd_address_v[Aw-1];
-    pnd_irreport_f = pend_irreport_i ^ pnd_notify_f;
+    // irreport and irdepth as depthFlags(): reported when the depth was not 0.
+    pnd_irreport_f = (pend_irdepth_i != '0) ^ pnd_notify_f;
     if (pbc_i >= 33'd31) pnd_kind = KF0Sf0;
     else if (branches_i != 5'd0) pnd_kind = KF1;
     else pnd_kind = KF2;
@@ -774,7 +773,7 @@ module etrace_encoder_step (
     pnd_notify = pnd_notify_f;
     pnd_updiscon = pnd_notify_f;
     pnd_irreport = pnd_irreport_f;
-    pnd_irdepth = pend_irreport_i ? pend_irdepth_i : {Ird{pnd_irreport_f}};
+    pnd_irdepth = (pend_irdepth_i != '0) ? pend_irdepth_i : {Ird{pnd_irreport_f}};
     pnd_branch = 1'b0;
     pnd_privilege = '0;
     pnd_time = '0;
@@ -1002,7 +1001,7 @@ module etrace_encoder_step (
   always_comb begin : p_chain
     logic [8-1:0] room, need;
     logic        lost_pending, awaiting, sync_next, tracing, rep_enable, ir_anchor, thaddr0, reason_upd;
-    logic        pend, pend_irreport;
+    logic        pend;
     logic [Iaw-1:0] pend_addr;
     logic [Ird-1:0] pend_irdepth;
     logic [4:0]  branches;
@@ -1042,7 +1041,6 @@ module etrace_encoder_step (
     reason_upd = reason_upd_i;
     pend = pend_i;
     pend_addr = pend_addr_i;
-    pend_irreport = pend_irreport_i;
     pend_irdepth = pend_irdepth_i;
     branches = branches_i;
     map = map_i;
@@ -1181,7 +1179,6 @@ module etrace_encoder_step (
         if (a_defer) begin
           pend = 1'b1;
           pend_addr = c_addr_i;
-          pend_irreport = (ir_depth_i != '0);
           pend_irdepth = ir_depth_i;
         end
 
@@ -1394,7 +1391,6 @@ module etrace_encoder_step (
     failed_depth_o = failed_depth;
     pend_o = pend;
     pend_addr_o = pend_addr;
-    pend_irreport_o = pend_irreport;
     pend_irdepth_o = pend_irdepth;
   end
 
