@@ -83,11 +83,14 @@ export interface EfficiencyFigures {
   packets: number;
   /** Bytes sent, encapsulation headers included. */
   bytes: number;
-  /** Bytes of te_inst payload (the packets without their encapsulation headers). */
+  /**
+   * Bytes of te_inst payload (the packets without their encapsulation headers): what the spec's
+   * reference flow (riscv-trace-spec referenceFlow, its encoder model) reports as payload bytes.
+   */
   payloadBytes: number;
   /**
    * Bits of te_inst payload before the padding to whole bytes: each payload's sign-compressed
-   * length (section 7), as the spec's own efficiency figures count.
+   * length (section 7), a lower bound no byte-oriented transport reaches.
    */
   payloadBits: number;
   /** bytes * 8 / instructions. */
