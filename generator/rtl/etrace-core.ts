@@ -690,14 +690,35 @@ export function encoderContext(c: EtraceConfig, banner: string, packerInstance: 
   };
 }
 
+/**
+ * The output FIFO's geometry: byte lanes, a power of two at least as wide as the longest write
+ * (the encoder's write port, or the depth if that is less), and rows enough for the depth.
+ */
+export function fifoGeometry(wrBytes: number, depth: number) {
+  const lanes = 2 ** bitlen(Math.min(wrBytes, depth) - 1);
+  const rows = Math.ceil(depth / lanes);
+  return { lanes, rows, laneWidth: bitlen(lanes - 1), rowWidth: Math.max(1, bitlen(rows - 1)) };
+}
+
 export function fifoContext(c: EtraceConfig, banner: string) {
   const s = coreSizes(c);
   const depth = c.params.fifo_depth_p;
-  const ptrw = bitlen(depth - 1);
+  const g = fifoGeometry(s.wrBytes, depth);
+  const ptrw = g.laneWidth + g.rowWidth;
+  // Whether lane base + i takes a byte: (lane - wlane) mod Lanes, in the lane width, is below the
+  // write's length.
+  const takes = (base: number) => {
+    const k = `Lw'(${base} + i) - wlane`;
+    return s.wrLenWidth >= g.laneWidth ? `${zeroExtend(`(${k})`, g.laneWidth, s.wrLenWidth)} < wr_len_i` : `(${k}) < ${zeroExtend('wr_len_i', s.wrLenWidth, g.laneWidth)}`;
+  };
   return {
     banner,
     depth,
-    ptrw,
+    lanes: g.lanes,
+    rows: g.rows,
+    size: g.lanes * g.rows,
+    lanew: g.laneWidth,
+    roww: g.rowWidth,
     wrbytes: s.wrBytes,
     wrlenw: s.wrLenWidth,
     chainw: s.chainWidth,
@@ -706,11 +727,10 @@ export function fifoContext(c: EtraceConfig, banner: string) {
     // A write never exceeds the room left (at most the depth), so with a small FIFO and a wide
     // write port the length's high bits are always 0 for the pointer arithmetic.
     lenPtrPad: s.wrLenWidth <= ptrw + 1 ? zeroExtend('wr_len_i', s.wrLenWidth, ptrw + 1) : `wr_len_i[${ptrw}:0]`,
-    chunks: Array.from({ length: Math.ceil(s.wrBytes / 32) }, (_v, j) => ({
-      base: j * 32,
-      count: Math.min(32, s.wrBytes - j * 32),
-      kPad: `${s.wrLenWidth}'(${j * 32} + i)`,
-    })),
+    // The write data on the lanes: a write is never longer than the lanes (nor than the depth).
+    dataPad: s.wrBytes <= g.lanes ? zeroExtend('wr_data_i', 8 * s.wrBytes, 8 * g.lanes) : `wr_data_i[${8 * g.lanes - 1}:0]`,
+    unusedData: s.wrBytes > g.lanes ? `wr_data_i[${8 * s.wrBytes - 1}:${8 * g.lanes}]` : '',
+    chunks: Array.from({ length: Math.ceil(g.lanes / 32) }, (_v, j) => ({ base: j * 32, count: Math.min(32, g.lanes - j * 32), takes: takes(j * 32) })),
   };
 }
 

@@ -5,6 +5,12 @@
 // ready/valid byte output (tx_*). The encoder writes the packets it accepted in a cycle as one
 // run of up to 49 bytes; it checks the room first (fifo_free_o), so a write always fits.
 // A byte leaves in each cycle where tx_valid_o and tx_ready_i are both 1.
+//
+// The array is 64 byte lanes of 1 row(s) (64 bytes: the depth rounded up to whole
+// rows; only fifo_depth_p of them are ever in use). The write is rotated onto the lanes by the
+// write pointer's lane (a barrel of log2(lanes) stages), so each lane takes at most one byte of a
+// write, at the write row or the row after: one write port per lane, where writing each byte of
+// the run to its own place would give every byte of the array a port per byte of the write.
 module etrace_fifo (
   input  logic                    clk_i,
   input  logic                    rst_ni,
@@ -18,26 +24,31 @@ module etrace_fifo (
   input  logic                    tx_ready_i
 );
   localparam int Depth = 64;
-  localparam int Pw = 6;
+  localparam int Lanes = 64;
+  localparam int Rows = 1;
+  localparam int Size = Lanes * Rows;
+  localparam int Lw = 6;   // a pointer is {row, lane}
+  localparam int Rw = 1;
+  localparam int Pw = Lw + Rw;
 
-  logic [7:0]              mem_q [Depth];
+  logic [7:0]              mem_q [Lanes][Rows];
   logic [Pw-1:0]           rptr_q, rptr_d, wptr_q, wptr_d;
   logic [8-1:0]   count_q, count_d;
   logic                    drain;
   logic [Pw:0]             wsum;
 
   assign tx_valid_o = count_q != '0;
-  assign tx_data_o = mem_q[rptr_q];
+  assign tx_data_o = mem_q[rptr_q[Lw-1:0]][rptr_q[Pw-1:Lw]];
   assign drain = tx_valid_o & tx_ready_i;
   assign empty_o = count_q == '0;
-  assign fifo_free_o = 8'd64 - count_q + {7'd0, drain};
+  assign fifo_free_o = 8'(Depth) - count_q + {7'd0, drain};
 
   always_comb begin
     count_d = count_q - {7'd0, drain} + (wr_valid_i ? {2'd0, wr_len_i} : '0);
     rptr_d = rptr_q;
-    if (drain) rptr_d = (rptr_q == Pw'(Depth - 1)) ? '0 : rptr_q + 1'b1;
-    wsum = {1'b0, wptr_q} + (wr_valid_i ? {1'd0, wr_len_i} : '0);
-    wptr_d = (wsum >= (Pw+1)'(Depth)) ? Pw'(wsum - (Pw+1)'(Depth)) : wsum[Pw-1:0];
+    if (drain) rptr_d = (rptr_q == Pw'(Size - 1)) ? '0 : rptr_q + 1'b1;
+    wsum = {1'b0, wptr_q} + (wr_valid_i ? {2'd0, wr_len_i} : '0);
+    wptr_d = (wsum >= (Pw+1)'(Size)) ? Pw'(wsum - (Pw+1)'(Size)) : wsum[Pw-1:0];
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -52,28 +63,45 @@ module etrace_fifo (
     end
   end
 
-  // The byte array: written at wptr_q onwards, wrapping at Depth.
-  logic [Pw:0] slot [49];
-  always_comb begin
-    for (int k = 0; k < 49; k++) begin
-      slot[k] = {1'b0, wptr_q} + (Pw+1)'(k);
-      if (slot[k] >= (Pw+1)'(Depth)) slot[k] = slot[k] - (Pw+1)'(Depth);
+  // Byte k of the write goes to pointer wptr_q + k: lane (wlane + k) mod Lanes, in row wrow if
+  // that lane is at or after wlane, else in the next row. A write is never longer than Lanes.
+  logic [Lw-1:0] wlane;
+  logic [Rw-1:0] wrow, wrow_next;
+  assign wlane = wptr_q[Lw-1:0];
+  assign wrow = wptr_q[Pw-1:Lw];
+  assign wrow_next = (wrow == Rw'(Rows - 1)) ? '0 : wrow + 1'b1;
+
+  // The rotation, a stage per bit of wlane. (A signal per stage: Verilator takes an array whose
+  // elements feed each other for a combinational loop.)
+  for (genvar s = 0; s < Lw; s++) begin : g_rotate
+    localparam int Step = 8 * (1 << s);
+    logic [8*Lanes-1:0] in, out;
+    if (s == 0) begin : g_data
+      assign in = {120'd0, wr_data_i};
+    end else begin : g_prev
+      assign in = g_rotate[s-1].out;
     end
+    assign out = wlane[s] ? {in[8*Lanes-Step-1:0], in[8*Lanes-1 -: Step]} : in;
   end
-  // A block per 32 bytes of the write: Verilator 5.006 cannot schedule the writes of a loop it does
-  // not unroll, and it unrolls a loop of at most 64 iterations (--unroll-count) and a limited
-  // number of statements (--unroll-stmts), which one loop over a wide write exceeds.
+  logic [8*Lanes-1:0] lane_data;
+  assign lane_data = g_rotate[Lw-1].out;
+
+  // A block per 32 lanes: Verilator 5.006 cannot schedule the writes of a loop it does not
+  // unroll, and it unrolls a loop of at most 64 iterations (--unroll-count) and a limited number
+  // of statements (--unroll-stmts).
   always_ff @(posedge clk_i) begin
     if (wr_valid_i) begin
       for (int i = 0; i < 32; i++) begin
-        if (6'(0 + i) < wr_len_i) mem_q[slot[0 + i][Pw-1:0]] <= wr_data_i[8*(0 + i) +: 8];
+        // Lane 0 + i takes byte (lane - wlane) mod Lanes of the write.
+        if ((Lw'(0 + i) - wlane) < wr_len_i) mem_q[0 + i][Lw'(0 + i) >= wlane ? wrow : wrow_next] <= lane_data[8*(0 + i) +: 8];
       end
     end
   end
   always_ff @(posedge clk_i) begin
     if (wr_valid_i) begin
-      for (int i = 0; i < 17; i++) begin
-        if (6'(32 + i) < wr_len_i) mem_q[slot[32 + i][Pw-1:0]] <= wr_data_i[8*(32 + i) +: 8];
+      for (int i = 0; i < 32; i++) begin
+        // Lane 32 + i takes byte (lane - wlane) mod Lanes of the write.
+        if ((Lw'(32 + i) - wlane) < wr_len_i) mem_q[32 + i][Lw'(32 + i) >= wlane ? wrow : wrow_next] <= lane_data[8*(32 + i) +: 8];
       end
     end
   end
