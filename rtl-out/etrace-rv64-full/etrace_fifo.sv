@@ -71,26 +71,25 @@ module etrace_fifo (
   assign wrow = wptr_q[Pw-1:Lw];
   assign wrow_next = (wrow == Rw'(Rows - 1)) ? '0 : wrow + 1'b1;
 
-  // The rotation, a stage per bit of wlane. (A signal per stage: Verilator takes an array whose
-  // elements feed each other for a combinational loop.)
-  for (genvar s = 0; s < Lw; s++) begin : g_rotate
-    localparam int Step = 8 * (1 << s);
-    logic [8*Lanes-1:0] in, out;
-    if (s == 0) begin : g_data
-      assign in = {136'd0, wr_data_i};
-    end else begin : g_prev
-      assign in = g_rotate[s-1].out;
+  // The write data on the lanes, rotated left by r lanes: a barrel of a stage per bit of r, each
+  // a rotation by a constant. (Called in the write blocks rather than computed continuously: the
+  // simulation then rotates only in the cycles that write.)
+  function automatic logic [8*Lanes-1:0] rotate_lanes(input logic [8*Lanes-1:0] x, input logic [Lw-1:0] r);
+    logic [8*Lanes-1:0] y;
+    y = x;
+    for (int s = 0; s < Lw; s++) begin
+      if (r[s]) y = (y << (8 * (1 << s))) | (y >> (8 * (Lanes - (1 << s))));
     end
-    assign out = wlane[s] ? {in[8*Lanes-Step-1:0], in[8*Lanes-1 -: Step]} : in;
-  end
-  logic [8*Lanes-1:0] lane_data;
-  assign lane_data = g_rotate[Lw-1].out;
+    rotate_lanes = y;
+  endfunction
 
   // A block per 32 lanes: Verilator 5.006 cannot schedule the writes of a loop it does not
   // unroll, and it unrolls a loop of at most 64 iterations (--unroll-count) and a limited number
   // of statements (--unroll-stmts).
   always_ff @(posedge clk_i) begin
-    if (wr_valid_i) begin
+    if (wr_valid_i) begin : b_write_0
+      logic [8*Lanes-1:0] lane_data;
+      lane_data = rotate_lanes({136'd0, wr_data_i}, wlane);
       for (int i = 0; i < 32; i++) begin
         // Lane 0 + i takes byte (lane - wlane) mod Lanes of the write.
         if ((Lw'(0 + i) - wlane) < wr_len_i) mem_q[0 + i][Lw'(0 + i) >= wlane ? wrow : wrow_next] <= lane_data[8*(0 + i) +: 8];
@@ -98,7 +97,9 @@ module etrace_fifo (
     end
   end
   always_ff @(posedge clk_i) begin
-    if (wr_valid_i) begin
+    if (wr_valid_i) begin : b_write_32
+      logic [8*Lanes-1:0] lane_data;
+      lane_data = rotate_lanes({136'd0, wr_data_i}, wlane);
       for (int i = 0; i < 32; i++) begin
         // Lane 32 + i takes byte (lane - wlane) mod Lanes of the write.
         if ((Lw'(32 + i) - wlane) < wr_len_i) mem_q[32 + i][Lw'(32 + i) >= wlane ? wrow : wrow_next] <= lane_data[8*(32 + i) +: 8];
