@@ -129,7 +129,7 @@ export function coreSizes(c: EtraceConfig): CoreSizes {
 export function checkRtlSupport(c: EtraceConfig): void {
   const p = c.params;
   const unsupported: string[] = [];
-    if (p.encap_type_in !== 'flow') unsupported.push('the message type in the encapsulation payload');
+  if (p.encap_type_in !== 'flow') unsupported.push('the message type in the encapsulation payload');
   if (unsupported.length > 0) {
     throw new RvError('invalid-component', `the RTL generator does not implement ${unsupported.join('; ')}`, { path: 'parameters' });
   }
@@ -694,7 +694,7 @@ export function encoderContext(c: EtraceConfig, banner: string, packerInstance: 
  * The output FIFO's geometry: byte lanes, a power of two at least as wide as the longest write
  * (the encoder's write port, or the depth if that is less), and rows enough for the depth.
  */
-export function fifoGeometry(wrBytes: number, depth: number) {
+function fifoGeometry(wrBytes: number, depth: number) {
   const lanes = 2 ** bitlen(Math.min(wrBytes, depth) - 1);
   const rows = Math.ceil(depth / lanes);
   return { lanes, rows, laneWidth: bitlen(lanes - 1), rowWidth: Math.max(1, bitlen(rows - 1)) };
