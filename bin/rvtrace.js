@@ -24,5 +24,5 @@ process.stdout.on('error', (e) => {
   if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
   throw e;
 });
-const { main } = await import('../generator/cli/main.ts');
+const { main } = await import('../cli/main.ts');
 process.exitCode = await main(process.argv);

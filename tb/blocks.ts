@@ -14,15 +14,15 @@ import { resolveSettings, type SettingSpec, type Settings } from '../golden-mode
 import { CTR_SETTINGS } from '../golden-model/ctr/settings.ts';
 import { ETRACE_SETTINGS } from '../golden-model/etrace/settings.ts';
 import type { StimulusKnobs } from '../golden-model/hart/stimulus/knobs.ts';
-import { checkedConfig, loadEtraceComponent } from '../generator/cli/etrace-config.ts';
-import { ctrOutputFiles, ctrOutputNames } from '../generator/rtl/ctr.ts';
+import { checkedConfig, loadEtraceComponent } from '../cli/etrace-config.ts';
+import { ctrOutputFiles, ctrOutputNames } from '../generator/ctr/rtl.ts';
 import { ctrSetup } from '../generator/rtl/ctr-config.ts';
-import { etraceOutputFiles, etraceOutputNames } from '../generator/rtl/etrace.ts';
+import { etraceOutputFiles, etraceOutputNames } from '../generator/etrace/rtl.ts';
 import type { OutputFile } from '../generator/render.ts';
 import { componentBlock, shippedBlocks } from '../ipxact/load.ts';
-import { ctrCaseModel, ctrCaseSetup, ctrReplayCommand, runCtrCase } from './ctr-case.ts';
-import { caseConfig, caseModel, caseRecords, replayCommand, runCase, type CaseSpec } from './etrace-case.ts';
-import { cosimEtrace } from './etrace-cosim.ts';
+import { ctrCaseModel, ctrCaseSetup, ctrReplayCommand, runCtrCase } from './ctr/case.ts';
+import { caseConfig, caseModel, caseRecords, replayCommand, runCase, type CaseSpec } from './etrace/case.ts';
+import { cosimEtrace } from './etrace/cosim.ts';
 
 export type { CaseSpec };
 

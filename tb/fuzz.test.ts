@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Rng } from '../golden-model/common/rng.ts';
-import { caseConfig, runCase, type CaseSpec } from './etrace-case.ts';
+import { caseConfig, runCase, type CaseSpec } from './etrace/case.ts';
 import { blockOf } from './blocks.ts';
 import { fuzz, loadFixtures, randomCase, randomConfig, shrink } from './fuzz.ts';
 

@@ -1,0 +1,169 @@
+import type { Command } from 'commander';
+import { resolveSettings } from '../../golden-model/common/settings.ts';
+import { validateConfig } from '../../golden-model/etrace/config.ts';
+import { decodeStream } from '../../golden-model/etrace/decoder.ts';
+import { encodeStream } from '../../golden-model/etrace/output.ts';
+import { ETRACE_SETTINGS, etraceConfig } from '../../golden-model/etrace/settings.ts';
+import { decodeBinaryStream, encodeBinaryStream } from '../../golden-model/hart/formats/binary.ts';
+import { generateStimulus } from '../../golden-model/hart/stimulus/generate.ts';
+import { defaultKnobs } from '../../golden-model/hart/stimulus/knobs.ts';
+import { loadComponent, shippedComponents } from '../../ipxact/load.ts';
+import type { CommandDefinition } from '../main.ts';
+import { RvError } from '../../golden-model/common/errors.ts';
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ROOT } from '../../generator/render.ts';
+import { caseConfig, caseModel } from '../../tb/etrace/case.ts';
+import { cosimEtrace } from '../../tb/etrace/cosim.ts';
+import { measureSuite } from '../../workloads/efficiency.ts';
+import { efficiencyJson, efficiencyMarkdown, efficiencySvg } from '../../workloads/efficiency-report.ts';
+import { writeOutputAtomic } from '../io.ts';
+
+interface Options {
+  count: string;
+  seed: string;
+  cosim: boolean;
+  synth: boolean;
+  efficiency: boolean;
+  report: string;
+}
+
+/** Yosys's cell count of the shipped RTL of a component (etrace_top, generic synthesis). */
+function yosysCells(component: string): { cells: number; seconds: number } {
+  const dir = join(ROOT, 'rtl-out', component);
+  const files = readFileSync(join(dir, 'etrace.f'), 'utf8').split('\n').filter((l) => l.endsWith('.sv'));
+  const started = performance.now();
+  const r = spawnSync('yosys', ['-p', `read_verilog -sv ${files.join(' ')}; synth -top etrace_top; stat`], { cwd: dir, encoding: 'utf8', maxBuffer: 256 << 20 });
+  const counts = [...(r.stdout ?? '').matchAll(/Number of cells:\s+(\d+)/g)].map((m) => Number(m[1]));
+  if (r.status !== 0 || counts.length === 0) throw new RvError('tool-failure', `yosys failed on rtl-out/${component}: ${(r.stderr ?? '').slice(-500)}`);
+  // stat prints every module, then the whole design last.
+  return { cells: counts[counts.length - 1]!, seconds: (performance.now() - started) / 1000 };
+}
+
+interface Row {
+  what: string;
+  rate: string;
+  detail: string;
+}
+
+/** Runs `fn` (best of `repeat`) and returns seconds. */
+function time(fn: () => void, repeat: number): number {
+  let best = Infinity;
+  for (let i = 0; i < repeat; i++) {
+    const t0 = performance.now();
+    fn();
+    best = Math.min(best, (performance.now() - t0) / 1000);
+  }
+  return best;
+}
+
+const mips = (n: number, s: number): string => `${(n / s / 1e6).toFixed(2)} M instr/s`;
+
+function table(rows: Row[]): string {
+  const w = [Math.max(4, ...rows.map((r) => r.what.length)), Math.max(4, ...rows.map((r) => r.rate.length))];
+  const line = (a: string, b: string, c: string): string => `| ${a.padEnd(w[0]!)} | ${b.padStart(w[1]!)} | ${c}`;
+  return [line('what', 'rate', 'detail'), `|${'-'.repeat(w[0]! + 2)}|${'-'.repeat(w[1]! + 2)}|---`, ...rows.map((r) => line(r.what, r.rate, r.detail))].join('\n');
+}
+
+export const benchCommand: CommandDefinition<Options> = {
+  name: 'bench',
+  summary: 'measure the kit: stimulus, file formats, model, co-simulation throughput, RTL size and trace efficiency on real programs (prints tables)',
+  settings: [],
+  details: [
+    'Goals: the E-Trace model encodes at least 5 million instructions per second (issue 3); the',
+    'co-simulation of the default component compares at least 1 million per second (issue 6).',
+    'The RTL size is the Yosys 0.23 cell count of rtl-out/<component> (generic synth, etrace_top).',
+    'Trace efficiency (issue 7): every workload of workloads/ for RV64GC and RV32IMC, traced through',
+    'QEMU, encoded in both payload layouts with the baseline, each optional mode alone and all of',
+    'them (goal: at most 0.25 bits per instruction with all modes, mean over the suite). The report',
+    'goes to --report DIR as efficiency.md, efficiency.json and efficiency.svg.',
+  ].join('\n'),
+  options: (cmd: Command) =>
+    cmd
+      .option('--count <N>', 'instructions per measurement', '1000000')
+      .option('--seed <S>', 'stimulus seed', '1')
+      .option('--no-cosim', 'skip the co-simulation measurement')
+      .option('--no-synth', 'skip the Yosys cell counts (about a minute per component)')
+      .option('--no-efficiency', 'skip the trace-efficiency measurement on the workloads (about 30 s)')
+      .option('--report <DIR>', 'where the efficiency report goes', 'out/bench'),
+  async run(_args, o) {
+    const count = Number(o.count);
+    if (!Number.isInteger(count) || count < 1000) throw new RvError('bad-option', `--count ${o.count}: expected an integer of at least 1000`);
+    const seed = Number(o.seed);
+    const rows: Row[] = [];
+    const progress = (s: string): void => {
+      process.stderr.write(`[bench] ${s}\n`);
+    };
+
+    progress(`stimulus: ${count} instructions`);
+    let stream = generateStimulus(defaultKnobs(), seed, count);
+    const tGen = time(() => {
+      stream = generateStimulus(defaultKnobs(), seed, count);
+    }, 1);
+    rows.push({ what: 'stimulus generation', rate: mips(count, tGen), detail: `${stream.records.length} records` });
+
+    let bin = encodeBinaryStream(stream);
+    const tWrite = time(() => {
+      bin = encodeBinaryStream(stream);
+    }, 3);
+    const tRead = time(() => {
+      decodeBinaryStream(bin, 'bench');
+    }, 3);
+    rows.push({ what: 'binary stream write', rate: mips(count, tWrite), detail: `${(bin.length / count).toFixed(2)} bytes/instruction` });
+    rows.push({ what: 'binary stream read', rate: mips(count, tRead), detail: '' });
+
+    let rv32: typeof stream | undefined;
+    for (const name of shippedComponents()) {
+      progress(`E-Trace model: ${name}`);
+      const config = etraceConfig(resolveSettings('bench', ETRACE_SETTINGS, [], loadComponent(name, ETRACE_SETTINGS).settings));
+      if (validateConfig(config).length > 0) continue;
+      // Each component encodes a stream of its own address width.
+      const xlen = config.params.iaddress_width_p > 32 ? 64 : 32;
+      const input = xlen === 64 ? stream : (rv32 ??= generateStimulus({ ...defaultKnobs(), xlen: 32 }, seed, count));
+      let result = encodeStream(input.records, config, { keepPackets: false });
+      const t = time(() => {
+        result = encodeStream(input.records, config, { keepPackets: false });
+      }, 3);
+      const bpi = (result.bytes.length * 8) / count;
+      rows.push({ what: `E-Trace encode (${name})`, rate: mips(count, t), detail: `${result.packetCount} packets, ${bpi.toFixed(3)} bits/instruction` });
+      const td = time(() => {
+        decodeStream(result.bytes, input.image, { params: config.params, xlen });
+      }, 1);
+      rows.push({ what: `E-Trace decode (${name})`, rate: mips(count, td), detail: '' });
+    }
+    if (o.cosim) {
+      progress('co-simulation: etrace (building or reusing the Verilator model)');
+      const c = caseConfig('etrace', []);
+      const { model } = caseModel('etrace', [], c, progress);
+      const started = performance.now();
+      const r = await cosimEtrace(model, c, stream.records, { seed });
+      const t = (performance.now() - started) / 1000;
+      rows.push({
+        what: 'E-Trace co-simulation (etrace)',
+        rate: mips(count, t),
+        detail: `model + Verilator RTL compared, ${r.cycles} cycles, ${r.mismatch ? 'MISMATCH' : 'identical'}`,
+      });
+    }
+    if (o.synth) {
+      for (const name of shippedComponents()) {
+        progress(`Yosys synthesis: ${name}`);
+        const y = yosysCells(name);
+        rows.push({ what: `RTL cells (${name})`, rate: String(y.cells), detail: `Yosys synth -top etrace_top, ${y.seconds.toFixed(0)} s` });
+      }
+    }
+    const rss = process.memoryUsage().rss / 2 ** 20;
+    process.stdout.write(`${table(rows)}\n\npeak resident memory ${rss.toFixed(0)} MiB; ${count} instructions, seed ${seed}, best of 3 runs\n`);
+    if (o.efficiency) {
+      progress('trace efficiency: building and tracing the workloads');
+      const report = await measureSuite({ log: progress });
+      const md = efficiencyMarkdown(report);
+      writeOutputAtomic(join(o.report, 'efficiency.md'), md);
+      writeOutputAtomic(join(o.report, 'efficiency.json'), efficiencyJson(report));
+      writeOutputAtomic(join(o.report, 'efficiency.svg'), efficiencySvg(report));
+      // The summary tables (the detailed one is in the report).
+      process.stdout.write(`\n${md.split('\n## Every measurement')[0]!.replace(/^# Trace efficiency\n\n/, '')}\nreport: ${o.report}/efficiency.{md,json,svg}\n`);
+    }
+    return 0;
+  },
+};

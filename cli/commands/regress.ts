@@ -1,0 +1,147 @@
+/**
+ * `rvtrace regress` runs a matrix of co-simulations (components of any block x back-pressure x
+ * seeds) with a worker per core, or one shard of it; `rvtrace merge` combines shard results. Both
+ * print a summary table and can write JSON results and JUnit XML.
+ */
+import { readFileSync } from 'node:fs';
+import type { Command } from 'commander';
+import { RvError } from '../../golden-model/common/errors.ts';
+import { allShippedComponents } from '../../ipxact/load.ts';
+import { allBlockSettings, blockOf } from '../../tb/blocks.ts';
+import { junitXml, mergeResults, parseShard, runRegression, summaryTable, totals, type Matrix, type Results } from '../../tb/regress.ts';
+import type { CommandDefinition } from '../main.ts';
+import { writeOutputAtomic } from '../io.ts';
+import { parseProbability } from './cosim.ts';
+import { parseCount } from './stimulus.ts';
+
+interface RegressOptions {
+  components?: string;
+  seeds: string;
+  count: string;
+  backpressure: string;
+  set?: string[];
+  jobs?: string;
+  shard?: string;
+  json?: string;
+  junit?: string;
+}
+
+/** `1-8`, `1,4,9` or a mix: the seeds, in order, without repeats. */
+export function parseSeeds(text: string): number[] {
+  const out: number[] = [];
+  for (const part of text.split(',')) {
+    const m = /^(\d+)(?:-(\d+))?$/.exec(part.trim());
+    if (!m) throw new RvError('bad-option', `--seeds ${text}: expected numbers and ranges like 1-8,12`);
+    const a = Number(m[1]);
+    const b = m[2] === undefined ? a : Number(m[2]);
+    if (b < a || b - a > 1_000_000) throw new RvError('bad-option', `--seeds ${text}: bad range ${part}`);
+    for (let s = a; s <= b; s++) if (!out.includes(s)) out.push(s);
+  }
+  return out;
+}
+
+function writeReports(r: Results, json: string | undefined, junit: string | undefined): void {
+  if (json !== undefined) writeOutputAtomic(json, Buffer.from(`${JSON.stringify(r, null, 1)}\n`));
+  if (junit !== undefined) writeOutputAtomic(junit, Buffer.from(junitXml(r)));
+}
+
+function report(r: Results): number {
+  process.stdout.write(`${summaryTable(r)}\n`);
+  const failed = r.cases.filter((c) => c.status === 'failed');
+  for (const c of failed) process.stdout.write(`FAILED ${c.id}\n  replay: ${c.replay}\n`);
+  const t = totals(r.cases);
+  process.stdout.write(`${t.passed} passed, ${t.failed} failed\n`);
+  return t.failed === 0 ? 0 : 1;
+}
+
+export const regressCommand: CommandDefinition<RegressOptions> = {
+  name: 'regress',
+  summary: 'run a matrix of co-simulations (E-Trace and CTR components x back-pressure x seeds) on every core, or one shard of it',
+  settings: allBlockSettings(),
+  details: [
+    'Examples:',
+    '  rvtrace regress --seeds 1-8 --count 50000 --json results.json --junit results.xml',
+    '  rvtrace regress --components etrace,etrace-2.0 --backpressure 0,0.5,0.9 --shard 2/4 --json shard2.json',
+    '  sbatch --array=0-3 ... rvtrace regress --shard 4 --json shard-$SLURM_ARRAY_TASK_ID.json',
+    'Sharding: case i runs in shard (i mod N) + 1; --shard N takes the index from SLURM_ARRAY_TASK_ID',
+    '(minus SLURM_ARRAY_TASK_MIN), LSB_JOBINDEX or JOB_COMPLETION_INDEX. Combine the shards with',
+    'rvtrace merge. --set applies to every component (all must be of a block with that setting).',
+    'For CTR components, "packets" counts the CSR responses compared; back-pressure does not apply',
+    '(they run with the first value of --backpressure only).',
+    'Exit status 0 when every case is identical.',
+  ].join('\n'),
+  options: (cmd: Command) =>
+    cmd
+      .option('--components <LIST>', 'comma-separated components, E-Trace or CTR (default: every shipped one of every block)')
+      .option('--seeds <LIST>', 'seeds: numbers and ranges, e.g. 1-8,12', '1-4')
+      .option('--count <N>', 'instructions per case', '20000')
+      .option('--backpressure <LIST>', 'comma-separated back-pressure probabilities', '0,0.5')
+      .option('--jobs <J>', 'cases run at once (default: the number of cores)')
+      .option('--shard <K/N|N>', 'run shard K of N (1-based)')
+      .option('--json <FILE>', 'write the results as JSON (input of rvtrace merge)')
+      .option('--junit <FILE>', 'write JUnit XML'),
+  async run(_args, o) {
+    const matrix: Matrix = {
+      components: o.components ? o.components.split(',').map((s) => s.trim()).filter((s) => s !== '') : allShippedComponents(),
+      sets: o.set ?? [],
+      seeds: parseSeeds(o.seeds),
+      backpressures: o.backpressure.split(',').map((p) => parseProbability(p.trim(), '--backpressure')),
+      count: parseCount(o.count, '--count', 1),
+    };
+    // Every component and the --set values checked before anything is built.
+    for (const c of matrix.components) blockOf(c).resolve('regress', c, matrix.sets);
+    const shard = parseShard(o.shard);
+    const jobs = o.jobs === undefined ? undefined : parseCount(o.jobs, '--jobs', 1);
+    const tty = process.stderr.isTTY === true;
+    let failed = 0;
+    const started = performance.now();
+    const r = await runRegression(matrix, {
+      ...(jobs !== undefined ? { jobs } : {}),
+      ...(shard ? { shard } : {}),
+      log: (line) => process.stderr.write(`${line}\n`),
+      onCase: (done, total, c) => {
+        if (c.status === 'failed') failed++;
+        const width = 30;
+        const bar = '#'.repeat(Math.round((done / total) * width)).padEnd(width, '.');
+        const line = `[${bar}] ${done}/${total} cases, ${failed} failed, ${((performance.now() - started) / 1000).toFixed(0)} s  ${c.id} ${c.status}`;
+        process.stderr.write(tty ? `\r${line.padEnd(100)}${done === total ? '\n' : ''}` : `${line}\n`);
+      },
+    });
+    writeReports(r, o.json, o.junit);
+    return report(r);
+  },
+};
+
+interface MergeOptions {
+  json?: string;
+  junit?: string;
+}
+
+export const mergeCommand: CommandDefinition<MergeOptions> = {
+  name: 'merge',
+  args: '<RESULTS...>',
+  summary: 'merge the JSON results of regression shards into one (summary, JSON, JUnit XML)',
+  settings: [],
+  details: ['Example:', '  rvtrace merge shard-*.json --json all.json --junit all.xml'].join('\n'),
+  options: (cmd: Command) => cmd.option('--json <FILE>', 'write the merged results as JSON').option('--junit <FILE>', 'write JUnit XML'),
+  run(args, o) {
+    const parts = args.map((file) => {
+      let text: string;
+      try {
+        text = readFileSync(file, 'utf8');
+      } catch (e) {
+        throw new RvError('io', `cannot read: ${(e as Error).message}`, { file });
+      }
+      try {
+        const r = JSON.parse(text) as Results;
+        if (!Array.isArray(r.cases) || r.matrix === undefined) throw new Error('no cases or matrix');
+        return r;
+      } catch (e) {
+        throw new RvError('bad-file', `not a result file of rvtrace regress: ${(e as Error).message}`, { file });
+      }
+    });
+    const merged = mergeResults(parts, args);
+    writeReports(merged, o.json, o.junit);
+    return report(merged);
+  },
+};

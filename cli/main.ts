@@ -1,0 +1,115 @@
+/**
+ * The `rvtrace` command line. Each command lives in `commands/` and registers itself through
+ * `addCommand`, which gives every command `--set NAME=VALUE` and a settings section in its --help.
+ * Errors are values (RvError): printed on one line as `rvtrace: file:line: message`, never as a stack
+ * trace (set RVTRACE_DEBUG=1 to see one), with the exit status the README documents.
+ */
+import { Command, CommanderError } from 'commander';
+import { ExitStatus, RvError } from '../golden-model/common/errors.ts';
+import { benchCommand } from './commands/bench.ts';
+import { convertCommand } from './commands/convert.ts';
+import { decodeCommand } from './commands/decode.ts';
+import { dumpCommand } from './commands/dump.ts';
+import { encodeCommand } from './commands/encode.ts';
+import { cosimCommand } from './commands/cosim.ts';
+import { ctrDumpCommand } from '../tb/ctr/dump-command.ts';
+import { fuzzCommand } from './commands/fuzz.ts';
+import { mergeCommand, regressCommand } from './commands/regress.ts';
+import { generateCommand } from './commands/generate.ts';
+import { infoCommand } from './commands/info.ts';
+import { ipxactCommand } from './commands/ipxact.ts';
+import { stimulusCommand } from './commands/stimulus.ts';
+import { traceElfCommand } from './commands/trace-elf.ts';
+import { collectSet, describeSettings, resolveSettings, type SettingSpec, type Settings } from '../golden-model/common/settings.ts';
+
+export interface CommandDefinition<O> {
+  name: string;
+  /** `<file>` style positional arguments, as commander spells them. */
+  args?: string;
+  summary: string;
+  /** Extra text after the options in --help (examples, formats). */
+  details?: string;
+  settings: readonly SettingSpec[];
+  /** Values that replace the defaults before `--set` applies (e.g. the component's). */
+  base?: (options: O) => Settings;
+  options: (cmd: Command) => Command;
+  run: (args: string[], options: O, settings: Settings) => Promise<number> | number;
+}
+
+const COMMANDS: CommandDefinition<never>[] = [
+  stimulusCommand as CommandDefinition<never>,
+  infoCommand as CommandDefinition<never>,
+  convertCommand as CommandDefinition<never>,
+  encodeCommand as CommandDefinition<never>,
+  decodeCommand as CommandDefinition<never>,
+  dumpCommand as CommandDefinition<never>,
+  benchCommand as CommandDefinition<never>,
+  ipxactCommand as CommandDefinition<never>,
+  generateCommand as CommandDefinition<never>,
+  cosimCommand as CommandDefinition<never>,
+  regressCommand as CommandDefinition<never>,
+  mergeCommand as CommandDefinition<never>,
+  fuzzCommand as CommandDefinition<never>,
+  ctrDumpCommand as CommandDefinition<never>,
+  traceElfCommand as CommandDefinition<never>,
+];
+
+function addCommand<O>(program: Command, def: CommandDefinition<O>, setStatus: (s: number) => void): void {
+  let cmd = program.command(def.args ? `${def.name} ${def.args}` : def.name).description(def.summary);
+  cmd = def.options(cmd);
+  cmd.option('--set <NAME=VALUE>', 'override one setting for this run (repeatable)', collectSet);
+  cmd.addHelpText('after', describeSettings(def.settings) + (def.details ? `\n${def.details}\n` : ''));
+  cmd.action(async (...params: unknown[]) => {
+    // commander passes the positional arguments, then the options object, then the command.
+    const positional = params.slice(0, -2) as string[];
+    const options = params[params.length - 2] as O & { set?: string[] };
+    const settings = resolveSettings(def.name, def.settings, options.set ?? [], def.base?.(options));
+    setStatus(await def.run(positional.flat(), options, settings));
+  });
+}
+
+export function buildProgram(setStatus: (s: number) => void): Command {
+  const program = new Command('rvtrace')
+    .description(
+      'Golden models, RTL generation and co-simulation for RISC-V trace IP (E-Trace encoder, CTR, PMU).\n' +
+        'Run `rvtrace <command> --help` for the options and settings of a command.',
+    )
+    .showHelpAfterError('(run with --help for usage)')
+    .exitOverride()
+    .configureOutput({ writeErr: (s) => process.stderr.write(s) });
+  for (const def of COMMANDS) addCommand(program, def, setStatus);
+  program.addHelpText(
+    'after',
+    '\nExit status: 0 success, 1 a check or comparison found a difference, 2 bad input or option, 3 a tool failed.\n',
+  );
+  return program;
+}
+
+export async function main(argv: string[]): Promise<number> {
+  let status: number = ExitStatus.ok;
+  const program = buildProgram((s) => {
+    status = s;
+  });
+  if (argv.length <= 2) {
+    program.outputHelp();
+    return ExitStatus.ok;
+  }
+  try {
+    await program.parseAsync(argv);
+    return status;
+  } catch (e) {
+    if (e instanceof CommanderError) {
+      // Help and version exit 0; usage errors (unknown option, missing argument) are bad input.
+      return e.exitCode === 0 ? ExitStatus.ok : ExitStatus.badInput;
+    }
+    if (e instanceof RvError) {
+      process.stderr.write(`rvtrace: ${e.oneLine()}\n`);
+      if (process.env.RVTRACE_DEBUG) process.stderr.write(`${e.stack}\n`);
+      return e.status;
+    }
+    process.stderr.write(`rvtrace: internal error: ${(e as Error).message ?? String(e)}\n`);
+    process.stderr.write('  (this is a bug; RVTRACE_DEBUG=1 prints the stack trace)\n');
+    if (process.env.RVTRACE_DEBUG) process.stderr.write(`${(e as Error).stack}\n`);
+    return 70;
+  }
+}

@@ -1,0 +1,184 @@
+/**
+ * Quality gates of the generated E-Trace RTL on every shipped component: Verilator lint with the
+ * build's flags and Yosys synthesis without latches. And a short Icarus Verilog simulation of the
+ * default component: its byte stream must equal the golden model's and the Verilator harness's
+ * (tb/etrace-cosim.ts, the co-simulation of tb/etrace-cosim.test.ts) for the same frames.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { resolveSettings } from '../../golden-model/common/settings.ts';
+import type { EtraceConfig } from '../../golden-model/etrace/config.ts';
+import { encodeStream } from '../../golden-model/etrace/output.ts';
+import { etracePorts } from '../../golden-model/etrace/ports.ts';
+import { ETRACE_SETTINGS, etraceConfig } from '../../golden-model/etrace/settings.ts';
+import { generateStimulus } from '../../golden-model/hart/stimulus/generate.ts';
+import { defaultKnobs } from '../../golden-model/hart/stimulus/knobs.ts';
+import { loadComponent, shippedComponents } from '../../ipxact/load.ts';
+import { buildEtraceModel, cosimEtrace } from '../../tb/etrace/cosim.ts';
+import { etraceFrames } from '../../tb/etrace/frames.ts';
+import { renderEtraceRtl } from './rtl.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'rvtrace-rtl-'));
+
+function configOf(name: string, sets: string[] = []): EtraceConfig {
+  return etraceConfig(resolveSettings('test', ETRACE_SETTINGS, sets, loadComponent(name, ETRACE_SETTINGS).settings));
+}
+
+/** Writes the RTL of a component (with settings overridden) and returns the file names in compilation order. */
+function generated(name: string, sets: string[] = []): { dir: string; files: string[] } {
+  const out = join(dir, [name, ...sets].join('-').replace(/\W+/g, '-'));
+  mkdirSync(out, { recursive: true });
+  const files = renderEtraceRtl(configOf(name, sets), { component: name, description: new Uint8Array(), sets });
+  for (const f of files) writeFileSync(join(out, f.name), f.content);
+  return { dir: out, files: files.map((f) => f.name) };
+}
+
+/** Runs a tool; after `timeout` ms it is killed (status -1): e.g. a simulation that never advances. */
+function run(cmd: string, args: string[], cwd: string, timeout?: number): { status: number; out: string } {
+  const r = spawnSync(cmd, args, { cwd, encoding: 'utf8', maxBuffer: 64 << 20, ...(timeout !== undefined ? { timeout, killSignal: 'SIGKILL' as const } : {}) });
+  const killed = r.signal !== null ? `\n${cmd} killed by ${r.signal}${timeout !== undefined ? ` (time limit ${timeout} ms)` : ''}` : '';
+  return { status: r.status ?? -1, out: `${r.stdout ?? ''}${r.stderr ?? ''}${killed}` };
+}
+
+/**
+ * Every shipped component, multiple retirement and several blocks a cycle (chained steps,
+ * forwarding predictors, filters and comparators chained through the groups). Synthesis takes
+ * minutes per step on the largest configurations, so Yosys gets two-step ones of each kind and
+ * lint the four- and six-step ones too.
+ */
+const SYNTHESISED: [string, string[]][] = [
+  ...shippedComponents().map((name): [string, string[]] => [name, []]),
+  ['etrace', ['retires_p=2']],
+  ['etrace-rv64-full', ['taken_branches_p=2']],
+  ['etrace', ['taken_branches_p=2', 'filters_p=2', 'comparators_p=2', 'encap_srcid_width=12']],
+];
+const COMPONENTS: [string, string[]][] = [
+  ...SYNTHESISED,
+  ['etrace-rv64-full', ['retires_p=4', 'iretire_width_p=4', 'taken_branches_p=2']],
+  ['etrace-2.0', ['retires_p=2', 'iretire_width_p=3', 'taken_branches_p=3', 'filters_p=2', 'comparators_p=3']],
+];
+const label = (name: string, sets: string[]) => [name, ...sets].join(' ');
+
+describe('generated E-Trace RTL with the tools', () => {
+  it.each(COMPONENTS.map(([n, s]) => [label(n, s), n, s] as const))('%s: verilator --lint-only -Wall (with and without --assert) reports nothing', (_l, name, sets) => {
+    const g = generated(name, [...sets]);
+    for (const extra of [[], ['--assert']]) {
+      const r = run('verilator', ['--lint-only', '-Wall', ...extra, '--top-module', 'etrace_top', ...g.files], g.dir);
+      expect(r.out).toBe('');
+      expect(r.status).toBe(0);
+    }
+  });
+
+  it.each(SYNTHESISED.map(([n, s]) => [label(n, s), n, s] as const))('%s: yosys synthesises etrace_top without latches', (_l, name, sets) => {
+    const g = generated(name, [...sets]);
+    const script = `read_verilog -sv ${g.files.join(' ')}; synth -top etrace_top; select -assert-none t:$dlatch t:$adlatch t:$_DLATCH_* t:$_DLATCHSR_*; check -assert; stat`;
+    const r = run('yosys', ['-q', '-p', script], g.dir);
+    expect(r.out).not.toMatch(/(?<!No )latch inferred/i);
+    expect(r.out).not.toMatch(/ERROR/);
+    expect(r.status, r.out.slice(-2000)).toBe(0);
+  }, 240_000);
+});
+
+/** Icarus's notes about constructs it simulates correctly but not optimally. */
+const ICARUS_NOTES = [/sorry: constant selects in always_\* processes are not currently supported \(all bits will be included\)\.$/, /sorry: Case unique\/unique0 qualities are ignored\.$/];
+
+/**
+ * An Icarus testbench: reads one frame per line (hex values of the inputs, in `inputs` order),
+ * holds a frame while stall_o is 1, drives tx_ready_i from the second cycle on (the co-simulation's
+ * ready offset with no back-pressure) and prints every byte that leaves.
+ */
+function icarusTestbench(c: EtraceConfig, inputs: string[]): string {
+  const ports = etracePorts(c);
+  const decl = ports
+    .filter((p) => p.name !== 'clk_i' && p.name !== 'rst_ni')
+    .map((p) => `  ${p.direction === 'in' ? 'logic' : 'wire '} [${p.width - 1}:0] ${p.name};`);
+  const next = inputs.map((n) => `n_${n}`);
+  return [
+    '`timescale 1ns/1ps',
+    'module tb;',
+    '  logic clk_i = 1\'b0;',
+    '  logic rst_ni = 1\'b0;',
+    ...decl,
+    ...inputs.map((n) => `  logic [${ports.find((p) => p.name === n)!.width - 1}:0] n_${n};`),
+    '  integer fd, code, cycle;',
+    '  logic hold;',
+    `  etrace_top dut (${ports.map((p) => `.${p.name}(${p.name})`).join(', ')});`,
+    '  initial begin',
+    '    fd = $fopen("frames.txt", "r");',
+    ...inputs.map((n) => `    ${n} = '0;`),
+    '    tx_ready_i = 1\'b0;',
+    '    #5 clk_i = 1\'b1; #5 clk_i = 1\'b0; rst_ni = 1\'b1;',
+    '    cycle = 0;',
+    '    hold = 1\'b0;',
+    '    while (!$feof(fd)) begin',
+    '      if (!hold) begin',
+    `        code = $fscanf(fd, "${inputs.map(() => '%h').join(' ')}\\n", ${next.join(', ')});`,
+    ...inputs.map((n) => `        ${n} = n_${n};`),
+    '      end',
+    '      tx_ready_i = cycle >= 1;',
+    '      #4;',
+    '      if (tx_valid_o && tx_ready_i) $display("%02x", tx_data_o);',
+    '      hold = stall_o;',
+    '      #1 clk_i = 1\'b1;',
+    '      #5 clk_i = 1\'b0;',
+    '      cycle = cycle + 1;',
+    '    end',
+    '    $finish;',
+    '  end',
+    'endmodule',
+    '',
+  ].join('\n');
+}
+
+describe('generated E-Trace RTL in Icarus Verilog', () => {
+  it('etrace: a short run gives the model\'s bytes, as the Verilator harness does', async () => {
+    const name = 'etrace';
+    const c = configOf(name);
+    const g = generated(name);
+    const records = generateStimulus({ ...defaultKnobs(), interrupt_rate: 0.01, halt_rate: 0.002 }, 7, 600).records;
+    const expected = encodeStream(records, c, { ready: () => true });
+    const inputs = etracePorts(c)
+      .filter((p) => p.direction === 'in' && !['clk_i', 'rst_ni', 'tx_ready_i'].includes(p.name))
+      .map((p) => p.name);
+    const lines: string[] = [];
+    etraceFrames(c, records, 0, (fill) => {
+      const values = new Map<string, bigint>();
+      fill((port, value) => values.set(port, BigInt(value)));
+      lines.push(inputs.map((n) => (values.get(n) ?? 0n).toString(16)).join(' '));
+    });
+    writeFileSync(join(g.dir, 'frames.txt'), `${lines.join('\n')}\n`);
+    writeFileSync(join(g.dir, 'tb.sv'), icarusTestbench(c, inputs));
+    const compile = run('iverilog', ['-g2012', '-o', 'tb.vvp', '-s', 'tb', 'tb.sv', ...g.files], g.dir);
+    expect(compile.status, compile.out).toBe(0);
+    const notes = compile.out.split('\n').filter((l) => l.trim() !== '' && !ICARUS_NOTES.some((re) => re.test(l)));
+    expect(notes).toEqual([]);
+    // A zero-delay loop between always_comb blocks would hang vvp (see etrace_encoder's header).
+    const sim = run('vvp', ['-n', 'tb.vvp'], g.dir, 30_000);
+    expect(sim.status, sim.out.slice(-2000)).toBe(0);
+    const bytes = sim.out.split('\n').filter((l) => /^[0-9a-f]{2}$/.test(l)).map((l) => parseInt(l, 16));
+    expect(expected.bytes.length).toBeGreaterThan(100);
+    expect(bytes).toEqual(Array.from(expected.bytes));
+    // The same records through the Verilator harness (a cached build of the same files).
+    const verilator = await cosimEtrace(buildEtraceModel(c, g.files.map((f) => join(g.dir, f))), c, records);
+    expect(Array.from(verilator.actual)).toEqual(bytes);
+  }, 120_000);
+});
+
+describe('etrace_top parameters', () => {
+  it('declares the component parameters with their generated values and stops a simulation that overrides one', () => {
+    const g = generated('etrace');
+    const top = readFileSync(join(g.dir, 'etrace_top.sv'), 'utf8');
+    expect(top).toContain('  parameter int fifo_depth_p = 64,');
+    expect(top).toContain('  parameter int iaddress_width_p = 64,');
+    for (const [param, ok] of [['fifo_depth_p=64', true], ['fifo_depth_p=32', false]] as const) {
+      const compile = run('iverilog', ['-g2012', '-o', 'p.vvp', '-s', 'etrace_top', `-Petrace_top.${param}`, ...g.files], g.dir);
+      expect(compile.status, compile.out).toBe(0);
+      const sim = run('vvp', ['-n', 'p.vvp'], g.dir);
+      if (ok) expect(sim.out).not.toMatch(/FATAL/);
+      else expect(sim.out).toMatch(/FATAL.*a parameter differs from the values this RTL was generated for/s);
+    }
+  });
+});

@@ -1,0 +1,78 @@
+/**
+ * The files written beside a block's generated RTL: the filelist (compilation order) and the
+ * FuseSoC core (CAPI2, filesets `rtl` and `ipxact`, a Verilator lint target). Shared by every
+ * block; the output is byte-identical to what each block wrote on its own before.
+ */
+import { commentBanner, type BannerInput } from './render.ts';
+
+export interface PackageInput {
+  banner: BannerInput;
+  /** The block's name in comments: "E-Trace RTL", "CTR RTL". */
+  rtlTitle: string;
+  /** The filelist's own name, for its usage comment. */
+  filelistName: string;
+  /** The RTL files in compilation order. */
+  rtl: readonly string[];
+}
+
+/** The filelist: the RTL in compilation order, paths relative to its directory. */
+export function filelist(p: PackageInput): string {
+  return [
+    commentBanner(p.banner, '//'),
+    '//\n',
+    `// The generated ${p.rtlTitle} in compilation order, paths relative to this directory\n`,
+    `// (\`verilator -F ${p.filelistName}\`, or \`iverilog -g2012 -c ${p.filelistName}\` from this directory).\n`,
+    ...p.rtl.map((f) => `${f}\n`),
+  ].join('');
+}
+
+export interface CoreInput {
+  banner: BannerInput;
+  /** What the core holds, for its comment: "the generated E-Trace encoder". */
+  what: string;
+  vlnv: { vendor: string; library: string; name: string; version: string };
+  description: string;
+  rtl: readonly string[];
+  xmlName: string;
+  top: string;
+}
+
+/** The FuseSoC core file. */
+export function fuseSocCore(c: CoreInput): string {
+  const v = c.vlnv;
+  return [
+    'CAPI=2:\n',
+    commentBanner(c.banner, '#'),
+    '#\n',
+    `# FuseSoC core of ${c.what}.\n`,
+    '\n',
+    `name: ${v.vendor}:${v.library}:${v.name}:${v.version}\n`,
+    `description: ${JSON.stringify(c.description.replace(/\s+/g, ' ').trim())}\n`,
+    '\n',
+    'filesets:\n',
+    '  rtl:\n',
+    '    files:\n',
+    ...c.rtl.map((f) => `      - ${f}\n`),
+    '    file_type: systemVerilogSource\n',
+    '  ipxact:\n',
+    '    files:\n',
+    `      - ${c.xmlName}\n`,
+    '    file_type: user\n',
+    '\n',
+    'targets:\n',
+    '  default:\n',
+    '    filesets:\n',
+    '      - rtl\n',
+    '      - ipxact\n',
+    '  lint:\n',
+    '    default_tool: verilator\n',
+    '    filesets:\n',
+    '      - rtl\n',
+    `    toplevel: ${c.top}\n`,
+    '    tools:\n',
+    '      verilator:\n',
+    '        mode: lint-only\n',
+    '        verilator_options:\n',
+    '          - -Wall\n',
+  ].join('');
+}

@@ -1,0 +1,163 @@
+/**
+ * Co-simulation of the generated E-Trace encoder against the golden model: the same retirement
+ * records drive the model (golden-model/etrace/output.ts encodeStream) and the RTL (through the
+ * generic Verilator harness of tb/), and the two byte streams must be identical.
+ *
+ * How the RTL is driven (the cycle alignment with the model's OutputFifo):
+ * - Out of reset the encoder starts a trace session (the registers reset to the component's
+ *   values) and sends the first support packet: the model's constructor.
+ * - Record i is the frame of cycle i; the encoder registers it and decides in cycle i + 1, so
+ *   model cycle c is RTL cycle c + 1 and the harness drives tx_ready_i of RTL cycle t with the
+ *   model's ready(t - 1) (readyOffset 1; not ready before).
+ * - The session ends like the model's finish(): an APB write clearing trTeControl.trTeEnable whose
+ *   access phase is the cycle after the last record, so the encoder ends the trace in model cycle N
+ *   (RTL N + 1). Idle frames follow until the FIFO has drained.
+ * - With stallEnable the harness holds a frame while stall_o is 1 (the hart waits), and both sides
+ *   count the stalled cycles.
+ */
+import { cycleChance } from '../../golden-model/common/rng.ts';
+import type { EtraceConfig } from '../../golden-model/etrace/config.ts';
+import { type EncodeResult, StreamEncoder } from '../../golden-model/etrace/output.ts';
+import { dumpPacket, dumpStream } from '../../golden-model/etrace/packet/index.ts';
+import { encodeTextStream } from '../../golden-model/hart/formats/text.ts';
+import { ProgramImage } from '../../golden-model/hart/image.ts';
+import { etracePorts, ETRACE_TOP_MODULE } from '../../golden-model/etrace/ports.ts';
+import type { RetirementRecord } from '../../golden-model/hart/records.ts';
+import { READY_OFFSET, writeEtraceFrames } from './frames.ts';
+import type { HarnessSpec } from '../harness-spec.ts';
+import { type BuiltModel, buildModel } from '../build.ts';
+import { FrameWriter, runModel } from '../run.ts';
+
+export function etraceHarnessSpec(c: EtraceConfig): HarnessSpec {
+  return {
+    top: ETRACE_TOP_MODULE,
+    ports: etracePorts(c).map((p) => ({ name: p.name, direction: p.direction, width: p.width })),
+    clock: 'clk_i',
+    reset: 'rst_ni',
+    hold: 'stall_o',
+    ready: ['tx_ready_i'],
+    captures: [
+      {
+        name: 'tx',
+        when: [
+          { port: 'tx_valid_o', value: 1 },
+          { port: 'tx_ready_i', value: 1 },
+        ],
+        data: ['tx_data_o'],
+      },
+      {
+        name: 'apb_read',
+        when: [
+          { port: 'psel_i', value: 1 },
+          { port: 'penable_i', value: 1 },
+          { port: 'pwrite_i', value: 0 },
+        ],
+        data: ['prdata_o', 'pslverr_o'],
+      },
+    ],
+  };
+}
+
+export function buildEtraceModel(c: EtraceConfig, rtlFiles: string[], log?: (line: string) => void, fst = false): BuiltModel {
+  return buildModel({ spec: etraceHarnessSpec(c), rtlFiles, fst }, log);
+}
+
+export interface CosimOptions {
+  /** Probability that the transport is not ready in a cycle (0: always ready). */
+  backpressure?: number;
+  /** Seed of the back-pressure pattern. */
+  seed?: number;
+  fst?: { file: string; from: number; to: number };
+}
+
+export interface CosimResult {
+  readonly expected: EncodeResult;
+  readonly actual: Uint8Array;
+  readonly cycles: number;
+  readonly holds: number;
+  /** Undefined when identical. */
+  readonly mismatch?: Mismatch;
+}
+
+export interface Mismatch {
+  /** Byte offset of the first difference (or where one stream ends). */
+  readonly offset: number;
+  /** RTL cycle in which that byte left (or the last byte did): the centre of a waveform window. */
+  cycle: number;
+  /** Index of the model's packet that contains the offset. */
+  readonly packet: number;
+  readonly text: string;
+}
+
+/** Runs one co-simulation of `records` and compares the RTL's bytes with the model's. */
+export async function cosimEtrace(verilated: BuiltModel, c: EtraceConfig, records: readonly RetirementRecord[], opts: CosimOptions = {}): Promise<CosimResult> {
+  const p = opts.backpressure ?? 0;
+  const seed = opts.seed ?? 1;
+  // The model with the same transport (always a finite FIFO, ready as the harness drives it),
+  // encoding each record as its frame goes to the RTL: the model runs on this thread while the
+  // simulator runs in its own process.
+  const model = new StreamEncoder(c, { ready: (cycle) => !cycleChance(seed, cycle, p) });
+  const spec = etraceHarnessSpec(c);
+  const run = await runModel(
+    verilated,
+    spec,
+    (emit) => {
+      const w = new FrameWriter(spec);
+      writeEtraceFrames(c, records, p, w, (first, end) => {
+        emit(w);
+        for (let i = first; i < end; i++) model.push(records[i]!);
+      });
+    },
+    { seed, readyChance: p, readyOffset: READY_OFFSET, ...(opts.fst ? { fst: opts.fst } : {}) },
+  );
+  const expected = model.finish();
+  const tx = run.captures[0] ?? [];
+  const actual = Uint8Array.from(tx.map((cap) => Number(cap.values[0])));
+  const mismatch = compareStreams(c, expected, actual, records);
+  if (mismatch) mismatch.cycle = tx[Math.min(mismatch.offset, tx.length - 1)]?.cycle ?? 0;
+  return { expected, actual, cycles: run.cycles, holds: run.holds, ...(mismatch ? { mismatch } : {}) };
+}
+
+/** The first difference between the model's stream and the RTL's, explained packet by packet. */
+export function compareStreams(c: EtraceConfig, expected: EncodeResult, actual: Uint8Array, records: readonly RetirementRecord[]): (Mismatch & { cycle: number }) | undefined {
+  const e = expected.bytes;
+  const n = Math.min(e.length, actual.length);
+  let offset = 0;
+  while (offset < n && e[offset] === actual[offset]) offset++;
+  if (offset === e.length && offset === actual.length) return undefined;
+  const packets = expected.packets;
+  let index = packets.findIndex((q, i) => q.offset <= offset && (i === packets.length - 1 || packets[i + 1]!.offset > offset));
+  if (index < 0) index = packets.length - 1;
+  const start = index >= 0 ? packets[index]!.offset : 0;
+  const hex = (b: Uint8Array) => Array.from(b, (x) => x.toString(16).padStart(2, '0')).join(' ');
+  const lines = [
+    `first difference at byte ${offset} (model packet ${index} at byte ${start}, from record ${packets[index]?.record ?? '?'})`,
+    `  model: ${e.length} bytes, RTL: ${actual.length} bytes`,
+    `  model bytes from ${start}: ${hex(e.subarray(start, start + 40))}`,
+    `  RTL   bytes from ${start}: ${hex(actual.subarray(start, start + 40))}`,
+  ];
+  for (const k of [index - 1, index, index + 1]) {
+    const q = packets[k];
+    if (q) lines.push(`  model packet ${k}: ${dumpPacket(q.packet, c.params, q.offset)}`);
+  }
+  // The RTL's bytes from the same packet boundary, decoded the same way (the decoding may fail:
+  // the RTL's bytes need not be a valid stream).
+  try {
+    // Two whole packets (header.length counts the payload bytes after the header byte).
+    let end = start;
+    for (let k = 0; k < 2 && end < actual.length; k++) end += 1 + (actual[end]! & 0x1f);
+    const rtl = dumpStream(actual.subarray(start, Math.min(end, actual.length)), c.params, { implicit_exception: c.options.ImplicitExcept, full_address: c.options.FullAddress });
+    rtl.slice(0, 2).forEach((l, k) => lines.push(`  RTL   packet ${index + k}: ${l.replace(/^\s*[0-9a-f]+/, (m) => (parseInt(m, 16) + start).toString(16).padStart(m.length, '0'))}`));
+  } catch (e) {
+    lines.push(`  RTL   bytes do not decode: ${(e as Error).message}`);
+  }
+  // The retirement records around the one that produced the packet (text format).
+  const at = packets[index]?.record ?? 0;
+  const from = Math.max(0, at - 4);
+  const around = encodeTextStream({ xlen: c.params.iaddress_width_p > 32 ? 64 : 32, retiresPerCycle: c.params.retires_p, image: new ProgramImage(), records: records.slice(from, at + 2) })
+    .split('\n')
+    .filter((l) => l !== '' && !l.startsWith('#') && !/^(xlen|retires|records) /.test(l));
+  lines.push(`  records ${from}..${Math.min(records.length, at + 2) - 1} (the packet was produced when record ${at} arrived):`);
+  for (const l of around) lines.push(`    ${l}`);
+  return { offset, packet: index, cycle: 0, text: lines.join('\n') };
+}

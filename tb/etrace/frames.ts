@@ -1,0 +1,175 @@
+/**
+ * The input frames that drive the generated E-Trace encoder for a retirement stream: one frame per
+ * clock cycle, every input port set. Shared by the Verilator co-simulation (tb/etrace-cosim.ts) and
+ * the Icarus smoke test, so both simulators see the same cycles.
+ *
+ * Cycle alignment with the model's OutputFifo (golden-model/etrace/output.ts):
+ * - Out of reset the encoder starts a trace session (the registers reset to the component's
+ *   values) and sends the first support packet: the model's constructor.
+ * - Cycle c's records (a record and the `sameCycle` records after it: signal group 0, 1, ... of
+ *   the cycle) are the frame of cycle c; the encoder registers it and decides in cycle c + 1, so
+ *   model cycle c is RTL cycle c + READY_OFFSET, and tx_ready_i of RTL cycle t is the model's
+ *   ready(t - 1). Groups the cycle does not use are driven with zeros (an absent group).
+ * - The session ends like the model's finish(): an APB write clearing trTeControl.trTeEnable whose
+ *   access phase is the cycle after the last record, so the encoder ends the trace in model cycle N.
+ *   Idle frames follow until the FIFO has drained.
+ */
+import type { EtraceConfig } from '../../golden-model/etrace/config.ts';
+import { etracePorts } from '../../golden-model/etrace/ports.ts';
+import { RvError } from '../../golden-model/common/errors.ts';
+import { toItype3, type RetirementRecord } from '../../golden-model/hart/records.ts';
+
+/** Model cycle c is RTL cycle c + READY_OFFSET. */
+export const READY_OFFSET = 1;
+
+/** The trTeControl value that ends the session: trTeActive 1, trTeEnable 0, trTeInstTracing as configured. */
+function endOfTraceWrite(c: EtraceConfig): number {
+  return 0b001 | (c.options.iEnable ? 0b100 : 0);
+}
+
+/** Sets one input port of the current frame. */
+export type SetPort = (port: string, value: number | bigint) => void;
+
+/** Writes one port of the current frame (bound to the port: no lookup per frame). */
+export type PortSetter = (value: number | bigint) => void;
+
+/** Where frames are written: a setter per input port (tb/run.ts FrameWriter is one). */
+export interface FrameSink {
+  setter(port: string): PortSetter;
+}
+
+export type ApbPhase = 'idle' | 'setup' | 'access';
+
+/**
+ * The frames of a whole run, in order: one per cycle of records, then the end-of-trace register
+ * write (its setup phase rides on the last cycle's frame, its access phase follows), then idle
+ * frames until the FIFO has drained. Every input is written into `sink` for each frame, then
+ * `emit(first, end)` is called with the frame's records, indexes first..end-1 (first = end for the
+ * frames after the records).
+ */
+export function writeEtraceFrames(
+  c: EtraceConfig,
+  records: readonly RetirementRecord[],
+  backpressure: number,
+  sink: FrameSink,
+  emit: (first: number, end: number) => void,
+): void {
+  const p = c.params;
+  const ports = new Set(etracePorts(c).map((q) => q.name));
+  const optional = (name: string): PortSetter | undefined => (ports.has(name) ? sink.setter(name) : undefined);
+  const itype = sink.setter('itype_i');
+  const iretire = sink.setter('iretire_i');
+  const ilastsize = sink.setter('ilastsize_i');
+  const iaddr = sink.setter('iaddr_i');
+  const sijump = optional('sijump_i');
+  const cause = sink.setter('cause_i');
+  const tval = sink.setter('tval_i');
+  const priv = sink.setter('priv_i');
+  const context = optional('context_i');
+  const ctype = sink.setter('ctype_i');
+  const trigger = sink.setter('trigger_i');
+  const halted = sink.setter('halted_i');
+  const reset = sink.setter('reset_i');
+  const impdef = optional('impdef_i');
+  const time = optional('time_i');
+  const psel = sink.setter('psel_i');
+  const penable = sink.setter('penable_i');
+  const pwrite = sink.setter('pwrite_i');
+  const paddr = sink.setter('paddr_i');
+  const pwdata = sink.setter('pwdata_i');
+  const pstrb = sink.setter('pstrb_i');
+  const privMask = (1 << p.privilege_width_p) - 1;
+  const causeMask = (1 << p.ecause_width_p) - 1;
+  const ctypeMask = (1 << p.ctype_width_p) - 1;
+  const impdefMask = (1 << p.impdef_width_p) - 1;
+  // 64-bit fields need no mask (bigint arithmetic per frame is the expensive part).
+  const mask = (w: number) => (w >= 64 ? (v: bigint) => v : ((m: bigint) => (v: bigint) => v & m)((1n << BigInt(w)) - 1n));
+  const addrMask = mask(p.iaddress_width_p);
+  const ctxMask = mask(p.context_width_p);
+  const timeMask = mask(p.time_width_p);
+  const itype3 = p.itype_width_p === 3;
+  const endWrite = endOfTraceWrite(c);
+
+  const groups = p.taken_branches_p;
+  const itypeOf = (r: RetirementRecord) => (itype3 ? toItype3(r.itype) : r.itype);
+  /** Group k of a replicated port in bits [k*w +: w] (group 0 is the oldest record of the cycle). */
+  const grouped = (first: number, end: number, w: number, value: (r: RetirementRecord) => bigint): bigint => {
+    let v = 0n;
+    for (let i = end - 1; i >= first; i--) v = (v << BigInt(w)) | value(records[i]!);
+    return v;
+  };
+  const hart = (first: number, end: number): void => {
+    const r = records[first]!;
+    if (groups === 1) {
+      itype(itypeOf(r));
+      iretire(r.iretire);
+      ilastsize(r.ilastsize);
+      iaddr(addrMask(r.iaddr));
+      sijump?.(r.sijump ? 1 : 0);
+      trigger(r.trigger & 7);
+    } else {
+      itype(grouped(first, end, p.itype_width_p, (g) => BigInt(itypeOf(g))));
+      iretire(grouped(first, end, p.iretire_width_p, (g) => BigInt(g.iretire)));
+      ilastsize(grouped(first, end, p.lastsize_width_p, (g) => BigInt(g.ilastsize)));
+      iaddr(grouped(first, end, p.iaddress_width_p, (g) => addrMask(g.iaddr)));
+      sijump?.(grouped(first, end, 1, (g) => (g.sijump ? 1n : 0n)));
+      trigger(grouped(first, end, 3, (g) => BigInt(g.trigger & 7)));
+    }
+    // The cycle's fields: a trap is the newest group's (a trap ends its cycle).
+    const newest = records[end - 1]!;
+    cause(newest.cause & causeMask);
+    tval(addrMask(newest.tval));
+    priv(r.priv & privMask);
+    context?.(ctxMask(r.context));
+    ctype(r.ctype & ctypeMask);
+    halted(r.halted ? 1 : 0);
+    reset(r.reset ? 1 : 0);
+    impdef?.(r.impdef & impdefMask);
+    time?.(timeMask(r.time));
+  };
+  const idleHart = (): void => {
+    for (const s of [itype, iretire, ilastsize, iaddr, sijump, cause, tval, priv, context, ctype, trigger, halted, reset, impdef, time]) s?.(0);
+  };
+  const apb = (phase: ApbPhase): void => {
+    psel(phase === 'idle' ? 0 : 1);
+    penable(phase === 'access' ? 1 : 0);
+    pwrite(phase === 'idle' ? 0 : 1);
+    paddr(0);
+    pwdata(phase === 'idle' ? 0 : endWrite);
+    pstrb(phase === 'idle' ? 0 : 0b0001);
+  };
+
+  const n = records.length;
+  apb('idle');
+  for (let first = 0; first < n; ) {
+    let end = first + 1;
+    while (end < n && records[end]!.sameCycle) end++;
+    if (end - first > groups) {
+      throw new RvError('bad-value', `record ${first}: ${end - first} signal groups in one cycle, more than taken_branches_p = ${groups}`);
+    }
+    hart(first, end);
+    if (end === n) apb('setup');
+    emit(first, end);
+    first = end;
+  }
+  if (n === 0) {
+    idleHart();
+    apb('setup');
+    emit(n, n);
+  }
+  idleHart();
+  apb('access');
+  emit(n, n);
+  apb('idle');
+  // The FIFO holds at most fifo_depth_p bytes; a byte leaves in each ready cycle, on average one
+  // cycle in 1/(1 - backpressure): twice that, for the randomness (and at least 1% ready).
+  const drain = Math.ceil((2 * p.fifo_depth_p) / Math.max(0.01, 1 - backpressure)) + 64;
+  for (let i = 0; i < drain; i++) emit(n, n);
+}
+
+/** The same frames, each as a callback that sets every input by name (for other simulators). */
+export function etraceFrames(c: EtraceConfig, records: readonly RetirementRecord[], backpressure: number, frame: (fill: (set: SetPort) => void) => void): void {
+  const values = new Map<string, number | bigint>();
+  const sink: FrameSink = { setter: (port) => (value) => void values.set(port, value) };
+  writeEtraceFrames(c, records, backpressure, sink, () => frame((set) => values.forEach((v, k) => set(k, v))));
+}
