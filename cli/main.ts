@@ -1,6 +1,8 @@
 /**
- * The `rvtrace` command line. Each command lives in `commands/` and registers itself through
- * `addCommand`, which gives every command `--set NAME=VALUE` and a settings section in its --help.
+ * The `rvtrace` command line. Each generic command lives in `commands/`, each block's own commands
+ * come with its contract (blocks/); all register through `addCommand`, which gives every command
+ * `--set NAME=VALUE` and a settings section in its --help, and a command that takes a component
+ * `--component` and `--schema-dir`, resolving the component once before it runs.
  * Errors are values (RvError): printed on one line as `rvtrace: file:line: message`, never as a stack
  * trace (set RVTRACE_DEBUG=1 to see one), with the exit status the README documents.
  */
@@ -12,7 +14,6 @@ import { decodeCommand } from './commands/decode.ts';
 import { dumpCommand } from './commands/dump.ts';
 import { encodeCommand } from './commands/encode.ts';
 import { cosimCommand } from './commands/cosim.ts';
-import { ctrDumpCommand } from '../tb/ctr/dump-command.ts';
 import { fuzzCommand } from './commands/fuzz.ts';
 import { mergeCommand, regressCommand } from './commands/regress.ts';
 import { generateCommand } from './commands/generate.ts';
@@ -20,21 +21,10 @@ import { infoCommand } from './commands/info.ts';
 import { ipxactCommand } from './commands/ipxact.ts';
 import { stimulusCommand } from './commands/stimulus.ts';
 import { traceElfCommand } from './commands/trace-elf.ts';
-import { collectSet, describeSettings, resolveSettings, type SettingSpec, type Settings } from '../golden-model/common/settings.ts';
-
-export interface CommandDefinition<O> {
-  name: string;
-  /** `<file>` style positional arguments, as commander spells them. */
-  args?: string;
-  summary: string;
-  /** Extra text after the options in --help (examples, formats). */
-  details?: string;
-  settings: readonly SettingSpec[];
-  /** Values that replace the defaults before `--set` applies (e.g. the component's). */
-  base?: (options: O) => Settings;
-  options: (cmd: Command) => Command;
-  run: (args: string[], options: O, settings: Settings) => Promise<number> | number;
-}
+import { collectSet, describeSettings, resolveSettings } from '../golden-model/common/settings.ts';
+import { BLOCKS, resolveComponent, shippedOf } from '../blocks/index.ts';
+import type { CommandDefinition } from '../core/block.ts';
+import { componentsCommand } from './commands/components.ts';
 
 const COMMANDS: CommandDefinition<never>[] = [
   stimulusCommand as CommandDefinition<never>,
@@ -50,21 +40,43 @@ const COMMANDS: CommandDefinition<never>[] = [
   regressCommand as CommandDefinition<never>,
   mergeCommand as CommandDefinition<never>,
   fuzzCommand as CommandDefinition<never>,
-  ctrDumpCommand as CommandDefinition<never>,
   traceElfCommand as CommandDefinition<never>,
+  componentsCommand as CommandDefinition<never>,
+  ...BLOCKS.flatMap((b) => b.commands ?? []),
 ];
+
+/** The shipped components a command takes, for its --help (read when the help is shown). */
+function shippedList(blocks: readonly string[] | undefined): string {
+  return `Shipped components: ${shippedOf(blocks).join(', ')} (rvtrace components lists them with their blocks).`;
+}
 
 function addCommand<O>(program: Command, def: CommandDefinition<O>, setStatus: (s: number) => void): void {
   let cmd = program.command(def.args ? `${def.name} ${def.args}` : def.name).description(def.summary);
+  const input = def.component;
+  if (input !== undefined) {
+    cmd = cmd
+      .option('-c, --component <NAME|FILE>', 'a shipped component name or an IP-XACT file (IEEE 1685-2014 or 2022)', input.default)
+      .option('--schema-dir <DIR>', 'folder with the IEEE 1685-2014/2022 schemas the component is validated against (default: ../shared/ipxact-schema)');
+  }
   cmd = def.options(cmd);
-  cmd.option('--set <NAME=VALUE>', 'override one setting for this run (repeatable)', collectSet);
-  cmd.addHelpText('after', describeSettings(def.settings) + (def.details ? `\n${def.details}\n` : ''));
+  cmd.option('-s, --set <NAME=VALUE>', 'override one setting for this run (repeatable)', collectSet);
+  cmd.addHelpText('after', () => describeSettings(def.settings) + (input ? `\n${shippedList(input.blocks)}\n` : '') + (def.details ? `\n${def.details}\n` : ''));
   cmd.action(async (...params: unknown[]) => {
     // commander passes the positional arguments, then the options object, then the command.
     const positional = params.slice(0, -2) as string[];
-    const options = params[params.length - 2] as O & { set?: string[] };
-    const settings = resolveSettings(def.name, def.settings, options.set ?? [], def.base?.(options));
-    setStatus(await def.run(positional.flat(), options, settings));
+    const options = params[params.length - 2] as O & { set?: string[]; component?: string; schemaDir?: string };
+    const sets = options.set ?? [];
+    if (input !== undefined) {
+      // The component is read, validated and resolved here, once; the command gets the result.
+      const resolved = resolveComponent(options.component!, sets, {
+        command: def.name,
+        ...(options.schemaDir !== undefined ? { schemaDir: options.schemaDir } : {}),
+        ...(input.blocks !== undefined ? { blocks: input.blocks } : {}),
+      });
+      setStatus(await def.run(positional.flat(), options, resolved.settings, resolved));
+    } else {
+      setStatus(await def.run(positional.flat(), options, resolveSettings(def.name, def.settings, sets)));
+    }
   });
 }
 

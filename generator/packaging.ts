@@ -1,14 +1,14 @@
 /**
  * The files written beside a block's generated RTL: the filelist (compilation order) and the
  * FuseSoC core (CAPI2, filesets `rtl` and `ipxact`, a Verilator lint target). Shared by every
- * block; the output is byte-identical to what each block wrote on its own before.
+ * block.
  */
 import { commentBanner, type BannerInput } from './render.ts';
 
 export interface PackageInput {
   banner: BannerInput;
-  /** The block's name in comments: "E-Trace RTL", "CTR RTL". */
-  rtlTitle: string;
+  /** What the RTL is, for comments: "the generated E-Trace encoder". */
+  what: string;
   /** The filelist's own name, for its usage comment. */
   filelistName: string;
   /** The RTL files in compilation order. */
@@ -20,7 +20,7 @@ export function filelist(p: PackageInput): string {
   return [
     commentBanner(p.banner, '//'),
     '//\n',
-    `// The generated ${p.rtlTitle} in compilation order, paths relative to this directory\n`,
+    `// The RTL of ${p.what} in compilation order, paths relative to this directory\n`,
     `// (\`verilator -F ${p.filelistName}\`, or \`iverilog -g2012 -c ${p.filelistName}\` from this directory).\n`,
     ...p.rtl.map((f) => `${f}\n`),
   ].join('');

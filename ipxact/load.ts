@@ -30,13 +30,14 @@
  *   other type, or none, as an integer expression. (IP-XACT's default type is string, but tools
  *   write numeric parameters untyped; rvtrace writes the type explicitly on export.)
  */
-import { existsSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ExitStatus, RvError } from '../golden-model/common/errors.ts';
 import type { SettingSpec, Settings, SettingValue } from '../golden-model/common/settings.ts';
 import { detectStandard, readComponent, resolveParameters, type IpxactComponent, type IpxactStandard, type Vlnv } from './reader/component.ts';
-import { readXmlFile, type XmlElement } from './reader/xml.ts';
+import { readXmlDocument, readXmlFile, type XmlElement } from './reader/xml.ts';
 import { defaultSchemaDir, validateXsd } from './reader/xsd.ts';
 import { isSvKeyword } from './sv-keywords.ts';
 
@@ -47,15 +48,21 @@ export const RVTRACE_PREFIX = 'rvtrace';
 
 export const COMPONENTS_DIR = join(dirname(fileURLToPath(import.meta.url)), 'components');
 
-/** The shipped components of each block, in the order commands list them. */
-const SHIPPED: Readonly<Record<string, readonly string[]>> = {
-  etrace: ['etrace', 'etrace-rv32-mcu', 'etrace-rv64-full', 'etrace-2.0'],
-  ctr: ['ctr', 'ctr-rv32', 'ctr-1.0', 'ctr-small'],
-};
+/** The settings and semantic check of one block, as the loader needs them. */
+export interface BlockSettings {
+  readonly specs: readonly SettingSpec[];
+  readonly validate: (settings: Settings) => RvError[];
+}
 
 export interface LoadOptions {
   /** The block the caller needs (e.g. `etrace`); the component's <rvtrace:block> must say it. */
   block?: string;
+  /**
+   * The settings of the block the component names (its <rvtrace:block>), for a caller that takes a
+   * component of any block: the file is read once and mapped with that block's settings. Undefined
+   * for a block nobody registered (reported with the known names).
+   */
+  blocks?: { readonly lookup: (block: string) => BlockSettings | undefined; readonly names: readonly string[] };
   /** The block's semantic check on the complete settings (defaults, then the component's values). */
   validate?: (settings: Settings) => RvError[];
   /** Folder with ieee-1685-2014/index.xsd and ieee-1685-2022/index.xsd; default `defaultSchemaDir()`. */
@@ -77,6 +84,8 @@ export interface LoadedComponent {
   lines: ReadonlyMap<string, number>;
   /** Parameters declared as helpers (evaluated, then not mapped to settings). */
   helpers: readonly string[];
+  /** sha256 (hex) of the file's bytes, as read. */
+  sha256: string;
 }
 
 /** Every problem of a component: one line each, exit status 2 (3 when a tool failed). */
@@ -115,28 +124,60 @@ export function componentFile(nameOrPath: string, block?: string): string {
   if (isName && existsSync(shipped)) return shipped;
   if (existsSync(nameOrPath)) return nameOrPath;
   if (isName && !/\.xml$/i.test(nameOrPath)) {
-    const shippedNames = block !== undefined && SHIPPED[block] !== undefined ? shippedComponents(block) : allShippedComponents();
-    throw new RvError('bad-option', `--component ${nameOrPath}: no shipped component of that name and no such file (shipped: ${shippedNames.join(', ')})`);
+    const names = block !== undefined && shippedComponents(block).length > 0 ? shippedComponents(block) : allShippedComponents();
+    throw new RvError('bad-option', `--component ${nameOrPath}: no shipped component of that name and no such file (shipped: ${names.join(', ')})`);
   }
   return nameOrPath;
 }
 
-/**
- * The shipped components of one block (`etrace`, `ctr`), in the order commands list them. The
- * default block is `etrace`, for the callers written when it was the only one.
- */
-export function shippedComponents(block = 'etrace'): string[] {
-  return (SHIPPED[block] ?? []).filter((n) => existsSync(join(COMPONENTS_DIR, `${n}.xml`)));
+/** What <rvtrace:block> says in a parsed document, if anything. */
+function blockElement(root: XmlElement): string | undefined {
+  if (root.ns === RVTRACE_NS && root.name === 'block') return root.text.trim();
+  for (const c of root.children) {
+    const found = blockElement(c);
+    if (found !== undefined) return found;
+  }
+  return undefined;
 }
 
-/** The blocks that have shipped components. */
-export function shippedBlocks(): string[] {
-  return Object.keys(SHIPPED);
+export interface ShippedComponent {
+  readonly name: string;
+  /** What its <rvtrace:block> says. */
+  readonly block: string;
+}
+
+let shippedList: ShippedComponent[] | undefined;
+
+/**
+ * The shipped components (`ipxact/components/*.xml`), found from their <rvtrace:block> element: by
+ * block, the component named as its block first (the block's default), then by name. A file that
+ * cannot be read or names no block is not listed (loading it by name reports why).
+ */
+export function shippedComponentList(): readonly ShippedComponent[] {
+  if (shippedList !== undefined) return shippedList;
+  const list: ShippedComponent[] = [];
+  for (const file of readdirSync(COMPONENTS_DIR).filter((f) => f.endsWith('.xml'))) {
+    let block: string | undefined;
+    try {
+      block = blockElement(readXmlFile(join(COMPONENTS_DIR, file)));
+    } catch {
+      block = undefined;
+    }
+    if (block !== undefined) list.push({ name: file.slice(0, -'.xml'.length), block });
+  }
+  const rank = (c: ShippedComponent): string => `${c.block}\u0000${c.name === c.block ? '' : c.name}`;
+  shippedList = list.sort((a, b) => (rank(a) < rank(b) ? -1 : rank(a) > rank(b) ? 1 : 0));
+  return shippedList;
+}
+
+/** The shipped components of one block, its default first. */
+export function shippedComponents(block: string): string[] {
+  return shippedComponentList().filter((c) => c.block === block).map((c) => c.name);
 }
 
 /** Every shipped component of every block, block by block. */
 export function allShippedComponents(): string[] {
-  return shippedBlocks().flatMap((b) => shippedComponents(b));
+  return shippedComponentList().map((c) => c.name);
 }
 
 /**
@@ -144,22 +185,13 @@ export function allShippedComponents(): string[] {
  * undefined when the file cannot be read or has no such element. The loader still checks it.
  */
 export function componentBlock(nameOrPath: string): string | undefined {
-  for (const [block, names] of Object.entries(SHIPPED)) if (names.includes(nameOrPath) && existsSync(join(COMPONENTS_DIR, `${nameOrPath}.xml`))) return block;
-  let root: XmlElement;
+  const shipped = shippedComponentList().find((c) => c.name === nameOrPath);
+  if (shipped !== undefined && existsSync(join(COMPONENTS_DIR, `${nameOrPath}.xml`))) return shipped.block;
   try {
-    root = readXmlFile(componentFile(nameOrPath));
+    return blockElement(readXmlFile(componentFile(nameOrPath)));
   } catch {
     return undefined;
   }
-  const find = (el: XmlElement): string | undefined => {
-    if (el.ns === RVTRACE_NS && el.name === 'block') return el.text.trim();
-    for (const c of el.children) {
-      const found = find(c);
-      if (found !== undefined) return found;
-    }
-    return undefined;
-  };
-  return find(root);
 }
 
 /** Loads a component or throws ComponentErrors with every problem found. */
@@ -179,9 +211,12 @@ export function checkComponent(nameOrPath: string, specs: readonly SettingSpec[]
   const fail = (errors: RvError[]): CheckResult => ({ component: undefined, errors });
   let file: string;
   let root: XmlElement;
+  let sha256: string;
   try {
     file = componentFile(nameOrPath, options.block);
-    root = readXmlFile(file);
+    const doc = readXmlDocument(file);
+    root = doc.root;
+    sha256 = createHash('sha256').update(doc.bytes).digest('hex');
   } catch (e) {
     if (e instanceof RvError) return fail([e]);
     throw e;
@@ -192,7 +227,17 @@ export function checkComponent(nameOrPath: string, specs: readonly SettingSpec[]
   if (xsd.length > 0) return fail(xsd);
   const read = readComponent(root, file);
   if (read.component === undefined) return fail(read.errors);
-  return new ParameterMapper(read.component, root, specs, options).run();
+  let mapped = { specs, options };
+  if (options.blocks !== undefined) {
+    const el = read.component.vendorExtensions.find((e) => e.ns === RVTRACE_NS && e.name === 'block');
+    const name = el?.text.trim();
+    const block = name === undefined ? undefined : options.blocks.lookup(name);
+    if (el !== undefined && block === undefined) {
+      return fail([new RvError('invalid-component', `<${el.qname}>${name}</${el.qname}>: no such block (blocks: ${options.blocks.names.join(', ')})`, { file, line: el.line })]);
+    }
+    if (block !== undefined) mapped = { specs: block.specs, options: { ...options, validate: block.validate } };
+  }
+  return new ParameterMapper(read.component, root, mapped.specs, mapped.options, sha256).run();
 }
 
 interface Extensions {
@@ -212,6 +257,7 @@ class ParameterMapper {
     private readonly root: XmlElement,
     private readonly specs: readonly SettingSpec[],
     private readonly options: LoadOptions,
+    private readonly sha256: string,
   ) {
     for (const p of c.parameters) if (!this.lines.has(p.name)) this.lines.set(p.name, p.line);
   }
@@ -291,6 +337,7 @@ class ParameterMapper {
         settings: this.settings,
         lines: this.lines,
         helpers: [...ext.helpers.keys()],
+        sha256: this.sha256,
       },
       errors: [],
     };

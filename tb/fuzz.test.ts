@@ -7,8 +7,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Rng } from '../golden-model/common/rng.ts';
-import { caseConfig, runCase, type CaseSpec } from './etrace/case.ts';
-import { blockOf } from './blocks.ts';
+import { resolver, shippedOf } from '../blocks/index.ts';
+import type { CaseSpec } from '../core/block.ts';
+
+const resolve = resolver('test');
+const components = shippedOf();
 import { fuzz, loadFixtures, randomCase, randomConfig, shrink } from './fuzz.ts';
 
 describe('fuzz machinery', () => {
@@ -27,16 +30,16 @@ describe('fuzz machinery', () => {
     const a = new Rng(5);
     const b = new Rng(5);
     for (let i = 0; i < 30; i++) {
-      const x = randomCase(a, [randomConfig(a)]);
-      expect(randomCase(b, [randomConfig(b)])).toEqual(x);
-      expect(() => caseConfig(x.component, x.sets)).not.toThrow();
+      const x = randomCase(a, [randomConfig(a, components, resolve)], resolve);
+      expect(randomCase(b, [randomConfig(b, components, resolve)], resolve)).toEqual(x);
+      expect(() => resolve(x.component, x.sets)).not.toThrow();
       expect(x.count).toBeGreaterThanOrEqual(1000);
     }
   });
 
   it('saves a shrunk failure as a fixture that loads back', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'rvtrace-fuzz-'));
-    const report = await fuzz(30, 3, async (s) => s.count < 500, { dir, stopAfterFailure: true });
+    const report = await fuzz(30, 3, async (s) => s.count < 500, { dir, stopAfterFailure: true, components, resolve });
     expect(report.failures).toHaveLength(1);
     expect(report.failures[0]!.count).toBe(500);
     const saved = loadFixtures(dir);
@@ -47,7 +50,8 @@ describe('fuzz machinery', () => {
 // Every saved fixture (a case that once failed, shrunk) replays identically on the current RTL.
 // A fixture of any block replays through that block's runner.
 it.each(loadFixtures().map((f) => ({ name: f.file.split('/').pop()!, spec: f.spec })))('fuzz fixture $name replays identically', async ({ spec }) => {
-  const r = await blockOf(spec.component).runCase(spec);
-  expect(r.mismatch).toBeUndefined();
-  expect(r.identical).toBe(true);
+  const r = resolve(spec.component, spec.sets);
+  const result = await r.block.runCase(r, spec);
+  expect(result.mismatch).toBeUndefined();
+  expect(result.identical).toBe(true);
 });

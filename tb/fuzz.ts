@@ -1,16 +1,16 @@
 /**
  * Fuzzing the RTL against the model: random legal configurations (a component with its block's
- * random run-time settings, tb/blocks.ts; E-Trace: options, FIFO depth, multiple retirement),
- * random stimulus knobs (traps, halts, resets, trace-on/off triggers), random back-pressure. A
- * failing case is shrunk to the shortest stimulus that still fails and saved as a JSON fixture
- * that tb/fuzz-fixtures.test.ts replays.
+ * random run-time settings, the block's fuzz policy), random stimulus knobs from the block (traps,
+ * halts, resets, ...), random back-pressure where the block has an output stream. A failing case
+ * is shrunk to the shortest stimulus that still fails and saved as a JSON fixture that
+ * tb/fuzz.test.ts replays.
  */
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Rng } from '../golden-model/common/rng.ts';
 import { ROOT } from '../generator/render.ts';
-import { shippedComponents } from '../ipxact/load.ts';
-import { blockOf, type CaseSpec } from './blocks.ts';
+import type { CaseSpec } from '../core/block.ts';
+import type { Resolver } from './regress.ts';
 
 export const FIXTURE_DIR = join(ROOT, 'tb', 'fuzz-fixtures');
 
@@ -25,20 +25,18 @@ export interface FuzzConfig {
   readonly sets: string[];
 }
 
-/**
- * A random legal configuration: one of `components` (default: the shipped E-Trace components)
- * with the random run-time settings of its block (tb/blocks.ts; E-Trace: options and FIFO depth).
- */
-export function randomConfig(rng: Rng, components: readonly string[] = shippedComponents()): FuzzConfig {
+/** A random legal configuration: one of `components` with the random run-time settings of its block. */
+export function randomConfig(rng: Rng, components: readonly string[], resolve: Resolver): FuzzConfig {
   const component = components[below(rng, components.length)]!;
-  return { component, sets: blockOf(component).randomSets(rng, component) };
+  const r = resolve(component, []);
+  return { component, sets: r.block.randomSets(rng, r) };
 }
 
 /**
  * A random case on one of `pool`'s configurations (each configuration is a Verilator build, so a
  * fuzzing session draws its cases from a few of them).
  */
-export function randomCase(rng: Rng, pool: readonly FuzzConfig[]): CaseSpec {
+export function randomCase(rng: Rng, pool: readonly FuzzConfig[], resolve: Resolver): CaseSpec {
   const pick = <T>(xs: readonly T[]): T => xs[below(rng, xs.length)]!;
   const { component, sets } = pick(pool);
   return {
@@ -47,7 +45,7 @@ export function randomCase(rng: Rng, pool: readonly FuzzConfig[]): CaseSpec {
     seed: below(rng, 1_000_000),
     count: 1000 + below(rng, 15_000),
     backpressure: pick([0, 0, 0.3, 0.6, 0.9]),
-    knobs: blockOf(component).randomKnobs(rng),
+    knobs: resolve(component, []).block.randomKnobs(rng),
   };
 }
 
@@ -99,17 +97,17 @@ export async function fuzz(
   seconds: number,
   seed: number,
   run: CaseRunner,
-  opts: { dir?: string; onCase?: (spec: CaseSpec, ok: boolean) => void; stopAfterFailure?: boolean; components?: readonly string[] } = {},
+  opts: { components: readonly string[]; resolve: Resolver; dir?: string; onCase?: (spec: CaseSpec, ok: boolean) => void; stopAfterFailure?: boolean },
 ): Promise<FuzzReport> {
   const rng = new Rng(seed);
-  const components = opts.components ?? shippedComponents();
+  const { components, resolve } = opts;
   // A few configurations per session (one build each), a new one every 20 cases.
-  const pool = Array.from({ length: 4 }, () => randomConfig(rng, components));
+  const pool = Array.from({ length: 4 }, () => randomConfig(rng, components, resolve));
   const until = performance.now() + seconds * 1000;
   const report: FuzzReport = { cases: 0, records: 0, failures: [] };
   while (performance.now() < until) {
-    if (report.cases > 0 && report.cases % 20 === 0) pool[below(rng, pool.length)] = randomConfig(rng, components);
-    const spec = randomCase(rng, pool);
+    if (report.cases > 0 && report.cases % 20 === 0) pool[below(rng, pool.length)] = randomConfig(rng, components, resolve);
+    const spec = randomCase(rng, pool, resolve);
     const ok = await run(spec);
     report.cases++;
     report.records += spec.count;

@@ -3,17 +3,19 @@
  * the same matrix in one run; shard indices come from the scheduler variables; reports are valid.
  */
 import { describe, expect, it } from 'vitest';
+import { resolver } from '../blocks/index.ts';
 import { junitXml, matrixCases, mergeResults, parseShard, runRegression, totals, type Matrix, type Results } from './regress.ts';
 
+const resolve = resolver('test');
 const MATRIX: Matrix = { components: ['etrace', 'etrace-rv32-mcu'], sets: [], seeds: [1, 2, 3], backpressures: [0, 0.7], count: 1500 };
 
 describe('regress', () => {
   it('4 shards merged give the same cases and totals as one run; every case runs in exactly one shard', async () => {
-    const whole = await runRegression(MATRIX, { jobs: 2 });
+    const whole = await runRegression(MATRIX, { jobs: 2, resolve });
     expect(whole.cases).toHaveLength(12);
     expect(whole.cases.every((c) => c.status === 'passed')).toBe(true);
     const shards: Results[] = [];
-    for (let k = 1; k <= 4; k++) shards.push(await runRegression(MATRIX, { jobs: 2, shard: { index: k, count: 4 } }));
+    for (let k = 1; k <= 4; k++) shards.push(await runRegression(MATRIX, { jobs: 2, shard: { index: k, count: 4 }, resolve }));
     expect(shards.map((s) => s.cases.length)).toEqual([3, 3, 3, 3]);
     const merged = mergeResults(shards, ['s1', 's2', 's3', 's4']);
     const strip = (r: Results) => r.cases.map(({ seconds: _s, ...rest }) => rest);
@@ -38,7 +40,7 @@ describe('regress', () => {
   });
 
   it('the case order is fixed: components, then back-pressure, then seeds', () => {
-    expect(matrixCases(MATRIX).map((c) => c.id).slice(0, 4)).toEqual(['etrace/bp0/seed1', 'etrace/bp0/seed2', 'etrace/bp0/seed3', 'etrace/bp0.7/seed1']);
+    expect(matrixCases(MATRIX, resolve).map((c) => c.id).slice(0, 4)).toEqual(['etrace/bp0/seed1', 'etrace/bp0/seed2', 'etrace/bp0/seed3', 'etrace/bp0.7/seed1']);
   });
 
   it('JUnit XML has a suite per component and a failure element, escaped, for a failed case', () => {
@@ -46,8 +48,8 @@ describe('regress', () => {
       tool: 'rvtrace test',
       matrix: MATRIX,
       cases: [
-        { id: 'etrace/bp0/seed1', index: 0, component: 'etrace', sets: [], seed: 1, count: 10, backpressure: 0, status: 'passed', records: 10, bytes: 5, packets: 2, dropped: 0, seconds: 0.5, replay: 'x' },
-        { id: 'etrace/bp0/seed2', index: 1, component: 'etrace', sets: [], seed: 2, count: 10, backpressure: 0, status: 'failed', records: 10, bytes: 5, packets: 2, dropped: 0, seconds: 0.25, mismatch: 'byte 3: <a> & "b"', replay: 'npx rvtrace cosim' },
+        { id: 'etrace/bp0/seed1', index: 0, component: 'etrace', sets: [], seed: 1, count: 10, backpressure: 0, status: 'passed', records: 10, cycles: 12, metrics: { bytes: 5, packets: 2, lost: 0 }, seconds: 0.5, replay: 'x' },
+        { id: 'etrace/bp0/seed2', index: 1, component: 'etrace', sets: [], seed: 2, count: 10, backpressure: 0, status: 'failed', records: 10, cycles: 12, metrics: { bytes: 5, packets: 2, lost: 0 }, seconds: 0.25, mismatch: 'byte 3: <a> & "b"', replay: 'npx rvtrace cosim' },
       ],
     };
     const x = junitXml(r);

@@ -7,7 +7,8 @@
 import { availableParallelism } from 'node:os';
 import { RvError } from '../golden-model/common/errors.ts';
 import { TOOL_VERSION } from '../generator/render.ts';
-import { blockOf, type CaseSpec } from './blocks.ts';
+import type { CaseSpec, ResolvedComponent } from '../core/block.ts';
+import { replayCommand } from './case.ts';
 
 export interface Shard {
   /** 1-based. */
@@ -64,13 +65,16 @@ export interface CaseRecord {
   readonly backpressure: number;
   readonly status: 'passed' | 'failed';
   readonly records: number;
-  readonly bytes: number;
-  readonly packets: number;
-  readonly dropped: number;
+  readonly cycles: number;
+  /** The block's figures (core/block.ts MetricSpec), e.g. E-Trace bytes and packets. */
+  readonly metrics: Readonly<Record<string, number>>;
   readonly seconds: number;
   readonly mismatch?: string;
   readonly replay: string;
 }
+
+/** The resolved component of a case's component and `--set` overrides (resolved once by the caller). */
+export type Resolver = (component: string, sets: readonly string[]) => ResolvedComponent;
 
 export interface Results {
   readonly tool: string;
@@ -80,11 +84,11 @@ export interface Results {
 }
 
 /** Every case of the matrix, in the fixed order. */
-export function matrixCases(m: Matrix): (CaseSpec & { index: number; id: string })[] {
+export function matrixCases(m: Matrix, resolve: Resolver): (CaseSpec & { index: number; id: string })[] {
   const out: (CaseSpec & { index: number; id: string })[] = [];
   for (const component of m.components) {
     // A block without an output stream (CTR) runs the first back-pressure value only.
-    const backpressures = blockOf(component).backpressure ? m.backpressures : m.backpressures.slice(0, 1);
+    const backpressures = resolve(component, m.sets).block.backpressure ? m.backpressures : m.backpressures.slice(0, 1);
     for (const backpressure of backpressures) {
       for (const seed of m.seeds) {
         const index = out.length;
@@ -96,6 +100,7 @@ export function matrixCases(m: Matrix): (CaseSpec & { index: number; id: string 
 }
 
 export interface RegressOptions {
+  readonly resolve: Resolver;
   readonly jobs?: number;
   readonly shard?: Shard;
   /** Called after every case (progress). */
@@ -103,13 +108,16 @@ export interface RegressOptions {
   readonly log?: (line: string) => void;
 }
 
-export async function runRegression(m: Matrix, opts: RegressOptions = {}): Promise<Results> {
-  const all = matrixCases(m);
+export async function runRegression(m: Matrix, opts: RegressOptions): Promise<Results> {
+  const all = matrixCases(m, opts.resolve);
   const shard = opts.shard;
   const mine = shard ? all.filter((c) => c.index % shard.count === shard.index - 1) : all;
   // One build per configuration, before the cases run (each build uses both cores). Each
-  // component goes to its block (tb/blocks.ts), so a matrix may mix E-Trace and CTR components.
-  for (const component of new Set(mine.map((c) => c.component))) blockOf(component).prepare(component, m.sets, opts.log);
+  // component goes to its block, so a matrix may mix blocks.
+  for (const component of new Set(mine.map((c) => c.component))) {
+    const r = opts.resolve(component, m.sets);
+    r.block.prepare(r, opts.log);
+  }
   const jobs = Math.max(1, opts.jobs ?? availableParallelism());
   const results: CaseRecord[] = new Array(mine.length);
   let next = 0;
@@ -118,8 +126,8 @@ export async function runRegression(m: Matrix, opts: RegressOptions = {}): Promi
     while (next < mine.length) {
       const k = next++;
       const spec = mine[k]!;
-      const block = blockOf(spec.component);
-      const r = await block.runCase(spec);
+      const resolved = opts.resolve(spec.component, spec.sets);
+      const r = await resolved.block.runCase(resolved, spec);
       const record: CaseRecord = {
         id: spec.id,
         index: spec.index,
@@ -130,12 +138,11 @@ export async function runRegression(m: Matrix, opts: RegressOptions = {}): Promi
         backpressure: spec.backpressure,
         status: r.identical ? 'passed' : 'failed',
         records: r.records,
-        bytes: r.bytes,
-        packets: r.packets,
-        dropped: r.dropped,
+        cycles: r.cycles,
+        metrics: r.metrics,
         seconds: Number(r.seconds.toFixed(3)),
         ...(r.mismatch !== undefined ? { mismatch: r.mismatch } : {}),
-        replay: block.replayCommand(spec),
+        replay: replayCommand(resolved.block, spec),
       };
       results[k] = record;
       done++;
@@ -167,28 +174,44 @@ export interface Totals {
   passed: number;
   failed: number;
   records: number;
-  bytes: number;
+  cycles: number;
+  /** Each block figure summed, by name. */
+  metrics: Record<string, number>;
   seconds: number;
 }
 
 export function totals(cases: readonly CaseRecord[]): Totals {
-  const t: Totals = { cases: 0, passed: 0, failed: 0, records: 0, bytes: 0, seconds: 0 };
+  const t: Totals = { cases: 0, passed: 0, failed: 0, records: 0, cycles: 0, metrics: {}, seconds: 0 };
   for (const c of cases) {
     t.cases++;
     if (c.status === 'passed') t.passed++;
     else t.failed++;
     t.records += c.records;
-    t.bytes += c.bytes;
+    t.cycles += c.cycles;
+    for (const [name, v] of Object.entries(c.metrics)) t.metrics[name] = (t.metrics[name] ?? 0) + v;
     t.seconds += c.seconds;
   }
   return t;
 }
 
-/** The summary table: one row per component, then the total. */
+/**
+ * The summary table: one row per component, then the total. The blocks' figures follow the
+ * records and cycles, one column each ('-' for a component whose block does not count it).
+ */
 export function summaryTable(r: Results): string {
-  const rows: string[][] = [['component', 'cases', 'passed', 'failed', 'records', 'bytes', 'seconds']];
+  const metrics = [...new Set(r.cases.flatMap((c) => Object.keys(c.metrics)))];
+  const rows: string[][] = [['component', 'cases', 'passed', 'failed', 'records', 'cycles', ...metrics, 'seconds']];
   const components = [...new Set(r.cases.map((c) => c.component))];
-  const row = (name: string, t: Totals) => [name, String(t.cases), String(t.passed), String(t.failed), String(t.records), String(t.bytes), t.seconds.toFixed(1)];
+  const row = (name: string, t: Totals) => [
+    name,
+    String(t.cases),
+    String(t.passed),
+    String(t.failed),
+    String(t.records),
+    String(t.cycles),
+    ...metrics.map((m) => (t.metrics[m] === undefined ? '-' : String(t.metrics[m]))),
+    t.seconds.toFixed(1),
+  ];
   for (const comp of components) rows.push(row(comp, totals(r.cases.filter((c) => c.component === comp))));
   rows.push(row('total', totals(r.cases)));
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((x) => x[i]!.length)));

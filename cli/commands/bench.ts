@@ -1,24 +1,25 @@
 import type { Command } from 'commander';
-import { resolveSettings } from '../../golden-model/common/settings.ts';
-import { validateConfig } from '../../golden-model/etrace/config.ts';
+import { type EtraceConfig, validateConfig } from '../../golden-model/etrace/config.ts';
 import { decodeStream } from '../../golden-model/etrace/decoder.ts';
 import { encodeStream } from '../../golden-model/etrace/output.ts';
-import { ETRACE_SETTINGS, etraceConfig } from '../../golden-model/etrace/settings.ts';
 import { decodeBinaryStream, encodeBinaryStream } from '../../golden-model/hart/formats/binary.ts';
 import { generateStimulus } from '../../golden-model/hart/stimulus/generate.ts';
 import { defaultKnobs } from '../../golden-model/hart/stimulus/knobs.ts';
-import { loadComponent, shippedComponents } from '../../ipxact/load.ts';
-import type { CommandDefinition } from '../main.ts';
+import { allShippedComponents, shippedComponents } from '../../ipxact/load.ts';
+import { resolveComponent } from '../../blocks/index.ts';
+import type { ResolvedComponent } from '../../core/block.ts';
+import type { CommandDefinition } from '../../core/block.ts';
+import { outputNames } from '../../generator/output.ts';
 import { RvError } from '../../golden-model/common/errors.ts';
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from '../../generator/render.ts';
-import { caseConfig, caseModel } from '../../tb/etrace/case.ts';
+import { etraceCaseModel } from '../../tb/etrace/case.ts';
 import { cosimEtrace } from '../../tb/etrace/cosim.ts';
 import { measureSuite } from '../../workloads/efficiency.ts';
 import { efficiencyJson, efficiencyMarkdown, efficiencySvg } from '../../workloads/efficiency-report.ts';
-import { writeOutputAtomic } from '../io.ts';
+import { writeOutputAtomic } from '../../core/io.ts';
 
 interface Options {
   count: string;
@@ -29,14 +30,15 @@ interface Options {
   report: string;
 }
 
-/** Yosys's cell count of the shipped RTL of a component (etrace_top, generic synthesis). */
-function yosysCells(component: string): { cells: number; seconds: number } {
+/** Yosys's cell count of the shipped RTL of a component (its block's top module, generic synthesis). */
+function yosysCells(r: ResolvedComponent): { cells: number; seconds: number } {
+  const component = r.component;
   const dir = join(ROOT, 'rtl-out', component);
-  const files = readFileSync(join(dir, 'etrace.f'), 'utf8').split('\n').filter((l) => l.endsWith('.sv'));
+  const files = readFileSync(join(dir, outputNames(r).filelist), 'utf8').split('\n').filter((l) => l.endsWith('.sv'));
   const started = performance.now();
-  const r = spawnSync('yosys', ['-p', `read_verilog -sv ${files.join(' ')}; synth -top etrace_top; stat`], { cwd: dir, encoding: 'utf8', maxBuffer: 256 << 20 });
-  const counts = [...(r.stdout ?? '').matchAll(/Number of cells:\s+(\d+)/g)].map((m) => Number(m[1]));
-  if (r.status !== 0 || counts.length === 0) throw new RvError('tool-failure', `yosys failed on rtl-out/${component}: ${(r.stderr ?? '').slice(-500)}`);
+  const y = spawnSync('yosys', ['-p', `read_verilog -sv ${files.join(' ')}; synth -top ${r.block.topModule}; stat`], { cwd: dir, encoding: 'utf8', maxBuffer: 256 << 20 });
+  const counts = [...(y.stdout ?? '').matchAll(/Number of cells:\s+(\d+)/g)].map((m) => Number(m[1]));
+  if (y.status !== 0 || counts.length === 0) throw new RvError('tool-failure', `yosys failed on rtl-out/${component}: ${(y.stderr ?? '').slice(-500)}`);
   // stat prints every module, then the whole design last.
   return { cells: counts[counts.length - 1]!, seconds: (performance.now() - started) / 1000 };
 }
@@ -114,9 +116,9 @@ export const benchCommand: CommandDefinition<Options> = {
     rows.push({ what: 'binary stream read', rate: mips(count, tRead), detail: '' });
 
     let rv32: typeof stream | undefined;
-    for (const name of shippedComponents()) {
+    for (const name of shippedComponents('etrace')) {
       progress(`E-Trace model: ${name}`);
-      const config = etraceConfig(resolveSettings('bench', ETRACE_SETTINGS, [], loadComponent(name, ETRACE_SETTINGS).settings));
+      const config = resolveComponent(name, [], { command: 'bench' }).config as EtraceConfig;
       if (validateConfig(config).length > 0) continue;
       // Each component encodes a stream of its own address width.
       const xlen = config.params.iaddress_width_p > 32 ? 64 : 32;
@@ -134,22 +136,24 @@ export const benchCommand: CommandDefinition<Options> = {
     }
     if (o.cosim) {
       progress('co-simulation: etrace (building or reusing the Verilator model)');
-      const c = caseConfig('etrace', []);
-      const { model } = caseModel('etrace', [], c, progress);
+      const r = resolveComponent('etrace', [], { command: 'bench' }) as ResolvedComponent<EtraceConfig>;
+      const c = r.config;
+      const { model } = etraceCaseModel(r, progress);
       const started = performance.now();
-      const r = await cosimEtrace(model, c, stream.records, { seed });
+      const result = await cosimEtrace(model, c, stream.records, { seed });
       const t = (performance.now() - started) / 1000;
       rows.push({
         what: 'E-Trace co-simulation (etrace)',
         rate: mips(count, t),
-        detail: `model + Verilator RTL compared, ${r.cycles} cycles, ${r.mismatch ? 'MISMATCH' : 'identical'}`,
+        detail: `model + Verilator RTL compared, ${result.cycles} cycles, ${result.mismatch ? 'MISMATCH' : 'identical'}`,
       });
     }
     if (o.synth) {
-      for (const name of shippedComponents()) {
+      for (const name of allShippedComponents()) {
         progress(`Yosys synthesis: ${name}`);
-        const y = yosysCells(name);
-        rows.push({ what: `RTL cells (${name})`, rate: String(y.cells), detail: `Yosys synth -top etrace_top, ${y.seconds.toFixed(0)} s` });
+        const r = resolveComponent(name, [], { command: 'bench' });
+        const y = yosysCells(r);
+        rows.push({ what: `RTL cells (${name})`, rate: String(y.cells), detail: `Yosys synth -top ${r.block.topModule}, ${y.seconds.toFixed(0)} s` });
       }
     }
     const rss = process.memoryUsage().rss / 2 ** 20;

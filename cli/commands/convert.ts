@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { Xlen } from '../../golden-model/hart/stream.ts';
-import type { CommandDefinition } from '../main.ts';
-import { outputFormat, readStream, TRACE_INPUT_SETTINGS, writeStream } from '../stream-io.ts';
+import type { CommandDefinition } from '../../core/block.ts';
+import { outputFormat, readStream, TRACE_INPUT_SETTINGS, writeStream } from '../../core/stream-io.ts';
 
 interface Options {
   out: string;

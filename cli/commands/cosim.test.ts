@@ -4,7 +4,7 @@
  * `merge` (clear errors for bad files) and `fuzz` (a short session of each block).
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -37,6 +37,55 @@ describe('rvtrace cosim, regress, merge, fuzz', () => {
     expect(ctrSetting.stderr).toMatch(/^rvtrace: --set depthMax: 'cosim' has no setting of that name \(known: payload_layout,/);
   }, 60_000);
 
+  it('--schema-dir is used by every command that takes a component: a schema folder that rejects the component fails at once', () => {
+    // A 1685-2014 "schema" that allows a component to hold nothing but a vendor element.
+    const strict = join(dir, 'strict-schema');
+    mkdirSync(join(strict, 'ieee-1685-2014'), { recursive: true });
+    writeFileSync(
+      join(strict, 'ieee-1685-2014', 'index.xsd'),
+      '<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema" targetNamespace="http://www.accellera.org/XMLSchema/IPXACT/1685-2014" elementFormDefault="qualified">\n' +
+        '  <xs:element name="component"><xs:complexType><xs:sequence><xs:element name="vendor" type="xs:string"/></xs:sequence></xs:complexType></xs:element>\n' +
+        '</xs:schema>\n',
+    );
+    const runs: [string, string[]][] = [
+      ['cosim', ['cosim', '--component', 'etrace', '--count', '100']],
+      ['cosim (CTR)', ['cosim', '--component', 'ctr-small', '--count', '100']],
+      ['generate', ['generate', '--component', 'etrace', '--out', join(dir, 'never')]],
+      ['ipxact', ['ipxact', '--component', 'etrace', '--out', join(dir, 'never.xml')]],
+      ['encode', ['encode', '--component', 'etrace', '--in', 'x.bin', '--out', join(dir, 'never.te')]],
+      ['dump', ['dump', '--component', 'etrace', '--in', 'x.te']],
+      ['ctr-dump', ['ctr-dump', '--component', 'ctr']],
+      ['regress', ['regress', '--components', 'etrace', '--seeds', '1', '--count', '100']],
+      ['fuzz', ['fuzz', '--components', 'ctr-small', '--time', '1s']],
+    ];
+    for (const [what, args] of runs) {
+      const r = rvtrace(...args, '--schema-dir', strict);
+      expect(r.status, `${what}: ${r.stdout}${r.stderr}`).toBe(2);
+      expect(r.stderr, what).toMatch(/^rvtrace: .*ipxact\/components\/(etrace|ctr|ctr-small)\.xml:\d+: .*library/);
+      expect(r.stderr.trim().split('\n'), what).toHaveLength(1);
+    }
+    expect(existsSync(join(dir, 'never'))).toBe(false);
+    // The default schemas (../shared/ipxact-schema) accept the same component.
+    expect(rvtrace('generate', '--component', 'etrace', '--out', join(dir, 'gen-default')).status).toBe(0);
+    expect(rvtrace('cosim', '--component', 'ctr-small', '--count', '200', '--schema-dir', join(ROOT, '..', 'shared', 'ipxact-schema')).status).toBe(0);
+  }, 120_000);
+
+  it('reads and schema-validates the component once per command (xmllint runs once per component)', () => {
+    const bin = join(dir, 'counting-bin');
+    const calls = join(dir, 'xmllint-calls');
+    mkdirSync(bin, { recursive: true });
+    writeFileSync(join(bin, 'xmllint'), `#!/bin/sh\necho x >> '${calls}'\nexec /usr/bin/xmllint "$@"\n`, { mode: 0o755 });
+    const env = { ...process.env, PATH: `${bin}:${process.env.PATH}` };
+    const count = (...args: string[]): number => {
+      writeFileSync(calls, '');
+      const r = spawnSync(process.execPath, [BIN, ...args], { cwd: dir, encoding: 'utf8', env });
+      expect(r.status, r.stderr).toBe(0);
+      return readFileSync(calls, 'utf8').split('\n').filter((l) => l === 'x').length;
+    };
+    expect(count('cosim', '--component', 'etrace', '--count', '500', '--set', 'ResyncMax=2')).toBe(1);
+    expect(count('regress', '--components', 'etrace,ctr-small', '--seeds', '1-2', '--count', '300')).toBe(2);
+  }, 120_000);
+
   it('cosim of a CTR component: the block comes from the component; identical CSR responses exit 0', () => {
     const r = rvtrace('cosim', '--component', 'ctr-small', '--seed', '4', '--count', '4000', '--knob', 'interrupt_rate=0.01');
     expect(r.status, r.stderr).toBe(0);
@@ -54,7 +103,7 @@ describe('rvtrace cosim, regress, merge, fuzz', () => {
     const junit = join(dir, 'r.xml');
     const r = rvtrace('regress', '--components', 'etrace', '--seeds', '1-2', '--count', '1000', '--backpressure', '0,0.6', '--json', json, '--junit', junit);
     expect(r.status, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/^component\s+cases\s+passed\s+failed\s+records\s+bytes\s+seconds\n/);
+    expect(r.stdout).toMatch(/^component\s+cases\s+passed\s+failed\s+records\s+cycles\s+bytes\s+packets\s+lost\s+seconds\n/);
     expect(r.stdout).toMatch(/\n4 passed, 0 failed\n$/);
     const results = JSON.parse(readFileSync(json, 'utf8')) as { cases: { id: string; status: string }[] };
     expect(results.cases.map((c) => c.id)).toEqual(['etrace/bp0/seed1', 'etrace/bp0/seed2', 'etrace/bp0.6/seed1', 'etrace/bp0.6/seed2']);
@@ -76,7 +125,7 @@ describe('rvtrace cosim, regress, merge, fuzz', () => {
     const json = join(dir, 'mixed.json');
     const r = rvtrace('regress', '--components', 'etrace-rv32-mcu,ctr-small', '--seeds', '1', '--count', '1500', '--backpressure', '0,0.5', '--json', json);
     expect(r.status, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/\nctr-small\s+1\s+1\s+0\s+\d+\s+0\s+/);
+    expect(r.stdout).toMatch(/\nctr-small\s+1\s+1\s+0\s+\d+\s+\d+\s+-\s+-\s+-\s+\d+\s+/);
     expect(r.stdout).toMatch(/\n3 passed, 0 failed\n$/);
     const results = JSON.parse(readFileSync(json, 'utf8')) as { cases: { id: string; replay: string }[] };
     // The CTR unit has no output stream: one back-pressure value.

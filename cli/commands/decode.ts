@@ -3,12 +3,12 @@ import { RvError } from '../../golden-model/common/errors.ts';
 import { decodeStream, type TrapEntry } from '../../golden-model/etrace/decoder.ts';
 import { ETRACE_SETTINGS } from '../../golden-model/etrace/settings.ts';
 import type { Xlen } from '../../golden-model/hart/stream.ts';
-import type { CommandDefinition } from '../main.ts';
-import { checkedConfig, componentBase, type ComponentOption, withComponentOption } from '../etrace-config.ts';
-import { readInput, writeOutputAtomic } from '../io.ts';
-import { readStream } from '../stream-io.ts';
+import type { CommandDefinition } from '../../core/block.ts';
+import type { EtraceConfig } from '../../golden-model/etrace/config.ts';
+import { readInput, writeOutputAtomic } from '../../core/io.ts';
+import { readStream } from '../../core/stream-io.ts';
 
-interface Options extends ComponentOption {
+interface Options {
   in: string;
   image: string;
   out: string;
@@ -35,7 +35,7 @@ export const decodeCommand: CommandDefinition<Options> = {
   name: 'decode',
   summary: 'decode a te_inst byte stream with the program image into the retired instruction addresses',
   settings: ETRACE_SETTINGS,
-  base: componentBase,
+  component: { blocks: ['etrace'], default: 'etrace' },
   details: [
     'Output: one retired address per line, lower-case hex without 0x; gaps where trace was off or',
     'lost are lines starting with #. --image takes any trace file with an image (our bin/text',
@@ -44,13 +44,13 @@ export const decodeCommand: CommandDefinition<Options> = {
     '  rvtrace decode --component etrace --in a.te --image a.bin --out a.pcs',
   ].join('\n'),
   options: (cmd: Command) =>
-    withComponentOption(cmd)
+    cmd
       .requiredOption('--in <PACKETS>', 'encapsulated te_inst byte stream')
       .requiredOption('--image <FILE>', 'program image: our stream file or a spike-style CSV')
       .requiredOption('--out <PCS>', 'output file of addresses')
       .option('--trap-handler <SPEC>', 'trap handler addresses for implicit exception mode: ADDR, or CAUSE=ADDR,iN=ADDR,default=ADDR'),
-  run(_args, o, settings) {
-    const config = checkedConfig(settings, o.component);
+  run(_args, o, _settings, resolved) {
+    const config = resolved!.config as EtraceConfig;
     const xlen: Xlen = config.params.iaddress_width_p > 32 ? 64 : 32;
     const image = readStream(o.image, undefined, xlen).image;
     if (image.size === 0) throw new RvError('bad-file', 'this file holds no program image', { file: o.image });

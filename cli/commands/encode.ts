@@ -5,12 +5,12 @@ import { encodeStream } from '../../golden-model/etrace/output.ts';
 import { ETRACE_SETTINGS } from '../../golden-model/etrace/settings.ts';
 import type { Xlen } from '../../golden-model/hart/stream.ts';
 import { streamStats } from '../../golden-model/hart/stats.ts';
-import type { CommandDefinition } from '../main.ts';
-import { checkedConfig, componentBase, type ComponentOption, withComponentOption } from '../etrace-config.ts';
-import { writeOutputAtomic } from '../io.ts';
-import { readStream } from '../stream-io.ts';
+import type { CommandDefinition } from '../../core/block.ts';
+import type { EtraceConfig } from '../../golden-model/etrace/config.ts';
+import { writeOutputAtomic } from '../../core/io.ts';
+import { readStream } from '../../core/stream-io.ts';
 
-interface Options extends ComponentOption {
+interface Options {
   in: string;
   out: string;
   inFormat?: string;
@@ -22,7 +22,7 @@ export const encodeCommand: CommandDefinition<Options> = {
   name: 'encode',
   summary: 'encode a retirement stream into E-Trace te_inst packets (encapsulated byte stream)',
   settings: ETRACE_SETTINGS,
-  base: componentBase,
+  component: { blocks: ['etrace'], default: 'etrace' },
   details: [
     'Example:',
     '  rvtrace encode --component etrace --in a.bin --out a.te',
@@ -32,14 +32,14 @@ export const encodeCommand: CommandDefinition<Options> = {
     'names); filters and comparators are filter<N>.<field> and comparator<N>.<field>.',
   ].join('\n'),
   options: (cmd: Command) =>
-    withComponentOption(cmd)
+    cmd
       .requiredOption('--in <STREAM>', 'retirement stream (bin, text, etrace-csv, spike-csv)')
       .requiredOption('--out <PACKETS>', 'output byte stream')
       .option('--in-format <FORMAT>', 'force the input format')
       .option('--backpressure <P>', 'probability that the transport is not ready in a cycle', '0')
       .option('--seed <S>', 'seed of the back-pressure pattern', '1'),
-  run(_args, o, settings) {
-    const config = checkedConfig(settings, o.component);
+  run(_args, o, _settings, resolved) {
+    const config = resolved!.config as EtraceConfig;
     const p = Number(o.backpressure);
     if (!(p >= 0 && p < 1)) throw new RvError('bad-option', `--backpressure ${o.backpressure}: expected a probability from 0 to below 1`);
     const seed = Number(o.seed);

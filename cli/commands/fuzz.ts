@@ -1,22 +1,24 @@
 /**
- * `rvtrace fuzz --time T`: random legal configurations of the given components (default: the
- * shipped E-Trace ones; CTR components too with --components), stimulus and back-pressure against
- * the model until the time is up; every failure is shrunk to the shortest failing stimulus and
+ * `rvtrace fuzz --time T`: random legal configurations of the given components (default: every
+ * shipped component of every block; each block's fuzz policy draws its settings and stimulus knobs),
+ * against the model until the time is up; every failure is shrunk to the shortest failing stimulus and
  * saved as a fixture (tb/fuzz-fixtures/ by default) that the test suite replays.
  */
 import type { Command } from 'commander';
+import type { CommandDefinition } from '../../core/block.ts';
+import { parseCount } from '../../core/options.ts';
 import { RvError } from '../../golden-model/common/errors.ts';
-import { shippedComponents } from '../../ipxact/load.ts';
-import { blockOf } from '../../tb/blocks.ts';
+import { replayCommand } from '../../tb/case.ts';
 import { type CaseRunner, FIXTURE_DIR, fuzz } from '../../tb/fuzz.ts';
-import type { CommandDefinition } from '../main.ts';
-import { parseCount } from './stimulus.ts';
+import { resolver } from '../../blocks/index.ts';
+import { componentList } from './regress.ts';
 
 interface Options {
   time: string;
   seed: string;
   out: string;
   components?: string;
+  schemaDir?: string;
 }
 
 /** `90`, `90s`, `5m`, `2h` -> seconds. */
@@ -28,18 +30,18 @@ export function parseDuration(text: string): number {
 
 export const fuzzCommand: CommandDefinition<Options> = {
   name: 'fuzz',
-  summary: 'fuzz the RTL (E-Trace, or CTR with --components) against the model; shrink failures and save them as test fixtures',
+  summary: 'fuzz the RTL of every block against its model; shrink failures and save them as test fixtures',
   settings: [],
   details: [
     'Examples:',
     '  rvtrace fuzz --time 10m',
     '  rvtrace fuzz --time 2h --seed 42 --out my-fixtures',
-    '  rvtrace fuzz --time 30m --components ctr,ctr-rv32,ctr-1.0,ctr-small',
-    'Each case: a shipped component with random options (resync, full address, implicit exception,',
-    'triggers, stall, FIFO depth, predictors on/off), random traps/halts/resets/triggers in the',
-    'stimulus and random back-pressure. A CTR case: a CTR component (its settings are hardware',
-    'parameters: the configurations are the components), random traps, faults, halts, resets and',
-    'idle cycles in the stimulus, with the random CSR program of the co-simulation.',
+    '  rvtrace fuzz --time 30m --components etrace,etrace-rv64-full',
+    'Each case: a component with its block\'s random settings and stimulus knobs. E-Trace: random',
+    'options (resync, full address, implicit exception, triggers, stall, FIFO depth, predictors on/off,',
+    'several instructions and blocks a cycle), random traps/halts/resets/triggers and random',
+    'back-pressure. CTR: its settings are hardware parameters (the configurations are the components);',
+    'random traps, faults, halts, resets and idle cycles, with the co-simulation\'s random CSR program.',
     'Exit status 1 when a failure was found.',
   ].join('\n'),
   options: (cmd: Command) =>
@@ -47,13 +49,14 @@ export const fuzzCommand: CommandDefinition<Options> = {
       .option('--time <T>', 'how long to fuzz (90s, 10m, 2h)', '60s')
       .option('--seed <S>', 'seed of the random cases', String(Date.now() % 1_000_000))
       .option('--out <DIR>', 'where failing cases are saved', FIXTURE_DIR)
-      .option('--components <LIST>', 'comma-separated components to draw from, E-Trace or CTR (default: the shipped E-Trace components)'),
+      .option('--components <LIST>', 'comma-separated components to draw from, of any block (default: every shipped component)')
+      .option('--schema-dir <DIR>', 'folder with the IEEE 1685-2014/2022 schemas the components are validated against'),
   async run(_args, o) {
     const seconds = parseDuration(o.time);
     const seed = parseCount(o.seed, '--seed', 0);
-    const components = o.components ? o.components.split(',').map((s) => s.trim()).filter((s) => s !== '') : shippedComponents();
-    if (components.length === 0) throw new RvError('bad-option', `--components ${o.components}: no component given`);
-    for (const c of components) blockOf(c).resolve('fuzz', c, []);
+    const components = componentList(o.components);
+    const resolve = resolver('fuzz', o.schemaDir);
+    for (const c of components) resolve(c, []);
     process.stderr.write(`fuzzing for ${seconds} s with seed ${seed}\n`);
     let n = 0;
     const log = (l: string) => process.stderr.write(`${l}\n`);
@@ -61,7 +64,8 @@ export const fuzzCommand: CommandDefinition<Options> = {
     // failure like a mismatch: it is reported, shrunk and saved rather than ending the session.
     const run: CaseRunner = async (spec) => {
       try {
-        return (await blockOf(spec.component).runCase(spec, log)).identical;
+        const r = resolve(spec.component, spec.sets);
+        return (await r.block.runCase(r, spec, log)).identical;
       } catch (e) {
         log(`      error: ${e instanceof RvError ? e.oneLine() : (e as Error).message}`);
         return false;
@@ -70,13 +74,14 @@ export const fuzzCommand: CommandDefinition<Options> = {
     const report = await fuzz(seconds, seed, run, {
       dir: o.out,
       components,
+      resolve,
       onCase: (spec, ok) => {
         n++;
-        process.stderr.write(`${String(n).padStart(5)} ${ok ? 'ok  ' : 'FAIL'} ${blockOf(spec.component).replayCommand(spec)}\n`);
+        process.stderr.write(`${String(n).padStart(5)} ${ok ? 'ok  ' : 'FAIL'} ${replayCommand(resolve(spec.component, []).block, spec)}\n`);
       },
     });
     process.stdout.write(`${report.cases} cases, ${report.records} instructions, ${report.failures.length} failures\n`);
-    for (const f of report.failures) process.stdout.write(`saved a reproducer of ${f.count} instructions: ${blockOf(f.component).replayCommand(f)}\n`);
+    for (const f of report.failures) process.stdout.write(`saved a reproducer of ${f.count} instructions: ${replayCommand(resolve(f.component, []).block, f)}\n`);
     return report.failures.length === 0 ? 0 : 1;
   },
 };

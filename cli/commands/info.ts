@@ -2,8 +2,8 @@ import type { Command } from 'commander';
 import { checkContinuity } from '../../golden-model/hart/continuity.ts';
 import { formatStats, streamStats } from '../../golden-model/hart/stats.ts';
 import type { Xlen } from '../../golden-model/hart/stream.ts';
-import type { CommandDefinition } from '../main.ts';
-import { readStream, TRACE_INPUT_SETTINGS } from '../stream-io.ts';
+import type { CommandDefinition } from '../../core/block.ts';
+import { readStream, TRACE_INPUT_SETTINGS } from '../../core/stream-io.ts';
 
 interface Options {
   inFormat?: string;

@@ -5,14 +5,12 @@
  */
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
+import { blockSettings, resolver, shippedOf } from '../../blocks/index.ts';
+import type { CommandDefinition } from '../../core/block.ts';
+import { writeOutputAtomic } from '../../core/io.ts';
+import { parseCount, parseProbability } from '../../core/options.ts';
 import { RvError } from '../../golden-model/common/errors.ts';
-import { allShippedComponents } from '../../ipxact/load.ts';
-import { allBlockSettings, blockOf } from '../../tb/blocks.ts';
 import { junitXml, mergeResults, parseShard, runRegression, summaryTable, totals, type Matrix, type Results } from '../../tb/regress.ts';
-import type { CommandDefinition } from '../main.ts';
-import { writeOutputAtomic } from '../io.ts';
-import { parseProbability } from './cosim.ts';
-import { parseCount } from './stimulus.ts';
 
 interface RegressOptions {
   components?: string;
@@ -24,6 +22,14 @@ interface RegressOptions {
   shard?: string;
   json?: string;
   junit?: string;
+  schemaDir?: string;
+}
+
+/** `--components LIST` (default: every shipped component), each checked now: a bad one is a one-line error before anything runs. */
+export function componentList(text: string | undefined): string[] {
+  const list = text === undefined ? shippedOf() : text.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  if (list.length === 0) throw new RvError('bad-option', `--components ${text}: no component given`);
+  return list;
 }
 
 /** `1-8`, `1,4,9` or a mix: the seeds, in order, without repeats. */
@@ -56,8 +62,8 @@ function report(r: Results): number {
 
 export const regressCommand: CommandDefinition<RegressOptions> = {
   name: 'regress',
-  summary: 'run a matrix of co-simulations (E-Trace and CTR components x back-pressure x seeds) on every core, or one shard of it',
-  settings: allBlockSettings(),
+  summary: 'run a matrix of co-simulations (components of any block x back-pressure x seeds) on every core, or one shard of it',
+  settings: blockSettings(),
   details: [
     'Examples:',
     '  rvtrace regress --seeds 1-8 --count 50000 --json results.json --junit results.xml',
@@ -66,13 +72,15 @@ export const regressCommand: CommandDefinition<RegressOptions> = {
     'Sharding: case i runs in shard (i mod N) + 1; --shard N takes the index from SLURM_ARRAY_TASK_ID',
     '(minus SLURM_ARRAY_TASK_MIN), LSB_JOBINDEX or JOB_COMPLETION_INDEX. Combine the shards with',
     'rvtrace merge. --set applies to every component (all must be of a block with that setting).',
-    'For CTR components, "packets" counts the CSR responses compared; back-pressure does not apply',
-    '(they run with the first value of --backpressure only).',
+    'Columns: records and cycles, then each block\'s figures (E-Trace: bytes, packets, lost; CTR:',
+    'responses, the CSR responses compared). Blocks without an output stream (CTR) run the first',
+    'value of --backpressure only.',
     'Exit status 0 when every case is identical.',
   ].join('\n'),
   options: (cmd: Command) =>
     cmd
-      .option('--components <LIST>', 'comma-separated components, E-Trace or CTR (default: every shipped one of every block)')
+      .option('--components <LIST>', 'comma-separated components of any block (default: every shipped one of every block)')
+      .option('--schema-dir <DIR>', 'folder with the IEEE 1685-2014/2022 schemas the components are validated against')
       .option('--seeds <LIST>', 'seeds: numbers and ranges, e.g. 1-8,12', '1-4')
       .option('--count <N>', 'instructions per case', '20000')
       .option('--backpressure <LIST>', 'comma-separated back-pressure probabilities', '0,0.5')
@@ -82,20 +90,22 @@ export const regressCommand: CommandDefinition<RegressOptions> = {
       .option('--junit <FILE>', 'write JUnit XML'),
   async run(_args, o) {
     const matrix: Matrix = {
-      components: o.components ? o.components.split(',').map((s) => s.trim()).filter((s) => s !== '') : allShippedComponents(),
+      components: componentList(o.components),
       sets: o.set ?? [],
       seeds: parseSeeds(o.seeds),
       backpressures: o.backpressure.split(',').map((p) => parseProbability(p.trim(), '--backpressure')),
       count: parseCount(o.count, '--count', 1),
     };
     // Every component and the --set values checked before anything is built.
-    for (const c of matrix.components) blockOf(c).resolve('regress', c, matrix.sets);
+    const resolve = resolver('regress', o.schemaDir);
+    for (const c of matrix.components) resolve(c, matrix.sets);
     const shard = parseShard(o.shard);
     const jobs = o.jobs === undefined ? undefined : parseCount(o.jobs, '--jobs', 1);
     const tty = process.stderr.isTTY === true;
     let failed = 0;
     const started = performance.now();
     const r = await runRegression(matrix, {
+      resolve,
       ...(jobs !== undefined ? { jobs } : {}),
       ...(shard ? { shard } : {}),
       log: (line) => process.stderr.write(`${line}\n`),

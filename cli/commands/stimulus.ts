@@ -1,54 +1,15 @@
 import type { Command } from 'commander';
-import { RvError } from '../../golden-model/common/errors.ts';
 import { regroupIntoBlocks } from '../../golden-model/hart/blocks.ts';
 import { generateStimulus } from '../../golden-model/hart/stimulus/generate.ts';
-import { defaultKnobs, KNOB_HELP, type StimulusKnobs } from '../../golden-model/hart/stimulus/knobs.ts';
-import type { CommandDefinition } from '../main.ts';
-import type { SettingSpec, Settings } from '../../golden-model/common/settings.ts';
-import { outputFormat, writeStream } from '../stream-io.ts';
+import { knobSettings, knobsFrom, parseCount } from '../../core/options.ts';
+import type { CommandDefinition } from '../../core/block.ts';
+import { outputFormat, writeStream } from '../../core/stream-io.ts';
 
 interface Options {
   seed: string;
   count: string;
   out: string;
   format?: string;
-}
-
-/** Every knob is a setting; ranges keep the generator in the space it was tested on. */
-export function knobSettings(): SettingSpec[] {
-  const d = defaultKnobs();
-  const specs: SettingSpec[] = [];
-  for (const [name, value] of Object.entries(d) as [keyof StimulusKnobs, StimulusKnobs[keyof StimulusKnobs]][]) {
-    const help = KNOB_HELP[name];
-    if (name === 'xlen') specs.push({ name, kind: 'choice', choices: ['32', '64'], default: String(value), help });
-    else if (name === 'privileges') specs.push({ name, kind: 'choice', choices: ['MSU', 'MU', 'M'], default: value as string, help });
-    else if (typeof value === 'boolean') specs.push({ name, kind: 'bool', default: value, help });
-    else if (typeof value === 'bigint') specs.push({ name, kind: 'bigint', default: value, help });
-    else if (name.endsWith('_rate') || name === 'loop_continue') specs.push({ name, kind: 'number', default: value as number, help, min: 0, max: name === 'loop_continue' ? 0.99 : 1 });
-    else if (name === 'functions') specs.push({ name, kind: 'int', default: value as number, help, min: 1, max: 1000 });
-    else if (name === 'max_recursion') specs.push({ name, kind: 'int', default: value as number, help, min: 0, max: 64 });
-    else specs.push({ name, kind: 'number', default: value as number, help, min: 0, max: 1000 });
-  }
-  specs.push(
-    { name: 'retires_p', kind: 'int', default: 1, min: 1, max: 64, help: 'instructions retired per cycle (>1 regroups into blocks)' },
-    { name: 'taken_branches_p', kind: 'int', default: 1, min: 1, max: 16, help: 'signal groups (blocks) per cycle' },
-  );
-  return specs;
-}
-
-export function knobsFrom(settings: Settings): StimulusKnobs {
-  const k = defaultKnobs() as unknown as Record<string, unknown>;
-  for (const name of Object.keys(k)) k[name] = settings[name];
-  const knobs = k as unknown as StimulusKnobs;
-  knobs.xlen = Number(settings.xlen) as 32 | 64;
-  return knobs;
-}
-
-export function parseCount(text: string, what: string, min: number): number {
-  if (!/^\d+$/.test(text) || Number(text) < min || Number(text) > 2 ** 31) {
-    throw new RvError('bad-option', `${what} ${text}: expected an integer from ${min} to 2^31`);
-  }
-  return Number(text);
 }
 
 export const stimulusCommand: CommandDefinition<Options> = {

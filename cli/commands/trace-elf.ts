@@ -15,9 +15,9 @@ import { parseElf, symbolize, type ElfProgram } from '../../golden-model/hart/el
 import { buildWorkload, WORKLOAD_ARCHES, WORKLOADS, type WorkloadArch } from '../../workloads/build.ts';
 import { DEFAULT_TIMEOUT_SECONDS } from '../../workloads/qemu.ts';
 import { roundTrip, roundTripConfig, traceProgram } from '../../workloads/trace.ts';
-import type { CommandDefinition } from '../main.ts';
-import { readInput } from '../io.ts';
-import { outputFormat, writeStream } from '../stream-io.ts';
+import type { CommandDefinition } from '../../core/block.ts';
+import { readInput } from '../../core/io.ts';
+import { outputFormat, writeStream } from '../../core/stream-io.ts';
 
 interface Options {
   out: string;

@@ -16,8 +16,11 @@ import { ctrCsrNumbers } from '../../golden-model/ctr/unit.ts';
 import { checkComponent, componentBlock, componentFile, loadComponent, shippedComponents } from '../../ipxact/load.ts';
 import { readXmlFile, type XmlElement } from '../../ipxact/reader/xml.ts';
 import { defaultSchemaDir, validateXsd } from '../../ipxact/reader/xsd.ts';
-import { ctrComponentXml } from './ipxact.ts';
-import { ctrSetup } from '../rtl/ctr-config.ts';
+import { resolvedOf } from '../../blocks/testing.ts';
+import { componentXml } from '../output.ts';
+import type { CtrBlockConfig } from '../../golden-model/ctr/settings.ts';
+
+const resolved = (name: string) => resolvedOf<CtrBlockConfig>('ctr', name);
 
 const dir = mkdtempSync(join(tmpdir(), 'rvtrace-ctr-ipxact-'));
 const ctr = { block: 'ctr', validate: validateCtrSettings };
@@ -41,7 +44,7 @@ const SHIPPED: Record<string, Record<string, unknown>> = {
 
 describe('shipped CTR components', () => {
   it('are listed for block ctr', () => {
-    expect(shippedComponents('ctr')).toEqual(['ctr', 'ctr-rv32', 'ctr-1.0', 'ctr-small']);
+    expect(shippedComponents('ctr')).toEqual(['ctr', 'ctr-1.0', 'ctr-rv32', 'ctr-small']);
     for (const name of shippedComponents('ctr')) expect(componentBlock(name)).toBe('ctr');
     expect(componentBlock('etrace')).toBe('etrace');
   });
@@ -135,9 +138,10 @@ function registers(root: XmlElement, map: string): Map<string, [string, string]>
 
 describe('IP-XACT export of a CTR unit', () => {
   it.each(shippedComponents('ctr').flatMap((c) => (['2014', '2022'] as const).map((s) => [c, s] as const)))('%s, IEEE 1685-%s: validates, has the CSR map, reads back the same', (name, standard) => {
-    const s = ctrSetup('test', name, []);
+    const r = resolved(name);
+    const s = { ...r.config, settings: r.settings };
     const file = join(dir, `${name}-${standard}.xml`);
-    writeFileSync(file, ctrComponentXml({ ...s, component: name, sets: [] }, standard));
+    writeFileSync(file, componentXml(r, standard));
     expect(validateXsd(file, standard, defaultSchemaDir()).map((e) => e.oneLine())).toEqual([]);
     const back = loadComponent(file, CTR_SETTINGS, ctr);
     expect(back.settings).toEqual(s.settings);
@@ -152,16 +156,16 @@ describe('IP-XACT export of a CTR unit', () => {
       ['ctrtarget', ["'h2", String(s.config.xlen)]],
       ['ctrdata', ["'h3", String(s.config.xlen)]],
     ]);
-    const text = ctrComponentXml({ ...s, component: name, sets: [] }, standard);
+    const text = componentXml(r, standard);
     expect(text).toContain(`<ipxact:addressUnitBits>${s.config.xlen}</ipxact:addressUnitBits>`);
     expect(text).toContain('<ipxact:moduleName>ctr_top</ipxact:moduleName>');
   });
 
   it('names the fields of the control register in each version', () => {
-    const v014 = ctrComponentXml({ ...ctrSetup('test', 'ctr', []), component: 'ctr', sets: [] }, '2014');
+    const v014 = componentXml(resolved('ctr'), '2014');
     for (const f of ['M', 'S', 'U', 'CLR', 'MTE', 'STE', 'RASEMU', 'BPFRZ', 'LCOFIFRZ', 'DEPTH', 'ETEN', 'NTBREN', 'DIROJMPINH']) expect(v014).toContain(`<ipxact:name>${f}</ipxact:name>`);
     expect(v014).toContain('<ipxact:name>mctrcontrol</ipxact:name>');
-    const v10 = ctrComponentXml({ ...ctrSetup('test', 'ctr-1.0', []), component: 'ctr-1.0', sets: [] }, '2014');
+    const v10 = componentXml(resolved('ctr-1.0'), '2014');
     expect(v10).toContain('<ipxact:name>sctrdepth</ipxact:name>');
     expect(v10).not.toContain('<ipxact:name>ETEN</ipxact:name>');
     expect(v10).not.toContain('<ipxact:name>CLR</ipxact:name>');

@@ -13,7 +13,13 @@ import { describe, expect, it } from 'vitest';
 import { ctrCsrNumbers } from '../../golden-model/ctr/unit.ts';
 import { shippedComponents } from '../../ipxact/load.ts';
 import { renderCtrRtl } from './rtl.ts';
-import { ctrSetup } from '../rtl/ctr-config.ts';
+import { resolvedOf } from '../../blocks/testing.ts';
+import type { CtrBlockConfig } from '../../golden-model/ctr/settings.ts';
+
+const ctrSetup = (_command: string, name: string, sets: readonly string[]) => {
+  const r = resolvedOf<CtrBlockConfig>('ctr', name, sets);
+  return { ...r.config, settings: r.settings };
+};
 import { CTR_TOP_MODULE } from '../../golden-model/ctr/ports.ts';
 import { ctrCsrDecode } from '../../golden-model/ctr/csr-map.ts';
 
@@ -23,7 +29,7 @@ function generated(name: string, sets: string[] = []): { dir: string; files: str
   const out = join(dir, [name, ...sets].join('-').replace(/\W+/g, '-'));
   mkdirSync(out, { recursive: true });
   const s = ctrSetup('test', name, sets);
-  const files = renderCtrRtl(s.config, s.rtl, s.settings, { component: name, description: new Uint8Array(), sets });
+  const files = renderCtrRtl(s.config, s.rtl, s.settings, { component: name, inputHash: 'test', sets });
   for (const f of files) writeFileSync(join(out, f.name), f.content);
   return { dir: out, files: files.map((f) => f.name) };
 }

@@ -7,7 +7,6 @@
  * connections); the templates only loop and paste. The values come from the model's register map
  * (golden-model/ctr/registers.ts) so that the RTL and the model cannot disagree on a bit position.
  */
-import { readFileSync } from 'node:fs';
 import type { Settings } from '../../golden-model/common/settings.ts';
 import { type CtrConfig, CTR_DEPTHS, depthIndex } from '../../golden-model/ctr/config.ts';
 import {
@@ -24,23 +23,10 @@ import {
 } from '../../golden-model/ctr/registers.ts';
 import { maxCycleCount } from '../../golden-model/ctr/cycle-count.ts';
 import { CTR_CONFIG_SETTINGS, CTR_RTL_SETTINGS, type CtrRtlParams } from '../../golden-model/ctr/settings.ts';
-import type { LoadedComponent } from '../../ipxact/load.ts';
 import { commentBanner, padColumn, renderTemplate, svLogic, svSized, type BannerInput, type OutputFile } from '../render.ts';
-import { filelist, fuseSocCore } from '../packaging.ts';
-import { componentLabel } from '../etrace/rtl.ts';
-import { ctrComponentXml } from './ipxact.ts';
 import { counterWidth, ctrCsrDecode, type CtrCsrDecode, physicalIndexWidth } from '../../golden-model/ctr/csr-map.ts';
 import { CTR_FILELIST, CTR_RTL_FILES, CTR_TOP_MODULE, ctrPorts } from '../../golden-model/ctr/ports.ts';
 
-export interface CtrGeneration {
-  readonly config: CtrConfig;
-  readonly rtl: CtrRtlParams;
-  readonly settings: Settings;
-  readonly loaded: LoadedComponent;
-  /** The --component argument (a shipped name or a file). */
-  readonly component: string;
-  readonly sets: readonly string[];
-}
 
 const hex = (n: number, width: number): string => `${width}'h${n.toString(16)}`;
 
@@ -378,30 +364,4 @@ export function renderCtrRtl(c: CtrConfig, rtl: CtrRtlParams, settings: Settings
     'ctr_top.sv': () => renderTemplate('ctr/ctr_top.sv.hbs', topContext(c, rtl, settings, banner)),
   };
   return CTR_RTL_FILES.map((name) => ({ name, content: render[name]!() }));
-}
-
-export function ctrBannerInput(g: CtrGeneration): BannerInput {
-  return { component: componentLabel(g.component), description: readFileSync(g.loaded.file), sets: g.sets };
-}
-
-/** The names of the files written for a component besides the RTL: `<name>.core`, `<name>.xml`. */
-export function ctrOutputNames(g: CtrGeneration): { core: string; xml: string } {
-  return { core: `${g.loaded.vlnv.name}.core`, xml: `${g.loaded.vlnv.name}.xml` };
-}
-
-/** Every file of the output directory, in a fixed order. */
-export function ctrOutputFiles(g: CtrGeneration): OutputFile[] {
-  const b = ctrBannerInput(g);
-  const { core, xml } = ctrOutputNames(g);
-  const rtl = renderCtrRtl(g.config, g.rtl, g.settings, b);
-  const names = rtl.map((f) => f.name);
-  return [
-    ...rtl,
-    { name: CTR_FILELIST, content: filelist({ banner: b, rtlTitle: 'CTR RTL', filelistName: CTR_FILELIST, rtl: names }) },
-    {
-      name: core,
-      content: fuseSocCore({ banner: b, what: 'the generated CTR unit', vlnv: g.loaded.vlnv, description: g.loaded.description, rtl: names, xmlName: xml, top: CTR_TOP_MODULE }),
-    },
-    { name: xml, content: ctrComponentXml(g, '2014') },
-  ];
 }

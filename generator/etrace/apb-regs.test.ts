@@ -15,7 +15,7 @@ import type { EtraceConfig } from '../../golden-model/etrace/config.ts';
 import { etraceMemoryMap, type RegisterField, type RegisterSpec } from '../../golden-model/etrace/registers.ts';
 import { ETRACE_SETTINGS, etraceConfig } from '../../golden-model/etrace/settings.ts';
 import { shippedComponents } from '../../ipxact/load.ts';
-import { loadEtraceComponent } from '../../cli/etrace-config.ts';
+import { etraceConfigOf, resolvedOf } from '../../blocks/testing.ts';
 import { etraceApbRegsOutputs } from './apb-regs.ts';
 import { renderEtraceApbRegs } from './rtl.ts';
 
@@ -29,21 +29,20 @@ const ALL_OPTIONAL = [
 
 interface Case { label: string; component: string; sets: string[] }
 const CASES: Case[] = [
-  ...shippedComponents().map((c) => ({ label: c, component: c, sets: [] })),
+  ...shippedComponents('etrace').map((c) => ({ label: c, component: c, sets: [] })),
   { label: 'etrace-rv64-full+filters+comparators+srcid', component: 'etrace-rv64-full', sets: ALL_OPTIONAL },
 ];
 
 function configOf(k: Case): EtraceConfig {
-  return etraceConfig(resolveSettings('generate', ETRACE_SETTINGS, k.sets, loadEtraceComponent({ component: k.component }).settings));
+  return etraceConfigOf(k.component, k.sets);
 }
 
 /** Renders the register file of a case into its own folder; returns the file. */
 function generated(k: Case): string {
-  const loaded = loadEtraceComponent({ component: k.component });
   const out = join(dir, k.label);
   mkdirSync(out, { recursive: true });
   const file = join(out, 'etrace_apb_regs.sv');
-  writeFileSync(file, renderEtraceApbRegs(configOf(k), { component: k.component, description: readFileSync(loaded.file), sets: k.sets }));
+  writeFileSync(file, renderEtraceApbRegs(configOf(k), resolvedOf('etrace', k.component, k.sets).provenance));
   return file;
 }
 

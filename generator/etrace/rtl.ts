@@ -1,18 +1,12 @@
 /**
- * The generated files of the E-Trace block for one configuration: the RTL, a filelist, a FuseSoC
- * core and the IP-XACT component, all with the same banner and deterministic to the byte.
+ * The generated RTL of the E-Trace block for one configuration, every file with the same banner and
+ * deterministic to the byte (generator/output.ts adds the filelist, FuseSoC core and IP-XACT).
  *
  * The modules are those of rtlFileNames (golden-model/etrace/ports.ts), one file each; the filelist
  * lists them in compilation order (leaf modules first, etrace_top last).
  */
-import { readFileSync } from 'node:fs';
-import { basename } from 'node:path';
-import type { Settings } from '../../golden-model/common/settings.ts';
 import type { EtraceConfig } from '../../golden-model/etrace/config.ts';
-import type { LoadedComponent } from '../../ipxact/load.ts';
-import { etraceComponentXml } from '../../cli/commands/ipxact.ts';
 import { commentBanner, renderTemplate, type BannerInput, type OutputFile } from '../render.ts';
-import { filelist, fuseSocCore } from '../packaging.ts';
 import { etracePorts, hasContextInput, hasTimeInput, rtlFileNames } from '../../golden-model/etrace/ports.ts';
 import { ETRACE_APB_REGS_TEMPLATE, etraceApbRegsContext, etraceApbRegsOutputs } from './apb-regs.ts';
 import {
@@ -37,32 +31,11 @@ import {
 import { padColumn, svLogic } from '../render.ts';
 import { renderEtracePacker } from './packer.ts';
 
-export const ETRACE_FILELIST = 'etrace.f';
-
 /** The RTL files of a configuration in compilation order: leaves first, the top level last. */
 export function etraceRtlFiles(c: EtraceConfig): string[] {
   const names = rtlFileNames(c).map((f) => f.name);
   const top = names.filter((n) => n === 'etrace_top.sv');
   return [...names.filter((n) => n !== 'etrace_top.sv'), ...top];
-}
-
-export interface EtraceGeneration {
-  readonly config: EtraceConfig;
-  readonly settings: Settings;
-  readonly loaded: LoadedComponent;
-  /** The --component argument (a shipped name or a file). */
-  readonly component: string;
-  /** The --set arguments. */
-  readonly sets: readonly string[];
-}
-
-/** The component as the banner names it: the shipped name, or a file's base name (no absolute path). */
-export function componentLabel(component: string): string {
-  return /[\\/]/.test(component) ? basename(component) : component;
-}
-
-export function bannerInput(g: EtraceGeneration): BannerInput {
-  return { component: componentLabel(g.component), description: readFileSync(g.loaded.file), sets: g.sets };
 }
 
 /** The register file `etrace_apb_regs.sv`. */
@@ -71,7 +44,7 @@ export function renderEtraceApbRegs(config: EtraceConfig, banner: BannerInput): 
 }
 
 /**
- * One packer instance of the encoder or of its step (see generator/rtl/etrace-core.ts for the
+ * One packer instance of the encoder or of its step (see core.ts for the
  * slots); `opt` is the suffix of the option signals there (`opt_iexc` or the port `opt_iexc_i`).
  */
 function packerInstance(c: EtraceConfig, slot: string, opt: string): string {
@@ -172,26 +145,4 @@ export function renderEtraceRtl(c: EtraceConfig, b: BannerInput): OutputFile[] {
     if (fn === undefined) throw new Error(`no renderer for ${name}`);
     return { name, content: fn() };
   });
-}
-
-/** The names of the files written for a component: RTL, filelist, `<name>.core`, `<name>.xml`. */
-export function etraceOutputNames(g: EtraceGeneration): { core: string; xml: string } {
-  return { core: `${g.loaded.vlnv.name}.core`, xml: `${g.loaded.vlnv.name}.xml` };
-}
-
-/** Every file of the output directory, in a fixed order. */
-export function etraceOutputFiles(g: EtraceGeneration): OutputFile[] {
-  const b = bannerInput(g);
-  const { core, xml } = etraceOutputNames(g);
-  const rtl = renderEtraceRtl(g.config, b);
-  const names = rtl.map((f) => f.name);
-  return [
-    ...rtl,
-    { name: ETRACE_FILELIST, content: filelist({ banner: b, rtlTitle: 'E-Trace RTL', filelistName: ETRACE_FILELIST, rtl: names }) },
-    {
-      name: core,
-      content: fuseSocCore({ banner: b, what: 'the generated E-Trace encoder', vlnv: g.loaded.vlnv, description: g.loaded.description, rtl: names, xmlName: xml, top: 'etrace_top' }),
-    },
-    { name: xml, content: etraceComponentXml(g.config, g.settings, g.loaded, '2014', { component: g.component, sets: g.sets }) },
-  ];
 }

@@ -30,7 +30,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { EtraceConfig } from '../../golden-model/etrace/config.ts';
 import { packetWidths } from '../../golden-model/etrace/packet/params.ts';
 import { BranchPredictor, JumpTargetCache, ReturnPredictor } from '../../golden-model/etrace/predictors.ts';
-import { caseConfig } from '../../tb/etrace/case.ts';
+import { etraceConfigOf as caseConfig } from '../../blocks/testing.ts';
 import { renderTemplate } from '../render.ts';
 import { bpredContext, irstackContext, jtcContext, stepsPerCycle } from './core.ts';
 
@@ -40,7 +40,7 @@ afterAll(() => {
   if (process.env.STRUCTURES_KEEP === undefined) rmSync(dir, { recursive: true, force: true });
 });
 
-const BANNER = '// rendered by generator/rtl/etrace-structures.test.ts\n';
+const BANNER = '// rendered by generator/etrace/structures.test.ts\n';
 /** Cycles of random stimulus per structure and configuration. */
 const CYCLES = 4000;
 const SEED = 0x5eed_e7ace;

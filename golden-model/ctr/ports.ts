@@ -1,13 +1,13 @@
 /**
  * The port contract of the generated CTR unit's top level (`ctr_top`): what the templates declare,
- * what the co-simulation harness drives (tb/ctr-cosim.ts) and what the IP-XACT export writes.
+ * what the co-simulation harness drives (tb/ctr/cosim.ts) and what the IP-XACT export writes.
  * Each port has its width as a number and as an SV constant expression over the component's
  * parameter names (`xlen`, `iretire_width_p`, `lastsize_width_p`).
  *
  * Decisions (the CTR specs define no hardware interface):
- * - The hart side is the E-Trace encoder's retirement interface (golden-model/etrace/ports.ts) for
- *   one signal group: itype (4-bit classification = the CTR TYPE), iretire (half-words), ilastsize,
- *   iaddr, priv, halted, reset; plus what a CTR needs that E-Trace does not: the V bit of the
+ * - The hart side is the shared retirement port group (golden-model/hart/ports.ts) for one signal
+ *   group: itype (4-bit classification = the CTR TYPE), iretire (half-words), ilastsize, iaddr, priv,
+ *   halted, reset; plus what a CTR needs that E-Trace does not: the V bit of the
  *   record's mode, the branch misprediction bit, and whether a trap is a local-counter-overflow
  *   interrupt or a breakpoint exception (the hart knows; `freezeSignals` derives them from the
  *   cause). cause, tval, context, ctype, trigger and impdef are not needed and are absent.
@@ -24,6 +24,7 @@
  * - Optional ports exist only when the configuration uses them (v_i/csr_v_i with H, misp_i with
  *   MISP, lcofi_trap_i with LCOFIFRZ, bp_trap_i with BPFRZ, sctrclr_i with 1.0).
  */
+import { haltedResetPorts, privPort, retirementPorts, type PortSpec, type RetirementWidths } from '../hart/ports.ts';
 import type { CtrConfig } from './config.ts';
 import type { CtrRtlParams } from './settings.ts';
 
@@ -31,15 +32,7 @@ export const CTR_TOP_MODULE = 'ctr_top';
 
 export type CtrPortGroup = 'clock' | 'hart' | 'stateen' | 'csr';
 
-export interface CtrPort {
-  readonly name: string;
-  readonly direction: 'in' | 'out';
-  readonly width: number;
-  /** The width as an SV constant expression over parameter names (`1` for a scalar). */
-  readonly widthExpr: string;
-  readonly group: CtrPortGroup;
-  readonly description: string;
-}
+export type CtrPort = PortSpec<CtrPortGroup>;
 
 /** The top-level ports in declaration order. */
 export function ctrPorts(c: CtrConfig, rtl: CtrRtlParams): CtrPort[] {
@@ -50,14 +43,16 @@ export function ctrPorts(c: CtrConfig, rtl: CtrRtlParams): CtrPort[] {
   port('clk_i', 'in', 1, '1', 'clock', 'Clock.');
   port('rst_ni', 'in', 1, '1', 'clock', 'Asynchronous reset, active low.');
 
-  port('itype_i', 'in', 4, '4', 'hart', 'itype of the record (E-Trace table 4.1, 4-bit): the transfer type its block ends with (= CTR TYPE; 0 none, 6 and 7 ignored).');
-  port('iretire_i', 'in', rtl.iretire_width_p, 'iretire_width_p', 'hart', 'Half-words retired in the record (0: idle, or a trap that retired nothing).');
-  port('ilastsize_i', 'in', rtl.lastsize_width_p, 'lastsize_width_p', 'hart', 'The last instruction of the record is 2^ilastsize half-words.');
-  port('iaddr_i', 'in', c.xlen, 'xlen', 'hart', 'Address of the first instruction of the record (for a trap that retired nothing: the EPC).');
-  port('priv_i', 'in', 3, '3', 'hart', 'Privilege of the record: 0 U, 1 S, 3 M, 4 debug mode.');
+  const hart: RetirementWidths = {
+    itype: { bits: 4, expr: '4' },
+    iretire: { bits: rtl.iretire_width_p, expr: 'iretire_width_p' },
+    ilastsize: { bits: rtl.lastsize_width_p, expr: 'lastsize_width_p' },
+    iaddr: { bits: c.xlen, expr: 'xlen' },
+    priv: { bits: 3, expr: '3' },
+  };
+  out.push(...retirementPorts(hart, 'hart'), privPort(hart, 'hart'));
   if (c.hExt) port('v_i', 'in', 1, '1', 'hart', 'V of the record\'s mode (VS = priv 1 with V, VU = priv 0 with V).');
-  port('halted_i', 'in', 1, '1', 'hart', 'The hart is halted (debug mode): a pending transfer is dropped.');
-  port('reset_i', 'in', 1, '1', 'hart', 'The hart is in reset: a pending transfer is dropped.');
+  out.push(...haltedResetPorts('hart'));
   if (c.misp) port('misp_i', 'in', 1, '1', 'hart', 'The record\'s transfer was mispredicted (ctrtarget.MISP).');
   if (c.lcofifrz) port('lcofi_trap_i', 'in', 1, '1', 'hart', 'The record\'s trap is a local counter overflow interrupt (freezes with LCOFIFRZ).');
   if (c.bpfrz) port('bp_trap_i', 'in', 1, '1', 'hart', 'The record\'s trap is a breakpoint exception (freezes with BPFRZ).');

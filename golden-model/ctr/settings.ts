@@ -95,6 +95,16 @@ export function ctrRtlParams(s: Settings): CtrRtlParams {
   return { iretire_width_p: s.iretire_width_p as number, lastsize_width_p: s.lastsize_width_p as number };
 }
 
+/** The CTR block's configuration: the unit the model implements and the RTL's port widths. */
+export interface CtrBlockConfig {
+  readonly config: CtrConfig;
+  readonly rtl: CtrRtlParams;
+}
+
+export function ctrBlockConfig(s: Settings): CtrBlockConfig {
+  return { config: ctrConfig(s), rtl: ctrRtlParams(s) };
+}
+
 /** The settings of a configuration (the inverse of ctrConfig), e.g. for an export. */
 export function ctrSettings(c: CtrConfig, rtl: CtrRtlParams = { iretire_width_p: 3, lastsize_width_p: 1 }): Settings {
   const out: Settings = {};

@@ -9,6 +9,8 @@
  *
  * Decisions (the spec's chapter 4 leaves them to the implementation):
  * - Naming: lowRISC style, `_i`/`_o` suffixes, `clk_i` and `rst_ni` (asynchronous, active low) first.
+ * - The instruction group, priv, halted and reset are the shared retirement port group
+ *   (golden-model/hart/ports.ts).
  * - The hart interface is the multiple-retirement one of tables 4.1 and 4.2 for every `retires_p`
  *   (a single-retirement hart drives iretire with 0 or the half-words of its instruction): `iretire`
  *   counts half-words, as the retirement records do, in iretire_width_p bits (validateConfig
@@ -29,6 +31,7 @@
  *   ready/valid byte interface: a byte moves in a cycle where tx_valid_o and tx_ready_i are both 1.
  * - stall_o asks the hart to stall (table 4.6); it is driven only when stallEnable is set.
  */
+import { haltedResetPorts, privPort, retirementPorts, type PortDirection, type PortSpec as HartPortSpec, type RetirementWidths } from '../hart/ports.ts';
 import type { EtraceConfig } from './config.ts';
 
 /** Byte address width of the APB port: the 4 KiB Trace Control Interface window plus the discovery block above it. */
@@ -38,20 +41,10 @@ export const ETRACE_APB_DATA_WIDTH = 32;
 /** Name of the generated top-level module. */
 export const ETRACE_TOP_MODULE = 'etrace_top';
 
-export type PortDirection = 'in' | 'out';
-
 export type PortGroup = 'clock' | 'hart' | 'sideband' | 'apb' | 'trace';
 
-export interface PortSpec {
-  readonly name: string;
-  readonly direction: PortDirection;
-  /** Width in bits, computed from the configuration. */
-  readonly width: number;
-  /** The same width as an SV constant expression over parameter names (`1` for a scalar). */
-  readonly widthExpr: string;
-  readonly group: PortGroup;
-  readonly description: string;
-}
+export type { PortDirection };
+export type PortSpec = HartPortSpec<PortGroup>;
 
 /** True when context_i exists (see the decisions above). */
 export function hasContextInput(c: EtraceConfig): boolean {
@@ -77,28 +70,28 @@ export function etracePorts(c: EtraceConfig): PortSpec[] {
   port('clk_i', 'in', 1, '1', 'clock', 'Clock of the encoder and of the hart interface.');
   port('rst_ni', 'in', 1, '1', 'clock', 'Asynchronous reset, active low.');
 
-  port('itype_i', 'in', tb * p.itype_width_p, replicated('itype_width_p'), 'hart',
-    'itype of each signal group (table 4.1): termination type of the block; group k in bits [k*itype_width_p +: itype_width_p].');
-  port('iretire_i', 'in', tb * p.iretire_width_p, replicated('iretire_width_p'), 'hart',
-    'iretire of each signal group (table 4.2): 16-bit half-words retired in the block.');
-  port('ilastsize_i', 'in', tb * p.lastsize_width_p, replicated('lastsize_width_p'), 'hart',
-    'ilastsize of each signal group (table 4.2): the last instruction is 2^ilastsize half-words.');
-  port('iaddr_i', 'in', tb * p.iaddress_width_p, replicated('iaddress_width_p'), 'hart',
-    'iaddr of each signal group (table 4.1): address of the first instruction of the block.');
+  const hart: RetirementWidths = {
+    groups: { bits: tb, expr: 'taken_branches_p' },
+    itype: { bits: p.itype_width_p, expr: 'itype_width_p' },
+    iretire: { bits: p.iretire_width_p, expr: 'iretire_width_p' },
+    ilastsize: { bits: p.lastsize_width_p, expr: 'lastsize_width_p' },
+    iaddr: { bits: p.iaddress_width_p, expr: 'iaddress_width_p' },
+    priv: { bits: p.privilege_width_p, expr: 'privilege_width_p' },
+  };
+  ports.push(...retirementPorts(hart, 'hart'));
   if (p.sijump_p === 1) {
     port('sijump_i', 'in', tb, replicated('1'), 'hart', 'sijump of each signal group (table 4.1): the block ends with a sequentially inferable jump.');
   }
   port('cause_i', 'in', p.ecause_width_p, 'ecause_width_p', 'hart', 'Exception or interrupt cause (table 4.1); used when itype is 1 or 2.');
   port('tval_i', 'in', p.iaddress_width_p, 'iaddress_width_p', 'hart', 'Trap value (table 4.1); used when itype is 1 or 2.');
-  port('priv_i', 'in', p.privilege_width_p, 'privilege_width_p', 'hart', 'Privilege level of the instructions retired in the cycle (table 4.1).');
+  ports.push(privPort(hart, 'hart'));
   if (hasContextInput(c)) {
     port('context_i', 'in', p.context_width_p, 'context_width_p', 'hart', 'Context of the instructions retired in the cycle (table 4.1).');
   }
   port('ctype_i', 'in', p.ctype_width_p, 'ctype_width_p', 'hart', 'How to report a context change (tables 4.1 and 4.4).');
   port('trigger_i', 'in', 3 * tb, replicated('3'), 'sideband',
     'trigger[2:0] of each signal group (tables 4.5 and 4.7): bit 0 trace-on, bit 1 trace-off, bit 2 notify.');
-  port('halted_i', 'in', 1, '1', 'sideband', 'The hart is halted (table 4.5).');
-  port('reset_i', 'in', 1, '1', 'sideband', 'The hart is in reset (table 4.5).');
+  ports.push(...haltedResetPorts('sideband'));
   if (p.impdef_width_p > 0) {
     port('impdef_i', 'in', p.impdef_width_p, 'impdef_width_p', 'sideband', 'Implementation-defined side band, for filtering (table 4.5).');
   }
@@ -133,7 +126,7 @@ export interface RtlFile {
 
 /**
  * The RTL files generated for a configuration, top level first (one module per file, file name =
- * module name); generator/rtl/etrace.ts renders each of them.
+ * module name); generator/etrace/rtl.ts renders each of them.
  */
 export function rtlFileNames(c: EtraceConfig): RtlFile[] {
   const p = c.params;

@@ -49,14 +49,19 @@ export function attribute(el: XmlElement, name: string): string | undefined {
 
 /** Reads and parses a file; I/O problems are RvError('io'), bad XML RvError('bad-file'). */
 export function readXmlFile(file: string): XmlElement {
-  let text: string;
+  return readXmlDocument(file).root;
+}
+
+/** The root element and the bytes it was parsed from (for a hash of exactly what was read). */
+export function readXmlDocument(file: string): { root: XmlElement; bytes: Uint8Array } {
+  let bytes: Buffer;
   try {
-    text = readFileSync(file, 'utf8');
+    bytes = readFileSync(file);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     throw new RvError('io', code === 'ENOENT' ? 'no such file' : `cannot read the file (${code ?? String(e)})`, { file });
   }
-  return parseXml(text, file);
+  return { root: parseXml(bytes.toString('utf8'), file), bytes };
 }
 
 /** Parses a whole document and returns its root element; throws RvError('bad-file') at the first error. */

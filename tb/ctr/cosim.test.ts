@@ -14,7 +14,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { renderCtrRtl } from '../../generator/ctr/rtl.ts';
-import { ctrSetup } from '../../generator/rtl/ctr-config.ts';
+import { resolvedOf } from '../../blocks/testing.ts';
+import type { CtrBlockConfig } from '../../golden-model/ctr/settings.ts';
+
+const ctrSetup = (_command: string, name: string, sets: readonly string[]) => {
+  const r = resolvedOf<CtrBlockConfig>('ctr', name, sets);
+  return { ...r.config, settings: r.settings };
+};
 import { CTR_FILELIST } from '../../golden-model/ctr/ports.ts';
 import { ROOT } from '../../generator/render.ts';
 import { shippedComponents } from '../../ipxact/load.ts';
@@ -82,7 +88,7 @@ describe('CTR co-simulation: more configurations', () => {
     const out = join(dir, name.replace(/\W+/g, '-'));
     const m = model(out, component, sets, () => {
       mkdirSync(out, { recursive: true });
-      const files = renderCtrRtl(s.config, s.rtl, s.settings, { component, description: new Uint8Array(), sets });
+      const files = renderCtrRtl(s.config, s.rtl, s.settings, { component, inputHash: 'test', sets });
       for (const f of files) writeFileSync(join(out, f.name), f.content);
       return files.map((f) => join(out, f.name));
     });

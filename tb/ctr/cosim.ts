@@ -1,6 +1,6 @@
 /**
- * Co-simulation of the generated CTR unit against the golden model: the same steps (tb/ctr-
- * stimulus.ts: one record and at most one CSR access or SCTRCLR per clock) drive the model
+ * Co-simulation of the generated CTR unit against the golden model: the same steps (stimulus.ts:
+ * one record and at most one CSR access or SCTRCLR per clock) drive the model
  * (golden-model/ctr/unit.ts, one `step` per clock) and the RTL (through the generic Verilator
  * harness of tb/), and every CSR response must be identical: read data, illegal-instruction and
  * virtual-instruction flags, in the same cycle.

@@ -11,7 +11,10 @@ import { entryFields } from '../../golden-model/ctr/entry.ts';
 import { CtrUnit } from '../../golden-model/ctr/unit.ts';
 import { ctrDumpPlan, decodeDump, runDumpModel } from './dump.ts';
 import { ctrRecords } from './stimulus.ts';
-import { ctrSetup } from '../../generator/rtl/ctr-config.ts';
+import { resolvedOf } from '../../blocks/testing.ts';
+import type { CtrBlockConfig } from '../../golden-model/ctr/settings.ts';
+
+const ctrSetup = (_command: string, name: string, sets: readonly string[]) => resolvedOf<CtrBlockConfig>('ctr', name, sets).config;
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const BIN = join(ROOT, 'bin', 'rvtrace.js');
@@ -59,7 +62,7 @@ describe('rvtrace ctr-dump', () => {
     expect(r.stdout).toMatch(/^ctr-small \(model\) after 2035 records of .*s\.bin: depth 32, /);
     const etrace = rvtrace('ctr-dump', '--component', 'etrace');
     expect(etrace.status).toBe(2);
-    expect(etrace.stderr).toMatch(/etrace\.xml:\d+: the component describes block "etrace" \(<rvtrace:block>\), but this command needs block "ctr"\n$/);
+    expect(etrace.stderr).toBe('rvtrace: --component etrace: a component of the E-Trace encoder; ctr-dump takes a component of the CTR unit\n');
     const knob = rvtrace('ctr-dump', '--stream', stream, '--knob', 'interrupt_rate=0.1');
     expect(knob.status).toBe(2);
     expect(knob.stderr).toBe('rvtrace: --knob applies to generated stimulus, not to --stream\n');

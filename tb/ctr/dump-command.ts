@@ -2,24 +2,22 @@
  * `rvtrace ctr-dump`: runs a retirement stream (generated, or read from a file) through the CTR
  * unit of a component, on the golden model or with --rtl on the generated RTL (Verilator), and
  * prints the array like perf's branch stack: youngest first, source, target, type, cycles, flags.
- * The model and the RTL print the same table (tb/ctr-dump.ts reads both through CSR accesses).
+ * The model and the RTL print the same table (dump.ts reads both through CSR accesses).
  */
 import type { Command } from 'commander';
 import { RvError } from '../../golden-model/common/errors.ts';
 import { CTR_SETTINGS } from '../../golden-model/ctr/settings.ts';
 import type { RetirementRecord } from '../../golden-model/hart/records.ts';
-import { ctrSetup, loadCtrComponent } from '../../generator/rtl/ctr-config.ts';
+import type { ResolvedComponent } from '../../core/block.ts';
+import type { CommandDefinition } from '../../core/block.ts';
+import { collect, parseCount, parseKnobs } from '../../core/options.ts';
+import { readStream } from '../../core/stream-io.ts';
+import type { CtrBlockConfig } from '../../golden-model/ctr/settings.ts';
 import { ctrCaseModel } from './case.ts';
 import { ctrDumpPlan, decodeDump, formatDump, runDumpModel, runDumpRtl } from './dump.ts';
 import { ctrRecords } from './stimulus.ts';
-import type { CommandDefinition } from '../../cli/main.ts';
-import { readStream } from '../../cli/stream-io.ts';
-import { parseKnobs } from '../../cli/commands/cosim.ts';
-import { parseCount } from '../../cli/commands/stimulus.ts';
 
 interface Options {
-  component: string;
-  schemaDir?: string;
   seed: string;
   count: string;
   stream?: string;
@@ -28,16 +26,13 @@ interface Options {
   rtl?: boolean;
   randomCsr?: boolean;
   all?: boolean;
-  set?: string[];
 }
-
-const collect = (v: string, prev: string[] = []): string[] => [...prev, v];
 
 export const ctrDumpCommand: CommandDefinition<Options> = {
   name: 'ctr-dump',
   summary: 'run a retirement stream through the CTR unit (model, or RTL with --rtl) and print the records like perf\'s branch stack',
   settings: CTR_SETTINGS,
-  base: (o) => loadCtrComponent(o.component, o.schemaDir).settings,
+  component: { blocks: ['ctr'], default: 'ctr' },
   details: [
     'Examples:',
     '  rvtrace ctr-dump --component ctr --seed 1 --count 10000',
@@ -51,8 +46,6 @@ export const ctrDumpCommand: CommandDefinition<Options> = {
   ].join('\n'),
   options: (cmd: Command) =>
     cmd
-      .option('--component <NAME|FILE>', 'CTR component: a shipped name (ctr, ctr-rv32, ctr-1.0, ctr-small) or an IP-XACT file', 'ctr')
-      .option('--schema-dir <DIR>', 'folder with the IEEE 1685-2014/2022 schemas the component is validated against')
       .option('--seed <S>', 'stimulus seed', '1')
       .option('--count <N>', 'instructions to retire (generated stimulus)', '10000')
       .option('--stream <FILE>', 'a retirement stream file instead of generated stimulus (see rvtrace convert)')
@@ -61,8 +54,9 @@ export const ctrDumpCommand: CommandDefinition<Options> = {
       .option('--rtl', 'run the generated RTL (Verilator; built once per configuration) instead of the model')
       .option('--random-csr', 'with the random CSR operations of the co-simulation')
       .option('--all', 'print entries with V=0 too'),
-  async run(_args, o) {
-    const s = ctrSetup('ctr-dump', o.component, o.set ?? [], o.schemaDir);
+  async run(_args, o, _settings, resolved) {
+    const r = resolved as ResolvedComponent<CtrBlockConfig>;
+    const s = r.config;
     const seed = parseCount(o.seed, '--seed', 0);
     let records: RetirementRecord[];
     let what: string;
@@ -78,13 +72,13 @@ export const ctrDumpCommand: CommandDefinition<Options> = {
     const plan = ctrDumpPlan(s.config, records, { randomCsr: o.randomCsr === true, seed });
     let responses;
     if (o.rtl) {
-      const { model } = ctrCaseModel(o.component, o.set ?? [], (l) => process.stderr.write(`${l}\n`));
+      const { model } = ctrCaseModel(r, (l) => process.stderr.write(`${l}\n`));
       responses = await runDumpRtl(model, s.config, s.rtl, plan.steps);
     } else {
       responses = runDumpModel(s.config, plan.steps);
     }
     const dump = decodeDump(s.config, plan, responses);
-    process.stdout.write(`${formatDump(s.config, dump, `${s.loaded.name} (${o.rtl ? 'RTL' : 'model'}) after ${what}`, o.all === true)}\n`);
+    process.stdout.write(`${formatDump(s.config, dump, `${r.vlnv.name} (${o.rtl ? 'RTL' : 'model'}) after ${what}`, o.all === true)}\n`);
     return 0;
   },
 };

@@ -18,7 +18,8 @@ import { renderEtraceRtl } from '../../generator/etrace/rtl.ts';
 import { ROOT } from '../../generator/render.ts';
 import { shippedComponents } from '../../ipxact/load.ts';
 import type { BuiltModel } from '../build.ts';
-import { caseConfig, caseRecords } from './case.ts';
+import { etraceConfigOf as caseConfig } from '../../blocks/testing.ts';
+import { caseRecords } from './case.ts';
 import { buildEtraceModel, cosimEtrace } from './cosim.ts';
 
 const RECORDS = Number(process.env.COSIM_RECORDS ?? 20_000);
@@ -61,7 +62,7 @@ const RUNS: Run[] = [
 ];
 
 describe('E-Trace co-simulation: shipped RTL against the model', () => {
-  for (const name of shippedComponents()) {
+  for (const name of shippedComponents('etrace')) {
     it.each(RUNS)(`${name}: seed $seed, back-pressure $backpressure: identical bytes`, async ({ seed, backpressure }) => {
       const c = configOf(name);
       const m = model(name, c, () => shippedRtl(name));
@@ -97,7 +98,7 @@ describe('E-Trace co-simulation: more configurations', () => {
     const out = join(dir, name.replace(/\W+/g, '-'));
     const m = model(out, c, () => {
       mkdirSync(out, { recursive: true });
-      const files = renderEtraceRtl(c, { component, description: new Uint8Array(), sets });
+      const files = renderEtraceRtl(c, { component, inputHash: 'test', sets });
       for (const f of files) writeFileSync(join(out, f.name), f.content);
       return files.map((f) => join(out, f.name));
     });

@@ -5,7 +5,12 @@
  * notifies unchanged).
  */
 import { describe, expect, it } from 'vitest';
-import { type CaseSpec, runCase } from './case.ts';
+import { resolvedOf } from '../../blocks/testing.ts';
+import type { CaseSpec } from '../../core/block.ts';
+import type { EtraceConfig } from '../../golden-model/etrace/config.ts';
+import { runEtraceCase } from './case.ts';
+
+const runCase = (spec: CaseSpec) => runEtraceCase(resolvedOf<EtraceConfig>('etrace', spec.component, spec.sets), spec);
 
 const RECORDS = Number(process.env.COSIM_RECORDS ?? 20_000);
 const UNITS = ['filters_p=2', 'comparators_p=2'];
@@ -162,7 +167,7 @@ describe('etrace filters and comparators: RTL and model', () => {
     expect(r.identical).toBe(true);
     const unfiltered = await runCase({ ...spec, sets: sets.filter((s) => !s.startsWith('iFilters=')) });
     expect(unfiltered.identical).toBe(true);
-    expect(r.bytes).toBeGreaterThan(0);
-    expect(r.bytes).toBeLessThan(unfiltered.bytes);
+    expect(r.metrics.bytes).toBeGreaterThan(0);
+    expect(r.metrics.bytes).toBeLessThan(unfiltered.metrics.bytes!);
   }, 600_000);
 });

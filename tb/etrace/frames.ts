@@ -1,6 +1,6 @@
 /**
  * The input frames that drive the generated E-Trace encoder for a retirement stream: one frame per
- * clock cycle, every input port set. Shared by the Verilator co-simulation (tb/etrace-cosim.ts) and
+ * clock cycle, every input port set. Shared by the Verilator co-simulation (tb/etrace/cosim.ts) and
  * the Icarus smoke test, so both simulators see the same cycles.
  *
  * Cycle alignment with the model's OutputFifo (golden-model/etrace/output.ts):

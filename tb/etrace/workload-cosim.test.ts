@@ -10,7 +10,9 @@
 import { describe, expect, it } from 'vitest';
 import { efficiencyParameters } from '../../golden-model/etrace/efficiency.ts';
 import { workloadStream } from '../../workloads/efficiency.ts';
-import { caseConfig, caseModel } from './case.ts';
+import { resolvedOf } from '../../blocks/testing.ts';
+import type { EtraceConfig } from '../../golden-model/etrace/config.ts';
+import { etraceCaseModel } from './case.ts';
 import { cosimEtrace } from './cosim.ts';
 
 const ALL_MODES = ['ImplicitReturn=1', 'BranchPrediction=1', 'JumpTargetCache=1', 'siJump=1', 'ImplicitExcept=1'];
@@ -23,8 +25,9 @@ describe('E-Trace co-simulation on QEMU traces of the workloads (all modes)', ()
   ] as const) {
     it(`${label}: identical bytes on ${WORKLOADS.join(', ')}`, { timeout: 600_000 }, async () => {
       const sets = [...efficiencyParameters(64, '1.1.1'), ...ALL_MODES, ...extra];
-      const c = caseConfig('etrace-rv64-full', sets);
-      const { model } = caseModel('etrace-rv64-full', sets, c);
+      const r = resolvedOf<EtraceConfig>('etrace', 'etrace-rv64-full', sets);
+      const c = r.config;
+      const { model } = etraceCaseModel(r);
       for (const name of WORKLOADS) {
         const { records } = await workloadStream(name, 'rv64gc');
         const r = await cosimEtrace(model, c, records, { backpressure, seed: 5 });

@@ -1,0 +1,173 @@
+/**
+ * The block contract: everything the generic layers (the CLI's generate/cosim/regress/fuzz/bench
+ * commands, the regression runner, the fuzzer, the IP-XACT writer) need to know of a block. A block
+ * (E-Trace encoder, CTR unit, ...) implements it in `tb/<block>/block.ts` from the pieces in its own
+ * folders (`golden-model/<block>/`, `generator/<block>/`, `templates/<block>/`, `tb/<block>/`) and is
+ * listed by one line in `blocks/registry.ts`. Generic code names no block: it asks the contract.
+ *
+ * The data flow is one way (architecture.md): a component is resolved once per command
+ * (`resolveComponent` in blocks/) into a `ResolvedComponent` that carries the typed configuration and
+ * the provenance of the generated files; nothing below reads XML or the component file again.
+ */
+import type { RvError } from '../golden-model/common/errors.ts';
+import type { Rng } from '../golden-model/common/rng.ts';
+import type { SettingSpec, Settings } from '../golden-model/common/settings.ts';
+import type { StimulusKnobs } from '../golden-model/hart/stimulus/knobs.ts';
+import type { ExportComponent } from '../ipxact/export.ts';
+import type { Vlnv } from '../ipxact/reader/component.ts';
+import type { Command } from 'commander';
+
+/** One generated file: a plain name inside the output directory and its text. */
+export interface OutputFile {
+  readonly name: string;
+  readonly content: string;
+}
+
+/** Where a generated file comes from: what its banner says. */
+export interface Provenance {
+  /** The component as `--component` names it: a shipped name, or a file's base name (no path). */
+  readonly component: string;
+  /** sha256 (hex) of the bytes of the component description. */
+  readonly inputHash: string;
+  /** `--set` arguments, in the order given. */
+  readonly sets: readonly string[];
+}
+
+/** A component resolved once: its block, identity, provenance and validated, typed configuration. */
+export interface ResolvedComponent<C = unknown> {
+  readonly block: Block<C>;
+  /** The `--component` argument as given (a shipped name or a path). */
+  readonly component: string;
+  /** The IP-XACT file it was read from. */
+  readonly file: string;
+  readonly vlnv: Vlnv;
+  /** The component's <description>. */
+  readonly description: string;
+  readonly provenance: Provenance;
+  /** Every setting of the block: defaults, the component's values, then `--set`. */
+  readonly settings: Settings;
+  readonly config: C;
+}
+
+/** One co-simulation case: the same description for every block (fixtures and regressions store it). */
+export interface CaseSpec {
+  /** Shipped component name or IP-XACT file. */
+  readonly component: string;
+  readonly sets: readonly string[];
+  readonly seed: number;
+  /** Retired instructions of the stimulus. */
+  readonly count: number;
+  /** Probability that the output transport is not ready in a cycle (blocks with an output stream). */
+  readonly backpressure: number;
+  /** Stimulus knobs beyond the block's defaults (the fuzzer's). */
+  readonly knobs?: Partial<StimulusKnobs>;
+}
+
+/** A figure a block counts in each case (trace bytes, CSR responses, ...), summed over a regression. */
+export interface MetricSpec {
+  readonly name: string;
+  readonly help: string;
+}
+
+/** The outcome of one case, the same shape for every block. */
+export interface CaseResult {
+  readonly spec: CaseSpec;
+  /** Retirement records of the stimulus. */
+  readonly records: number;
+  readonly cycles: number;
+  readonly seconds: number;
+  readonly identical: boolean;
+  /** The block's figures, by the names of its `metrics`. */
+  readonly metrics: Readonly<Record<string, number>>;
+  /** What `rvtrace cosim` prints after `<component> seed <s>: ` (without the verdict). */
+  readonly summary: string;
+  readonly mismatch?: string;
+  /** The RTL cycle of the first difference (for a waveform window). */
+  readonly mismatchCycle?: number;
+}
+
+export type Log = (line: string) => void;
+
+/**
+ * What a block provides. `C` is its typed configuration (e.g. EtraceConfig); generic code holds
+ * blocks as `Block` (methods are declared as methods so that a `Block<EtraceConfig>` is a `Block`).
+ */
+export interface Block<C = unknown> {
+  /** The key in every layer: folder names, <rvtrace:block>, the registry. */
+  readonly name: string;
+  /** How users call it: "E-Trace encoder", "CTR unit". */
+  readonly title: string;
+
+  // --- settings and typed configuration
+  /** Settings a component of this block (or `--set`) may give. */
+  readonly settings: readonly SettingSpec[];
+  /** The block's semantic check of complete settings; errors carry `parameters/<name>` paths. */
+  validate(settings: Settings): RvError[];
+  /** The typed configuration of valid settings. */
+  config(settings: Settings): C;
+
+  // --- generation
+  /** The top module of the generated RTL. */
+  readonly topModule: string;
+  /** The RTL files of a configuration, in compilation order (leaves first). */
+  rtl(r: ResolvedComponent<C>): OutputFile[];
+  /** What the packaging around the RTL says of it ("the generated E-Trace encoder"). */
+  readonly rtlTitle: string;
+  /** The component description of the generated RTL for the IP-XACT writer (ports, registers, files). */
+  exportComponent(r: ResolvedComponent<C>): ExportComponent;
+
+  // --- co-simulation (harness adapter)
+  /** The case's back-pressure changes the run (an output stream); without it a matrix runs one value. */
+  readonly backpressure: boolean;
+  /** The figures a regression row shows. */
+  readonly metrics: readonly MetricSpec[];
+  /** Builds (or finds) the Verilator model of the configuration. */
+  prepare(r: ResolvedComponent<C>, log?: Log): void;
+  runCase(r: ResolvedComponent<C>, spec: CaseSpec, log?: Log): Promise<CaseResult>;
+  /** The same case again on the waveform build, dumping cycles from..to into `file`. */
+  waveform(r: ResolvedComponent<C>, spec: CaseSpec, file: string, from: number, to: number, log?: Log): Promise<void>;
+
+  // --- stimulus and fuzz policy
+  /** Random `--set` values for a fuzzing configuration of `r` (each configuration is a build). */
+  randomSets(rng: Rng, r: ResolvedComponent<C>): string[];
+  /** Random stimulus knobs for one fuzzing case. */
+  randomKnobs(rng: Rng): Partial<StimulusKnobs>;
+
+  /**
+   * `--set` overrides that keep the synthesis check of a component within a test's time (CTR: at
+   * most 64 entries; the entries are one generate loop, and Yosys needs minutes for 256). Absent:
+   * the component as it is.
+   */
+  synthesisCheckSets?(r: ResolvedComponent<C>): string[];
+
+  /** Commands only this block has (e.g. `ctr-dump`). */
+  readonly commands?: readonly CommandDefinition<never>[];
+}
+
+/**
+ * The shape of one `rvtrace` command, shared by the CLI (cli/main.ts registers the generic commands)
+ * and the blocks (a block's own commands, e.g. `ctr-dump`, come with its contract). The CLI gives every
+ * command `--set NAME=VALUE` and a settings section in its --help; a command that takes a component
+ * also gets `--component` and `--schema-dir`, and receives the component resolved once.
+ */
+export interface ComponentInput {
+  /** The blocks whose components the command takes (default: every block). */
+  readonly blocks?: readonly string[];
+  /** The component when `--component` is not given. */
+  readonly default: string;
+}
+
+export interface CommandDefinition<O> {
+  name: string;
+  /** `<file>` style positional arguments, as commander spells them. */
+  args?: string;
+  summary: string;
+  /** Extra text after the options in --help (examples, formats). */
+  details?: string;
+  /** Settings `--set` takes (a component command takes those of the component's block). */
+  settings: readonly SettingSpec[];
+  /** The command takes `--component` (and `--schema-dir`): run gets it resolved, --set applied. */
+  component?: ComponentInput;
+  options: (cmd: Command) => Command;
+  run: (args: string[], options: O, settings: Settings, resolved?: ResolvedComponent) => Promise<number> | number;
+}

@@ -1,0 +1,84 @@
+/**
+ * The E-Trace encoder as a block (core/block.ts): the model's settings and configuration
+ * (golden-model/etrace/), the RTL and its IP-XACT description (generator/etrace/), and the
+ * co-simulation adapter, stimulus and fuzz policy (tb/etrace/).
+ */
+import type { Block } from '../../core/block.ts';
+import type { Rng } from '../../golden-model/common/rng.ts';
+import type { EtraceConfig } from '../../golden-model/etrace/config.ts';
+import { ETRACE_TOP_MODULE } from '../../golden-model/etrace/ports.ts';
+import { ETRACE_SETTINGS, etraceConfig, validateEtraceSettings } from '../../golden-model/etrace/settings.ts';
+import { etraceExportComponent } from '../../generator/etrace/ipxact.ts';
+import { renderEtraceRtl } from '../../generator/etrace/rtl.ts';
+import { caseRecords, etraceCaseModel, runEtraceCase } from './case.ts';
+import { cosimEtrace } from './cosim.ts';
+
+const rate = (rng: Rng, max: number): number => Number((rng.float() * max).toFixed(5));
+
+export const block: Block<EtraceConfig> = {
+  name: 'etrace',
+  title: 'E-Trace encoder',
+  settings: ETRACE_SETTINGS,
+  validate: validateEtraceSettings,
+  config: etraceConfig,
+
+  topModule: ETRACE_TOP_MODULE,
+  rtlTitle: 'the generated E-Trace encoder',
+  rtl: (r) => renderEtraceRtl(r.config, r.provenance),
+  exportComponent: (r) => etraceExportComponent(r.config, r.settings, r.vlnv, r.description),
+
+  backpressure: true,
+  metrics: [
+    { name: 'bytes', help: 'trace bytes compared' },
+    { name: 'packets', help: 'te_inst and support packets' },
+    { name: 'lost', help: 'packets lost to back-pressure' },
+  ],
+  prepare(r, log) {
+    etraceCaseModel(r, log);
+  },
+  runCase: runEtraceCase,
+  async waveform(r, spec, file, from, to, log) {
+    const { model } = etraceCaseModel(r, log, true);
+    await cosimEtrace(model, r.config, caseRecords(r.config, spec), { seed: spec.seed, backpressure: spec.backpressure, fst: { file, from, to } });
+  },
+
+  randomSets(rng, r) {
+    const below = (n: number): number => rng.int(0, n - 1);
+    const pick = <T>(xs: readonly T[]): T => xs[below(xs.length)]!;
+    const sets: string[] = [];
+    sets.push(`ResyncMode=${below(4)}`, `ResyncMax=${below(3)}`);
+    if (below(4) === 0) sets.push('FullAddress=1');
+    if (below(4) === 0) sets.push('ImplicitExcept=1');
+    if (below(4) === 0) sets.push('iTrigEnable=1');
+    if (below(5) === 0) sets.push('stallEnable=1');
+    if (below(3) === 0) sets.push(`fifo_depth_p=${pick([32, 48, 128])}`);
+    if (below(6) === 0) sets.push(`encap_srcid_width=${pick([3, 8, 12])}`);
+    const p = r.config.params;
+    if (p.bpred_size_p > 0 && below(2) === 0) sets.push('BranchPrediction=0');
+    if (p.cache_size_p > 0 && below(2) === 0) sets.push('JumpTargetCache=0');
+    if (p.return_stack_size_p + p.call_counter_size_p > 0 && below(2) === 0) sets.push('ImplicitReturn=0');
+    if (p.sijump_p > 0 && below(2) === 0) sets.push('siJump=0');
+    // Multiple retirement: blocks of up to 2-4 instructions (iretire counts up to 2 * retires_p
+    // half-words), and up to 3 blocks a cycle.
+    if (below(3) === 0) {
+      const retires = 2 + below(3);
+      sets.push(`retires_p=${retires}`, `iretire_width_p=${retires === 4 ? 4 : 3}`);
+      if (below(2) === 0) sets.push(`taken_branches_p=${2 + below(2)}`);
+    }
+    return sets;
+  },
+  randomKnobs(rng) {
+    return {
+      interrupt_rate: rate(rng, 0.01),
+      fault_rate: rate(rng, 0.01),
+      halt_rate: rate(rng, 0.002),
+      reset_rate: rate(rng, 0.001),
+      idle_rate: rate(rng, 0.1),
+      trace_on_rate: rate(rng, 0.005),
+      trace_off_rate: rate(rng, 0.005),
+      // Half the cases run loop-heavy code (long loops, few data-dependent ifs): only there do the
+      // branch predictor's counts (F0 SF0) and its forwarding between steps show in the trace.
+      ...(rng.float() < 0.5 ? { loop_continue: Number((0.9 + rng.float() * 0.09).toFixed(5)), w_if: rng.int(0, 5) } : {}),
+    };
+  },
+};
