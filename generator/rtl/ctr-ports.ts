@@ -89,3 +89,6 @@ export function ctrPorts(c: CtrConfig, rtl: CtrRtlParams): CtrPort[] {
 export const CTR_RTL_FILES: readonly string[] = ['ctr_entries.sv', 'ctr_csr.sv', 'ctr_record.sv', 'ctr_top.sv'];
 
 export const CTR_FILELIST = 'ctr.f';
+
+/** The Verilator configuration file with the lint waivers, listed first in the filelist. */
+export const CTR_WAIVERS = 'ctr.vlt';

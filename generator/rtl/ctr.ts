@@ -30,7 +30,7 @@ import { filelist, fuseSocCore } from './packaging.ts';
 import { componentLabel } from './etrace.ts';
 import { ctrComponentXml } from './ctr-ipxact.ts';
 import { counterWidth, ctrCsrDecode, type CtrCsrDecode, physicalIndexWidth } from './ctr-registers.ts';
-import { CTR_FILELIST, CTR_RTL_FILES, CTR_TOP_MODULE, ctrPorts } from './ctr-ports.ts';
+import { CTR_FILELIST, CTR_RTL_FILES, CTR_TOP_MODULE, CTR_WAIVERS, ctrPorts } from './ctr-ports.ts';
 
 export interface CtrGeneration {
   readonly config: CtrConfig;
@@ -380,6 +380,58 @@ export function renderCtrRtl(c: CtrConfig, rtl: CtrRtlParams, settings: Settings
   return CTR_RTL_FILES.map((name) => ({ name, content: render[name]!() }));
 }
 
+/** One Verilator lint waiver: a rule switched off in one file for the messages that match. */
+interface Waiver {
+  readonly rule: string;
+  readonly file: string;
+  readonly match: string;
+  readonly reason: string;
+}
+
+/** The lint waivers of a configuration (each with the reason it is not a defect). */
+function ctrWaivers(_c: CtrConfig): Waiver[] {
+  return [];
+}
+
+/**
+ * The Verilator configuration file (ctr.vlt): the only place lint messages are waived. The
+ * `ifdef lets Icarus Verilog read the filelist, which lists this file, and skip it.
+ */
+export function renderCtrWaivers(c: CtrConfig, b: BannerInput): OutputFile {
+  const waivers = ctrWaivers(c);
+  const lines = [
+    commentBanner(b, '//'),
+    '//\n',
+    '// The lint waivers of the generated CTR RTL, each with its reason: give this file to the\n',
+    '// linter before the sources (the filelist lists it first).\n',
+    ...(waivers.length === 0 ? ['// The RTL is clean with `verilator --lint-only -Wall`: nothing is waived.\n'] : []),
+    '`ifdef VERILATOR\n',
+    '`verilator_config\n',
+    ...waivers.flatMap((w) => ['\n', ...w.reason.split('\n').map((l) => `// ${l}\n`), `lint_off -rule ${w.rule} -file "*/${w.file}" -match "${w.match}"\n`]),
+    '`endif\n',
+  ];
+  const content = lines.join('');
+  // A comment that starts with the word "verilator" would be read as a directive.
+  if (/^\/\/ *verilator/im.test(content)) throw new Error(`${CTR_WAIVERS}: a comment starts with "verilator"`);
+  return { name: CTR_WAIVERS, content };
+}
+
+/** The FuseSoC core with the waivers as a `vlt` fileset ahead of the RTL in every target. */
+function withWaiverFileset(core: string): string {
+  const fileset = `  waivers:\n    files:\n      - ${CTR_WAIVERS}\n    file_type: vlt\n`;
+  const anchors: [string, string, number][] = [
+    ['\n  ipxact:\n', `\n${fileset}  ipxact:\n`, 1],
+    ['    filesets:\n      - rtl\n', '    filesets:\n      - waivers\n      - rtl\n', 2],
+  ];
+  let out = core;
+  for (const [from, to, n] of anchors) {
+    const parts = out.split(from);
+    if (parts.length !== n + 1) throw new Error(`FuseSoC core: expected ${n} of ${JSON.stringify(from)}`);
+    out = parts.join(to);
+  }
+  return out;
+}
+
 export function ctrBannerInput(g: CtrGeneration): BannerInput {
   return { component: componentLabel(g.component), description: readFileSync(g.loaded.file), sets: g.sets };
 }
@@ -397,10 +449,11 @@ export function ctrOutputFiles(g: CtrGeneration): OutputFile[] {
   const names = rtl.map((f) => f.name);
   return [
     ...rtl,
-    { name: CTR_FILELIST, content: filelist({ banner: b, rtlTitle: 'CTR RTL', filelistName: CTR_FILELIST, rtl: names }) },
+    renderCtrWaivers(g.config, b),
+    { name: CTR_FILELIST, content: filelist({ banner: b, rtlTitle: 'CTR RTL', filelistName: CTR_FILELIST, rtl: [CTR_WAIVERS, ...names] }) },
     {
       name: core,
-      content: fuseSocCore({ banner: b, what: 'the generated CTR unit', vlnv: g.loaded.vlnv, description: g.loaded.description, rtl: names, xmlName: xml, top: CTR_TOP_MODULE }),
+      content: withWaiverFileset(fuseSocCore({ banner: b, what: 'the generated CTR unit', vlnv: g.loaded.vlnv, description: g.loaded.description, rtl: names, xmlName: xml, top: CTR_TOP_MODULE })),
     },
     { name: xml, content: ctrComponentXml(g, '2014') },
   ];

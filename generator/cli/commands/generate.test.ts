@@ -49,7 +49,7 @@ describe('rvtrace generate', () => {
     expect(r.status, r.stderr).toBe(0);
     const want = contents(join(ROOT, 'rtl-out', component));
     const got = contents(out);
-    expect([...got.keys()]).toEqual(['ctr.f', `${component}.core`, `${component}.xml`, 'ctr_csr.sv', 'ctr_entries.sv', 'ctr_record.sv', 'ctr_top.sv'].sort());
+    expect([...got.keys()]).toEqual(['ctr.f', 'ctr.vlt', `${component}.core`, `${component}.xml`, 'ctr_csr.sv', 'ctr_entries.sv', 'ctr_record.sv', 'ctr_top.sv'].sort());
     expect([...got.keys()]).toEqual([...want.keys()]);
     for (const [name, bytes] of want) {
       expect(got.get(name)!.equals(bytes), `${component}/${name} differs from rtl-out; regenerate with npx rvtrace generate --component ${component} --out rtl-out/${component}`).toBe(true);
@@ -66,7 +66,7 @@ describe('rvtrace generate', () => {
     expect(top).toContain('  parameter int depthMax = 32,');
     expect(readFileSync(join(out, 'ctr_entries.sv'), 'utf8')).toContain('localparam int Entries = 32;');
     const f = readFileSync(join(out, 'ctr.f'), 'utf8').split('\n').filter((l) => l !== '' && !l.startsWith('//'));
-    expect(f).toEqual(['ctr_entries.sv', 'ctr_csr.sv', 'ctr_record.sv', 'ctr_top.sv']);
+    expect(f).toEqual(['ctr.vlt', 'ctr_entries.sv', 'ctr_csr.sv', 'ctr_record.sv', 'ctr_top.sv']);
     const core = readFileSync(join(out, 'ctr.core'), 'utf8');
     expect(core).toContain('\nname: rvtrace.dev:trace:ctr:1.0\n');
     expect(core).toContain('    toplevel: ctr_top\n');
