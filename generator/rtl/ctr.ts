@@ -25,7 +25,7 @@ import {
 import { maxCycleCount } from '../../golden-model/ctr/cycle-count.ts';
 import { CTR_CONFIG_SETTINGS, CTR_RTL_SETTINGS, type CtrRtlParams } from '../../golden-model/ctr/settings.ts';
 import type { LoadedComponent } from '../../ipxact/load.ts';
-import { commentBanner, padColumn, renderTemplate, svLogic, svSized, type BannerInput, type OutputFile } from '../render.ts';
+import { camelCase, commentBanner, padColumn, renderTemplate, svLogic, svSized, type BannerInput, type OutputFile } from '../render.ts';
 import { filelist, fuseSocCore } from './packaging.ts';
 import { componentLabel } from './etrace.ts';
 import { ctrComponentXml } from './ctr-ipxact.ts';
@@ -44,14 +44,29 @@ export interface CtrGeneration {
 
 const hex = (n: number, width: number): string => `${width}'h${n.toString(16)}`;
 
-/** Settings that are numbers in the RTL (top-level parameters); the string-valued ones are fixed in the RTL. */
-function numericParameters(s: Settings): [string, number][] {
-  const out: [string, number][] = [];
+/** A setting that is a number or a flag, as a localparam of ctr_top (its name, type and value). */
+interface ConfigLocalparam {
+  readonly setting: string;
+  readonly name: string;
+  readonly type: string;
+  readonly value: string;
+}
+
+/**
+ * The settings that are numbers or flags, as the localparams of ctr_top: the values the RTL was
+ * generated for, under lowRISC names (`depthMax` -> `DepthMax`, `iretire_width_p` ->
+ * `IretireWidth`). They are not parameters: every width and table of the RTL is generated from
+ * them, so another value would be ignored. The string-valued settings are named in a comment.
+ */
+function configLocalparams(s: Settings): ConfigLocalparam[] {
+  const out: ConfigLocalparam[] = [];
   for (const spec of [...CTR_CONFIG_SETTINGS, ...CTR_RTL_SETTINGS]) {
     const v = s[spec.name];
-    if (typeof v === 'boolean') out.push([spec.name, v ? 1 : 0]);
-    else if (typeof v === 'number') out.push([spec.name, v]);
-    else if (spec.kind === 'choice' && /^\d+$/.test(String(v))) out.push([spec.name, Number(v)]);
+    const name = camelCase(spec.name.replace(/_p$/, ''));
+    if (typeof v === 'boolean') out.push({ setting: spec.name, name, type: 'bit', value: v ? "1'b1" : "1'b0" });
+    else if (spec.name === 'filterMask' && typeof v === 'number') out.push({ setting: spec.name, name, type: 'logic [15:0]', value: svSized(16, BigInt(v)) });
+    else if (typeof v === 'number') out.push({ setting: spec.name, name, type: 'int', value: String(v) });
+    else if (spec.kind === 'choice' && /^\d+$/.test(String(v))) out.push({ setting: spec.name, name, type: 'int', value: String(v) });
   }
   return out;
 }
@@ -252,7 +267,7 @@ function topContext(c: CtrConfig, rtl: CtrRtlParams, settings: Settings, banner:
   const ports = ctrPorts(c, rtl);
   const has = (name: string): boolean => ports.some((p) => p.name === name);
   const types = padColumn(ports.map((q) => `${q.direction === 'in' ? 'input ' : 'output'} ${svLogic(q.width)}`));
-  const params = numericParameters(settings);
+  const config = configLocalparams(settings);
   const v014 = c.specVersion === '0.1.4';
   const vSrc = has('v_i') ? 'v_i' : "1'b0";
   const csrV = has('csr_v_i') ? 'csr_v_i' : "1'b0";
@@ -357,8 +372,7 @@ function topContext(c: CtrConfig, rtl: CtrRtlParams, settings: Settings, banner:
   return {
     ...common(c, banner),
     specText: `${c.specVersion === '0.1.4' ? 'seed draft v0.1.4' : 'ratified Smctr/Ssctr 1.0'}; ${strings.map((s) => `${s.name} ${String(settings[s.name])}`).join(', ')}`,
-    paramLines: params.map(([name, value], k) => `parameter int ${name} = ${value}${k === params.length - 1 ? '' : ','}`),
-    paramCheck: params.map(([name, value]) => `${name} != ${value}`).join(' ||\n        '),
+    configLines: alignLocalparams(config.map((p) => lp(p.type, p.name, p.value))),
     portLines: ports.map((q, i) => `${types[i]} ${q.name}${i === ports.length - 1 ? '' : ','}`),
     recordConns: connections(recordConns),
     csrConns: connections(csrConns),
@@ -384,21 +398,32 @@ export function renderCtrRtl(c: CtrConfig, rtl: CtrRtlParams, settings: Settings
 interface Waiver {
   readonly rule: string;
   readonly file: string;
-  readonly match: string;
+  /** One `lint_off` line per pattern (of the message text), all for the same reason. */
+  readonly match: readonly string[];
   readonly reason: string;
 }
 
 /** The lint waivers of a configuration (each with the reason it is not a defect). */
-function ctrWaivers(_c: CtrConfig): Waiver[] {
-  return [];
+function ctrWaivers(_settings: Settings): Waiver[] {
+  return [
+    {
+      rule: 'UNUSEDPARAM',
+      file: 'ctr_top.sv',
+      match: ['*'],
+      reason:
+        "The localparams of ctr_top (it has no others) are the configuration: the component\n" +
+        'parameters this RTL was generated for, there to be read by people and by testbenches\n' +
+        '(hierarchical references). The RTL is generated from their values and reads none of them.',
+    },
+  ];
 }
 
 /**
  * The Verilator configuration file (ctr.vlt): the only place lint messages are waived. The
  * `ifdef lets Icarus Verilog read the filelist, which lists this file, and skip it.
  */
-export function renderCtrWaivers(c: CtrConfig, b: BannerInput): OutputFile {
-  const waivers = ctrWaivers(c);
+export function renderCtrWaivers(settings: Settings, b: BannerInput): OutputFile {
+  const waivers = ctrWaivers(settings);
   const lines = [
     commentBanner(b, '//'),
     '//\n',
@@ -407,7 +432,7 @@ export function renderCtrWaivers(c: CtrConfig, b: BannerInput): OutputFile {
     ...(waivers.length === 0 ? ['// The RTL is clean with `verilator --lint-only -Wall`: nothing is waived.\n'] : []),
     '`ifdef VERILATOR\n',
     '`verilator_config\n',
-    ...waivers.flatMap((w) => ['\n', ...w.reason.split('\n').map((l) => `// ${l}\n`), `lint_off -rule ${w.rule} -file "*/${w.file}" -match "${w.match}"\n`]),
+    ...waivers.flatMap((w) => ['\n', ...w.reason.split('\n').map((l) => `// ${l}\n`), ...w.match.map((m) => `lint_off -rule ${w.rule} -file "*${w.file}" -match "${m}"\n`)]),
     '`endif\n',
   ];
   const content = lines.join('');
@@ -449,7 +474,7 @@ export function ctrOutputFiles(g: CtrGeneration): OutputFile[] {
   const names = rtl.map((f) => f.name);
   return [
     ...rtl,
-    renderCtrWaivers(g.config, b),
+    renderCtrWaivers(g.settings, b),
     { name: CTR_FILELIST, content: filelist({ banner: b, rtlTitle: 'CTR RTL', filelistName: CTR_FILELIST, rtl: [CTR_WAIVERS, ...names] }) },
     {
       name: core,

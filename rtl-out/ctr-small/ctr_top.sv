@@ -9,29 +9,7 @@
 // CSR response is combinational from the state at the start of the cycle; at the clock edge the
 // record's hardware update applies, then the CSR write over it. Port contract:
 // generator/rtl/ctr-ports.ts; user documentation: docs/ctr-usage.md.
-module ctr_top #(
-  // The component's parameters. The RTL is generated for these values; to change one, regenerate
-  // it (`rvtrace generate --set NAME=VALUE`): another value stops the simulation.
-  parameter int xlen = 32,
-  parameter int sMode = 1,
-  parameter int uMode = 1,
-  parameter int hExt = 0,
-  parameter int smstateen = 0,
-  parameter int depthMin = 16,
-  parameter int depthMax = 32,
-  parameter int resetDepth = 16,
-  parameter int rasemu = 0,
-  parameter int bpfrz = 1,
-  parameter int lcofifrz = 0,
-  parameter int externalTraps = 0,
-  parameter int filterMask = 48,
-  parameter int typeField = 1,
-  parameter int misp = 0,
-  parameter int cycleCounting = 0,
-  parameter int cceBits = 0,
-  parameter int iretire_width_p = 2,
-  parameter int lastsize_width_p = 1
-) (
+module ctr_top (
   input  logic        clk_i,
   input  logic        rst_ni,
   input  logic [3:0]  itype_i,
@@ -53,6 +31,30 @@ module ctr_top #(
   output logic        csr_illegal_o,
   output logic        csr_virtual_o
 );
+  // The configuration this RTL was generated for: the component parameters of the same names
+  // (xlen is Xlen, iretire_width_p is IretireWidth). Every width and table below is generated from
+  // these values, so they are not module parameters: to change one, regenerate the RTL
+  // (`rvtrace generate --set NAME=VALUE`).
+  localparam int Xlen                = 32;
+  localparam bit SMode               = 1'b1;
+  localparam bit UMode               = 1'b1;
+  localparam bit HExt                = 1'b0;
+  localparam bit Smstateen           = 1'b0;
+  localparam int DepthMin            = 16;
+  localparam int DepthMax            = 32;
+  localparam int ResetDepth          = 16;
+  localparam bit Rasemu              = 1'b0;
+  localparam bit Bpfrz               = 1'b1;
+  localparam bit Lcofifrz            = 1'b0;
+  localparam bit ExternalTraps       = 1'b0;
+  localparam logic [15:0] FilterMask = 16'h0030;
+  localparam bit TypeField           = 1'b1;
+  localparam bit Misp                = 1'b0;
+  localparam bit CycleCounting       = 1'b0;
+  localparam int CceBits             = 0;
+  localparam int IretireWidth        = 2;
+  localparam int LastsizeWidth       = 1;
+
   logic [63:0]         mctl, vsctl;
   logic [5-1:0]   depth_mask, wrptr, hw_wrptr, ent_phys;
   logic                frozen, hw_frozen, cc_reset;
@@ -148,30 +150,6 @@ module ctr_top #(
   );
 
 `ifndef SYNTHESIS
-  initial begin
-    if (xlen != 32 ||
-        sMode != 1 ||
-        uMode != 1 ||
-        hExt != 0 ||
-        smstateen != 0 ||
-        depthMin != 16 ||
-        depthMax != 32 ||
-        resetDepth != 16 ||
-        rasemu != 0 ||
-        bpfrz != 1 ||
-        lcofifrz != 0 ||
-        externalTraps != 0 ||
-        filterMask != 48 ||
-        typeField != 1 ||
-        misp != 0 ||
-        cycleCounting != 0 ||
-        cceBits != 0 ||
-        iretire_width_p != 2 ||
-        lastsize_width_p != 1) begin
-      $fatal(1, "ctr_top: a parameter differs from the values this RTL was generated for (the defaults above); regenerate it with rvtrace generate --set NAME=VALUE");
-    end
-  end
-
   // Input and state invariants (checked out of reset, before each rising edge).
   always @(posedge clk_i or negedge rst_ni) begin
     if (rst_ni) begin

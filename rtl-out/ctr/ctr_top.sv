@@ -9,29 +9,7 @@
 // CSR response is combinational from the state at the start of the cycle; at the clock edge the
 // record's hardware update applies, then the CSR write over it. Port contract:
 // generator/rtl/ctr-ports.ts; user documentation: docs/ctr-usage.md.
-module ctr_top #(
-  // The component's parameters. The RTL is generated for these values; to change one, regenerate
-  // it (`rvtrace generate --set NAME=VALUE`): another value stops the simulation.
-  parameter int xlen = 64,
-  parameter int sMode = 1,
-  parameter int uMode = 1,
-  parameter int hExt = 0,
-  parameter int smstateen = 1,
-  parameter int depthMin = 16,
-  parameter int depthMax = 256,
-  parameter int resetDepth = 16,
-  parameter int rasemu = 1,
-  parameter int bpfrz = 1,
-  parameter int lcofifrz = 1,
-  parameter int externalTraps = 1,
-  parameter int filterMask = 65342,
-  parameter int typeField = 1,
-  parameter int misp = 1,
-  parameter int cycleCounting = 1,
-  parameter int cceBits = 4,
-  parameter int iretire_width_p = 3,
-  parameter int lastsize_width_p = 1
-) (
+module ctr_top (
   input  logic        clk_i,
   input  logic        rst_ni,
   input  logic [3:0]  itype_i,
@@ -56,6 +34,30 @@ module ctr_top #(
   output logic        csr_illegal_o,
   output logic        csr_virtual_o
 );
+  // The configuration this RTL was generated for: the component parameters of the same names
+  // (xlen is Xlen, iretire_width_p is IretireWidth). Every width and table below is generated from
+  // these values, so they are not module parameters: to change one, regenerate the RTL
+  // (`rvtrace generate --set NAME=VALUE`).
+  localparam int Xlen                = 64;
+  localparam bit SMode               = 1'b1;
+  localparam bit UMode               = 1'b1;
+  localparam bit HExt                = 1'b0;
+  localparam bit Smstateen           = 1'b1;
+  localparam int DepthMin            = 16;
+  localparam int DepthMax            = 256;
+  localparam int ResetDepth          = 16;
+  localparam bit Rasemu              = 1'b1;
+  localparam bit Bpfrz               = 1'b1;
+  localparam bit Lcofifrz            = 1'b1;
+  localparam bit ExternalTraps       = 1'b1;
+  localparam logic [15:0] FilterMask = 16'hff3e;
+  localparam bit TypeField           = 1'b1;
+  localparam bit Misp                = 1'b1;
+  localparam bit CycleCounting       = 1'b1;
+  localparam int CceBits             = 4;
+  localparam int IretireWidth        = 3;
+  localparam int LastsizeWidth       = 1;
+
   logic [63:0]         mctl, vsctl;
   logic [8-1:0]   depth_mask, wrptr, hw_wrptr, ent_phys;
   logic                frozen, hw_frozen, cc_reset;
@@ -155,30 +157,6 @@ module ctr_top #(
   );
 
 `ifndef SYNTHESIS
-  initial begin
-    if (xlen != 64 ||
-        sMode != 1 ||
-        uMode != 1 ||
-        hExt != 0 ||
-        smstateen != 1 ||
-        depthMin != 16 ||
-        depthMax != 256 ||
-        resetDepth != 16 ||
-        rasemu != 1 ||
-        bpfrz != 1 ||
-        lcofifrz != 1 ||
-        externalTraps != 1 ||
-        filterMask != 65342 ||
-        typeField != 1 ||
-        misp != 1 ||
-        cycleCounting != 1 ||
-        cceBits != 4 ||
-        iretire_width_p != 3 ||
-        lastsize_width_p != 1) begin
-      $fatal(1, "ctr_top: a parameter differs from the values this RTL was generated for (the defaults above); regenerate it with rvtrace generate --set NAME=VALUE");
-    end
-  end
-
   // Input and state invariants (checked out of reset, before each rising edge).
   always @(posedge clk_i or negedge rst_ni) begin
     if (rst_ni) begin

@@ -63,7 +63,7 @@ describe('rvtrace generate', () => {
     expect(r.status, r.stderr).toBe(0);
     const top = readFileSync(join(out, 'ctr_top.sv'), 'utf8');
     expect(top.split('\n')[1]).toBe('// Do not edit: regenerate with `npx rvtrace generate --component ctr --set depthMax=32 --set cycleCounting=0 --set cceBits=0 --out <dir>`.');
-    expect(top).toContain('  parameter int depthMax = 32,');
+    expect(top).toMatch(/^ {2}localparam int +DepthMax += 32;$/m);
     expect(readFileSync(join(out, 'ctr_entries.sv'), 'utf8')).toContain('localparam int Entries = 32;');
     const f = readFileSync(join(out, 'ctr.f'), 'utf8').split('\n').filter((l) => l !== '' && !l.startsWith('//'));
     expect(f).toEqual(['ctr.vlt', 'ctr_entries.sv', 'ctr_csr.sv', 'ctr_record.sv', 'ctr_top.sv']);
