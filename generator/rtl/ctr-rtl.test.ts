@@ -90,6 +90,16 @@ describe('the RTL decodes exactly the model\'s CSRs', () => {
   });
 });
 
+describe('the generated text', () => {
+  it.each(COMPONENTS.map(([n, s]) => [label(n, s), n, s] as const))('%s: every range and select is plain numbers (no arithmetic left for the reader)', (_l, name, sets) => {
+    const g = generated(name, [...sets]);
+    for (const f of g.files) {
+      const code = readFileSync(join(g.dir, f), 'utf8').split('\n').map((l) => l.replace(/\/\/.*$/, ''));
+      expect(code.filter((l) => /\[[^\]]*[0-9A-Za-z_] *[-+*] *[0-9]/.test(l)), f).toEqual([]);
+    }
+  });
+});
+
 describe('ctr_top parameters', () => {
   it('has no module parameters (the configuration is localparams, none overridable), and the IP-XACT instantiation lists none', () => {
     const g = generated('ctr');

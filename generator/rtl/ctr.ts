@@ -25,7 +25,8 @@ import {
 import { maxCycleCount } from '../../golden-model/ctr/cycle-count.ts';
 import { CTR_CONFIG_SETTINGS, CTR_RTL_SETTINGS, type CtrRtlParams } from '../../golden-model/ctr/settings.ts';
 import type { LoadedComponent } from '../../ipxact/load.ts';
-import { camelCase, commentBanner, padColumn, renderTemplate, svLogic, svSized, type BannerInput, type OutputFile } from '../render.ts';
+import { camelCase, commentBanner, padColumn, renderTemplate, svBits, svLogic, svRange, svSized, type BannerInput, type OutputFile } from '../render.ts';
+import { alignDeclarations } from './sv-align.ts';
 import { filelist, fuseSocCore } from './packaging.ts';
 import { componentLabel } from './etrace.ts';
 import { ctrComponentXml } from './ctr-ipxact.ts';
@@ -82,6 +83,10 @@ interface Common {
   rv64: boolean;
   growZero: boolean;
   cycleCounting: boolean;
+  /** `[XLEN-1:0]`, `[W-1:0]` of a physical entry index, `[W-1:0]` as a part select. */
+  xr: string;
+  pr: string;
+  pBits: string;
 }
 
 function common(c: CtrConfig, banner: string): Common {
@@ -96,6 +101,9 @@ function common(c: CtrConfig, banner: string): Common {
     rv64: c.xlen === 64,
     growZero: c.entriesOnDepthChange === 'zero',
     cycleCounting: c.cycleCounting,
+    xr: svRange(c.xlen),
+    pr: svRange(physicalIndexWidth(c)),
+    pBits: svBits(physicalIndexWidth(c) - 1, 0),
   };
 }
 
@@ -118,27 +126,28 @@ function recordContext(c: CtrConfig, rtl: CtrRtlParams, banner: string) {
     lp('int', 'BitBpfrz', String(l.bpfrz)),
     lp('int', 'BitLcofifrz', String(l.lcofifrz)),
     ...(l.eten !== undefined ? [lp('int', 'BitEten', String(l.eten))] : []),
-    lp(`logic [${x - 1}:0]`, 'Two', svSized(x, 2n)),
+    lp(svLogic(x), 'Two', svSized(x, 2n)),
     lp('logic [31:0]', 'DataMask', svSized(32, BigInt(dataMask(c)))),
   ];
   const cntw = counterWidth(c);
   const ccSaturates = c.cycleCounting && maxCycleCount(c.cceBits) < 2 ** cntw - 1;
   const ccRows: string[] = [];
   if (c.cycleCounting) {
-    localparams.push(lp(`logic [${cntw - 1}:0]`, 'CntMax', svSized(cntw, (1n << BigInt(cntw)) - 1n)));
+    localparams.push(lp(svLogic(cntw), 'CntMax', svSized(cntw, (1n << BigInt(cntw)) - 1n)));
     if (ccSaturates) {
-      localparams.push(lp(`logic [${cntw - 1}:0]`, 'CcMaxCount', svSized(cntw, BigInt(maxCycleCount(c.cceBits)))));
+      localparams.push(lp(svLogic(cntw), 'CcMaxCount', svSized(cntw, BigInt(maxCycleCount(c.cceBits)))));
       localparams.push(lp('logic [15:0]', 'CcSaturated', svSized(16, BigInt((((1 << c.cceBits) - 1) << 12) | 0xfff))));
     }
-    for (let m = 12; m < cntw; m++) ccRows.push(`if (cnt_hw[${m}]) cc = { 4'd${m - 11}, cnt_hw[${m - 1}:${m - 12}] };`);
+    for (let m = 12; m < cntw; m++) ccRows.push(`if (cnt_hw[${m}]) cc = { 4'd${m - 11}, cnt_hw${svBits(m - 1, m - 12)} };`);
   }
   return {
     ...common(c, banner),
-    irw: rtl.iretire_width_p,
-    lsw: rtl.lastsize_width_p,
+    irr: svRange(rtl.iretire_width_p),
+    lsr: svRange(rtl.lastsize_width_p),
     iretPad: x - rtl.iretire_width_p - 1,
-    localparams: alignLocalparams(localparams),
-    cntw,
+    localparams,
+    cntr: c.cycleCounting ? svRange(cntw) : '',
+    pcBits: svBits(x - 1, 1),
     ccRows,
     ccSaturates,
     allCalls: c.rasemuCcvPolicy === 'all-calls',
@@ -197,8 +206,8 @@ function csrContext(c: CtrConfig, banner: string) {
     lp('logic [63:0]', 'SMask', svSized(64, sControlMask(c))),
     lp('logic [63:0]', 'VsMask', svSized(64, vsControlMask(c))),
     lp('logic [63:0]', 'MsOnly', svSized(64, bit(l.m) | bit(l.mte))),
-    lp(`logic [${x - 1}:0]`, 'SrcMask', svSized(x, sourceMask(c))),
-    lp(`logic [${x - 1}:0]`, 'TgtMask', svSized(x, targetMask(c))),
+    lp(svLogic(x), 'SrcMask', svSized(x, sourceMask(c))),
+    lp(svLogic(x), 'TgtMask', svSized(x, targetMask(c))),
     lp('logic [2:0]', 'ResetIdx', `3'd${depthIndex(c.resetDepth)}`),
   ];
   const pad8 = pw < 8 ? `${8 - pw}'d0, ` : '';
@@ -220,7 +229,7 @@ function csrContext(c: CtrConfig, banner: string) {
   if (x === 64) unused.push('d_half');
   return {
     ...common(c, banner),
-    localparams: alignLocalparams(localparams),
+    localparams,
     selects: selects.map((s) => s.name),
     selectRows: selects.map((s) => `${s.which}: sel_val = ${s.name}_q;`),
     selectWrites: selects.map((s) => `${s.which}: ${s.name}_d = merged;`),
@@ -230,9 +239,10 @@ function csrContext(c: CtrConfig, banner: string) {
     defaultMask8: depthRows[0]!.mask8,
     defaultEnc: depthRows[0]!.enc,
     legalisation: c.depthLegalisation,
-    depthValueW,
+    depthValueR: svRange(depthValueW),
     legaliseRows,
-    selPad: x - 10,
+    selHiBits: svBits(x - 1, 8),
+    selHiValue: svSized(x - 8, 2n),
     depthPad: x - 3,
     statusExpr,
     datRead: x === 64 ? "{ 32'd0, ent_dat_i }" : 'ent_dat_i',
@@ -242,11 +252,6 @@ function csrContext(c: CtrConfig, banner: string) {
   };
 }
 
-function alignLocalparams(lines: string[]): string[] {
-  const heads = padColumn(lines.map((s) => s.slice(0, s.indexOf(' = '))));
-  return heads.map((h, i) => `${h}${lines[i]!.slice(lines[i]!.indexOf(' = '))}`);
-}
-
 function entriesContext(c: CtrConfig, banner: string) {
   const lo = depthIndex(c.depthMin);
   const hi = depthIndex(c.depthMax);
@@ -254,7 +259,7 @@ function entriesContext(c: CtrConfig, banner: string) {
   const liveRows = CTR_DEPTHS.map((_, i) => i)
     .filter((i) => i >= lo && i <= hi)
     .map((i) => ({ idx: `3'd${i}`, live: svSized(n, (1n << BigInt(16 << i)) - 1n) }));
-  return { ...common(c, banner), one: `${n}'d1`, liveRows, defaultLive: liveRows[0]!.live };
+  return { ...common(c, banner), one: `${n}'d1`, entriesR: svRange(n), wdataHiBits: c.xlen === 64 ? svBits(63, 32) : '', liveRows, defaultLive: liveRows[0]!.live };
 }
 
 /** `.port (signal),` lines with the ports padded, the last without a comma. */
@@ -372,7 +377,7 @@ function topContext(c: CtrConfig, rtl: CtrRtlParams, settings: Settings, banner:
   return {
     ...common(c, banner),
     specText: `${c.specVersion === '0.1.4' ? 'seed draft v0.1.4' : 'ratified Smctr/Ssctr 1.0'}; ${strings.map((s) => `${s.name} ${String(settings[s.name])}`).join(', ')}`,
-    configLines: alignLocalparams(config.map((p) => lp(p.type, p.name, p.value))),
+    configLines: config.map((p) => lp(p.type, p.name, p.value)),
     portLines: ports.map((q, i) => `${types[i]} ${q.name}${i === ports.length - 1 ? '' : ','}`),
     recordConns: connections(recordConns),
     csrConns: connections(csrConns),
@@ -391,7 +396,7 @@ export function renderCtrRtl(c: CtrConfig, rtl: CtrRtlParams, settings: Settings
     'ctr_record.sv': () => renderTemplate('ctr/ctr_record.sv.hbs', recordContext(c, rtl, banner)),
     'ctr_top.sv': () => renderTemplate('ctr/ctr_top.sv.hbs', topContext(c, rtl, settings, banner)),
   };
-  return CTR_RTL_FILES.map((name) => ({ name, content: render[name]!() }));
+  return CTR_RTL_FILES.map((name) => ({ name, content: alignDeclarations(render[name]!()) }));
 }
 
 /** One Verilator lint waiver: a rule switched off in one file for the messages that match. */

@@ -11,34 +11,34 @@
 // The arrays are unpacked (Yosys turns them into registers, one per entry, and the read into a
 // multiplexer; Verilator indexes them directly); every entry's flops are reset and loaded.
 module ctr_entries (
-  input  logic                clk_i,
-  input  logic                rst_ni,
-  input  logic                hw_we_i,
-  input  logic                hw_inval_i,
-  input  logic [8-1:0]   hw_phys_i,
-  input  logic [64-1:0] hw_src_i,
-  input  logic [64-1:0] hw_tgt_i,
-  input  logic [31:0]         hw_dat_i,
-  input  logic                csr_we_i,
-  input  logic [1:0]          csr_reg_i,     // 1 ctrsource, 2 ctrtarget, 3 ctrdata
-  input  logic [8-1:0]   csr_phys_i,
-  input  logic [64-1:0] csr_wdata_i,
-  input  logic                clear_i,
-  output logic [64-1:0] rd_src_o,
-  output logic [64-1:0] rd_tgt_o,
-  output logic [31:0]         rd_dat_o
+  input  logic        clk_i,
+  input  logic        rst_ni,
+  input  logic        hw_we_i,
+  input  logic        hw_inval_i,
+  input  logic [7:0]  hw_phys_i,
+  input  logic [63:0] hw_src_i,
+  input  logic [63:0] hw_tgt_i,
+  input  logic [31:0] hw_dat_i,
+  input  logic        csr_we_i,
+  input  logic [1:0]  csr_reg_i,  // 1 ctrsource, 2 ctrtarget, 3 ctrdata
+  input  logic [7:0]  csr_phys_i,
+  input  logic [63:0] csr_wdata_i,
+  input  logic        clear_i,
+  output logic [63:0] rd_src_o,
+  output logic [63:0] rd_tgt_o,
+  output logic [31:0] rd_dat_o
 );
   localparam int Entries = 256;
-  localparam int Xlen = 64;
 
   // mem2reg: registers, not a RAM (Yosys would otherwise say so in a warning).
-  (* mem2reg *) logic [Xlen-1:0] src_q [Entries];
-  (* mem2reg *) logic [Xlen-1:0] src_d [Entries];
-  (* mem2reg *) logic [Xlen-1:0] tgt_q [Entries];
-  (* mem2reg *) logic [Xlen-1:0] tgt_d [Entries];
-  (* mem2reg *) logic [31:0]     dat_q [Entries];
-  (* mem2reg *) logic [31:0]     dat_d [Entries];
-  logic [Entries-1:0] hw_sel, csr_sel, zero_sel;
+  (* mem2reg *) logic [63:0] src_q [Entries];
+  (* mem2reg *) logic [63:0] src_d [Entries];
+  (* mem2reg *) logic [63:0] tgt_q [Entries];
+  (* mem2reg *) logic [63:0] tgt_d [Entries];
+  (* mem2reg *) logic [31:0] dat_q [Entries];
+  (* mem2reg *) logic [31:0] dat_d [Entries];
+
+  logic [255:0] hw_sel, csr_sel, zero_sel;
 
   assign hw_sel = 256'd1 << hw_phys_i;
   assign csr_sel = 256'd1 << csr_phys_i;
@@ -87,5 +87,5 @@ module ctr_entries (
   end
 
   logic unused_wdata;
-  assign unused_wdata = ^csr_wdata_i[64-1:32];
+  assign unused_wdata = ^csr_wdata_i[63:32];
 endmodule

@@ -43,35 +43,35 @@ module ctr_top (
   // (xlen is Xlen, iretire_width_p is IretireWidth). Every width and table below is generated from
   // these values, so they are not module parameters: to change one, regenerate the RTL
   // (`rvtrace generate --set NAME=VALUE`).
-  localparam int Xlen                = 64;
-  localparam bit SMode               = 1'b1;
-  localparam bit UMode               = 1'b1;
-  localparam bit HExt                = 1'b1;
-  localparam bit Smstateen           = 1'b1;
-  localparam int DepthMin            = 16;
-  localparam int DepthMax            = 256;
-  localparam int ResetDepth          = 64;
-  localparam bit Rasemu              = 1'b1;
-  localparam bit Bpfrz               = 1'b1;
-  localparam bit Lcofifrz            = 1'b1;
-  localparam bit ExternalTraps       = 1'b1;
-  localparam logic [15:0] FilterMask = 16'hff3e;
-  localparam bit TypeField           = 1'b1;
-  localparam bit Misp                = 1'b1;
-  localparam bit CycleCounting       = 1'b1;
-  localparam int CceBits             = 3;
-  localparam int IretireWidth        = 3;
-  localparam int LastsizeWidth       = 1;
+  localparam int          Xlen          = 64;
+  localparam bit          SMode         = 1'b1;
+  localparam bit          UMode         = 1'b1;
+  localparam bit          HExt          = 1'b1;
+  localparam bit          Smstateen     = 1'b1;
+  localparam int          DepthMin      = 16;
+  localparam int          DepthMax      = 256;
+  localparam int          ResetDepth    = 64;
+  localparam bit          Rasemu        = 1'b1;
+  localparam bit          Bpfrz         = 1'b1;
+  localparam bit          Lcofifrz      = 1'b1;
+  localparam bit          ExternalTraps = 1'b1;
+  localparam logic [15:0] FilterMask    = 16'hff3e;
+  localparam bit          TypeField     = 1'b1;
+  localparam bit          Misp          = 1'b1;
+  localparam bit          CycleCounting = 1'b1;
+  localparam int          CceBits       = 3;
+  localparam int          IretireWidth  = 3;
+  localparam int          LastsizeWidth = 1;
 
-  logic [63:0]         mctl, vsctl;
-  logic [8-1:0]   depth_mask, wrptr, hw_wrptr, ent_phys;
-  logic                frozen, hw_frozen, cc_reset;
-  logic                hw_we, hw_inval;
-  logic [8-1:0]   hw_phys;
-  logic [64-1:0] hw_src, hw_tgt, ent_src, ent_tgt, ent_wdata;
-  logic [31:0]         hw_dat, ent_dat;
-  logic                ent_we, clear;
-  logic [1:0]          ent_reg;
+  logic [63:0] mctl, vsctl;
+  logic [7:0]  depth_mask, wrptr, hw_wrptr, ent_phys;
+  logic        frozen, hw_frozen, cc_reset;
+  logic        hw_we, hw_inval;
+  logic [7:0]  hw_phys;
+  logic [63:0] hw_src, hw_tgt, ent_src, ent_tgt, ent_wdata;
+  logic [31:0] hw_dat, ent_dat;
+  logic        ent_we, clear;
+  logic [1:0]  ent_reg;
 
   ctr_record u_record (
     .clk_i        (clk_i),

@@ -9,69 +9,69 @@
 // Entry registers are reached through *iselect/*ireg*: logical entry select - 0x200 is physical
 // (WRPTR - 1 - logical) mod depth, mapped with the WRPTR at the start of the cycle.
 module ctr_csr (
-  input  logic                clk_i,
-  input  logic                rst_ni,
+  input  logic        clk_i,
+  input  logic        rst_ni,
   // The CSR port.
-  input  logic                csr_valid_i,
-  input  logic [11:0]         csr_addr_i,
-  input  logic                csr_we_i,
-  input  logic [32-1:0] csr_wdata_i,
-  input  logic [32-1:0] csr_wmask_i,
-  input  logic [1:0]          csr_priv_i,
-  input  logic                csr_v_i,
-  input  logic                mstateen0_ctr_i,
-  input  logic                mstateen0_csrind_i,
-  input  logic                hstateen0_ctr_i,
-  input  logic                hstateen0_csrind_i,
-  output logic [32-1:0] csr_rdata_o,
-  output logic                csr_illegal_o,
-  output logic                csr_virtual_o,
+  input  logic        csr_valid_i,
+  input  logic [11:0] csr_addr_i,
+  input  logic        csr_we_i,
+  input  logic [31:0] csr_wdata_i,
+  input  logic [31:0] csr_wmask_i,
+  input  logic [1:0]  csr_priv_i,
+  input  logic        csr_v_i,
+  input  logic        mstateen0_ctr_i,
+  input  logic        mstateen0_csrind_i,
+  input  logic        hstateen0_ctr_i,
+  input  logic        hstateen0_csrind_i,
+  output logic [31:0] csr_rdata_o,
+  output logic        csr_illegal_o,
+  output logic        csr_virtual_o,
   // State for ctr_record.
-  output logic [63:0]         mctl_o,
-  output logic [63:0]         vsctl_o,
-  output logic [6-1:0]   depth_mask_o,
-  output logic [6-1:0]   wrptr_o,
-  output logic                wrap_o,
-  output logic                frozen_o,
+  output logic [63:0] mctl_o,
+  output logic [63:0] vsctl_o,
+  output logic [5:0]  depth_mask_o,
+  output logic [5:0]  wrptr_o,
+  output logic        wrap_o,
+  output logic        frozen_o,
   // The hardware update of this cycle (ctr_record).
-  input  logic [6-1:0]   hw_wrptr_i,
-  input  logic                hw_wrap_i,
-  input  logic                hw_frozen_i,
-  output logic                cc_reset_o,    // counter 0, next record CCV=0
+  input  logic [5:0]  hw_wrptr_i,
+  input  logic        hw_wrap_i,
+  input  logic        hw_frozen_i,
+  output logic        cc_reset_o,  // counter 0, next record CCV=0
   // Entry access (ctr_entries).
-  output logic [6-1:0]   ent_phys_o,    // read and written entry
-  input  logic [32-1:0] ent_src_i,
-  input  logic [32-1:0] ent_tgt_i,
-  input  logic [31:0]         ent_dat_i,
-  output logic                ent_we_o,
-  output logic [1:0]          ent_reg_o,     // 1 ctrsource, 2 ctrtarget, 3 ctrdata
-  output logic [32-1:0] ent_wdata_o,
-  output logic                grow_o,        // zero the entries a larger depth exposes
-  output logic [2:0]          grow_from_o,
-  output logic [2:0]          grow_to_o,
-  output logic                clear_o        // zero every entry
+  output logic [5:0]  ent_phys_o,  // read and written entry
+  input  logic [31:0] ent_src_i,
+  input  logic [31:0] ent_tgt_i,
+  input  logic [31:0] ent_dat_i,
+  output logic        ent_we_o,
+  output logic [1:0]  ent_reg_o,   // 1 ctrsource, 2 ctrtarget, 3 ctrdata
+  output logic [31:0] ent_wdata_o,
+  output logic        grow_o,      // zero the entries a larger depth exposes
+  output logic [2:0]  grow_from_o,
+  output logic [2:0]  grow_to_o,
+  output logic        clear_o      // zero every entry
 );
-  localparam logic [1:0] RegM     = 2'd0;
-  localparam logic [1:0] RegS     = 2'd1;
-  localparam logic [1:0] RegVs    = 2'd2;
-  localparam logic [1:0] HalfFull = 2'd0;
-  localparam logic [1:0] HalfLo   = 2'd1;
-  localparam logic [1:0] HalfHi   = 2'd2;
-  localparam logic [1:0] WhichM   = 2'd0;
-  localparam logic [1:0] WhichS   = 2'd1;
-  localparam logic [1:0] WhichVs  = 2'd2;
-  localparam int BitClr           = 7;
-  localparam logic [63:0] MMask   = 64'h0000_0f7e_0000_1f07;
-  localparam logic [63:0] SMask   = 64'h0000_0f7e_0000_1e06;
-  localparam logic [63:0] VsMask  = 64'h0000_0f7e_0000_1e06;
-  localparam logic [63:0] MsOnly  = 64'h0000_0000_0000_0101;
-  localparam logic [31:0] SrcMask = 32'hffff_ffff;
-  localparam logic [31:0] TgtMask = 32'hffff_ffff;
-  localparam logic [2:0] ResetIdx = 3'd1;
+  localparam logic [1:0]  RegM     = 2'd0;
+  localparam logic [1:0]  RegS     = 2'd1;
+  localparam logic [1:0]  RegVs    = 2'd2;
+  localparam logic [1:0]  HalfFull = 2'd0;
+  localparam logic [1:0]  HalfLo   = 2'd1;
+  localparam logic [1:0]  HalfHi   = 2'd2;
+  localparam logic [1:0]  WhichM   = 2'd0;
+  localparam logic [1:0]  WhichS   = 2'd1;
+  localparam logic [1:0]  WhichVs  = 2'd2;
+  localparam int          BitClr   = 7;
+  localparam logic [63:0] MMask    = 64'h0000_0f7e_0000_1f07;
+  localparam logic [63:0] SMask    = 64'h0000_0f7e_0000_1e06;
+  localparam logic [63:0] VsMask   = 64'h0000_0f7e_0000_1e06;
+  localparam logic [63:0] MsOnly   = 64'h0000_0000_0000_0101;
+  localparam logic [31:0] SrcMask  = 32'hffff_ffff;
+  localparam logic [31:0] TgtMask  = 32'hffff_ffff;
+  localparam logic [2:0]  ResetIdx = 3'd1;
 
   // Depth index (log2(depth) - 4) -> depth - 1 (physical index bits, and 8 bits) and the v0.1.4
   // DEPTH encoding.
-  function automatic logic [6-1:0] mask_of(input logic [2:0] idx);
+  function automatic logic [5:0] mask_of(input logic [2:0] idx);
     unique case (idx)
       3'd0: mask_of = 6'h0f;
       3'd1: mask_of = 6'h1f;
@@ -100,7 +100,7 @@ module ctr_csr (
 
   // WARL legalisation of a written DEPTH value (depthLegalisation = keep): the new
   // depth index, or keep the current one.
-  function automatic logic [3:0] legalise(input logic [4-1:0] value);
+  function automatic logic [3:0] legalise(input logic [3:0] value);
     // bit 3: keep the current depth; bits 2:0: the new index
     unique case (value)
       4'h0: legalise = 4'h0;
@@ -125,19 +125,19 @@ module ctr_csr (
 
   // ---------------------------------------------------------------------------------------------
   // State.
-  logic [63:0]         mctl_q, mctl_d;
-  logic [63:0]         vsctl_q, vsctl_d;
-  logic [2:0]          idx_q, idx_d;
-  logic [6-1:0]   wrptr_q, wrptr_d;
-  logic                wrap_q, wrap_d;
-  logic                frozen_q, frozen_d;
-  logic [32-1:0] miselect_q, miselect_d;
-  logic [32-1:0] siselect_q, siselect_d;
-  logic [32-1:0] vsiselect_q, vsiselect_d;
+  logic [63:0] mctl_q, mctl_d;
+  logic [63:0] vsctl_q, vsctl_d;
+  logic [2:0]  idx_q, idx_d;
+  logic [5:0]  wrptr_q, wrptr_d;
+  logic        wrap_q, wrap_d;
+  logic        frozen_q, frozen_d;
+  logic [31:0] miselect_q, miselect_d;
+  logic [31:0] siselect_q, siselect_d;
+  logic [31:0] vsiselect_q, vsiselect_d;
 
-  logic [6-1:0]   depth_mask;
-  logic [7:0]          depth_mask8;
-  logic [63:0]         depth_field;
+  logic [5:0]  depth_mask;
+  logic [7:0]  depth_mask8;
+  logic [63:0] depth_field;
 
   assign mctl_o = mctl_q;
   assign vsctl_o = vsctl_q;
@@ -150,10 +150,10 @@ module ctr_csr (
   // Decode of the CSR number (the CSRs of this configuration; anything else is not ours).
   logic       hit;
   logic       d_ctl, d_status, d_depth, d_sel, d_ireg;
-  logic [1:0] d_ctl_reg;   // RegM, RegS, RegVs
-  logic [1:0] d_half;      // HalfFull, HalfLo, HalfHi
-  logic [1:0] d_which;     // WhichM, WhichS, WhichVs
-  logic [2:0] d_n;         // *ireg{n}
+  logic [1:0] d_ctl_reg;  // RegM, RegS, RegVs
+  logic [1:0] d_half;     // HalfFull, HalfLo, HalfHi
+  logic [1:0] d_which;    // WhichM, WhichS, WhichVs
+  logic [2:0] d_n;        // *ireg{n}
 
   always_comb begin
     hit = 1'b0;
@@ -202,11 +202,11 @@ module ctr_csr (
 
   // ---------------------------------------------------------------------------------------------
   // Access checks, in the order of docs/ctr-model.md (first match wins).
-  logic                acc_m, acc_u, vv, is_ind, in_range, in_depth, ctr_state, illegal, virt, ok;
-  logic                mctr, mind, hctr, hind;
-  logic [1:0]          level, ctl_reg, which;
-  logic [32-1:0] sel_val;
-  logic [7:0]          logical;
+  logic        acc_m, acc_u, vv, is_ind, in_range, in_depth, ctr_state, illegal, virt, ok;
+  logic        mctr, mind, hctr, hind;
+  logic [1:0]  level, ctl_reg, which;
+  logic [31:0] sel_val;
+  logic [7:0]  logical;
 
   always_comb begin
     depth_mask = mask_of(idx_q);
@@ -230,7 +230,7 @@ module ctr_csr (
       WhichVs: sel_val = vsiselect_q;
       default: sel_val = '0;
     endcase
-    in_range = sel_val[32-1:8] == { 22'd0, 2'b10 };
+    in_range = sel_val[31:8] == 24'h00_0002;
     logical = sel_val[7:0];
     in_depth = (logical & ~depth_mask8) == 8'd0;
     ctr_state = (d_ctl && (d_ctl_reg != RegM)) || d_status || d_depth || (d_ireg && in_range);
@@ -256,12 +256,12 @@ module ctr_csr (
   end
 
   // The physical entry of the selected logical entry, with the WRPTR at the start of the cycle.
-  assign ent_phys_o = (wrptr_q - 1'b1 - logical[6-1:0]) & depth_mask;
+  assign ent_phys_o = (wrptr_q - 1'b1 - logical[5:0]) & depth_mask;
 
   // ---------------------------------------------------------------------------------------------
   // Read data.
-  logic [63:0]         ctl_val;
-  logic [32-1:0] ctl_rd, status_rd, rd_val, merged;
+  logic [63:0] ctl_val;
+  logic [31:0] ctl_rd, status_rd, rd_val, merged;
 
   always_comb begin
     unique case (ctl_reg)
@@ -290,7 +290,7 @@ module ctr_csr (
   // Writes, over the hardware update.
   logic [63:0] value64, ctl_mask;
   logic        do_write, clr_status, depth_chg;
-  logic        touches_low;   // not a write of the `h` half alone
+  logic        touches_low;  // not a write of the `h` half alone
   logic [3:0]  leg;
   logic [2:0]  new_idx;
 
@@ -360,7 +360,7 @@ module ctr_csr (
       frozen_d = 1'b0;
     end
     if (do_write && d_status) begin
-      wrptr_d = merged[6-1:0] & depth_mask;
+      wrptr_d = merged[5:0] & depth_mask;
       wrap_d = merged[14];
       frozen_d = merged[15];
     end

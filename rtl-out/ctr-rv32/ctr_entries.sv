@@ -11,40 +11,40 @@
 // The arrays are unpacked (Yosys turns them into registers, one per entry, and the read into a
 // multiplexer; Verilator indexes them directly); every entry's flops are reset and loaded.
 module ctr_entries (
-  input  logic                clk_i,
-  input  logic                rst_ni,
-  input  logic                hw_we_i,
-  input  logic                hw_inval_i,
-  input  logic [6-1:0]   hw_phys_i,
-  input  logic [32-1:0] hw_src_i,
-  input  logic [32-1:0] hw_tgt_i,
-  input  logic [31:0]         hw_dat_i,
-  input  logic                csr_we_i,
-  input  logic [1:0]          csr_reg_i,     // 1 ctrsource, 2 ctrtarget, 3 ctrdata
-  input  logic [6-1:0]   csr_phys_i,
-  input  logic [32-1:0] csr_wdata_i,
-  input  logic                grow_i,
-  input  logic [2:0]          grow_from_i,
-  input  logic [2:0]          grow_to_i,
-  input  logic                clear_i,
-  output logic [32-1:0] rd_src_o,
-  output logic [32-1:0] rd_tgt_o,
-  output logic [31:0]         rd_dat_o
+  input  logic        clk_i,
+  input  logic        rst_ni,
+  input  logic        hw_we_i,
+  input  logic        hw_inval_i,
+  input  logic [5:0]  hw_phys_i,
+  input  logic [31:0] hw_src_i,
+  input  logic [31:0] hw_tgt_i,
+  input  logic [31:0] hw_dat_i,
+  input  logic        csr_we_i,
+  input  logic [1:0]  csr_reg_i,  // 1 ctrsource, 2 ctrtarget, 3 ctrdata
+  input  logic [5:0]  csr_phys_i,
+  input  logic [31:0] csr_wdata_i,
+  input  logic        grow_i,
+  input  logic [2:0]  grow_from_i,
+  input  logic [2:0]  grow_to_i,
+  input  logic        clear_i,
+  output logic [31:0] rd_src_o,
+  output logic [31:0] rd_tgt_o,
+  output logic [31:0] rd_dat_o
 );
   localparam int Entries = 64;
-  localparam int Xlen = 32;
 
   // mem2reg: registers, not a RAM (Yosys would otherwise say so in a warning).
-  (* mem2reg *) logic [Xlen-1:0] src_q [Entries];
-  (* mem2reg *) logic [Xlen-1:0] src_d [Entries];
-  (* mem2reg *) logic [Xlen-1:0] tgt_q [Entries];
-  (* mem2reg *) logic [Xlen-1:0] tgt_d [Entries];
-  (* mem2reg *) logic [31:0]     dat_q [Entries];
-  (* mem2reg *) logic [31:0]     dat_d [Entries];
-  logic [Entries-1:0] hw_sel, csr_sel, zero_sel;
+  (* mem2reg *) logic [31:0] src_q [Entries];
+  (* mem2reg *) logic [31:0] src_d [Entries];
+  (* mem2reg *) logic [31:0] tgt_q [Entries];
+  (* mem2reg *) logic [31:0] tgt_d [Entries];
+  (* mem2reg *) logic [31:0] dat_q [Entries];
+  (* mem2reg *) logic [31:0] dat_d [Entries];
+
+  logic [63:0] hw_sel, csr_sel, zero_sel;
 
   // The physical entries below the depth of an index (log2(depth) - 4).
-  function automatic logic [Entries-1:0] live_of(input logic [2:0] idx);
+  function automatic logic [63:0] live_of(input logic [2:0] idx);
     unique case (idx)
       3'd0: live_of = 64'h0000_0000_0000_ffff;
       3'd1: live_of = 64'h0000_0000_ffff_ffff;

@@ -9,64 +9,64 @@
 // Entry registers are reached through *iselect/*ireg*: logical entry select - 0x200 is physical
 // (WRPTR - 1 - logical) mod depth, mapped with the WRPTR at the start of the cycle.
 module ctr_csr (
-  input  logic                clk_i,
-  input  logic                rst_ni,
+  input  logic        clk_i,
+  input  logic        rst_ni,
   // The CSR port.
-  input  logic                csr_valid_i,
-  input  logic [11:0]         csr_addr_i,
-  input  logic                csr_we_i,
-  input  logic [32-1:0] csr_wdata_i,
-  input  logic [32-1:0] csr_wmask_i,
-  input  logic [1:0]          csr_priv_i,
-  input  logic                csr_v_i,
-  input  logic                sctrclr_i,
-  input  logic                mstateen0_ctr_i,
-  input  logic                mstateen0_csrind_i,
-  input  logic                hstateen0_ctr_i,
-  input  logic                hstateen0_csrind_i,
-  output logic [32-1:0] csr_rdata_o,
-  output logic                csr_illegal_o,
-  output logic                csr_virtual_o,
+  input  logic        csr_valid_i,
+  input  logic [11:0] csr_addr_i,
+  input  logic        csr_we_i,
+  input  logic [31:0] csr_wdata_i,
+  input  logic [31:0] csr_wmask_i,
+  input  logic [1:0]  csr_priv_i,
+  input  logic        csr_v_i,
+  input  logic        sctrclr_i,
+  input  logic        mstateen0_ctr_i,
+  input  logic        mstateen0_csrind_i,
+  input  logic        hstateen0_ctr_i,
+  input  logic        hstateen0_csrind_i,
+  output logic [31:0] csr_rdata_o,
+  output logic        csr_illegal_o,
+  output logic        csr_virtual_o,
   // State for ctr_record.
-  output logic [63:0]         mctl_o,
-  output logic [63:0]         vsctl_o,
-  output logic [5-1:0]   depth_mask_o,
-  output logic [5-1:0]   wrptr_o,
-  output logic                frozen_o,
+  output logic [63:0] mctl_o,
+  output logic [63:0] vsctl_o,
+  output logic [4:0]  depth_mask_o,
+  output logic [4:0]  wrptr_o,
+  output logic        frozen_o,
   // The hardware update of this cycle (ctr_record).
-  input  logic [5-1:0]   hw_wrptr_i,
-  input  logic                hw_frozen_i,
-  output logic                cc_reset_o,    // counter 0, next record CCV=0
+  input  logic [4:0]  hw_wrptr_i,
+  input  logic        hw_frozen_i,
+  output logic        cc_reset_o,  // counter 0, next record CCV=0
   // Entry access (ctr_entries).
-  output logic [5-1:0]   ent_phys_o,    // read and written entry
-  input  logic [32-1:0] ent_src_i,
-  input  logic [32-1:0] ent_tgt_i,
-  input  logic [31:0]         ent_dat_i,
-  output logic                ent_we_o,
-  output logic [1:0]          ent_reg_o,     // 1 ctrsource, 2 ctrtarget, 3 ctrdata
-  output logic [32-1:0] ent_wdata_o,
-  output logic                clear_o        // zero every entry
+  output logic [4:0]  ent_phys_o,  // read and written entry
+  input  logic [31:0] ent_src_i,
+  input  logic [31:0] ent_tgt_i,
+  input  logic [31:0] ent_dat_i,
+  output logic        ent_we_o,
+  output logic [1:0]  ent_reg_o,   // 1 ctrsource, 2 ctrtarget, 3 ctrdata
+  output logic [31:0] ent_wdata_o,
+  output logic        clear_o      // zero every entry
 );
-  localparam logic [1:0] RegM     = 2'd0;
-  localparam logic [1:0] RegS     = 2'd1;
-  localparam logic [1:0] RegVs    = 2'd2;
-  localparam logic [1:0] HalfFull = 2'd0;
-  localparam logic [1:0] HalfLo   = 2'd1;
-  localparam logic [1:0] HalfHi   = 2'd2;
-  localparam logic [1:0] WhichM   = 2'd0;
-  localparam logic [1:0] WhichS   = 2'd1;
-  localparam logic [1:0] WhichVs  = 2'd2;
-  localparam logic [63:0] MMask   = 64'h0000_0030_0000_0807;
-  localparam logic [63:0] SMask   = 64'h0000_0030_0000_0803;
-  localparam logic [63:0] VsMask  = 64'h0000_0000_0000_0000;
-  localparam logic [63:0] MsOnly  = 64'h0000_0000_0000_0204;
-  localparam logic [31:0] SrcMask = 32'hffff_ffff;
-  localparam logic [31:0] TgtMask = 32'hffff_fffe;
-  localparam logic [2:0] ResetIdx = 3'd0;
+  localparam logic [1:0]  RegM     = 2'd0;
+  localparam logic [1:0]  RegS     = 2'd1;
+  localparam logic [1:0]  RegVs    = 2'd2;
+  localparam logic [1:0]  HalfFull = 2'd0;
+  localparam logic [1:0]  HalfLo   = 2'd1;
+  localparam logic [1:0]  HalfHi   = 2'd2;
+  localparam logic [1:0]  WhichM   = 2'd0;
+  localparam logic [1:0]  WhichS   = 2'd1;
+  localparam logic [1:0]  WhichVs  = 2'd2;
+  localparam logic [63:0] MMask    = 64'h0000_0030_0000_0807;
+  localparam logic [63:0] SMask    = 64'h0000_0030_0000_0803;
+  localparam logic [63:0] VsMask   = 64'h0000_0000_0000_0000;
+  localparam logic [63:0] MsOnly   = 64'h0000_0000_0000_0204;
+  localparam logic [31:0] SrcMask  = 32'hffff_ffff;
+  localparam logic [31:0] TgtMask  = 32'hffff_fffe;
+  localparam logic [2:0]  ResetIdx = 3'd0;
 
   // Depth index (log2(depth) - 4) -> depth - 1 (physical index bits, and 8 bits) and the v0.1.4
   // DEPTH encoding.
-  function automatic logic [5-1:0] mask_of(input logic [2:0] idx);
+  function automatic logic [4:0] mask_of(input logic [2:0] idx);
     unique case (idx)
       3'd0: mask_of = 5'h0f;
       3'd1: mask_of = 5'h1f;
@@ -84,7 +84,7 @@ module ctr_csr (
 
   // WARL legalisation of a written DEPTH value (depthLegalisation = clamp): the new
   // depth index, or keep the current one.
-  function automatic logic [3:0] legalise(input logic [3-1:0] value);
+  function automatic logic [3:0] legalise(input logic [2:0] value);
     // bit 3: keep the current depth; bits 2:0: the new index
     unique case (value)
       3'h0: legalise = 4'h0;
@@ -101,15 +101,15 @@ module ctr_csr (
 
   // ---------------------------------------------------------------------------------------------
   // State.
-  logic [63:0]         mctl_q, mctl_d;
-  logic [63:0]         vsctl_q, vsctl_d;
-  logic [2:0]          idx_q, idx_d;
-  logic [5-1:0]   wrptr_q, wrptr_d;
-  logic                frozen_q, frozen_d;
-  logic [32-1:0] siselect_q, siselect_d;
+  logic [63:0] mctl_q, mctl_d;
+  logic [63:0] vsctl_q, vsctl_d;
+  logic [2:0]  idx_q, idx_d;
+  logic [4:0]  wrptr_q, wrptr_d;
+  logic        frozen_q, frozen_d;
+  logic [31:0] siselect_q, siselect_d;
 
-  logic [5-1:0]   depth_mask;
-  logic [7:0]          depth_mask8;
+  logic [4:0] depth_mask;
+  logic [7:0] depth_mask8;
 
   assign mctl_o = mctl_q;
   assign vsctl_o = vsctl_q;
@@ -121,10 +121,10 @@ module ctr_csr (
   // Decode of the CSR number (the CSRs of this configuration; anything else is not ours).
   logic       hit;
   logic       d_ctl, d_status, d_depth, d_sel, d_ireg;
-  logic [1:0] d_ctl_reg;   // RegM, RegS, RegVs
-  logic [1:0] d_half;      // HalfFull, HalfLo, HalfHi
-  logic [1:0] d_which;     // WhichM, WhichS, WhichVs
-  logic [2:0] d_n;         // *ireg{n}
+  logic [1:0] d_ctl_reg;  // RegM, RegS, RegVs
+  logic [1:0] d_half;     // HalfFull, HalfLo, HalfHi
+  logic [1:0] d_which;    // WhichM, WhichS, WhichVs
+  logic [2:0] d_n;        // *ireg{n}
 
   always_comb begin
     hit = 1'b0;
@@ -155,11 +155,11 @@ module ctr_csr (
 
   // ---------------------------------------------------------------------------------------------
   // Access checks, in the order of docs/ctr-model.md (first match wins).
-  logic                acc_m, acc_u, vv, is_ind, in_range, in_depth, ctr_state, illegal, virt, ok;
-  logic                mctr, mind, hctr, hind;
-  logic [1:0]          level, ctl_reg, which;
-  logic [32-1:0] sel_val;
-  logic [7:0]          logical;
+  logic        acc_m, acc_u, vv, is_ind, in_range, in_depth, ctr_state, illegal, virt, ok;
+  logic        mctr, mind, hctr, hind;
+  logic [1:0]  level, ctl_reg, which;
+  logic [31:0] sel_val;
+  logic [7:0]  logical;
 
   always_comb begin
     depth_mask = mask_of(idx_q);
@@ -180,7 +180,7 @@ module ctr_csr (
       WhichS: sel_val = siselect_q;
       default: sel_val = '0;
     endcase
-    in_range = sel_val[32-1:8] == { 22'd0, 2'b10 };
+    in_range = sel_val[31:8] == 24'h00_0002;
     logical = sel_val[7:0];
     in_depth = (logical & ~depth_mask8) == 8'd0;
     ctr_state = (d_ctl && (d_ctl_reg != RegM)) || d_status || d_depth || (d_ireg && in_range);
@@ -220,12 +220,12 @@ module ctr_csr (
   end
 
   // The physical entry of the selected logical entry, with the WRPTR at the start of the cycle.
-  assign ent_phys_o = (wrptr_q - 1'b1 - logical[5-1:0]) & depth_mask;
+  assign ent_phys_o = (wrptr_q - 1'b1 - logical[4:0]) & depth_mask;
 
   // ---------------------------------------------------------------------------------------------
   // Read data.
-  logic [63:0]         ctl_val;
-  logic [32-1:0] ctl_rd, status_rd, rd_val, merged;
+  logic [63:0] ctl_val;
+  logic [31:0] ctl_rd, status_rd, rd_val, merged;
 
   always_comb begin
     unique case (ctl_reg)
@@ -313,7 +313,7 @@ module ctr_csr (
       frozen_d = 1'b0;
     end
     if (do_write && d_status) begin
-      wrptr_d = merged[5-1:0] & depth_mask;
+      wrptr_d = merged[4:0] & depth_mask;
       frozen_d = merged[31];
     end
   end

@@ -10,50 +10,50 @@
 // pop (ctrsource.V of logical entry 0 cleared, WRPTR decremented) or a freeze. A halted or reset
 // record drops the pending transfer. The CSR side (ctr_csr) applies its writes over this update.
 module ctr_record (
-  input  logic                clk_i,
-  input  logic                rst_ni,
+  input  logic        clk_i,
+  input  logic        rst_ni,
   // The record of this cycle.
-  input  logic [3:0]          itype_i,
-  input  logic [2-1:0]  iretire_i,
-  input  logic [1-1:0]  ilastsize_i,
-  input  logic [32-1:0] iaddr_i,
-  input  logic [2:0]          priv_i,
-  input  logic                v_i,
-  input  logic                halted_i,      // halted or in reset
-  input  logic                misp_i,
-  input  logic                lcofi_i,
-  input  logic                bp_i,
+  input  logic [3:0]  itype_i,
+  input  logic [1:0]  iretire_i,
+  input  logic        ilastsize_i,
+  input  logic [31:0] iaddr_i,
+  input  logic [2:0]  priv_i,
+  input  logic        v_i,
+  input  logic        halted_i,      // halted or in reset
+  input  logic        misp_i,
+  input  logic        lcofi_i,
+  input  logic        bp_i,
   // State at the start of the cycle.
-  input  logic [63:0]         mctl_i,
-  input  logic [63:0]         vsctl_i,
-  input  logic [5-1:0]   depth_mask_i,  // depth - 1
-  input  logic [5-1:0]   wrptr_i,
-  input  logic                frozen_i,
-  input  logic                cc_reset_i,    // a control write or SCTRCLR in this cycle: it wins
+  input  logic [63:0] mctl_i,
+  input  logic [63:0] vsctl_i,
+  input  logic [4:0]  depth_mask_i,  // depth - 1
+  input  logic [4:0]  wrptr_i,
+  input  logic        frozen_i,
+  input  logic        cc_reset_i,    // a control write or SCTRCLR in this cycle: it wins
   // The hardware update of this cycle.
-  output logic [5-1:0]   hw_wrptr_o,
-  output logic                hw_frozen_o,
-  output logic                ent_we_o,      // write the entry ent_phys_o
-  output logic                ent_inval_o,   // clear ctrsource.V of the entry ent_phys_o
-  output logic [5-1:0]   ent_phys_o,
-  output logic [32-1:0] ent_src_o,
-  output logic [32-1:0] ent_tgt_o,
-  output logic [31:0]         ent_dat_o
+  output logic [4:0]  hw_wrptr_o,
+  output logic        hw_frozen_o,
+  output logic        ent_we_o,      // write the entry ent_phys_o
+  output logic        ent_inval_o,   // clear ctrsource.V of the entry ent_phys_o
+  output logic [4:0]  ent_phys_o,
+  output logic [31:0] ent_src_o,
+  output logic [31:0] ent_tgt_o,
+  output logic [31:0] ent_dat_o
 );
-  localparam logic [2:0] PrivU     = 3'd0;
-  localparam logic [2:0] PrivS     = 3'd1;
-  localparam logic [2:0] PrivM     = 3'd3;
-  localparam logic [2:0] PrivD     = 3'd4;
-  localparam int BitM              = 2;
-  localparam int BitS              = 1;
-  localparam int BitU              = 0;
-  localparam int BitMte            = 9;
-  localparam int BitSte            = 8;
-  localparam int BitRasemu         = 7;
-  localparam int BitBpfrz          = 11;
-  localparam int BitLcofifrz       = 12;
-  localparam logic [31:0] Two      = 32'h0000_0002;
-  localparam logic [31:0] DataMask = 32'h0000_000f;
+  localparam logic [2:0]  PrivU       = 3'd0;
+  localparam logic [2:0]  PrivS       = 3'd1;
+  localparam logic [2:0]  PrivM       = 3'd3;
+  localparam logic [2:0]  PrivD       = 3'd4;
+  localparam int          BitM        = 2;
+  localparam int          BitS        = 1;
+  localparam int          BitU        = 0;
+  localparam int          BitMte      = 9;
+  localparam int          BitSte      = 8;
+  localparam int          BitRasemu   = 7;
+  localparam int          BitBpfrz    = 11;
+  localparam int          BitLcofifrz = 12;
+  localparam logic [31:0] Two         = 32'h0000_0002;
+  localparam logic [31:0] DataMask    = 32'h0000_000f;
 
   // "The current privilege mode is enabled": M/S/U of mctrcontrol for V=0, VS/VU of vsctrcontrol
   // for V=1; debug mode never.
@@ -82,17 +82,17 @@ module ctr_record (
 
   // ---------------------------------------------------------------------------------------------
   // The pending transfer.
-  logic                pend_valid_q, pend_valid_d;
-  logic [32-1:0] pend_src_q, pend_src_d;
-  logic [3:0]          pend_type_q, pend_type_d;
-  logic [2:0]          pend_priv_q, pend_priv_d;
-  logic                pend_v_q, pend_v_d;
-  logic                pend_misp_q, pend_misp_d;
-  logic                pend_lcofi_q, pend_lcofi_d;
-  logic                pend_bp_q, pend_bp_d;
+  logic        pend_valid_q, pend_valid_d;
+  logic [31:0] pend_src_q, pend_src_d;
+  logic [3:0]  pend_type_q, pend_type_d;
+  logic [2:0]  pend_priv_q, pend_priv_d;
+  logic        pend_v_q, pend_v_d;
+  logic        pend_misp_q, pend_misp_d;
+  logic        pend_lcofi_q, pend_lcofi_d;
+  logic        pend_bp_q, pend_bp_d;
 
-  logic                is_trap, retires, has_transfer, complete;
-  logic [32-1:0] last_insn;
+  logic        is_trap, retires, has_transfer, complete;
+  logic [31:0] last_insn;
 
   always_comb begin
     is_trap = (itype_i == 4'd1) || (itype_i == 4'd2);
@@ -126,12 +126,12 @@ module ctr_record (
 
   // ---------------------------------------------------------------------------------------------
   // Qualification of the pending transfer in its completion cycle.
-  logic                src_en, tgt_en, cur_en, ext_en, external, qualified;
-  logic [63:0]         cfg, frz_reg;
-  logic [15:0]         filters;
-  logic                do_freeze, do_push, do_pop, do_over, rasemu_rec;
-  logic [32-1:0] rec_src, rec_tgt;
-  logic [1:0]          from_level, to_level;
+  logic        src_en, tgt_en, cur_en, ext_en, external, qualified;
+  logic [63:0] cfg, frz_reg;
+  logic [15:0] filters;
+  logic        do_freeze, do_push, do_pop, do_over, rasemu_rec;
+  logic [31:0] rec_src, rec_tgt;
+  logic [1:0]  from_level, to_level;
 
   always_comb begin
     src_en = mode_en(pend_priv_q, pend_v_q, mctl_i, vsctl_i);
@@ -208,15 +208,15 @@ module ctr_record (
 
   // ---------------------------------------------------------------------------------------------
   // The update: entry, WRPTR, WRAP, FROZEN.
-  logic [5-1:0] top_phys;   // physical index of logical entry 0
+  logic [4:0] top_phys;  // physical index of logical entry 0
 
   always_comb begin
     top_phys = (wrptr_i - 1'b1) & depth_mask_i;
     ent_we_o = do_push || do_over;
     ent_inval_o = do_pop;
     ent_phys_o = do_push ? wrptr_i : top_phys;
-    ent_src_o = { rec_src[32-1:1], 1'b1 };
-    ent_tgt_o = { rec_tgt[32-1:1], pend_misp_q };
+    ent_src_o = { rec_src[31:1], 1'b1 };
+    ent_tgt_o = { rec_tgt[31:1], pend_misp_q };
     ent_dat_o = { 28'd0, pend_type_q } & DataMask;
     hw_wrptr_o = wrptr_i;
     hw_frozen_o = frozen_i || do_freeze;
