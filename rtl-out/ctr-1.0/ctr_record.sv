@@ -97,6 +97,7 @@ module ctr_record (
   logic        is_trap, retires, has_transfer, complete;
   logic [63:0] last_insn;
 
+  // The record of this cycle.
   always_comb begin
     is_trap = (itype_i == 4'd1) || (itype_i == 4'd2);
     retires = (iretire_i != '0) || is_trap;
@@ -104,7 +105,10 @@ module ctr_record (
     complete = !halted_i && retires && pend_valid_q;
     // The address of the block's last instruction: iaddr + iretire * 2 - 2^ilastsize * 2.
     last_insn = iaddr_i + { 60'd0, iretire_i, 1'b0 } - (Two << ilastsize_i);
+  end
 
+  // The next pending transfer: a record that retires something or traps replaces it.
+  always_comb begin
     pend_valid_d = pend_valid_q;
     pend_src_d = pend_src_q;
     pend_type_d = pend_type_q;
@@ -233,9 +237,20 @@ module ctr_record (
 
   // The next counter state: a record restarts it; a control write or SCTRCLR (the CSR side) wins.
   always_comb begin
-    cnt_d = (cc_reset_i || do_push || do_over) ? '0 : cnt_hw;
-    ccv_clear_d = cc_reset_i ? 1'b1 : (do_push || do_over) ? 1'b0 : ccv_clear_q;
-    popped_d = (do_push || do_over) ? 1'b0 : do_pop ? 1'b1 : popped_q;
+    cnt_d = cnt_hw;
+    ccv_clear_d = ccv_clear_q;
+    popped_d = popped_q;
+    if (do_push || do_over) begin
+      cnt_d = '0;
+      ccv_clear_d = 1'b0;
+      popped_d = 1'b0;
+    end else if (do_pop) begin
+      popped_d = 1'b1;
+    end
+    if (cc_reset_i) begin
+      cnt_d = '0;
+      ccv_clear_d = 1'b1;
+    end
   end
 
   // ---------------------------------------------------------------------------------------------

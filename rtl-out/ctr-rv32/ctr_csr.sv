@@ -294,11 +294,16 @@ module ctr_csr (
   logic [3:0]  leg;
   logic [2:0]  new_idx;
 
+  // The written value: a control register is 64 bits (on RV32 a write of one half keeps the other).
   always_comb begin
     do_write = ok && csr_we_i;
     value64 = (d_half == HalfHi) ? { merged, ctl_val[31:0] } : { ctl_val[63:32], merged };
     touches_low = d_half != HalfHi;
     ctl_mask = (ctl_reg == RegM) ? MMask : SMask;
+  end
+
+  // The next state: the hardware update of this cycle by default, the CSR write over it.
+  always_comb begin
     mctl_d = mctl_q;
     vsctl_d = vsctl_q;
     wrptr_d = hw_wrptr_i;

@@ -94,6 +94,7 @@ module ctr_record (
   logic        is_trap, retires, has_transfer, complete;
   logic [31:0] last_insn;
 
+  // The record of this cycle.
   always_comb begin
     is_trap = (itype_i == 4'd1) || (itype_i == 4'd2);
     retires = (iretire_i != '0) || is_trap;
@@ -101,7 +102,10 @@ module ctr_record (
     complete = !halted_i && retires && pend_valid_q;
     // The address of the block's last instruction: iaddr + iretire * 2 - 2^ilastsize * 2.
     last_insn = iaddr_i + { 29'd0, iretire_i, 1'b0 } - (Two << ilastsize_i);
+  end
 
+  // The next pending transfer: a record that retires something or traps replaces it.
+  always_comb begin
     pend_valid_d = pend_valid_q;
     pend_src_d = pend_src_q;
     pend_type_d = pend_type_q;
