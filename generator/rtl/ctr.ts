@@ -222,7 +222,6 @@ function csrContext(c: CtrConfig, banner: string) {
   const depthRows = indices.map((i) => ({
     idx: `3'd${i}`,
     mask: svSized(pw, BigInt((16 << i) - 1)),
-    mask8: svSized(8, BigInt((16 << i) - 1)),
     enc: svSized(4, BigInt(depthEncoding014(i))),
   }));
   const unused: string[] = [];
@@ -236,7 +235,8 @@ function csrContext(c: CtrConfig, banner: string) {
     decodeRows: decode.map(decodeRow),
     depthRows,
     defaultMask: depthRows[0]!.mask,
-    defaultMask8: depthRows[0]!.mask8,
+    // The 8-bit logical entry number against depth - 1.
+    depthMask8: pw < 8 ? `{ ${8 - pw}'d0, depth_mask }` : 'depth_mask',
     defaultEnc: depthRows[0]!.enc,
     legalisation: c.depthLegalisation,
     depthValueR: svRange(depthValueW),

@@ -69,8 +69,7 @@ module ctr_csr (
   localparam logic [31:0] TgtMask  = 32'hffff_ffff;
   localparam logic [2:0]  ResetIdx = 3'd1;
 
-  // Depth index (log2(depth) - 4) -> depth - 1 (physical index bits, and 8 bits) and the v0.1.4
-  // DEPTH encoding.
+  // Depth index (log2(depth) - 4) -> depth - 1, and the v0.1.4 DEPTH encoding.
   function automatic logic [5:0] mask_of(input logic [2:0] idx);
     unique case (idx)
       3'd0: mask_of = 6'h0f;
@@ -80,14 +79,6 @@ module ctr_csr (
     endcase
   endfunction
 
-  function automatic logic [7:0] mask8_of(input logic [2:0] idx);
-    unique case (idx)
-      3'd0: mask8_of = 8'h0f;
-      3'd1: mask8_of = 8'h1f;
-      3'd2: mask8_of = 8'h3f;
-      default: mask8_of = 8'h0f;
-    endcase
-  endfunction
 
   function automatic logic [3:0] depth_enc(input logic [2:0] idx);
     unique case (idx)
@@ -136,7 +127,6 @@ module ctr_csr (
   logic [31:0] vsiselect_q, vsiselect_d;
 
   logic [5:0]  depth_mask;
-  logic [7:0]  depth_mask8;
   logic [63:0] depth_field;
 
   assign mctl_o = mctl_q;
@@ -210,7 +200,6 @@ module ctr_csr (
 
   always_comb begin
     depth_mask = mask_of(idx_q);
-    depth_mask8 = mask8_of(idx_q);
     depth_field = { 44'd0, depth_enc(idx_q), 16'd0 };
     acc_m = csr_priv_i == 2'd3;
     acc_u = csr_priv_i == 2'd0;
@@ -232,7 +221,7 @@ module ctr_csr (
     endcase
     in_range = sel_val[31:8] == 24'h00_0002;
     logical = sel_val[7:0];
-    in_depth = (logical & ~depth_mask8) == 8'd0;
+    in_depth = (logical & ~{ 2'd0, depth_mask }) == 8'd0;
     ctr_state = (d_ctl && (d_ctl_reg != RegM)) || d_status || d_depth || (d_ireg && in_range);
 
     illegal = 1'b0;

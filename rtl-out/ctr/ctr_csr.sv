@@ -64,8 +64,7 @@ module ctr_csr (
   localparam logic [63:0] TgtMask  = 64'hffff_ffff_ffff_ffff;
   localparam logic [2:0]  ResetIdx = 3'd0;
 
-  // Depth index (log2(depth) - 4) -> depth - 1 (physical index bits, and 8 bits) and the v0.1.4
-  // DEPTH encoding.
+  // Depth index (log2(depth) - 4) -> depth - 1, and the v0.1.4 DEPTH encoding.
   function automatic logic [7:0] mask_of(input logic [2:0] idx);
     unique case (idx)
       3'd0: mask_of = 8'h0f;
@@ -77,16 +76,6 @@ module ctr_csr (
     endcase
   endfunction
 
-  function automatic logic [7:0] mask8_of(input logic [2:0] idx);
-    unique case (idx)
-      3'd0: mask8_of = 8'h0f;
-      3'd1: mask8_of = 8'h1f;
-      3'd2: mask8_of = 8'h3f;
-      3'd3: mask8_of = 8'h7f;
-      3'd4: mask8_of = 8'hff;
-      default: mask8_of = 8'h0f;
-    endcase
-  endfunction
 
   function automatic logic [3:0] depth_enc(input logic [2:0] idx);
     unique case (idx)
@@ -136,7 +125,6 @@ module ctr_csr (
   logic [63:0] siselect_q, siselect_d;
 
   logic [7:0]  depth_mask;
-  logic [7:0]  depth_mask8;
   logic [63:0] depth_field;
 
   assign mctl_o = mctl_q;
@@ -199,7 +187,6 @@ module ctr_csr (
 
   always_comb begin
     depth_mask = mask_of(idx_q);
-    depth_mask8 = mask8_of(idx_q);
     depth_field = { 44'd0, depth_enc(idx_q), 16'd0 };
     acc_m = csr_priv_i == 2'd3;
     acc_u = csr_priv_i == 2'd0;
@@ -220,7 +207,7 @@ module ctr_csr (
     endcase
     in_range = sel_val[63:8] == 56'h00_0000_0000_0002;
     logical = sel_val[7:0];
-    in_depth = (logical & ~depth_mask8) == 8'd0;
+    in_depth = (logical & ~depth_mask) == 8'd0;
     ctr_state = (d_ctl && (d_ctl_reg != RegM)) || d_status || d_depth || (d_ireg && in_range);
 
     illegal = 1'b0;

@@ -95,7 +95,7 @@ module ctr_record (
 
   // The record of this cycle.
   always_comb begin
-    is_trap = (itype_i == 4'd1) || (itype_i == 4'd2);
+    is_trap = is_trap_type(itype_i);
     retires = (iretire_i != '0) || is_trap;
     has_transfer = (itype_i != 4'd0) && (itype_i != 4'd6) && (itype_i != 4'd7);
     complete = !halted_i && retires && pend_valid_q;
