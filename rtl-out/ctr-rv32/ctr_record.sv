@@ -227,17 +227,11 @@ module ctr_record (
     cnt_d = cnt_hw;
     ccv_clear_d = ccv_clear_q;
     popped_d = popped_q;
-    if (do_push || do_over) begin
-      cnt_d = '0;
-      ccv_clear_d = 1'b0;
-      popped_d = 1'b0;
-    end else if (do_pop) begin
-      popped_d = 1'b1;
-    end
-    if (cc_reset_i) begin
-      cnt_d = '0;
-      ccv_clear_d = 1'b1;
-    end
+    if (cc_reset_i || do_push || do_over) cnt_d = '0;
+    if (cc_reset_i) ccv_clear_d = 1'b1;
+    else if (do_push || do_over) ccv_clear_d = 1'b0;
+    if (do_push || do_over) popped_d = 1'b0;
+    else if (do_pop) popped_d = 1'b1;
   end
 
   // ---------------------------------------------------------------------------------------------
