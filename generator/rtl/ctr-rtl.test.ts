@@ -98,6 +98,14 @@ describe('the generated text', () => {
       expect(code.filter((l) => /\[[^\]]*[0-9A-Za-z_] *[-+*] *[0-9]/.test(l)), f).toEqual([]);
     }
   });
+
+  it.each(COMPONENTS.map(([n, s]) => [label(n, s), n, s] as const))('%s: comments cite the specification, not files an integrator does not have', (_l, name, sets) => {
+    const g = generated(name, [...sets]);
+    for (const f of [...g.files, CTR_WAIVERS]) {
+      const text = readFileSync(join(g.dir, f), 'utf8');
+      expect(text.split('\n').filter((l) => /\.ts\b|golden-model|generator\/|docs\//.test(l)), f).toEqual([]);
+    }
+  });
 });
 
 describe('ctr_top parameters', () => {

@@ -262,6 +262,21 @@ function entriesContext(c: CtrConfig, banner: string) {
   return { ...common(c, banner), one: `${n}'d1`, entriesR: svRange(n), wdataHiBits: c.xlen === 64 ? svBits(63, 32) : '', liveRows, defaultLive: liveRows[0]!.live };
 }
 
+/** `text` as `// ` comment lines of at most `width` characters (words are not broken). */
+function wrapComment(text: string, width: number): string[] {
+  const lines: string[] = [];
+  let line = '//';
+  for (const word of text.split(/\s+/).filter((w) => w !== '')) {
+    if (line !== '//' && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = '//';
+    }
+    line += ` ${word}`;
+  }
+  if (line !== '//') lines.push(line);
+  return lines;
+}
+
 /** `.port (signal),` lines with the ports padded, the last without a comma. */
 function connections(pairs: [string, string][]): string[] {
   const col = padColumn(pairs.map(([p]) => `.${p}`));
@@ -376,9 +391,12 @@ function topContext(c: CtrConfig, rtl: CtrRtlParams, settings: Settings, banner:
   const strings = [...CTR_CONFIG_SETTINGS, ...CTR_RTL_SETTINGS].filter((s) => s.name !== 'specVersion' && s.kind === 'choice' && !/^\d+$/.test(String(settings[s.name])));
   return {
     ...common(c, banner),
-    specText: `${c.specVersion === '0.1.4' ? 'seed draft v0.1.4' : 'ratified Smctr/Ssctr 1.0'}; ${strings.map((s) => `${s.name} ${String(settings[s.name])}`).join(', ')}`,
+    headLines: wrapComment(
+      `ctr_top: the Control Transfer Records unit of this component (${c.specVersion === '0.1.4' ? 'CTR seed draft v0.1.4' : 'ratified Smctr/Ssctr 1.0'}; ${strings.map((s) => `${s.name} ${String(settings[s.name])}`).join(', ')}). Modules:`,
+      100,
+    ),
     configLines: config.map((p) => lp(p.type, p.name, p.value)),
-    portLines: ports.map((q, i) => `${types[i]} ${q.name}${i === ports.length - 1 ? '' : ','}`),
+    portLines: ports.flatMap((q, i) => [...wrapComment(q.description, 96), `${types[i]} ${q.name}${i === ports.length - 1 ? '' : ','}`]),
     recordConns: connections(recordConns),
     csrConns: connections(csrConns),
     entriesConns: connections(entriesConns),
