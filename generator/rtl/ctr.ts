@@ -240,6 +240,8 @@ function csrContext(c: CtrConfig, banner: string) {
     defaultEnc: depthRows[0]!.enc,
     legalisation: c.depthLegalisation,
     depthValueR: svRange(depthValueW),
+    // The depth index is one of the implemented depths (the lower bound only when above 0).
+    idxOk: lo > 0 ? `(idx_q >= 3'd${lo}) && (idx_q <= 3'd${hi})` : `idx_q <= 3'd${hi}`,
     legaliseRows,
     selHiBits: svBits(x - 1, 8),
     selHiValue: svSized(x - 8, 2n),
@@ -400,8 +402,8 @@ function topContext(c: CtrConfig, rtl: CtrRtlParams, settings: Settings, banner:
     recordConns: connections(recordConns),
     csrConns: connections(csrConns),
     entriesConns: connections(entriesConns),
-    privCheck: `!(${modes.join(' || ')})`,
-    csrCheck: `${accessing} && !(${csrModes.join(' || ')})`,
+    privOk: modes.join(' || '),
+    csrOk: `!${accessing} || ${csrModes.join(' || ')}`,
   };
 }
 

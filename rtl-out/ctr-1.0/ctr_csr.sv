@@ -350,6 +350,23 @@ module ctr_csr (
     end
   end
 
+`ifndef SYNTHESIS
+  // Invariants, checked at each rising edge out of reset (the reset edge is in the sensitivity
+  // list only so that rst_ni stays an asynchronous reset for lint).
+  always @(posedge clk_i or negedge rst_ni) begin
+    if (rst_ni) begin
+      assert ((wrptr_q & ~depth_mask) == '0)
+        else $error("ctr_csr: WRPTR %0d is not below the depth", wrptr_q);
+      assert (idx_q <= 3'd4)
+        else $error("ctr_csr: depth index %0d is not a depth this configuration implements", idx_q);
+      assert ($onehot0({ d_ctl, d_status, d_depth, d_sel, d_ireg }) && (hit == (d_ctl || d_status || d_depth || d_sel || d_ireg)))
+        else $error("ctr_csr: CSR %03x decodes to more than one register", csr_addr_i);
+      assert (!ent_we_o || (ok && ((ent_phys_o & ~depth_mask) == '0)))
+        else $error("ctr_csr: entry %0d written beyond the depth or by a failed access", ent_phys_o);
+    end
+  end
+`endif
+
   logic unused_csr;
   assign unused_csr = ^{ d_half };
 endmodule

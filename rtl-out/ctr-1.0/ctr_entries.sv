@@ -86,6 +86,19 @@ module ctr_entries (
     end
   end
 
+`ifndef SYNTHESIS
+  // Invariants, checked at each rising edge out of reset (the reset edge is in the sensitivity
+  // list only so that rst_ni stays an asynchronous reset for lint).
+  always @(posedge clk_i or negedge rst_ni) begin
+    if (rst_ni) begin
+      assert (!(hw_we_i && hw_inval_i))
+        else $error("ctr_entries: an entry write and a pop in the same cycle");
+      assert (!csr_we_i || (csr_reg_i != 2'd0))
+        else $error("ctr_entries: a CSR write that names no entry register");
+    end
+  end
+`endif
+
   logic unused_wdata;
   assign unused_wdata = ^csr_wdata_i[63:32];
 endmodule

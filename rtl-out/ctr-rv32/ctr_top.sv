@@ -199,12 +199,14 @@ module ctr_top (
   );
 
 `ifndef SYNTHESIS
-  // Input and state invariants (checked out of reset, before each rising edge).
+  // The hart's side of the port contract, checked at each rising edge out of reset (the state
+  // invariants are checked in the submodules that hold the state).
   always @(posedge clk_i or negedge rst_ni) begin
     if (rst_ni) begin
-      if (!((priv_i == 3'd3 && !v_i) || (priv_i == 3'd4 && !v_i) || (priv_i == 3'd1) || (priv_i == 3'd0))) $error("ctr_top: priv_i = %0d is not a mode of this hart", priv_i);
-      if (csr_valid_i && !((csr_priv_i == 2'd3 && !csr_v_i) || (csr_priv_i == 2'd1) || (csr_priv_i == 2'd0))) $error("ctr_top: a CSR access or SCTRCLR from a mode this hart does not have");
-      if ((wrptr & ~depth_mask) != '0) $error("ctr_top: WRPTR %0d is not below the depth", wrptr);
+      assert ((priv_i == 3'd3 && !v_i) || (priv_i == 3'd4 && !v_i) || (priv_i == 3'd1) || (priv_i == 3'd0))
+        else $error("ctr_top: priv_i = %0d is not a mode of this hart", priv_i);
+      assert (!csr_valid_i || (csr_priv_i == 2'd3 && !csr_v_i) || (csr_priv_i == 2'd1) || (csr_priv_i == 2'd0))
+        else $error("ctr_top: a CSR access or SCTRCLR from a mode this hart does not have");
     end
   end
 `endif

@@ -256,6 +256,23 @@ module ctr_record (
     end
   end
 
+`ifndef SYNTHESIS
+  // Invariants, checked at each rising edge out of reset (the reset edge is in the sensitivity
+  // list only so that rst_ni stays an asynchronous reset for lint).
+  always @(posedge clk_i or negedge rst_ni) begin
+    if (rst_ni) begin
+      assert ($onehot0({ do_push, do_pop, do_over, do_freeze }))
+        else $error("ctr_record: more than one hardware update in a cycle");
+      assert (!(do_push || do_pop || do_over) || qualified)
+        else $error("ctr_record: an entry update for a transfer that is not qualified");
+      assert (!(ent_we_o || ent_inval_o) || ((ent_phys_o & ~depth_mask_i) == '0))
+        else $error("ctr_record: entry %0d updated beyond the depth", ent_phys_o);
+      assert ((hw_wrptr_o & ~depth_mask_i) == '0)
+        else $error("ctr_record: the next WRPTR %0d is not below the depth", hw_wrptr_o);
+    end
+  end
+`endif
+
   logic unused_state;
   assign unused_state = ^{mctl_i, vsctl_i, pend_src_q[0], rec_src[0], rec_tgt[0]};
 endmodule
