@@ -38,29 +38,27 @@ module ctr_entries (
   (* mem2reg *) logic [31:0] dat_q [Entries];
   (* mem2reg *) logic [31:0] dat_d [Entries];
 
-  logic [255:0] hw_sel, csr_sel, zero_sel;
 
-  assign hw_sel = 256'd1 << hw_phys_i;
-  assign csr_sel = 256'd1 << csr_phys_i;
-  assign zero_sel = '0;
-
+  // The next state of every entry. The selects compare the entry's index with the written
+  // physical index (a decoder per entry, as a one-hot shift would give, without a shift of
+  // 256 bits for every entry in simulation).
   always_comb begin
     for (int i = 0; i < Entries; i++) begin
       src_d[i] = src_q[i];
       tgt_d[i] = tgt_q[i];
       dat_d[i] = dat_q[i];
-      if (hw_sel[i] && hw_we_i) begin
+      if (hw_we_i && (hw_phys_i == i[7:0])) begin
         src_d[i] = hw_src_i;
         tgt_d[i] = hw_tgt_i;
         dat_d[i] = hw_dat_i;
       end
-      if (hw_sel[i] && hw_inval_i) src_d[i][0] = 1'b0;
-      if (csr_sel[i] && csr_we_i) begin
+      if (hw_inval_i && (hw_phys_i == i[7:0])) src_d[i][0] = 1'b0;
+      if (csr_we_i && (csr_phys_i == i[7:0])) begin
         if (csr_reg_i == 2'd1) src_d[i] = csr_wdata_i;
         if (csr_reg_i == 2'd2) tgt_d[i] = csr_wdata_i;
         if (csr_reg_i == 2'd3) dat_d[i] = csr_wdata_i[31:0];
       end
-      if (clear_i || zero_sel[i]) begin
+      if (clear_i) begin
         src_d[i] = '0;
         tgt_d[i] = '0;
         dat_d[i] = '0;

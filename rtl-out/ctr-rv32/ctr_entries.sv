@@ -41,7 +41,7 @@ module ctr_entries (
   (* mem2reg *) logic [31:0] dat_q [Entries];
   (* mem2reg *) logic [31:0] dat_d [Entries];
 
-  logic [63:0] hw_sel, csr_sel, zero_sel;
+  logic [63:0] zero_sel;
 
   // The physical entries below the depth of an index (log2(depth) - 4).
   function automatic logic [63:0] live_of(input logic [2:0] idx);
@@ -53,22 +53,23 @@ module ctr_entries (
     endcase
   endfunction
 
-  assign hw_sel = 64'd1 << hw_phys_i;
-  assign csr_sel = 64'd1 << csr_phys_i;
   assign zero_sel = grow_i ? (live_of(grow_to_i) & ~live_of(grow_from_i)) : '0;
 
+  // The next state of every entry. The selects compare the entry's index with the written
+  // physical index (a decoder per entry, as a one-hot shift would give, without a shift of
+  // 64 bits for every entry in simulation).
   always_comb begin
     for (int i = 0; i < Entries; i++) begin
       src_d[i] = src_q[i];
       tgt_d[i] = tgt_q[i];
       dat_d[i] = dat_q[i];
-      if (hw_sel[i] && hw_we_i) begin
+      if (hw_we_i && (hw_phys_i == i[5:0])) begin
         src_d[i] = hw_src_i;
         tgt_d[i] = hw_tgt_i;
         dat_d[i] = hw_dat_i;
       end
-      if (hw_sel[i] && hw_inval_i) src_d[i][0] = 1'b0;
-      if (csr_sel[i] && csr_we_i) begin
+      if (hw_inval_i && (hw_phys_i == i[5:0])) src_d[i][0] = 1'b0;
+      if (csr_we_i && (csr_phys_i == i[5:0])) begin
         if (csr_reg_i == 2'd1) src_d[i] = csr_wdata_i;
         if (csr_reg_i == 2'd2) tgt_d[i] = csr_wdata_i;
         if (csr_reg_i == 2'd3) dat_d[i] = csr_wdata_i[31:0];
