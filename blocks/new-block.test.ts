@@ -62,7 +62,7 @@ describe('a new block', () => {
 
     const gen = rvtrace('generate', '--component', 'counter', '--out', join(work, 'gen'));
     expect(gen.status, gen.out).toBe(0);
-    expect(readdirSync(join(work, 'gen')).sort()).toEqual(['counter.core', 'counter.f', 'counter.xml', 'counter_top.sv']);
+    expect(readdirSync(join(work, 'gen')).sort()).toEqual(['counter.core', 'counter.f', 'counter.vlt', 'counter.xml', 'counter_top.sv']);
     expect(readFileSync(join(work, 'gen', 'counter_top.sv'), 'utf8')).toContain('output logic [11:0] count_o');
 
     const cosim = rvtrace('cosim', '--component', 'counter', '--seed', '2', '--count', '3000');

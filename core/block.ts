@@ -63,6 +63,18 @@ export interface CaseSpec {
   readonly knobs?: Partial<StimulusKnobs>;
 }
 
+/** One Verilator lint waiver of a block's generated RTL, with the reason it is not a defect. */
+export interface Waiver {
+  /** Verilator's warning code, e.g. UNUSEDPARAM. */
+  readonly rule: string;
+  /** The file's name (matched as `*name`, so in any directory). */
+  readonly file: string;
+  /** Glob on the message text. */
+  readonly match: string;
+  /** Why the warning is expected, as comment lines. */
+  readonly reason: readonly string[];
+}
+
 /** A figure a block counts in each case (trace bytes, CSR responses, ...), summed over a regression. */
 export interface MetricSpec {
   readonly name: string;
@@ -111,6 +123,8 @@ export interface Block<C = unknown> {
   readonly topModule: string;
   /** The RTL files of a configuration, in compilation order (leaves first). */
   rtl(r: ResolvedComponent<C>): OutputFile[];
+  /** The lint waivers of the RTL (written into `<block>.vlt`, the one place they live); may be empty. */
+  lintWaivers(r: ResolvedComponent<C>): readonly Waiver[];
   /** What the packaging around the RTL says of it ("the generated E-Trace encoder"). */
   readonly rtlTitle: string;
   /** The component description of the generated RTL for the IP-XACT writer (ports, registers, files). */

@@ -11,18 +11,18 @@ export interface PackageInput {
   what: string;
   /** The filelist's own name, for its usage comment. */
   filelistName: string;
-  /** The RTL files in compilation order. */
-  rtl: readonly string[];
+  /** The files in the order the tools take them: the lint waivers (`.vlt`), then the RTL in compilation order. */
+  files: readonly string[];
 }
 
-/** The filelist: the RTL in compilation order, paths relative to its directory. */
+/** The filelist: the waivers and the RTL in compilation order, paths relative to its directory. */
 export function filelist(p: PackageInput): string {
   return [
     commentBanner(p.banner, '//'),
     '//\n',
     `// The RTL of ${p.what} in compilation order, paths relative to this directory\n`,
     `// (\`verilator -F ${p.filelistName}\`, or \`iverilog -g2012 -c ${p.filelistName}\` from this directory).\n`,
-    ...p.rtl.map((f) => `${f}\n`),
+    ...p.files.map((f) => `${f}\n`),
   ].join('');
 }
 
@@ -33,6 +33,8 @@ export interface CoreInput {
   vlnv: { vendor: string; library: string; name: string; version: string };
   description: string;
   rtl: readonly string[];
+  /** The lint waivers (`<block>.vlt`), a fileset ahead of the RTL in every target. */
+  waivers: string;
   xmlName: string;
   top: string;
 }
@@ -50,6 +52,10 @@ export function fuseSocCore(c: CoreInput): string {
     `description: ${JSON.stringify(c.description.replace(/\s+/g, ' ').trim())}\n`,
     '\n',
     'filesets:\n',
+    '  waivers:\n',
+    '    files:\n',
+    `      - ${c.waivers}\n`,
+    '    file_type: vlt\n',
     '  rtl:\n',
     '    files:\n',
     ...c.rtl.map((f) => `      - ${f}\n`),
@@ -62,11 +68,13 @@ export function fuseSocCore(c: CoreInput): string {
     'targets:\n',
     '  default:\n',
     '    filesets:\n',
+    '      - waivers\n',
     '      - rtl\n',
     '      - ipxact\n',
     '  lint:\n',
     '    default_tool: verilator\n',
     '    filesets:\n',
+    '      - waivers\n',
     '      - rtl\n',
     `    toplevel: ${c.top}\n`,
     '    tools:\n',

@@ -1,9 +1,9 @@
 /**
  * Quality gates of the generated CTR RTL: Verilator lint with the build's flags (with and without
- * --assert) and Icarus Verilog elaboration on every shipped CTR component and a few variants that
+ * --assert, with the waivers of ctr.vlt) and Icarus Verilog elaboration on every shipped CTR component and a few variants that
  * switch the optional hardware off; Yosys synthesis without latches on every shipped component
- * (the cell counts are printed); the decoded CSR numbers are exactly the model's; the top level's
- * parameters stop a simulation that overrides one.
+ * (the cell counts are printed); the decoded CSR numbers are exactly the model's; the top level
+ * has no parameters (the configuration is localparams) and the IP-XACT export lists none.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -12,9 +12,11 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ctrCsrNumbers } from '../../golden-model/ctr/unit.ts';
 import { shippedComponents } from '../../ipxact/load.ts';
-import { renderCtrRtl } from './rtl.ts';
+import { renderCtrRtl, ctrLintWaivers } from './rtl.ts';
 import { resolvedOf } from '../../blocks/testing.ts';
 import type { CtrBlockConfig } from '../../golden-model/ctr/settings.ts';
+import { renderWaivers } from '../waivers.ts';
+import { componentXml } from '../output.ts';
 
 const ctrSetup = (_command: string, name: string, sets: readonly string[]) => {
   const r = resolvedOf<CtrBlockConfig>('ctr', name, sets);
@@ -23,14 +25,17 @@ const ctrSetup = (_command: string, name: string, sets: readonly string[]) => {
 import { CTR_TOP_MODULE } from '../../golden-model/ctr/ports.ts';
 import { ctrCsrDecode } from '../../golden-model/ctr/csr-map.ts';
 
+const CTR_WAIVERS = 'ctr.vlt';
+
 const dir = mkdtempSync(join(tmpdir(), 'rvtrace-ctr-rtl-'));
 
 function generated(name: string, sets: string[] = []): { dir: string; files: string[] } {
   const out = join(dir, [name, ...sets].join('-').replace(/\W+/g, '-'));
   mkdirSync(out, { recursive: true });
   const s = ctrSetup('test', name, sets);
-  const files = renderCtrRtl(s.config, s.rtl, s.settings, { component: name, inputHash: 'test', sets });
-  for (const f of files) writeFileSync(join(out, f.name), f.content);
+  const banner = { component: name, inputHash: 'test', sets };
+  const files = renderCtrRtl(s.config, s.rtl, s.settings, banner);
+  for (const f of [...files, renderWaivers(CTR_WAIVERS, ctrLintWaivers(), banner)]) writeFileSync(join(out, f.name), f.content);
   return { dir: out, files: files.map((f) => f.name) };
 }
 
@@ -56,11 +61,12 @@ describe('generated CTR RTL with the tools', () => {
   it.each(COMPONENTS.map(([n, s]) => [label(n, s), n, s] as const))('%s: verilator --lint-only -Wall (with and without --assert) reports nothing; iverilog elaborates it', (_l, name, sets) => {
     const g = generated(name, [...sets]);
     for (const extra of [[], ['--assert']]) {
-      const r = run('verilator', ['--lint-only', '-Wall', ...extra, '--top-module', CTR_TOP_MODULE, ...g.files], g.dir);
+      const r = run('verilator', ['--lint-only', '-Wall', ...extra, '--top-module', CTR_TOP_MODULE, CTR_WAIVERS, ...g.files], g.dir);
       expect(r.out).toBe('');
       expect(r.status).toBe(0);
     }
-    const ivl = run('iverilog', ['-g2012', '-o', 'top.vvp', '-s', CTR_TOP_MODULE, ...g.files], g.dir);
+    // The waivers too: the filelist lists them, so Icarus must skip them.
+    const ivl = run('iverilog', ['-g2012', '-o', 'top.vvp', '-s', CTR_TOP_MODULE, CTR_WAIVERS, ...g.files], g.dir);
     expect(ivl.status, ivl.out).toBe(0);
     expect(ivl.out.split('\n').filter((l) => l.trim() !== '' && !ICARUS_NOTES.some((re) => re.test(l)))).toEqual([]);
   }, 120_000);
@@ -93,18 +99,33 @@ describe('the RTL decodes exactly the model\'s CSRs', () => {
   });
 });
 
-describe('ctr_top parameters', () => {
-  it('declares the component parameters with their generated values and stops a simulation that overrides one', () => {
-    const g = generated('ctr');
-    const top = readFileSync(join(g.dir, 'ctr_top.sv'), 'utf8');
-    expect(top).toContain('  parameter int xlen = 64,');
-    expect(top).toContain('  parameter int depthMax = 256,');
-    for (const [param, ok] of [['depthMax=256', true], ['depthMax=32', false]] as const) {
-      const compile = run('iverilog', ['-g2012', '-o', 'p.vvp', '-s', CTR_TOP_MODULE, `-P${CTR_TOP_MODULE}.${param}`, ...g.files], g.dir);
-      expect(compile.status, compile.out).toBe(0);
-      const sim = run('vvp', ['-n', 'p.vvp'], g.dir, 60_000);
-      if (ok) expect(sim.out).not.toMatch(/FATAL/);
-      else expect(sim.out).toMatch(/FATAL.*a parameter differs from the values this RTL was generated for/s);
+describe('the generated text', () => {
+  it.each(COMPONENTS.map(([n, s]) => [label(n, s), n, s] as const))('%s: every range and select is plain numbers (no arithmetic left for the reader)', (_l, name, sets) => {
+    const g = generated(name, [...sets]);
+    for (const f of g.files) {
+      const code = readFileSync(join(g.dir, f), 'utf8').split('\n').map((l) => l.replace(/\/\/.*$/, ''));
+      expect(code.filter((l) => /\[[^\]]*[0-9A-Za-z_] *[-+*] *[0-9]/.test(l)), f).toEqual([]);
     }
-  }, 120_000);
+  });
+
+  it.each(COMPONENTS.map(([n, s]) => [label(n, s), n, s] as const))('%s: comments cite the specification, not files an integrator does not have', (_l, name, sets) => {
+    const g = generated(name, [...sets]);
+    for (const f of [...g.files, CTR_WAIVERS]) {
+      const text = readFileSync(join(g.dir, f), 'utf8');
+      expect(text.split('\n').filter((l) => /\.ts\b|golden-model|generator\/|docs\//.test(l)), f).toEqual([]);
+    }
+  });
+});
+
+describe('ctr_top parameters', () => {
+  it('has no module parameters (the configuration is localparams, none overridable), and the IP-XACT instantiation lists none', () => {
+    const g = generated('ctr');
+    for (const f of g.files) expect(readFileSync(join(g.dir, f), 'utf8'), f).not.toMatch(/(?<!local)parameter\b/);
+    const top = readFileSync(join(g.dir, 'ctr_top.sv'), 'utf8');
+    expect(top).toMatch(/^ {2}localparam int +DepthMax += 256;$/m);
+    expect(top).toMatch(/^ {2}localparam int +Xlen += 64;$/m);
+    const r = resolvedOf<CtrBlockConfig>('ctr', 'ctr');
+    expect(r.block.exportComponent(r).instantiation.moduleParameters).toEqual([]);
+    expect(componentXml(r, '2014')).not.toContain('moduleParameter');
+  });
 });

@@ -23,21 +23,38 @@ import {
 } from '../../golden-model/ctr/registers.ts';
 import { maxCycleCount } from '../../golden-model/ctr/cycle-count.ts';
 import { CTR_CONFIG_SETTINGS, CTR_RTL_SETTINGS, type CtrRtlParams } from '../../golden-model/ctr/settings.ts';
-import { commentBanner, padColumn, renderTemplate, svLogic, svSized, type BannerInput, type OutputFile } from '../render.ts';
+import type { Waiver } from '../../core/block.ts';
+import { camelCase, commentBanner, padColumn, renderTemplate, svBits, svLogic, svRange, svSized, type BannerInput, type OutputFile } from '../render.ts';
+import { alignDeclarations } from '../sv-align.ts';
 import { counterWidth, ctrCsrDecode, type CtrCsrDecode, physicalIndexWidth } from '../../golden-model/ctr/csr-map.ts';
-import { CTR_FILELIST, CTR_RTL_FILES, CTR_TOP_MODULE, ctrPorts } from '../../golden-model/ctr/ports.ts';
+import { CTR_RTL_FILES, CTR_TOP_MODULE, ctrPorts } from '../../golden-model/ctr/ports.ts';
 
 
 const hex = (n: number, width: number): string => `${width}'h${n.toString(16)}`;
 
-/** Settings that are numbers in the RTL (top-level parameters); the string-valued ones are fixed in the RTL. */
-function numericParameters(s: Settings): [string, number][] {
-  const out: [string, number][] = [];
+/** A setting that is a number or a flag, as a localparam of ctr_top (its name, type and value). */
+interface ConfigLocalparam {
+  readonly setting: string;
+  readonly name: string;
+  readonly type: string;
+  readonly value: string;
+}
+
+/**
+ * The settings that are numbers or flags, as the localparams of ctr_top: the values the RTL was
+ * generated for, under lowRISC names (`depthMax` -> `DepthMax`, `iretire_width_p` ->
+ * `IretireWidth`). They are not parameters: every width and table of the RTL is generated from
+ * them, so another value would be ignored. The string-valued settings are named in a comment.
+ */
+function configLocalparams(s: Settings): ConfigLocalparam[] {
+  const out: ConfigLocalparam[] = [];
   for (const spec of [...CTR_CONFIG_SETTINGS, ...CTR_RTL_SETTINGS]) {
     const v = s[spec.name];
-    if (typeof v === 'boolean') out.push([spec.name, v ? 1 : 0]);
-    else if (typeof v === 'number') out.push([spec.name, v]);
-    else if (spec.kind === 'choice' && /^\d+$/.test(String(v))) out.push([spec.name, Number(v)]);
+    const name = camelCase(spec.name.replace(/_p$/, ''));
+    if (typeof v === 'boolean') out.push({ setting: spec.name, name, type: 'bit', value: v ? "1'b1" : "1'b0" });
+    else if (spec.name === 'filterMask' && typeof v === 'number') out.push({ setting: spec.name, name, type: 'logic [15:0]', value: svSized(16, BigInt(v)) });
+    else if (typeof v === 'number') out.push({ setting: spec.name, name, type: 'int', value: String(v) });
+    else if (spec.kind === 'choice' && /^\d+$/.test(String(v))) out.push({ setting: spec.name, name, type: 'int', value: String(v) });
   }
   return out;
 }
@@ -53,6 +70,10 @@ interface Common {
   rv64: boolean;
   growZero: boolean;
   cycleCounting: boolean;
+  /** `[XLEN-1:0]`, `[W-1:0]` of a physical entry index, `[W-1:0]` as a part select. */
+  xr: string;
+  pr: string;
+  pBits: string;
 }
 
 function common(c: CtrConfig, banner: string): Common {
@@ -67,6 +88,9 @@ function common(c: CtrConfig, banner: string): Common {
     rv64: c.xlen === 64,
     growZero: c.entriesOnDepthChange === 'zero',
     cycleCounting: c.cycleCounting,
+    xr: svRange(c.xlen),
+    pr: svRange(physicalIndexWidth(c)),
+    pBits: svBits(physicalIndexWidth(c) - 1, 0),
   };
 }
 
@@ -89,27 +113,28 @@ function recordContext(c: CtrConfig, rtl: CtrRtlParams, banner: string) {
     lp('int', 'BitBpfrz', String(l.bpfrz)),
     lp('int', 'BitLcofifrz', String(l.lcofifrz)),
     ...(l.eten !== undefined ? [lp('int', 'BitEten', String(l.eten))] : []),
-    lp(`logic [${x - 1}:0]`, 'Two', svSized(x, 2n)),
+    lp(svLogic(x), 'Two', svSized(x, 2n)),
     lp('logic [31:0]', 'DataMask', svSized(32, BigInt(dataMask(c)))),
   ];
   const cntw = counterWidth(c);
   const ccSaturates = c.cycleCounting && maxCycleCount(c.cceBits) < 2 ** cntw - 1;
   const ccRows: string[] = [];
   if (c.cycleCounting) {
-    localparams.push(lp(`logic [${cntw - 1}:0]`, 'CntMax', svSized(cntw, (1n << BigInt(cntw)) - 1n)));
+    localparams.push(lp(svLogic(cntw), 'CntMax', svSized(cntw, (1n << BigInt(cntw)) - 1n)));
     if (ccSaturates) {
-      localparams.push(lp(`logic [${cntw - 1}:0]`, 'CcMaxCount', svSized(cntw, BigInt(maxCycleCount(c.cceBits)))));
+      localparams.push(lp(svLogic(cntw), 'CcMaxCount', svSized(cntw, BigInt(maxCycleCount(c.cceBits)))));
       localparams.push(lp('logic [15:0]', 'CcSaturated', svSized(16, BigInt((((1 << c.cceBits) - 1) << 12) | 0xfff))));
     }
-    for (let m = 12; m < cntw; m++) ccRows.push(`if (cnt_hw[${m}]) cc = { 4'd${m - 11}, cnt_hw[${m - 1}:${m - 12}] };`);
+    for (let m = 12; m < cntw; m++) ccRows.push(`if (cnt_hw[${m}]) cc = { 4'd${m - 11}, cnt_hw${svBits(m - 1, m - 12)} };`);
   }
   return {
     ...common(c, banner),
-    irw: rtl.iretire_width_p,
-    lsw: rtl.lastsize_width_p,
+    irr: svRange(rtl.iretire_width_p),
+    lsr: svRange(rtl.lastsize_width_p),
     iretPad: x - rtl.iretire_width_p - 1,
-    localparams: alignLocalparams(localparams),
-    cntw,
+    localparams,
+    cntr: c.cycleCounting ? svRange(cntw) : '',
+    pcBits: svBits(x - 1, 1),
     ccRows,
     ccSaturates,
     allCalls: c.rasemuCcvPolicy === 'all-calls',
@@ -168,8 +193,8 @@ function csrContext(c: CtrConfig, banner: string) {
     lp('logic [63:0]', 'SMask', svSized(64, sControlMask(c))),
     lp('logic [63:0]', 'VsMask', svSized(64, vsControlMask(c))),
     lp('logic [63:0]', 'MsOnly', svSized(64, bit(l.m) | bit(l.mte))),
-    lp(`logic [${x - 1}:0]`, 'SrcMask', svSized(x, sourceMask(c))),
-    lp(`logic [${x - 1}:0]`, 'TgtMask', svSized(x, targetMask(c))),
+    lp(svLogic(x), 'SrcMask', svSized(x, sourceMask(c))),
+    lp(svLogic(x), 'TgtMask', svSized(x, targetMask(c))),
     lp('logic [2:0]', 'ResetIdx', `3'd${depthIndex(c.resetDepth)}`),
   ];
   const pad8 = pw < 8 ? `${8 - pw}'d0, ` : '';
@@ -184,26 +209,29 @@ function csrContext(c: CtrConfig, banner: string) {
   const depthRows = indices.map((i) => ({
     idx: `3'd${i}`,
     mask: svSized(pw, BigInt((16 << i) - 1)),
-    mask8: svSized(8, BigInt((16 << i) - 1)),
     enc: svSized(4, BigInt(depthEncoding014(i))),
   }));
   const unused: string[] = [];
   if (x === 64) unused.push('d_half');
   return {
     ...common(c, banner),
-    localparams: alignLocalparams(localparams),
+    localparams,
     selects: selects.map((s) => s.name),
     selectRows: selects.map((s) => `${s.which}: sel_val = ${s.name}_q;`),
     selectWrites: selects.map((s) => `${s.which}: ${s.name}_d = merged;`),
     decodeRows: decode.map(decodeRow),
     depthRows,
     defaultMask: depthRows[0]!.mask,
-    defaultMask8: depthRows[0]!.mask8,
+    // The 8-bit logical entry number against depth - 1.
+    depthMask8: pw < 8 ? `{ ${8 - pw}'d0, depth_mask }` : 'depth_mask',
     defaultEnc: depthRows[0]!.enc,
     legalisation: c.depthLegalisation,
-    depthValueW,
+    depthValueR: svRange(depthValueW),
+    // The depth index is one of the implemented depths (the lower bound only when above 0).
+    idxOk: lo > 0 ? `(idx_q >= 3'd${lo}) && (idx_q <= 3'd${hi})` : `idx_q <= 3'd${hi}`,
     legaliseRows,
-    selPad: x - 10,
+    selHiBits: svBits(x - 1, 8),
+    selHiValue: svSized(x - 8, 2n),
     depthPad: x - 3,
     statusExpr,
     datRead: x === 64 ? "{ 32'd0, ent_dat_i }" : 'ent_dat_i',
@@ -213,11 +241,6 @@ function csrContext(c: CtrConfig, banner: string) {
   };
 }
 
-function alignLocalparams(lines: string[]): string[] {
-  const heads = padColumn(lines.map((s) => s.slice(0, s.indexOf(' = '))));
-  return heads.map((h, i) => `${h}${lines[i]!.slice(lines[i]!.indexOf(' = '))}`);
-}
-
 function entriesContext(c: CtrConfig, banner: string) {
   const lo = depthIndex(c.depthMin);
   const hi = depthIndex(c.depthMax);
@@ -225,7 +248,22 @@ function entriesContext(c: CtrConfig, banner: string) {
   const liveRows = CTR_DEPTHS.map((_, i) => i)
     .filter((i) => i >= lo && i <= hi)
     .map((i) => ({ idx: `3'd${i}`, live: svSized(n, (1n << BigInt(16 << i)) - 1n) }));
-  return { ...common(c, banner), one: `${n}'d1`, liveRows, defaultLive: liveRows[0]!.live };
+  return { ...common(c, banner), entriesR: svRange(n), wdataHiBits: c.xlen === 64 ? svBits(63, 32) : '', liveRows, defaultLive: liveRows[0]!.live };
+}
+
+/** `text` as `// ` comment lines of at most `width` characters (words are not broken). */
+function wrapComment(text: string, width: number): string[] {
+  const lines: string[] = [];
+  let line = '//';
+  for (const word of text.split(/\s+/).filter((w) => w !== '')) {
+    if (line !== '//' && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = '//';
+    }
+    line += ` ${word}`;
+  }
+  if (line !== '//') lines.push(line);
+  return lines;
 }
 
 /** `.port (signal),` lines with the ports padded, the last without a comma. */
@@ -238,7 +276,7 @@ function topContext(c: CtrConfig, rtl: CtrRtlParams, settings: Settings, banner:
   const ports = ctrPorts(c, rtl);
   const has = (name: string): boolean => ports.some((p) => p.name === name);
   const types = padColumn(ports.map((q) => `${q.direction === 'in' ? 'input ' : 'output'} ${svLogic(q.width)}`));
-  const params = numericParameters(settings);
+  const config = configLocalparams(settings);
   const v014 = c.specVersion === '0.1.4';
   const vSrc = has('v_i') ? 'v_i' : "1'b0";
   const csrV = has('csr_v_i') ? 'csr_v_i' : "1'b0";
@@ -342,15 +380,17 @@ function topContext(c: CtrConfig, rtl: CtrRtlParams, settings: Settings, banner:
   const strings = [...CTR_CONFIG_SETTINGS, ...CTR_RTL_SETTINGS].filter((s) => s.name !== 'specVersion' && s.kind === 'choice' && !/^\d+$/.test(String(settings[s.name])));
   return {
     ...common(c, banner),
-    specText: `${c.specVersion === '0.1.4' ? 'seed draft v0.1.4' : 'ratified Smctr/Ssctr 1.0'}; ${strings.map((s) => `${s.name} ${String(settings[s.name])}`).join(', ')}`,
-    paramLines: params.map(([name, value], k) => `parameter int ${name} = ${value}${k === params.length - 1 ? '' : ','}`),
-    paramCheck: params.map(([name, value]) => `${name} != ${value}`).join(' ||\n        '),
-    portLines: ports.map((q, i) => `${types[i]} ${q.name}${i === ports.length - 1 ? '' : ','}`),
+    headLines: wrapComment(
+      `ctr_top: the Control Transfer Records unit of this component (${c.specVersion === '0.1.4' ? 'CTR seed draft v0.1.4' : 'ratified Smctr/Ssctr 1.0'}; ${strings.map((s) => `${s.name} ${String(settings[s.name])}`).join(', ')}). Modules:`,
+      100,
+    ),
+    configLines: config.map((p) => lp(p.type, p.name, p.value)),
+    portLines: ports.flatMap((q, i) => [...wrapComment(q.description, 96), `${types[i]} ${q.name}${i === ports.length - 1 ? '' : ','}`]),
     recordConns: connections(recordConns),
     csrConns: connections(csrConns),
     entriesConns: connections(entriesConns),
-    privCheck: `!(${modes.join(' || ')})`,
-    csrCheck: `${accessing} && !(${csrModes.join(' || ')})`,
+    privOk: modes.join(' || '),
+    csrOk: `!${accessing} || ${csrModes.join(' || ')}`,
   };
 }
 
@@ -363,5 +403,21 @@ export function renderCtrRtl(c: CtrConfig, rtl: CtrRtlParams, settings: Settings
     'ctr_record.sv': () => renderTemplate('ctr/ctr_record.sv.hbs', recordContext(c, rtl, banner)),
     'ctr_top.sv': () => renderTemplate('ctr/ctr_top.sv.hbs', topContext(c, rtl, settings, banner)),
   };
-  return CTR_RTL_FILES.map((name) => ({ name, content: render[name]!() }));
+  return CTR_RTL_FILES.map((name) => ({ name, content: alignDeclarations(render[name]!()) }));
+}
+
+/** The lint waivers of the generated CTR RTL (rendered into ctr.vlt), each with the reason it is not a defect. */
+export function ctrLintWaivers(): Waiver[] {
+  return [
+    {
+      rule: 'UNUSEDPARAM',
+      file: 'ctr_top.sv',
+      match: '*',
+      reason: [
+        'The localparams of ctr_top (it has no others) are the configuration: the component',
+        'parameters this RTL was generated for, there to be read by people and by testbenches',
+        '(hierarchical references). The RTL is generated from their values and reads none of them.',
+      ],
+    },
+  ];
 }

@@ -83,4 +83,3 @@ export function ctrPorts(c: CtrConfig, rtl: CtrRtlParams): CtrPort[] {
 /** The RTL files of the CTR unit in compilation order (leaves first, the top level last). */
 export const CTR_RTL_FILES: readonly string[] = ['ctr_entries.sv', 'ctr_csr.sv', 'ctr_record.sv', 'ctr_top.sv'];
 
-export const CTR_FILELIST = 'ctr.f';

@@ -4,6 +4,7 @@
 //
 // The RTL of the generated CTR unit in compilation order, paths relative to this directory
 // (`verilator -F ctr.f`, or `iverilog -g2012 -c ctr.f` from this directory).
+ctr.vlt
 ctr_entries.sv
 ctr_csr.sv
 ctr_record.sv

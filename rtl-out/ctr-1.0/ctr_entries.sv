@@ -12,56 +12,54 @@
 // The arrays are unpacked (Yosys turns them into registers, one per entry, and the read into a
 // multiplexer; Verilator indexes them directly); every entry's flops are reset and loaded.
 module ctr_entries (
-  input  logic                clk_i,
-  input  logic                rst_ni,
-  input  logic                hw_we_i,
-  input  logic                hw_inval_i,
-  input  logic [8-1:0]   hw_phys_i,
-  input  logic [64-1:0] hw_src_i,
-  input  logic [64-1:0] hw_tgt_i,
-  input  logic [31:0]         hw_dat_i,
-  input  logic                csr_we_i,
-  input  logic [1:0]          csr_reg_i,     // 1 ctrsource, 2 ctrtarget, 3 ctrdata
-  input  logic [8-1:0]   csr_phys_i,
-  input  logic [64-1:0] csr_wdata_i,
-  input  logic                clear_i,
-  output logic [64-1:0] rd_src_o,
-  output logic [64-1:0] rd_tgt_o,
-  output logic [31:0]         rd_dat_o
+  input  logic        clk_i,
+  input  logic        rst_ni,
+  input  logic        hw_we_i,
+  input  logic        hw_inval_i,
+  input  logic [7:0]  hw_phys_i,
+  input  logic [63:0] hw_src_i,
+  input  logic [63:0] hw_tgt_i,
+  input  logic [31:0] hw_dat_i,
+  input  logic        csr_we_i,
+  input  logic [1:0]  csr_reg_i,  // 1 ctrsource, 2 ctrtarget, 3 ctrdata
+  input  logic [7:0]  csr_phys_i,
+  input  logic [63:0] csr_wdata_i,
+  input  logic        clear_i,
+  output logic [63:0] rd_src_o,
+  output logic [63:0] rd_tgt_o,
+  output logic [31:0] rd_dat_o
 );
   localparam int Entries = 256;
-  localparam int Xlen = 64;
 
   // mem2reg: registers, not a RAM (Yosys would otherwise say so in a warning).
-  (* mem2reg *) logic [Xlen-1:0] src_q [Entries];
-  (* mem2reg *) logic [Xlen-1:0] src_d [Entries];
-  (* mem2reg *) logic [Xlen-1:0] tgt_q [Entries];
-  (* mem2reg *) logic [Xlen-1:0] tgt_d [Entries];
-  (* mem2reg *) logic [31:0]     dat_q [Entries];
-  (* mem2reg *) logic [31:0]     dat_d [Entries];
-  logic [Entries-1:0] hw_sel, csr_sel, zero_sel;
+  (* mem2reg *) logic [63:0] src_q [Entries];
+  (* mem2reg *) logic [63:0] src_d [Entries];
+  (* mem2reg *) logic [63:0] tgt_q [Entries];
+  (* mem2reg *) logic [63:0] tgt_d [Entries];
+  (* mem2reg *) logic [31:0] dat_q [Entries];
+  (* mem2reg *) logic [31:0] dat_d [Entries];
 
-  assign hw_sel = 256'd1 << hw_phys_i;
-  assign csr_sel = 256'd1 << csr_phys_i;
-  assign zero_sel = '0;
 
+  // The next state of every entry. The selects compare the entry's index with the written
+  // physical index (a decoder per entry, as a one-hot shift would give, without a shift of
+  // 256 bits for every entry in simulation).
   always_comb begin
     for (int i = 0; i < Entries; i++) begin
       src_d[i] = src_q[i];
       tgt_d[i] = tgt_q[i];
       dat_d[i] = dat_q[i];
-      if (hw_sel[i] && hw_we_i) begin
+      if (hw_we_i && (hw_phys_i == i[7:0])) begin
         src_d[i] = hw_src_i;
         tgt_d[i] = hw_tgt_i;
         dat_d[i] = hw_dat_i;
       end
-      if (hw_sel[i] && hw_inval_i) src_d[i][0] = 1'b0;
-      if (csr_sel[i] && csr_we_i) begin
+      if (hw_inval_i && (hw_phys_i == i[7:0])) src_d[i][0] = 1'b0;
+      if (csr_we_i && (csr_phys_i == i[7:0])) begin
         if (csr_reg_i == 2'd1) src_d[i] = csr_wdata_i;
         if (csr_reg_i == 2'd2) tgt_d[i] = csr_wdata_i;
         if (csr_reg_i == 2'd3) dat_d[i] = csr_wdata_i[31:0];
       end
-      if (clear_i || zero_sel[i]) begin
+      if (clear_i) begin
         src_d[i] = '0;
         tgt_d[i] = '0;
         dat_d[i] = '0;
@@ -87,6 +85,19 @@ module ctr_entries (
     end
   end
 
+`ifndef SYNTHESIS
+  // Invariants, checked at each rising edge out of reset (the reset edge is in the sensitivity
+  // list only so that rst_ni stays an asynchronous reset for lint).
+  always @(posedge clk_i or negedge rst_ni) begin
+    if (rst_ni) begin
+      assert (!(hw_we_i && hw_inval_i))
+        else $error("ctr_entries: an entry write and a pop in the same cycle");
+      assert (!csr_we_i || (csr_reg_i != 2'd0))
+        else $error("ctr_entries: a CSR write that names no entry register");
+    end
+  end
+`endif
+
   logic unused_wdata;
-  assign unused_wdata = ^csr_wdata_i[64-1:32];
+  assign unused_wdata = ^csr_wdata_i[63:32];
 endmodule

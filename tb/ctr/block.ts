@@ -8,7 +8,7 @@ import type { Rng } from '../../golden-model/common/rng.ts';
 import { CTR_TOP_MODULE } from '../../golden-model/ctr/ports.ts';
 import { CTR_SETTINGS, ctrBlockConfig, type CtrBlockConfig, validateCtrSettings } from '../../golden-model/ctr/settings.ts';
 import { ctrExportComponent } from '../../generator/ctr/ipxact.ts';
-import { renderCtrRtl } from '../../generator/ctr/rtl.ts';
+import { ctrLintWaivers, renderCtrRtl } from '../../generator/ctr/rtl.ts';
 import { ctrCaseModel, runCtrCase } from './case.ts';
 import { ctrDumpCommand } from './dump-command.ts';
 
@@ -22,6 +22,7 @@ export const block: Block<CtrBlockConfig> = {
   config: ctrBlockConfig,
 
   topModule: CTR_TOP_MODULE,
+  lintWaivers: () => ctrLintWaivers(),
   rtlTitle: 'the generated CTR unit',
   rtl: (r) => renderCtrRtl(r.config.config, r.config.rtl, r.settings, r.provenance),
   exportComponent: (r) => ctrExportComponent(r.config, r.settings, r.vlnv, r.description),

@@ -21,7 +21,7 @@ const ctrSetup = (_command: string, name: string, sets: readonly string[]) => {
   const r = resolvedOf<CtrBlockConfig>('ctr', name, sets);
   return { ...r.config, settings: r.settings };
 };
-import { CTR_FILELIST } from '../../golden-model/ctr/ports.ts';
+const CTR_FILELIST = 'ctr.f';
 import { ROOT } from '../../generator/render.ts';
 import { shippedComponents } from '../../ipxact/load.ts';
 import type { BuiltModel } from '../build.ts';

@@ -23,6 +23,7 @@ export const block: Block<EtraceConfig> = {
   config: etraceConfig,
 
   topModule: ETRACE_TOP_MODULE,
+  lintWaivers: () => [],
   rtlTitle: 'the generated E-Trace encoder',
   rtl: (r) => renderEtraceRtl(r.config, r.provenance),
   exportComponent: (r) => etraceExportComponent(r.config, r.settings, r.vlnv, r.description),

@@ -62,6 +62,7 @@ export const block: Block<CounterConfig> = {
   validate: () => [],
   config: counterConfig,
   topModule: 'counter_top',
+  lintWaivers: () => [],
   rtlTitle: 'the generated counter',
   rtl: (r) => renderCounterRtl(r.config, r.provenance),
   exportComponent: (r) => ({
