@@ -6,7 +6,7 @@
  */
 import type { Block, ResolvedComponent } from '../core/block.ts';
 import { RvError } from '../golden-model/common/errors.ts';
-import { resolveSettings, type SettingSpec } from '../golden-model/common/settings.ts';
+import { resolveSettings, type SettingSpec, type Settings } from '../golden-model/common/settings.ts';
 import { allShippedComponents, loadComponent, shippedComponents, type LoadedComponent } from '../ipxact/load.ts';
 import * as registry from './registry.ts';
 
@@ -32,16 +32,18 @@ function label(component: string): string {
 }
 
 const loaded = new Map<string, LoadedComponent>();
+const resolved = new Map<string, ResolvedComponent>();
 
 /** Reads and checks a component once per process (the same file and schema folder). */
 function load(component: string, schemaDir: string | undefined): LoadedComponent {
   const key = JSON.stringify([component, schemaDir ?? null]);
   let l = loaded.get(key);
   if (l === undefined) {
-    l = loadComponent(component, [], {
-      ...(schemaDir !== undefined ? { schemaDir } : {}),
-      blocks: { lookup: (name) => { const b = blockNamed(name); return b && { specs: b.settings, validate: (s) => b.validate(s) }; }, names: BLOCKS.map((b) => b.name) },
-    });
+    const lookup = (name: string) => {
+      const b = blockNamed(name);
+      return b && { specs: b.settings, validate: (s: Settings) => b.validate(s) };
+    };
+    l = loadComponent(component, [], { ...(schemaDir !== undefined ? { schemaDir } : {}), blocks: { lookup, names: BLOCKS.map((b) => b.name) } });
     loaded.set(key, l);
   }
   return l;
@@ -63,6 +65,9 @@ export function resolveComponent(component: string, sets: readonly string[] = []
   if (options.blocks !== undefined && !options.blocks.includes(block.name)) {
     throw new RvError('bad-option', `--component ${component}: a component of the ${block.title}; ${options.command ?? 'this command'} takes a component of the ${titles(options.blocks)}`);
   }
+  const key = JSON.stringify([component, sets, options.schemaDir ?? null]);
+  const known = resolved.get(key);
+  if (known !== undefined) return known;
   const settings = resolveSettings(options.command ?? 'rvtrace', block.settings, sets, l.settings);
   if (sets.length > 0) {
     const errors = block.validate(settings);
@@ -70,7 +75,7 @@ export function resolveComponent(component: string, sets: readonly string[] = []
       throw new RvError('invalid-component', `component ${component} with these settings is not valid:\n  ${errors.map((e) => e.oneLine()).join('\n  ')}`);
     }
   }
-  return {
+  const r: ResolvedComponent = {
     block,
     component,
     file: l.file,
@@ -80,6 +85,8 @@ export function resolveComponent(component: string, sets: readonly string[] = []
     settings,
     config: block.config(settings),
   };
+  resolved.set(key, r);
+  return r;
 }
 
 /**

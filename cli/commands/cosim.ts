@@ -5,8 +5,7 @@
  * difference, an FST waveform of the cycles around it and the one-line command that replays the case.
  */
 import type { Command } from 'commander';
-import type { CaseSpec } from '../../core/block.ts';
-import type { CommandDefinition } from '../../core/block.ts';
+import type { CaseSpec, CommandDefinition } from '../../core/block.ts';
 import { collect, parseCount, parseKnobs, parseProbability } from '../../core/options.ts';
 import { RvError } from '../../golden-model/common/errors.ts';
 import { blockSettings } from '../../blocks/index.ts';
