@@ -17,7 +17,7 @@
  */
 import type { Settings } from '../../golden-model/common/settings.ts';
 import { CTR_SETTINGS, type CtrBlockConfig } from '../../golden-model/ctr/settings.ts';
-import { componentDocument, exportParameter, type ExportComponent, type ExportRegister } from '../../ipxact/export.ts';
+import { exportParameter, type ExportComponent, type ExportRegister } from '../../ipxact/export.ts';
 import { RVTRACE_NS, RVTRACE_PREFIX } from '../../ipxact/load.ts';
 import type { Vlnv } from '../../ipxact/reader/component.ts';
 import { CTR_RTL_FILES, CTR_TOP_MODULE, ctrPorts } from '../../golden-model/ctr/ports.ts';

@@ -27,7 +27,7 @@ import type { Waiver } from '../../core/block.ts';
 import { camelCase, commentBanner, padColumn, renderTemplate, svBits, svLogic, svRange, svSized, type BannerInput, type OutputFile } from '../render.ts';
 import { alignDeclarations } from '../sv-align.ts';
 import { counterWidth, ctrCsrDecode, type CtrCsrDecode, physicalIndexWidth } from '../../golden-model/ctr/csr-map.ts';
-import { CTR_RTL_FILES, CTR_TOP_MODULE, ctrPorts } from '../../golden-model/ctr/ports.ts';
+import { CTR_RTL_FILES, ctrPorts } from '../../golden-model/ctr/ports.ts';
 
 
 const hex = (n: number, width: number): string => `${width}'h${n.toString(16)}`;

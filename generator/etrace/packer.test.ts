@@ -16,7 +16,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { RvError } from '../../golden-model/common/errors.ts';
-import { resolveSettings } from '../../golden-model/common/settings.ts';
 import type { EtraceConfig } from '../../golden-model/etrace/config.ts';
 import { packetBytes } from '../../golden-model/etrace/packet/fast.ts';
 import {
@@ -29,7 +28,6 @@ import {
   type PacketKind,
   packPacket,
 } from '../../golden-model/etrace/packet/index.ts';
-import { ETRACE_SETTINGS } from '../../golden-model/etrace/settings.ts';
 import { shippedComponents } from '../../ipxact/load.ts';
 import { etraceConfigOf, resolvedOf } from '../../blocks/testing.ts';
 import { type BannerInput } from '../render.ts';
