@@ -28,7 +28,8 @@ function run(cmd: string, args: string[], cwd: string): { status: number; out: s
 /** Generates a component (with `sets`) into its own folder; returns the folder and the filelist's entries. */
 function generated(component: string, sets: readonly string[] = []): { out: string; files: string[]; sv: string[]; top: string } {
   const r = resolveComponent(component, sets, { command: 'test' });
-  const out = join(dir, [component, ...sets].join('-').replace(/\W+/g, '-'));
+  // A folder of its own for each call: the tools leave their outputs beside the RTL.
+  const out = join(mkdtempSync(join(dir, `${[component, ...sets].join('-').replace(/\W+/g, '-')}-`)), 'rtl');
   writeDirectoryAtomic(out, generatedFiles(r));
   const files = readFileSync(join(out, outputNames(r).filelist), 'utf8').split('\n').filter((l) => l !== '' && !l.startsWith('//'));
   return { out, files, sv: files.filter((f) => f.endsWith('.sv')), top: r.block.topModule };
