@@ -38,6 +38,53 @@ import { padColumn, svLogic } from '../render.ts';
 import { renderEtracePacker } from './etrace-packer.ts';
 
 export const ETRACE_FILELIST = 'etrace.f';
+/** The block's Verilator lint waivers (a configuration file), first in the filelist. */
+export const ETRACE_WAIVERS = 'etrace.vlt';
+
+interface Waiver {
+  /** Verilator's warning code. */
+  readonly rule: string;
+  /** The file's name (matched as `*name`, so any directory). */
+  readonly file: string;
+  /** Glob on the message text. */
+  readonly match: string;
+  /** Why the warning is expected, as comment lines. */
+  readonly reason: readonly string[];
+}
+
+/** The waivers every configuration needs, each with its reason. */
+function etraceWaivers(): Waiver[] {
+  return [
+    {
+      rule: 'UNUSEDPARAM',
+      file: 'etrace_top.sv',
+      match: "Parameter is not used: '*_p'",
+      reason: [
+        'etrace_top records the component\'s parameters (Table 9.1) as localparams for the integrator;',
+        'every module is generated for these values, so etrace_top reads none of them.',
+      ],
+    },
+  ];
+}
+
+/**
+ * `etrace.vlt`: the Verilator lint waivers of the block, one rule each with its reason. Wrapped in
+ * `ifdef VERILATOR so that the other tools reading the filelist (Icarus Verilog, Yosys) see an
+ * empty file.
+ */
+export function renderEtraceVlt(b: BannerInput): string {
+  return [
+    commentBanner(b, '//'),
+    '//\n',
+    // (No comment line may start with the word Verilator: the tool reads such a comment as a pragma.)
+    '// Lint waivers of the generated E-Trace RTL for `verilator -Wall`, one per reason. Pass this file\n',
+    '// to Verilator with the RTL (it comes first in etrace.f); other tools see an empty file.\n',
+    '`ifdef VERILATOR\n',
+    '`verilator_config\n',
+    ...etraceWaivers().flatMap((w) => ['\n', ...w.reason.map((l) => `// ${l}\n`), `lint_off -rule ${w.rule} -file "*${w.file}" -match "${w.match}"\n`]),
+    '`endif\n',
+  ].join('');
+}
 
 /** The RTL files of a configuration in compilation order: leaves first, the top level last. */
 export function etraceRtlFiles(c: EtraceConfig): string[] {
@@ -122,12 +169,12 @@ function topContext(c: EtraceConfig, banner: string) {
   const absent = options.filter((o) => !present.has(`${o}_o`));
   const s = coreSizes(c);
   const params = Object.entries(p).filter((e): e is [string, number] => e[0].endsWith('_p') && typeof e[1] === 'number');
+  const paramCol = padColumn(params.map(([name]) => name));
   const busTypes = padColumn(buses.map((b) => `logic [${b.width - 1}:0]`));
   const busConnCol = padColumn(['.resync_mode_i', ...buses.map((b) => `.${b.name}_i`)]).slice(1);
   return {
     banner,
-    paramLines: params.map(([name, value], k) => `parameter int ${name} = ${value}${k === params.length - 1 ? '' : ','}`),
-    paramCheck: params.map(([name, value]) => `${name} != ${value}`).join(' ||\n        '),
+    paramLines: params.map(([name, value], k) => `localparam int ${paramCol[k]} = ${value};`),
     portLines: ports.map((q, i) => `${types[i]} ${q.name}${i === ports.length - 1 ? '' : ','}`),
     regOutputs,
     absentOptions: absent.map((o) => `assign ${o} = 1'b0;  // the component has no such hardware`),
@@ -174,7 +221,7 @@ export function renderEtraceRtl(c: EtraceConfig, b: BannerInput): OutputFile[] {
   });
 }
 
-/** The names of the files written for a component: RTL, filelist, `<name>.core`, `<name>.xml`. */
+/** The names of the files written for a component besides the RTL, the waivers and the filelist: `<name>.core`, `<name>.xml`. */
 export function etraceOutputNames(g: EtraceGeneration): { core: string; xml: string } {
   return { core: `${g.loaded.vlnv.name}.core`, xml: `${g.loaded.vlnv.name}.xml` };
 }
@@ -187,10 +234,20 @@ export function etraceOutputFiles(g: EtraceGeneration): OutputFile[] {
   const names = rtl.map((f) => f.name);
   return [
     ...rtl,
-    { name: ETRACE_FILELIST, content: filelist({ banner: b, rtlTitle: 'E-Trace RTL', filelistName: ETRACE_FILELIST, rtl: names }) },
+    { name: ETRACE_WAIVERS, content: renderEtraceVlt(b) },
+    { name: ETRACE_FILELIST, content: filelist({ banner: b, rtlTitle: 'E-Trace RTL', filelistName: ETRACE_FILELIST, rtl: [ETRACE_WAIVERS, ...names] }) },
     {
       name: core,
-      content: fuseSocCore({ banner: b, what: 'the generated E-Trace encoder', vlnv: g.loaded.vlnv, description: g.loaded.description, rtl: names, xmlName: xml, top: 'etrace_top' }),
+      content: fuseSocCore({
+        banner: b,
+        what: 'the generated E-Trace encoder',
+        vlnv: g.loaded.vlnv,
+        description: g.loaded.description,
+        // The waivers as a Verilator configuration file (FuseSoC file type vlt), then the RTL.
+        rtl: [`${ETRACE_WAIVERS}: {file_type: vlt}`, ...names],
+        xmlName: xml,
+        top: 'etrace_top',
+      }),
     },
     { name: xml, content: etraceComponentXml(g.config, g.settings, g.loaded, '2014', { component: g.component, sets: g.sets }) },
   ];

@@ -3,6 +3,7 @@
 //
 // The generated E-Trace RTL in compilation order, paths relative to this directory
 // (`verilator -F etrace.f`, or `iverilog -g2012 -c etrace.f` from this directory).
+etrace.vlt
 etrace_apb_regs.sv
 etrace_ingress.sv
 etrace_encoder.sv

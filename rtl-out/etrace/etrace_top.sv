@@ -10,40 +10,7 @@
 //   etrace_fifo      the output FIFO and the ready/valid byte output
 //   etrace_apb_regs  the AMBA APB4 register file (Trace Control Interface layout, discovery)
 // Port contract: golden-model/etrace/ports.ts; algorithm: docs/etrace-model.md.
-module etrace_top #(
-  // The component's parameters (Table 9.1 names). The RTL is generated for these values; to change
-  // one, regenerate it (`rvtrace generate --set NAME=VALUE`): another value stops the simulation.
-  parameter int iaddress_width_p = 64,
-  parameter int iaddress_lsb_p = 1,
-  parameter int ecause_width_p = 6,
-  parameter int privilege_width_p = 2,
-  parameter int context_width_p = 32,
-  parameter int nocontext_p = 0,
-  parameter int time_width_p = 1,
-  parameter int notime_p = 1,
-  parameter int call_counter_size_p = 0,
-  parameter int return_stack_size_p = 0,
-  parameter int bpred_size_p = 0,
-  parameter int cache_size_p = 0,
-  parameter int f0s_width_p = 0,
-  parameter int sijump_p = 0,
-  parameter int itype_width_p = 4,
-  parameter int retires_p = 1,
-  parameter int taken_branches_p = 1,
-  parameter int ctype_width_p = 2,
-  parameter int impdef_width_p = 0,
-  parameter int filters_p = 0,
-  parameter int comparators_p = 0,
-  parameter int fifo_depth_p = 64,
-  parameter int arch_p = 0,
-  parameter int ecause_choice_p = 5,
-  parameter int filter_context_p = 1,
-  parameter int filter_excint_p = 1,
-  parameter int filter_privilege_p = 1,
-  parameter int filter_tval_p = 1,
-  parameter int iretire_width_p = 3,
-  parameter int lastsize_width_p = 1
-) (
+module etrace_top (
   input  logic        clk_i,
   input  logic        rst_ni,
   input  logic [3:0]  itype_i,
@@ -72,6 +39,40 @@ module etrace_top #(
   output logic        tx_valid_o,
   input  logic        tx_ready_i
 );
+  // The component's parameters (names of Table 9.1, Parameters to the encoder). They are fixed:
+  // every module is generated for these values, so they are localparams, recorded here for the
+  // integrator. To change one, regenerate the RTL (`rvtrace generate --set NAME=VALUE`).
+  localparam int iaddress_width_p    = 64;
+  localparam int iaddress_lsb_p      = 1;
+  localparam int ecause_width_p      = 6;
+  localparam int privilege_width_p   = 2;
+  localparam int context_width_p     = 32;
+  localparam int nocontext_p         = 0;
+  localparam int time_width_p        = 1;
+  localparam int notime_p            = 1;
+  localparam int call_counter_size_p = 0;
+  localparam int return_stack_size_p = 0;
+  localparam int bpred_size_p        = 0;
+  localparam int cache_size_p        = 0;
+  localparam int f0s_width_p         = 0;
+  localparam int sijump_p            = 0;
+  localparam int itype_width_p       = 4;
+  localparam int retires_p           = 1;
+  localparam int taken_branches_p    = 1;
+  localparam int ctype_width_p       = 2;
+  localparam int impdef_width_p      = 0;
+  localparam int filters_p           = 0;
+  localparam int comparators_p       = 0;
+  localparam int fifo_depth_p        = 64;
+  localparam int arch_p              = 0;
+  localparam int ecause_choice_p     = 5;
+  localparam int filter_context_p    = 1;
+  localparam int filter_excint_p     = 1;
+  localparam int filter_privilege_p  = 1;
+  localparam int filter_tval_p       = 1;
+  localparam int iretire_width_p     = 3;
+  localparam int lastsize_width_p    = 1;
+
   // Run-time options from the register file.
   logic       active, enable, i_enable, i_trig_enable, stall_enable;
   logic [1:0] resync_mode;
@@ -238,41 +239,4 @@ module etrace_top #(
   );
 
   assign te_empty = core_empty & fifo_empty;
-
-`ifndef SYNTHESIS
-  initial begin
-    if (iaddress_width_p != 64 ||
-        iaddress_lsb_p != 1 ||
-        ecause_width_p != 6 ||
-        privilege_width_p != 2 ||
-        context_width_p != 32 ||
-        nocontext_p != 0 ||
-        time_width_p != 1 ||
-        notime_p != 1 ||
-        call_counter_size_p != 0 ||
-        return_stack_size_p != 0 ||
-        bpred_size_p != 0 ||
-        cache_size_p != 0 ||
-        f0s_width_p != 0 ||
-        sijump_p != 0 ||
-        itype_width_p != 4 ||
-        retires_p != 1 ||
-        taken_branches_p != 1 ||
-        ctype_width_p != 2 ||
-        impdef_width_p != 0 ||
-        filters_p != 0 ||
-        comparators_p != 0 ||
-        fifo_depth_p != 64 ||
-        arch_p != 0 ||
-        ecause_choice_p != 5 ||
-        filter_context_p != 1 ||
-        filter_excint_p != 1 ||
-        filter_privilege_p != 1 ||
-        filter_tval_p != 1 ||
-        iretire_width_p != 3 ||
-        lastsize_width_p != 1) begin
-      $fatal(1, "etrace_top: a parameter differs from the values this RTL was generated for (the defaults above); regenerate it with rvtrace generate --set NAME=VALUE");
-    end
-  end
-`endif
 endmodule
