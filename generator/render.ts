@@ -61,6 +61,54 @@ export function svLogic(width: number): string {
   return r === '' ? 'logic' : `logic ${r}`;
 }
 
+/**
+ * The packed range of a vector that stays a vector at one bit: `[W-1:0]` computed, so `[0:0]` for
+ * one bit (for signals that are indexed or part-selected whatever their width).
+ */
+export function svVec(width: number): string {
+  checkWidth(width);
+  return `[${width - 1}:0]`;
+}
+
+/** A declaration line: indentation, optional direction, `logic`, optional packed ranges, the rest. */
+const DECLARATION = /^( *)(?:(input|output|inout) +)?logic( +(?:\[[^\]]*\])+)? +([A-Za-z_].*)$/;
+
+/**
+ * Aligns runs of declarations in SystemVerilog text: in consecutive lines of the same indentation
+ * that each declare ports (`input  logic [7:0] a_i,`) or each declare variables
+ * (`logic [7:0] a_q;`), the direction is padded to `output`, the packed range to the run's widest
+ * range, so that the names start in one column. Other lines are left as they are.
+ */
+export function alignDeclarations(text: string): string {
+  const lines = text.split('\n');
+  const parsed = lines.map((l) => {
+    const m = DECLARATION.exec(l);
+    return m === null ? undefined : { indent: m[1]!, dir: m[2], range: (m[3] ?? '').trim(), rest: m[4]! };
+  });
+  for (let i = 0; i < lines.length; ) {
+    const first = parsed[i];
+    if (first === undefined) {
+      i++;
+      continue;
+    }
+    let end = i + 1;
+    while (end < lines.length) {
+      const d = parsed[end];
+      if (d === undefined || d.indent !== first.indent || (d.dir === undefined) !== (first.dir === undefined)) break;
+      end++;
+    }
+    const rangeWidth = Math.max(...parsed.slice(i, end).map((d) => d!.range.length));
+    for (let k = i; k < end; k++) {
+      const d = parsed[k]!;
+      const dir = d.dir === undefined ? '' : `${d.dir.padEnd(6)} `;
+      const range = rangeWidth === 0 ? '' : ` ${d.range.padEnd(rangeWidth)}`;
+      lines[k] = `${d.indent}${dir}logic${range} ${d.rest}`;
+    }
+    i = end;
+  }
+  return lines.join('\n');
+}
+
 /** `trTeInstSyncMode` -> `tr_te_inst_sync_mode`; `discovery_info_0` stays. */
 export function snakeCase(name: string): string {
   return name

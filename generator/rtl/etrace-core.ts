@@ -15,7 +15,7 @@ import { RvError } from '../../golden-model/common/errors.ts';
 import type { EtraceConfig } from '../../golden-model/etrace/config.ts';
 import { hasContextInput, hasTimeInput } from '../../golden-model/etrace/ports.ts';
 import { etraceApbRegsContext } from './etrace-apb-regs.ts';
-import { padColumn } from '../render.ts';
+import { padColumn, svVec } from '../render.ts';
 import { packetFields, packetWidths, type Packet } from '../../golden-model/etrace/packet/index.ts';
 import { encapsulatedBytes, packerMaxBytes } from './etrace-packer.ts';
 
@@ -305,7 +305,7 @@ function slotHelpers(c: EtraceConfig) {
         if (f.width > 0) decls.push(decl);
         else decls.push("// not sent by this configuration's packets: no packer port", '// verilator lint_off UNUSEDSIGNAL', decl, '// verilator lint_on UNUSEDSIGNAL');
       }
-      decls.push(`logic [8*${s.maxLen}-1:0] ${slot}_bytes;`);
+      decls.push(`logic ${svVec(8 * s.maxLen)} ${slot}_bytes;`);
       decls.push(`logic [5:0] ${slot}_len;`);
       decls.push(`logic [7:0] ${slot}_bits;`);
     }
@@ -626,7 +626,7 @@ export function encoderContext(c: EtraceConfig, banner: string, packerInstance: 
     stepDecls.push(
       `logic st${k}_updiscon, st${k}_lost_call;`,
       `logic [${s.stepLenWidth - 1}:0] st${k}_wr_len;`,
-      `logic [8*${s.stepBytes}-1:0] st${k}_wr_data;`,
+      `logic ${svVec(8 * s.stepBytes)} st${k}_wr_data;`,
     );
   }
   const stepStateInputs = chainVars
@@ -842,6 +842,7 @@ export function filterContext(c: EtraceConfig, banner: string) {
     ...wd,
     nf: p.filters_p,
     nc: p.comparators_p,
+    depthsw: p.filters_p * TRAP_DEPTH_WIDTH,
     impw,
     dw: TRAP_DEPTH_WIDTH,
     busPorts: buses.map((b, i) => `input  ${types[i]} ${b.name}_i,`),

@@ -34,7 +34,7 @@ import {
   qualifierBuses,
   registerOutputs,
 } from './etrace-core.ts';
-import { padColumn, svLogic } from '../render.ts';
+import { alignDeclarations, padColumn, svLogic, svVec } from '../render.ts';
 import { renderEtracePacker } from './etrace-packer.ts';
 
 export const ETRACE_FILELIST = 'etrace.f';
@@ -197,22 +197,45 @@ function topContext(c: EtraceConfig, banner: string) {
   };
 }
 
+/**
+ * A template's context with the packed ranges of its widths, so that templates write no
+ * arithmetic: for every positive integer `x` of the context, `r.x` is `[x-1:0]` computed, `rg.x` the
+ * range of `groups` of them (`groups * x` bits) and `rb.x` the range of `x` bytes; `rg.x3` and
+ * `rg.x32` are the ranges of `groups` 3-bit and 32-bit fields.
+ */
+function withRanges<T extends object>(ctx: T): T & { r: Record<string, string>; rg: Record<string, string>; rb: Record<string, string> } {
+  const nums = Object.entries(ctx).filter((e): e is [string, number] => typeof e[1] === 'number' && Number.isInteger(e[1]) && e[1] >= 1);
+  const groups = 'groups' in ctx && typeof ctx.groups === 'number' ? ctx.groups : 1;
+  const table = (f: (v: number) => number, extra: [string, string][] = []) => Object.fromEntries([...nums.map(([k, v]) => [k, svVec(f(v))]), ...extra]);
+  return {
+    ...ctx,
+    r: table((v) => v),
+    rg: table((v) => groups * v, [['x3', svVec(groups * 3)], ['x32', svVec(groups * 32)]]),
+    rb: table((v) => 8 * v),
+  };
+}
+
+/** Renders an E-Trace template: ranges added to the context, declarations aligned. */
+export function renderEtrace(name: string, ctx: object): string {
+  return alignDeclarations(renderTemplate(`etrace/${name}.sv.hbs`, withRanges(ctx)));
+}
+
 /** Every RTL file of a configuration: name and content, in compilation order. */
 export function renderEtraceRtl(c: EtraceConfig, b: BannerInput): OutputFile[] {
   checkRtlSupport(c);
   const banner = commentBanner(b, '//');
   const render: Record<string, () => string> = {
-    'etrace_top.sv': () => renderTemplate('etrace/etrace_top.sv.hbs', topContext(c, banner)),
+    'etrace_top.sv': () => renderEtrace('etrace_top', topContext(c, banner)),
     'etrace_apb_regs.sv': () => renderEtraceApbRegs(c, b),
-    'etrace_ingress.sv': () => renderTemplate('etrace/etrace_ingress.sv.hbs', ingressContext(c, banner)),
-    'etrace_encoder.sv': () => renderTemplate('etrace/etrace_encoder.sv.hbs', encoderContext(c, banner, (slot) => packerInstance(c, slot, ''))),
-    'etrace_encoder_step.sv': () => renderTemplate('etrace/etrace_encoder_step.sv.hbs', stepContext(c, banner, (slot) => packerInstance(c, slot, '_i'))),
+    'etrace_ingress.sv': () => renderEtrace('etrace_ingress', ingressContext(c, banner)),
+    'etrace_encoder.sv': () => renderEtrace('etrace_encoder', encoderContext(c, banner, (slot) => packerInstance(c, slot, ''))),
+    'etrace_encoder_step.sv': () => renderEtrace('etrace_encoder_step', stepContext(c, banner, (slot) => packerInstance(c, slot, '_i'))),
     'etrace_packer.sv': () => renderEtracePacker(c, b),
-    'etrace_fifo.sv': () => renderTemplate('etrace/etrace_fifo.sv.hbs', fifoContext(c, banner)),
-    'etrace_bpred.sv': () => renderTemplate('etrace/etrace_bpred.sv.hbs', bpredContext(c, banner)),
-    'etrace_jtc.sv': () => renderTemplate('etrace/etrace_jtc.sv.hbs', jtcContext(c, banner)),
-    'etrace_irstack.sv': () => renderTemplate('etrace/etrace_irstack.sv.hbs', irstackContext(c, banner)),
-    'etrace_filter.sv': () => renderTemplate('etrace/etrace_filter.sv.hbs', filterContext(c, banner)),
+    'etrace_fifo.sv': () => renderEtrace('etrace_fifo', fifoContext(c, banner)),
+    'etrace_bpred.sv': () => renderEtrace('etrace_bpred', bpredContext(c, banner)),
+    'etrace_jtc.sv': () => renderEtrace('etrace_jtc', jtcContext(c, banner)),
+    'etrace_irstack.sv': () => renderEtrace('etrace_irstack', irstackContext(c, banner)),
+    'etrace_filter.sv': () => renderEtrace('etrace_filter', filterContext(c, banner)),
   };
   return etraceRtlFiles(c).map((name) => {
     const fn = render[name];

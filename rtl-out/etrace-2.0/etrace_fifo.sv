@@ -12,16 +12,16 @@
 // write, at the write row or the row after: one write port per lane, where writing each byte of
 // the run to its own place would give every byte of the array a port per byte of the write.
 module etrace_fifo (
-  input  logic                    clk_i,
-  input  logic                    rst_ni,
-  input  logic                    wr_valid_i,
-  input  logic [6-1:0]   wr_len_i,
-  input  logic [8*49-1:0] wr_data_i,
-  output logic [8-1:0]   fifo_free_o,   // bytes free once this cycle's output byte has left
-  output logic                    empty_o,
-  output logic [7:0]              tx_data_o,
-  output logic                    tx_valid_o,
-  input  logic                    tx_ready_i
+  input  logic         clk_i,
+  input  logic         rst_ni,
+  input  logic         wr_valid_i,
+  input  logic [5:0]   wr_len_i,
+  input  logic [391:0] wr_data_i,
+  output logic [7:0]   fifo_free_o,   // bytes free once this cycle's output byte has left
+  output logic         empty_o,
+  output logic [7:0]   tx_data_o,
+  output logic         tx_valid_o,
+  input  logic         tx_ready_i
 );
   localparam int Depth = 64;
   localparam int Lanes = 64;
@@ -31,11 +31,11 @@ module etrace_fifo (
   localparam int Rw = 1;
   localparam int Pw = Lw + Rw;
 
-  logic [7:0]              mem_q [Lanes][Rows];
-  logic [Pw-1:0]           rptr_q, rptr_d, wptr_q, wptr_d;
-  logic [8-1:0]   count_q, count_d;
-  logic                    drain;
-  logic [Pw:0]             wsum;
+  logic [7:0]    mem_q [Lanes][Rows];
+  logic [Pw-1:0] rptr_q, rptr_d, wptr_q, wptr_d;
+  logic [7:0]    count_q, count_d;
+  logic          drain;
+  logic [Pw:0]   wsum;
 
   assign tx_valid_o = count_q != '0;
   assign tx_data_o = mem_q[rptr_q[Lw-1:0]][rptr_q[Pw-1:Lw]];

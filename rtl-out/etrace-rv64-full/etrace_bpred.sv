@@ -5,15 +5,15 @@
 // counters indexed by address bits [6:1] (golden-model/etrace/predictors.ts). Every
 // entry resets to 01 at each synchronisation (a port's clear wins over its own update).
 module etrace_bpred (
-  input  logic              clk_i,
-  input  logic              rst_ni,
-  input  logic              commit_i,   // the cycle's decisions take effect
+  input  logic clk_i,
+  input  logic rst_ni,
+  input  logic commit_i,   // the cycle's decisions take effect
   // Port 0
-  input  logic [64-1:0] addr0_i,
-  output logic              taken0_o,    // the prediction for the branch at addr0_i
-  input  logic              update0_i,
-  input  logic              outcome0_i,  // the branch's outcome: taken
-  input  logic              clear0_i
+  input  logic [63:0] addr0_i,
+  output logic        taken0_o,    // the prediction for the branch at addr0_i
+  input  logic        update0_i,
+  input  logic        outcome0_i,  // the branch's outcome: taken
+  input  logic        clear0_i
 );
   logic [1:0] table_q [64];
 
@@ -30,8 +30,8 @@ module etrace_bpred (
   endfunction
 
   // Port 0: its entry, the state it sees and the state its update writes.
-  logic [6-1:0] index0;
-  logic [1:0]          seen0, written0;
+  logic [5:0] index0;
+  logic [1:0] seen0, written0;
   assign index0 = addr0_i[6:1];
   always_comb begin : p_port0
     logic [1:0] state;

@@ -22,65 +22,65 @@
 // own and write each result once; the defaults of the contents block only reach the packers,
 // which are elaborated before it.
 module etrace_encoder_step (
-  input  logic                encode_i,       // curr is encoded in this step
+  input  logic encode_i,       // curr is encoded in this step
   // Run-time options in force
-  input  logic                opt_stall_i,
-  input  logic                opt_full_i,
-  input  logic                opt_iexc_i,
-  input  logic                opt_sij_i,
-  input  logic                opt_ir_i,
-  input  logic                opt_bp_i,
-  input  logic                opt_jtc_i,
-  input  logic [1:0]          opt_rmode_i,
-  input  logic [3:0]          opt_rmax_i,
+  input  logic       opt_stall_i,
+  input  logic       opt_full_i,
+  input  logic       opt_iexc_i,
+  input  logic       opt_sij_i,
+  input  logic       opt_ir_i,
+  input  logic       opt_bp_i,
+  input  logic       opt_jtc_i,
+  input  logic [1:0] opt_rmode_i,
+  input  logic [3:0] opt_rmax_i,
   // prev: the view before curr (its updiscon as decided when it was curr)
-  input  logic [64-1:0]  p_addr_i,
-  input  logic [4-1:0]  p_itype_i,
-  input  logic                p_retired_i,
-  input  logic [2-1:0]   p_priv_i,
-  input  logic [6-1:0]   p_cause_i,
-  input  logic [64-1:0]  p_tval_i,
-  input  logic                p_qualified_i,
-  input  logic                p_updiscon_i,
+  input  logic [63:0] p_addr_i,
+  input  logic [3:0]  p_itype_i,
+  input  logic        p_retired_i,
+  input  logic [1:0]  p_priv_i,
+  input  logic [5:0]  p_cause_i,
+  input  logic [63:0] p_tval_i,
+  input  logic        p_qualified_i,
+  input  logic        p_updiscon_i,
   // curr: the view encoded
-  input  logic [64-1:0]  c_addr_i,
-  input  logic [4-1:0]  c_itype_i,
-  input  logic                c_retired_i,
-  input  logic [2:0]          c_size_i,
-  input  logic [2-1:0]   c_priv_i,
-  input  logic [32-1:0] c_context_i,
-  input  logic [2-1:0]  c_ctype_i,
-  input  logic [6-1:0]   c_cause_i,
-  input  logic [64-1:0]  c_tval_i,
-  input  logic [1-1:0] c_time_i,
-  input  logic                c_sijump_i,
-  input  logic                c_notify_i,
-  input  logic                c_qualified_i,
-  input  logic                c_enabled_i,
-  input  logic [31:0]         c_units_i,
+  input  logic [63:0] c_addr_i,
+  input  logic [3:0]  c_itype_i,
+  input  logic        c_retired_i,
+  input  logic [2:0]  c_size_i,
+  input  logic [1:0]  c_priv_i,
+  input  logic [31:0] c_context_i,
+  input  logic [1:0]  c_ctype_i,
+  input  logic [5:0]  c_cause_i,
+  input  logic [63:0] c_tval_i,
+  input  logic [0:0]  c_time_i,
+  input  logic        c_sijump_i,
+  input  logic        c_notify_i,
+  input  logic        c_qualified_i,
+  input  logic        c_enabled_i,
+  input  logic [31:0] c_units_i,
   // next: the view after curr (unqualified at the end of a session; its address matters only to
   // the implicit return stack, which the encoder looks up)
-  input  logic [4-1:0]  n_itype_i,
-  input  logic                n_retired_i,
-  input  logic                n_qualified_i,
-  input  logic [2-1:0]   n_priv_i,
-  input  logic [2-1:0]  n_ctype_i,
+  input  logic [3:0] n_itype_i,
+  input  logic       n_retired_i,
+  input  logic       n_qualified_i,
+  input  logic [1:0] n_priv_i,
+  input  logic [1:0] n_ctype_i,
   // Prediction structures as this step sees them, and this step's updates
-  input  logic                bp_taken_i,     // the predictor's prediction at curr's address
-  output logic                bp_update_o,
-  input  logic                jtc_hit_i,      // curr's address is in the jump target cache
-  input  logic [4-1:0]  jtc_index_i,
-  output logic                jtc_update_o,
-  input  logic [5-1:0]  ir_depth_i,     // stack depth or call count before curr
-  input  logic                ir_predicts_i,  // a return to next's address would be implicit
-  output logic                ir_push_o,
-  output logic [64-1:0]  ir_push_addr_o,
-  output logic                ir_pop_o,
-  output logic                synced_o,       // an F3 SF0/SF1 was taken: the structures are cleared
-  output logic                updiscon_o,     // curr is an uninferable discontinuity (prev of the next step)
+  input  logic        bp_taken_i,     // the predictor's prediction at curr's address
+  output logic        bp_update_o,
+  input  logic        jtc_hit_i,      // curr's address is in the jump target cache
+  input  logic [3:0]  jtc_index_i,
+  output logic        jtc_update_o,
+  input  logic [4:0]  ir_depth_i,     // stack depth or call count before curr
+  input  logic        ir_predicts_i,  // a return to next's address would be implicit
+  output logic        ir_push_o,
+  output logic [63:0] ir_push_addr_o,
+  output logic        ir_pop_o,
+  output logic        synced_o,       // an F3 SF0/SF1 was taken: the structures are cleared
+  output logic        updiscon_o,     // curr is an uninferable discontinuity (prev of the next step)
   // The trace_lost support packet (the same in every step)
-  input  logic [8*23-1:0] lsup_bytes_i,
-  input  logic [5:0]          lsup_len_i,
+  input  logic [183:0] lsup_bytes_i,
+  input  logic [5:0]   lsup_len_i,
   // Encoder state before and after this step (the model's fields of the same names)
   input  logic        lost_pending_i,
   output logic        lost_pending_o,
@@ -123,13 +123,13 @@ module etrace_encoder_step (
   input  logic [4:0]  pend_irdepth_i,
   output logic [4:0]  pend_irdepth_o,
   // Output FIFO: the room left (or, with stallEnable, the bytes needed) before and after
-  input  logic [8-1:0] room_i,
-  input  logic [8-1:0] need_i,
-  output logic [8-1:0] room_o,
-  output logic [8-1:0] need_o,
-  output logic                lost_call_o,    // encoder.lost() was called
-  output logic [6-1:0] wr_len_o,   // the packets taken, concatenated (byte 0 first)
-  output logic [8*44-1:0] wr_data_o
+  input  logic [7:0]   room_i,
+  input  logic [7:0]   need_i,
+  output logic [7:0]   room_o,
+  output logic [7:0]   need_o,
+  output logic         lost_call_o,    // encoder.lost() was called
+  output logic [5:0]   wr_len_o,   // the packets taken, concatenated (byte 0 first)
+  output logic [351:0] wr_data_o
 );
   localparam int Iaw = 64;
   localparam int Aw = 63;          // address field: iaddress_width_p - iaddress_lsb_p
@@ -142,12 +142,12 @@ module etrace_encoder_step (
   localparam logic HasSijump = 1'b1;
   localparam int MaxLen = 23;  // largest encapsulated packet, bytes
 
-  localparam logic [4-1:0] ItExc = 4'd1;
-  localparam logic [4-1:0] ItInt = 4'd2;
-  localparam logic [4-1:0] ItXret = 4'd3;
-  localparam logic [4-1:0] ItNotTaken = 4'd4;
-  localparam logic [4-1:0] ItTaken = 4'd5;
-  localparam logic [4-1:0] ItUninf3 = 4'd6;
+  localparam logic [3:0] ItExc = 4'd1;
+  localparam logic [3:0] ItInt = 4'd2;
+  localparam logic [3:0] ItXret = 4'd3;
+  localparam logic [3:0] ItNotTaken = 4'd4;
+  localparam logic [3:0] ItTaken = 4'd5;
+  localparam logic [3:0] ItUninf3 = 4'd6;
   localparam logic [3:0] ItUninfCall = 4'd8;
   localparam logic [3:0] ItInfCall = 4'd9;
   localparam logic [3:0] ItUninfTail = 4'd10;
@@ -176,26 +176,26 @@ module etrace_encoder_step (
   localparam logic [2:0] MainCount = 3'd4;   // F0 SF0 without address (failed prediction in count mode)
   localparam logic [2:0] MainFullMap = 3'd5; // F1 without address (31 branches)
   // ---------------------------------------------------------------- functions
-  function automatic logic is_trap(input logic [4-1:0] t);
+  function automatic logic is_trap(input logic [3:0] t);
     is_trap = (t == ItExc) || (t == ItInt);
   endfunction
 
-  function automatic logic is_uninferable(input logic [4-1:0] t);
+  function automatic logic is_uninferable(input logic [3:0] t);
     is_uninferable = (t == ItXret) || (t == ItUninf3) || (t == ItUninfCall) || (t == ItUninfTail) ||
                      (t == ItSwap) || (t == ItReturn) || (t == ItOtherUninf);
   endfunction
 
-  function automatic logic is_call(input logic [4-1:0] t);
+  function automatic logic is_call(input logic [3:0] t);
     is_call = (t == ItUninfCall) || (t == ItInfCall);
   endfunction
 
-  function automatic logic is_return(input logic [4-1:0] t);
+  function automatic logic is_return(input logic [3:0] t);
     is_return = t == ItReturn;
   endfunction
 
   // Privilege change or precise context change (ctype 2 or 3) between two views.
-  function automatic logic is_ppch(input logic [2-1:0] from_priv, input logic [2-1:0] to_priv,
-                                   input logic [2-1:0] to_ctype);
+  function automatic logic is_ppch(input logic [1:0] from_priv, input logic [1:0] to_priv,
+                                   input  logic [1:0] to_ctype);
     is_ppch = (from_priv != to_priv) || (to_ctype == 2'd2) || (to_ctype == 2'd3);
   endfunction
 
@@ -213,216 +213,216 @@ module etrace_encoder_step (
 
   // ---------------------------------------------------------------- packet descriptors
   // pre
-  logic [2:0] pre_kind;
-  logic [4:0] pre_branches;
+  logic [2:0]  pre_kind;
+  logic [4:0]  pre_branches;
   logic [30:0] pre_branch_map;
   logic [31:0] pre_branch_count;
-  logic [1:0] pre_branch_fmt;
-  logic [3:0] pre_index;
+  logic [1:0]  pre_branch_fmt;
+  logic [3:0]  pre_index;
   logic [62:0] pre_address;
-  logic [0:0] pre_notify;
-  logic [0:0] pre_updiscon;
-  logic [0:0] pre_irreport;
-  logic [4:0] pre_irdepth;
-  logic [0:0] pre_branch;
-  logic [1:0] pre_privilege;
+  logic [0:0]  pre_notify;
+  logic [0:0]  pre_updiscon;
+  logic [0:0]  pre_irreport;
+  logic [4:0]  pre_irdepth;
+  logic [0:0]  pre_branch;
+  logic [1:0]  pre_privilege;
   // not sent by this configuration's packets: no packer port
   // verilator lint_off UNUSEDSIGNAL
   logic [0:0] pre_time;
   // verilator lint_on UNUSEDSIGNAL
   logic [31:0] pre_context;
-  logic [5:0] pre_ecause;
-  logic [0:0] pre_interrupt;
+  logic [5:0]  pre_ecause;
+  logic [0:0]  pre_interrupt;
   // not sent by this configuration's packets: no packer port
   // verilator lint_off UNUSEDSIGNAL
   logic [0:0] pre_thaddr;
   // verilator lint_on UNUSEDSIGNAL
-  logic [63:0] pre_tval;
-  logic [0:0] pre_enable;
-  logic [1:0] pre_qual_status;
-  logic [8*23-1:0] pre_bytes;
-  logic [5:0] pre_len;
-  logic [7:0] pre_bits;
+  logic [63:0]  pre_tval;
+  logic [0:0]   pre_enable;
+  logic [1:0]   pre_qual_status;
+  logic [183:0] pre_bytes;
+  logic [5:0]   pre_len;
+  logic [7:0]   pre_bits;
   // pnd
-  logic [2:0] pnd_kind;
-  logic [4:0] pnd_branches;
+  logic [2:0]  pnd_kind;
+  logic [4:0]  pnd_branches;
   logic [30:0] pnd_branch_map;
   logic [31:0] pnd_branch_count;
-  logic [1:0] pnd_branch_fmt;
-  logic [3:0] pnd_index;
+  logic [1:0]  pnd_branch_fmt;
+  logic [3:0]  pnd_index;
   logic [62:0] pnd_address;
-  logic [0:0] pnd_notify;
-  logic [0:0] pnd_updiscon;
-  logic [0:0] pnd_irreport;
-  logic [4:0] pnd_irdepth;
-  logic [0:0] pnd_branch;
-  logic [1:0] pnd_privilege;
+  logic [0:0]  pnd_notify;
+  logic [0:0]  pnd_updiscon;
+  logic [0:0]  pnd_irreport;
+  logic [4:0]  pnd_irdepth;
+  logic [0:0]  pnd_branch;
+  logic [1:0]  pnd_privilege;
   // not sent by this configuration's packets: no packer port
   // verilator lint_off UNUSEDSIGNAL
   logic [0:0] pnd_time;
   // verilator lint_on UNUSEDSIGNAL
   logic [31:0] pnd_context;
-  logic [5:0] pnd_ecause;
-  logic [0:0] pnd_interrupt;
+  logic [5:0]  pnd_ecause;
+  logic [0:0]  pnd_interrupt;
   // not sent by this configuration's packets: no packer port
   // verilator lint_off UNUSEDSIGNAL
   logic [0:0] pnd_thaddr;
   // verilator lint_on UNUSEDSIGNAL
-  logic [63:0] pnd_tval;
-  logic [0:0] pnd_enable;
-  logic [1:0] pnd_qual_status;
-  logic [8*23-1:0] pnd_bytes;
-  logic [5:0] pnd_len;
-  logic [7:0] pnd_bits;
+  logic [63:0]  pnd_tval;
+  logic [0:0]   pnd_enable;
+  logic [1:0]   pnd_qual_status;
+  logic [183:0] pnd_bytes;
+  logic [5:0]   pnd_len;
+  logic [7:0]   pnd_bits;
   // main
-  logic [2:0] main_kind;
-  logic [4:0] main_branches;
+  logic [2:0]  main_kind;
+  logic [4:0]  main_branches;
   logic [30:0] main_branch_map;
   logic [31:0] main_branch_count;
-  logic [1:0] main_branch_fmt;
-  logic [3:0] main_index;
+  logic [1:0]  main_branch_fmt;
+  logic [3:0]  main_index;
   logic [62:0] main_address;
-  logic [0:0] main_notify;
-  logic [0:0] main_updiscon;
-  logic [0:0] main_irreport;
-  logic [4:0] main_irdepth;
-  logic [0:0] main_branch;
-  logic [1:0] main_privilege;
+  logic [0:0]  main_notify;
+  logic [0:0]  main_updiscon;
+  logic [0:0]  main_irreport;
+  logic [4:0]  main_irdepth;
+  logic [0:0]  main_branch;
+  logic [1:0]  main_privilege;
   // not sent by this configuration's packets: no packer port
   // verilator lint_off UNUSEDSIGNAL
   logic [0:0] main_time;
   // verilator lint_on UNUSEDSIGNAL
   logic [31:0] main_context;
-  logic [5:0] main_ecause;
-  logic [0:0] main_interrupt;
+  logic [5:0]  main_ecause;
+  logic [0:0]  main_interrupt;
   // not sent by this configuration's packets: no packer port
   // verilator lint_off UNUSEDSIGNAL
   logic [0:0] main_thaddr;
   // verilator lint_on UNUSEDSIGNAL
-  logic [63:0] main_tval;
-  logic [0:0] main_enable;
-  logic [1:0] main_qual_status;
-  logic [8*23-1:0] main_bytes;
-  logic [5:0] main_len;
-  logic [7:0] main_bits;
+  logic [63:0]  main_tval;
+  logic [0:0]   main_enable;
+  logic [1:0]   main_qual_status;
+  logic [183:0] main_bytes;
+  logic [5:0]   main_len;
+  logic [7:0]   main_bits;
   // alt
-  logic [2:0] alt_kind;
-  logic [4:0] alt_branches;
+  logic [2:0]  alt_kind;
+  logic [4:0]  alt_branches;
   logic [30:0] alt_branch_map;
   logic [31:0] alt_branch_count;
-  logic [1:0] alt_branch_fmt;
-  logic [3:0] alt_index;
+  logic [1:0]  alt_branch_fmt;
+  logic [3:0]  alt_index;
   logic [62:0] alt_address;
-  logic [0:0] alt_notify;
-  logic [0:0] alt_updiscon;
-  logic [0:0] alt_irreport;
-  logic [4:0] alt_irdepth;
-  logic [0:0] alt_branch;
-  logic [1:0] alt_privilege;
+  logic [0:0]  alt_notify;
+  logic [0:0]  alt_updiscon;
+  logic [0:0]  alt_irreport;
+  logic [4:0]  alt_irdepth;
+  logic [0:0]  alt_branch;
+  logic [1:0]  alt_privilege;
   // not sent by this configuration's packets: no packer port
   // verilator lint_off UNUSEDSIGNAL
   logic [0:0] alt_time;
   // verilator lint_on UNUSEDSIGNAL
   logic [31:0] alt_context;
-  logic [5:0] alt_ecause;
-  logic [0:0] alt_interrupt;
+  logic [5:0]  alt_ecause;
+  logic [0:0]  alt_interrupt;
   // not sent by this configuration's packets: no packer port
   // verilator lint_off UNUSEDSIGNAL
   logic [0:0] alt_thaddr;
   // verilator lint_on UNUSEDSIGNAL
-  logic [63:0] alt_tval;
-  logic [0:0] alt_enable;
-  logic [1:0] alt_qual_status;
-  logic [8*23-1:0] alt_bytes;
-  logic [5:0] alt_len;
-  logic [7:0] alt_bits;
+  logic [63:0]  alt_tval;
+  logic [0:0]   alt_enable;
+  logic [1:0]   alt_qual_status;
+  logic [183:0] alt_bytes;
+  logic [5:0]   alt_len;
+  logic [7:0]   alt_bits;
   // sf2
-  logic [2:0] sf2_kind;
-  logic [4:0] sf2_branches;
+  logic [2:0]  sf2_kind;
+  logic [4:0]  sf2_branches;
   logic [30:0] sf2_branch_map;
   logic [31:0] sf2_branch_count;
-  logic [1:0] sf2_branch_fmt;
-  logic [3:0] sf2_index;
+  logic [1:0]  sf2_branch_fmt;
+  logic [3:0]  sf2_index;
   logic [62:0] sf2_address;
-  logic [0:0] sf2_notify;
-  logic [0:0] sf2_updiscon;
-  logic [0:0] sf2_irreport;
-  logic [4:0] sf2_irdepth;
-  logic [0:0] sf2_branch;
-  logic [1:0] sf2_privilege;
+  logic [0:0]  sf2_notify;
+  logic [0:0]  sf2_updiscon;
+  logic [0:0]  sf2_irreport;
+  logic [4:0]  sf2_irdepth;
+  logic [0:0]  sf2_branch;
+  logic [1:0]  sf2_privilege;
   // not sent by this configuration's packets: no packer port
   // verilator lint_off UNUSEDSIGNAL
   logic [0:0] sf2_time;
   // verilator lint_on UNUSEDSIGNAL
   logic [31:0] sf2_context;
-  logic [5:0] sf2_ecause;
-  logic [0:0] sf2_interrupt;
+  logic [5:0]  sf2_ecause;
+  logic [0:0]  sf2_interrupt;
   // not sent by this configuration's packets: no packer port
   // verilator lint_off UNUSEDSIGNAL
   logic [0:0] sf2_thaddr;
   // verilator lint_on UNUSEDSIGNAL
-  logic [63:0] sf2_tval;
-  logic [0:0] sf2_enable;
-  logic [1:0] sf2_qual_status;
-  logic [8*23-1:0] sf2_bytes;
-  logic [5:0] sf2_len;
-  logic [7:0] sf2_bits;
+  logic [63:0]  sf2_tval;
+  logic [0:0]   sf2_enable;
+  logic [1:0]   sf2_qual_status;
+  logic [183:0] sf2_bytes;
+  logic [5:0]   sf2_len;
+  logic [7:0]   sf2_bits;
 
   // ---------------------------------------------------------------- prediction structures
-  logic           bp_update;
-  logic [31:0]    rec_units;
+  logic        bp_update;
+  logic [31:0] rec_units;
   assign rec_units = c_units_i;  // every view is a record of its own
 
   // ---------------------------------------------------------------- decision (steps 1-9)
   // Everything that does not depend on whether the FIFO takes a packet. The block computes on
   // working variables (w_*) and writes each result once, at its end ("Icarus Verilog 11" above).
-  logic        a_qualified;      // curr is qualified (steps 2-9 apply)
-  logic        a_end_support;    // step 1: tracing ends at curr
-  logic        a_start_support;  // tracing (re)starts at curr and enable 1 was not reported
-  logic [1:0]  a_ended_status;
-  logic [4:0]  a_branches;       // branch state after curr's branch (step 2)
-  logic [30:0] a_map;
-  logic [32:0] a_pbc;
-  logic        a_map_failed, a_count_failed, a_current_failed, a_ir_anchor;
-  logic [31:0] a_resync;         // resync count with curr's units
-  logic [2:0]  a_main;           // the main packet
-  logic        a_main_is_trap_of_prev;  // MainTrap about prev's trap (else curr's own)
-  logic        a_main_thaddr;
-  logic        a_thaddr0_d;
-  logic        a_thaddr0_set;    // a_thaddr0_d replaces thaddr0_i
-  logic        a_sf2;            // step 9: F3 SF2
-  logic        a_rep_notify, a_rep_updiscon, a_rep_irreport;
+  logic           a_qualified;      // curr is qualified (steps 2-9 apply)
+  logic           a_end_support;    // step 1: tracing ends at curr
+  logic           a_start_support;  // tracing (re)starts at curr and enable 1 was not reported
+  logic [1:0]     a_ended_status;
+  logic [4:0]     a_branches;       // branch state after curr's branch (step 2)
+  logic [30:0]    a_map;
+  logic [32:0]    a_pbc;
+  logic           a_map_failed, a_count_failed, a_current_failed, a_ir_anchor;
+  logic [31:0]    a_resync;         // resync count with curr's units
+  logic [2:0]     a_main;           // the main packet
+  logic           a_main_is_trap_of_prev;  // MainTrap about prev's trap (else curr's own)
+  logic           a_main_thaddr;
+  logic           a_thaddr0_d;
+  logic           a_thaddr0_set;    // a_thaddr0_d replaces thaddr0_i
+  logic           a_sf2;            // step 9: F3 SF2
+  logic           a_rep_notify, a_rep_updiscon, a_rep_irreport;
   logic [Ird-1:0] a_rep_irdepth;
-  logic        a_rep_updiscon_reason; // the report is the target of an uninferable discontinuity (JTC)
-  logic        a_sijump_inferable;
-  logic        a_reason_upd;     // lastReportReason after curr
-  logic        a_defer;          // step 6b's report of curr is held back (pend)
-  logic        a_pnd_go;         // the held-back report is sent before curr's packets
-  logic        a_pnd_drop;       // ... or dropped (a branch, or an uninferable jump's target reported)
+  logic           a_rep_updiscon_reason; // the report is the target of an uninferable discontinuity (JTC)
+  logic           a_sijump_inferable;
+  logic           a_reason_upd;     // lastReportReason after curr
+  logic           a_defer;          // step 6b's report of curr is held back (pend)
+  logic           a_pnd_go;         // the held-back report is sent before curr's packets
+  logic           a_pnd_drop;       // ... or dropped (a branch, or an uninferable jump's target reported)
 
   always_comb begin : p_decide
-    logic        w_qualified, w_end_support, w_start_support;
-    logic [1:0]  w_ended_status;
-    logic [4:0]  w_branches;
-    logic [30:0] w_map;
-    logic [32:0] w_pbc;
-    logic        w_map_failed, w_count_failed, w_current_failed, w_ir_anchor;
-    logic [31:0] w_resync;
-    logic [2:0]  w_main;
-    logic        w_main_is_trap_of_prev, w_main_thaddr;
-    logic        w_reported, w_reported_by_sync;
-    logic        w_thaddr0_d, w_thaddr0_set, w_sf2;
-    logic        w_rep_notify, w_rep_updiscon, w_rep_irreport;
+    logic           w_qualified, w_end_support, w_start_support;
+    logic [1:0]     w_ended_status;
+    logic [4:0]     w_branches;
+    logic [30:0]    w_map;
+    logic [32:0]    w_pbc;
+    logic           w_map_failed, w_count_failed, w_current_failed, w_ir_anchor;
+    logic [31:0]    w_resync;
+    logic [2:0]     w_main;
+    logic           w_main_is_trap_of_prev, w_main_thaddr;
+    logic           w_reported, w_reported_by_sync;
+    logic           w_thaddr0_d, w_thaddr0_set, w_sf2;
+    logic           w_rep_notify, w_rep_updiscon, w_rep_irreport;
     logic [Ird-1:0] w_rep_irdepth;
-    logic        w_rep_updiscon_reason;
-    logic        w_prev_trap, w_prev_updiscon, w_curr_exc_only, w_next_exc_only, w_sijump_inferable;
+    logic           w_rep_updiscon_reason;
+    logic           w_prev_trap, w_prev_updiscon, w_curr_exc_only, w_next_exc_only, w_sijump_inferable;
     logic [Ird-1:0] w_depth_before;
-    logic        w_depth_flag;
-    logic [32:0] w_resync_plus;
-    logic        w_resync_due_plus1;
-    logic        w_ok;  // curr's branch was predicted correctly
-    logic        w_reason_upd, w_bp_update;
-    logic        w_step7, w_resync_due_now, w_branch_here, w_defer, w_pnd_go, w_pnd_drop;
+    logic           w_depth_flag;
+    logic [32:0]    w_resync_plus;
+    logic           w_resync_due_plus1;
+    logic           w_ok;  // curr's branch was predicted correctly
+    logic           w_reason_upd, w_bp_update;
+    logic           w_step7, w_resync_due_now, w_branch_here, w_defer, w_pnd_go, w_pnd_drop;
     w_qualified = c_qualified_i;
     w_end_support = 1'b0;
     w_start_support = 1'b0;
@@ -654,7 +654,7 @@ module etrace_encoder_step (
   logic           alt_irreport_f;
   logic           alt_ref;
   logic           trap_interrupt;
-  logic [6-1:0] trap_cause;
+  logic [5:0]     trap_cause;
   logic [Iaw-1:0] trap_tval;
   logic [Iaw-1:0] trap_addr;
 
@@ -984,36 +984,36 @@ module etrace_encoder_step (
   // The model's emit()/support()/OutputFifo.offer() in packet order. `room` is what the FIFO can
   // still take this cycle; with stallEnable every packet is taken and `need` decides the stall.
   always_comb begin : p_chain
-    logic [8-1:0] room, need;
-    logic        lost_pending, awaiting, sync_next, tracing, rep_enable, ir_anchor, thaddr0, reason_upd;
-    logic        pend;
-    logic [Iaw-1:0] pend_addr;
-    logic [Ird-1:0] pend_irdepth;
-    logic [4:0]  branches;
-    logic [30:0] map;
-    logic [32:0] pbc;
-    logic        map_failed, count_failed;
-    logic [31:0] resync;
-    logic [Iaw-1:0] last_addr;
-    logic        synced;          // an F3 SF0/SF1 was taken: afterSync
-    logic        lost_call;       // encoder.lost() was called
-    logic        main_taken;
-    logic        use_alt;
-    logic [5:0]  main_len_sel;
+    logic [7:0]          room, need;
+    logic                lost_pending, awaiting, sync_next, tracing, rep_enable, ir_anchor, thaddr0, reason_upd;
+    logic                pend;
+    logic [Iaw-1:0]      pend_addr;
+    logic [Ird-1:0]      pend_irdepth;
+    logic [4:0]          branches;
+    logic [30:0]         map;
+    logic [32:0]         pbc;
+    logic                map_failed, count_failed;
+    logic [31:0]         resync;
+    logic [Iaw-1:0]      last_addr;
+    logic                synced;          // an F3 SF0/SF1 was taken: afterSync
+    logic                lost_call;       // encoder.lost() was called
+    logic                main_taken;
+    logic                use_alt;
+    logic [5:0]          main_len_sel;
     logic [8*MaxLen-1:0] main_bytes_sel;
-    logic        updiscon_curr;
-    logic        ret_predicted;
-    logic        failed_ret;
-    logic [Ird-1:0] failed_depth;
-    logic        resync_due;
+    logic                updiscon_curr;
+    logic                ret_predicted;
+    logic                failed_ret;
+    logic [Ird-1:0]      failed_depth;
+    logic                resync_due;
     // Which packets are written, in order: pre, main, sf2, resync; each is either itself or the
     // trace_lost support packet.
-    logic        take_pre, take_pnd, take_main, take_sf2, take_rsy;
-    logic        lsup_pre, lsup_pnd, lsup_main, lsup_sf2, lsup_rsy;
-    logic        jtc_update, ir_push, ir_pop;
+    logic           take_pre, take_pnd, take_main, take_sf2, take_rsy;
+    logic           lsup_pre, lsup_pnd, lsup_main, lsup_sf2, lsup_rsy;
+    logic           jtc_update, ir_push, ir_pop;
     logic [Iaw-1:0] ir_push_addr;
-    logic [6-1:0] w_len;
-    logic [8*44-1:0] w_data;
+    logic [5:0]     w_len;
+    logic [351:0]   w_data;
     room = room_i;
     need = need_i;
     lost_pending = lost_pending_i;

@@ -12,69 +12,69 @@
 //   2) are carried to the next view.
 // One instruction per block (retires_p = 1): every record is one view.
 module etrace_ingress (
-  input  logic                clk_i,
-  input  logic                rst_ni,
+  input  logic clk_i,
+  input  logic rst_ni,
   // Hart interface: the signal groups (group g of a replicated signal in bits [g*W +: W])
-  input  logic [1*4-1:0] itype_i,
-  input  logic [1*3-1:0] iretire_i,
-  input  logic [1*1-1:0] ilastsize_i,
-  input  logic [1*64-1:0] iaddr_i,
-  input  logic [1-1:0]       sijump_i,
-  input  logic [1*3-1:0]     trigger_i,
-  input  logic [6-1:0]   cause_i,
-  input  logic [64-1:0]  tval_i,
-  input  logic [2-1:0]   priv_i,
-  input  logic [32-1:0] context_i,
-  input  logic [2-1:0]  ctype_i,
-  input  logic                halted_i,
-  input  logic                reset_i,
-  input  logic [1-1:0] time_i,
+  input  logic [3:0]  itype_i,
+  input  logic [2:0]  iretire_i,
+  input  logic [0:0]  ilastsize_i,
+  input  logic [63:0] iaddr_i,
+  input  logic [0:0]  sijump_i,
+  input  logic [2:0]  trigger_i,
+  input  logic [5:0]  cause_i,
+  input  logic [63:0] tval_i,
+  input  logic [1:0]  priv_i,
+  input  logic [31:0] context_i,
+  input  logic [1:0]  ctype_i,
+  input  logic        halted_i,
+  input  logic        reset_i,
+  input  logic [0:0]  time_i,
   // Control from the encoder
-  input  logic                advance_i,      // the encoder takes this cycle's views (not stalled)
-  input  logic                start_i,        // a trace session starts: fresh qualifier state
-  input  logic                i_enable_i,     // iEnable when the session starts
-  input  logic                i_trig_enable_i,
-  input  logic [1:0]          resync_mode_i,
+  input  logic       advance_i,      // the encoder takes this cycle's views (not stalled)
+  input  logic       start_i,        // a trace session starts: fresh qualifier state
+  input  logic       i_enable_i,     // iEnable when the session starts
+  input  logic       i_trig_enable_i,
+  input  logic [1:0] resync_mode_i,
   // The views of the registered cycle: the last (or only) view of each group
-  output logic [1-1:0]       view_valid_o,
-  output logic [1*64-1:0] view_addr_o,
-  output logic [1*4-1:0] view_itype_o,
-  output logic [1-1:0]       view_retired_o,
-  output logic [1*3-1:0]     view_size_o,      // bytes of the instruction (2 or 4)
-  output logic [1*2-1:0] view_ctype_o,
-  output logic [1-1:0]       view_sijump_o,
-  output logic [1-1:0]       view_notify_o,
-  output logic [1-1:0]       view_qualified_o,
-  output logic [1-1:0]       view_enabled_o,   // iEnable after the group's triggers
-  output logic [1*32-1:0]    view_units_o,     // resync units of the record and the idle ones before it
+  output logic [0:0]  view_valid_o,
+  output logic [63:0] view_addr_o,
+  output logic [3:0]  view_itype_o,
+  output logic [0:0]  view_retired_o,
+  output logic [2:0]  view_size_o,      // bytes of the instruction (2 or 4)
+  output logic [1:0]  view_ctype_o,
+  output logic [0:0]  view_sijump_o,
+  output logic [0:0]  view_notify_o,
+  output logic [0:0]  view_qualified_o,
+  output logic [0:0]  view_enabled_o,   // iEnable after the group's triggers
+  output logic [31:0] view_units_o,     // resync units of the record and the idle ones before it
   // The cycle's fields, the same for every view
-  output logic [2-1:0]   view_priv_o,
-  output logic [32-1:0] view_context_o,
-  output logic [6-1:0]   view_cause_o,
-  output logic [64-1:0]  view_tval_o,
-  output logic [1-1:0] view_time_o
+  output logic [1:0]  view_priv_o,
+  output logic [31:0] view_context_o,
+  output logic [5:0]  view_cause_o,
+  output logic [63:0] view_tval_o,
+  output logic [0:0]  view_time_o
 );
   localparam int Groups = 1;
   localparam int Iaw = 64;
-  localparam logic [4-1:0] ItypeException = 4'd1;
-  localparam logic [4-1:0] ItypeInterrupt = 4'd2;
+  localparam logic [3:0] ItypeException = 4'd1;
+  localparam logic [3:0] ItypeInterrupt = 4'd2;
 
   // The registered cycle; frame_q is 0 until the first cycle has been taken after reset.
-  logic                frame_q;
-  logic [1*4-1:0] itype_q;
-  logic [1*3-1:0] iretire_q;
-  logic [1*1-1:0] ilastsize_q;
-  logic [1*64-1:0] iaddr_q;
-  logic [1-1:0]       sijump_q;
-  logic [1*3-1:0]     trigger_q;
-  logic [6-1:0]   cause_q;
-  logic [64-1:0]  tval_q;
-  logic [2-1:0]   priv_q;
-  logic [32-1:0] context_q;
-  logic [2-1:0]  ctype_q;
-  logic                halted_q;
-  logic                reset_q;
-  logic [1-1:0] time_q;
+  logic        frame_q;
+  logic [3:0]  itype_q;
+  logic [2:0]  iretire_q;
+  logic [0:0]  ilastsize_q;
+  logic [63:0] iaddr_q;
+  logic [0:0]  sijump_q;
+  logic [2:0]  trigger_q;
+  logic [5:0]  cause_q;
+  logic [63:0] tval_q;
+  logic [1:0]  priv_q;
+  logic [31:0] context_q;
+  logic [1:0]  ctype_q;
+  logic        halted_q;
+  logic        reset_q;
+  logic [0:0]  time_q;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -149,15 +149,15 @@ module etrace_ingress (
   logic        en_last;     // iEnable after the cycle's triggers
   logic [31:0] pending_last; // units not yet counted after the cycle
   always_comb begin : p_groups
-    logic        en, en_mid, qualified, first;
-    logic [31:0] pending, record_units, units;
-    logic [32:0] units_sum;
-    logic [Groups-1:0]       v_valid, v_retired, v_sijump, v_notify, v_qualified, v_enabled;
-    logic [Groups*Iaw-1:0]   v_addr;
-    logic [Groups*4-1:0] v_itype;
-    logic [Groups*3-1:0]     v_size;
-    logic [Groups*2-1:0] v_ctype;
-    logic [Groups*32-1:0]    v_units;
+    logic                  en, en_mid, qualified, first;
+    logic [31:0]           pending, record_units, units;
+    logic [32:0]           units_sum;
+    logic [Groups-1:0]     v_valid, v_retired, v_sijump, v_notify, v_qualified, v_enabled;
+    logic [Groups*Iaw-1:0] v_addr;
+    logic [3:0]            v_itype;
+    logic [2:0]            v_size;
+    logic [1:0]            v_ctype;
+    logic [31:0]           v_units;
     en = start_i ? i_enable_i : enabled_q;
     pending = start_i ? 32'd0 : pending_q;
     v_valid = '0;
@@ -173,9 +173,9 @@ module etrace_ingress (
     v_units = '0;
     for (int g = 0; g < Groups; g++) begin
       // Qualification: trace-on qualifies from its own instruction, trace-off after its own.
-      en_mid = en | (present[g] & i_trig_enable_i & trigger_q[g*3]);
+      en_mid = en | (present[g] & i_trig_enable_i & trigger_q[3*g]);
       qualified = en_mid & filtered[g] & ~halted_q & ~reset_q;
-      if (present[g]) en = en_mid & ~(i_trig_enable_i & trigger_q[g*3+1]);
+      if (present[g]) en = en_mid & ~(i_trig_enable_i & trigger_q[3*g + 1]);
 
       // Resync units: a cycle (ResyncMode 2, counted with group 0) or the half-words retired
       // (ResyncMode 3). Saturating: the count is compared with at most 2^19.
@@ -197,7 +197,7 @@ module etrace_ingress (
       v_size[g*3 +: 3] = ilastsize_q[g*1] ? 3'd4 : 3'd2;
       v_ctype[g*2 +: 2] = (g == 0 && !first) ? ctype_q : '0;
       v_sijump[g] = sijump_q[g] & retired[g];
-      v_notify[g] = (trigger_q[g*3+2] | (cmp_notify[g] & qualified)) & retired[g];
+      v_notify[g] = (trigger_q[3*g + 2] | (cmp_notify[g] & qualified)) & retired[g];
       // A trap that retired nothing is qualified like its cycle; halted and reset views never are.
       v_qualified[g] = qualified & (retired[g] | is_trap[g]);
       v_enabled[g] = en;

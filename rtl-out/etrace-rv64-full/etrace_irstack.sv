@@ -6,45 +6,45 @@
 // the oldest entry (a circular buffer). A return is implicit when the top equals its target.
 // A port's clear (a synchronisation) empties it first; the port's push or pop applies after.
 module etrace_irstack (
-  input  logic              clk_i,
-  input  logic              rst_ni,
-  input  logic              commit_i,     // the cycle's decisions take effect
+  input  logic clk_i,
+  input  logic rst_ni,
+  input  logic commit_i,     // the cycle's decisions take effect
   // Port 0
-  input  logic [64-1:0] target0_i,   // the return's target (the next view's address)
-  output logic [5-1:0] depth0_o,    // entries on the stack (calls counted)
-  output logic              predicts0_o,
-  input  logic              clear0_i,
-  input  logic              push0_i,
-  input  logic [64-1:0] push_addr0_i,
-  input  logic              pop0_i
+  input  logic [63:0] target0_i,   // the return's target (the next view's address)
+  output logic [4:0]  depth0_o,    // entries on the stack (calls counted)
+  output logic        predicts0_o,
+  input  logic        clear0_i,
+  input  logic        push0_i,
+  input  logic [63:0] push_addr0_i,
+  input  logic        pop0_i
 );
-  logic [64-1:0] addr_q [16];
-  logic [4-1:0]  top_q;     // index of the top entry
-  logic [5-1:0]  depth_q;
+  logic [63:0] addr_q [16];
+  logic [3:0]  top_q;     // index of the top entry
+  logic [4:0]  depth_q;
 
   // The top index and depth port k sees are top<k>, depth<k>; top1, depth1 are the state after every port.
-  logic [4-1:0]  top0;
-  logic [5-1:0]  depth0;
+  logic [3:0] top0;
+  logic [4:0] depth0;
   assign top0 = top_q;
   assign depth0 = depth_q;
 
   // Port 0: the entry at its top (as the pushes of the ports before it wrote it), then its operations.
-  logic [64-1:0] top_addr0;
+  logic [63:0] top_addr0;
   always_comb begin : p_top0
-    logic [64-1:0] a;
+    logic [63:0] a;
     a = addr_q[top0];
     top_addr0 = a;
   end
   assign depth0_o = depth0;
   assign predicts0_o = (depth0 != '0) && (top_addr0 == target0_i);
 
-  logic [4-1:0]  top1;
-  logic [5-1:0]  depth1;
+  logic [3:0] top1;
+  logic [4:0] depth1;
   always_comb begin : p_ops0
-    logic [4-1:0] top_base;
-    logic [5-1:0] depth_base;
-    logic [4-1:0] top_after;
-    logic [5-1:0] depth_after;
+    logic [3:0] top_base;
+    logic [4:0] depth_base;
+    logic [3:0] top_after;
+    logic [4:0] depth_after;
     top_base = clear0_i ? '0 : top0;
     depth_base = clear0_i ? '0 : depth0;
     top_after = top_base;

@@ -6,27 +6,27 @@
 // replaces the entry (update); every entry is invalidated at each synchronisation (a port's clear
 // wins over its own update).
 module etrace_jtc (
-  input  logic              clk_i,
-  input  logic              rst_ni,
-  input  logic              commit_i,   // the cycle's decisions take effect
+  input  logic clk_i,
+  input  logic rst_ni,
+  input  logic commit_i,   // the cycle's decisions take effect
   // Port 0
-  input  logic [64-1:0] target0_i,
-  output logic              hit0_o,
-  output logic [4-1:0] index0_o,
-  input  logic              update0_i,
-  input  logic              clear0_i
+  input  logic [63:0] target0_i,
+  output logic        hit0_o,
+  output logic [3:0]  index0_o,
+  input  logic        update0_i,
+  input  logic        clear0_i
 );
-  logic [64-1:0] addr_q [16];
-  logic [16-1:0] valid_q;
+  logic [63:0] addr_q [16];
+  logic [15:0] valid_q;
 
   // Port 0: the entry at its index as the ports before it leave it.
-  logic [4-1:0] index0;
-  logic                valid0;
-  logic [64-1:0] held0;
+  logic [3:0]  index0;
+  logic        valid0;
+  logic [63:0] held0;
   assign index0 = target0_i[4:1];
   always_comb begin : p_port0
-    logic                valid;
-    logic [64-1:0] held;
+    logic        valid;
+    logic [63:0] held;
     valid = valid_q[index0];
     held = addr_q[index0];
     valid0 = valid;

@@ -110,28 +110,28 @@ module etrace_top (
   assign jump_target_cache = 1'b0;  // the component has no such hardware
 
   // Inputs this component does not have.
-  logic [32-1:0]  context_w;
-  logic [1-1:0] time_w;
-  logic [1-1:0]        sijump_w;
+  logic [31:0] context_w;
+  logic [0:0]  time_w;
+  logic [0:0]  sijump_w;
   assign context_w = context_i;
   assign time_w = 1'b0;
   assign sijump_w = '0;
 
   // Ingress -> encoder.
-  logic                 start, advance, trig_enable_opt;
-  logic [1:0]           resync_mode_opt;
+  logic       start, advance, trig_enable_opt;
+  logic [1:0] resync_mode_opt;
   // The views of each signal group (group g in bits [g*W +: W]) and the cycle's fields.
-  logic [1-1:0]        view_valid, view_retired, view_sijump, view_notify, view_qualified, view_enabled;
-  logic [1*64-1:0]  view_addr;
-  logic [1*4-1:0]  view_itype;
-  logic [1*3-1:0]      view_size;
-  logic [1*2-1:0]  view_ctype;
-  logic [1*32-1:0]     view_units;
-  logic [64-1:0]   view_tval;
-  logic [2-1:0]    view_priv;
-  logic [32-1:0]  view_context;
-  logic [6-1:0]    view_cause;
-  logic [1-1:0] view_time;
+  logic [0:0]  view_valid, view_retired, view_sijump, view_notify, view_qualified, view_enabled;
+  logic [63:0] view_addr;
+  logic [3:0]  view_itype;
+  logic [2:0]  view_size;
+  logic [1:0]  view_ctype;
+  logic [31:0] view_units;
+  logic [63:0] view_tval;
+  logic [1:0]  view_priv;
+  logic [31:0] view_context;
+  logic [5:0]  view_cause;
+  logic [0:0]  view_time;
 
   etrace_ingress u_ingress (
     .clk_i            (clk_i),
@@ -174,11 +174,11 @@ module etrace_top (
   );
 
   // Encoder -> FIFO.
-  logic [8-1:0]   fifo_free;
-  logic                    wr_valid;
-  logic [6-1:0]   wr_len;
-  logic [8*35-1:0] wr_data;
-  logic                    core_empty, fifo_empty;
+  logic [7:0]   fifo_free;
+  logic         wr_valid;
+  logic [5:0]   wr_len;
+  logic [279:0] wr_data;
+  logic         core_empty, fifo_empty;
 
   etrace_encoder u_encoder (
     .clk_i               (clk_i),
