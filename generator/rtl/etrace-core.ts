@@ -679,7 +679,7 @@ export function encoderContext(c: EtraceConfig, banner: string, packerInstance: 
     stepDecls,
     stepStateInputs,
     stepInstances: groups.flatMap((g) => [stepInstance(c, views, g, false), ...(viewsPerGroup(c) > 1 ? [stepInstance(c, views, g, true)] : [])]),
-    currUpdates: views.currRegs.map(([f, v]) => `c_${f}_q <= ${v};`),
+    currUpdates: views.currRegs.map(([f, v]) => `c_${f}_d = ${v};`),
     prevUpdates: views.prevRegs.map(([f, v]) => `p_${f}_d = ${v};`),
     finalDecls,
     finalLocals,
@@ -705,12 +705,10 @@ export function fifoContext(c: EtraceConfig, banner: string) {
   const depth = c.params.fifo_depth_p;
   const g = fifoGeometry(s.wrBytes, depth);
   const ptrw = g.laneWidth + g.rowWidth;
-  // Whether lane base + i takes a byte: (lane - wlane) mod Lanes, in the lane width, is below the
-  // write's length.
-  const takes = (base: number) => {
-    const k = `Lw'(${base} + i) - wlane`;
-    return s.wrLenWidth >= g.laneWidth ? `${zeroExtend(`(${k})`, g.laneWidth, s.wrLenWidth)} < wr_len_i` : `(${k}) < ${zeroExtend('wr_len_i', s.wrLenWidth, g.laneWidth)}`;
-  };
+  // Whether lane i takes a byte: (i - wlane) mod Lanes, in the lane width, is below the write's
+  // length.
+  const k = `Lw'(i) - wlane`;
+  const takes = s.wrLenWidth >= g.laneWidth ? `${zeroExtend(`(${k})`, g.laneWidth, s.wrLenWidth)} < wr_len_i` : `(${k}) < ${zeroExtend('wr_len_i', s.wrLenWidth, g.laneWidth)}`;
   return {
     banner,
     depth,
@@ -730,7 +728,8 @@ export function fifoContext(c: EtraceConfig, banner: string) {
     // The write data on the lanes: a write is never longer than the lanes (nor than the depth).
     dataPad: s.wrBytes <= g.lanes ? zeroExtend('wr_data_i', 8 * s.wrBytes, 8 * g.lanes) : `wr_data_i[${8 * g.lanes - 1}:0]`,
     unusedData: s.wrBytes > g.lanes ? `wr_data_i[${8 * s.wrBytes - 1}:${8 * g.lanes}]` : '',
-    chunks: Array.from({ length: Math.ceil(g.lanes / 32) }, (_v, j) => ({ base: j * 32, count: Math.min(32, g.lanes - j * 32), takes: takes(j * 32) })),
+    takes,
+    chunks: Array.from({ length: Math.ceil(g.lanes / 32) }, (_v, j) => ({ base: j * 32, end: Math.min(g.lanes, (j + 1) * 32) })),
   };
 }
 
@@ -751,7 +750,8 @@ export function bpredContext(c: EtraceConfig, banner: string) {
   const iaw = p.iaddress_width_p;
   // The address bits outside the index.
   const unused = ports.flatMap(({ k }) => [`addr${k}_i[${iaw - 1}:${msb + 1}]`, ...(lsb > 0 ? [`addr${k}_i[${lsb - 1}:0]`] : [])]);
-  return { banner, ports, multi: ports.length > 1, iaw, entries: 1 << p.bpred_size_p, bits: p.bpred_size_p, msb, lsb, unusedAddr: unused.join(', ') };
+  const entries = 1 << p.bpred_size_p;
+  return { banner, ports, multi: ports.length > 1, iaw, entries, tablew: 2 * entries, tableReset: `{${entries}{2'b01}}`, bits: p.bpred_size_p, msb, lsb, unusedAddr: unused.join(', ') };
 }
 
 export function jtcContext(c: EtraceConfig, banner: string) {

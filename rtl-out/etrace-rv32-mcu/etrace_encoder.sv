@@ -80,23 +80,24 @@ module etrace_encoder (
   // ---------------------------------------------------------------- state
   logic session_q, session_d;
   // Options sampled when the session starts.
-  logic       o_stall_q, o_trig_q, o_full_q, o_iexc_q, o_sij_q, o_ir_q, o_bp_q, o_jtc_q;
-  logic [1:0] o_rmode_q;
-  logic [3:0] o_rmax_q;
+  logic       o_stall_q, o_stall_d, o_trig_q, o_trig_d, o_full_q, o_full_d, o_iexc_q, o_iexc_d;
+  logic       o_sij_q, o_sij_d, o_ir_q, o_ir_d, o_bp_q, o_bp_d, o_jtc_q, o_jtc_d;
+  logic [1:0] o_rmode_q, o_rmode_d;
+  logic [3:0] o_rmax_q, o_rmax_d;
   // The view being encoded (curr) and the one before it (prev).
   logic           curr_valid_q, curr_valid_d;
-  logic [Iaw-1:0] c_addr_q, p_addr_q, p_addr_d;
-  logic [2:0]     c_itype_q, p_itype_q, p_itype_d;
-  logic           c_retired_q, p_retired_q, p_retired_d;
-  logic [2:0]     c_size_q;
-  logic [1:0]     c_priv_q, p_priv_q, p_priv_d;
-  logic [0:0]     c_context_q;
-  logic [1:0]     c_ctype_q;
-  logic [4:0]     c_cause_q, p_cause_q, p_cause_d;
-  logic [Iaw-1:0] c_tval_q, p_tval_q, p_tval_d;
-  logic [0:0]     c_time_q;
-  logic           c_sijump_q, c_notify_q, c_qualified_q, c_enabled_q;
-  logic [31:0]    c_units_q;
+  logic [Iaw-1:0] c_addr_q, c_addr_d, p_addr_q, p_addr_d;
+  logic [2:0]     c_itype_q, c_itype_d, p_itype_q, p_itype_d;
+  logic           c_retired_q, c_retired_d, p_retired_q, p_retired_d;
+  logic [2:0]     c_size_q, c_size_d;
+  logic [1:0]     c_priv_q, c_priv_d, p_priv_q, p_priv_d;
+  logic [0:0]     c_context_q, c_context_d;
+  logic [1:0]     c_ctype_q, c_ctype_d;
+  logic [4:0]     c_cause_q, c_cause_d, p_cause_q, p_cause_d;
+  logic [Iaw-1:0] c_tval_q, c_tval_d, p_tval_q, p_tval_d;
+  logic [0:0]     c_time_q, c_time_d;
+  logic           c_sijump_q, c_sijump_d, c_notify_q, c_notify_d, c_qualified_q, c_qualified_d, c_enabled_q, c_enabled_d;
+  logic [31:0]    c_units_q, c_units_d;
   logic           p_qualified_q, p_qualified_d, p_updiscon_q, p_updiscon_d;
   // Encoder state (the model's fields of the same names).
   logic [4:0]     branches_q, branches_d;
@@ -780,8 +781,34 @@ module etrace_encoder (
 
   // ---------------------------------------------------------------- next state
   always_comb begin
+    // Defaults: a stalled cycle (commit 0) changes nothing.
     session_d = session_q;
+    o_stall_d = o_stall_q;
+    o_trig_d = o_trig_q;
+    o_full_d = o_full_q;
+    o_iexc_d = o_iexc_q;
+    o_sij_d = o_sij_q;
+    o_ir_d = o_ir_q;
+    o_bp_d = o_bp_q;
+    o_jtc_d = o_jtc_q;
+    o_rmode_d = o_rmode_q;
+    o_rmax_d = o_rmax_q;
     curr_valid_d = curr_valid_q;
+    c_addr_d = c_addr_q;
+    c_itype_d = c_itype_q;
+    c_retired_d = c_retired_q;
+    c_size_d = c_size_q;
+    c_priv_d = c_priv_q;
+    c_context_d = c_context_q;
+    c_ctype_d = c_ctype_q;
+    c_cause_d = c_cause_q;
+    c_tval_d = c_tval_q;
+    c_time_d = c_time_q;
+    c_sijump_d = c_sijump_q;
+    c_notify_d = c_notify_q;
+    c_qualified_d = c_qualified_q;
+    c_enabled_d = c_enabled_q;
+    c_units_d = c_units_q;
     p_addr_d = p_addr_q;
     p_itype_d = p_itype_q;
     p_retired_d = p_retired_q;
@@ -790,68 +817,118 @@ module etrace_encoder (
     p_tval_d = p_tval_q;
     p_qualified_d = p_qualified_q;
     p_updiscon_d = p_updiscon_q;
-    branches_d = f_branches;
-    map_d = f_map;
-    pbc_d = f_pbc;
-    map_failed_d = f_map_failed;
-    count_failed_d = f_count_failed;
-    last_addr_d = f_last_addr;
-    resync_d = f_resync;
-    sync_next_d = f_sync_next;
-    awaiting_d = f_awaiting;
-    ir_anchor_d = f_ir_anchor;
-    thaddr0_d = f_thaddr0;
-    reason_upd_d = f_reason_upd;
-    tracing_d = f_tracing;
-    rep_enable_d = f_rep_enable;
-    failed_ret_d = f_failed_ret;
-    failed_depth_d = f_failed_depth;
-    pend_d = f_pend;
-    pend_addr_d = f_pend_addr;
-    pend_irdepth_d = f_pend_irdepth;
-    lost_pending_d = f_lost_pending;
-    if (shift_in) begin
-      // The newest view becomes curr (below); prev is the view before it.
-      curr_valid_d = 1'b1;
-      p_addr_d = p1_addr;
-      p_itype_d = p1_itype;
-      p_retired_d = p1_retired;
-      p_priv_d = p1_priv;
-      p_cause_d = p1_cause;
-      p_tval_d = p1_tval;
-      p_qualified_d = p1_qualified;
-      p_updiscon_d = p1_updiscon;
-    end
-    if (finish) begin
-      session_d = 1'b0;
-      curr_valid_d = 1'b0;
-    end
-    if (start || finish) begin
-      // A fresh session: the model's constructor state (prev = the end view, unqualified).
-      session_d = start;
-      curr_valid_d = 1'b0;
-      p_qualified_d = 1'b0;
-      p_retired_d = 1'b0;
-      p_itype_d = '0;
-      p_updiscon_d = 1'b0;
-      branches_d = '0;
-      map_d = '0;
-      pbc_d = '0;
-      map_failed_d = 1'b0;
-      count_failed_d = 1'b0;
-      last_addr_d = '0;
-      resync_d = '0;
-      sync_next_d = 1'b1;
-      awaiting_d = 1'b0;
-      ir_anchor_d = 1'b0;
-      thaddr0_d = 1'b0;
-      reason_upd_d = 1'b0;
-      tracing_d = 1'b0;
-      failed_ret_d = 1'b0;
-      failed_depth_d = '0;
-      pend_d = 1'b0;
-      pend_addr_d = '0;
-      pend_irdepth_d = '0;
+    branches_d = branches_q;
+    map_d = map_q;
+    pbc_d = pbc_q;
+    map_failed_d = map_failed_q;
+    count_failed_d = count_failed_q;
+    last_addr_d = last_addr_q;
+    resync_d = resync_q;
+    sync_next_d = sync_next_q;
+    awaiting_d = awaiting_q;
+    ir_anchor_d = ir_anchor_q;
+    thaddr0_d = thaddr0_q;
+    reason_upd_d = reason_upd_q;
+    tracing_d = tracing_q;
+    rep_enable_d = rep_enable_q;
+    failed_ret_d = failed_ret_q;
+    failed_depth_d = failed_depth_q;
+    pend_d = pend_q;
+    pend_addr_d = pend_addr_q;
+    pend_irdepth_d = pend_irdepth_q;
+    lost_pending_d = lost_pending_q;
+    if (commit) begin
+      // Options sampled when the session starts.
+      if (start) begin
+        o_stall_d = stall_enable_i;
+        o_trig_d = i_trig_enable_i;
+        o_full_d = full_address_i;
+        o_iexc_d = implicit_except_i;
+        o_sij_d = si_jump_i;
+        o_ir_d = implicit_return_i;
+        o_bp_d = branch_prediction_i;
+        o_jtc_d = jump_target_cache_i;
+        o_rmode_d = resync_mode_i;
+        o_rmax_d = resync_max_i;
+      end
+      branches_d = f_branches;
+      map_d = f_map;
+      pbc_d = f_pbc;
+      map_failed_d = f_map_failed;
+      count_failed_d = f_count_failed;
+      last_addr_d = f_last_addr;
+      resync_d = f_resync;
+      sync_next_d = f_sync_next;
+      awaiting_d = f_awaiting;
+      ir_anchor_d = f_ir_anchor;
+      thaddr0_d = f_thaddr0;
+      reason_upd_d = f_reason_upd;
+      tracing_d = f_tracing;
+      rep_enable_d = f_rep_enable;
+      failed_ret_d = f_failed_ret;
+      failed_depth_d = f_failed_depth;
+      pend_d = f_pend;
+      pend_addr_d = f_pend_addr;
+      pend_irdepth_d = f_pend_irdepth;
+      lost_pending_d = f_lost_pending;
+      if (shift_in) begin
+        // The newest view becomes curr; prev is the view before it.
+        curr_valid_d = 1'b1;
+        c_addr_d = c1_addr;
+        c_itype_d = c1_itype;
+        c_retired_d = c1_retired;
+        c_size_d = c1_size;
+        c_priv_d = c1_priv;
+        c_context_d = c1_context;
+        c_ctype_d = c1_ctype;
+        c_cause_d = c1_cause;
+        c_tval_d = c1_tval;
+        c_time_d = c1_time;
+        c_sijump_d = c1_sijump;
+        c_notify_d = c1_notify;
+        c_qualified_d = c1_qualified;
+        c_enabled_d = c1_enabled;
+        c_units_d = c1_units;
+        p_addr_d = p1_addr;
+        p_itype_d = p1_itype;
+        p_retired_d = p1_retired;
+        p_priv_d = p1_priv;
+        p_cause_d = p1_cause;
+        p_tval_d = p1_tval;
+        p_qualified_d = p1_qualified;
+        p_updiscon_d = p1_updiscon;
+      end
+      if (finish) begin
+        session_d = 1'b0;
+        curr_valid_d = 1'b0;
+      end
+      if (start || finish) begin
+        // A fresh session: the model's constructor state (prev = the end view, unqualified).
+        session_d = start;
+        curr_valid_d = 1'b0;
+        p_qualified_d = 1'b0;
+        p_retired_d = 1'b0;
+        p_itype_d = '0;
+        p_updiscon_d = 1'b0;
+        branches_d = '0;
+        map_d = '0;
+        pbc_d = '0;
+        map_failed_d = 1'b0;
+        count_failed_d = 1'b0;
+        last_addr_d = '0;
+        resync_d = '0;
+        sync_next_d = 1'b1;
+        awaiting_d = 1'b0;
+        ir_anchor_d = 1'b0;
+        thaddr0_d = 1'b0;
+        reason_upd_d = 1'b0;
+        tracing_d = 1'b0;
+        failed_ret_d = 1'b0;
+        failed_depth_d = '0;
+        pend_d = 1'b0;
+        pend_addr_d = '0;
+        pend_irdepth_d = '0;
+      end
     end
   end
 
@@ -912,38 +989,34 @@ module etrace_encoder (
       pend_addr_q <= '0;
       pend_irdepth_q <= '0;
       lost_pending_q <= 1'b0;
-    end else if (commit) begin
+    end else begin
       session_q <= session_d;
-      if (start) begin
-        o_stall_q <= stall_enable_i;
-        o_trig_q <= i_trig_enable_i;
-        o_full_q <= full_address_i;
-        o_iexc_q <= implicit_except_i;
-        o_sij_q <= si_jump_i;
-        o_ir_q <= implicit_return_i;
-        o_bp_q <= branch_prediction_i;
-        o_jtc_q <= jump_target_cache_i;
-        o_rmode_q <= resync_mode_i;
-        o_rmax_q <= resync_max_i;
-      end
+      o_stall_q <= o_stall_d;
+      o_trig_q <= o_trig_d;
+      o_full_q <= o_full_d;
+      o_iexc_q <= o_iexc_d;
+      o_sij_q <= o_sij_d;
+      o_ir_q <= o_ir_d;
+      o_bp_q <= o_bp_d;
+      o_jtc_q <= o_jtc_d;
+      o_rmode_q <= o_rmode_d;
+      o_rmax_q <= o_rmax_d;
       curr_valid_q <= curr_valid_d;
-      if (shift_in) begin
-        c_addr_q <= c1_addr;
-        c_itype_q <= c1_itype;
-        c_retired_q <= c1_retired;
-        c_size_q <= c1_size;
-        c_priv_q <= c1_priv;
-        c_context_q <= c1_context;
-        c_ctype_q <= c1_ctype;
-        c_cause_q <= c1_cause;
-        c_tval_q <= c1_tval;
-        c_time_q <= c1_time;
-        c_sijump_q <= c1_sijump;
-        c_notify_q <= c1_notify;
-        c_qualified_q <= c1_qualified;
-        c_enabled_q <= c1_enabled;
-        c_units_q <= c1_units;
-      end
+      c_addr_q <= c_addr_d;
+      c_itype_q <= c_itype_d;
+      c_retired_q <= c_retired_d;
+      c_size_q <= c_size_d;
+      c_priv_q <= c_priv_d;
+      c_context_q <= c_context_d;
+      c_ctype_q <= c_ctype_d;
+      c_cause_q <= c_cause_d;
+      c_tval_q <= c_tval_d;
+      c_time_q <= c_time_d;
+      c_sijump_q <= c_sijump_d;
+      c_notify_q <= c_notify_d;
+      c_qualified_q <= c_qualified_d;
+      c_enabled_q <= c_enabled_d;
+      c_units_q <= c_units_d;
       p_addr_q <= p_addr_d;
       p_itype_q <= p_itype_d;
       p_retired_q <= p_retired_d;

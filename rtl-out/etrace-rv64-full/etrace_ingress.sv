@@ -60,21 +60,57 @@ module etrace_ingress (
   localparam logic [3:0] ItypeInterrupt = 4'd2;
 
   // The registered cycle; frame_q is 0 until the first cycle has been taken after reset.
-  logic        frame_q;
-  logic [3:0]  itype_q;
-  logic [2:0]  iretire_q;
-  logic [0:0]  ilastsize_q;
-  logic [63:0] iaddr_q;
-  logic [0:0]  sijump_q;
-  logic [2:0]  trigger_q;
-  logic [5:0]  cause_q;
-  logic [63:0] tval_q;
-  logic [1:0]  priv_q;
-  logic [31:0] context_q;
-  logic [1:0]  ctype_q;
-  logic        halted_q;
-  logic        reset_q;
-  logic [0:0]  time_q;
+  logic        frame_q, frame_d;
+  logic [3:0]  itype_q, itype_d;
+  logic [2:0]  iretire_q, iretire_d;
+  logic [0:0]  ilastsize_q, ilastsize_d;
+  logic [63:0] iaddr_q, iaddr_d;
+  logic [0:0]  sijump_q, sijump_d;
+  logic [2:0]  trigger_q, trigger_d;
+  logic [5:0]  cause_q, cause_d;
+  logic [63:0] tval_q, tval_d;
+  logic [1:0]  priv_q, priv_d;
+  logic [31:0] context_q, context_d;
+  logic [1:0]  ctype_q, ctype_d;
+  logic        halted_q, halted_d;
+  logic        reset_q, reset_d;
+  logic [0:0]  time_q, time_d;
+
+  // The cycle is taken (advance_i): the registers sample it.
+  always_comb begin
+    frame_d     = frame_q;
+    itype_d     = itype_q;
+    iretire_d   = iretire_q;
+    ilastsize_d = ilastsize_q;
+    iaddr_d     = iaddr_q;
+    sijump_d    = sijump_q;
+    trigger_d   = trigger_q;
+    cause_d     = cause_q;
+    tval_d      = tval_q;
+    priv_d      = priv_q;
+    context_d   = context_q;
+    ctype_d     = ctype_q;
+    halted_d    = halted_q;
+    reset_d     = reset_q;
+    time_d      = time_q;
+    if (advance_i) begin
+      frame_d     = 1'b1;
+      itype_d     = itype_i;
+      iretire_d   = iretire_i;
+      ilastsize_d = ilastsize_i;
+      iaddr_d     = iaddr_i;
+      sijump_d    = sijump_i;
+      trigger_d   = trigger_i;
+      cause_d     = cause_i;
+      tval_d      = tval_i;
+      priv_d      = priv_i;
+      context_d   = context_i;
+      ctype_d     = ctype_i;
+      halted_d    = halted_i;
+      reset_d     = reset_i;
+      time_d      = time_i;
+    end
+  end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -93,22 +129,22 @@ module etrace_ingress (
       halted_q    <= 1'b0;
       reset_q     <= 1'b0;
       time_q      <= '0;
-    end else if (advance_i) begin
-      frame_q     <= 1'b1;
-      itype_q     <= itype_i;
-      iretire_q   <= iretire_i;
-      ilastsize_q <= ilastsize_i;
-      iaddr_q     <= iaddr_i;
-      sijump_q    <= sijump_i;
-      trigger_q   <= trigger_i;
-      cause_q     <= cause_i;
-      tval_q      <= tval_i;
-      priv_q      <= priv_i;
-      context_q   <= context_i;
-      ctype_q     <= ctype_i;
-      halted_q    <= halted_i;
-      reset_q     <= reset_i;
-      time_q      <= time_i;
+    end else begin
+      frame_q     <= frame_d;
+      itype_q     <= itype_d;
+      iretire_q   <= iretire_d;
+      ilastsize_q <= ilastsize_d;
+      iaddr_q     <= iaddr_d;
+      sijump_q    <= sijump_d;
+      trigger_q   <= trigger_d;
+      cause_q     <= cause_d;
+      tval_q      <= tval_d;
+      priv_q      <= priv_d;
+      context_q   <= context_d;
+      ctype_q     <= ctype_d;
+      halted_q    <= halted_d;
+      reset_q     <= reset_d;
+      time_q      <= time_d;
     end
   end
 

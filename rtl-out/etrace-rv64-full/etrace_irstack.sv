@@ -60,21 +60,27 @@ module etrace_irstack (
     depth1 = depth_after;
   end
 
+  // Next state when the cycle commits; a push writes the entry at the top it leaves.
+  logic [3:0] top_d;
+  logic [4:0] depth_d;
+  assign top_d = commit_i ? top1 : top_q;
+  assign depth_d = commit_i ? depth1 : depth_q;
+  logic push_we0;
+  assign push_we0 = commit_i & push0_i;
+
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       top_q <= '0;
       depth_q <= '0;
-    end else if (commit_i) begin
-      top_q <= top1;
-      depth_q <= depth1;
+    end else begin
+      top_q <= top_d;
+      depth_q <= depth_d;
     end
   end
 
-  // Entries are written without reset: an entry is read only below the depth. A push writes the
-  // entry at the top it leaves.
+  // The entries are storage without reset (an entry is read only below the depth), a write port
+  // per port in port order.
   always_ff @(posedge clk_i) begin
-    if (commit_i) begin
-      if (push0_i) addr_q[top1] <= push_addr0_i;
-    end
+    if (push_we0) addr_q[top1] <= push_addr0_i;
   end
 endmodule

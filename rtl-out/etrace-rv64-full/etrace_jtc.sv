@@ -17,7 +17,7 @@ module etrace_jtc (
   input  logic        clear0_i
 );
   logic [63:0] addr_q [16];
-  logic [15:0] valid_q;
+  logic [15:0] valid_q, valid_d;
 
   // Port 0: the entry at its index as the ports before it leave it.
   logic [3:0]  index0;
@@ -35,19 +35,29 @@ module etrace_jtc (
   assign hit0_o = valid0 && (held0 == target0_i);
   assign index0_o = index0;
 
+  // Next state of the valid bits: every port's clear or replacement in order, when the cycle
+  // commits; and the entries' write ports (a port's clear wins over its own replacement).
+  always_comb begin
+    valid_d = valid_q;
+    if (commit_i) begin
+      if (clear0_i) valid_d = '0;
+      else if (update0_i) valid_d[index0] = 1'b1;
+    end
+  end
+  logic we0;
+  assign we0 = commit_i & update0_i & ~clear0_i;
+
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       valid_q <= '0;
-    end else if (commit_i) begin
-      if (clear0_i) valid_q <= '0;
-      else if (update0_i) valid_q[index0] <= 1'b1;
+    end else begin
+      valid_q <= valid_d;
     end
   end
 
-  // Entries are written without reset: an entry is read only while it is valid.
+  // The entries are storage without reset (an entry is read only while it is valid), a write port
+  // per port in port order.
   always_ff @(posedge clk_i) begin
-    if (commit_i) begin
-      if (update0_i && !clear0_i) addr_q[index0] <= target0_i;
-    end
+    if (we0) addr_q[index0] <= target0_i;
   end
 endmodule

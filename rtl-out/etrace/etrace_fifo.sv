@@ -72,8 +72,7 @@ module etrace_fifo (
   assign wrow_next = (wrow == Rw'(Rows - 1)) ? '0 : wrow + 1'b1;
 
   // The write data on the lanes, rotated left by r lanes: a barrel of a stage per bit of r, each
-  // a rotation by a constant. (Called in the write blocks rather than computed continuously: the
-  // simulation then rotates only in the cycles that write.)
+  // a rotation by a constant.
   function automatic logic [8*Lanes-1:0] rotate_lanes(input logic [8*Lanes-1:0] x, input logic [Lw-1:0] r);
     logic [8*Lanes-1:0] y;
     y = x;
@@ -83,27 +82,34 @@ module etrace_fifo (
     rotate_lanes = y;
   endfunction
 
-  // A block per 32 lanes: Verilator 5.006 cannot schedule the writes of a loop it does not
-  // unroll, and it unrolls a loop of at most 64 iterations (--unroll-count) and a limited number
-  // of statements (--unroll-stmts).
+  // The lanes' write ports: lane i takes byte (i - wlane) mod Lanes of the write when the write
+  // has that byte, in the row of its pointer.
+  logic [Lanes-1:0]   lane_we;
+  logic [Rw-1:0]      lane_row [Lanes];
+  logic [8*Lanes-1:0] lane_data;
+  always_comb begin
+    for (int i = 0; i < Lanes; i++) lane_row[i] = (Lw'(i) >= wlane) ? wrow : wrow_next;
+  end
+  always_comb begin
+    lane_we = '0;
+    if (wr_valid_i) begin
+      for (int i = 0; i < Lanes; i++) lane_we[i] = (Lw'(i) - wlane) < wr_len_i;
+    end
+  end
+  assign lane_data = rotate_lanes({232'd0, wr_data_i}, wlane);
+
+  // The array is storage without reset (a byte is read only after it was written): one write
+  // port per lane. A block per 32 lanes: Verilator 5.006 cannot schedule the writes of a loop it
+  // does not unroll, and it unrolls a loop of at most 64 iterations (--unroll-count) and a limited
+  // number of statements (--unroll-stmts).
   always_ff @(posedge clk_i) begin
-    if (wr_valid_i) begin : b_write_0
-      logic [8*Lanes-1:0] lane_data;
-      lane_data = rotate_lanes({232'd0, wr_data_i}, wlane);
-      for (int i = 0; i < 32; i++) begin
-        // Lane 0 + i takes byte (lane - wlane) mod Lanes of the write.
-        if ((Lw'(0 + i) - wlane) < wr_len_i) mem_q[0 + i][Lw'(0 + i) >= wlane ? wrow : wrow_next] <= lane_data[8*(0 + i) +: 8];
-      end
+    for (int i = 0; i < 32; i++) begin
+      if (lane_we[i]) mem_q[i][lane_row[i]] <= lane_data[8*i +: 8];
     end
   end
   always_ff @(posedge clk_i) begin
-    if (wr_valid_i) begin : b_write_32
-      logic [8*Lanes-1:0] lane_data;
-      lane_data = rotate_lanes({232'd0, wr_data_i}, wlane);
-      for (int i = 0; i < 32; i++) begin
-        // Lane 32 + i takes byte (lane - wlane) mod Lanes of the write.
-        if ((Lw'(32 + i) - wlane) < wr_len_i) mem_q[32 + i][Lw'(32 + i) >= wlane ? wrow : wrow_next] <= lane_data[8*(32 + i) +: 8];
-      end
+    for (int i = 32; i < 64; i++) begin
+      if (lane_we[i]) mem_q[i][lane_row[i]] <= lane_data[8*i +: 8];
     end
   end
 endmodule
