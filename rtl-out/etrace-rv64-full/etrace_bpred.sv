@@ -2,8 +2,8 @@
 // Do not edit: regenerate with `npx rvtrace generate --component etrace-rv64-full --out <dir>`.
 //
 // etrace_bpred: the branch predictor of section 3.2.6, 2^bpred_size_p = 64 two-bit
-// counters indexed by address bits [6:1] (golden-model/etrace/predictors.ts). Every
-// entry resets to 01 at each synchronisation (a port's clear wins over its own update).
+// counters indexed by address bits [6:1]. Every entry resets to 01 at each
+// synchronisation, as section 3.2.6 requires (a port's clear wins over its own update).
 module etrace_bpred (
   input  logic clk_i,
   input  logic rst_ni,

@@ -3,10 +3,10 @@
 //
 // etrace_encoder: the instruction pipeline of the E-Trace encoder: the views arrive from
 // etrace_ingress, `curr` and `prev` are held here, and each view is encoded when the view after
-// it arrives (golden-model/etrace/encoder.ts advance()) by an etrace_encoder_step: the flowchart
-// of section 8, the packets' contents and the acceptance chain of the output FIFO.
+// it arrives (the three-stage pipeline of chapter 8) by an etrace_encoder_step: the decisions of
+// Figure 8.1, the packets' contents (chapter 6) and the acceptance chain of the output FIFO.
 //
-// A cycle can send several packets in this order (the model's order): for each encoded view a
+// A cycle can send several packets in this order (that of single retirement): for each encoded view a
 // support packet (tracing starts or ends), the main packet of the flowchart (format 3 sync or
 // trap, or format 0/1/2), an F3 SF2 (imprecise context change) and a resync report; then the
 // support packet that ends or starts a trace session. A packet that does not fit is lost and a
@@ -99,7 +99,7 @@ module etrace_encoder (
   logic           c_sijump_q, c_sijump_d, c_notify_q, c_notify_d, c_qualified_q, c_qualified_d, c_enabled_q, c_enabled_d;
   logic [31:0]    c_units_q, c_units_d;
   logic           p_qualified_q, p_qualified_d, p_updiscon_q, p_updiscon_d;
-  // Encoder state (the model's fields of the same names).
+  // Encoder state (the variables of chapter 8: branches, branch map, pbc, resync count, ...).
   logic [4:0]     branches_q, branches_d;
   logic [30:0]    map_q, map_d;
   logic [32:0]    pbc_q, pbc_d;
@@ -145,8 +145,8 @@ module etrace_encoder (
   assign empty_o = ~curr_valid_q;
 
   // ---------------------------------------------------------------- the cycle's views in order
-  // curr and prev before each group and the view after curr as each step sees it
-  // (generator/rtl/etrace-core.ts viewChain).
+  // curr and prev before each group and the view after curr as each step sees it: group g's
+  // signals are c<g>_* and p<g>_* (curr and prev before it) and n<g>_* (its next view).
   // Group 0: prev after step A (q0: curr with its updiscon, or prev without a curr), then curr (c1) and prev (p1) after the group.
   logic [63:0] q0_addr;
   logic [3:0]  q0_itype;
@@ -390,7 +390,7 @@ module etrace_encoder (
   logic [1:0]   post_sup_status;
   assign post_valid = start | finish;
   assign post_sup_enable = start ? i_enable_i : 1'b0;
-  // At the end of a session: ended_* when the last view was qualified (the model's wasTracing);
+  // At the end of a session: ended_* when the last view was qualified (qual_status, Table 6.4);
   // step 0 has just encoded it and left its lastReportReason.
   assign post_sup_status = (finish && curr_valid_q && c_qualified_q) ? (s1_reason_upd ? QsEndedUpd : QsEndedRep) : QsNoChange;
   assign lsup_kind = KF3Sf3;
@@ -904,7 +904,7 @@ module etrace_encoder (
         curr_valid_d = 1'b0;
       end
       if (start || finish) begin
-        // A fresh session: the model's constructor state (prev = the end view, unqualified).
+        // A fresh session: the state at reset (prev = an unqualified view).
         session_d = start;
         curr_valid_d = 1'b0;
         p_qualified_d = 1'b0;

@@ -2,9 +2,9 @@
 // Do not edit: regenerate with `npx rvtrace generate --component etrace-rv64-full --out <dir>`.
 //
 // etrace_jtc: the jump target cache of section 3.2.7, 2^cache_size_p = 16 direct-mapped
-// entries indexed by target bits [4:1] (golden-model/etrace/predictors.ts). A miss
-// replaces the entry (update); every entry is invalidated at each synchronisation (a port's clear
-// wins over its own update).
+// entries indexed by target bits [4:1]. A miss replaces the entry (update); every
+// entry is invalidated at each synchronisation, as section 3.2.7 requires (a port's clear wins
+// over its own update).
 module etrace_jtc (
   input  logic clk_i,
   input  logic rst_ni,

@@ -4,12 +4,13 @@
 // etrace_top: the E-Trace encoder for this component. Stages, one module each:
 //   etrace_ingress   input register, qualification, instruction views
 //   etrace_filter    filters and comparators (with filters_p or comparators_p), in the ingress
-//   etrace_encoder   the three-view pipeline and the decision logic (flowchart of section 8);
+//   etrace_encoder   the three-view pipeline and the decision logic (Figure 8.1, chapter 8);
 //                    etrace_bpred, etrace_jtc and etrace_irstack hold the optional predictors;
 //                    etrace_packer assembles, compresses and encapsulates each packet
 //   etrace_fifo      the output FIFO and the ready/valid byte output
 //   etrace_apb_regs  the AMBA APB4 register file (Trace Control Interface layout, discovery)
-// Port contract: golden-model/etrace/ports.ts; algorithm: docs/etrace-model.md.
+// Ports: the Instruction Trace Interface (Table 4.1, with the sideband signals of Table 4.5), the
+// register file's APB4 port and the ready/valid byte stream of the encapsulated packets.
 module etrace_top (
   input  logic        clk_i,
   input  logic        rst_ni,
