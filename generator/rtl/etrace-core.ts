@@ -667,6 +667,7 @@ export function encoderContext(c: EtraceConfig, banner: string, packerInstance: 
     manyGroups: groupsPerCycle(c) > 1,
     wrbytes: s.wrBytes,
     wrlenw: s.wrLenWidth,
+    lenPad: zeroExtend('wr_len_o', s.wrLenWidth, s.chainWidth),
     descriptorDecls: descriptorDecls(ENCODER_SLOTS),
     supportAssigns: supportAssigns([
       ['lsup', "1'b1", 'QsTraceLost'],

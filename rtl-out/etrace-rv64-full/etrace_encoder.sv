@@ -1048,4 +1048,23 @@ module etrace_encoder (
       lost_pending_q <= lost_pending_d;
     end
   end
+
+`ifndef SYNTHESIS
+  // ---------------------------------------------------------------- assertions
+  // Immediate assertions at each rising clock edge out of reset, on the values of the cycle that
+  // ends.
+  always @(posedge clk_i or negedge rst_ni) begin
+    if (rst_ni) begin
+      // The cycle's packets are written only when they fit (fifo_free_i): a packet that does not
+      // fit is lost (a support packet with qual_status trace_lost follows once one fits, chapter
+      // 8), or with stallEnable the cycle stalls.
+      assert (!wr_valid_o || ({2'd0, wr_len_o} <= fifo_free_i))
+        else $error("etrace_encoder: a write of %0d bytes exceeds the free room of %0d bytes", wr_len_o, fifo_free_i);
+      // The encoder stalls the hart only with stallEnable (trTeInstStallEnable), and a stalled
+      // cycle writes nothing and takes no signal group.
+      assert (!stall_o || (opt_stall && !wr_valid_o && !advance_o))
+        else $error("etrace_encoder: stall_o without stallEnable, or with a write or an advance");
+    end
+  end
+`endif
 endmodule

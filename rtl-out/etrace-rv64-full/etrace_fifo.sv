@@ -84,11 +84,11 @@ module etrace_fifo (
 
   // The lanes' write ports: lane i takes byte (i - wlane) mod Lanes of the write when the write
   // has that byte, in the row of its pointer.
-  logic [Lanes-1:0]   lane_we;
-  logic [Rw-1:0]      lane_row [Lanes];
-  logic [8*Lanes-1:0] lane_data;
+  logic [Lanes-1:0]    lane_we;
+  logic [Rw*Lanes-1:0] lane_row;
+  logic [8*Lanes-1:0]  lane_data;
   always_comb begin
-    for (int i = 0; i < Lanes; i++) lane_row[i] = (Lw'(i) >= wlane) ? wrow : wrow_next;
+    for (int i = 0; i < Lanes; i++) lane_row[Rw*i +: Rw] = (Lw'(i) >= wlane) ? wrow : wrow_next;
   end
   always_comb begin
     lane_we = '0;
@@ -104,12 +104,38 @@ module etrace_fifo (
   // number of statements (--unroll-stmts).
   always_ff @(posedge clk_i) begin
     for (int i = 0; i < 32; i++) begin
-      if (lane_we[i]) mem_q[i][lane_row[i]] <= lane_data[8*i +: 8];
+      if (lane_we[i]) mem_q[i][lane_row[Rw*i +: Rw]] <= lane_data[8*i +: 8];
     end
   end
   always_ff @(posedge clk_i) begin
     for (int i = 32; i < 64; i++) begin
-      if (lane_we[i]) mem_q[i][lane_row[i]] <= lane_data[8*i +: 8];
+      if (lane_we[i]) mem_q[i][lane_row[Rw*i +: Rw]] <= lane_data[8*i +: 8];
     end
   end
+
+`ifndef SYNTHESIS
+  // ---------------------------------------------------------------- assertions
+  // Immediate assertions at each rising clock edge out of reset, on the values of the cycle that
+  // ends (the registers of this block record the cycle before).
+  logic       chk_hold_q;  // a byte was offered and not taken
+  logic [7:0] chk_data_q;  // the byte offered
+  always @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      chk_hold_q <= 1'b0;
+      chk_data_q <= '0;
+    end else begin
+      // No overflow: a write never takes more than the room reported (fifo_free_o); the encoder
+      // loses a packet that does not fit, or stalls, and never writes it.
+      assert (!wr_valid_i || ({2'd0, wr_len_i} <= fifo_free_o))
+        else $error("etrace_fifo: a write of %0d bytes exceeds the free room of %0d bytes", wr_len_i, fifo_free_o);
+      assert (count_q <= 8'(Depth))
+        else $error("etrace_fifo: %0d bytes held, more than the depth", count_q);
+      // Ready/valid: a byte offered and not taken stays offered, unchanged, until it is taken.
+      assert (!chk_hold_q || (tx_valid_o && tx_data_o == chk_data_q))
+        else $error("etrace_fifo: tx_valid_o or tx_data_o changed while tx_ready_i was 0");
+      chk_hold_q <= tx_valid_o & ~tx_ready_i;
+      chk_data_q <= tx_data_o;
+    end
+  end
+`endif
 endmodule
