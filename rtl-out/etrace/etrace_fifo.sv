@@ -83,13 +83,10 @@ module etrace_fifo (
   endfunction
 
   // The lanes' write ports: lane i takes byte (i - wlane) mod Lanes of the write when the write
-  // has that byte, in the row of its pointer.
-  logic [Lanes-1:0]    lane_we;
-  logic [Rw*Lanes-1:0] lane_row;
-  logic [8*Lanes-1:0]  lane_data;
-  always_comb begin
-    for (int i = 0; i < Lanes; i++) lane_row[Rw*i +: Rw] = (Lw'(i) >= wlane) ? wrow : wrow_next;
-  end
+  // has that byte, in the row of its pointer: row wrow when lane i is at or after wlane, else the
+  // next row.
+  logic [Lanes-1:0]   lane_we;
+  logic [8*Lanes-1:0] lane_data;
   always_comb begin
     lane_we = '0;
     if (wr_valid_i) begin
@@ -104,12 +101,12 @@ module etrace_fifo (
   // number of statements (--unroll-stmts).
   always_ff @(posedge clk_i) begin
     for (int i = 0; i < 32; i++) begin
-      if (lane_we[i]) mem_q[i][lane_row[Rw*i +: Rw]] <= lane_data[8*i +: 8];
+      if (lane_we[i]) mem_q[i][(Lw'(i) >= wlane) ? wrow : wrow_next] <= lane_data[8*i +: 8];
     end
   end
   always_ff @(posedge clk_i) begin
     for (int i = 32; i < 64; i++) begin
-      if (lane_we[i]) mem_q[i][lane_row[Rw*i +: Rw]] <= lane_data[8*i +: 8];
+      if (lane_we[i]) mem_q[i][(Lw'(i) >= wlane) ? wrow : wrow_next] <= lane_data[8*i +: 8];
     end
   end
 
