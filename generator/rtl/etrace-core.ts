@@ -297,17 +297,22 @@ function slotHelpers(c: EtraceConfig) {
       .trimStart();
   const descriptorDecls = (slots: readonly Slot[]): string[] => {
     const decls: string[] = [];
+    const unused: string[] = [];
     for (const slot of slots) {
       decls.push(`// ${slot}`);
       decls.push(`logic [2:0] ${slot}_kind;`);
       for (const f of fields) {
-        const decl = `logic [${(f.width || f.absentWidth || 1) - 1}:0] ${slot}_${f.name};`;
-        if (f.width > 0) decls.push(decl);
-        else decls.push("// not sent by this configuration's packets: no packer port", '// verilator lint_off UNUSEDSIGNAL', decl, '// verilator lint_on UNUSEDSIGNAL');
+        decls.push(`logic ${svVec(f.width || f.absentWidth || 1)} ${slot}_${f.name};`);
+        if (f.width === 0) unused.push(`${slot}_${f.name}`);
       }
       decls.push(`logic ${svVec(8 * s.maxLen)} ${slot}_bytes;`);
       decls.push(`logic [5:0] ${slot}_len;`);
       decls.push(`logic [7:0] ${slot}_bits;`);
+    }
+    if (unused.length > 0) {
+      decls.push("// Fields this configuration's packets do not send (the packer has no port for them).");
+      decls.push('logic unused_fields;');
+      decls.push(`assign unused_fields = ^{${unused.join(', ')}};`);
     }
     return decls;
   };

@@ -310,29 +310,17 @@ module etrace_encoder (
   // ---------------------------------------------------------------- the trace_lost and session support packets
   // trace_lost replaces a packet after a loss (every step offers it); post starts or ends a session.
   // lsup
-  logic [2:0]  lsup_kind;
-  logic [4:0]  lsup_branches;
-  logic [30:0] lsup_branch_map;
-  // not sent by this configuration's packets: no packer port
-  // verilator lint_off UNUSEDSIGNAL
-  logic [31:0] lsup_branch_count;
-  // verilator lint_on UNUSEDSIGNAL
-  // not sent by this configuration's packets: no packer port
-  // verilator lint_off UNUSEDSIGNAL
-  logic [1:0] lsup_branch_fmt;
-  // verilator lint_on UNUSEDSIGNAL
-  // not sent by this configuration's packets: no packer port
-  // verilator lint_off UNUSEDSIGNAL
-  logic [0:0] lsup_index;
-  // verilator lint_on UNUSEDSIGNAL
-  logic [62:0] lsup_address;
-  logic [0:0]  lsup_notify;
-  logic [0:0]  lsup_updiscon;
-  logic [0:0]  lsup_irreport;
-  // not sent by this configuration's packets: no packer port
-  // verilator lint_off UNUSEDSIGNAL
-  logic [0:0] lsup_irdepth;
-  // verilator lint_on UNUSEDSIGNAL
+  logic [2:0]   lsup_kind;
+  logic [4:0]   lsup_branches;
+  logic [30:0]  lsup_branch_map;
+  logic [31:0]  lsup_branch_count;
+  logic [1:0]   lsup_branch_fmt;
+  logic [0:0]   lsup_index;
+  logic [62:0]  lsup_address;
+  logic [0:0]   lsup_notify;
+  logic [0:0]   lsup_updiscon;
+  logic [0:0]   lsup_irreport;
+  logic [0:0]   lsup_irdepth;
   logic [0:0]   lsup_branch;
   logic [1:0]   lsup_privilege;
   logic [47:0]  lsup_time;
@@ -347,29 +335,17 @@ module etrace_encoder (
   logic [5:0]   lsup_len;
   logic [7:0]   lsup_bits;
   // post
-  logic [2:0]  post_kind;
-  logic [4:0]  post_branches;
-  logic [30:0] post_branch_map;
-  // not sent by this configuration's packets: no packer port
-  // verilator lint_off UNUSEDSIGNAL
-  logic [31:0] post_branch_count;
-  // verilator lint_on UNUSEDSIGNAL
-  // not sent by this configuration's packets: no packer port
-  // verilator lint_off UNUSEDSIGNAL
-  logic [1:0] post_branch_fmt;
-  // verilator lint_on UNUSEDSIGNAL
-  // not sent by this configuration's packets: no packer port
-  // verilator lint_off UNUSEDSIGNAL
-  logic [0:0] post_index;
-  // verilator lint_on UNUSEDSIGNAL
-  logic [62:0] post_address;
-  logic [0:0]  post_notify;
-  logic [0:0]  post_updiscon;
-  logic [0:0]  post_irreport;
-  // not sent by this configuration's packets: no packer port
-  // verilator lint_off UNUSEDSIGNAL
-  logic [0:0] post_irdepth;
-  // verilator lint_on UNUSEDSIGNAL
+  logic [2:0]   post_kind;
+  logic [4:0]   post_branches;
+  logic [30:0]  post_branch_map;
+  logic [31:0]  post_branch_count;
+  logic [1:0]   post_branch_fmt;
+  logic [0:0]   post_index;
+  logic [62:0]  post_address;
+  logic [0:0]   post_notify;
+  logic [0:0]   post_updiscon;
+  logic [0:0]   post_irreport;
+  logic [0:0]   post_irdepth;
   logic [0:0]   post_branch;
   logic [1:0]   post_privilege;
   logic [47:0]  post_time;
@@ -383,8 +359,11 @@ module etrace_encoder (
   logic [231:0] post_bytes;
   logic [5:0]   post_len;
   logic [7:0]   post_bits;
-  logic         post_valid, post_sup_enable;
-  logic [1:0]   post_sup_status;
+  // Fields this configuration's packets do not send (the packer has no port for them).
+  logic unused_fields;
+  assign unused_fields = ^{lsup_branch_count, lsup_branch_fmt, lsup_index, lsup_irdepth, post_branch_count, post_branch_fmt, post_index, post_irdepth};
+  logic       post_valid, post_sup_enable;
+  logic [1:0] post_sup_status;
   assign post_valid = start | finish;
   assign post_sup_enable = start ? i_enable_i : 1'b0;
   // At the end of a session: ended_* when the last view was qualified (qual_status, Table 6.4);

@@ -229,39 +229,21 @@ module etrace_encoder_step (
   logic [2:0]  pre_kind;
   logic [4:0]  pre_branches;
   logic [30:0] pre_branch_map;
-  // not sent by this configuration's packets: no packer port
-  // verilator lint_off UNUSEDSIGNAL
   logic [31:0] pre_branch_count;
-  // verilator lint_on UNUSEDSIGNAL
-  // not sent by this configuration's packets: no packer port
-  // verilator lint_off UNUSEDSIGNAL
-  logic [1:0] pre_branch_fmt;
-  // verilator lint_on UNUSEDSIGNAL
-  // not sent by this configuration's packets: no packer port
-  // verilator lint_off UNUSEDSIGNAL
-  logic [0:0] pre_index;
-  // verilator lint_on UNUSEDSIGNAL
+  logic [1:0]  pre_branch_fmt;
+  logic [0:0]  pre_index;
   logic [30:0] pre_address;
   logic [0:0]  pre_notify;
   logic [0:0]  pre_updiscon;
   logic [0:0]  pre_irreport;
-  // not sent by this configuration's packets: no packer port
-  // verilator lint_off UNUSEDSIGNAL
-  logic [0:0] pre_irdepth;
-  // verilator lint_on UNUSEDSIGNAL
-  logic [0:0] pre_branch;
-  logic [1:0] pre_privilege;
-  // not sent by this configuration's packets: no packer port
-  // verilator lint_off UNUSEDSIGNAL
-  logic [0:0] pre_time;
-  // verilator lint_on UNUSEDSIGNAL
-  logic [0:0] pre_context;
-  logic [4:0] pre_ecause;
-  logic [0:0] pre_interrupt;
-  // not sent by this configuration's packets: no packer port
-  // verilator lint_off UNUSEDSIGNAL
-  logic [0:0] pre_thaddr;
-  // verilator lint_on UNUSEDSIGNAL
+  logic [0:0]  pre_irdepth;
+  logic [0:0]  pre_branch;
+  logic [1:0]  pre_privilege;
+  logic [0:0]  pre_time;
+  logic [0:0]  pre_context;
+  logic [4:0]  pre_ecause;
+  logic [0:0]  pre_interrupt;
+  logic [0:0]  pre_thaddr;
   logic [31:0] pre_tval;
   logic [0:0]  pre_enable;
   logic [1:0]  pre_qual_status;
@@ -272,39 +254,21 @@ module etrace_encoder_step (
   logic [2:0]  pnd_kind;
   logic [4:0]  pnd_branches;
   logic [30:0] pnd_branch_map;
-  // not sent by this configuration's packets: no packer port
-  // verilator lint_off UNUSEDSIGNAL
   logic [31:0] pnd_branch_count;
-  // verilator lint_on UNUSEDSIGNAL
-  // not sent by this configuration's packets: no packer port
-  // verilator lint_off UNUSEDSIGNAL
-  logic [1:0] pnd_branch_fmt;
-  // verilator lint_on UNUSEDSIGNAL
-  // not sent by this configuration's packets: no packer port
-  // verilator lint_off UNUSEDSIGNAL
-  logic [0:0] pnd_index;
-  // verilator lint_on UNUSEDSIGNAL
+  logic [1:0]  pnd_branch_fmt;
+  logic [0:0]  pnd_index;
   logic [30:0] pnd_address;
   logic [0:0]  pnd_notify;
   logic [0:0]  pnd_updiscon;
   logic [0:0]  pnd_irreport;
-  // not sent by this configuration's packets: no packer port
-  // verilator lint_off UNUSEDSIGNAL
-  logic [0:0] pnd_irdepth;
-  // verilator lint_on UNUSEDSIGNAL
-  logic [0:0] pnd_branch;
-  logic [1:0] pnd_privilege;
-  // not sent by this configuration's packets: no packer port
-  // verilator lint_off UNUSEDSIGNAL
-  logic [0:0] pnd_time;
-  // verilator lint_on UNUSEDSIGNAL
-  logic [0:0] pnd_context;
-  logic [4:0] pnd_ecause;
-  logic [0:0] pnd_interrupt;
-  // not sent by this configuration's packets: no packer port
-  // verilator lint_off UNUSEDSIGNAL
-  logic [0:0] pnd_thaddr;
-  // verilator lint_on UNUSEDSIGNAL
+  logic [0:0]  pnd_irdepth;
+  logic [0:0]  pnd_branch;
+  logic [1:0]  pnd_privilege;
+  logic [0:0]  pnd_time;
+  logic [0:0]  pnd_context;
+  logic [4:0]  pnd_ecause;
+  logic [0:0]  pnd_interrupt;
+  logic [0:0]  pnd_thaddr;
   logic [31:0] pnd_tval;
   logic [0:0]  pnd_enable;
   logic [1:0]  pnd_qual_status;
@@ -315,39 +279,21 @@ module etrace_encoder_step (
   logic [2:0]  main_kind;
   logic [4:0]  main_branches;
   logic [30:0] main_branch_map;
-  // not sent by this configuration's packets: no packer port
-  // verilator lint_off UNUSEDSIGNAL
   logic [31:0] main_branch_count;
-  // verilator lint_on UNUSEDSIGNAL
-  // not sent by this configuration's packets: no packer port
-  // verilator lint_off UNUSEDSIGNAL
-  logic [1:0] main_branch_fmt;
-  // verilator lint_on UNUSEDSIGNAL
-  // not sent by this configuration's packets: no packer port
-  // verilator lint_off UNUSEDSIGNAL
-  logic [0:0] main_index;
-  // verilator lint_on UNUSEDSIGNAL
+  logic [1:0]  main_branch_fmt;
+  logic [0:0]  main_index;
   logic [30:0] main_address;
   logic [0:0]  main_notify;
   logic [0:0]  main_updiscon;
   logic [0:0]  main_irreport;
-  // not sent by this configuration's packets: no packer port
-  // verilator lint_off UNUSEDSIGNAL
-  logic [0:0] main_irdepth;
-  // verilator lint_on UNUSEDSIGNAL
-  logic [0:0] main_branch;
-  logic [1:0] main_privilege;
-  // not sent by this configuration's packets: no packer port
-  // verilator lint_off UNUSEDSIGNAL
-  logic [0:0] main_time;
-  // verilator lint_on UNUSEDSIGNAL
-  logic [0:0] main_context;
-  logic [4:0] main_ecause;
-  logic [0:0] main_interrupt;
-  // not sent by this configuration's packets: no packer port
-  // verilator lint_off UNUSEDSIGNAL
-  logic [0:0] main_thaddr;
-  // verilator lint_on UNUSEDSIGNAL
+  logic [0:0]  main_irdepth;
+  logic [0:0]  main_branch;
+  logic [1:0]  main_privilege;
+  logic [0:0]  main_time;
+  logic [0:0]  main_context;
+  logic [4:0]  main_ecause;
+  logic [0:0]  main_interrupt;
+  logic [0:0]  main_thaddr;
   logic [31:0] main_tval;
   logic [0:0]  main_enable;
   logic [1:0]  main_qual_status;
@@ -358,39 +304,21 @@ module etrace_encoder_step (
   logic [2:0]  alt_kind;
   logic [4:0]  alt_branches;
   logic [30:0] alt_branch_map;
-  // not sent by this configuration's packets: no packer port
-  // verilator lint_off UNUSEDSIGNAL
   logic [31:0] alt_branch_count;
-  // verilator lint_on UNUSEDSIGNAL
-  // not sent by this configuration's packets: no packer port
-  // verilator lint_off UNUSEDSIGNAL
-  logic [1:0] alt_branch_fmt;
-  // verilator lint_on UNUSEDSIGNAL
-  // not sent by this configuration's packets: no packer port
-  // verilator lint_off UNUSEDSIGNAL
-  logic [0:0] alt_index;
-  // verilator lint_on UNUSEDSIGNAL
+  logic [1:0]  alt_branch_fmt;
+  logic [0:0]  alt_index;
   logic [30:0] alt_address;
   logic [0:0]  alt_notify;
   logic [0:0]  alt_updiscon;
   logic [0:0]  alt_irreport;
-  // not sent by this configuration's packets: no packer port
-  // verilator lint_off UNUSEDSIGNAL
-  logic [0:0] alt_irdepth;
-  // verilator lint_on UNUSEDSIGNAL
-  logic [0:0] alt_branch;
-  logic [1:0] alt_privilege;
-  // not sent by this configuration's packets: no packer port
-  // verilator lint_off UNUSEDSIGNAL
-  logic [0:0] alt_time;
-  // verilator lint_on UNUSEDSIGNAL
-  logic [0:0] alt_context;
-  logic [4:0] alt_ecause;
-  logic [0:0] alt_interrupt;
-  // not sent by this configuration's packets: no packer port
-  // verilator lint_off UNUSEDSIGNAL
-  logic [0:0] alt_thaddr;
-  // verilator lint_on UNUSEDSIGNAL
+  logic [0:0]  alt_irdepth;
+  logic [0:0]  alt_branch;
+  logic [1:0]  alt_privilege;
+  logic [0:0]  alt_time;
+  logic [0:0]  alt_context;
+  logic [4:0]  alt_ecause;
+  logic [0:0]  alt_interrupt;
+  logic [0:0]  alt_thaddr;
   logic [31:0] alt_tval;
   logic [0:0]  alt_enable;
   logic [1:0]  alt_qual_status;
@@ -401,45 +329,30 @@ module etrace_encoder_step (
   logic [2:0]  sf2_kind;
   logic [4:0]  sf2_branches;
   logic [30:0] sf2_branch_map;
-  // not sent by this configuration's packets: no packer port
-  // verilator lint_off UNUSEDSIGNAL
   logic [31:0] sf2_branch_count;
-  // verilator lint_on UNUSEDSIGNAL
-  // not sent by this configuration's packets: no packer port
-  // verilator lint_off UNUSEDSIGNAL
-  logic [1:0] sf2_branch_fmt;
-  // verilator lint_on UNUSEDSIGNAL
-  // not sent by this configuration's packets: no packer port
-  // verilator lint_off UNUSEDSIGNAL
-  logic [0:0] sf2_index;
-  // verilator lint_on UNUSEDSIGNAL
+  logic [1:0]  sf2_branch_fmt;
+  logic [0:0]  sf2_index;
   logic [30:0] sf2_address;
   logic [0:0]  sf2_notify;
   logic [0:0]  sf2_updiscon;
   logic [0:0]  sf2_irreport;
-  // not sent by this configuration's packets: no packer port
-  // verilator lint_off UNUSEDSIGNAL
-  logic [0:0] sf2_irdepth;
-  // verilator lint_on UNUSEDSIGNAL
-  logic [0:0] sf2_branch;
-  logic [1:0] sf2_privilege;
-  // not sent by this configuration's packets: no packer port
-  // verilator lint_off UNUSEDSIGNAL
-  logic [0:0] sf2_time;
-  // verilator lint_on UNUSEDSIGNAL
-  logic [0:0] sf2_context;
-  logic [4:0] sf2_ecause;
-  logic [0:0] sf2_interrupt;
-  // not sent by this configuration's packets: no packer port
-  // verilator lint_off UNUSEDSIGNAL
-  logic [0:0] sf2_thaddr;
-  // verilator lint_on UNUSEDSIGNAL
+  logic [0:0]  sf2_irdepth;
+  logic [0:0]  sf2_branch;
+  logic [1:0]  sf2_privilege;
+  logic [0:0]  sf2_time;
+  logic [0:0]  sf2_context;
+  logic [4:0]  sf2_ecause;
+  logic [0:0]  sf2_interrupt;
+  logic [0:0]  sf2_thaddr;
   logic [31:0] sf2_tval;
   logic [0:0]  sf2_enable;
   logic [1:0]  sf2_qual_status;
   logic [87:0] sf2_bytes;
   logic [5:0]  sf2_len;
   logic [7:0]  sf2_bits;
+  // Fields this configuration's packets do not send (the packer has no port for them).
+  logic unused_fields;
+  assign unused_fields = ^{pre_branch_count, pre_branch_fmt, pre_index, pre_irdepth, pre_time, pre_thaddr, pnd_branch_count, pnd_branch_fmt, pnd_index, pnd_irdepth, pnd_time, pnd_thaddr, main_branch_count, main_branch_fmt, main_index, main_irdepth, main_time, main_thaddr, alt_branch_count, alt_branch_fmt, alt_index, alt_irdepth, alt_time, alt_thaddr, sf2_branch_count, sf2_branch_fmt, sf2_index, sf2_irdepth, sf2_time, sf2_thaddr};
 
   // ---------------------------------------------------------------- prediction structures
   logic        bp_update;
