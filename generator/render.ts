@@ -62,6 +62,15 @@ export function svLogic(width: number): string {
   return r === '' ? 'logic' : `logic ${r}`;
 }
 
+/**
+ * The packed range of a vector that stays a vector at one bit: `[W-1:0]` computed, so `[0:0]` for
+ * one bit (for signals that are indexed or part-selected whatever their width).
+ */
+export function svVec(width: number): string {
+  checkWidth(width);
+  return `[${width - 1}:0]`;
+}
+
 /** `trTeInstSyncMode` -> `tr_te_inst_sync_mode`; `discovery_info_0` stays. */
 export function snakeCase(name: string): string {
   return name

@@ -15,7 +15,7 @@ import { RvError } from '../../golden-model/common/errors.ts';
 import type { EtraceConfig } from '../../golden-model/etrace/config.ts';
 import { hasContextInput, hasTimeInput } from '../../golden-model/etrace/ports.ts';
 import { etraceApbRegsContext } from './apb-regs.ts';
-import { padColumn } from '../render.ts';
+import { padColumn, svVec } from '../render.ts';
 import { packetFields, packetWidths, type Packet } from '../../golden-model/etrace/packet/index.ts';
 import { encapsulatedBytes, packerMaxBytes } from './packer.ts';
 
@@ -297,17 +297,22 @@ function slotHelpers(c: EtraceConfig) {
       .trimStart();
   const descriptorDecls = (slots: readonly Slot[]): string[] => {
     const decls: string[] = [];
+    const unused: string[] = [];
     for (const slot of slots) {
       decls.push(`// ${slot}`);
       decls.push(`logic [2:0] ${slot}_kind;`);
       for (const f of fields) {
-        const decl = `logic [${(f.width || f.absentWidth || 1) - 1}:0] ${slot}_${f.name};`;
-        if (f.width > 0) decls.push(decl);
-        else decls.push("// not sent by this configuration's packets: no packer port", '// verilator lint_off UNUSEDSIGNAL', decl, '// verilator lint_on UNUSEDSIGNAL');
+        decls.push(`logic ${svVec(f.width || f.absentWidth || 1)} ${slot}_${f.name};`);
+        if (f.width === 0) unused.push(`${slot}_${f.name}`);
       }
-      decls.push(`logic [8*${s.maxLen}-1:0] ${slot}_bytes;`);
+      decls.push(`logic ${svVec(8 * s.maxLen)} ${slot}_bytes;`);
       decls.push(`logic [5:0] ${slot}_len;`);
       decls.push(`logic [7:0] ${slot}_bits;`);
+    }
+    if (unused.length > 0) {
+      decls.push("// Fields this configuration's packets do not send (the packer has no port for them).");
+      decls.push('logic unused_fields;');
+      decls.push(`assign unused_fields = ^{${unused.join(', ')}};`);
     }
     return decls;
   };
@@ -626,7 +631,7 @@ export function encoderContext(c: EtraceConfig, banner: string, packerInstance: 
     stepDecls.push(
       `logic st${k}_updiscon, st${k}_lost_call;`,
       `logic [${s.stepLenWidth - 1}:0] st${k}_wr_len;`,
-      `logic [8*${s.stepBytes}-1:0] st${k}_wr_data;`,
+      `logic ${svVec(8 * s.stepBytes)} st${k}_wr_data;`,
     );
   }
   const stepStateInputs = chainVars
@@ -667,6 +672,7 @@ export function encoderContext(c: EtraceConfig, banner: string, packerInstance: 
     manyGroups: groupsPerCycle(c) > 1,
     wrbytes: s.wrBytes,
     wrlenw: s.wrLenWidth,
+    lenPad: zeroExtend('wr_len_o', s.wrLenWidth, s.chainWidth),
     descriptorDecls: descriptorDecls(ENCODER_SLOTS),
     supportAssigns: supportAssigns([
       ['lsup', "1'b1", 'QsTraceLost'],
@@ -679,7 +685,7 @@ export function encoderContext(c: EtraceConfig, banner: string, packerInstance: 
     stepDecls,
     stepStateInputs,
     stepInstances: groups.flatMap((g) => [stepInstance(c, views, g, false), ...(viewsPerGroup(c) > 1 ? [stepInstance(c, views, g, true)] : [])]),
-    currUpdates: views.currRegs.map(([f, v]) => `c_${f}_q <= ${v};`),
+    currUpdates: views.currRegs.map(([f, v]) => `c_${f}_d = ${v};`),
     prevUpdates: views.prevRegs.map(([f, v]) => `p_${f}_d = ${v};`),
     finalDecls,
     finalLocals,
@@ -705,12 +711,10 @@ export function fifoContext(c: EtraceConfig, banner: string) {
   const depth = c.params.fifo_depth_p;
   const g = fifoGeometry(s.wrBytes, depth);
   const ptrw = g.laneWidth + g.rowWidth;
-  // Whether lane base + i takes a byte: (lane - wlane) mod Lanes, in the lane width, is below the
-  // write's length.
-  const takes = (base: number) => {
-    const k = `Lw'(${base} + i) - wlane`;
-    return s.wrLenWidth >= g.laneWidth ? `${zeroExtend(`(${k})`, g.laneWidth, s.wrLenWidth)} < wr_len_i` : `(${k}) < ${zeroExtend('wr_len_i', s.wrLenWidth, g.laneWidth)}`;
-  };
+  // Whether lane i takes a byte: (i - wlane) mod Lanes, in the lane width, is below the write's
+  // length.
+  const k = `Lw'(i) - wlane`;
+  const takes = s.wrLenWidth >= g.laneWidth ? `${zeroExtend(`(${k})`, g.laneWidth, s.wrLenWidth)} < wr_len_i` : `(${k}) < ${zeroExtend('wr_len_i', s.wrLenWidth, g.laneWidth)}`;
   return {
     banner,
     depth,
@@ -730,7 +734,8 @@ export function fifoContext(c: EtraceConfig, banner: string) {
     // The write data on the lanes: a write is never longer than the lanes (nor than the depth).
     dataPad: s.wrBytes <= g.lanes ? zeroExtend('wr_data_i', 8 * s.wrBytes, 8 * g.lanes) : `wr_data_i[${8 * g.lanes - 1}:0]`,
     unusedData: s.wrBytes > g.lanes ? `wr_data_i[${8 * s.wrBytes - 1}:${8 * g.lanes}]` : '',
-    chunks: Array.from({ length: Math.ceil(g.lanes / 32) }, (_v, j) => ({ base: j * 32, count: Math.min(32, g.lanes - j * 32), takes: takes(j * 32) })),
+    takes,
+    chunks: Array.from({ length: Math.ceil(g.lanes / 32) }, (_v, j) => ({ base: j * 32, end: Math.min(g.lanes, (j + 1) * 32) })),
   };
 }
 
@@ -751,7 +756,8 @@ export function bpredContext(c: EtraceConfig, banner: string) {
   const iaw = p.iaddress_width_p;
   // The address bits outside the index.
   const unused = ports.flatMap(({ k }) => [`addr${k}_i[${iaw - 1}:${msb + 1}]`, ...(lsb > 0 ? [`addr${k}_i[${lsb - 1}:0]`] : [])]);
-  return { banner, ports, multi: ports.length > 1, iaw, entries: 1 << p.bpred_size_p, bits: p.bpred_size_p, msb, lsb, unusedAddr: unused.join(', ') };
+  const entries = 1 << p.bpred_size_p;
+  return { banner, ports, multi: ports.length > 1, iaw, entries, tablew: 2 * entries, tableReset: `{${entries}{2'b01}}`, bits: p.bpred_size_p, msb, lsb, unusedAddr: unused.join(', ') };
 }
 
 export function jtcContext(c: EtraceConfig, banner: string) {
@@ -842,6 +848,7 @@ export function filterContext(c: EtraceConfig, banner: string) {
     ...wd,
     nf: p.filters_p,
     nc: p.comparators_p,
+    depthsw: p.filters_p * TRAP_DEPTH_WIDTH,
     impw,
     dw: TRAP_DEPTH_WIDTH,
     busPorts: buses.map((b, i) => `input  ${types[i]} ${b.name}_i,`),

@@ -28,8 +28,25 @@ import {
   qualifierBuses,
   registerOutputs,
 } from './core.ts';
-import { padColumn, svLogic } from '../render.ts';
+import { padColumn, svLogic, svVec } from '../render.ts';
+import { alignDeclarations } from '../sv-align.ts';
 import { renderEtracePacker } from './packer.ts';
+import type { Waiver } from '../../core/block.ts';
+
+/** The lint waivers of the generated E-Trace RTL (rendered into etrace.vlt), each with its reason. */
+export function etraceLintWaivers(): Waiver[] {
+  return [
+    {
+      rule: 'UNUSEDPARAM',
+      file: 'etrace_top.sv',
+      match: "Parameter is not used: '*_p'",
+      reason: [
+        "etrace_top records the component's parameters (Table 9.1) as localparams for the integrator;",
+        'every module is generated for these values, so etrace_top reads none of them.',
+      ],
+    },
+  ];
+}
 
 /** The RTL files of a configuration in compilation order: leaves first, the top level last. */
 export function etraceRtlFiles(c: EtraceConfig): string[] {
@@ -95,12 +112,12 @@ function topContext(c: EtraceConfig, banner: string) {
   const absent = options.filter((o) => !present.has(`${o}_o`));
   const s = coreSizes(c);
   const params = Object.entries(p).filter((e): e is [string, number] => e[0].endsWith('_p') && typeof e[1] === 'number');
+  const paramCol = padColumn(params.map(([name]) => name));
   const busTypes = padColumn(buses.map((b) => `logic [${b.width - 1}:0]`));
   const busConnCol = padColumn(['.resync_mode_i', ...buses.map((b) => `.${b.name}_i`)]).slice(1);
   return {
     banner,
-    paramLines: params.map(([name, value], k) => `parameter int ${name} = ${value}${k === params.length - 1 ? '' : ','}`),
-    paramCheck: params.map(([name, value]) => `${name} != ${value}`).join(' ||\n        '),
+    paramLines: params.map(([name, value], k) => `localparam int ${paramCol[k]} = ${value};`),
     portLines: ports.map((q, i) => `${types[i]} ${q.name}${i === ports.length - 1 ? '' : ','}`),
     regOutputs,
     absentOptions: absent.map((o) => `assign ${o} = 1'b0;  // the component has no such hardware`),
@@ -123,22 +140,45 @@ function topContext(c: EtraceConfig, banner: string) {
   };
 }
 
+/**
+ * A template's context with the packed ranges of its widths, so that templates write no
+ * arithmetic: for every positive integer `x` of the context, `r.x` is `[x-1:0]` computed, `rg.x` the
+ * range of `groups` of them (`groups * x` bits) and `rb.x` the range of `x` bytes; `rg.x3` and
+ * `rg.x32` are the ranges of `groups` 3-bit and 32-bit fields.
+ */
+function withRanges<T extends object>(ctx: T): T & { r: Record<string, string>; rg: Record<string, string>; rb: Record<string, string> } {
+  const nums = Object.entries(ctx).filter((e): e is [string, number] => typeof e[1] === 'number' && Number.isInteger(e[1]) && e[1] >= 1);
+  const groups = 'groups' in ctx && typeof ctx.groups === 'number' ? ctx.groups : 1;
+  const table = (f: (v: number) => number, extra: [string, string][] = []) => Object.fromEntries([...nums.map(([k, v]) => [k, svVec(f(v))]), ...extra]);
+  return {
+    ...ctx,
+    r: table((v) => v),
+    rg: table((v) => groups * v, [['x3', svVec(groups * 3)], ['x32', svVec(groups * 32)]]),
+    rb: table((v) => 8 * v),
+  };
+}
+
+/** Renders an E-Trace template: ranges added to the context, declarations aligned. */
+export function renderEtrace(name: string, ctx: object): string {
+  return alignDeclarations(renderTemplate(`etrace/${name}.sv.hbs`, withRanges(ctx)));
+}
+
 /** Every RTL file of a configuration: name and content, in compilation order. */
 export function renderEtraceRtl(c: EtraceConfig, b: BannerInput): OutputFile[] {
   checkRtlSupport(c);
   const banner = commentBanner(b, '//');
   const render: Record<string, () => string> = {
-    'etrace_top.sv': () => renderTemplate('etrace/etrace_top.sv.hbs', topContext(c, banner)),
+    'etrace_top.sv': () => renderEtrace('etrace_top', topContext(c, banner)),
     'etrace_apb_regs.sv': () => renderEtraceApbRegs(c, b),
-    'etrace_ingress.sv': () => renderTemplate('etrace/etrace_ingress.sv.hbs', ingressContext(c, banner)),
-    'etrace_encoder.sv': () => renderTemplate('etrace/etrace_encoder.sv.hbs', encoderContext(c, banner, (slot) => packerInstance(c, slot, ''))),
-    'etrace_encoder_step.sv': () => renderTemplate('etrace/etrace_encoder_step.sv.hbs', stepContext(c, banner, (slot) => packerInstance(c, slot, '_i'))),
+    'etrace_ingress.sv': () => renderEtrace('etrace_ingress', ingressContext(c, banner)),
+    'etrace_encoder.sv': () => renderEtrace('etrace_encoder', encoderContext(c, banner, (slot) => packerInstance(c, slot, ''))),
+    'etrace_encoder_step.sv': () => renderEtrace('etrace_encoder_step', stepContext(c, banner, (slot) => packerInstance(c, slot, '_i'))),
     'etrace_packer.sv': () => renderEtracePacker(c, b),
-    'etrace_fifo.sv': () => renderTemplate('etrace/etrace_fifo.sv.hbs', fifoContext(c, banner)),
-    'etrace_bpred.sv': () => renderTemplate('etrace/etrace_bpred.sv.hbs', bpredContext(c, banner)),
-    'etrace_jtc.sv': () => renderTemplate('etrace/etrace_jtc.sv.hbs', jtcContext(c, banner)),
-    'etrace_irstack.sv': () => renderTemplate('etrace/etrace_irstack.sv.hbs', irstackContext(c, banner)),
-    'etrace_filter.sv': () => renderTemplate('etrace/etrace_filter.sv.hbs', filterContext(c, banner)),
+    'etrace_fifo.sv': () => renderEtrace('etrace_fifo', fifoContext(c, banner)),
+    'etrace_bpred.sv': () => renderEtrace('etrace_bpred', bpredContext(c, banner)),
+    'etrace_jtc.sv': () => renderEtrace('etrace_jtc', jtcContext(c, banner)),
+    'etrace_irstack.sv': () => renderEtrace('etrace_irstack', irstackContext(c, banner)),
+    'etrace_filter.sv': () => renderEtrace('etrace_filter', filterContext(c, banner)),
   };
   return etraceRtlFiles(c).map((name) => {
     const fn = render[name];

@@ -31,7 +31,7 @@ import type { EtraceConfig } from '../../golden-model/etrace/config.ts';
 import { packetWidths } from '../../golden-model/etrace/packet/params.ts';
 import { BranchPredictor, JumpTargetCache, ReturnPredictor } from '../../golden-model/etrace/predictors.ts';
 import { etraceConfigOf as caseConfig } from '../../blocks/testing.ts';
-import { renderTemplate } from '../render.ts';
+import { renderEtrace } from './rtl.ts';
 import { bpredContext, irstackContext, jtcContext, stepsPerCycle } from './core.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'rvtrace-structures-'));
@@ -187,7 +187,7 @@ function bpredStructure(label: string, c: EtraceConfig): Structure {
     label,
     module: 'etrace_bpred',
     ports: P,
-    sv: renderTemplate('etrace/etrace_bpred.sv.hbs', bpredContext(c, BANNER)),
+    sv: renderEtrace('etrace_bpred', bpredContext(c, BANNER)),
     inputs: [
       { base: 'addr', width: p.iaddress_width_p },
       { base: 'update', width: 1 },
@@ -227,7 +227,7 @@ function jtcStructure(label: string, c: EtraceConfig): Structure {
     label,
     module: 'etrace_jtc',
     ports: P,
-    sv: renderTemplate('etrace/etrace_jtc.sv.hbs', jtcContext(c, BANNER)),
+    sv: renderEtrace('etrace_jtc', jtcContext(c, BANNER)),
     inputs: [
       { base: 'target', width: p.iaddress_width_p },
       { base: 'update', width: 1 },
@@ -267,7 +267,7 @@ function irstackStructure(label: string, c: EtraceConfig): Structure {
     label,
     module: 'etrace_irstack',
     ports: P,
-    sv: renderTemplate('etrace/etrace_irstack.sv.hbs', irstackContext(c, BANNER)),
+    sv: renderEtrace('etrace_irstack', irstackContext(c, BANNER)),
     inputs: [
       { base: 'target', width: p.iaddress_width_p },
       { base: 'clear', width: 1 },

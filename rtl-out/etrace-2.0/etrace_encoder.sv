@@ -4,10 +4,10 @@
 //
 // etrace_encoder: the instruction pipeline of the E-Trace encoder: the views arrive from
 // etrace_ingress, `curr` and `prev` are held here, and each view is encoded when the view after
-// it arrives (golden-model/etrace/encoder.ts advance()) by an etrace_encoder_step: the flowchart
-// of section 8, the packets' contents and the acceptance chain of the output FIFO.
+// it arrives (the three-stage pipeline of chapter 8) by an etrace_encoder_step: the decisions of
+// Figure 8.1, the packets' contents (chapter 6) and the acceptance chain of the output FIFO.
 //
-// A cycle can send several packets in this order (the model's order): for each encoded view a
+// A cycle can send several packets in this order (that of single retirement): for each encoded view a
 // support packet (tracing starts or ends), the main packet of the flowchart (format 3 sync or
 // trap, or format 0/1/2), an F3 SF2 (imprecise context change) and a resync report; then the
 // support packet that ends or starts a trace session. A packet that does not fit is lost and a
@@ -20,104 +20,105 @@
 // and held for the session. Clearing trTeEnable ends the session at the first cycle without a
 // pending view: the last instruction is reported and a support packet with enable 0 follows.
 module etrace_encoder (
-  input  logic                clk_i,
-  input  logic                rst_ni,
+  input  logic         clk_i,
+  input  logic         rst_ni,
   // Run-time options (etrace_apb_regs)
-  input  logic                active_i,
-  input  logic                enable_i,
-  input  logic                i_enable_i,
-  input  logic                i_trig_enable_i,
-  input  logic                stall_enable_i,
-  input  logic [1:0]          resync_mode_i,
-  input  logic [3:0]          resync_max_i,
-  input  logic                full_address_i,
-  input  logic                implicit_except_i,
-  input  logic                si_jump_i,
-  input  logic                implicit_return_i,
-  input  logic                branch_prediction_i,
-  input  logic                jump_target_cache_i,
+  input  logic         active_i,
+  input  logic         enable_i,
+  input  logic         i_enable_i,
+  input  logic         i_trig_enable_i,
+  input  logic         stall_enable_i,
+  input  logic [1:0]   resync_mode_i,
+  input  logic [3:0]   resync_max_i,
+  input  logic         full_address_i,
+  input  logic         implicit_except_i,
+  input  logic         si_jump_i,
+  input  logic         implicit_return_i,
+  input  logic         branch_prediction_i,
+  input  logic         jump_target_cache_i,
   // To etrace_ingress
-  output logic                start_o,
-  output logic                advance_o,
-  output logic                i_trig_enable_o,
-  output logic [1:0]          resync_mode_o,
+  output logic         start_o,
+  output logic         advance_o,
+  output logic         i_trig_enable_o,
+  output logic [1:0]   resync_mode_o,
   // The views of each signal group (group g in bits [g*W +: W], etrace_ingress)
-  input  logic [1-1:0]       view_valid_i,
-  input  logic [1*64-1:0] view_addr_i,
-  input  logic [1*4-1:0] view_itype_i,
-  input  logic [1-1:0]       view_retired_i,
-  input  logic [1*3-1:0]     view_size_i,
-  input  logic [1*2-1:0] view_ctype_i,
-  input  logic [1-1:0]       view_sijump_i,
-  input  logic [1-1:0]       view_notify_i,
-  input  logic [1-1:0]       view_qualified_i,
-  input  logic [1-1:0]       view_enabled_i,
-  input  logic [1*32-1:0]    view_units_i,
+  input  logic [0:0]   view_valid_i,
+  input  logic [63:0]  view_addr_i,
+  input  logic [3:0]   view_itype_i,
+  input  logic [0:0]   view_retired_i,
+  input  logic [2:0]   view_size_i,
+  input  logic [1:0]   view_ctype_i,
+  input  logic [0:0]   view_sijump_i,
+  input  logic [0:0]   view_notify_i,
+  input  logic [0:0]   view_qualified_i,
+  input  logic [0:0]   view_enabled_i,
+  input  logic [31:0]  view_units_i,
   // The cycle's fields
-  input  logic [2-1:0]   view_priv_i,
-  input  logic [32-1:0] view_context_i,
-  input  logic [6-1:0]   view_cause_i,
-  input  logic [64-1:0]  view_tval_i,
-  input  logic [48-1:0] view_time_i,
+  input  logic [1:0]   view_priv_i,
+  input  logic [31:0]  view_context_i,
+  input  logic [5:0]   view_cause_i,
+  input  logic [63:0]  view_tval_i,
+  input  logic [47:0]  view_time_i,
   // Output FIFO (etrace_fifo)
-  input  logic [8-1:0] fifo_free_i,    // bytes free after this cycle's output byte
-  output logic                wr_valid_o,
-  output logic [6-1:0] wr_len_o,
-  output logic [8*49-1:0] wr_data_o,
+  input  logic [7:0]   fifo_free_i,  // bytes free after this cycle's output byte
+  output logic         wr_valid_o,
+  output logic [5:0]   wr_len_o,
+  output logic [391:0] wr_data_o,
   // Status
-  output logic                stall_o,
-  output logic                lost_o,         // a packet was dropped, or the hart was stalled
-  output logic                empty_o         // no view waits to be encoded
+  output logic         stall_o,
+  output logic         lost_o,       // a packet was dropped, or the hart was stalled
+  output logic         empty_o       // no view waits to be encoded
 );
   // ---------------------------------------------------------------- constants
-  localparam int Iaw = 64;
-  localparam int Ird = 1;        // irdepth field (1 when absent)
-  localparam logic [2:0] KF3Sf3 = 3'd7;
-  localparam logic [1:0] QsNoChange = 2'd0;
-  localparam logic [1:0] QsEndedRep = 2'd1;
+  localparam int         Iaw         = 64;
+  localparam int         Ird         = 1;  // irdepth field (1 when absent)
+  localparam logic [2:0] KF3Sf3      = 3'd7;
+  localparam logic [1:0] QsNoChange  = 2'd0;
+  localparam logic [1:0] QsEndedRep  = 2'd1;
   localparam logic [1:0] QsTraceLost = 2'd2;
-  localparam logic [1:0] QsEndedUpd = 2'd3;
+  localparam logic [1:0] QsEndedUpd  = 2'd3;
 
   // ---------------------------------------------------------------- state
-  logic               session_q, session_d;
+  logic           session_q, session_d;
   // Options sampled when the session starts.
-  logic               o_stall_q, o_trig_q, o_full_q, o_iexc_q, o_sij_q, o_ir_q, o_bp_q, o_jtc_q;
-  logic [1:0]         o_rmode_q;
-  logic [3:0]         o_rmax_q;
+  logic           o_stall_q, o_stall_d, o_trig_q, o_trig_d, o_full_q, o_full_d, o_iexc_q, o_iexc_d;
+  logic           o_sij_q, o_sij_d, o_ir_q, o_ir_d, o_bp_q, o_bp_d, o_jtc_q, o_jtc_d;
+  logic [1:0]     o_rmode_q, o_rmode_d;
+  logic [3:0]     o_rmax_q, o_rmax_d;
   // The view being encoded (curr) and the one before it (prev).
-  logic               curr_valid_q, curr_valid_d;
-  logic [Iaw-1:0]     c_addr_q, p_addr_q, p_addr_d;
-  logic [4-1:0] c_itype_q, p_itype_q, p_itype_d;
-  logic               c_retired_q, p_retired_q, p_retired_d;
-  logic [2:0]         c_size_q;
-  logic [2-1:0]  c_priv_q, p_priv_q, p_priv_d;
-  logic [32-1:0] c_context_q;
-  logic [2-1:0] c_ctype_q;
-  logic [6-1:0]  c_cause_q, p_cause_q, p_cause_d;
-  logic [Iaw-1:0]     c_tval_q, p_tval_q, p_tval_d;
-  logic [48-1:0] c_time_q;
-  logic               c_sijump_q, c_notify_q, c_qualified_q, c_enabled_q;
-  logic [31:0]        c_units_q;
-  logic               p_qualified_q, p_qualified_d, p_updiscon_q, p_updiscon_d;
-  // Encoder state (the model's fields of the same names).
-  logic [4:0]         branches_q, branches_d;
-  logic [30:0]        map_q, map_d;
-  logic [32:0]        pbc_q, pbc_d;
-  logic               map_failed_q, map_failed_d, count_failed_q, count_failed_d;
-  logic [Iaw-1:0]     last_addr_q, last_addr_d;
-  logic [31:0]        resync_q, resync_d;
-  logic               sync_next_q, sync_next_d, awaiting_q, awaiting_d;
-  logic               ir_anchor_q, ir_anchor_d;       // implicit return since the last packet or branch
-  logic               thaddr0_q, thaddr0_d;           // trap already reported with thaddr 0
-  logic               reason_upd_q, reason_upd_d;     // the last report followed an updiscon
-  logic               tracing_q, tracing_d, rep_enable_q, rep_enable_d;
-  logic               failed_ret_q, failed_ret_d;
-  logic [Ird-1:0]     failed_depth_q, failed_depth_d;
+  logic           curr_valid_q, curr_valid_d;
+  logic [Iaw-1:0] c_addr_q, c_addr_d, p_addr_q, p_addr_d;
+  logic [3:0]     c_itype_q, c_itype_d, p_itype_q, p_itype_d;
+  logic           c_retired_q, c_retired_d, p_retired_q, p_retired_d;
+  logic [2:0]     c_size_q, c_size_d;
+  logic [1:0]     c_priv_q, c_priv_d, p_priv_q, p_priv_d;
+  logic [31:0]    c_context_q, c_context_d;
+  logic [1:0]     c_ctype_q, c_ctype_d;
+  logic [5:0]     c_cause_q, c_cause_d, p_cause_q, p_cause_d;
+  logic [Iaw-1:0] c_tval_q, c_tval_d, p_tval_q, p_tval_d;
+  logic [47:0]    c_time_q, c_time_d;
+  logic           c_sijump_q, c_sijump_d, c_notify_q, c_notify_d, c_qualified_q, c_qualified_d, c_enabled_q, c_enabled_d;
+  logic [31:0]    c_units_q, c_units_d;
+  logic           p_qualified_q, p_qualified_d, p_updiscon_q, p_updiscon_d;
+  // Encoder state (the variables of chapter 8: branches, branch map, pbc, resync count, ...).
+  logic [4:0]     branches_q, branches_d;
+  logic [30:0]    map_q, map_d;
+  logic [32:0]    pbc_q, pbc_d;
+  logic           map_failed_q, map_failed_d, count_failed_q, count_failed_d;
+  logic [Iaw-1:0] last_addr_q, last_addr_d;
+  logic [31:0]    resync_q, resync_d;
+  logic           sync_next_q, sync_next_d, awaiting_q, awaiting_d;
+  logic           ir_anchor_q, ir_anchor_d;    // implicit return since the last packet or branch
+  logic           thaddr0_q, thaddr0_d;        // trap already reported with thaddr 0
+  logic           reason_upd_q, reason_upd_d;  // the last report followed an updiscon
+  logic           tracing_q, tracing_d, rep_enable_q, rep_enable_d;
+  logic           failed_ret_q, failed_ret_d;
+  logic [Ird-1:0] failed_depth_q, failed_depth_d;
   // Step 6b's report of a call, held back until the next packet or branch.
-  logic               pend_q, pend_d;
-  logic [Iaw-1:0]     pend_addr_q, pend_addr_d;
-  logic [Ird-1:0]     pend_irdepth_q, pend_irdepth_d;
-  logic               lost_pending_q, lost_pending_d;
+  logic           pend_q, pend_d;
+  logic [Iaw-1:0] pend_addr_q, pend_addr_d;
+  logic [Ird-1:0] pend_irdepth_q, pend_irdepth_d;
+  logic           lost_pending_q, lost_pending_d;
 
   // Options in force: the registers in the cycle the session starts, then the sampled values.
   logic       opt_stall, opt_full, opt_iexc, opt_sij, opt_ir, opt_bp, opt_jtc;
@@ -145,44 +146,44 @@ module etrace_encoder (
   assign empty_o = ~curr_valid_q;
 
   // ---------------------------------------------------------------- the cycle's views in order
-  // curr and prev before each group and the view after curr as each step sees it
-  // (generator/rtl/etrace-core.ts viewChain).
+  // curr and prev before each group and the view after curr as each step sees it: group g's
+  // signals are c<g>_* and p<g>_* (curr and prev before it) and n<g>_* (its next view).
   // Group 0: prev after step A (q0: curr with its updiscon, or prev without a curr), then curr (c1) and prev (p1) after the group.
   logic [63:0] q0_addr;
-  logic [3:0] q0_itype;
-  logic q0_retired;
-  logic [1:0] q0_priv;
-  logic [5:0] q0_cause;
+  logic [3:0]  q0_itype;
+  logic        q0_retired;
+  logic [1:0]  q0_priv;
+  logic [5:0]  q0_cause;
   logic [63:0] q0_tval;
-  logic q0_qualified;
-  logic q0_updiscon;
+  logic        q0_qualified;
+  logic        q0_updiscon;
   logic [63:0] c1_addr;
-  logic [3:0] c1_itype;
-  logic c1_retired;
-  logic [2:0] c1_size;
-  logic [1:0] c1_priv;
+  logic [3:0]  c1_itype;
+  logic        c1_retired;
+  logic [2:0]  c1_size;
+  logic [1:0]  c1_priv;
   logic [31:0] c1_context;
-  logic [1:0] c1_ctype;
-  logic [5:0] c1_cause;
+  logic [1:0]  c1_ctype;
+  logic [5:0]  c1_cause;
   logic [63:0] c1_tval;
   logic [47:0] c1_time;
-  logic c1_sijump;
-  logic c1_notify;
-  logic c1_qualified;
-  logic c1_enabled;
+  logic        c1_sijump;
+  logic        c1_notify;
+  logic        c1_qualified;
+  logic        c1_enabled;
   logic [31:0] c1_units;
   logic [63:0] p1_addr;
-  logic [3:0] p1_itype;
-  logic p1_retired;
-  logic [1:0] p1_priv;
-  logic [5:0] p1_cause;
+  logic [3:0]  p1_itype;
+  logic        p1_retired;
+  logic [1:0]  p1_priv;
+  logic [5:0]  p1_cause;
   logic [63:0] p1_tval;
-  logic p1_qualified;
-  logic p1_updiscon;
+  logic        p1_qualified;
+  logic        p1_updiscon;
   logic [63:0] n0_addr;
-  logic [3:0] n0_itype;
-  logic n0_retired, n0_qualified;
-  logic [1:0] n0_ctype;
+  logic [3:0]  n0_itype;
+  logic        n0_retired, n0_qualified;
+  logic [1:0]  n0_ctype;
   assign q0_addr = curr_valid_q ? c_addr_q : p_addr_q;
   assign q0_itype = curr_valid_q ? c_itype_q : p_itype_q;
   assign q0_retired = curr_valid_q ? c_retired_q : p_retired_q;
@@ -222,66 +223,66 @@ module etrace_encoder (
 
   // ---------------------------------------------------------------- the views' steps: signals
   // The state before step 0.
-  logic s0_lost_pending;
-  logic s0_awaiting;
-  logic s0_sync_next;
-  logic s0_tracing;
-  logic s0_rep_enable;
-  logic s0_ir_anchor;
-  logic s0_thaddr0;
-  logic s0_reason_upd;
-  logic [4:0] s0_branches;
-  logic [30:0] s0_map;
-  logic [32:0] s0_pbc;
-  logic s0_map_failed;
-  logic s0_count_failed;
-  logic [31:0] s0_resync;
-  logic [63:0] s0_last_addr;
-  logic s0_failed_ret;
-  logic s0_failed_depth;
-  logic s0_pend;
-  logic [63:0] s0_pend_addr;
-  logic s0_pend_irdepth;
-  logic [7:0] s0_room;
-  logic [7:0] s0_need;
+  logic         s0_lost_pending;
+  logic         s0_awaiting;
+  logic         s0_sync_next;
+  logic         s0_tracing;
+  logic         s0_rep_enable;
+  logic         s0_ir_anchor;
+  logic         s0_thaddr0;
+  logic         s0_reason_upd;
+  logic [4:0]   s0_branches;
+  logic [30:0]  s0_map;
+  logic [32:0]  s0_pbc;
+  logic         s0_map_failed;
+  logic         s0_count_failed;
+  logic [31:0]  s0_resync;
+  logic [63:0]  s0_last_addr;
+  logic         s0_failed_ret;
+  logic         s0_failed_depth;
+  logic         s0_pend;
+  logic [63:0]  s0_pend_addr;
+  logic         s0_pend_irdepth;
+  logic [7:0]   s0_room;
+  logic [7:0]   s0_need;
   // The state after step 0.
-  logic s1_lost_pending;
-  logic s1_awaiting;
-  logic s1_sync_next;
-  logic s1_tracing;
-  logic s1_rep_enable;
-  logic s1_ir_anchor;
-  logic s1_thaddr0;
-  logic s1_reason_upd;
-  logic [4:0] s1_branches;
-  logic [30:0] s1_map;
-  logic [32:0] s1_pbc;
-  logic s1_map_failed;
-  logic s1_count_failed;
-  logic [31:0] s1_resync;
-  logic [63:0] s1_last_addr;
-  logic s1_failed_ret;
-  logic s1_failed_depth;
-  logic s1_pend;
-  logic [63:0] s1_pend_addr;
-  logic s1_pend_irdepth;
-  logic [7:0] s1_room;
-  logic [7:0] s1_need;
+  logic         s1_lost_pending;
+  logic         s1_awaiting;
+  logic         s1_sync_next;
+  logic         s1_tracing;
+  logic         s1_rep_enable;
+  logic         s1_ir_anchor;
+  logic         s1_thaddr0;
+  logic         s1_reason_upd;
+  logic [4:0]   s1_branches;
+  logic [30:0]  s1_map;
+  logic [32:0]  s1_pbc;
+  logic         s1_map_failed;
+  logic         s1_count_failed;
+  logic [31:0]  s1_resync;
+  logic [63:0]  s1_last_addr;
+  logic         s1_failed_ret;
+  logic         s1_failed_depth;
+  logic         s1_pend;
+  logic [63:0]  s1_pend_addr;
+  logic         s1_pend_irdepth;
+  logic [7:0]   s1_room;
+  logic [7:0]   s1_need;
   // Step 0's decision about its curr and its packets.
-  logic st0_bp_taken;
-  logic st0_bp_update;
-  logic st0_jtc_hit;
-  logic st0_jtc_index;
-  logic st0_jtc_update;
-  logic st0_ir_depth;
-  logic st0_ir_predicts;
-  logic st0_ir_push;
-  logic [63:0] st0_ir_push_addr;
-  logic st0_ir_pop;
-  logic st0_synced;
-  logic st0_updiscon, st0_lost_call;
-  logic [5:0] st0_wr_len;
-  logic [8*45-1:0] st0_wr_data;
+  logic         st0_bp_taken;
+  logic         st0_bp_update;
+  logic         st0_jtc_hit;
+  logic         st0_jtc_index;
+  logic         st0_jtc_update;
+  logic         st0_ir_depth;
+  logic         st0_ir_predicts;
+  logic         st0_ir_push;
+  logic [63:0]  st0_ir_push_addr;
+  logic         st0_ir_pop;
+  logic         st0_synced;
+  logic         st0_updiscon, st0_lost_call;
+  logic [5:0]   st0_wr_len;
+  logic [359:0] st0_wr_data;
 
   // ---------------------------------------------------------------- prediction structures
   // Port k is step k: it sees the structure as the steps before it in the cycle leave it. Each
@@ -310,84 +311,63 @@ module etrace_encoder (
   // ---------------------------------------------------------------- the trace_lost and session support packets
   // trace_lost replaces a packet after a loss (every step offers it); post starts or ends a session.
   // lsup
-  logic [2:0] lsup_kind;
-  logic [4:0] lsup_branches;
-  logic [30:0] lsup_branch_map;
-  // not sent by this configuration's packets: no packer port
-  // verilator lint_off UNUSEDSIGNAL
-  logic [31:0] lsup_branch_count;
-  // verilator lint_on UNUSEDSIGNAL
-  // not sent by this configuration's packets: no packer port
-  // verilator lint_off UNUSEDSIGNAL
-  logic [1:0] lsup_branch_fmt;
-  // verilator lint_on UNUSEDSIGNAL
-  // not sent by this configuration's packets: no packer port
-  // verilator lint_off UNUSEDSIGNAL
-  logic [0:0] lsup_index;
-  // verilator lint_on UNUSEDSIGNAL
-  logic [62:0] lsup_address;
-  logic [0:0] lsup_notify;
-  logic [0:0] lsup_updiscon;
-  logic [0:0] lsup_irreport;
-  // not sent by this configuration's packets: no packer port
-  // verilator lint_off UNUSEDSIGNAL
-  logic [0:0] lsup_irdepth;
-  // verilator lint_on UNUSEDSIGNAL
-  logic [0:0] lsup_branch;
-  logic [1:0] lsup_privilege;
-  logic [47:0] lsup_time;
-  logic [31:0] lsup_context;
-  logic [5:0] lsup_ecause;
-  logic [0:0] lsup_interrupt;
-  logic [0:0] lsup_thaddr;
-  logic [63:0] lsup_tval;
-  logic [0:0] lsup_enable;
-  logic [1:0] lsup_qual_status;
-  logic [8*29-1:0] lsup_bytes;
-  logic [5:0] lsup_len;
-  logic [7:0] lsup_bits;
+  logic [2:0]   lsup_kind;
+  logic [4:0]   lsup_branches;
+  logic [30:0]  lsup_branch_map;
+  logic [31:0]  lsup_branch_count;
+  logic [1:0]   lsup_branch_fmt;
+  logic [0:0]   lsup_index;
+  logic [62:0]  lsup_address;
+  logic [0:0]   lsup_notify;
+  logic [0:0]   lsup_updiscon;
+  logic [0:0]   lsup_irreport;
+  logic [0:0]   lsup_irdepth;
+  logic [0:0]   lsup_branch;
+  logic [1:0]   lsup_privilege;
+  logic [47:0]  lsup_time;
+  logic [31:0]  lsup_context;
+  logic [5:0]   lsup_ecause;
+  logic [0:0]   lsup_interrupt;
+  logic [0:0]   lsup_thaddr;
+  logic [63:0]  lsup_tval;
+  logic [0:0]   lsup_enable;
+  logic [1:0]   lsup_qual_status;
+  logic [231:0] lsup_bytes;
+  logic [5:0]   lsup_len;
+  logic [7:0]   lsup_bits;
   // post
-  logic [2:0] post_kind;
-  logic [4:0] post_branches;
-  logic [30:0] post_branch_map;
-  // not sent by this configuration's packets: no packer port
-  // verilator lint_off UNUSEDSIGNAL
-  logic [31:0] post_branch_count;
-  // verilator lint_on UNUSEDSIGNAL
-  // not sent by this configuration's packets: no packer port
-  // verilator lint_off UNUSEDSIGNAL
-  logic [1:0] post_branch_fmt;
-  // verilator lint_on UNUSEDSIGNAL
-  // not sent by this configuration's packets: no packer port
-  // verilator lint_off UNUSEDSIGNAL
-  logic [0:0] post_index;
-  // verilator lint_on UNUSEDSIGNAL
-  logic [62:0] post_address;
-  logic [0:0] post_notify;
-  logic [0:0] post_updiscon;
-  logic [0:0] post_irreport;
-  // not sent by this configuration's packets: no packer port
-  // verilator lint_off UNUSEDSIGNAL
-  logic [0:0] post_irdepth;
-  // verilator lint_on UNUSEDSIGNAL
-  logic [0:0] post_branch;
-  logic [1:0] post_privilege;
-  logic [47:0] post_time;
-  logic [31:0] post_context;
-  logic [5:0] post_ecause;
-  logic [0:0] post_interrupt;
-  logic [0:0] post_thaddr;
-  logic [63:0] post_tval;
-  logic [0:0] post_enable;
-  logic [1:0] post_qual_status;
-  logic [8*29-1:0] post_bytes;
-  logic [5:0] post_len;
-  logic [7:0] post_bits;
+  logic [2:0]   post_kind;
+  logic [4:0]   post_branches;
+  logic [30:0]  post_branch_map;
+  logic [31:0]  post_branch_count;
+  logic [1:0]   post_branch_fmt;
+  logic [0:0]   post_index;
+  logic [62:0]  post_address;
+  logic [0:0]   post_notify;
+  logic [0:0]   post_updiscon;
+  logic [0:0]   post_irreport;
+  logic [0:0]   post_irdepth;
+  logic [0:0]   post_branch;
+  logic [1:0]   post_privilege;
+  logic [47:0]  post_time;
+  logic [31:0]  post_context;
+  logic [5:0]   post_ecause;
+  logic [0:0]   post_interrupt;
+  logic [0:0]   post_thaddr;
+  logic [63:0]  post_tval;
+  logic [0:0]   post_enable;
+  logic [1:0]   post_qual_status;
+  logic [231:0] post_bytes;
+  logic [5:0]   post_len;
+  logic [7:0]   post_bits;
+  // Fields this configuration's packets do not send (the packer has no port for them).
+  logic         unused_fields;
+  assign unused_fields = ^{lsup_branch_count, lsup_branch_fmt, lsup_index, lsup_irdepth, post_branch_count, post_branch_fmt, post_index, post_irdepth};
   logic       post_valid, post_sup_enable;
   logic [1:0] post_sup_status;
   assign post_valid = start | finish;
   assign post_sup_enable = start ? i_enable_i : 1'b0;
-  // At the end of a session: ended_* when the last view was qualified (the model's wasTracing);
+  // At the end of a session: ended_* when the last view was qualified (qual_status, Table 6.4);
   // step 0 has just encoded it and left its lastReportReason.
   assign post_sup_status = (finish && curr_valid_q && c_qualified_q) ? (s1_reason_upd ? QsEndedUpd : QsEndedRep) : QsNoChange;
   assign lsup_kind = KF3Sf3;
@@ -619,57 +599,57 @@ module etrace_encoder (
   // through this offer into the registers (f_*); the cycle's bytes are concatenated here too. The
   // block computes on variables of its own and writes each result once (see etrace_encoder_step,
   // "Icarus Verilog 11").
-  logic f_lost_pending;
-  logic f_awaiting;
-  logic f_sync_next;
-  logic f_tracing;
-  logic f_rep_enable;
-  logic f_ir_anchor;
-  logic f_thaddr0;
-  logic f_reason_upd;
-  logic [4:0] f_branches;
-  logic [30:0] f_map;
-  logic [32:0] f_pbc;
-  logic f_map_failed;
-  logic f_count_failed;
-  logic [31:0] f_resync;
-  logic [63:0] f_last_addr;
-  logic f_failed_ret;
-  logic f_failed_depth;
-  logic f_pend;
-  logic [63:0] f_pend_addr;
-  logic f_pend_irdepth;
-  logic f_lost_call;
-  logic                  stall;
-  logic [6-1:0] wr_len;
-  logic [8*49-1:0] wr_data;
+  logic         f_lost_pending;
+  logic         f_awaiting;
+  logic         f_sync_next;
+  logic         f_tracing;
+  logic         f_rep_enable;
+  logic         f_ir_anchor;
+  logic         f_thaddr0;
+  logic         f_reason_upd;
+  logic [4:0]   f_branches;
+  logic [30:0]  f_map;
+  logic [32:0]  f_pbc;
+  logic         f_map_failed;
+  logic         f_count_failed;
+  logic [31:0]  f_resync;
+  logic [63:0]  f_last_addr;
+  logic         f_failed_ret;
+  logic         f_failed_depth;
+  logic         f_pend;
+  logic [63:0]  f_pend_addr;
+  logic         f_pend_irdepth;
+  logic         f_lost_call;
+  logic         stall;
+  logic [5:0]   wr_len;
+  logic [391:0] wr_data;
   always_comb begin : p_post
-    logic lost_pending;
-    logic awaiting;
-    logic sync_next;
-    logic tracing;
-    logic rep_enable;
-    logic ir_anchor;
-    logic thaddr0;
-    logic reason_upd;
-    logic [4:0] branches;
-    logic [30:0] map;
-    logic [32:0] pbc;
-    logic map_failed;
-    logic count_failed;
-    logic [31:0] resync;
-    logic [63:0] last_addr;
-    logic failed_ret;
-    logic failed_depth;
-    logic pend;
-    logic [63:0] pend_addr;
-    logic pend_irdepth;
-    logic [7:0] room;
-    logic [7:0] need;
-    logic lost_call;
-    logic        take_post, lsup_post;
-    logic [6-1:0] w_len;
-    logic [8*49-1:0] w_data;
+    logic         lost_pending;
+    logic         awaiting;
+    logic         sync_next;
+    logic         tracing;
+    logic         rep_enable;
+    logic         ir_anchor;
+    logic         thaddr0;
+    logic         reason_upd;
+    logic [4:0]   branches;
+    logic [30:0]  map;
+    logic [32:0]  pbc;
+    logic         map_failed;
+    logic         count_failed;
+    logic [31:0]  resync;
+    logic [63:0]  last_addr;
+    logic         failed_ret;
+    logic         failed_depth;
+    logic         pend;
+    logic [63:0]  pend_addr;
+    logic         pend_irdepth;
+    logic [7:0]   room;
+    logic [7:0]   need;
+    logic         lost_call;
+    logic         take_post, lsup_post;
+    logic [5:0]   w_len;
+    logic [391:0] w_data;
     lost_pending = s1_lost_pending;
     awaiting = s1_awaiting;
     sync_next = s1_sync_next;
@@ -773,8 +753,34 @@ module etrace_encoder (
 
   // ---------------------------------------------------------------- next state
   always_comb begin
+    // Defaults: a stalled cycle (commit 0) changes nothing.
     session_d = session_q;
+    o_stall_d = o_stall_q;
+    o_trig_d = o_trig_q;
+    o_full_d = o_full_q;
+    o_iexc_d = o_iexc_q;
+    o_sij_d = o_sij_q;
+    o_ir_d = o_ir_q;
+    o_bp_d = o_bp_q;
+    o_jtc_d = o_jtc_q;
+    o_rmode_d = o_rmode_q;
+    o_rmax_d = o_rmax_q;
     curr_valid_d = curr_valid_q;
+    c_addr_d = c_addr_q;
+    c_itype_d = c_itype_q;
+    c_retired_d = c_retired_q;
+    c_size_d = c_size_q;
+    c_priv_d = c_priv_q;
+    c_context_d = c_context_q;
+    c_ctype_d = c_ctype_q;
+    c_cause_d = c_cause_q;
+    c_tval_d = c_tval_q;
+    c_time_d = c_time_q;
+    c_sijump_d = c_sijump_q;
+    c_notify_d = c_notify_q;
+    c_qualified_d = c_qualified_q;
+    c_enabled_d = c_enabled_q;
+    c_units_d = c_units_q;
     p_addr_d = p_addr_q;
     p_itype_d = p_itype_q;
     p_retired_d = p_retired_q;
@@ -783,68 +789,118 @@ module etrace_encoder (
     p_tval_d = p_tval_q;
     p_qualified_d = p_qualified_q;
     p_updiscon_d = p_updiscon_q;
-    branches_d = f_branches;
-    map_d = f_map;
-    pbc_d = f_pbc;
-    map_failed_d = f_map_failed;
-    count_failed_d = f_count_failed;
-    last_addr_d = f_last_addr;
-    resync_d = f_resync;
-    sync_next_d = f_sync_next;
-    awaiting_d = f_awaiting;
-    ir_anchor_d = f_ir_anchor;
-    thaddr0_d = f_thaddr0;
-    reason_upd_d = f_reason_upd;
-    tracing_d = f_tracing;
-    rep_enable_d = f_rep_enable;
-    failed_ret_d = f_failed_ret;
-    failed_depth_d = f_failed_depth;
-    pend_d = f_pend;
-    pend_addr_d = f_pend_addr;
-    pend_irdepth_d = f_pend_irdepth;
-    lost_pending_d = f_lost_pending;
-    if (shift_in) begin
-      // The newest view becomes curr (below); prev is the view before it.
-      curr_valid_d = 1'b1;
-      p_addr_d = p1_addr;
-      p_itype_d = p1_itype;
-      p_retired_d = p1_retired;
-      p_priv_d = p1_priv;
-      p_cause_d = p1_cause;
-      p_tval_d = p1_tval;
-      p_qualified_d = p1_qualified;
-      p_updiscon_d = p1_updiscon;
-    end
-    if (finish) begin
-      session_d = 1'b0;
-      curr_valid_d = 1'b0;
-    end
-    if (start || finish) begin
-      // A fresh session: the model's constructor state (prev = the end view, unqualified).
-      session_d = start;
-      curr_valid_d = 1'b0;
-      p_qualified_d = 1'b0;
-      p_retired_d = 1'b0;
-      p_itype_d = '0;
-      p_updiscon_d = 1'b0;
-      branches_d = '0;
-      map_d = '0;
-      pbc_d = '0;
-      map_failed_d = 1'b0;
-      count_failed_d = 1'b0;
-      last_addr_d = '0;
-      resync_d = '0;
-      sync_next_d = 1'b1;
-      awaiting_d = 1'b0;
-      ir_anchor_d = 1'b0;
-      thaddr0_d = 1'b0;
-      reason_upd_d = 1'b0;
-      tracing_d = 1'b0;
-      failed_ret_d = 1'b0;
-      failed_depth_d = '0;
-      pend_d = 1'b0;
-      pend_addr_d = '0;
-      pend_irdepth_d = '0;
+    branches_d = branches_q;
+    map_d = map_q;
+    pbc_d = pbc_q;
+    map_failed_d = map_failed_q;
+    count_failed_d = count_failed_q;
+    last_addr_d = last_addr_q;
+    resync_d = resync_q;
+    sync_next_d = sync_next_q;
+    awaiting_d = awaiting_q;
+    ir_anchor_d = ir_anchor_q;
+    thaddr0_d = thaddr0_q;
+    reason_upd_d = reason_upd_q;
+    tracing_d = tracing_q;
+    rep_enable_d = rep_enable_q;
+    failed_ret_d = failed_ret_q;
+    failed_depth_d = failed_depth_q;
+    pend_d = pend_q;
+    pend_addr_d = pend_addr_q;
+    pend_irdepth_d = pend_irdepth_q;
+    lost_pending_d = lost_pending_q;
+    if (commit) begin
+      // Options sampled when the session starts.
+      if (start) begin
+        o_stall_d = stall_enable_i;
+        o_trig_d = i_trig_enable_i;
+        o_full_d = full_address_i;
+        o_iexc_d = implicit_except_i;
+        o_sij_d = si_jump_i;
+        o_ir_d = implicit_return_i;
+        o_bp_d = branch_prediction_i;
+        o_jtc_d = jump_target_cache_i;
+        o_rmode_d = resync_mode_i;
+        o_rmax_d = resync_max_i;
+      end
+      branches_d = f_branches;
+      map_d = f_map;
+      pbc_d = f_pbc;
+      map_failed_d = f_map_failed;
+      count_failed_d = f_count_failed;
+      last_addr_d = f_last_addr;
+      resync_d = f_resync;
+      sync_next_d = f_sync_next;
+      awaiting_d = f_awaiting;
+      ir_anchor_d = f_ir_anchor;
+      thaddr0_d = f_thaddr0;
+      reason_upd_d = f_reason_upd;
+      tracing_d = f_tracing;
+      rep_enable_d = f_rep_enable;
+      failed_ret_d = f_failed_ret;
+      failed_depth_d = f_failed_depth;
+      pend_d = f_pend;
+      pend_addr_d = f_pend_addr;
+      pend_irdepth_d = f_pend_irdepth;
+      lost_pending_d = f_lost_pending;
+      if (shift_in) begin
+        // The newest view becomes curr; prev is the view before it.
+        curr_valid_d = 1'b1;
+        c_addr_d = c1_addr;
+        c_itype_d = c1_itype;
+        c_retired_d = c1_retired;
+        c_size_d = c1_size;
+        c_priv_d = c1_priv;
+        c_context_d = c1_context;
+        c_ctype_d = c1_ctype;
+        c_cause_d = c1_cause;
+        c_tval_d = c1_tval;
+        c_time_d = c1_time;
+        c_sijump_d = c1_sijump;
+        c_notify_d = c1_notify;
+        c_qualified_d = c1_qualified;
+        c_enabled_d = c1_enabled;
+        c_units_d = c1_units;
+        p_addr_d = p1_addr;
+        p_itype_d = p1_itype;
+        p_retired_d = p1_retired;
+        p_priv_d = p1_priv;
+        p_cause_d = p1_cause;
+        p_tval_d = p1_tval;
+        p_qualified_d = p1_qualified;
+        p_updiscon_d = p1_updiscon;
+      end
+      if (finish) begin
+        session_d = 1'b0;
+        curr_valid_d = 1'b0;
+      end
+      if (start || finish) begin
+        // A fresh session: the state at reset (prev = an unqualified view).
+        session_d = start;
+        curr_valid_d = 1'b0;
+        p_qualified_d = 1'b0;
+        p_retired_d = 1'b0;
+        p_itype_d = '0;
+        p_updiscon_d = 1'b0;
+        branches_d = '0;
+        map_d = '0;
+        pbc_d = '0;
+        map_failed_d = 1'b0;
+        count_failed_d = 1'b0;
+        last_addr_d = '0;
+        resync_d = '0;
+        sync_next_d = 1'b1;
+        awaiting_d = 1'b0;
+        ir_anchor_d = 1'b0;
+        thaddr0_d = 1'b0;
+        reason_upd_d = 1'b0;
+        tracing_d = 1'b0;
+        failed_ret_d = 1'b0;
+        failed_depth_d = '0;
+        pend_d = 1'b0;
+        pend_addr_d = '0;
+        pend_irdepth_d = '0;
+      end
     end
   end
 
@@ -905,38 +961,34 @@ module etrace_encoder (
       pend_addr_q <= '0;
       pend_irdepth_q <= '0;
       lost_pending_q <= 1'b0;
-    end else if (commit) begin
+    end else begin
       session_q <= session_d;
-      if (start) begin
-        o_stall_q <= stall_enable_i;
-        o_trig_q <= i_trig_enable_i;
-        o_full_q <= full_address_i;
-        o_iexc_q <= implicit_except_i;
-        o_sij_q <= si_jump_i;
-        o_ir_q <= implicit_return_i;
-        o_bp_q <= branch_prediction_i;
-        o_jtc_q <= jump_target_cache_i;
-        o_rmode_q <= resync_mode_i;
-        o_rmax_q <= resync_max_i;
-      end
+      o_stall_q <= o_stall_d;
+      o_trig_q <= o_trig_d;
+      o_full_q <= o_full_d;
+      o_iexc_q <= o_iexc_d;
+      o_sij_q <= o_sij_d;
+      o_ir_q <= o_ir_d;
+      o_bp_q <= o_bp_d;
+      o_jtc_q <= o_jtc_d;
+      o_rmode_q <= o_rmode_d;
+      o_rmax_q <= o_rmax_d;
       curr_valid_q <= curr_valid_d;
-      if (shift_in) begin
-        c_addr_q <= c1_addr;
-        c_itype_q <= c1_itype;
-        c_retired_q <= c1_retired;
-        c_size_q <= c1_size;
-        c_priv_q <= c1_priv;
-        c_context_q <= c1_context;
-        c_ctype_q <= c1_ctype;
-        c_cause_q <= c1_cause;
-        c_tval_q <= c1_tval;
-        c_time_q <= c1_time;
-        c_sijump_q <= c1_sijump;
-        c_notify_q <= c1_notify;
-        c_qualified_q <= c1_qualified;
-        c_enabled_q <= c1_enabled;
-        c_units_q <= c1_units;
-      end
+      c_addr_q <= c_addr_d;
+      c_itype_q <= c_itype_d;
+      c_retired_q <= c_retired_d;
+      c_size_q <= c_size_d;
+      c_priv_q <= c_priv_d;
+      c_context_q <= c_context_d;
+      c_ctype_q <= c_ctype_d;
+      c_cause_q <= c_cause_d;
+      c_tval_q <= c_tval_d;
+      c_time_q <= c_time_d;
+      c_sijump_q <= c_sijump_d;
+      c_notify_q <= c_notify_d;
+      c_qualified_q <= c_qualified_d;
+      c_enabled_q <= c_enabled_d;
+      c_units_q <= c_units_d;
       p_addr_q <= p_addr_d;
       p_itype_q <= p_itype_d;
       p_retired_q <= p_retired_d;
@@ -967,4 +1019,23 @@ module etrace_encoder (
       lost_pending_q <= lost_pending_d;
     end
   end
+
+`ifndef SYNTHESIS
+  // ---------------------------------------------------------------- assertions
+  // Immediate assertions at each rising clock edge out of reset, on the values of the cycle that
+  // ends.
+  always @(posedge clk_i or negedge rst_ni) begin
+    if (rst_ni) begin
+      // The cycle's packets are written only when they fit (fifo_free_i): a packet that does not
+      // fit is lost (a support packet with qual_status trace_lost follows once one fits, chapter
+      // 8), or with stallEnable the cycle stalls.
+      assert (!wr_valid_o || ({2'd0, wr_len_o} <= fifo_free_i))
+        else $error("etrace_encoder: a write of %0d bytes exceeds the free room of %0d bytes", wr_len_o, fifo_free_i);
+      // The encoder stalls the hart only with stallEnable (trTeInstStallEnable), and a stalled
+      // cycle writes nothing and takes no signal group.
+      assert (!stall_o || (opt_stall && !wr_valid_o && !advance_o))
+        else $error("etrace_encoder: stall_o without stallEnable, or with a write or an advance");
+    end
+  end
+`endif
 endmodule

@@ -5,46 +5,14 @@
 // etrace_top: the E-Trace encoder for this component. Stages, one module each:
 //   etrace_ingress   input register, qualification, instruction views
 //   etrace_filter    filters and comparators (with filters_p or comparators_p), in the ingress
-//   etrace_encoder   the three-view pipeline and the decision logic (flowchart of section 8);
+//   etrace_encoder   the three-view pipeline and the decision logic (Figure 8.1, chapter 8);
 //                    etrace_bpred, etrace_jtc and etrace_irstack hold the optional predictors;
 //                    etrace_packer assembles, compresses and encapsulates each packet
 //   etrace_fifo      the output FIFO and the ready/valid byte output
 //   etrace_apb_regs  the AMBA APB4 register file (Trace Control Interface layout, discovery)
-// Port contract: golden-model/etrace/ports.ts; algorithm: docs/etrace-model.md.
-module etrace_top #(
-  // The component's parameters (Table 9.1 names). The RTL is generated for these values; to change
-  // one, regenerate it (`rvtrace generate --set NAME=VALUE`): another value stops the simulation.
-  parameter int iaddress_width_p = 64,
-  parameter int iaddress_lsb_p = 1,
-  parameter int ecause_width_p = 6,
-  parameter int privilege_width_p = 2,
-  parameter int context_width_p = 32,
-  parameter int nocontext_p = 0,
-  parameter int time_width_p = 48,
-  parameter int notime_p = 0,
-  parameter int call_counter_size_p = 0,
-  parameter int return_stack_size_p = 0,
-  parameter int bpred_size_p = 0,
-  parameter int cache_size_p = 0,
-  parameter int f0s_width_p = 0,
-  parameter int sijump_p = 0,
-  parameter int itype_width_p = 4,
-  parameter int retires_p = 1,
-  parameter int taken_branches_p = 1,
-  parameter int ctype_width_p = 2,
-  parameter int impdef_width_p = 0,
-  parameter int filters_p = 0,
-  parameter int comparators_p = 0,
-  parameter int fifo_depth_p = 64,
-  parameter int arch_p = 0,
-  parameter int ecause_choice_p = 5,
-  parameter int filter_context_p = 1,
-  parameter int filter_excint_p = 1,
-  parameter int filter_privilege_p = 1,
-  parameter int filter_tval_p = 1,
-  parameter int iretire_width_p = 3,
-  parameter int lastsize_width_p = 1
-) (
+// Ports: the Instruction Trace Interface (Table 4.1, with the sideband signals of Table 4.5), the
+// register file's APB4 port and the ready/valid byte stream of the encapsulated packets.
+module etrace_top (
   input  logic        clk_i,
   input  logic        rst_ni,
   input  logic [3:0]  itype_i,
@@ -74,6 +42,40 @@ module etrace_top #(
   output logic        tx_valid_o,
   input  logic        tx_ready_i
 );
+  // The component's parameters (names of Table 9.1, Parameters to the encoder). They are fixed:
+  // every module is generated for these values, so they are localparams, recorded here for the
+  // integrator. To change one, regenerate the RTL (`rvtrace generate --set NAME=VALUE`).
+  localparam int iaddress_width_p    = 64;
+  localparam int iaddress_lsb_p      = 1;
+  localparam int ecause_width_p      = 6;
+  localparam int privilege_width_p   = 2;
+  localparam int context_width_p     = 32;
+  localparam int nocontext_p         = 0;
+  localparam int time_width_p        = 48;
+  localparam int notime_p            = 0;
+  localparam int call_counter_size_p = 0;
+  localparam int return_stack_size_p = 0;
+  localparam int bpred_size_p        = 0;
+  localparam int cache_size_p        = 0;
+  localparam int f0s_width_p         = 0;
+  localparam int sijump_p            = 0;
+  localparam int itype_width_p       = 4;
+  localparam int retires_p           = 1;
+  localparam int taken_branches_p    = 1;
+  localparam int ctype_width_p       = 2;
+  localparam int impdef_width_p      = 0;
+  localparam int filters_p           = 0;
+  localparam int comparators_p       = 0;
+  localparam int fifo_depth_p        = 64;
+  localparam int arch_p              = 0;
+  localparam int ecause_choice_p     = 5;
+  localparam int filter_context_p    = 1;
+  localparam int filter_excint_p     = 1;
+  localparam int filter_privilege_p  = 1;
+  localparam int filter_tval_p       = 1;
+  localparam int iretire_width_p     = 3;
+  localparam int lastsize_width_p    = 1;
+
   // Run-time options from the register file.
   logic       active, enable, i_enable, i_trig_enable, stall_enable;
   logic [1:0] resync_mode;
@@ -111,28 +113,28 @@ module etrace_top #(
   assign jump_target_cache = 1'b0;  // the component has no such hardware
 
   // Inputs this component does not have.
-  logic [32-1:0]  context_w;
-  logic [48-1:0] time_w;
-  logic [1-1:0]        sijump_w;
+  logic [31:0] context_w;
+  logic [47:0] time_w;
+  logic [0:0]  sijump_w;
   assign context_w = context_i;
   assign time_w = time_i;
   assign sijump_w = '0;
 
   // Ingress -> encoder.
-  logic                 start, advance, trig_enable_opt;
-  logic [1:0]           resync_mode_opt;
+  logic        start, advance, trig_enable_opt;
+  logic [1:0]  resync_mode_opt;
   // The views of each signal group (group g in bits [g*W +: W]) and the cycle's fields.
-  logic [1-1:0]        view_valid, view_retired, view_sijump, view_notify, view_qualified, view_enabled;
-  logic [1*64-1:0]  view_addr;
-  logic [1*4-1:0]  view_itype;
-  logic [1*3-1:0]      view_size;
-  logic [1*2-1:0]  view_ctype;
-  logic [1*32-1:0]     view_units;
-  logic [64-1:0]   view_tval;
-  logic [2-1:0]    view_priv;
-  logic [32-1:0]  view_context;
-  logic [6-1:0]    view_cause;
-  logic [48-1:0] view_time;
+  logic [0:0]  view_valid, view_retired, view_sijump, view_notify, view_qualified, view_enabled;
+  logic [63:0] view_addr;
+  logic [3:0]  view_itype;
+  logic [2:0]  view_size;
+  logic [1:0]  view_ctype;
+  logic [31:0] view_units;
+  logic [63:0] view_tval;
+  logic [1:0]  view_priv;
+  logic [31:0] view_context;
+  logic [5:0]  view_cause;
+  logic [47:0] view_time;
 
   etrace_ingress u_ingress (
     .clk_i            (clk_i),
@@ -175,11 +177,11 @@ module etrace_top #(
   );
 
   // Encoder -> FIFO.
-  logic [8-1:0]   fifo_free;
-  logic                    wr_valid;
-  logic [6-1:0]   wr_len;
-  logic [8*49-1:0] wr_data;
-  logic                    core_empty, fifo_empty;
+  logic [7:0]   fifo_free;
+  logic         wr_valid;
+  logic [5:0]   wr_len;
+  logic [391:0] wr_data;
+  logic         core_empty, fifo_empty;
 
   etrace_encoder u_encoder (
     .clk_i               (clk_i),
@@ -240,41 +242,4 @@ module etrace_top #(
   );
 
   assign te_empty = core_empty & fifo_empty;
-
-`ifndef SYNTHESIS
-  initial begin
-    if (iaddress_width_p != 64 ||
-        iaddress_lsb_p != 1 ||
-        ecause_width_p != 6 ||
-        privilege_width_p != 2 ||
-        context_width_p != 32 ||
-        nocontext_p != 0 ||
-        time_width_p != 48 ||
-        notime_p != 0 ||
-        call_counter_size_p != 0 ||
-        return_stack_size_p != 0 ||
-        bpred_size_p != 0 ||
-        cache_size_p != 0 ||
-        f0s_width_p != 0 ||
-        sijump_p != 0 ||
-        itype_width_p != 4 ||
-        retires_p != 1 ||
-        taken_branches_p != 1 ||
-        ctype_width_p != 2 ||
-        impdef_width_p != 0 ||
-        filters_p != 0 ||
-        comparators_p != 0 ||
-        fifo_depth_p != 64 ||
-        arch_p != 0 ||
-        ecause_choice_p != 5 ||
-        filter_context_p != 1 ||
-        filter_excint_p != 1 ||
-        filter_privilege_p != 1 ||
-        filter_tval_p != 1 ||
-        iretire_width_p != 3 ||
-        lastsize_width_p != 1) begin
-      $fatal(1, "etrace_top: a parameter differs from the values this RTL was generated for (the defaults above); regenerate it with rvtrace generate --set NAME=VALUE");
-    end
-  end
-`endif
 endmodule

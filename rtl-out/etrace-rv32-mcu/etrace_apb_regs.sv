@@ -3,7 +3,8 @@
 // Do not edit: regenerate with `npx rvtrace generate -c etrace-rv32-mcu -o <dir>`.
 //
 // etrace_apb_regs: the register file of the E-Trace encoder, an AMBA APB4 completer implementing the
-// register map of golden-model/etrace/registers.ts for this component (docs/etrace-registers.md).
+// RISC-V Trace Control Interface register map (trTeControl, trTeImpl, trTeInstFeatures, the filter
+// and comparator registers of tables 2.4-2.6) for this component's hardware.
 // - 32-bit data, byte addresses; the 64-bit discovery registers read as two words, bits 31:0 at
 //   the lower address.
 // - pready_o is always 1 (no wait states). An access to an address without a register (or not

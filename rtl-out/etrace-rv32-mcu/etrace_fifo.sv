@@ -13,30 +13,30 @@
 // write, at the write row or the row after: one write port per lane, where writing each byte of
 // the run to its own place would give every byte of the array a port per byte of the write.
 module etrace_fifo (
-  input  logic                    clk_i,
-  input  logic                    rst_ni,
-  input  logic                    wr_valid_i,
-  input  logic [6-1:0]   wr_len_i,
-  input  logic [8*20-1:0] wr_data_i,
-  output logic [8-1:0]   fifo_free_o,   // bytes free once this cycle's output byte has left
-  output logic                    empty_o,
-  output logic [7:0]              tx_data_o,
-  output logic                    tx_valid_o,
-  input  logic                    tx_ready_i
+  input  logic         clk_i,
+  input  logic         rst_ni,
+  input  logic         wr_valid_i,
+  input  logic [5:0]   wr_len_i,
+  input  logic [159:0] wr_data_i,
+  output logic [7:0]   fifo_free_o,  // bytes free once this cycle's output byte has left
+  output logic         empty_o,
+  output logic [7:0]   tx_data_o,
+  output logic         tx_valid_o,
+  input  logic         tx_ready_i
 );
   localparam int Depth = 64;
   localparam int Lanes = 32;
-  localparam int Rows = 2;
-  localparam int Size = Lanes * Rows;
-  localparam int Lw = 5;   // a pointer is {row, lane}
-  localparam int Rw = 1;
-  localparam int Pw = Lw + Rw;
+  localparam int Rows  = 2;
+  localparam int Size  = Lanes * Rows;
+  localparam int Lw    = 5;  // a pointer is {row, lane}
+  localparam int Rw    = 1;
+  localparam int Pw    = Lw + Rw;
 
-  logic [7:0]              mem_q [Lanes][Rows];
-  logic [Pw-1:0]           rptr_q, rptr_d, wptr_q, wptr_d;
-  logic [8-1:0]   count_q, count_d;
-  logic                    drain;
-  logic [Pw:0]             wsum;
+  logic [7:0]    mem_q [Lanes][Rows];
+  logic [Pw-1:0] rptr_q, rptr_d, wptr_q, wptr_d;
+  logic [7:0]    count_q, count_d;
+  logic          drain;
+  logic [Pw:0]   wsum;
 
   assign tx_valid_o = count_q != '0;
   assign tx_data_o = mem_q[rptr_q[Lw-1:0]][rptr_q[Pw-1:Lw]];
@@ -73,8 +73,7 @@ module etrace_fifo (
   assign wrow_next = (wrow == Rw'(Rows - 1)) ? '0 : wrow + 1'b1;
 
   // The write data on the lanes, rotated left by r lanes: a barrel of a stage per bit of r, each
-  // a rotation by a constant. (Called in the write blocks rather than computed continuously: the
-  // simulation then rotates only in the cycles that write.)
+  // a rotation by a constant.
   function automatic logic [8*Lanes-1:0] rotate_lanes(input logic [8*Lanes-1:0] x, input logic [Lw-1:0] r);
     logic [8*Lanes-1:0] y;
     y = x;
@@ -84,17 +83,52 @@ module etrace_fifo (
     rotate_lanes = y;
   endfunction
 
-  // A block per 32 lanes: Verilator 5.006 cannot schedule the writes of a loop it does not
-  // unroll, and it unrolls a loop of at most 64 iterations (--unroll-count) and a limited number
-  // of statements (--unroll-stmts).
-  always_ff @(posedge clk_i) begin
-    if (wr_valid_i) begin : b_write_0
-      logic [8*Lanes-1:0] lane_data;
-      lane_data = rotate_lanes({96'd0, wr_data_i}, wlane);
-      for (int i = 0; i < 32; i++) begin
-        // Lane 0 + i takes byte (lane - wlane) mod Lanes of the write.
-        if ({1'd0, (Lw'(0 + i) - wlane)} < wr_len_i) mem_q[0 + i][Lw'(0 + i) >= wlane ? wrow : wrow_next] <= lane_data[8*(0 + i) +: 8];
-      end
+  // The lanes' write ports: lane i takes byte (i - wlane) mod Lanes of the write when the write
+  // has that byte, in the row of its pointer: row wrow when lane i is at or after wlane, else the
+  // next row.
+  logic [Lanes-1:0]   lane_we;
+  logic [8*Lanes-1:0] lane_data;
+  always_comb begin
+    lane_we = '0;
+    if (wr_valid_i) begin
+      for (int i = 0; i < Lanes; i++) lane_we[i] = {1'd0, (Lw'(i) - wlane)} < wr_len_i;
     end
   end
+  assign lane_data = rotate_lanes({96'd0, wr_data_i}, wlane);
+
+  // The array is storage without reset (a byte is read only after it was written): one write
+  // port per lane. A block per 32 lanes: Verilator 5.006 cannot schedule the writes of a loop it
+  // does not unroll, and it unrolls a loop of at most 64 iterations (--unroll-count) and a limited
+  // number of statements (--unroll-stmts).
+  always_ff @(posedge clk_i) begin
+    for (int i = 0; i < 32; i++) begin
+      if (lane_we[i]) mem_q[i][(Lw'(i) >= wlane) ? wrow : wrow_next] <= lane_data[8*i +: 8];
+    end
+  end
+
+`ifndef SYNTHESIS
+  // ---------------------------------------------------------------- assertions
+  // Immediate assertions at each rising clock edge out of reset, on the values of the cycle that
+  // ends (the registers of this block record the cycle before).
+  logic       chk_hold_q;  // a byte was offered and not taken
+  logic [7:0] chk_data_q;  // the byte offered
+  always @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      chk_hold_q <= 1'b0;
+      chk_data_q <= '0;
+    end else begin
+      // No overflow: a write never takes more than the room reported (fifo_free_o); the encoder
+      // loses a packet that does not fit, or stalls, and never writes it.
+      assert (!wr_valid_i || ({2'd0, wr_len_i} <= fifo_free_o))
+        else $error("etrace_fifo: a write of %0d bytes exceeds the free room of %0d bytes", wr_len_i, fifo_free_o);
+      assert (count_q <= 8'(Depth))
+        else $error("etrace_fifo: %0d bytes held, more than the depth", count_q);
+      // Ready/valid: a byte offered and not taken stays offered, unchanged, until it is taken.
+      assert (!chk_hold_q || (tx_valid_o && tx_data_o == chk_data_q))
+        else $error("etrace_fifo: tx_valid_o or tx_data_o changed while tx_ready_i was 0");
+      chk_hold_q <= tx_valid_o & ~tx_ready_i;
+      chk_data_q <= tx_data_o;
+    end
+  end
+`endif
 endmodule

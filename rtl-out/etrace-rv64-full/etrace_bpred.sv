@@ -3,20 +3,21 @@
 // Do not edit: regenerate with `npx rvtrace generate -c etrace-rv64-full -o <dir>`.
 //
 // etrace_bpred: the branch predictor of section 3.2.6, 2^bpred_size_p = 64 two-bit
-// counters indexed by address bits [6:1] (golden-model/etrace/predictors.ts). Every
-// entry resets to 01 at each synchronisation (a port's clear wins over its own update).
+// counters indexed by address bits [6:1]. Every entry resets to 01 at each
+// synchronisation, as section 3.2.6 requires (a port's clear wins over its own update).
 module etrace_bpred (
-  input  logic              clk_i,
-  input  logic              rst_ni,
-  input  logic              commit_i,   // the cycle's decisions take effect
+  input  logic        clk_i,
+  input  logic        rst_ni,
+  input  logic        commit_i,    // the cycle's decisions take effect
   // Port 0
-  input  logic [64-1:0] addr0_i,
-  output logic              taken0_o,    // the prediction for the branch at addr0_i
-  input  logic              update0_i,
-  input  logic              outcome0_i,  // the branch's outcome: taken
-  input  logic              clear0_i
+  input  logic [63:0] addr0_i,
+  output logic        taken0_o,    // the prediction for the branch at addr0_i
+  input  logic        update0_i,
+  input  logic        outcome0_i,  // the branch's outcome: taken
+  input  logic        clear0_i
 );
-  logic [1:0] table_q [64];
+  // Entry i in bits [2*i +: 2].
+  logic [127:0] table_q, table_d;
 
   // 00 -> (fail) 01; 01 -> (ok) 00, (fail) 11; 11 -> (fail) 10; 10 -> (ok) 11, (fail) 00.
   function automatic logic [1:0] next_state(input logic [1:0] state, input logic taken);
@@ -31,26 +32,35 @@ module etrace_bpred (
   endfunction
 
   // Port 0: its entry, the state it sees and the state its update writes.
-  logic [6-1:0] index0;
-  logic [1:0]          seen0, written0;
+  logic [5:0] index0;
+  logic [1:0] seen0, written0;
   assign index0 = addr0_i[6:1];
   always_comb begin : p_port0
     logic [1:0] state;
-    state = table_q[index0];
+    state = table_q[2*index0 +: 2];
     seen0 = state;
   end
   assign taken0_o = seen0[1];
   assign written0 = next_state(seen0, outcome0_i);
 
+  // Next state: every port's clear or update in order, when the cycle commits.
+  always_comb begin
+    table_d = table_q;
+    if (commit_i) begin
+      if (clear0_i) table_d = {64{2'b01}};
+      else if (update0_i) begin
+        for (int i = 0; i < 64; i++) begin
+          if (index0 == 6'(i)) table_d[2*i +: 2] = written0;
+        end
+      end
+    end
+  end
+
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      for (int i = 0; i < 64; i++) table_q[i] <= 2'b01;
-    end else if (commit_i) begin
-      if (clear0_i) begin
-        for (int i = 0; i < 64; i++) table_q[i] <= 2'b01;
-      end else if (update0_i) begin
-        table_q[index0] <= written0;
-      end
+      table_q <= {64{2'b01}};
+    end else begin
+      table_q <= table_d;
     end
   end
 

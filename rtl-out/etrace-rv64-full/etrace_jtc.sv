@@ -3,31 +3,31 @@
 // Do not edit: regenerate with `npx rvtrace generate -c etrace-rv64-full -o <dir>`.
 //
 // etrace_jtc: the jump target cache of section 3.2.7, 2^cache_size_p = 16 direct-mapped
-// entries indexed by target bits [4:1] (golden-model/etrace/predictors.ts). A miss
-// replaces the entry (update); every entry is invalidated at each synchronisation (a port's clear
-// wins over its own update).
+// entries indexed by target bits [4:1]. A miss replaces the entry (update); every
+// entry is invalidated at each synchronisation, as section 3.2.7 requires (a port's clear wins
+// over its own update).
 module etrace_jtc (
-  input  logic              clk_i,
-  input  logic              rst_ni,
-  input  logic              commit_i,   // the cycle's decisions take effect
+  input  logic        clk_i,
+  input  logic        rst_ni,
+  input  logic        commit_i,  // the cycle's decisions take effect
   // Port 0
-  input  logic [64-1:0] target0_i,
-  output logic              hit0_o,
-  output logic [4-1:0] index0_o,
-  input  logic              update0_i,
-  input  logic              clear0_i
+  input  logic [63:0] target0_i,
+  output logic        hit0_o,
+  output logic [3:0]  index0_o,
+  input  logic        update0_i,
+  input  logic        clear0_i
 );
-  logic [64-1:0] addr_q [16];
-  logic [16-1:0] valid_q;
+  logic [63:0] addr_q [16];
+  logic [15:0] valid_q, valid_d;
 
   // Port 0: the entry at its index as the ports before it leave it.
-  logic [4-1:0] index0;
-  logic                valid0;
-  logic [64-1:0] held0;
+  logic [3:0]  index0;
+  logic        valid0;
+  logic [63:0] held0;
   assign index0 = target0_i[4:1];
   always_comb begin : p_port0
-    logic                valid;
-    logic [64-1:0] held;
+    logic        valid;
+    logic [63:0] held;
     valid = valid_q[index0];
     held = addr_q[index0];
     valid0 = valid;
@@ -36,19 +36,29 @@ module etrace_jtc (
   assign hit0_o = valid0 && (held0 == target0_i);
   assign index0_o = index0;
 
+  // Next state of the valid bits: every port's clear or replacement in order, when the cycle
+  // commits; and the entries' write ports (a port's clear wins over its own replacement).
+  always_comb begin
+    valid_d = valid_q;
+    if (commit_i) begin
+      if (clear0_i) valid_d = '0;
+      else if (update0_i) valid_d[index0] = 1'b1;
+    end
+  end
+  logic we0;
+  assign we0 = commit_i & update0_i & ~clear0_i;
+
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       valid_q <= '0;
-    end else if (commit_i) begin
-      if (clear0_i) valid_q <= '0;
-      else if (update0_i) valid_q[index0] <= 1'b1;
+    end else begin
+      valid_q <= valid_d;
     end
   end
 
-  // Entries are written without reset: an entry is read only while it is valid.
+  // The entries are storage without reset (an entry is read only while it is valid), a write port
+  // per port in port order.
   always_ff @(posedge clk_i) begin
-    if (commit_i) begin
-      if (update0_i && !clear0_i) addr_q[index0] <= target0_i;
-    end
+    if (we0) addr_q[index0] <= target0_i;
   end
 endmodule

@@ -9,7 +9,7 @@ import type { EtraceConfig } from '../../golden-model/etrace/config.ts';
 import { ETRACE_TOP_MODULE } from '../../golden-model/etrace/ports.ts';
 import { ETRACE_SETTINGS, etraceConfig, validateEtraceSettings } from '../../golden-model/etrace/settings.ts';
 import { etraceExportComponent } from '../../generator/etrace/ipxact.ts';
-import { renderEtraceRtl } from '../../generator/etrace/rtl.ts';
+import { etraceLintWaivers, renderEtraceRtl } from '../../generator/etrace/rtl.ts';
 import { caseRecords, etraceCaseModel, runEtraceCase } from './case.ts';
 import { cosimEtrace } from './cosim.ts';
 
@@ -23,7 +23,7 @@ export const block: Block<EtraceConfig> = {
   config: etraceConfig,
 
   topModule: ETRACE_TOP_MODULE,
-  lintWaivers: () => [],
+  lintWaivers: () => etraceLintWaivers(),
   rtlTitle: 'the generated E-Trace encoder',
   rtl: (r) => renderEtraceRtl(r.config, r.provenance),
   exportComponent: (r) => etraceExportComponent(r.config, r.settings, r.vlnv, r.description),
