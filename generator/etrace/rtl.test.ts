@@ -16,7 +16,7 @@ import { etracePorts } from '../../golden-model/etrace/ports.ts';
 import { ETRACE_SETTINGS, etraceConfig } from '../../golden-model/etrace/settings.ts';
 import { generateStimulus } from '../../golden-model/hart/stimulus/generate.ts';
 import { defaultKnobs } from '../../golden-model/hart/stimulus/knobs.ts';
-import { loadComponent, shippedComponents } from '../../ipxact/load.ts';
+import { loadComponent } from '../../ipxact/load.ts';
 import { buildEtraceModel, cosimEtrace } from '../../tb/etrace/cosim.ts';
 import { etraceFrames } from '../../tb/etrace/frames.ts';
 import { etraceLintWaivers, renderEtraceRtl } from './rtl.ts';
