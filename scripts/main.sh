@@ -20,7 +20,7 @@ if [ "$decoded" -ne 100000 ]; then
   exit 1
 fi
 echo "main: 100000 instructions traced and decoded back (out/stimulus.te, out/stimulus.pcs)"
-for c in etrace etrace-rv32-mcu etrace-rv64-full etrace-2.0; do
+for c in $(rvtrace components | cut -d" " -f1); do
   rvtrace generate --component "$c" --out "out/rtl/$c"
 done
 rvtrace cosim --component etrace --seed 1 --count 100000

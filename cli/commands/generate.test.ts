@@ -91,8 +91,8 @@ describe('rvtrace generate', () => {
     expect(sv).toContain('-c etrace -s bpred_size_p=4 -s ResyncMax=7 -o <dir>');
     expect(sv).toMatch(/ResyncMaxRst\s+= 4'h7;/);
     expect(sv).toContain('output logic        branch_prediction_o');
-    // The predictor exists only when the component has one: 16 two-bit counters.
-    expect(readFileSync(join(a, 'etrace_bpred.sv'), 'utf8')).toContain('logic [1:0] table_q [16];');
+    // The predictor exists only when the component has one: 16 two-bit counters in one vector.
+    expect(readFileSync(join(a, 'etrace_bpred.sv'), 'utf8')).toMatch(/logic \[31:0\] +table_q, table_d;/);
     expect(contents(join(ROOT, 'rtl-out', 'etrace')).has('etrace_bpred.sv')).toBe(false);
   });
 
