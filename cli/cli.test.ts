@@ -165,6 +165,18 @@ describe('rvtrace encode, decode, dump', () => {
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(r.stderr).toMatch(/tr\.te.*byte offset \d+/);
   });
+
+  it('encodes a reference-flow CSV with 4-bit itypes written in decimal, as the reference flow prints it', () => {
+    const csv = join(ROOT, 'golden-model', 'hart', 'formats', 'test-fixtures', 'etrace-decimal.csv');
+    const te = join(dir, 'decimal.te');
+    const enc = rvtrace('encode', '--component', 'etrace', '--in', csv, '--out', te);
+    expect(enc.status, enc.stderr).toBe(0);
+    const dump = rvtrace('dump', '--component', 'etrace', '--in', te);
+    expect(dump.status, dump.stderr).toBe(0);
+    // The file's context 42 and cause 12 (instruction page fault), as the packets carry them.
+    expect(dump.stdout).toMatch(/F3\.SF0 sync .*context=0x2a address=0x80000000/);
+    expect(dump.stdout).toMatch(/F3\.SF1 trap .*ecause=0xc interrupt=0 address=0x80000400 tvalepc=0x80000200/);
+  });
 });
 
 describe('rvtrace decode with a spike-style CSV as the image', () => {

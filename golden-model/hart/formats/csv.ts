@@ -1,10 +1,16 @@
 /**
- * Value parsing shared by the two CSV imports: hexadecimal without 0x, as both producers write it,
- * with errors that name the column, the value and the line.
+ * Value parsing shared by the two CSV imports: hexadecimal without 0x, or decimal where the producer
+ * writes decimal (the E-Trace reference flow prints its small fields with %d), with errors that name
+ * the column, the value and the line.
  */
 import { RvError } from '../../common/errors.ts';
 import type { Xlen } from '../stream.ts';
-import { hexSmall, hexU64, isHex, MAX_U32, stripInterruptBit } from './common.ts';
+import { decSmall, decU64, hexSmall, hexU64, isHex, MAX_U32, stripInterruptBit } from './common.ts';
+
+/** How a column's numbers are written. */
+export type Radix = 'hex' | 'dec';
+
+const DIGITS = /^[0-9]+$/;
 
 export class CsvLine {
   /** The values of the current line and its number (1-based); set by the caller per line. */
@@ -32,12 +38,16 @@ export class CsvLine {
     this.fail(`bad hex value "${this.text(c)}" in column ${this.columns[c]}, expected hexadecimal digits without 0x`);
   }
 
-  u64(c: number): bigint {
+  badDecimal(c: number): never {
+    this.fail(`bad decimal value "${this.text(c)}" in column ${this.columns[c]}, expected decimal digits`);
+  }
+
+  u64(c: number, radix: Radix = 'hex'): bigint {
     const s = this.text(c);
-    const v = hexU64(s);
+    const v = radix === 'hex' ? hexU64(s) : decU64(s);
     if (v === undefined) {
-      if (isHex(s)) this.fail(`value "${s}" in column ${this.columns[c]} does not fit in 64 bits`);
-      this.badHex(c);
+      if (radix === 'hex' ? isHex(s) : DIGITS.test(s)) this.fail(`value "${s}" in column ${this.columns[c]} does not fit in 64 bits`);
+      return radix === 'hex' ? this.badHex(c) : this.badDecimal(c);
     }
     return v;
   }
@@ -50,19 +60,20 @@ export class CsvLine {
     this.fail(`value "${this.text(c)}" in column ${this.columns[c]} does not fit in ${this.xlen} bits (xlen ${this.xlen})`);
   }
 
-  small(c: number, max: number, expected: string): number {
+  small(c: number, max: number, expected: string, radix: Radix = 'hex'): number {
     const s = this.text(c);
-    const v = hexSmall(s, max);
+    const v = radix === 'hex' ? hexSmall(s, max) : decSmall(s, max);
     if (v === undefined) {
-      if (!isHex(s)) this.badHex(c);
+      if (radix === 'hex' && !isHex(s)) this.badHex(c);
+      if (radix === 'dec' && !DIGITS.test(s)) this.badDecimal(c);
       this.fail(`bad ${this.columns[c]} value "${s}", expected ${expected}`);
     }
     return v;
   }
 
   /** A trap cause without the mcause interrupt flag, in 32 bits. */
-  cause(c: number): number {
-    const v = stripInterruptBit(this.u64(c), this.xlen);
+  cause(c: number, radix: Radix = 'hex'): number {
+    const v = stripInterruptBit(this.u64(c, radix), this.xlen);
     if (v > BigInt(MAX_U32)) this.fail(`${this.columns[c]} "${this.text(c)}" does not fit in 32 bits (after removing the interrupt bit)`);
     return Number(v);
   }

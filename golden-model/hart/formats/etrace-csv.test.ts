@@ -30,9 +30,9 @@ describe('etrace-csv import', () => {
       r({ iaddr: 0x8000_0100n, iretire: 2, ilastsize: 1, itype: 3, priv: 3, time: 5n }),
       // precise context change into U-mode
       r({ iaddr: 0x8000_0044n, iretire: 2, ilastsize: 1, context: 0x2an, ctype: 2, time: 6n }),
-      // interrupt: cause 8000000000000007 loses the mcause interrupt bit
+      // interrupt: cause 9223372036854775815 (2^63 + 7) loses the mcause interrupt bit
       r({ iaddr: 0x8000_0048n, itype: 2, cause: 7, context: 0x2an, time: 7n }),
-      // itype d = 13 (return), one compressed instruction
+      // itype 13 (return), one compressed instruction
       r({ iaddr: 0x8000_0048n, iretire: 1, itype: 13, context: 0x2an, time: 8n }),
     ]);
   });
@@ -56,6 +56,18 @@ describe('etrace-csv import', () => {
       r({ ...c, iaddr: 0x990n, iretire: 4, ilastsize: 1, itype: 14, sijump: true, cause: 1, tval: 0x2000n, time: 0x43n }),
       // the instruction access fault at the target, in group 1: retired nothing
       r({ ...c, iaddr: 0x2000n, itype: 1, cause: 1, tval: 0x2000n, time: 0x43n, sameCycle: true }),
+    ]);
+  });
+
+  it('reads the reference flow\'s decimal columns as decimal: cause 12, context 42, iretire 10, 4-bit itypes', () => {
+    // Written as the reference flow prints it (%d for itype, cause, priv, context, ctype, time,
+    // iretire, ilastsize; hex for iaddr and tval); the values below are the file's, read by eye.
+    const s = importEtraceCsv(fixture('etrace-decimal.csv'), 'etrace-decimal.csv');
+    expect(s.records).toEqual([
+      r({ iaddr: 0x8000_0000n, iretire: 10, priv: 3, context: 42n, time: 0n }),
+      r({ iaddr: 0x8000_0014n, itype: 12, iretire: 2, ilastsize: 1, priv: 3, context: 42n, time: 1n }),
+      r({ iaddr: 0x8000_0200n, itype: 1, cause: 12, tval: 0x8000_0200n, priv: 3, context: 42n, time: 2n }),
+      r({ iaddr: 0x8000_0400n, itype: 13, iretire: 1, priv: 3, context: 42n, time: 3n }),
     ]);
   });
 
@@ -85,14 +97,17 @@ describe('etrace-csv import', () => {
       ['a repeated column', 'itype_0,cause,tval,priv,iaddr_0,tval,iretire_0,ilastsize_0\n', 'column "tval" appears twice in the etrace-csv header', 1],
       ['bad hex', HEADER + '0,0,0,3,80000000,0,0,1,1\n0,0,0,3,12g4,0,0,1,1\n', 'bad hex value "12g4" in column iaddr_0, expected hexadecimal digits without 0x', 3],
       ['a 0x prefix', HEADER + '0,0,0x10,3,80000000,0,0,1,1\n', 'bad hex value "0x10" in column tval, expected hexadecimal digits without 0x', 2],
-      ['a non-numeric value', HEADER + '0,0,0,M,80000000,0,0,1,1\n', 'bad hex value "M" in column priv, expected hexadecimal digits without 0x', 2],
+      ['a non-numeric value', HEADER + '0,0,0,M,80000000,0,0,1,1\n', 'bad decimal value "M" in column priv, expected decimal digits', 2],
+      // The reference flow prints itype with %d: hex digits there are an error, not a silent misread.
+      ['a hex itype', HEADER + 'c,0,0,3,80000000,0,0,1,1\n', 'bad decimal value "c" in column itype_0, expected decimal digits', 2],
+      ['a bad hex address', HEADER + '0,0,0,3,8000000g,0,0,1,1\n', 'bad hex value "8000000g" in column iaddr_0, expected hexadecimal digits without 0x', 2],
       ['the reserved itype 7', HEADER + '7,0,0,3,80000000,0,0,1,1\n', 'unknown itype 7 in column itype_0, expected 0-6 or 8-15 (7 is reserved)', 2],
-      ['an itype beyond 4 bits', HEADER + '1f,0,0,3,80000000,0,0,1,1\n', 'unknown itype 1f in column itype_0, expected 0-6 or 8-15', 2],
+      ['an itype beyond 4 bits', HEADER + '16,0,0,3,80000000,0,0,1,1\n', 'unknown itype 16 in column itype_0, expected 0-6 or 8-15', 2],
       ['a wrong value count', HEADER + '0,0,0,3,80000000,0,0,1\n', 'line has 8 values, the header has 9 columns', 2],
       ['ilastsize 2', HEADER + '0,0,0,3,80000000,0,0,1,2\n', 'bad ilastsize_0 value "2", expected 0 or 1', 2],
       ['ctype 4', HEADER + '0,0,0,3,80000000,0,4,1,1\n', 'bad ctype value "4", expected a ctype 0-3', 2],
       ['an address beyond 64 bits', HEADER + '0,0,0,3,10000000000000000,0,0,1,1\n', 'value "10000000000000000" in column iaddr_0 does not fit in 64 bits', 2],
-      ['a wide cause', HEADER + '1,100000000,0,3,80000000,0,0,0,0\n', 'cause "100000000" does not fit in 32 bits (after removing the interrupt bit)', 2],
+      ['a wide cause', HEADER + '1,4294967296,0,3,80000000,0,0,0,0\n', 'cause "4294967296" does not fit in 32 bits (after removing the interrupt bit)', 2],
     ];
     it.each(cases)('%s', (_, text, message, line) => {
       const e = thrown(() => importEtraceCsv(text, 'bad.csv'));

@@ -1,6 +1,8 @@
 /**
  * Import of the encoder-input CSV of the E-Trace reference flow ("etrace-csv"): one line per cycle,
- * columns named after the chapter 4 signals, values in hexadecimal without 0x. The header decides
+ * columns named after the chapter 4 signals. Numbers are written as the reference flow prints them:
+ * iaddr and tval in hexadecimal without 0x, every other column (itype, cause, priv, context, ctype,
+ * time, sijump, iretire, ilastsize) in decimal (its `%d` / `%ld`). The header decides
  * which columns exist and in which order; the reference flow writes e.g.
  *   itype_0,cause,tval,priv,iaddr_0,context,ctype,iretire_0,ilastsize_0
  *   itype_0,itype_1,cause,tval,priv,iaddr_0,iaddr_1,context,time,ctype,sijump_0,sijump_1,iretire_0,...
@@ -111,23 +113,23 @@ export function importEtraceCsv(text: string, fileName: string, opts: EtraceCsvO
     v.values = line.split(',');
     if (v.values.length !== names.length) v.fail(`line has ${v.values.length} values, the header has ${names.length} columns`);
 
-    const cause = v.cause(cCause);
+    const cause = v.cause(cCause, 'dec');
     const tval = v.addr(cTval);
-    const priv = v.small(cPriv, 7, 'a privilege level 0-7');
-    const context = cContext >= 0 ? v.u64(cContext) : 0n;
-    const ctype = cCtype >= 0 ? v.small(cCtype, 3, 'a ctype 0-3') : 0;
-    const time = cTime >= 0 ? v.u64(cTime) : BigInt(cycle);
+    const priv = v.small(cPriv, 7, 'a privilege level 0-7', 'dec');
+    const context = cContext >= 0 ? v.u64(cContext, 'dec') : 0n;
+    const ctype = cCtype >= 0 ? v.small(cCtype, 3, 'a ctype 0-3', 'dec') : 0;
+    const time = cTime >= 0 ? v.u64(cTime, 'dec') : BigInt(cycle);
 
     let instructions = 0;
     for (let g = 0; g < groups.length; g++) {
       const G = groups[g]!;
-      const itype = v.small(G.itype, MAX_U32, 'an itype 0-6 or 8-15');
+      const itype = v.small(G.itype, MAX_U32, 'an itype 0-6 or 8-15', 'dec');
       if (itype > 15 || itype === 7) {
         v.fail(`unknown itype ${v.values[G.itype]!.trim()} in column ${names[G.itype]}, expected 0-6 or 8-15${itype === 7 ? ' (7 is reserved)' : ''}`);
       }
-      let iretire = v.small(G.iretire, MAX_U32, 'a count 0-ffffffff');
-      const ilastsize = v.small(G.ilastsize, 1, '0 or 1');
-      const sijump = G.sijump >= 0 ? v.small(G.sijump, 1, '0 or 1') === 1 : false;
+      let iretire = v.small(G.iretire, MAX_U32, 'a count 0-4294967295', 'dec');
+      const ilastsize = v.small(G.ilastsize, 1, '0 or 1', 'dec');
+      const sijump = G.sijump >= 0 ? v.small(G.sijump, 1, '0 or 1', 'dec') === 1 : false;
       const iaddr = v.addr(G.iaddr);
       if (g > 0 && iretire === 0 && itype === 0) continue; // an unused group
       // Single retirement counts instructions: one 32-bit instruction is 2 half-words.
