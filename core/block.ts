@@ -158,12 +158,7 @@ export interface Block<C = unknown> {
   readonly commands?: readonly CommandDefinition<never>[];
 }
 
-/**
- * The shape of one `rvtrace` command, shared by the CLI (cli/main.ts registers the generic commands)
- * and the blocks (a block's own commands, e.g. `ctr-dump`, come with its contract). The CLI gives every
- * command `--set NAME=VALUE` and a settings section in its --help; a command that takes a component
- * also gets `--component` and `--schema-dir`, and receives the component resolved once.
- */
+/** What a command that takes a component takes. */
 export interface ComponentInput {
   /** The blocks whose components the command takes (default: every block). */
   readonly blocks?: readonly string[];
@@ -171,6 +166,12 @@ export interface ComponentInput {
   readonly default: string;
 }
 
+/**
+ * The shape of one `rvtrace` command, shared by the CLI (cli/main.ts registers the generic commands)
+ * and the blocks (a block's own commands, e.g. `ctr-dump`, come with its contract). The CLI gives every
+ * command `--set NAME=VALUE` and a settings section in its --help; a command that takes a component
+ * also gets `--component` and `--schema-dir`, and receives the component resolved once.
+ */
 export interface CommandDefinition<O> {
   name: string;
   /** `<file>` style positional arguments, as commander spells them. */
