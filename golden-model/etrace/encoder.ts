@@ -218,6 +218,11 @@ export class EtraceEncoder {
     this.clearBranches();
   }
 
+  /** Whether the encoder waits for a synchronisation to get through after a loss. */
+  isAwaitingSync(): boolean {
+    return this.awaitingSync;
+  }
+
   // ------------------------------------------------------------------ views
 
   /**
@@ -314,18 +319,23 @@ export class EtraceEncoder {
 
   // ------------------------------------------------------------------ algorithm
 
-  private isUpdiscon(prev: View, v: View, next: View): boolean {
+  private isUpdiscon(prev: View, v: View, next: View, prevTraced: boolean): boolean {
     if (!v.retired) return false;
     const t = v.itype;
     // xRET is an uninferable discontinuity too (docs/etrace-model.md, definitions).
     if (t !== TRAP_RETURN && !isUninferableJump(t)) return false;
-    if (this.sijumpInferable(prev, v)) return false;
+    if (this.sijumpInferable(prev, v, prevTraced)) return false;
     if (t === RETURN && this.returns && this.returns.predicts(next.addr)) return false;
     return true;
   }
 
-  private sijumpInferable(prev: View, v: View): boolean {
-    return v.sijump && this.o.siJump && this.p.sijump_p === 1 && prev.retired && prev.qualified && v.itype !== TRAP_RETURN;
+  /**
+   * Section 3.2.4: a sequentially inferable jump may be treated as inferable only if the constant
+   * load before it was traced: `prev` retired, qualified and not lost (a sync after trace loss
+   * reports the jump to a decoder that never saw the load).
+   */
+  private sijumpInferable(prev: View, v: View, prevTraced: boolean): boolean {
+    return v.sijump && this.o.siJump && this.p.sijump_p === 1 && prev.retired && prev.qualified && prevTraced && v.itype !== TRAP_RETURN;
   }
 
   private isPpch(prev: View, v: View): boolean {
@@ -366,6 +376,8 @@ export class EtraceEncoder {
     const prevUpdiscon = prev.qualified && prev.updiscon;
     const currExcOnly = this.isTrap(curr) && !curr.retired;
     const nextExcOnly = this.isTrap(next) && !next.retired && next.qualified;
+    // After trace loss nothing before the sync reached the decoder.
+    const prevTraced = !this.awaitingSync;
     let reportedBySync = false;
     let reported = false;
 
@@ -468,7 +480,7 @@ export class EtraceEncoder {
 
     // Whether current is an uninferable discontinuity: decided after any synchronisation of
     // current (which empties the return stack) and before current's own call or return changes it.
-    curr.updiscon = this.isUpdiscon(prev, curr, next);
+    curr.updiscon = this.isUpdiscon(prev, curr, next, prevTraced);
 
     // Implicit return bookkeeping, after the decisions about current (irdepth is the depth before).
     // Every call pushes, sequentially inferable or not; a sequentially inferable return is inferred
@@ -476,7 +488,7 @@ export class EtraceEncoder {
     if (this.returns && curr.retired) {
       if (curr.itype === UNINFERABLE_CALL || curr.itype === INFERABLE_CALL) {
         this.returns.push(curr.addr + BigInt(curr.size));
-      } else if (curr.itype === RETURN && !this.sijumpInferable(prev, curr)) {
+      } else if (curr.itype === RETURN && !this.sijumpInferable(prev, curr, prevTraced)) {
         if (this.returns.predicts(next.addr)) {
           this.returns.pop();
           this.implicitReturnSinceAnchor = true;
@@ -599,8 +611,9 @@ export class EtraceEncoder {
       this.setFlags(cached, ref, { irreport: full.irreport, irdepth: full.irdepth });
       if (packPacket(cached, this.p).bits <= packPacket(pkt, this.p).bits) pkt = cached;
     }
-    this.emit(pkt);
-    this.lastAddress = addr;
+    // Differential addresses are relative to the last address the decoder received: a packet
+    // lost (or not sent while waiting for a sync) does not move it.
+    if (this.emit(pkt)) this.lastAddress = addr;
     this.clearBranches();
   }
 

@@ -58,6 +58,7 @@ export class StreamEncoder {
     this.out = new OutputFifo(config, opts.ready, opts.keepPackets ?? true);
     this.encoder = new EtraceEncoder(config, (p) => this.out.offer(p));
     this.out.onLoss = () => this.encoder.lost();
+    this.out.awaitingSync = () => this.encoder.isAwaitingSync();
   }
 
   push(r: RetirementRecord): void {
@@ -91,6 +92,8 @@ class OutputFifo {
   private dropped = 0;
   private stallCycles = 0;
   onLoss: () => void = () => {};
+  /** Whether the encoder is waiting for a synchronisation to get through after a loss. */
+  awaitingSync: () => boolean = () => false;
   private mode: { implicit_exception: boolean };
 
   constructor(
@@ -152,17 +155,25 @@ class OutputFifo {
         this.lostPending = false;
         this.onLoss();
       }
-      this.dropped++;
+      if (!this.isRetry(p.packet)) this.dropped++;
       return false;
     }
     const size = this.stage(p.packet);
     if (!this.fits(size)) {
-      this.dropped++;
-      this.lostPending = true;
+      // After a loss the trace is already reported lost until a sync gets through: a sync that
+      // does not fit yet is tried again at the next view (a retry, not a lost packet), and nothing
+      // reports the loss a second time.
+      if (!this.awaitingSync()) this.lostPending = true;
+      if (!this.isRetry(p.packet)) this.dropped++;
       return false;
     }
     this.accept(p.packet, size, p.record);
     return true;
+  }
+
+  /** A sync offered after a loss: when dropped it is tried again, so it is not a lost packet. */
+  private isRetry(p: Packet): boolean {
+    return this.awaitingSync() && isSync(p);
   }
 
   /** New options: support packets and packing (implicit exception) follow them. */
@@ -184,4 +195,9 @@ class OutputFifo {
       stallCycles: this.stallCycles,
     };
   }
+}
+
+/** F3 SF0 or SF1: the packets that end a loss (the decoder restarts at them). */
+function isSync(p: Packet): boolean {
+  return p.format === 3n && (p.subformat === 0n || p.subformat === 1n);
 }

@@ -14,8 +14,9 @@ import { trapHandler } from '../hart/stimulus/execute.ts';
 import { generateProgramAndStream } from '../hart/stimulus/generate.ts';
 import { defaultKnobs, type StimulusKnobs } from '../hart/stimulus/knobs.ts';
 import { validateConfig } from './config.ts';
-import { decodeStream, type DecodedItem } from './decoder.ts';
+import { decodeStream } from './decoder.ts';
 import { encodeStream } from './output.ts';
+import { decodedRuns, recoveryLine, traceRecovery } from './recovery.ts';
 import { ETRACE_SETTINGS, etraceConfig } from './settings.ts';
 
 interface Case {
@@ -110,16 +111,6 @@ function retiredAddresses(records: readonly RetirementRecord[], image: ProgramIm
   return single.filter((r, i) => r.iretire > 0 && (mask === undefined || mask[i])).map((r) => r.iaddr);
 }
 
-/** The decoded addresses as runs between gaps. */
-function runs(items: readonly DecodedItem[]): bigint[][] {
-  const out: bigint[][] = [[]];
-  for (const it of items) {
-    if (it.kind === 'pc') out[out.length - 1]!.push(it.address);
-    else if (out[out.length - 1]!.length > 0) out.push([]);
-  }
-  return out.filter((r) => r.length > 0);
-}
-
 /** Index of the first difference between two sequences, or -1. */
 function firstDifference(a: readonly bigint[], b: readonly bigint[]): number {
   const n = Math.min(a.length, b.length);
@@ -143,7 +134,7 @@ describe('E-Trace round trip: encode then decode gives the retired addresses', (
         trapHandler: (t) => trapHandler(program, Number(t.privilege)),
       });
       const expected = retiredAddresses(stream.records, stream.image, c.traced);
-      const got = runs(decoded);
+      const got = decodedRuns(decoded);
       const where = `${c.name}, seed ${seed}`;
       if (encoded.dropped === 0) {
         // Nothing lost: every traced instruction, in order, gaps only between runs.
@@ -152,15 +143,8 @@ describe('E-Trace round trip: encode then decode gives the retired addresses', (
         expect(at, `${where}: first difference at instruction ${at}`).toBe(-1);
       } else {
         // Trace lost: each run is a contiguous piece of the expected sequence, in order.
-        let from = 0;
-        for (const run of got) {
-          let start = expected.indexOf(run[0]!, from);
-          while (start >= 0 && firstDifference(expected.slice(start, start + run.length), run) !== -1) {
-            start = expected.indexOf(run[0]!, start + 1);
-          }
-          expect(start, `${where}: a decoded run does not occur in the retired sequence`).toBeGreaterThanOrEqual(0);
-          from = start + run.length;
-        }
+        const r = traceRecovery(decoded, expected);
+        expect(r.wrongRun, `${where}: ${recoveryLine(r)}`).toBeUndefined();
       }
       if (c.backpressure && config.options.stallEnable) expect(encoded.dropped, where).toBe(0);
     }
@@ -179,7 +163,7 @@ describe('E-Trace round trip: encode then decode gives the retired addresses', (
       ]);
       const encoded = encodeStream(stream.records, config, { optionChanges: changes });
       const decoded = decodeStream(encoded.bytes, stream.image, { params: config.params, xlen: 64 });
-      const got = runs(decoded).flat();
+      const got = decodedRuns(decoded).flat();
       const at = firstDifference(got, retiredAddresses(stream.records, stream.image));
       expect(at, `seed ${seed}: first difference at instruction ${at}`).toBe(-1);
       // Four support packets at least: the start, three changes (and the end).

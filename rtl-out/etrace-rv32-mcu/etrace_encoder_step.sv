@@ -453,7 +453,9 @@ module etrace_encoder_step (
     w_prev_updiscon = p_qualified_i & p_updiscon_i;
     w_curr_exc_only = is_trap(c_itype_i) & ~c_retired_i;
     w_next_exc_only = is_trap(n_itype_i) & ~n_retired_i & n_qualified_i;
-    w_sijump_inferable = HasSijump & c_sijump_i & opt_sij_i & p_retired_i & p_qualified_i & (c_itype_i != ItXret);
+    // Section 3.2.4: only if the constant load before the jump was traced (not lost).
+    w_sijump_inferable = HasSijump & c_sijump_i & opt_sij_i & p_retired_i & p_qualified_i & ~awaiting_i &
+                         (c_itype_i != ItXret);
     // resyncDueAt(curr, 1): counting the packet about to be sent (ResyncMode 1).
     w_resync_due_plus1 = (opt_rmode_i != 2'd0) && c_retired_i && (c_itype_i != '0) &&
                          ({1'b0, w_resync} + {32'd0, opt_rmode_i == 2'd1} >= (33'd1 << (opt_rmax_i + 4'd4)));
@@ -1043,7 +1045,8 @@ module etrace_encoder_step (
               branches = '0; map = '0; pbc = '0; map_failed = 1'b0; count_failed = 1'b0;
             end
           end else if ({2'd0, pre_len} > room) begin
-            lost_pending = 1'b1;
+            // After a loss (awaiting a sync) the trace is already reported lost: no second report.
+            if (!awaiting) lost_pending = 1'b1;
           end else begin
             take_pre = 1'b1;
             room = room - {2'd0, pre_len};
@@ -1069,7 +1072,8 @@ module etrace_encoder_step (
               branches = '0; map = '0; pbc = '0; map_failed = 1'b0; count_failed = 1'b0;
             end
           end else if ({2'd0, pre_len} > room) begin
-            lost_pending = 1'b1;
+            // After a loss (awaiting a sync) the trace is already reported lost: no second report.
+            if (!awaiting) lost_pending = 1'b1;
           end else begin
             take_pre = 1'b1;
             room = room - {2'd0, pre_len};
@@ -1110,7 +1114,8 @@ module etrace_encoder_step (
                 awaiting = 1'b1;
                 branches = '0; map = '0; pbc = '0; map_failed = 1'b0; count_failed = 1'b0;
               end else if ({2'd0, pnd_len} > room) begin
-                lost_pending = 1'b1;
+                // After a loss (awaiting a sync) the trace is already reported lost: no second report.
+                if (!awaiting) lost_pending = 1'b1;
                 lost_call = 1'b1;
                 sync_next = 1'b1;
                 awaiting = 1'b1;
@@ -1120,7 +1125,8 @@ module etrace_encoder_step (
                 room = room - {2'd0, pnd_len};
               end
           end
-          last_addr = pend_addr_i;
+          // Differential addresses are relative to the last address the decoder received.
+          if (take_pnd && !lsup_pnd) last_addr = pend_addr_i;
           branches = '0; map = '0; pbc = '0; map_failed = 1'b0; count_failed = 1'b0;
         end
         if (a_pnd_go || a_pnd_drop) pend = 1'b0;
@@ -1156,7 +1162,8 @@ module etrace_encoder_step (
               awaiting = 1'b1;
               branches = '0; map = '0; pbc = '0; map_failed = 1'b0; count_failed = 1'b0;
             end else if ({2'd0, main_len_sel} > room) begin
-              lost_pending = 1'b1;
+              // After a loss (awaiting a sync) the trace is already reported lost: no second report.
+              if (!awaiting) lost_pending = 1'b1;
               lost_call = 1'b1;
               sync_next = 1'b1;
               awaiting = 1'b1;
@@ -1169,7 +1176,7 @@ module etrace_encoder_step (
           end
           if (a_main == MainReport) begin
             jtc_update = HasJtc & opt_jtc_i & a_rep_updiscon_reason & ~jtc_hit_i;
-            last_addr = c_addr_i;
+            if (main_taken) last_addr = c_addr_i;
             branches = '0; map = '0; pbc = '0; map_failed = 1'b0; count_failed = 1'b0;
           end else if (a_main == MainCount || a_main == MainFullMap) begin
             branches = '0; map = '0; pbc = '0; map_failed = 1'b0; count_failed = 1'b0;
@@ -1208,7 +1215,8 @@ module etrace_encoder_step (
             awaiting = 1'b1;
             branches = '0; map = '0; pbc = '0; map_failed = 1'b0; count_failed = 1'b0;
           end else if ({2'd0, sf2_len} > room) begin
-            lost_pending = 1'b1;
+            // After a loss (awaiting a sync) the trace is already reported lost: no second report.
+            if (!awaiting) lost_pending = 1'b1;
             lost_call = 1'b1;
             sync_next = 1'b1;
             awaiting = 1'b1;
@@ -1247,7 +1255,8 @@ module etrace_encoder_step (
                 awaiting = 1'b1;
                 branches = '0; map = '0; pbc = '0; map_failed = 1'b0; count_failed = 1'b0;
               end else if ({2'd0, main_len} > room) begin
-                lost_pending = 1'b1;
+                // After a loss (awaiting a sync) the trace is already reported lost: no second report.
+                if (!awaiting) lost_pending = 1'b1;
                 lost_call = 1'b1;
                 sync_next = 1'b1;
                 awaiting = 1'b1;
@@ -1257,7 +1266,7 @@ module etrace_encoder_step (
                 room = room - {2'd0, main_len};
               end
             end
-            last_addr = c_addr_i;
+            if (take_rsy && !lsup_rsy) last_addr = c_addr_i;
             branches = '0; map = '0; pbc = '0; map_failed = 1'b0; count_failed = 1'b0;
           end
           sync_next = 1'b1;

@@ -690,7 +690,8 @@ module etrace_encoder (
           branches = '0; map = '0; pbc = '0; map_failed = 1'b0; count_failed = 1'b0;
         end
       end else if ({2'd0, post_len} > room) begin
-        lost_pending = 1'b1;
+        // After a loss (awaiting a sync) the trace is already reported lost: no second report.
+        if (!awaiting) lost_pending = 1'b1;
       end else begin
         take_post = 1'b1;
         room = room - {2'd0, post_len};

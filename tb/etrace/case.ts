@@ -5,15 +5,23 @@
  */
 import type { CaseResult, CaseSpec, Log, ResolvedComponent } from '../../core/block.ts';
 import type { EtraceConfig } from '../../golden-model/etrace/config.ts';
+import type { TrapEntry } from '../../golden-model/etrace/decoder.ts';
 import { regroupIntoBlocks } from '../../golden-model/hart/blocks.ts';
+import type { ProgramImage } from '../../golden-model/hart/image.ts';
 import type { RetirementRecord } from '../../golden-model/hart/records.ts';
-import { generateStimulus } from '../../golden-model/hart/stimulus/generate.ts';
+import { trapHandler as handlerOf } from '../../golden-model/hart/stimulus/execute.ts';
+import { generateProgramAndStream } from '../../golden-model/hart/stimulus/generate.ts';
 import { defaultKnobs, type StimulusKnobs } from '../../golden-model/hart/stimulus/knobs.ts';
 import { type CaseModel, caseModel } from '../case.ts';
 import { buildEtraceModel, cosimEtrace, type CosimResult } from './cosim.ts';
 
 /** The stimulus of a case: the random program executed for `count` instructions. */
 export function caseRecords(c: EtraceConfig, spec: CaseSpec): RetirementRecord[] {
+  return caseStream(c, spec).records;
+}
+
+/** The same with what a decoder needs: the program image and its trap handlers (implicit exception). */
+export function caseStream(c: EtraceConfig, spec: CaseSpec): { records: RetirementRecord[]; image: ProgramImage; trapHandler: (trap: TrapEntry) => bigint } {
   const knobs: StimulusKnobs = {
     ...defaultKnobs(),
     xlen: c.params.iaddress_width_p > 32 ? 64 : 32,
@@ -22,10 +30,12 @@ export function caseRecords(c: EtraceConfig, spec: CaseSpec): RetirementRecord[]
     reset_rate: 0.0002,
     ...spec.knobs,
   };
-  const records = generateStimulus(knobs, spec.seed, spec.count).records;
+  const { stream, program } = generateProgramAndStream(knobs, spec.seed, spec.count);
+  const { records, image } = stream;
+  const trapHandler = (trap: TrapEntry) => handlerOf(program, Number(trap.privilege));
   // A hart that retires several instructions a cycle presents them in blocks.
   const p = c.params;
-  return p.retires_p > 1 || p.taken_branches_p > 1 ? regroupIntoBlocks(records, p) : records;
+  return { records: p.retires_p > 1 || p.taken_branches_p > 1 ? regroupIntoBlocks(records, p) : records, image, trapHandler };
 }
 
 /** The Verilator model of a configuration (`fst`: the waveform build). */

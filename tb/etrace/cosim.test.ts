@@ -12,6 +12,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { EtraceConfig } from '../../golden-model/etrace/config.ts';
+import { decodeStream } from '../../golden-model/etrace/decoder.ts';
+import { recoveryLine, retiredAddresses, traceRecovery } from '../../golden-model/etrace/recovery.ts';
 import type { RetirementRecord } from '../../golden-model/hart/records.ts';
 import type { StimulusKnobs } from '../../golden-model/hart/stimulus/knobs.ts';
 import { renderEtraceRtl } from '../../generator/etrace/rtl.ts';
@@ -19,7 +21,7 @@ import { ROOT } from '../../generator/render.ts';
 import { shippedComponents } from '../../ipxact/load.ts';
 import type { BuiltModel } from '../build.ts';
 import { etraceConfigOf as caseConfig } from '../../blocks/testing.ts';
-import { caseRecords } from './case.ts';
+import { caseRecords, caseStream } from './case.ts';
 import { buildEtraceModel, cosimEtrace } from './cosim.ts';
 
 const RECORDS = Number(process.env.COSIM_RECORDS ?? 20_000);
@@ -40,6 +42,19 @@ function stimulus(c: EtraceConfig, seed: number, count: number, knobs: Partial<S
   return caseRecords(c, { component: '', sets: [], seed, count, backpressure: 0, knobs });
 }
 
+/**
+ * The recovery check of tb/etrace/recovery.test.ts on the RTL's own bytes: decoded independently,
+ * every run of instructions is a piece of the retired sequence. Returns the fraction recovered.
+ */
+function checkRecovery(c: EtraceConfig, rtlBytes: Uint8Array, stream: ReturnType<typeof caseStream>, where: string): number {
+  const { records, image, trapHandler } = stream;
+  const items = decodeStream(rtlBytes, image, { params: c.params, xlen: c.params.iaddress_width_p > 32 ? 64 : 32, trapHandler });
+  const r = traceRecovery(items, retiredAddresses(records, image));
+  expect(r.wrongRun, `${where}: ${recoveryLine(r)}`).toBeUndefined();
+  console.log(`${where}, RTL bytes: ${recoveryLine(r)}`);
+  return r.recovered / r.retired;
+}
+
 const models = new Map<string, BuiltModel>();
 function model(key: string, c: EtraceConfig, files: () => string[]): BuiltModel {
   let m = models.get(key);
@@ -56,22 +71,25 @@ interface Run {
 }
 const RUNS: Run[] = [
   { seed: 1, backpressure: 0 },
-  { seed: 2, backpressure: 0 },
+  { seed: 2, backpressure: 0.05 },
   { seed: 3, backpressure: 0.5 },
   { seed: 4, backpressure: 0.85 },
 ];
 
 describe('E-Trace co-simulation: shipped RTL against the model', () => {
   for (const name of shippedComponents('etrace')) {
-    it.each(RUNS)(`${name}: seed $seed, back-pressure $backpressure: identical bytes`, async ({ seed, backpressure }) => {
+    it.each(RUNS)(`${name}: seed $seed, back-pressure $backpressure: identical bytes; the RTL's trace recovers after loss`, async ({ seed, backpressure }) => {
       const c = configOf(name);
       const m = model(name, c, () => shippedRtl(name));
-      const records = stimulus(c, seed, RECORDS);
+      const stream = caseStream(c, { component: name, sets: [], seed, count: RECORDS, backpressure, knobs: {} });
+      const { records } = stream;
       const r = await cosimEtrace(m, c, records, { seed, backpressure });
       expect(r.mismatch?.text).toBeUndefined();
       expect(r.actual.length).toBe(r.expected.bytes.length);
       expect(r.expected.bytes.length).toBeGreaterThan(RECORDS / 10);
       if (backpressure >= 0.85) expect(r.expected.dropped).toBeGreaterThan(0);
+      const recovered = checkRecovery(c, r.actual, stream, `${name}, seed ${seed}, back-pressure ${backpressure}`);
+      if (backpressure <= 0.05) expect(recovered).toBeGreaterThan(0.8);
     });
   }
 });
@@ -103,11 +121,14 @@ describe('E-Trace co-simulation: more configurations', () => {
       return files.map((f) => join(out, f.name));
     });
     for (const seed of [11, 12]) {
-      const records = stimulus(c, seed, RECORDS, { trace_on_rate: 0.002, trace_off_rate: 0.002 });
+      const knobs = { trace_on_rate: 0.002, trace_off_rate: 0.002 };
+      const stream = caseStream(c, { component, sets, seed, count: RECORDS, backpressure, knobs });
+      const { records } = stream;
       const r = await cosimEtrace(m, c, records, { seed, backpressure });
       expect(r.mismatch?.text).toBeUndefined();
       expect(r.actual.length).toBe(r.expected.bytes.length);
       if (c.options.stallEnable) expect(r.holds).toBe(r.expected.stallCycles);
+      else if (backpressure > 0) checkRecovery(c, r.actual, stream, `${name}, seed ${seed}, back-pressure ${backpressure}`);
     }
   });
 });
