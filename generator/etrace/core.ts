@@ -345,6 +345,7 @@ function coreFlags(c: EtraceConfig) {
     hasJtc: p.cache_size_p > 0 ? 1 : 0,
     hasReturns: p.return_stack_size_p > 0 || p.call_counter_size_p > 0 ? 1 : 0,
     hasSijump: p.sijump_p === 1 ? 1 : 0,
+    flowchart: p.resync_policy === 'flowchart' ? 1 : 0,
     maxLen: s.maxLen,
     chainw: s.chainWidth,
   };

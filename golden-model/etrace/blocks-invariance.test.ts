@@ -2,7 +2,8 @@
  * Multiple retirement (section 8.3): a stream regrouped into blocks of up to 2, 3 and 4
  * instructions (with up to 2 signal groups per cycle) encodes to exactly the bytes of single
  * retirement. Time stamps are per cycle, so the 2.0 layout is checked without time; resync counts
- * packets or half-words (a cycle count differs by construction when cycles hold more).
+ * packets or half-words (a cycle count differs by construction when cycles hold more). Both sides
+ * use the block resync placement (resync_policy = block): the flowchart's needs single retirement.
  */
 import { describe, expect, it } from 'vitest';
 import { resolveSettings } from '../common/settings.ts';
@@ -12,7 +13,7 @@ import { defaultKnobs } from '../hart/stimulus/knobs.ts';
 import { encodeStream } from './output.ts';
 import { ETRACE_SETTINGS, etraceConfig } from './settings.ts';
 
-const RV64 = ['iaddress_width_p=64', 'context_width_p=32', 'ecause_width_p=6', 'privilege_width_p=2', 'ResyncMax=0'];
+const RV64 = ['iaddress_width_p=64', 'context_width_p=32', 'ecause_width_p=6', 'privilege_width_p=2', 'ResyncMax=0', 'resync_policy=block'];
 const MODES = ['return_stack_size_p=3', 'bpred_size_p=5', 'cache_size_p=3', 'f0s_width_p=1', 'sijump_p=1', 'ImplicitReturn=1', 'BranchPrediction=1', 'JumpTargetCache=1', 'siJump=1'];
 
 const CONFIGS: [string, string[]][] = [

@@ -31,7 +31,16 @@ export interface EtraceParams extends PacketParams {
   /** Widths of the iretire and ilastsize buses. */
   readonly iretire_width_p: number;
   readonly lastsize_width_p: number;
+  /**
+   * Where a resynchronisation by count goes (section 8.2). `flowchart`: Figure 8.1 per instruction
+   * (F0/F1/F2 at the count when the branch map is not empty, F3 SF0 once it is exceeded); needs
+   * single retirement. `block`: checked at block ends only, F3 SF0 at the next view, which a block
+   * encoder can always place (docs/etrace-model.md, resynchronisation).
+   */
+  readonly resync_policy: ResyncPolicy;
 }
+
+export type ResyncPolicy = 'flowchart' | 'block';
 
 /** Comparator control, table 2.6. */
 export interface Comparator {
@@ -116,6 +125,7 @@ export function defaultParams(layout: PayloadLayout = '1.1.1'): EtraceParams {
     filter_tval_p: 1,
     iretire_width_p: 3,
     lastsize_width_p: 1,
+    resync_policy: 'flowchart',
   };
 }
 
@@ -198,6 +208,12 @@ export function validateConfig(c: EtraceConfig): RvError[] {
   // iretire counts the half-words of up to retires_p instructions of up to 2 half-words each.
   if ((1 << p.iretire_width_p) - 1 < 2 * p.retires_p) {
     bad('parameters/iretire_width_p', `iretire_width_p = ${p.iretire_width_p} cannot count the ${2 * p.retires_p} half-words of retires_p = ${p.retires_p} instructions`);
+  }
+  if (p.resync_policy === 'flowchart' && p.retires_p > 1) {
+    bad(
+      'parameters/resync_policy',
+      `resync_policy flowchart needs retires_p = 1, not ${p.retires_p}: with blocks the F3 SF0 may belong on a block's second instruction, whose address the hart interface does not give (use block)`,
+    );
   }
   if (p.lastsize_width_p < 1) bad('parameters/lastsize_width_p', 'lastsize_width_p must be at least 1 (16- and 32-bit instructions)');
   // A filter may only use the inputs the hardware can filter on (Table 9.3).

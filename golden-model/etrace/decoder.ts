@@ -410,7 +410,10 @@ class Decoder {
         // resync at the next instruction): one step, whatever the address.
         this.followToSync(target, branchBit, true);
       } else {
-        this.followToSync(target, branchBit, changed);
+        // The flowchart places a resync one instruction after the last one the decoder can place
+        // (section 8.2), so the first occurrence is the one (the spec's decoder stops there); a block
+        // encoder resyncs at block ends only, after an instruction that is not sequential.
+        this.followToSync(target, branchBit, changed || this.params.resync_policy === 'flowchart');
       }
     }
     this.announcedNext = true;

@@ -378,6 +378,7 @@ export class EtraceEncoder {
     const nextExcOnly = this.isTrap(next) && !next.retired && next.qualified;
     // After trace loss nothing before the sync reached the decoder.
     const prevTraced = !this.awaitingSync;
+    const resync = this.flowchartResync(curr, prev.qualified && prev.updiscon);
     let reportedBySync = false;
     let reported = false;
 
@@ -405,7 +406,7 @@ export class EtraceEncoder {
       // packet is due here (after an uninferable jump, at a sync point) 2.0 reports the trap with
       // thaddr 0 and its EPC; 1.1.1 cannot, and the trap packet at the handler follows.
       if (currExcOnly) {
-        if (this.ratified && (prevUpdiscon || this.syncNext || !prev.qualified || this.isPpch(prev, curr))) {
+        if (this.ratified && (prevUpdiscon || this.syncNext || resync === 'exceeded' || !prev.qualified || this.isPpch(prev, curr))) {
           reportedBySync = true;
           this.trapPacket(curr, curr, 0n);
           this.trapReportedWithThaddr0 = true;
@@ -413,21 +414,24 @@ export class EtraceEncoder {
         break decide;
       }
       // 4. First qualified, privilege or precise context change, resync.
-      if (this.syncNext || !prev.qualified || this.isPpch(prev, curr)) {
+      if (this.syncNext || resync === 'exceeded' || !prev.qualified || this.isPpch(prev, curr)) {
         reportedBySync = true;
         this.syncPacket(curr);
         break decide;
       }
       // 5. The target of an uninferable discontinuity.
       if (prevUpdiscon) {
-        const updiscon =
-          (this.isTrap(curr) && curr.retired) || nextExcOnly || (next.qualified && this.isPpch(curr, next)) || this.resyncDueAt(curr, 1);
+        // updiscon != notify: the next instruction produces a format 3 (section 6.6.2 case 2).
+        const resyncNext = this.p.resync_policy === 'flowchart' ? resync === 'reached' : this.resyncDueAt(curr, 1);
+        const updiscon = (this.isTrap(curr) && curr.retired) || nextExcOnly || (next.qualified && this.isPpch(curr, next)) || resyncNext;
         this.report(curr.addr, 'updiscon', { updiscon, irreport: failedReturnDepth !== undefined, irdepth: failedReturnDepth === undefined ? undefined : BigInt(failedReturnDepth) });
         reported = true;
         break decide;
       }
-      // 6. A retired trap, or a notification.
-      if ((this.isTrap(curr) && curr.retired) || curr.notify) {
+      // 6. A retired trap, or a notification; or resync_br: the count is reached and branches
+      // wait (the format 3 that follows carries no branch map).
+      const resyncBr = resync === 'reached' && (this.branches > 0 || this.pbc > 0);
+      if ((this.isTrap(curr) && curr.retired) || curr.notify || resyncBr) {
         this.report(curr.addr, 'other', { notify: curr.notify, ...this.depthFlags(depthBefore) });
         reported = true;
         break decide;
@@ -470,8 +474,8 @@ export class EtraceEncoder {
     // 9. An imprecise context change not already carried by a sync packet.
     if (curr.ctype === 1 && !reportedBySync) this.emit({ format: 3n, subformat: 2n, ...this.contextFields(curr) });
 
-    // Resync: compared at block ends only (see docs/etrace-model.md).
-    if (this.resyncDueAt(curr, 0)) {
+    // Block placement: compared at block ends only, F3 SF0 at the next view (docs/etrace-model.md).
+    if (this.p.resync_policy === 'block' && this.resyncDueAt(curr, 0)) {
       this.settlePendingCall(false);
       if (this.branches > 0 || this.pbc > 0) this.report(curr.addr, 'other', this.depthFlags(depthBefore));
       this.syncNext = true;
@@ -508,7 +512,26 @@ export class EtraceEncoder {
     );
   }
 
-  /** Whether a resync is due at `v` (a retired view with itype != 0), counting `extra` more packets. */
+  /**
+   * The flowchart's resync state at `curr` (section 8.2; its units already counted): `reached` at
+   * the count (F0/F1/F2 if branches wait, resync_br), `exceeded` after it (F3 SF0). Packets are
+   * counted one at a time, so the count equals max_resync until the next packet. Cycles and
+   * half-words can step over max_resync, so there `reached` is the first view at or beyond it and
+   * `exceeded` every view after that one, except the target of an uninferable jump: a format 3
+   * there, with the jump unreported, could stop a decoder at an earlier pass through the same
+   * address (section 6.6.2 case 2), so the target is reported first (step 5 with updiscon !=
+   * notify) and the format 3 follows at the next view.
+   */
+  private flowchartResync(curr: View, prevUpdiscon: boolean): 'below' | 'reached' | 'exceeded' {
+    if (this.p.resync_policy !== 'flowchart' || this.o.ResyncMode === 0) return 'below';
+    const count = this.resyncCount;
+    if (this.o.ResyncMode === 1) return count > this.resyncMax ? 'exceeded' : count === this.resyncMax ? 'reached' : 'below';
+    const before = count - (curr.startsRecord ? curr.units : 0);
+    if (before >= this.resyncMax && !prevUpdiscon) return 'exceeded';
+    return count >= this.resyncMax ? 'reached' : 'below';
+  }
+
+  /** Block placement: whether a resync is due at `v` (a retired view with itype != 0), counting `extra` more packets. */
   private resyncDueAt(v: View, extraPackets: number): boolean {
     if (this.o.ResyncMode === 0 || !v.retired || v.itype === 0) return false;
     const count = this.resyncCount + (this.o.ResyncMode === 1 ? extraPackets : 0);

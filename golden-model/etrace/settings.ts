@@ -43,6 +43,13 @@ export const ETRACE_PARAMETERS: readonly SettingSpec[] = [
   int('sijump_p', P.sijump_p, 0, 1, 'the hart signals sequentially inferable jumps'),
   int('retires_p', P.retires_p, 1, 64, 'instructions retired per cycle at most'),
   int('taken_branches_p', P.taken_branches_p, 1, 16, 'signal groups (blocks) per cycle'),
+  {
+    name: 'resync_policy',
+    kind: 'choice',
+    choices: ['auto', 'flowchart', 'block'],
+    default: 'auto',
+    help: 'resync placement: Figure 8.1 per instruction (flowchart, single retirement only), at block ends (block); auto = flowchart when retires_p = 1',
+  },
   int('ctype_width_p', P.ctype_width_p, 1, 2, 'width of ctype'),
   int('impdef_width_p', P.impdef_width_p, 0, 32, 'width of the impdef side-band bus'),
   int('filters_p', P.filters_p, 0, MAX_FILTERS, 'number of filters'),
@@ -118,9 +125,11 @@ export function etraceConfig(s: Settings): EtraceConfig {
     ...defaultParams(layout),
     payload_layout: layout,
     itype_width_p: Number(s.itype_width_p) as 3 | 4,
+    resync_policy: s.resync_policy === 'auto' ? (num('retires_p') === 1 ? 'flowchart' : 'block') : s.resync_policy,
   } as Record<string, unknown>;
+  const chosen = new Set(['payload_layout', 'itype_width_p', 'resync_policy']);
   for (const spec of ETRACE_PARAMETERS) {
-    if (spec.name !== 'payload_layout' && spec.name !== 'itype_width_p') params[spec.name] = num(spec.name);
+    if (!chosen.has(spec.name)) params[spec.name] = num(spec.name);
   }
   const filters: Filter[] = [];
   for (let n = 0; n < num('filters_p'); n++) {

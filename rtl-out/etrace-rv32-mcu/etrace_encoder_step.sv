@@ -161,6 +161,7 @@ module etrace_encoder_step (
   localparam logic HasJtc     = 1'b0;
   localparam logic HasReturns = 1'b0;
   localparam logic HasSijump  = 1'b0;
+  localparam logic Flowchart  = 1'b1;  // resync placement of Figure 8.1 (else at block ends)
   localparam int   MaxLen     = 11;    // largest encapsulated packet, bytes
 
   localparam logic [2:0] ItExc      = 3'd1;
@@ -407,6 +408,8 @@ module etrace_encoder_step (
     logic           w_depth_flag;
     logic [32:0]    w_resync_plus;
     logic           w_resync_due_plus1;
+    logic [32:0]    w_resync_max;
+    logic           w_resync_reached, w_resync_exceeded;
     logic           w_ok;  // curr's branch was predicted correctly
     logic           w_reason_upd, w_bp_update;
     logic           w_step7, w_resync_due_now, w_branch_here, w_defer, w_pnd_go, w_pnd_drop;
@@ -462,6 +465,16 @@ module etrace_encoder_step (
     // resyncDueAt(curr, 0) before any packet of curr.
     w_resync_due_now = (opt_rmode_i != 2'd0) && c_retired_i && (c_itype_i != '0) &&
                        ({1'b0, w_resync} >= (33'd1 << (opt_rmax_i + 4'd4)));
+    // The flowchart's resync state (section 8.2): reached at the count (resync_br), exceeded after
+    // it (F3 SF0). Packets count one at a time; cycles and half-words can step over max_resync, so
+    // there exceeded is every view after the first at or beyond it, except an uninferable jump's
+    // target, which is reported first (section 6.6.2 case 2).
+    w_resync_max = 33'd1 << (opt_rmax_i + 4'd4);
+    w_resync_exceeded = Flowchart && ((opt_rmode_i == 2'd1) ? ({1'b0, w_resync} > w_resync_max) :
+                                      (opt_rmode_i != 2'd0) && ({1'b0, resync_i} >= w_resync_max) &&
+                                      !w_prev_updiscon);
+    w_resync_reached = Flowchart && (opt_rmode_i != 2'd0) && !w_resync_exceeded &&
+                       ({1'b0, w_resync} >= w_resync_max);
 
     if (!c_qualified_i) begin
       // 1. Not qualified: tracing ends at the first unqualified view.
@@ -523,7 +536,7 @@ module etrace_encoder_step (
         w_thaddr0_d = 1'b0;
         if (w_curr_exc_only) begin
           // 3b. A trap that retired nothing: 2.0 reports it with thaddr 0 when a packet is due.
-          if (Ratified && (w_prev_updiscon || sync_next_i || !p_qualified_i ||
+          if (Ratified && (w_prev_updiscon || sync_next_i || w_resync_exceeded || !p_qualified_i ||
                            is_ppch(p_priv_i, c_priv_i, c_ctype_i))) begin
             w_reported_by_sync = 1'b1;
             w_main = MainTrap;
@@ -531,7 +544,8 @@ module etrace_encoder_step (
             w_main_thaddr = 1'b0;
             w_thaddr0_d = 1'b1;
           end
-        end else if (sync_next_i || !p_qualified_i || is_ppch(p_priv_i, c_priv_i, c_ctype_i)) begin
+        end else if (sync_next_i || w_resync_exceeded || !p_qualified_i ||
+                     is_ppch(p_priv_i, c_priv_i, c_ctype_i)) begin
           // 4. First qualified, privilege or precise context change, resync.
           w_reported_by_sync = 1'b1;
           w_main = MainSync;
@@ -540,12 +554,16 @@ module etrace_encoder_step (
           w_main = MainReport;
           w_reported = 1'b1;
           w_rep_updiscon_reason = 1'b1;
+          // updiscon != notify: the next view produces a format 3.
           w_rep_updiscon = (is_trap(c_itype_i) && c_retired_i) || w_next_exc_only ||
-                           (n_qualified_i && is_ppch(c_priv_i, n_priv_i, n_ctype_i)) || w_resync_due_plus1;
+                           (n_qualified_i && is_ppch(c_priv_i, n_priv_i, n_ctype_i)) ||
+                           (Flowchart ? w_resync_reached : w_resync_due_plus1);
           w_rep_irreport = failed_ret_i;
           w_rep_irdepth = failed_ret_i ? failed_depth_i : '0;
-        end else if ((is_trap(c_itype_i) && c_retired_i) || c_notify_i) begin
-          // 6. A retired trap, or a notification.
+        end else if ((is_trap(c_itype_i) && c_retired_i) || c_notify_i ||
+                     (w_resync_reached && (w_branches != 5'd0 || w_pbc != '0))) begin
+          // 6. A retired trap, or a notification; or resync_br: the count is reached and branches
+          // wait (the format 3 that follows carries no branch map).
           w_main = MainReport;
           w_reported = 1'b1;
           w_rep_notify = c_notify_i;
@@ -584,7 +602,8 @@ module etrace_encoder_step (
       // The held-back report goes before the first packet about curr, unless that packet reports
       // an uninferable jump's target; a branch makes it needless.
       w_pnd_drop = HasReturns && pend_i && (w_branch_here || (w_main == MainReport && w_rep_updiscon_reason));
-      w_pnd_go = HasReturns && pend_i && !w_pnd_drop && (w_main != MainNone || w_sf2 || w_resync_due_now);
+      w_pnd_go = HasReturns && pend_i && !w_pnd_drop &&
+                 (w_main != MainNone || w_sf2 || (!Flowchart && w_resync_due_now));
       // The resync report (when no main packet): the flags of steps 6-7.
       if (w_main == MainNone) begin
         w_rep_notify = 1'b0;
@@ -1227,8 +1246,8 @@ module etrace_encoder_step (
           end
         end
 
-        // Resync: compared at block ends only (retired, itype != 0).
-        resync_due = (opt_rmode_i != 2'd0) && c_retired_i && (c_itype_i != '0) &&
+        // Block placement: compared at block ends only (retired, itype != 0), F3 SF0 at the next view.
+        resync_due = !Flowchart && (opt_rmode_i != 2'd0) && c_retired_i && (c_itype_i != '0) &&
                      ({1'b0, resync} >= (33'd1 << (opt_rmax_i + 4'd4)));
         if (resync_due) begin
           if (branches != 5'd0 || pbc != '0) begin
