@@ -162,6 +162,11 @@ function zeroExtend(x: string, from: number, to: number): string {
   return to === from ? x : `{${to - from}'d0, ${x}}`;
 }
 
+/** `x` of `from` bits as `to` bits: zero-extended, or its low bits (the value fits). */
+function resize(x: string, from: number, to: number): string {
+  return to >= from ? zeroExtend(x, from, to) : `${x}[${to - 1}:0]`;
+}
+
 export function ingressContext(c: EtraceConfig, banner: string) {
   const wd = widths(c);
   const qualifier = hasQualifier(c);
@@ -675,6 +680,8 @@ export function encoderContext(c: EtraceConfig, banner: string, packerInstance: 
     wrbytes: s.wrBytes,
     wrlenw: s.wrLenWidth,
     lenPad: zeroExtend('wr_len_o', s.wrLenWidth, s.chainWidth),
+    viewsNeed: `s${steps}_need`,
+    chunkLen: resize('chunk', s.chainWidth, s.wrLenWidth),
     descriptorDecls: descriptorDecls(ENCODER_SLOTS),
     supportAssigns: supportAssigns([
       ['lsup', "1'b1", 'QsTraceLost'],

@@ -13,7 +13,9 @@
 // support packet that ends or starts a trace session. A packet that does not fit is lost and a
 // support packet with qual_status trace_lost replaces the next packet offered once it fits; with
 // stallEnable nothing is lost: when the cycle's packets do not fit, nothing changes and stall_o
-// asks the hart to wait.
+// asks the hart to wait; meanwhile the views' packets are written in parts as room appears (a
+// cycle with several blocks can need more bytes than the FIFO holds), and the cycle takes effect
+// once the rest fits.
 //
 // Trace sessions: a session starts when trTeActive and trTeEnable are set (out of reset with the
 // component's reset values) and sends a support packet; the run-time options are sampled then
@@ -80,6 +82,10 @@ module etrace_encoder (
 
   // ---------------------------------------------------------------- state
   logic           session_q, session_d;
+  // A stalled cycle written in parts: the bytes written so far, and trTeActive & trTeEnable held
+  // meanwhile (the cycle's bytes must not change under a register write).
+  logic [7:0]     part_q, part_d;
+  logic           live_on_q;
   // Options sampled when the session starts.
   logic           o_stall_q, o_stall_d, o_trig_q, o_trig_d, o_full_q, o_full_d, o_iexc_q, o_iexc_d;
   logic           o_sij_q, o_sij_d, o_ir_q, o_ir_d, o_bp_q, o_bp_d, o_jtc_q, o_jtc_d;
@@ -137,9 +143,10 @@ module etrace_encoder (
   assign resync_mode_o = opt_rmode;
 
   // ---------------------------------------------------------------- events of the cycle
-  logic start, finish, shift_in;
-  assign start  = active_i & enable_i & ~session_q;
-  assign finish = session_q & ~(active_i & enable_i) & (view_valid_i == '0);
+  logic live_on, start, finish, shift_in;
+  assign live_on = (part_q != '0) ? live_on_q : (active_i & enable_i);
+  assign start  = live_on & ~session_q;
+  assign finish = session_q & ~live_on & (view_valid_i == '0);
   // curr is encoded when the next view arrives, or with an unqualified next at the end of a session.
   assign shift_in = session_q & (view_valid_i != '0);
   assign start_o = start;
@@ -617,6 +624,7 @@ module etrace_encoder (
   logic         f_pend_irdepth;
   logic         f_lost_call;
   logic         stall;
+  logic [7:0]   left, views_left, chunk;
   logic [5:0]   wr_len;
   logic [159:0] wr_data;
   always_comb begin : p_post
@@ -732,9 +740,18 @@ module etrace_encoder (
     f_pend_addr = pend_addr;
     f_pend_irdepth = pend_irdepth;
     f_lost_call = lost_call;
-    stall = opt_stall && (need > fifo_free_i);
-    wr_len = w_len;
-    wr_data = w_data;
+    // With stallEnable the cycle stalls until the bytes not yet written fit; while it stalls, the
+    // views' bytes are written as far as there is room (part_q so far). The session's support
+    // packet is never split: it comes last and, at a session's start, from live register values.
+    left = need - part_q;
+    views_left = s1_need - part_q;
+    stall = opt_stall && (left > fifo_free_i);
+    if (!opt_stall) chunk = '0;
+    else if (!stall) chunk = left;
+    else chunk = (views_left < fifo_free_i) ? views_left : fifo_free_i;
+    wr_len = opt_stall ? chunk[5:0] : w_len;
+    wr_data = w_data >> {part_q, 3'd0};
+    part_d = stall ? part_q + chunk : '0;
   end
 
   assign commit = ~stall;
@@ -744,7 +761,7 @@ module etrace_encoder (
   assign stall_o = stall;
   assign advance_o = ~stall;
   assign lost_o = stall | (commit & (f_lost_call | (f_lost_pending & ~lost_pending_q)));
-  assign wr_valid_o = commit & (wr_len != '0);
+  assign wr_valid_o = wr_len != '0;
   assign wr_len_o = wr_len;
   assign wr_data_o = wr_data;
 
@@ -904,6 +921,8 @@ module etrace_encoder (
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       session_q <= 1'b0;
+      part_q <= '0;
+      live_on_q <= 1'b0;
       o_stall_q <= 1'b0;
       o_trig_q <= 1'b0;
       o_full_q <= 1'b0;
@@ -960,6 +979,8 @@ module etrace_encoder (
       lost_pending_q <= 1'b0;
     end else begin
       session_q <= session_d;
+      part_q <= part_d;
+      live_on_q <= live_on;
       o_stall_q <= o_stall_d;
       o_trig_q <= o_trig_d;
       o_full_q <= o_full_d;
@@ -1028,10 +1049,14 @@ module etrace_encoder (
       // 8), or with stallEnable the cycle stalls.
       assert (!wr_valid_o || ({2'd0, wr_len_o} <= fifo_free_i))
         else $error("etrace_encoder: a write of %0d bytes exceeds the free room of %0d bytes", wr_len_o, fifo_free_i);
-      // The encoder stalls the hart only with stallEnable (trTeInstStallEnable), and a stalled
-      // cycle writes nothing and takes no signal group.
-      assert (!stall_o || (opt_stall && !wr_valid_o && !advance_o))
-        else $error("etrace_encoder: stall_o without stallEnable, or with a write or an advance");
+      // The encoder stalls the hart only with stallEnable (trTeInstStallEnable); a stalled cycle
+      // takes no signal group and writes only the views' bytes it has room for.
+      assert (!stall_o || (opt_stall && !advance_o))
+        else $error("etrace_encoder: stall_o without stallEnable, or with an advance");
+      // A stall ends: the bytes left of a cycle fit once the FIFO drains, as the views' bytes are
+      // written in parts and the support packet alone always fits.
+      assert (!stall_o || !opt_stall || part_d >= part_q)
+        else $error("etrace_encoder: a stalled cycle's written part went back");
     end
   end
 `endif

@@ -65,6 +65,9 @@ export const block: Block<EtraceConfig> = {
       const retires = 2 + below(3);
       sets.push(`retires_p=${retires}`, `iretire_width_p=${retires === 4 ? 4 : 3}`);
       if (below(2) === 0) sets.push(`taken_branches_p=${2 + below(2)}`);
+    } else if (below(4) === 0) {
+      // Single retirement takes the flowchart's resync placement by default; the block one too.
+      sets.push('resync_policy=block');
     }
     return sets;
   },
