@@ -420,6 +420,7 @@ function stepPorts(c: EtraceConfig): StepSignal[] {
   const s = coreSizes(c);
   const sijump = c.params.sijump_p === 1;
   const jtc = hasJumpTargetCache(c);
+  const returns = hasImplicitReturn(c);
   const input = (name: string, width: number, to: StepPart[], extra: SignalExtra = {}): StepSignal => ({ name, width, from: 'in', to, ...extra });
   const field = (name: string, width: number, to: StepPart[], extra: SignalExtra = {}): StepSignal => input(name, width, to, { vector: true, ...extra });
   const output = (name: string, width: number, from: StepPart, extra: SignalExtra = {}): StepSignal => ({ name, width, from, to: [], ...extra });
@@ -456,7 +457,7 @@ function stepPorts(c: EtraceConfig): StepSignal[] {
     field('c_addr', wd.iaw, [CONTENTS, ACCEPT], { heading: ['curr: the view encoded'] }),
     field('c_itype', wd.itw, [DECISION]),
     input('c_retired', 1, [DECISION, ACCEPT]),
-    input('c_size', 3, [ACCEPT]),
+    input('c_size', 3, returns ? [ACCEPT] : []),
     field('c_priv', wd.pw, [DECISION, CONTENTS]),
     field('c_context', wd.ctxw, [CONTENTS]),
     field('c_ctype', wd.ctw, [DECISION]),

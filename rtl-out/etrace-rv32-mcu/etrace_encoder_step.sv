@@ -175,7 +175,7 @@ module etrace_encoder_step (
   logic [5:0]  sf2_len;
   // Inputs no part reads in this configuration.
   logic        unused_inputs;
-  assign unused_inputs = ^{ jtc_hit_i };
+  assign unused_inputs = ^{ c_size_i, jtc_hit_i };
 
   etrace_step_decision u_decision (
     .encode_i                 (encode_i),
@@ -300,7 +300,6 @@ module etrace_encoder_step (
     .opt_rmode_i       (opt_rmode_i),
     .c_addr_i          (c_addr_i),
     .c_retired_i       (c_retired_i),
-    .c_size_i          (c_size_i),
     .c_enabled_i       (c_enabled_i),
     .c_units_i         (c_units_i),
     .jtc_update_o      (jtc_update_o),

@@ -25,7 +25,6 @@ module etrace_step_accept (
   // curr: the view encoded
   input  logic [31:0]  c_addr_i,
   input  logic         c_retired_i,
-  input  logic [2:0]   c_size_i,
   input  logic         c_enabled_i,
   input  logic [31:0]  c_units_i,
   // Prediction structures as this step sees them, and this step's updates
@@ -202,7 +201,7 @@ module etrace_step_accept (
     jtc_update = 1'b0;
     ir_push = 1'b0;
     ir_pop = 1'b0;
-    ir_push_addr = c_addr_i + {29'd0, c_size_i};
+    ir_push_addr = '0;  // no return stack or call counter takes it
     // (No jump target cache: the main packet has no alternative.)
     main_len_sel = main_len_i;
     main_bytes_sel = main_bytes_i;
