@@ -436,13 +436,13 @@ export class EtraceEncoder {
       }
       // 6. A retired trap, or a notification.
       if ((this.isTrap(curr) && curr.retired) || curr.notify) {
-        this.report(curr.addr, 'other', { notify: curr.notify, ...this.irFlags(depthBefore) });
+        this.report(curr.addr, 'other', { notify: curr.notify, ...this.irFlags(curr, depthBefore) });
         reported = true;
         break decide;
       }
       // 7. The next view needs this one reported first.
       if (this.reportNeededByNext(curr, next)) {
-        this.report(curr.addr, 'other', this.irFlags(depthBefore));
+        this.report(curr.addr, 'other', this.irFlags(curr, depthBefore));
         reported = true;
         break decide;
       }
@@ -460,7 +460,7 @@ export class EtraceEncoder {
 
     // Resync: compared at block ends only (see docs/etrace-model.md).
     if (this.resyncDueAt(curr, 0)) {
-      if (this.branches > 0 || this.pbc > 0) this.report(curr.addr, 'other', this.irFlags(depthBefore));
+      if (this.branches > 0 || this.pbc > 0) this.report(curr.addr, 'other', this.irFlags(curr, depthBefore));
       this.syncNext = true;
     }
     if (reported || reportedBySync) this.lastReportReason = reported && prevUpdiscon ? 'updiscon' : 'other';
@@ -533,10 +533,14 @@ export class EtraceEncoder {
    * irreport and irdepth/irets of a packet that reports current for a reason other than an
    * uninferable discontinuity before it (steps 6, 7, the resync report). Ratified: the depth
    * before current's own call or return, whenever it is not 0. Extension: the returns counted
-   * since the last branch or packet, before current, whenever that is not 0.
+   * since the last branch or packet, before current, whenever that is not 0 and the count is
+   * needed: not for an xRET, which the decoder cannot follow without its target's address, so no
+   * earlier occurrence of it can be on its path (docs/etrace-model.md).
    */
-  private irFlags(depthBefore: number): PacketFlags {
-    if (this.iretExt) return this.irets > 0 ? { irreport: true, irets: BigInt(Math.min(this.irets, IRETS_MAX)) } : { irreport: false };
+  private irFlags(curr: View, depthBefore: number): PacketFlags {
+    if (this.iretExt) {
+      return this.irets > 0 && curr.itype !== TRAP_RETURN ? { irreport: true, irets: BigInt(Math.min(this.irets, IRETS_MAX)) } : { irreport: false };
+    }
     return depthBefore > 0 ? { irreport: true, irdepth: BigInt(depthBefore) } : { irreport: false };
   }
 

@@ -21,8 +21,8 @@ function image(rows: [number, number][]): ProgramImage {
   return b.build();
 }
 
-/** Single-retirement records of a path through `img` (RV32, machine mode). */
-function records(img: ProgramImage, path: number[]): RetirementRecord[] {
+/** Single-retirement records of a path through `img` (RV32, machine mode from `user` on user mode). */
+function records(img: ProgramImage, path: number[], user = path.length): RetirementRecord[] {
   return path.map((a, i) => {
     const addr = BigInt(a);
     const fetched = img.fetch(addr);
@@ -30,7 +30,7 @@ function records(img: ProgramImage, path: number[]): RetirementRecord[] {
     const info = classify(fetched.encoding, addr, 32);
     const next = path[i + 1];
     const itype = info.control === 'branch' ? branchItype(next !== undefined && BigInt(next) !== addr + BigInt(info.length)) : info.itype;
-    return { ...emptyRecord(), iaddr: addr, itype, iretire: info.length / 2, ilastsize: info.length === 4 ? 1 : 0 };
+    return { ...emptyRecord(), iaddr: addr, itype, iretire: info.length / 2, ilastsize: info.length === 4 ? 1 : 0, priv: i >= user ? 0 : 3 };
   });
 }
 
@@ -41,9 +41,9 @@ function config(sets: string[]) {
 }
 
 /** The encoder's packets as dump lines (offsets dropped), and the decoded path. */
-function run(img: ProgramImage, path: number[], sets: string[]): { packets: string[]; bytes: Uint8Array; decoded: string[] } {
+function run(img: ProgramImage, path: number[], sets: string[], user?: number): { packets: string[]; bytes: Uint8Array; decoded: string[] } {
   const c = config(sets);
-  const encoded = encodeStream(records(img, path), c);
+  const encoded = encodeStream(records(img, path, user), c);
   const packets = encoded.packets.map((p) => dumpPacket(p.packet as Packet, c.params, 0).slice(8));
   const decoded = decodeStream(encoded.bytes, img, { params: c.params, xlen: 32 }).map((d) => (d.kind === 'pc' ? d.address.toString(16) : `gap:${d.reason}`));
   return { packets, bytes: encoded.bytes, decoded };
@@ -151,6 +151,30 @@ describe('implicit return: Implicit Return extension (irets) and ratified irdept
     // Ratified: depth 0 at the end, nothing to report.
     const ratified = run(F_TWICE, [...RUN_B, 0x2004, 0x1008], ['return_stack_size_p=2', 'iret_ext_p=0']);
     expect(ratified.packets.slice(2, -1)).toEqual(['F2 addr-only  address=0x8 notify=0 updiscon=0 irreport=0 irdepth=0']);
+  });
+
+  it('an xRET is reported without the count: the decoder cannot have passed it before', () => {
+    // A handler: a branch, a call of f (a lone ret), mret to user mode. The mret is reported (step 7:
+    // a privilege change follows with a branch in the map) with one return since the branch, but
+    // an earlier mret on the decoder's path would have needed its own packet, so irreport stays clear.
+    const img = image([
+      [0x5ff8, enc.addi(5, 0, 0)],
+      [0x5ffc, enc.bne(5, 0, 8)], // not taken
+      [0x6000, enc.jal(1, 0x100)], // call f
+      [0x6004, 0x30200073], // mret -> 0x7000 (mepc)
+      [0x6100, enc.jalr(0, 1, 0)], // f: ret
+      [0x7000, enc.addi(6, 0, 0)],
+      [0x7004, enc.addi(6, 0, 1)],
+    ]);
+    const path = [0x5ff8, 0x5ffc, 0x6000, 0x6100, 0x6004, 0x7000, 0x7004];
+    const r = run(img, path, ['return_stack_size_p=2'], 5);
+    expect(r.packets.slice(1, -1)).toEqual([
+      'F3.SF0 sync  branch=1 privilege=3 context=0x0 address=0x5ff8',
+      'F1 diff-delta  branches=1 branch_map=0b1 address=0xc notify=0 updiscon=0 irreport=0 irets=0',
+      'F3.SF0 sync  branch=1 privilege=0 context=0x0 address=0x7000',
+      'F2 addr-only  address=0x4 notify=0 updiscon=0 irreport=0 irets=0',
+    ]);
+    expect(r.decoded).toEqual([...hex(path), 'gap:end']);
   });
 
   it('without implicit return hardware the parameter changes nothing', () => {
