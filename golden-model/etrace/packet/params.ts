@@ -127,6 +127,15 @@ export const IRETS_WIDTH = 8;
 export const IRETS_MAX = (1 << IRETS_WIDTH) - 1;
 
 /**
+ * Bits of a return-stack depth or call count: return_stack_size_p + (return_stack_size_p > 0 ? 1
+ * : 0) + call_counter_size_p (a stack of 2^n entries holds n+1-bit depths). The ratified irdepth
+ * field has this width; with the Implicit Return extension the depth is no packet field.
+ */
+export function returnDepthWidth(p: PacketParams): number {
+  return p.return_stack_size_p + (p.return_stack_size_p > 0 ? 1 : 0) + p.call_counter_size_p;
+}
+
+/**
  * Whether implicit return follows the Implicit Return extension v0.8 (irets) rather than the
  * ratified irdepth: `iret_ext_p` = 1 and the encoder has implicit return hardware (a call counter
  * or a return stack). The extension is written against the 2.0 layout; formats 0, 1 and 2 are the
@@ -180,7 +189,7 @@ export function packetWidths(p: PacketParams): PacketWidths {
   return {
     address: p.iaddress_width_p - p.iaddress_lsb_p,
     tval: p.iaddress_width_p,
-    irdepth: ext ? 0 : p.return_stack_size_p + (p.return_stack_size_p > 0 ? 1 : 0) + p.call_counter_size_p,
+    irdepth: ext ? 0 : returnDepthWidth(p),
     irets: ext ? IRETS_WIDTH : 0,
     iretExt: ext ? 1 : 0,
     index: p.cache_size_p,
