@@ -498,7 +498,7 @@ export class EtraceEncoder {
       return;
     }
     if (returns.depth > 0) {
-      if (!sijump && !this.returnIsImplicit(returns, next)) this.failedReturn = { irreport: true, irets: BigInt(this.irets) };
+      if (!sijump && !this.returnIsImplicit(returns, next)) this.failedReturn = { irreport: true, irets: BigInt(Math.min(this.irets, IRETS_MAX)) };
       returns.pop();
       this.irets++;
     } else if (!sijump && this.irets > 0) {
