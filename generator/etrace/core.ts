@@ -16,7 +16,7 @@ import type { EtraceConfig } from '../../golden-model/etrace/config.ts';
 import { hasContextInput, hasTimeInput } from '../../golden-model/etrace/ports.ts';
 import { etraceApbRegsContext } from './apb-regs.ts';
 import { padColumn, svVec } from '../render.ts';
-import { packetFields, packetWidths, type Packet } from '../../golden-model/etrace/packet/index.ts';
+import { packetFields, packetWidths, returnDepthWidth, type Packet } from '../../golden-model/etrace/packet/index.ts';
 import { encapsulatedBytes, packerMaxBytes } from './packer.ts';
 
 /** A descriptor field of the packer: its name (port `<name>_i`) and width for a configuration (0 = absent). */
@@ -787,7 +787,7 @@ export function irstackContext(c: EtraceConfig, banner: string) {
     iaw: p.iaddress_width_p,
     entries: 1 << p.return_stack_size_p,
     pw: Math.max(1, p.return_stack_size_p),
-    dw: Math.max(1, packetWidths(p).irdepth),
+    dw: Math.max(1, returnDepthWidth(p)),
     ccbits: p.call_counter_size_p,
     ccmax: (1 << p.call_counter_size_p) - 1,
     unusedCounter: ports.flatMap(({ k }) => [`target${k}_i`, `push_addr${k}_i`]).join(', '),
