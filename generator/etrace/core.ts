@@ -4,9 +4,12 @@
  * (etrace_bpred, etrace_jtc, etrace_irstack) and etrace_top. Every width and
  * every repeated block is prepared here; the templates paste them (architecture.md).
  *
- * The packer (etrace_packer) is instantiated once per packet slot: in each etrace_encoder_step (one
- * per view encoded in a cycle) pre (support before the view's packets), main (the flowchart's
- * packet, or the resync report), alt (the jump target cache's F0 SF1 alternative) and sf2; in
+ * etrace_encoder_step (one per view encoded in a cycle) is three modules: etrace_step_decision,
+ * etrace_step_contents and etrace_step_accept; their ports come from one table (stepPorts,
+ * stepLinks). The packer (etrace_packer) is instantiated once per packet slot: in each
+ * etrace_step_contents pre (support before the view's packets), pnd (the held-back report of a
+ * call, with implicit return only), main (the flowchart's packet, or the resync report), alt (the
+ * jump target cache's F0 SF1 alternative, with a jump target cache only) and sf2; in
  * etrace_encoder lsup (support with qual_status trace_lost) and post (support that starts or ends a
  * session). Each slot has one signal per descriptor field, named `<slot>_<field>`; a field the
  * configuration does not send is a 1-bit signal left unconnected.
@@ -17,7 +20,7 @@ import { hasContextInput, hasTimeInput } from '../../golden-model/etrace/ports.t
 import { etraceApbRegsContext } from './apb-regs.ts';
 import { padColumn, svVec } from '../render.ts';
 import { packetFields, packetWidths, returnDepthWidth, type Packet } from '../../golden-model/etrace/packet/index.ts';
-import { encapsulatedBytes, packerMaxBytes } from './packer.ts';
+import { encapsulatedBytes, PACKER_KINDS, packerMaxBytes } from './packer.ts';
 
 /** A descriptor field of the packer: its name (port `<name>_i`) and width for a configuration (0 = absent). */
 export interface DescriptorField {
@@ -59,7 +62,8 @@ export function descriptorFields(c: EtraceConfig): DescriptorField[] {
 /** The packet slots of a step and of the encoder (see the file comment). */
 const STEP_SLOTS = ['pre', 'pnd', 'main', 'alt', 'sf2'] as const;
 const ENCODER_SLOTS = ['lsup', 'post'] as const;
-type Slot = (typeof STEP_SLOTS)[number] | (typeof ENCODER_SLOTS)[number];
+type StepSlot = (typeof STEP_SLOTS)[number];
+type Slot = StepSlot | (typeof ENCODER_SLOTS)[number];
 
 /** Signal groups (blocks) the hart presents in a cycle: taken_branches_p. */
 export function groupsPerCycle(c: EtraceConfig): number {
@@ -263,27 +267,35 @@ function offerBlock(where: OfferSite, take: string, lsup: string, len: string, e
 interface ChainVar {
   readonly name: string;
   readonly width: number;
+  /**
+   * The parts of a step that read the value the step starts from besides the acceptance chain
+   * (which reads every one of them and gives the value the step leaves).
+   */
+  readonly readBy?: readonly StepPart[];
 }
 
 /** The encoder state a step takes and gives, in declaration order. */
 function chainState(c: EtraceConfig): ChainVar[] {
   const wd = widths(c);
-  const one = (name: string): ChainVar => ({ name, width: 1 });
+  // The held-back report of a call (step 6b) is built from the state before the step.
+  const held: StepPart[] = hasImplicitReturn(c) ? ['contents'] : [];
+  const v = (name: string, width: number, readBy: StepPart[] = []): ChainVar => ({ name, width, readBy });
   return [
-    one('lost_pending'), one('awaiting'), one('sync_next'), one('tracing'), one('rep_enable'), one('ir_anchor'),
-    one('thaddr0'), one('reason_upd'),
-    { name: 'branches', width: 5 },
-    { name: 'map', width: 31 },
-    { name: 'pbc', width: 33 },
-    one('map_failed'), one('count_failed'),
-    { name: 'resync', width: 32 },
-    { name: 'last_addr', width: wd.iaw },
-    one('failed_ret'),
-    { name: 'failed_depth', width: wd.ird },
-    one('pend'),
-    { name: 'pend_addr', width: wd.iaw },
-    { name: 'pend_irdepth', width: wd.ird },
-    ...(viewsPerGroup(c) > 1 ? [{ name: 'rec_units', width: 32 }] : []),
+    v('lost_pending', 1), v('awaiting', 1, ['decision']), v('sync_next', 1, ['decision']), v('tracing', 1, ['decision']),
+    v('rep_enable', 1, ['decision']), v('ir_anchor', 1, ['decision']), v('thaddr0', 1, ['decision']),
+    v('reason_upd', 1, ['decision', 'contents']),
+    v('branches', 5, ['decision', ...held]),
+    v('map', 31, ['decision', ...held]),
+    v('pbc', 33, ['decision', ...held]),
+    v('map_failed', 1, ['decision']), v('count_failed', 1, ['decision']),
+    v('resync', 32, ['decision']),
+    v('last_addr', wd.iaw, ['decision', ...held]),
+    v('failed_ret', 1, ['decision']),
+    v('failed_depth', wd.ird, ['decision']),
+    v('pend', 1, ['decision']),
+    v('pend_addr', wd.iaw, ['decision', ...held]),
+    v('pend_irdepth', wd.ird, held),
+    ...(viewsPerGroup(c) > 1 ? [v('rec_units', 32)] : []),
   ];
 }
 
@@ -347,8 +359,8 @@ function coreFlags(c: EtraceConfig) {
     ctype2: p.ctype_width_p === 2,
     ratified: p.payload_layout === '2.0' ? 1 : 0,
     hasBpred: p.bpred_size_p > 0 ? 1 : 0,
-    hasJtc: p.cache_size_p > 0 ? 1 : 0,
-    hasReturns: p.return_stack_size_p > 0 || p.call_counter_size_p > 0 ? 1 : 0,
+    hasJtc: hasJumpTargetCache(c) ? 1 : 0,
+    hasReturns: hasImplicitReturn(c) ? 1 : 0,
     hasSijump: p.sijump_p === 1 ? 1 : 0,
     flowchart: p.resync_policy === 'flowchart' ? 1 : 0,
     maxLen: s.maxLen,
@@ -356,40 +368,400 @@ function coreFlags(c: EtraceConfig) {
   };
 }
 
-/** The context of etrace_encoder_step: one view through the decision, contents and acceptance chain. */
-export function stepContext(c: EtraceConfig, banner: string, packerInstance: (slot: Slot) => string) {
+// ---------------------------------------------------------------------------------------------
+// etrace_encoder_step and its parts
+
+/**
+ * The parts of a step, one module each (`etrace_step_<part>`), instantiated by etrace_encoder_step
+ * in this order: the decisions of Figure 8.1 (decision), the packets' contents and their packers
+ * (contents), and the acceptance chain that offers the packets to the FIFO (accept).
+ */
+export const STEP_PARTS = ['decision', 'contents', 'accept'] as const;
+export type StepPart = (typeof STEP_PARTS)[number];
+
+/** Whether the configuration has an implicit return stack or call counter (section 3.2.5). */
+function hasImplicitReturn(c: EtraceConfig): boolean {
+  return c.params.return_stack_size_p > 0 || c.params.call_counter_size_p > 0;
+}
+
+/** Whether the configuration has a jump target cache (section 3.2.7). */
+function hasJumpTargetCache(c: EtraceConfig): boolean {
+  return c.params.cache_size_p > 0;
+}
+
+/**
+ * A signal of a step. A port of etrace_encoder_step is an input (`from` 'in', read by the parts
+ * `to`) or an output (driven by the part `from`, `to` empty); a link runs inside
+ * etrace_encoder_step from the part `from` to the parts `to` (none when no part reads it in the
+ * configuration). Port names add `_i` or `_o`; a link is a wire of its own name in
+ * etrace_encoder_step.
+ */
+interface StepSignal {
+  readonly name: string;
+  readonly width: number;
+  /** Declared with a range also at one bit (`[0:0]`: a width the configuration sets). */
+  readonly vector?: boolean;
+  readonly from: 'in' | StepPart;
+  readonly to: readonly StepPart[];
+  /** Trailing comment of the declaration. */
+  readonly comment?: string;
+  /** Comment lines before the signal: it starts a group of the port lists. */
+  readonly heading?: readonly string[];
+  /** The heading in the port list of a part that only reads the group. */
+  readonly readHeading?: readonly string[];
+}
+
+type SignalExtra = Pick<StepSignal, 'vector' | 'comment' | 'heading' | 'readHeading'>;
+const DECISION: StepPart = 'decision';
+const CONTENTS: StepPart = 'contents';
+const ACCEPT: StepPart = 'accept';
+
+/** The packet slots of a step in this configuration (see the file comment). */
+function stepSlots(c: EtraceConfig): StepSlot[] {
+  return STEP_SLOTS.filter((slot) => (slot === 'pnd' ? hasImplicitReturn(c) : slot === 'alt' ? hasJumpTargetCache(c) : true));
+}
+
+/** The ports of etrace_encoder_step, in declaration order, and the parts that read or drive each. */
+function stepPorts(c: EtraceConfig): StepSignal[] {
+  const wd = widths(c);
+  const s = coreSizes(c);
+  const sijump = c.params.sijump_p === 1;
+  const jtc = hasJumpTargetCache(c);
+  const returns = hasImplicitReturn(c);
+  const input = (name: string, width: number, to: StepPart[], extra: SignalExtra = {}): StepSignal => ({ name, width, from: 'in', to, ...extra });
+  const field = (name: string, width: number, to: StepPart[], extra: SignalExtra = {}): StepSignal => input(name, width, to, { vector: true, ...extra });
+  const output = (name: string, width: number, from: StepPart, extra: SignalExtra = {}): StepSignal => ({ name, width, from, to: [], ...extra });
+  const state = chainState(c).flatMap((v, i): StepSignal[] => [
+    input(
+      v.name,
+      v.width,
+      [...(v.readBy ?? []), ACCEPT],
+      i === 0
+        ? { heading: ['Encoder state before and after this step (the variables of chapter 8)'], readHeading: ['Encoder state before this step (the variables of chapter 8)'] }
+        : {},
+    ),
+    output(v.name, v.width, ACCEPT),
+  ]);
+  return [
+    input('encode', 1, [DECISION, ACCEPT], { comment: 'curr is encoded in this step' }),
+    input('opt_stall', 1, [ACCEPT], { heading: ['Run-time options in force'] }),
+    input('opt_full', 1, [CONTENTS]),
+    input('opt_iexc', 1, [CONTENTS, ACCEPT]),
+    input('opt_sij', 1, sijump ? [DECISION, CONTENTS] : [DECISION]),
+    input('opt_ir', 1, [CONTENTS, ACCEPT]),
+    input('opt_bp', 1, [DECISION, CONTENTS]),
+    input('opt_jtc', 1, jtc ? [CONTENTS, ACCEPT] : [CONTENTS]),
+    input('opt_rmode', 2, [DECISION, ACCEPT]),
+    input('opt_rmax', 4, [DECISION]),
+    field('p_addr', wd.iaw, [CONTENTS], { heading: ['prev: the view before curr (its updiscon as decided when it was curr)'] }),
+    field('p_itype', wd.itw, [DECISION]),
+    input('p_retired', 1, [DECISION]),
+    field('p_priv', wd.pw, [DECISION]),
+    field('p_cause', wd.ew, [CONTENTS]),
+    field('p_tval', wd.iaw, [CONTENTS]),
+    input('p_qualified', 1, [DECISION]),
+    input('p_updiscon', 1, [DECISION]),
+    field('c_addr', wd.iaw, [CONTENTS, ACCEPT], { heading: ['curr: the view encoded'] }),
+    field('c_itype', wd.itw, [DECISION]),
+    input('c_retired', 1, [DECISION, ACCEPT]),
+    input('c_size', 3, returns ? [ACCEPT] : []),
+    field('c_priv', wd.pw, [DECISION, CONTENTS]),
+    field('c_context', wd.ctxw, [CONTENTS]),
+    field('c_ctype', wd.ctw, [DECISION]),
+    field('c_cause', wd.ew, [CONTENTS]),
+    field('c_tval', wd.iaw, [CONTENTS]),
+    field('c_time', wd.timew, [CONTENTS]),
+    input('c_sijump', 1, [DECISION]),
+    input('c_notify', 1, [DECISION]),
+    input('c_qualified', 1, [DECISION]),
+    input('c_enabled', 1, [CONTENTS, ACCEPT]),
+    input('c_units', 32, [DECISION, ACCEPT]),
+    ...(viewsPerGroup(c) > 1 ? [input('c_starts', 1, [ACCEPT], { comment: 'curr is the first view of its record' })] : []),
+    field('n_itype', wd.itw, [DECISION], {
+      heading: ['next: the view after curr (unqualified at the end of a session; its address matters only to', 'the implicit return stack, which the encoder looks up)'],
+    }),
+    input('n_retired', 1, [DECISION]),
+    input('n_qualified', 1, [DECISION]),
+    field('n_priv', wd.pw, [DECISION]),
+    field('n_ctype', wd.ctw, [DECISION]),
+    input('bp_taken', 1, [DECISION], { heading: ["Prediction structures as this step sees them, and this step's updates"], comment: "the predictor's prediction at curr's address" }),
+    output('bp_update', 1, DECISION),
+    input('jtc_hit', 1, jtc ? [ACCEPT] : [], { comment: "curr's address is in the jump target cache" }),
+    field('jtc_index', wd.jcw, [CONTENTS]),
+    output('jtc_update', 1, ACCEPT),
+    field('ir_depth', wd.ird, [DECISION, ACCEPT], { comment: 'stack depth or call count before curr' }),
+    input('ir_predicts', 1, [ACCEPT], { comment: "a return to next's address would be implicit" }),
+    output('ir_push', 1, ACCEPT),
+    output('ir_push_addr', wd.iaw, ACCEPT, { vector: true }),
+    output('ir_pop', 1, ACCEPT),
+    output('synced', 1, ACCEPT, { comment: 'an F3 SF0/SF1 was taken: the structures are cleared' }),
+    output('updiscon', 1, ACCEPT, { comment: 'curr is an uninferable discontinuity (prev of the next step)' }),
+    field('lsup_bytes', 8 * s.maxLen, [ACCEPT], { heading: ['The trace_lost support packet (the same in every step)'] }),
+    input('lsup_len', 6, [ACCEPT]),
+    ...state,
+    field('room', s.chainWidth, [ACCEPT], { heading: ['Output FIFO: the room left (or, with stallEnable, the bytes needed) before and after'] }),
+    field('need', s.chainWidth, [ACCEPT]),
+    output('room', s.chainWidth, ACCEPT, { vector: true }),
+    output('need', s.chainWidth, ACCEPT, { vector: true }),
+    output('lost_call', 1, ACCEPT, { comment: 'a packet was lost in this step' }),
+    output('wr_len', s.stepLenWidth, ACCEPT, { vector: true, comment: 'the packets taken, concatenated (byte 0 first)' }),
+    output('wr_data', 8 * s.stepBytes, ACCEPT, { vector: true }),
+  ];
+}
+
+/**
+ * The signals between the parts of a step: the decision about curr (`a_*`, to the contents and
+ * the acceptance chain) and the packets (to the acceptance chain).
+ */
+function stepLinks(c: EtraceConfig): StepSignal[] {
+  const wd = widths(c);
+  const s = coreSizes(c);
+  const returns = hasImplicitReturn(c);
+  const jtc = hasJumpTargetCache(c);
+  const bpred = c.params.bpred_size_p > 0;
+  const decided = (name: string, width: number, to: StepPart[], extra: SignalExtra = {}): StepSignal => ({ name, width, from: DECISION, to, ...extra });
+  const packed = (name: string, width: number, extra: SignalExtra = {}): StepSignal => ({ name, width, from: CONTENTS, to: [ACCEPT], ...extra });
+  const slots = stepSlots(c);
+  return [
+    decided('a_qualified', 1, [ACCEPT], { heading: ['The decision about curr (Figure 8.1)'], comment: 'curr is qualified (steps 2-9 apply)' }),
+    decided('a_end_support', 1, [CONTENTS], { comment: 'step 1: tracing ends at curr' }),
+    decided('a_start_support', 1, [ACCEPT], { comment: 'tracing (re)starts at curr and enable 1 was not reported' }),
+    decided('a_last_addr', wd.iaw, returns ? [CONTENTS, ACCEPT] : [CONTENTS], {
+      comment: "the last reported address before curr's packets (after the held-back report)",
+    }),
+    decided('a_branches', 5, [CONTENTS, ACCEPT], { comment: "branch state after curr's branch (step 2) and the held-back report" }),
+    decided('a_map', 31, [CONTENTS, ACCEPT]),
+    decided('a_pbc', 33, [CONTENTS, ACCEPT]),
+    decided('a_map_failed', 1, [ACCEPT]),
+    decided('a_count_failed', 1, [ACCEPT]),
+    decided('a_current_failed', 1, bpred ? [CONTENTS] : []),
+    decided('a_ir_anchor', 1, [ACCEPT]),
+    decided('a_resync', 32, [ACCEPT], { comment: "resync count with curr's units" }),
+    decided('a_resync_point', 1, [ACCEPT], { comment: 'curr ends a block and a resync mode is on: the count is compared' }),
+    decided('a_resync_max', 20, [ACCEPT], { comment: 'the count that makes a resync due, 2^(ResyncMax+4) (section 8.2)' }),
+    decided('a_main', 3, [CONTENTS, ACCEPT], { comment: 'the main packet' }),
+    decided('a_main_is_trap_of_prev', 1, [CONTENTS], { comment: "MainTrap about prev's trap (else curr's own)" }),
+    decided('a_trap_interrupt', 1, [CONTENTS], { comment: 'the trap MainTrap reports is an interrupt' }),
+    decided('a_taken', 1, [CONTENTS], { comment: 'curr retired a taken branch' }),
+    decided('a_main_thaddr', 1, [CONTENTS, ACCEPT]),
+    decided('a_thaddr0_d', 1, [ACCEPT]),
+    decided('a_thaddr0_set', 1, [ACCEPT], { comment: 'a_thaddr0_d replaces thaddr0_i' }),
+    decided('a_sf2', 1, [ACCEPT], { comment: 'step 9: F3 SF2' }),
+    decided('a_rep_notify', 1, jtc ? [CONTENTS, ACCEPT] : [CONTENTS]),
+    decided('a_rep_updiscon', 1, jtc ? [CONTENTS, ACCEPT] : [CONTENTS]),
+    decided('a_rep_irreport', 1, [CONTENTS]),
+    decided('a_rep_irdepth', wd.ird, returns ? [CONTENTS] : [], { vector: true }),
+    decided('a_rep_kind', 3, jtc ? [CONTENTS, ACCEPT] : [CONTENTS], { comment: 'the format of a report of curr (section 8.1)' }),
+    decided('a_pnd_kind', 3, returns ? [CONTENTS] : [], { comment: 'the format of the held-back report' }),
+    decided('a_rep_updiscon_reason', 1, jtc ? [ACCEPT] : [], { comment: 'the report is the target of an uninferable discontinuity (JTC)' }),
+    decided('a_uninferable', 1, [ACCEPT], { comment: 'curr retired an uninferable jump, not sequentially inferable (3.2.4)' }),
+    decided('a_call', 1, [ACCEPT], { comment: 'curr is a call (section 3.2.5)' }),
+    decided('a_return', 1, [ACCEPT], { comment: 'curr is a return implicit return may infer (section 3.2.5)' }),
+    decided('a_reason_upd', 1, [ACCEPT], { comment: 'lastReportReason after curr' }),
+    decided('a_defer', 1, returns ? [ACCEPT] : [], { comment: "step 6b's report of curr is held back (pend)" }),
+    decided('a_pnd_go', 1, returns ? [ACCEPT] : [], { comment: "the held-back report is sent before curr's packets" }),
+    decided('a_pnd_drop', 1, returns ? [ACCEPT] : [], { comment: "... or dropped (a branch, or an uninferable jump's target reported)" }),
+    ...slots.flatMap((slot, i) => [
+      packed(`${slot}_bytes`, 8 * s.maxLen, { vector: true, ...(i === 0 ? { heading: ['The packets, encapsulated (chapter 6)'] } : {}) }),
+      packed(`${slot}_len`, 6),
+    ]),
+    // The sizes in bits of the main packet and its jump target cache alternative, compared.
+    ...(jtc ? [packed('main_bits', 8), packed('alt_bits', 8)] : []),
+  ];
+}
+
+/** A declaration's data type: `logic`, with a range unless it is a one-bit scalar. */
+function stepType(v: StepSignal): string {
+  return v.width === 1 && !v.vector ? 'logic' : `logic ${svVec(v.width)}`;
+}
+
+/** Whether a part has a signal as a port, and its direction there. */
+function portOf(part: StepPart | 'step', v: StepSignal, link: boolean): 'i' | 'o' | undefined {
+  if (part === 'step') return link ? undefined : v.from === 'in' ? 'i' : 'o';
+  if (link && v.to.length === 0) return undefined;
+  if (v.from === part) return 'o';
+  return v.to.includes(part) ? 'i' : undefined;
+}
+
+/**
+ * The port list of etrace_encoder_step (`step`) or of one of its parts: the step's ports that the
+ * part reads or drives, then its links, in table order; a heading comes with the first port of its
+ * group that the list has. Declarations are aligned when the file is rendered.
+ */
+function stepPortList(part: StepPart | 'step', ports: readonly StepSignal[], links: readonly StepSignal[]): string[] {
+  const entries: { text: string; comment?: string; heading?: readonly string[] }[] = [];
+  let heading: readonly string[] | undefined;
+  const add = (v: StepSignal, link: boolean, list: readonly StepSignal[], i: number) => {
+    if (v.heading) {
+      // A part that drives nothing of the group only reads it.
+      const end = list.findIndex((w, j) => j > i && w.heading !== undefined);
+      const drives = list.slice(i, end < 0 ? undefined : end).some((w) => portOf(part, w, link) === 'o');
+      heading = drives || !v.readHeading ? v.heading : v.readHeading;
+    }
+    const dir = portOf(part, v, link);
+    if (dir === undefined) return;
+    entries.push({ text: `${dir === 'i' ? 'input ' : 'output'} ${stepType(v)} ${v.name}_${dir}`, comment: v.comment, heading });
+    heading = undefined;
+  };
+  ports.forEach((v, i) => add(v, false, ports, i));
+  heading = undefined;
+  links.forEach((v, i) => add(v, true, links, i));
+  return entries.flatMap((e, i) => [
+    ...(e.heading ?? []).map((h) => `// ${h}`),
+    `${e.text}${i === entries.length - 1 ? '' : ','}${e.comment ? `  // ${e.comment}` : ''}`,
+  ]);
+}
+
+/** One part's instance in etrace_encoder_step: every port connected to the step's port or link of its name. */
+function partInstance(part: StepPart, ports: readonly StepSignal[], links: readonly StepSignal[]): string[] {
+  const conns: [string, string][] = [];
+  for (const [list, link] of [[ports, false], [links, true]] as const) {
+    for (const v of list) {
+      const dir = portOf(part, v, link);
+      if (dir !== undefined) conns.push([`${v.name}_${dir}`, link ? v.name : `${v.name}_${dir}`]);
+    }
+  }
+  const col = padColumn(conns.map(([port]) => `.${port}`));
+  return [`etrace_step_${part} u_${part} (`, ...conns.map(([, sig], i) => `  ${col[i]} (${sig})${i === conns.length - 1 ? '' : ','}`), ');'];
+}
+
+/**
+ * The step's constants: itype codes (Table 4.1), the packer's kind_i codes, qual_status values
+ * (section 6.5.1) and the main packet of a view (the flowchart's decision), each declared as a
+ * localparam in the parts that use it.
+ */
+function stepCodes(c: EtraceConfig): { name: string; width: number; value: number; comment?: string; parts: StepPart[] }[] {
+  const itw = c.params.itype_width_p;
+  const itype = (name: string, value: number, parts: StepPart[] = [DECISION]) => ({ name, width: itw, value, parts });
+  const main = (name: string, value: number, comment: string | undefined, parts: StepPart[]) => ({ name, width: 3, value, comment, parts });
+  return [
+    itype('ItExc', 1),
+    itype('ItInt', 2),
+    itype('ItXret', 3),
+    itype('ItNotTaken', 4),
+    itype('ItTaken', 5),
+    itype('ItUninf3', 6),
+    ...(itw === 4
+      ? [itype('ItUninfCall', 8), itype('ItInfCall', 9), itype('ItUninfTail', 10), itype('ItSwap', 12), itype('ItReturn', 13), itype('ItOtherUninf', 14)]
+      : []),
+    ...PACKER_KINDS.filter((k) => k.kind !== 'F0.SF1' || hasJumpTargetCache(c)).map((k) => ({
+      name: `K${k.kind.replace('.SF', 'Sf')}`,
+      width: 3,
+      value: k.code,
+      // The decision selects among the formats that report an address (section 8.1); the
+      // acceptance chain prefers F0 SF1 to the others but F0 SF0.
+      parts: ['F0.SF0', 'F1', 'F2'].includes(k.kind) ? [DECISION, CONTENTS, ...(k.kind === 'F0.SF0' && hasJumpTargetCache(c) ? [ACCEPT] : [])] : [CONTENTS],
+    })),
+    { name: 'QsNoChange', width: 2, value: 0, parts: [CONTENTS] },
+    { name: 'QsEndedRep', width: 2, value: 1, parts: [CONTENTS] },
+    { name: 'QsEndedUpd', width: 2, value: 3, parts: [CONTENTS] },
+    main('MainNone', 0, undefined, [DECISION, ACCEPT]),
+    main('MainSync', 1, 'F3 SF0', [DECISION, CONTENTS, ACCEPT]),
+    main('MainTrap', 2, 'F3 SF1', [DECISION, CONTENTS, ACCEPT]),
+    main('MainReport', 3, 'F0 SF0 / F0 SF1 / F1 / F2 reporting curr', [DECISION, ACCEPT]),
+    main('MainCount', 4, 'F0 SF0 without address (failed prediction in count mode)', [DECISION, CONTENTS, ACCEPT]),
+    main('MainFullMap', 5, 'F1 without address (31 branches)', [DECISION, CONTENTS, ACCEPT]),
+  ];
+}
+
+/** The localparam declarations of the step's constants a part uses, one group per kind of constant. */
+function codeParams(c: EtraceConfig, part: StepPart): string[][] {
+  const groups = new Map<string, string[]>();
+  for (const k of stepCodes(c).filter((x) => x.parts.includes(part))) {
+    const kind = /^(It|K|Qs|Main)/.exec(k.name)![1]!;
+    if (!groups.has(kind)) groups.set(kind, kind === 'Main' ? ["// The main packet of a view (the flowchart's decision)."] : []);
+    groups.get(kind)!.push(`localparam logic ${svVec(k.width)} ${k.name} = ${k.width}'d${k.value};${k.comment ? `  // ${k.comment}` : ''}`);
+  }
+  return [...groups.values()];
+}
+
+/**
+ * The contexts of etrace_encoder_step and of its parts (etrace_step_decision, etrace_step_contents,
+ * etrace_step_accept): one view through the decision, the packets' contents and the acceptance
+ * chain.
+ */
+export function stepContexts(c: EtraceConfig, banner: string, packerInstance: (slot: Slot) => string) {
   const p = c.params;
   const { s, indent, descriptorDecls, supportAssigns } = slotHelpers(c);
   const state = chainState(c);
-  const types = padColumn(state.map((v) => vec(v.width)));
-  const statePorts = state.flatMap((v, i) => [`input  ${types[i]} ${v.name}_i,`, `output ${types[i]} ${v.name}_o,`]);
+  const ports = stepPorts(c);
+  const links = stepLinks(c);
+  const slots = stepSlots(c);
+  const flags = coreFlags(c);
   const ext = (x: string, from: number, to: number) => zeroExtend(x, from, to);
-  const writeSlots = (['pre', 'pnd', 'main', 'sf2', 'rsy'] as const).map((slot) => {
-    const bytes = slot === 'main' ? 'main_bytes_sel' : slot === 'rsy' ? 'main_bytes' : `${slot}_bytes`;
-    const len = slot === 'main' ? 'main_len_sel' : slot === 'rsy' ? 'main_len' : `${slot}_len`;
+  const written = (['pre', 'pnd', 'main', 'sf2', 'rsy'] as const).filter((slot) => slot !== 'pnd' || slots.includes('pnd'));
+  const writeSlots = written.map((slot) => {
+    const bytes = slot === 'main' ? 'main_bytes_sel' : slot === 'rsy' ? 'main_bytes_i' : `${slot}_bytes_i`;
+    const len = slot === 'main' ? 'main_len_sel' : slot === 'rsy' ? 'main_len_i' : `${slot}_len_i`;
     return {
       take: `take_${slot}`,
       bytes: `(lsup_${slot} ? ${ext('lsup_bytes_i', 8 * s.maxLen, 8 * s.stepBytes)} : ${ext(bytes, 8 * s.maxLen, 8 * s.stepBytes)})`,
       len: `(lsup_${slot} ? ${ext('lsup_len_i', 6, s.stepLenWidth)} : ${ext(len, 6, s.stepLenWidth)})`,
     };
   });
+  const decisionLinks = links.filter((v) => v.from === DECISION);
+  const packedLinks = links.filter((v) => v.from === CONTENTS);
+  const linkDecl = (v: StepSignal) => `${stepType(v)} ${v.name};`;
+  // A decision no part reads in this configuration is no port: the decision block still makes it.
+  const unreadDecisions = decisionLinks.filter((v) => v.to.length === 0);
+  const working = (v: StepSignal) => v.name.replace(/^a_/, 'w_');
+  // What etrace_step_contents does not need (see the template).
+  const unusedBits = [
+    ...slots.filter((slot) => !packedLinks.some((v) => v.name === `${slot}_bits`)).map((slot) => `${slot}_bits`),
+    ...(p.iaddress_lsb_p > 0 ? ['rep_diff[Lsb-1:0]', ...(slots.includes('pnd') ? ['pnd_diff[Lsb-1:0]'] : [])] : []),
+    // The branch_count field is 32 bits (Table 6.8).
+    'a_pbc_i[32]',
+    ...(slots.includes('pnd') ? ['pbc_i[32]'] : []),
+  ];
   return {
-    banner,
-    ...coreFlags(c),
-    stepbytes: s.stepBytes,
-    steplenw: s.stepLenWidth,
-    sizePad: zeroExtend('c_size_i', 3, p.iaddress_width_p),
-    statePorts,
-    stateAssigns: state.filter((v) => v.name !== 'rec_units').map((v) => `${v.name}_o = ${v.name};`),
-    descriptorDecls: descriptorDecls(STEP_SLOTS),
-    supportAssigns: supportAssigns([['pre', 'pre_sup_enable', 'pre_sup_status']]),
-    packerInstances: STEP_SLOTS.map(packerInstance),
-    writeSlots,
-    offerPre: indent(offerBlock('step', 'take_pre', 'lsup_pre', 'pre_len', false), 10),
-    offerPnd: indent(offerBlock('step', 'take_pnd', 'lsup_pnd', 'pnd_len', true), 14),
-    offerMain: indent(offerBlock('step', 'take_main', 'lsup_main', 'main_len_sel', true, 'main_taken'), 12),
-    offerSf2: indent(offerBlock('step', 'take_sf2', 'lsup_sf2', 'sf2_len', true), 10),
-    offerRsy: indent(offerBlock('step', 'take_rsy', 'lsup_rsy', 'main_len', true), 14),
+    step: {
+      banner,
+      portLines: stepPortList('step', ports, links),
+      unusedInputs: ports.filter((v) => v.from === 'in' && v.to.length === 0).map((v) => `${v.name}_i`).join(', '),
+      linkDecls: links.filter((v) => v.to.length > 0).flatMap((v) => [...(v.heading ?? []).map((h) => `// ${h}`), linkDecl(v)]),
+      instances: STEP_PARTS.map((part) => partInstance(part, ports, links)),
+    },
+    decision: {
+      banner,
+      ...flags,
+      portLines: stepPortList(DECISION, ports, links),
+      codes: codeParams(c, DECISION),
+      resultDecls: unreadDecisions.length > 0 ? ['// Results no part reads in this configuration.', 'logic unused_results;'] : [],
+      results: [
+        ...decisionLinks.filter((v) => v.to.length > 0).map((v) => `${v.name}_o = ${working(v)};`),
+        ...(unreadDecisions.length > 0 ? [`unused_results = ^{${unreadDecisions.map(working).join(', ')}};`] : []),
+      ],
+    },
+    contents: {
+      banner,
+      ...flags,
+      portLines: stepPortList(CONTENTS, ports, links),
+      codes: codeParams(c, CONTENTS),
+      descriptorDecls: descriptorDecls(slots),
+      supportAssigns: supportAssigns([['pre', 'pre_sup_enable', 'pre_sup_status']]),
+      packerInstances: slots.map(packerInstance),
+      outputs: packedLinks.map((v) => `assign ${v.name}_o = ${v.name};`),
+      unusedBits: unusedBits.join(', '),
+    },
+    accept: {
+      banner,
+      ...flags,
+      stepbytes: s.stepBytes,
+      steplenw: s.stepLenWidth,
+      sizePad: zeroExtend('c_size_i', 3, p.iaddress_width_p),
+      portLines: stepPortList(ACCEPT, ports, links),
+      codes: codeParams(c, ACCEPT),
+      takes: written.map((slot) => `take_${slot}`).join(', '),
+      lsups: written.map((slot) => `lsup_${slot}`).join(', '),
+      takeInits: written.map((slot) => `take_${slot} = 1'b0;`.padEnd(18) + `lsup_${slot} = 1'b0;`),
+      stateAssigns: state.filter((v) => v.name !== 'rec_units').map((v) => `${v.name}_o = ${v.name};`),
+      writeSlots,
+      offerPre: indent(offerBlock('step', 'take_pre', 'lsup_pre', 'pre_len_i', false), 10),
+      offerPnd: slots.includes('pnd') ? indent(offerBlock('step', 'take_pnd', 'lsup_pnd', 'pnd_len_i', true), 14) : '',
+      offerMain: indent(offerBlock('step', 'take_main', 'lsup_main', 'main_len_sel', true, 'main_taken'), 12),
+      offerSf2: indent(offerBlock('step', 'take_sf2', 'lsup_sf2', 'sf2_len_i', true), 10),
+      offerRsy: indent(offerBlock('step', 'take_rsy', 'lsup_rsy', 'main_len_i', true), 14),
+    },
   };
 }
 

@@ -20,7 +20,7 @@ import {
   filterContext,
   hasQualifier,
   ingressContext,
-  stepContext,
+  stepContexts,
   groupsPerCycle,
   viewsPerGroup,
   irstackContext,
@@ -167,12 +167,17 @@ export function renderEtrace(name: string, ctx: object): string {
 export function renderEtraceRtl(c: EtraceConfig, b: BannerInput): OutputFile[] {
   checkRtlSupport(c);
   const banner = commentBanner(b, '//');
+  let steps: ReturnType<typeof stepContexts> | undefined;
+  const step = () => (steps ??= stepContexts(c, banner, (slot) => packerInstance(c, slot, '_i')));
   const render: Record<string, () => string> = {
     'etrace_top.sv': () => renderEtrace('etrace_top', topContext(c, banner)),
     'etrace_apb_regs.sv': () => renderEtraceApbRegs(c, b),
     'etrace_ingress.sv': () => renderEtrace('etrace_ingress', ingressContext(c, banner)),
     'etrace_encoder.sv': () => renderEtrace('etrace_encoder', encoderContext(c, banner, (slot) => packerInstance(c, slot, ''))),
-    'etrace_encoder_step.sv': () => renderEtrace('etrace_encoder_step', stepContext(c, banner, (slot) => packerInstance(c, slot, '_i'))),
+    'etrace_encoder_step.sv': () => renderEtrace('etrace_encoder_step', step().step),
+    'etrace_step_decision.sv': () => renderEtrace('etrace_step_decision', step().decision),
+    'etrace_step_contents.sv': () => renderEtrace('etrace_step_contents', step().contents),
+    'etrace_step_accept.sv': () => renderEtrace('etrace_step_accept', step().accept),
     'etrace_packer.sv': () => renderEtracePacker(c, b),
     'etrace_fifo.sv': () => renderEtrace('etrace_fifo', fifoContext(c, banner)),
     'etrace_bpred.sv': () => renderEtrace('etrace_bpred', bpredContext(c, banner)),

@@ -73,7 +73,8 @@ describe('port contract', () => {
   });
 
   it('names the RTL files, top level first, with the optional units when built', () => {
-    expect(rtlFileNames(config()).map((f) => f.name)).toEqual(['etrace_top.sv', 'etrace_apb_regs.sv', 'etrace_ingress.sv', 'etrace_encoder.sv', 'etrace_encoder_step.sv', 'etrace_packer.sv', 'etrace_fifo.sv']);
+    expect(rtlFileNames(config()).map((f) => f.name)).toEqual(['etrace_top.sv', 'etrace_apb_regs.sv', 'etrace_ingress.sv', 'etrace_encoder.sv', 'etrace_encoder_step.sv',
+      'etrace_step_decision.sv', 'etrace_step_contents.sv', 'etrace_step_accept.sv', 'etrace_packer.sv', 'etrace_fifo.sv']);
     const full = rtlFileNames(config(['bpred_size_p=2', 'cache_size_p=2', 'f0s_width_p=1', 'return_stack_size_p=2', 'filters_p=1'])).map((f) => f.name);
     for (const n of ['etrace_filter.sv', 'etrace_bpred.sv', 'etrace_jtc.sv', 'etrace_irstack.sv']) expect(full).toContain(n);
   });

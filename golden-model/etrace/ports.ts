@@ -130,7 +130,9 @@ export interface RtlFile {
  */
 export function rtlFileNames(c: EtraceConfig): RtlFile[] {
   const p = c.params;
-  const names = ['etrace_top', 'etrace_apb_regs', 'etrace_ingress', 'etrace_encoder', 'etrace_encoder_step', 'etrace_packer', 'etrace_fifo'];
+  const names = ['etrace_top', 'etrace_apb_regs', 'etrace_ingress', 'etrace_encoder'];
+  names.push('etrace_encoder_step', 'etrace_step_decision', 'etrace_step_contents', 'etrace_step_accept');
+  names.push('etrace_packer', 'etrace_fifo');
   if (p.filters_p > 0 || p.comparators_p > 0) names.push('etrace_filter');
   if (p.bpred_size_p > 0) names.push('etrace_bpred');
   if (p.cache_size_p > 0) names.push('etrace_jtc');

@@ -9,6 +9,9 @@ etrace_apb_regs.sv
 etrace_ingress.sv
 etrace_encoder.sv
 etrace_encoder_step.sv
+etrace_step_decision.sv
+etrace_step_contents.sv
+etrace_step_accept.sv
 etrace_packer.sv
 etrace_fifo.sv
 etrace_top.sv
