@@ -99,6 +99,8 @@ const VARIANTS: { name: string; component: string; sets: string[]; backpressure:
   { name: 'stall mode', component: 'etrace', sets: ['stallEnable=1'], backpressure: 0.6 },
   { name: 'all modes, call counter, 2.0', component: 'etrace-2.0', sets: ['call_counter_size_p=3', 'bpred_size_p=4', 'cache_size_p=3', 'f0s_width_p=1', 'sijump_p=1', 'ImplicitReturn=1', 'BranchPrediction=1', 'JumpTargetCache=1', 'siJump=1', 'ImplicitExcept=1'], backpressure: 0.3 },
   { name: 'full address, resync by cycles, triggers', component: 'etrace-rv64-full', sets: ['FullAddress=1', 'ResyncMode=2', 'ResyncMax=0', 'iTrigEnable=1'], backpressure: 0 },
+  // The ratified irdepth (iret_ext_p = 0) rather than the Implicit Return extension's irets.
+  { name: 'ratified irdepth, return stack', component: 'etrace-rv64-full', sets: ['iret_ext_p=0'], backpressure: 0.3 },
   // Multiple retirement: blocks of up to retires_p instructions, two views a block.
   // A 32-byte FIFO narrower than a cycle's widest write (two steps: up to 66 bytes), and a 12-bit
   // source id in every encapsulation header.
