@@ -100,7 +100,7 @@ function portSpecs(config: EtraceConfig): PortSpec[] {
     { name: 'notify_i', width: 1, doc: 'notify as transmitted' },
     { name: 'updiscon_i', width: 1, doc: 'updiscon as transmitted' },
     { name: 'irreport_i', width: 1, doc: 'irreport as transmitted' },
-    { name: 'irdepth_i', width: w.irdepth, doc: 'irdepth as transmitted (ratified implicit return)' },
+    { name: 'irdepth_i', width: w.irdepth, doc: 'irdepth as transmitted (the ratified semantics, iret_ext_p = 0)' },
     { name: 'irets_i', width: w.irets, doc: 'irets as transmitted (Implicit Return extension)' },
     { name: 'branch_i', width: 1, doc: 'F3.SF0/SF1 branch' },
     { name: 'privilege_i', width: w.privilege, doc: 'privilege' },
