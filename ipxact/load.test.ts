@@ -28,7 +28,7 @@ const SHIPPED_SETTINGS: Record<string, Record<string, unknown>> = {
   },
   'etrace-rv64-full': {
     payload_layout: '1.1.1', iaddress_width_p: 64, iaddress_lsb_p: 1, itype_width_p: '4', ecause_width_p: 6, privilege_width_p: 2,
-    context_width_p: 32, return_stack_size_p: 4, bpred_size_p: 6, cache_size_p: 4, f0s_width_p: 1, sijump_p: 1,
+    context_width_p: 32, return_stack_size_p: 4, iret_ext_p: 1, bpred_size_p: 6, cache_size_p: 4, f0s_width_p: 1, sijump_p: 1,
     ImplicitReturn: true, BranchPrediction: true, JumpTargetCache: true, siJump: true, ResyncMode: 1, ResyncMax: 4,
   },
   'etrace-2.0': {

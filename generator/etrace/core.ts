@@ -7,9 +7,9 @@
  * etrace_encoder_step (one per view encoded in a cycle) is three modules: etrace_step_decision,
  * etrace_step_contents and etrace_step_accept; their ports come from one table (stepPorts,
  * stepLinks). The packer (etrace_packer) is instantiated once per packet slot: in each
- * etrace_step_contents pre (support before the view's packets), pnd (the held-back report of a
- * call, with implicit return only), main (the flowchart's packet, or the resync report), alt (the
- * jump target cache's F0 SF1 alternative, with a jump target cache only) and sf2; in
+ * etrace_step_contents pre (support before the view's packets), main (the flowchart's packet, or
+ * the resync report), alt (the jump target cache's F0 SF1 alternative, with a jump target cache
+ * only) and sf2; in
  * etrace_encoder lsup (support with qual_status trace_lost) and post (support that starts or ends a
  * session). Each slot has one signal per descriptor field, named `<slot>_<field>`; a field the
  * configuration does not send is a 1-bit signal left unconnected.
@@ -19,7 +19,7 @@ import type { EtraceConfig } from '../../golden-model/etrace/config.ts';
 import { hasContextInput, hasTimeInput } from '../../golden-model/etrace/ports.ts';
 import { etraceApbRegsContext } from './apb-regs.ts';
 import { padColumn, svVec } from '../render.ts';
-import { packetFields, packetWidths, type Packet } from '../../golden-model/etrace/packet/index.ts';
+import { IRETS_WIDTH, iretExtension, packetFields, packetWidths, returnDepthWidth, type Packet } from '../../golden-model/etrace/packet/index.ts';
 import { encapsulatedBytes, PACKER_KINDS, packerMaxBytes } from './packer.ts';
 
 /** A descriptor field of the packer: its name (port `<name>_i`) and width for a configuration (0 = absent). */
@@ -46,6 +46,7 @@ export function descriptorFields(c: EtraceConfig): DescriptorField[] {
     { name: 'updiscon', width: 1 },
     { name: 'irreport', width: 1 },
     { name: 'irdepth', width: w.irdepth },
+    { name: 'irets', width: w.irets },
     { name: 'branch', width: 1 },
     { name: 'privilege', width: w.privilege },
     { name: 'time', width: w.time },
@@ -60,7 +61,7 @@ export function descriptorFields(c: EtraceConfig): DescriptorField[] {
 }
 
 /** The packet slots of a step and of the encoder (see the file comment). */
-const STEP_SLOTS = ['pre', 'pnd', 'main', 'alt', 'sf2'] as const;
+const STEP_SLOTS = ['pre', 'main', 'alt', 'sf2'] as const;
 const ENCODER_SLOTS = ['lsup', 'post'] as const;
 type StepSlot = (typeof STEP_SLOTS)[number];
 type Slot = StepSlot | (typeof ENCODER_SLOTS)[number];
@@ -109,13 +110,9 @@ export function coreSizes(c: EtraceConfig): CoreSizes {
   const maxLen = packerMaxBytes(c);
   const supportLen = encapsulatedBytes(c.params, kindBits(c, { format: 3n, subformat: 3n }));
   const sf2Len = encapsulatedBytes(c.params, kindBits(c, { format: 3n, subformat: 2n }));
-  // A step: pre or the held-back call report (never both: a call is held back only while tracing;
-  // only with implicit return) + main (or the resync report: never both) + sf2; then post. Any of
-  // them may be the trace_lost support.
-  const p = c.params;
-  const reports: Packet[] = [{ format: 2n }, { format: 1n, branches: 31n }, ...(p.bpred_size_p > 0 ? [{ format: 0n, subformat: 0n, branch_fmt: 2n }] : [])];
-  const heldLen = p.return_stack_size_p > 0 || p.call_counter_size_p > 0 ? Math.max(...reports.map((r) => encapsulatedBytes(p, kindBits(c, r)))) : 0;
-  const stepBytes = Math.max(supportLen, heldLen) + Math.max(maxLen, supportLen) + Math.max(sf2Len, supportLen);
+  // A step: pre + main (or the resync report: never both) + sf2; then post. Any of them may be the
+  // trace_lost support.
+  const stepBytes = supportLen + Math.max(maxLen, supportLen) + Math.max(sf2Len, supportLen);
   const wrBytes = stepsPerCycle(c) * stepBytes + supportLen;
   return {
     maxLen,
@@ -156,6 +153,11 @@ export function widths(c: EtraceConfig) {
     ctxw: hasContextInput(c) ? p.context_width_p : 1,
     timew: hasTimeInput(c) ? p.time_width_p : 1,
     ird: Math.max(1, w.irdepth),
+    iretExt: iretExtension(p) ? 1 : 0,
+    /** The return stack's depth or the call count (1 bit without either). */
+    irdw: Math.max(1, returnDepthWidth(p)),
+    /** The value after irreport the encoder keeps: irets (Implicit Return extension) or irdepth. */
+    irv: iretExtension(p) ? IRETS_WIDTH : Math.max(1, w.irdepth),
     jcw: Math.max(1, p.cache_size_p),
   };
 }
@@ -277,24 +279,22 @@ interface ChainVar {
 /** The encoder state a step takes and gives, in declaration order. */
 function chainState(c: EtraceConfig): ChainVar[] {
   const wd = widths(c);
-  // The held-back report of a call (step 6b) is built from the state before the step.
-  const held: StepPart[] = hasImplicitReturn(c) ? ['contents'] : [];
   const v = (name: string, width: number, readBy: StepPart[] = []): ChainVar => ({ name, width, readBy });
   return [
     v('lost_pending', 1), v('awaiting', 1, ['decision']), v('sync_next', 1, ['decision']), v('tracing', 1, ['decision']),
-    v('rep_enable', 1, ['decision']), v('ir_anchor', 1, ['decision']), v('thaddr0', 1, ['decision']),
+    v('rep_enable', 1, ['decision']), v('thaddr0', 1, ['decision']),
     v('reason_upd', 1, ['decision', 'contents']),
-    v('branches', 5, ['decision', ...held]),
-    v('map', 31, ['decision', ...held]),
-    v('pbc', 33, ['decision', ...held]),
+    v('branches', 5, ['decision']),
+    v('map', 31, ['decision']),
+    v('pbc', 33, ['decision']),
     v('map_failed', 1, ['decision']), v('count_failed', 1, ['decision']),
     v('resync', 32, ['decision']),
-    v('last_addr', wd.iaw, ['decision', ...held]),
+    v('last_addr', wd.iaw, ['contents']),
+    // A return that was not implicit: the report of its target carries irreport and failed_irval.
     v('failed_ret', 1, ['decision']),
-    v('failed_depth', wd.ird, ['decision']),
-    v('pend', 1, ['decision']),
-    v('pend_addr', wd.iaw, ['decision', ...held]),
-    v('pend_irdepth', wd.ird, held),
+    v('failed_irval', wd.irv, ['decision']),
+    // Implicit Return extension: the returns counted since the last branch or packet (saturating).
+    ...(iretExtension(c.params) ? [v('irets', wd.irv, ['decision'])] : []),
     ...(viewsPerGroup(c) > 1 ? [v('rec_units', 32)] : []),
   ];
 }
@@ -418,7 +418,7 @@ const ACCEPT: StepPart = 'accept';
 
 /** The packet slots of a step in this configuration (see the file comment). */
 function stepSlots(c: EtraceConfig): StepSlot[] {
-  return STEP_SLOTS.filter((slot) => (slot === 'pnd' ? hasImplicitReturn(c) : slot === 'alt' ? hasJumpTargetCache(c) : true));
+  return STEP_SLOTS.filter((slot) => (slot === 'alt' ? hasJumpTargetCache(c) : true));
 }
 
 /** The ports of etrace_encoder_step, in declaration order, and the parts that read or drive each. */
@@ -489,7 +489,7 @@ function stepPorts(c: EtraceConfig): StepSignal[] {
     input('jtc_hit', 1, jtc ? [ACCEPT] : [], { comment: "curr's address is in the jump target cache" }),
     field('jtc_index', wd.jcw, [CONTENTS]),
     output('jtc_update', 1, ACCEPT),
-    field('ir_depth', wd.ird, [DECISION, ACCEPT], { comment: 'stack depth or call count before curr' }),
+    field('ir_depth', wd.irdw, iretExtension(c.params) ? [ACCEPT] : [DECISION, ACCEPT], { comment: 'stack depth or call count before curr' }),
     input('ir_predicts', 1, [ACCEPT], { comment: "a return to next's address would be implicit" }),
     output('ir_push', 1, ACCEPT),
     output('ir_push_addr', wd.iaw, ACCEPT, { vector: true }),
@@ -526,16 +526,13 @@ function stepLinks(c: EtraceConfig): StepSignal[] {
     decided('a_qualified', 1, [ACCEPT], { heading: ['The decision about curr (Figure 8.1)'], comment: 'curr is qualified (steps 2-9 apply)' }),
     decided('a_end_support', 1, [CONTENTS], { comment: 'step 1: tracing ends at curr' }),
     decided('a_start_support', 1, [ACCEPT], { comment: 'tracing (re)starts at curr and enable 1 was not reported' }),
-    decided('a_last_addr', wd.iaw, returns ? [CONTENTS, ACCEPT] : [CONTENTS], {
-      comment: "the last reported address before curr's packets (after the held-back report)",
-    }),
-    decided('a_branches', 5, [CONTENTS, ACCEPT], { comment: "branch state after curr's branch (step 2) and the held-back report" }),
+    decided('a_branches', 5, [CONTENTS, ACCEPT], { comment: "branch state after curr's branch (step 2)" }),
     decided('a_map', 31, [CONTENTS, ACCEPT]),
     decided('a_pbc', 33, [CONTENTS, ACCEPT]),
     decided('a_map_failed', 1, [ACCEPT]),
     decided('a_count_failed', 1, [ACCEPT]),
     decided('a_current_failed', 1, bpred ? [CONTENTS] : []),
-    decided('a_ir_anchor', 1, [ACCEPT]),
+    ...(iretExtension(c.params) ? [decided('a_irets', wd.irv, [ACCEPT], { comment: "returns counted after curr's branch (step 2)" })] : []),
     decided('a_resync', 32, [ACCEPT], { comment: "resync count with curr's units" }),
     decided('a_resync_point', 1, [ACCEPT], { comment: 'curr ends a block and a resync mode is on: the count is compared' }),
     decided('a_resync_max', 20, [ACCEPT], { comment: 'the count that makes a resync due, 2^(ResyncMax+4) (section 8.2)' }),
@@ -550,17 +547,14 @@ function stepLinks(c: EtraceConfig): StepSignal[] {
     decided('a_rep_notify', 1, jtc ? [CONTENTS, ACCEPT] : [CONTENTS]),
     decided('a_rep_updiscon', 1, jtc ? [CONTENTS, ACCEPT] : [CONTENTS]),
     decided('a_rep_irreport', 1, [CONTENTS]),
-    decided('a_rep_irdepth', wd.ird, returns ? [CONTENTS] : [], { vector: true }),
+    decided('a_rep_irval', wd.irv, returns ? [CONTENTS] : [], { vector: true, comment: 'irdepth or irets of a report with irreport' }),
     decided('a_rep_kind', 3, jtc ? [CONTENTS, ACCEPT] : [CONTENTS], { comment: 'the format of a report of curr (section 8.1)' }),
-    decided('a_pnd_kind', 3, returns ? [CONTENTS] : [], { comment: 'the format of the held-back report' }),
     decided('a_rep_updiscon_reason', 1, jtc ? [ACCEPT] : [], { comment: 'the report is the target of an uninferable discontinuity (JTC)' }),
     decided('a_uninferable', 1, [ACCEPT], { comment: 'curr retired an uninferable jump, not sequentially inferable (3.2.4)' }),
     decided('a_call', 1, [ACCEPT], { comment: 'curr is a call (section 3.2.5)' }),
-    decided('a_return', 1, [ACCEPT], { comment: 'curr is a return implicit return may infer (section 3.2.5)' }),
+    decided('a_return', 1, [ACCEPT], { comment: 'curr is a return (section 3.2.5)' }),
+    decided('a_ret_sijump', 1, [ACCEPT], { comment: 'curr is a sequentially inferable jump (section 3.2.4)' }),
     decided('a_reason_upd', 1, [ACCEPT], { comment: 'lastReportReason after curr' }),
-    decided('a_defer', 1, returns ? [ACCEPT] : [], { comment: "step 6b's report of curr is held back (pend)" }),
-    decided('a_pnd_go', 1, returns ? [ACCEPT] : [], { comment: "the held-back report is sent before curr's packets" }),
-    decided('a_pnd_drop', 1, returns ? [ACCEPT] : [], { comment: "... or dropped (a branch, or an uninferable jump's target reported)" }),
     ...slots.flatMap((slot, i) => [
       packed(`${slot}_bytes`, 8 * s.maxLen, { vector: true, ...(i === 0 ? { heading: ['The packets, encapsulated (chapter 6)'] } : {}) }),
       packed(`${slot}_len`, 6),
@@ -689,7 +683,7 @@ export function stepContexts(c: EtraceConfig, banner: string, packerInstance: (s
   const slots = stepSlots(c);
   const flags = coreFlags(c);
   const ext = (x: string, from: number, to: number) => zeroExtend(x, from, to);
-  const written = (['pre', 'pnd', 'main', 'sf2', 'rsy'] as const).filter((slot) => slot !== 'pnd' || slots.includes('pnd'));
+  const written = ['pre', 'main', 'sf2', 'rsy'] as const;
   const writeSlots = written.map((slot) => {
     const bytes = slot === 'main' ? 'main_bytes_sel' : slot === 'rsy' ? 'main_bytes_i' : `${slot}_bytes_i`;
     const len = slot === 'main' ? 'main_len_sel' : slot === 'rsy' ? 'main_len_i' : `${slot}_len_i`;
@@ -708,10 +702,9 @@ export function stepContexts(c: EtraceConfig, banner: string, packerInstance: (s
   // What etrace_step_contents does not need (see the template).
   const unusedBits = [
     ...slots.filter((slot) => !packedLinks.some((v) => v.name === `${slot}_bits`)).map((slot) => `${slot}_bits`),
-    ...(p.iaddress_lsb_p > 0 ? ['rep_diff[Lsb-1:0]', ...(slots.includes('pnd') ? ['pnd_diff[Lsb-1:0]'] : [])] : []),
+    ...(p.iaddress_lsb_p > 0 ? ['rep_diff[Lsb-1:0]'] : []),
     // The branch_count field is 32 bits (Table 6.8).
     'a_pbc_i[32]',
-    ...(slots.includes('pnd') ? ['pbc_i[32]'] : []),
   ];
   return {
     step: {
@@ -726,6 +719,11 @@ export function stepContexts(c: EtraceConfig, banner: string, packerInstance: (s
       ...flags,
       portLines: stepPortList(DECISION, ports, links),
       codes: codeParams(c, DECISION),
+      // irreport and its value in a report of curr for a reason other than an uninferable
+      // discontinuity before it (steps 6, 7, the resync report): Implicit Return extension, the
+      // returns counted unless curr is an xRET; ratified, the depth before curr's call or return.
+      irFlag: flags.iretExt ? "(w_irets != 8'd0) && (c_itype_i != ItXret)" : "(ir_depth_i != '0)",
+      irVal: flags.iretExt ? 'w_irets' : 'ir_depth_i',
       resultDecls: unreadDecisions.length > 0 ? ['// Results no part reads in this configuration.', 'logic unused_results;'] : [],
       results: [
         ...decisionLinks.filter((v) => v.to.length > 0).map((v) => `${v.name}_o = ${working(v)};`),
@@ -757,7 +755,6 @@ export function stepContexts(c: EtraceConfig, banner: string, packerInstance: (s
       stateAssigns: state.filter((v) => v.name !== 'rec_units').map((v) => `${v.name}_o = ${v.name};`),
       writeSlots,
       offerPre: indent(offerBlock('step', 'take_pre', 'lsup_pre', 'pre_len_i', false), 10),
-      offerPnd: slots.includes('pnd') ? indent(offerBlock('step', 'take_pnd', 'lsup_pnd', 'pnd_len_i', true), 14) : '',
       offerMain: indent(offerBlock('step', 'take_main', 'lsup_main', 'main_len_sel', true, 'main_taken'), 12),
       offerSf2: indent(offerBlock('step', 'take_sf2', 'lsup_sf2', 'sf2_len_i', true), 10),
       offerRsy: indent(offerBlock('step', 'take_rsy', 'lsup_rsy', 'main_len_i', true), 14),
@@ -917,7 +914,7 @@ const STRUCTURE_SIGNALS: readonly (readonly [string, 'in' | 'out', (w: ReturnTyp
   ['jtc_hit', 'in', () => 1],
   ['jtc_index', 'in', (w) => w.jcw],
   ['jtc_update', 'out', () => 1],
-  ['ir_depth', 'in', (w) => w.ird],
+  ['ir_depth', 'in', (w) => w.irdw],
   ['ir_predicts', 'in', () => 1],
   ['ir_push', 'out', () => 1],
   ['ir_push_addr', 'out', (w) => w.iaw],
@@ -1159,7 +1156,7 @@ export function irstackContext(c: EtraceConfig, banner: string) {
     iaw: p.iaddress_width_p,
     entries: 1 << p.return_stack_size_p,
     pw: Math.max(1, p.return_stack_size_p),
-    dw: Math.max(1, packetWidths(p).irdepth),
+    dw: Math.max(1, returnDepthWidth(p)),
     ccbits: p.call_counter_size_p,
     ccmax: (1 << p.call_counter_size_p) - 1,
     unusedCounter: ports.flatMap(({ k }) => [`target${k}_i`, `push_addr${k}_i`]).join(', '),

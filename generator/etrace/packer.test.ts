@@ -57,6 +57,8 @@ const CASES: Case[] = [
   },
   { label: 'f0s0+bpred-only+return-stack', component: 'etrace', sets: ['bpred_size_p=5', 'return_stack_size_p=2'] },
   { label: 'f0s0+cache-only+call-counter', component: 'etrace', sets: ['cache_size_p=3', 'call_counter_size_p=4'] },
+  // The ratified irdepth (iret_ext_p = 0) instead of the Implicit Return extension's irets.
+  { label: '2.0+call-counter+ratified-irdepth', component: 'etrace-2.0', sets: ['call_counter_size_p=7', 'iret_ext_p=0'] },
   { label: 'rv32+lsb2', component: 'etrace-rv32-mcu', sets: ['iaddress_lsb_p=2'] },
   { label: 'nocontext', component: 'etrace', sets: ['nocontext_p=1'] },
   // A source id in the encapsulation: bits only (4), and a whole byte plus bits (12).
@@ -255,6 +257,8 @@ function modelPacket(d: Descriptor, config: EtraceConfig): { pkt: Packet; implic
       case 'ioptions':
       case 'sijump':
         return options[name]!;
+      case 'iret_ext':
+        return 1n; // the encoder implements the Implicit Return extension (the field is there only then)
       case 'encoder_mode':
       case 'denable':
       case 'dloss':
@@ -342,7 +346,7 @@ describe('etrace_packer generator', () => {
     expect(names('etrace')).toEqual([...base, 'branches_i', 'branch_map_i', 'address_i', 'notify_i', 'updiscon_i', 'irreport_i', ...tail, 'context_i', 'ecause_i', 'interrupt_i', 'tval_i', 'enable_i', 'qual_status_i']);
     expect(names('etrace-rv64-full')).toEqual([
       ...base, 'sijump_opt_i', 'branches_i', 'branch_map_i', 'branch_count_i', 'branch_fmt_i', 'index_i', 'address_i', 'notify_i', 'updiscon_i', 'irreport_i',
-      'irdepth_i', ...tail, 'context_i', 'ecause_i', 'interrupt_i', 'tval_i', 'enable_i', 'qual_status_i',
+      'irets_i', ...tail, 'context_i', 'ecause_i', 'interrupt_i', 'tval_i', 'enable_i', 'qual_status_i',
     ]);
     expect(names('etrace-2.0')).toEqual([...base, 'branches_i', 'branch_map_i', 'address_i', 'notify_i', 'updiscon_i', 'irreport_i', ...tail, 'time_i', 'context_i', 'ecause_i', 'interrupt_i', 'thaddr_i', 'tval_i', 'enable_i', 'qual_status_i']);
     expect(names('2.0+nocontext+notime+sijump')).not.toContain('context_i');
@@ -351,7 +355,10 @@ describe('etrace_packer generator', () => {
     expect(packerPorts(configOf(CASES.find((k) => k.label === 'nocontext')!)).find((p) => p.name === 'context_i')?.width).toBe(32);
 
     const widths = Object.fromEntries(packerPorts(configOf(CASES.find((k) => k.label === '2.0+bpred+cache+call-counter+sijump')!)).map((p) => [p.name, p.width]));
-    expect(widths).toMatchObject({ kind_i: 3, branches_i: 5, branch_map_i: 31, branch_count_i: 32, branch_fmt_i: 2, index_i: 3, address_i: 63, irdepth_i: 7, privilege_i: 2, time_i: 48, context_i: 32, ecause_i: 6, tval_i: 64, qual_status_i: 2 });
+    expect(widths).toMatchObject({ kind_i: 3, branches_i: 5, branch_map_i: 31, branch_count_i: 32, branch_fmt_i: 2, index_i: 3, address_i: 63, irets_i: 8, privilege_i: 2, time_i: 48, context_i: 32, ecause_i: 6, tval_i: 64, qual_status_i: 2 });
+    const ratifiedWidths = Object.fromEntries(packerPorts(configOf(CASES.find((k) => k.label === '2.0+call-counter+ratified-irdepth')!)).map((p) => [p.name, p.width]));
+    expect(ratifiedWidths).toMatchObject({ irreport_i: 1, irdepth_i: 7 });
+    expect(ratifiedWidths).not.toHaveProperty('irets_i');
     const lsb2 = Object.fromEntries(packerPorts(configOf(CASES.find((k) => k.label === 'rv32+lsb2')!)).map((p) => [p.name, p.width]));
     expect(lsb2).toMatchObject({ address_i: 30, tval_i: 32 });
   });

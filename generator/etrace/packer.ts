@@ -100,7 +100,8 @@ function portSpecs(config: EtraceConfig): PortSpec[] {
     { name: 'notify_i', width: 1, doc: 'notify as transmitted' },
     { name: 'updiscon_i', width: 1, doc: 'updiscon as transmitted' },
     { name: 'irreport_i', width: 1, doc: 'irreport as transmitted' },
-    { name: 'irdepth_i', width: w.irdepth, doc: 'irdepth as transmitted' },
+    { name: 'irdepth_i', width: w.irdepth, doc: 'irdepth as transmitted (the ratified semantics, iret_ext_p = 0)' },
+    { name: 'irets_i', width: w.irets, doc: 'irets as transmitted (Implicit Return extension)' },
     { name: 'branch_i', width: 1, doc: 'F3.SF0/SF1 branch' },
     { name: 'privilege_i', width: w.privilege, doc: 'privilege' },
     { name: 'time_i', width: w.time, doc: 'time' },
@@ -162,6 +163,8 @@ function fieldAtoms(f: FieldSpec, kindBase: Packet, ports: Map<string, number>):
       });
     case 'sijump':
       return port('sijump_opt_i');
+    case 'iret_ext': // the encoder implements the Implicit Return extension
+      return constBits(1n, f.width);
     case 'tval':
     case 'tvalepc':
       return port('tval_i');
@@ -566,7 +569,7 @@ export function etracePackerContext(config: EtraceConfig, banner: string): Packe
   const w = packetWidths(p);
   const configDoc = [
     `payload layout ${p.payload_layout}; largest packet ${largestPacketBits(p)} bits, ${maxBytes} bytes encapsulated`,
-    `widths: address ${w.address}, tval ${w.tval}, irdepth ${w.irdepth}, index ${w.index}, f0s ${w.f0s}, privilege ${w.privilege}, ` +
+    `widths: address ${w.address}, tval ${w.tval}, irdepth ${w.irdepth}, irets ${w.irets}, index ${w.index}, f0s ${w.f0s}, privilege ${w.privilege}, ` +
       `ecause ${w.ecause}, context ${w.context} (F3.SF2: ${w.contextSf2}), time ${w.time}, options ${w.ioptions}, sijump ${w.sijump}`,
     `kinds packed: ${kindArms.length === PACKER_KINDS.length ? 'all' : PACKER_KINDS.filter((k) => kindArms.some((a) => a.head.startsWith(`3'd${k.code}:`))).map((k) => k.kind).join(', ')}`,
   ];

@@ -28,7 +28,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { EtraceConfig } from '../../golden-model/etrace/config.ts';
-import { packetWidths } from '../../golden-model/etrace/packet/params.ts';
+import { returnDepthWidth } from '../../golden-model/etrace/packet/params.ts';
 import { BranchPredictor, JumpTargetCache, ReturnPredictor } from '../../golden-model/etrace/predictors.ts';
 import { etraceConfigOf as caseConfig } from '../../blocks/testing.ts';
 import { renderEtrace } from './rtl.ts';
@@ -247,7 +247,7 @@ function irstackStructure(label: string, c: EtraceConfig): Structure {
   const p = c.params;
   const P = stepsPerCycle(c);
   const stack = p.return_stack_size_p > 0;
-  const dw = Math.max(1, packetWidths(p).irdepth);
+  const dw = Math.max(1, returnDepthWidth(p));
   const depthMask = (1n << BigInt(dw)) - 1n;
   const rules: ModelRules<ReturnPredictor> = {
     fresh: () => (stack ? new ReturnPredictor('stack', p.return_stack_size_p) : new ReturnPredictor('counter', p.call_counter_size_p)),

@@ -392,23 +392,37 @@ describe('resynchronisation and format 3 subformat 0 while synced', () => {
     expect(decode(t, LOOP_IN, P11)).toEqual([...hex(0x1000, 0x1004, 0x1008, 0x100c), 'gap:end']);
   });
 
-  it('a resync after a depth report that the flags leave ambiguous moves on to the occurrence that fits', () => {
-    // f is called twice in a row: 2104 (f's ret) runs twice at depth 1, with a return and a call
-    // between and no branch. Run: 1ff4 1ff8(T) 2000 2100 2104 2004 2100 2104 2008.
+  /** f is called twice in a row (1ff4 1ff8(T) 2000 2100 2104 2004 2100 2104 2008). */
+  const TWICE = image([
+    [0x1ff4, enc.addi(5, 0, 1)],
+    [0x1ff8, enc.bne(5, 0, 8)], // -> 0x2000
+    [0x2000, enc.jal(1, 0x100)], // call f
+    [0x2004, enc.jal(1, 0xfc)], // call f
+    [0x2008, enc.addi(6, 0, 0)],
+    [0x2100, enc.addi(7, 0, 0)], // f
+    [0x2104, enc.jalr(0, 1, 0)], // ret
+  ]);
+  const TWICE_RUN = hex(0x1ff4, 0x1ff8, 0x2000, 0x2100, 0x2104, 0x2004, 0x2100, 0x2104, 0x2008);
+
+  it('a resync after a depth report that the flags leave ambiguous moves on to the occurrence that fits (ratified irdepth)', () => {
+    // 2104 (f's ret) runs twice at depth 1, with a return and a call between and no branch.
     // Resync due at the second ret with the branch in the map: F1(T, 2104, irdepth 1), then
     // F3 SF0 at its successor 2008. Only the second occurrence is followed by 2008.
-    const params: EtraceParams = { ...P11, return_stack_size_p: 2 };
-    const img = image([
-      [0x1ff4, enc.addi(5, 0, 1)],
-      [0x1ff8, enc.bne(5, 0, 8)], // -> 0x2000
-      [0x2000, enc.jal(1, 0x100)], // call f
-      [0x2004, enc.jal(1, 0xfc)], // call f
-      [0x2008, enc.addi(6, 0, 0)],
-      [0x2100, enc.addi(7, 0, 0)], // f
-      [0x2104, enc.jalr(0, 1, 0)], // ret
-    ]);
+    const params: EtraceParams = { ...P11, return_stack_size_p: 2, iret_ext_p: 0 };
     const t = new Trace(params).support({ implicit_return: true }).sync(0x1ff4n).f1('T', 0x2104n, { irreport: true, irdepth: 1n }).sync(0x2008n).end();
-    expect(decode(t, img, params)).toEqual([...hex(0x1ff4, 0x1ff8, 0x2000, 0x2100, 0x2104, 0x2004, 0x2100, 0x2104, 0x2008), 'gap:end']);
+    expect(decode(t, TWICE, params)).toEqual([...TWICE_RUN, 'gap:end']);
+  });
+
+  it('the same with the Implicit Return extension: irets 1 names the second ret at once', () => {
+    // The first ret is implicit (1 return counted since the branch); the report of the second ret
+    // does not count the ret it reports: F1(T, 2104, irets 1), then F3 SF0 at 2008.
+    const params: EtraceParams = { ...P11, return_stack_size_p: 2 };
+    const t = new Trace(params).support({ implicit_return: true }).sync(0x1ff4n).f1('T', 0x2104n, { irreport: true, irets: 1n }).sync(0x2008n).end();
+    expect(decode(t, TWICE, params)).toEqual([...TWICE_RUN, 'gap:end']);
+    // irets 0 (irreport clear) is the first ret; the sync then does not follow from it, and the
+    // decoder moves on to the occurrence that fits (as for the ratified layout above).
+    const first = new Trace(params).support({ implicit_return: true }).sync(0x1ff4n).f1('T', 0x2104n).end();
+    expect(decode(first, TWICE, params)).toEqual([...hex(0x1ff4, 0x1ff8, 0x2000, 0x2100, 0x2104), 'gap:end']);
   });
 
   it('an asynchronous context change (ctype 3): the sync does not follow from the old context', () => {
@@ -446,7 +460,7 @@ describe('sequentially inferable jumps', () => {
   });
 });
 
-describe('implicit return', () => {
+describe('implicit return, ratified irdepth (iret_ext_p = 0)', () => {
   /**
    * main calls f(2); f recurses down to f(0), which returns at once; each return lands on 0x210c.
    * Run: 2000 | 2100 2104(N) 2108 | 2100 2104(N) 2108 | 2100(T) 2114 | 210c 2110 | 210c 2110 | 2004 2008
@@ -464,8 +478,8 @@ describe('implicit return', () => {
     [0x2114, enc.jalr(0, 1, 0)], // ret
   ]);
   const TO_FIRST_210C = hex(0x2000, 0x2100, 0x2104, 0x2108, 0x2100, 0x2104, 0x2108, 0x2100, 0x2114, 0x210c);
-  const STACK: EtraceParams = { ...P11, return_stack_size_p: 2 };
-  const COUNTER: EtraceParams = { ...P11, call_counter_size_p: 2 };
+  const STACK: EtraceParams = { ...P11, return_stack_size_p: 2, iret_ext_p: 0 };
+  const COUNTER: EtraceParams = { ...P11, call_counter_size_p: 2, iret_ext_p: 0 };
 
   it.each([
     ['return stack', STACK],
@@ -485,7 +499,7 @@ describe('implicit return', () => {
   it('a full stack drops its oldest entry: the outermost return is reported', () => {
     // Two entries: the third call pushes out 2004, so the last ret is an uninferable jump and
     // F1 reports its target 2004 with the branch map (step 5); F2 reports the end at 2008.
-    const params: EtraceParams = { ...P11, return_stack_size_p: 1 };
+    const params: EtraceParams = { ...P11, return_stack_size_p: 1, iret_ext_p: 0 };
     const t = new Trace(params).support({ implicit_return: true }).sync(0x2000n).f1('NNT', 0x2004n).f2(0x2008n).end();
     expect(decode(t, RECURSE, params)).toEqual([...TO_FIRST_210C, '2110', '210c', '2110', '2004', '2008', 'gap:end']);
   });
@@ -545,6 +559,154 @@ describe('implicit return', () => {
     ]);
     const t = new Trace(STACK).support({ implicit_return: true }).sync(0x2000n).f2(0x2200n).f2(0x2004n).end();
     expect(decode(t, img, STACK)).toEqual([...hex(0x2000, 0x2100, 0x2200, 0x2004), 'gap:end']);
+  });
+});
+
+/**
+ * The Implicit Return extension v0.8 (the default, iret_ext_p = 1): irets counts the returns
+ * popped since the last branch or packet, before the reported instruction. Packet sequences
+ * written by hand from the extension's rules (docs/etrace-model.md), not by the encoder.
+ */
+describe('implicit return with the Implicit Return extension (irets)', () => {
+  const STACK: EtraceParams = { ...P11, return_stack_size_p: 2 };
+  const COUNTER: EtraceParams = { ...P11, call_counter_size_p: 2 };
+
+  /**
+   * Spec issue #254: main calls a branchless f twice, f's instructions come back at the same
+   * stack depth, and the trace stops inside the second call (say a trap follows 0x2000).
+   * Run A: 1000 2000 (stops in the first call). Run B: 1000 2000 2004 1004 2000 (in the second).
+   */
+  const F_TWICE = image([
+    [0x1000, enc.jal(1, 0x1000)], // call f (0x2000)
+    [0x1004, enc.jal(1, 0xffc)], // call f
+    [0x1008, enc.addi(6, 0, 0)],
+    [0x2000, enc.addi(7, 0, 0)], // f
+    [0x2004, enc.jalr(0, 1, 0)], // ret
+  ]);
+
+  it.each([
+    ['return stack', STACK],
+    ['call counter', COUNTER],
+  ])('%s: spec issue #254, f(); f(); a report inside the second f says one return went before it', (_name, params) => {
+    // B: the first ret is implicit, so the report of 2000 (step 7: the last instruction) carries
+    // irreport with irets = 1.
+    const b = new Trace(params).support({ implicit_return: true }).sync(0x1000n).f2(0x2000n, { irreport: true, irets: 1n }).end();
+    expect(decode(b, F_TWICE, params)).toEqual([...hex(0x1000, 0x2000, 0x2004, 0x1004, 0x2000), 'gap:end']);
+    // A: no return before the report, irreport clear.
+    const a = new Trace(params).support({ implicit_return: true }).sync(0x1000n).f2(0x2000n).end();
+    expect(decode(a, F_TWICE, params)).toEqual([...hex(0x1000, 0x2000), 'gap:end']);
+    // The return target after the second call, 1008: two returns before it.
+    const c = new Trace(params).support({ implicit_return: true }).sync(0x1000n).f2(0x1008n, { irreport: true, irets: 2n }).end();
+    expect(decode(c, F_TWICE, params)).toEqual([...hex(0x1000, 0x2000, 0x2004, 0x1004, 0x2000, 0x2004, 0x1008), 'gap:end']);
+  });
+
+  it('spec issue #254 under the ratified irdepth: runs A and B give the same packets, so no decoder can tell them apart', () => {
+    // Depth 1 at both occurrences of 2000, and nothing else differs: the encoder sends
+    // support, F3 SF0(1000), F2(2000, irreport, irdepth 1), support(end) for A and for B (the
+    // encoder test 'iret.test.ts' shows it on the records). The decoder gives A's path; for B it is
+    // wrong (it misses 2004 1004 2000).
+    const params: EtraceParams = { ...P11, return_stack_size_p: 2, iret_ext_p: 0 };
+    const t = new Trace(params).support({ implicit_return: true }).sync(0x1000n).f2(0x2000n, { irreport: true, irdepth: 1n }).end();
+    const runA = [...hex(0x1000, 0x2000), 'gap:end'];
+    const runB = [...hex(0x1000, 0x2000, 0x2004, 0x1004, 0x2000), 'gap:end'];
+    expect(decode(t, F_TWICE, params)).toEqual(runA);
+    expect(decode(t, F_TWICE, params)).not.toEqual(runB);
+  });
+
+  /** As in the ratified tests: f recurses twice; TO_FIRST_210C is the run up to the first 0x210c. */
+  const RECURSE = image([
+    [0x2000, enc.jal(1, 0x100)], // call f
+    [0x2004, enc.addi(5, 0, 0)],
+    [0x2008, enc.addi(5, 0, 1)],
+    [0x2100, enc.beq(10, 0, 0x14)], // f: if a0 == 0 goto 0x2114
+    [0x2104, enc.addi(10, 10, -1)],
+    [0x2108, enc.jal(1, -8)], // call f
+    [0x210c, enc.addi(7, 7, 1)],
+    [0x2110, enc.jalr(0, 1, 0)], // ret
+    [0x2114, enc.jalr(0, 1, 0)], // ret
+  ]);
+  const TO_FIRST_210C = hex(0x2000, 0x2100, 0x2104, 0x2108, 0x2100, 0x2104, 0x2108, 0x2100, 0x2114, 0x210c);
+
+  it.each([
+    ['return stack', STACK],
+    ['call counter', COUNTER],
+  ])('%s: irets selects the occurrence of a reported address in recursion', (_name, params) => {
+    // Returns after the last branch (the taken beq): 2114, then 2110 twice. The first 210c follows
+    // one, the second two, 2008 three (reported although the stack is empty by then).
+    const first = new Trace(params).support({ implicit_return: true }).sync(0x2000n).f1('NNT', 0x210cn, { irreport: true, irets: 1n }).end();
+    expect(decode(first, RECURSE, params)).toEqual([...TO_FIRST_210C, 'gap:end']);
+    const second = new Trace(params).support({ implicit_return: true }).sync(0x2000n).f1('NNT', 0x210cn, { irreport: true, irets: 2n }).end();
+    expect(decode(second, RECURSE, params)).toEqual([...TO_FIRST_210C, '2110', '210c', 'gap:end']);
+    const out = new Trace(params).support({ implicit_return: true }).sync(0x2000n).f1('NNT', 0x2008n, { irreport: true, irets: 3n }).end();
+    expect(decode(out, RECURSE, params)).toEqual([...TO_FIRST_210C, '2110', '210c', '2110', '2004', '2008', 'gap:end']);
+  });
+
+  it('a report of a return does not count that return: the last one to pop and the next, which finds the stack empty', () => {
+    // A two-entry stack: the third call pushes out 2004, so the second 2110 finds the stack empty.
+    // Reports of the first 2110 (one return before it: 2114) and of the second (two).
+    const params: EtraceParams = { ...P11, return_stack_size_p: 1 };
+    const at = (n: bigint) => new Trace(params).support({ implicit_return: true }).sync(0x2000n).f1('NNT', 0x2110n, { irreport: true, irets: n }).end();
+    expect(decode(at(1n), RECURSE, params)).toEqual([...TO_FIRST_210C, '2110', 'gap:end']);
+    expect(decode(at(2n), RECURSE, params)).toEqual([...TO_FIRST_210C, '2110', '210c', '2110', 'gap:end']);
+    // The second 2110 goes on: an uninferable jump, its target reported with the two returns
+    // before it (the stack is empty, the count is not), then F2 for the end at 2008.
+    const t = new Trace(params).support({ implicit_return: true }).sync(0x2000n).f1('NNT', 0x2004n, { irreport: true, irets: 2n }).f2(0x2008n).end();
+    expect(decode(t, RECURSE, params)).toEqual([...TO_FIRST_210C, '2110', '210c', '2110', '2004', '2008', 'gap:end']);
+  });
+
+  /** g returns to 0x3008 instead of 0x3004 (mispredicted); h returns normally. */
+  const MISPREDICT = image([
+    [0x3000, enc.jal(1, 0x100)], // call g, push 3004
+    [0x3004, enc.addi(5, 0, 0)],
+    [0x3008, enc.addi(5, 0, 1)],
+    [0x300c, enc.jal(1, 0x1f4)], // call h (0x3200), push 3010
+    [0x3010, enc.addi(5, 0, 2)],
+    [0x3014, enc.addi(5, 0, 3)],
+    [0x3100, enc.addi(1, 1, 4)], // g: ra += 4
+    [0x3104, enc.jalr(0, 1, 0)], // ret -> 3008
+    [0x3200, enc.jalr(0, 1, 0)], // h: ret -> 3010
+  ]);
+
+  it('a mispredicted return pops and is named by irets = the returns before it', () => {
+    // Its target 3008 is reported with irreport and irets 0 (no return before it); the stack is
+    // then empty, h's return pops 3010 (one return), and the end at 3014 carries irets 1.
+    const t = new Trace(STACK)
+      .support({ implicit_return: true })
+      .sync(0x3000n)
+      .f2(0x3008n, { irreport: true, irets: 0n })
+      .f2(0x3014n, { irreport: true, irets: 1n })
+      .end();
+    expect(decode(t, MISPREDICT, STACK)).toEqual([...hex(0x3000, 0x3100, 0x3104, 0x3008, 0x300c, 0x3200, 0x3010, 0x3014), 'gap:end']);
+  });
+
+  it('the mispredicted return is the one whose count matches, not the first on the path', () => {
+    // f returns normally, then g returns to ra + 4: a return before the mispredicted one, so its
+    // target 0x5010 is reported with irets 1; the first ret (f's) is implicit.
+    const img = image([
+      [0x5000, enc.jal(1, 0x100)], // call f, push 5004
+      [0x5004, enc.jal(1, 0x1fc)], // call g (0x5200), push 5008
+      [0x5008, enc.addi(5, 0, 0)],
+      [0x500c, enc.addi(5, 0, 1)],
+      [0x5100, enc.jalr(0, 1, 0)], // f: ret
+      [0x5200, enc.addi(1, 1, 4)], // g: ra += 4
+      [0x5204, enc.jalr(0, 1, 0)], // ret -> 500c
+    ]);
+    const t = new Trace(STACK).support({ implicit_return: true }).sync(0x5000n).f2(0x500cn, { irreport: true, irets: 1n }).end();
+    expect(decode(t, img, STACK)).toEqual([...hex(0x5000, 0x5100, 0x5004, 0x5200, 0x5204, 0x500c), 'gap:end']);
+  });
+
+  it('after 255 counted returns the next return is reported: irets 255 names it', () => {
+    // 256 calls of a leaf function (a lone ret) in a row, no branch: returns 1..255 are implicit,
+    // the 256th is not; its target 0x10400 is reported with irets 255 (step 5), the end at 0x10404
+    // with no count.
+    const rows: [number, number][] = [];
+    for (let i = 0; i < 256; i++) rows.push([0x10000 + 4 * i, enc.jal(1, 0x1000 - 4 * i)]); // call 0x11000
+    rows.push([0x10400, enc.addi(5, 0, 0)], [0x10404, enc.addi(5, 0, 1)], [0x11000, enc.jalr(0, 1, 0)]);
+    const img = image(rows);
+    const t = new Trace(STACK).support({ implicit_return: true }).sync(0x10000n).f2(0x10400n, { irreport: true, irets: 255n }).f2(0x10404n).end();
+    const run: number[] = [];
+    for (let i = 0; i < 256; i++) run.push(0x10000 + 4 * i, 0x11000);
+    expect(decode(t, img, STACK)).toEqual([...hex(...run, 0x10400, 0x10404), 'gap:end']);
   });
 });
 

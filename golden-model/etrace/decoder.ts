@@ -13,6 +13,10 @@
  * information still to be consumed. Every address packet moves `cur` forward along the program
  * until it reaches the reported instruction; a packet never reports `cur` again without moving.
  *
+ * Implicit return: with the Implicit Return extension v0.8 (iret_ext_p = 1, the default) the
+ * return count irets of its revised decoder pseudo code names the occurrence; the ratified irdepth
+ * (iret_ext_p = 0) is decoded as well as its flags allow, which is not always (spec issue #254).
+ *
  * Where a packet alone does not say which occurrence of an address it reports, the decoder stops
  * tentatively and lets the next packet decide (6.6.2 and 6.5.1, extended to resync packets: see
  * `settleTentative`, `resumeThenSync`, `followToSync`). Two facts only the 1.1.1 layout leaves
@@ -30,6 +34,7 @@ import { Itype } from '../hart/records.ts';
 import type { EtraceParams } from './config.ts';
 import {
   flagsOf,
+  iretExtension,
   optionsOf,
   packetKind,
   packetWidths,
@@ -191,7 +196,10 @@ interface Goal {
   notify: boolean;
   updiscon: boolean;
   irreport: boolean;
+  /** Ratified implicit return: the stack depth (or call count) at the reported instruction. */
   irdepth: number;
+  /** Implicit Return extension: returns popped since the last branch or packet, up to the report. */
+  irets: number;
   /** Resuming a tentative stop: only the target of an uninferable jump ends the path. */
   updisconOnly: boolean;
   /** An F0/F1/F2 address report (these feed the jump target cache). */
@@ -211,6 +219,7 @@ interface WalkState {
   predRun: number;
   failAfterRun: boolean;
   ras: bigint[];
+  iretCount: number;
 }
 
 type Stop = 'updiscon' | 'inferred' | 'notify' | 'last-branch' | 'reached';
@@ -280,6 +289,13 @@ class Decoder {
   private readonly cache: JumpTargetCache | undefined;
   /** Implicit return: predicted return addresses, oldest first (also in call counter mode). */
   private ras: bigint[] = [];
+  /** Implicit Return extension (irets) rather than the ratified irdepth (see `iretExtension`). */
+  private readonly iretExt: boolean;
+  /**
+   * Extension: returns popped since the last branch or the start of the packet being followed
+   * (the spec decoder's `irets`). A return pops, and counts, when the path leaves it.
+   */
+  private iretCount = 0;
   private readonly rasKind: 'stack' | 'counter' | undefined;
   private readonly rasCapacity: number;
 
@@ -303,6 +319,7 @@ class Decoder {
     this.addressWidth = p.iaddress_width_p;
     this.addressFieldWidth = packetWidths(p).address;
     this.ratified = p.payload_layout === '2.0';
+    this.iretExt = iretExtension(p);
     this.trapHandler = opts.trapHandler;
     this.maxStraightLine = opts.maxStraightLine ?? 1 << 22;
     this.predictor = p.bpred_size_p > 0 ? new BranchPredictor(p.bpred_size_p, p.iaddress_lsb_p) : undefined;
@@ -522,6 +539,7 @@ class Decoder {
       predRun: this.predRun,
       failAfterRun: this.failAfterRun,
       ras: this.ras.slice(),
+      iretCount: this.iretCount,
     };
   }
 
@@ -535,6 +553,7 @@ class Decoder {
     this.predRun = s.predRun;
     this.failAfterRun = s.failAfterRun;
     this.ras = s.ras;
+    this.iretCount = s.iretCount;
   }
 
   /** F3 SF1: a trap. */
@@ -612,6 +631,8 @@ class Decoder {
     if (!this.synced) throw this.error(`${formatName(kind)} with no preceding sync`);
     if (this.trapPending) throw this.error(`${formatName(kind)} after a trap packet without handler address (thaddr 0); expected a sync packet`);
     this.settleTentative(true);
+    // The returns this packet reports are counted from here.
+    this.iretCount = 0;
     const goal = this.goalOf(pkt, kind);
     const stop = this.follow(goal);
     this.announcedNext = stop === 'updiscon' ? goal.updiscon : stop !== 'last-branch';
@@ -654,7 +675,7 @@ class Decoder {
         if (address === undefined) throw this.error(`jump target cache entry ${index} is empty`);
         this.lastAddress = address;
         const flags = flagsOf(pkt, this.params);
-        return this.goal(address, { irreport: flags?.irreport, irdepth: flags?.irdepth, delta: true });
+        return this.goal(address, { irreport: flags?.irreport, irdepth: flags?.irdepth, irets: flags?.irets, delta: true });
       }
       default:
         break;
@@ -667,13 +688,14 @@ class Decoder {
       updiscon: flags?.updiscon,
       irreport: flags?.irreport,
       irdepth: flags?.irdepth,
+      irets: flags?.irets,
       delta: true,
     });
   }
 
   private goal(
     address: bigint | undefined,
-    f: { sync?: boolean; notify?: boolean; updiscon?: boolean; irreport?: boolean; irdepth?: bigint; delta?: boolean },
+    f: { sync?: boolean; notify?: boolean; updiscon?: boolean; irreport?: boolean; irdepth?: bigint; irets?: bigint; delta?: boolean },
   ): Goal {
     return {
       address,
@@ -682,6 +704,7 @@ class Decoder {
       updiscon: f.updiscon ?? false,
       irreport: f.irreport ?? false,
       irdepth: Number(f.irdepth ?? 0n),
+      irets: Number(f.irets ?? 0n),
       updisconOnly: false,
       delta: f.delta ?? false,
       afterControl: false,
@@ -774,6 +797,7 @@ class Decoder {
     this.predictor?.reset();
     this.cache?.reset();
     this.ras = [];
+    this.iretCount = 0;
     if (branchBit >= 0) this.appendMap(branchBit, 1, QUIET);
   }
 
@@ -797,6 +821,7 @@ class Decoder {
   /** The outcome of the branch `n`, consumed from the queue; the predictor learns it. */
   private takeBranch(n: Insn): boolean {
     this.straightLine = 0;
+    this.iretCount = 0;
     const bp = this.options.branch_prediction ? this.predictor : undefined;
     if (this.mapCount > 0) {
       const taken = (this.mapBits & 1) === 0;
@@ -855,13 +880,27 @@ class Decoder {
   }
 
   /**
-   * A return while the stack is not empty is implicit unless it is the mispredicted one the
-   * packet reports (stack mode only: a counter predicts every return). The packet says so with
-   * irreport and irdepth = the depth at the return, the target is not the stack's top, and every
-   * branch before the target has been used. Chapter 11 stops at the first return at that depth;
-   * but a depth report of a later instruction (same flags) can also meet such a return on its way,
-   * so the decoder first checks whether treating the return as implicit reaches the reported
-   * address at the reported depth without further branch information, and prefers that.
+   * Implicit Return extension: a return leaving a non-empty stack is the one the packet reports
+   * (mispredicted, or one too many for irets) when irreport is set, every branch before the
+   * reported instruction has been used and irets counts exactly the returns before it in this
+   * packet (the spec decoder's `te_inst.irets == irets - 1`, which counts after its pop).
+   */
+  private reportedReturn(goal: Goal): boolean {
+    if (goal.address === undefined || !goal.irreport || goal.irets !== this.iretCount) return false;
+    const target = this.tryInsnAt(goal.address);
+    return this.branchesLeft() === (target?.kind === Kind.branch ? 1 : 0);
+  }
+
+  /**
+   * Ratified irdepth: a return while the stack is not empty is implicit unless it is the
+   * mispredicted one the packet reports (stack mode only: a counter predicts every return). The
+   * packet says so with irreport and irdepth = the depth at the return, the target is not the
+   * stack's top, and every branch before the target has been used. Chapter 11 stops at the first
+   * return at that depth; but a depth report of a later instruction (same flags) can also meet
+   * such a return on its way, so the decoder first checks whether treating the return as implicit
+   * reaches the reported address at the reported depth without further branch information, and
+   * prefers that. (The flags cannot always tell: the ratified semantics is not decodable in
+   * general, spec issue #254; iret.test.ts shows two runs with the same packets.)
    */
   private mispredicted(goal: Goal): boolean {
     if (this.rasKind !== 'stack' || goal.address === undefined || !goal.irreport) return false;
@@ -869,6 +908,12 @@ class Decoder {
     const target = this.tryInsnAt(goal.address);
     if (target === undefined || this.branchesLeft() !== (target.kind === Kind.branch ? 1 : 0)) return false;
     return !this.implicitReachesGoal(goal);
+  }
+
+  /** Extension: a return pops a non-empty stack and counts; returns what it popped. */
+  private popCounted(): bigint {
+    this.iretCount++;
+    return this.ras.pop() ?? 0n;
   }
 
   /** Dry run from the return's predicted target: no output, no branch information, a copied stack. */
@@ -1004,14 +1049,19 @@ class Decoder {
 
   /**
    * At the reported address with all branches used, reached without an uninferable jump. A sync
-   * packet stops at once. Otherwise the depth must match (implicit return: irdepth when irreport,
-   * else 0 — docs/etrace-model.md reports every non-zero depth), then notify makes the stop final
-   * (6.6.2 case 4), a set updiscon flag forbids it (case 2: the report is the target of an
-   * uninferable jump later on), and otherwise the stop is tentative (cases 1 and 3).
+   * packet stops at once. Otherwise the implicit returns must match: with the extension, at least
+   * irets returns popped in this packet before it when irreport is set (the spec decoder's
+   * `unprocessed_implicit_returns`, except that a return at the reported address does not count:
+   * docs/etrace-model.md); ratified, the depth must be irdepth when irreport, else 0
+   * (docs/etrace-model.md reports every non-zero depth). Then notify makes the stop final (6.6.2
+   * case 4), a set updiscon flag forbids it (case 2: the report is the target of an uninferable
+   * jump later on), and otherwise the stop is tentative (cases 1 and 3).
    */
   private stopHere(goal: Goal): Stop | undefined {
     if (goal.sync) return 'reached';
-    if (this.implicitReturn && this.ras.length !== (goal.irreport ? goal.irdepth : 0)) return undefined;
+    if (this.iretExt) {
+      if (this.implicitReturn && goal.irreport && this.iretCount < goal.irets) return undefined;
+    } else if (this.implicitReturn && this.ras.length !== (goal.irreport ? goal.irdepth : 0)) return undefined;
     if (goal.notify) return 'notify';
     if (goal.updiscon) return undefined;
     return 'inferred';
@@ -1022,11 +1072,20 @@ class Decoder {
     const si = this.sijumpTarget(this.prev, n);
     if (si !== undefined) {
       if (this.implicitReturn) {
-        // The target is known, so the encoder's implicit-return rule can be applied exactly.
-        if (n.isReturn && this.predicts(si.address)) this.ras.pop();
+        // The target is known, so the encoder's implicit-return rule can be applied exactly
+        // (with the extension every return pops a non-empty stack).
+        if (n.isReturn && this.iretExt) {
+          if (this.ras.length > 0) this.popCounted();
+        } else if (n.isReturn && this.predicts(si.address)) this.ras.pop();
         else if (n.isCall) this.push(n);
       }
       return si;
+    }
+    if (this.iretExt) {
+      if (!n.isReturn || !this.implicitReturn || this.ras.length === 0) return undefined;
+      const reported = this.reportedReturn(goal);
+      const predicted = this.popCounted();
+      return reported ? undefined : this.insnAt(predicted);
     }
     if (n.isReturn && this.implicitReturn && this.ras.length > 0 && !this.mispredicted(goal)) {
       return this.insnAt(this.ras.pop() ?? 0n);

@@ -8,8 +8,8 @@
  */
 import type { EtraceConfig, EtraceOptions, EtraceParams } from './config.ts';
 import { Qualifier } from './filter.ts';
-import { BRANCH_FMT, branchMapWidth, optionFields, type Packet, type PacketFlags, packetWidths, QUAL_STATUS } from './packet/index.ts';
-import { packPacket, relativeFlags } from './packet/pack.ts';
+import { BRANCH_FMT, branchMapWidth, IRETS_MAX, iretExtension, optionFields, type Packet, type PacketFlags, packetWidths, QUAL_STATUS } from './packet/index.ts';
+import { type IrField, irField, packPacket, relativeFlags } from './packet/pack.ts';
 import { BranchPredictor, JumpTargetCache, ReturnPredictor } from './predictors.ts';
 import { isUninferableJump, Itype, type RetirementRecord, toItype3, Trigger } from '../hart/records.ts';
 
@@ -93,7 +93,11 @@ export class EtraceEncoder {
   private readonly addrMsb: bigint;
   private readonly ring: View[] = [0, 1, 2, 3].map(() => ({ ...END_VIEW }));
   private ringNext = 0;
-  private readonly irdepthBits: number;
+  /** Implicit Return extension (irets) rather than the ratified irdepth. */
+  private readonly iretExt: boolean;
+  /** The field after irreport (irets or irdepth) and its width. */
+  private readonly irField: IrField;
+  private readonly irBits: number;
   private resyncMax = 0;
   private predictor?: BranchPredictor;
   private jtc?: JumpTargetCache;
@@ -124,20 +128,22 @@ export class EtraceEncoder {
   private syncNext = true;
   /** Trace was lost: only format 3 packets are worth sending until a sync gets through. */
   private awaitingSync = false;
-  /** An implicit return happened since the last packet or branch (see step 6b). */
-  private implicitReturnSinceAnchor = false;
   /**
-   * Step 6b's report of a call, held back: sent before the next packet unless that packet reports
-   * the target of an uninferable discontinuity, dropped at the next branch (see step 6b).
+   * Implicit Return extension: returns that popped the stack (or counter) since the last branch or
+   * the last packet that reports an instruction (formats 0-2, F3 SF0/SF1). A return counts from
+   * the instruction after it on: a packet reporting the return itself does not count it.
    */
-  private pendingCall: { addr: bigint; depth: number } | undefined;
+  private irets = 0;
   private trapReportedWithThaddr0 = false;
   private lastReportReason: Reason = 'other';
   private tracing = false;
   /** iEnable as last reported in a support packet. */
   private reportedEnable: boolean;
-  /** The return at prev was mispredicted: the depth at that return, for irreport. */
-  private failedReturnDepth: number | undefined;
+  /**
+   * The return at prev was not implicit: the irreport/irdepth or irreport/irets the report of its
+   * target carries (docs/etrace-model.md, implicit return).
+   */
+  private failedReturn: PacketFlags | undefined;
   private pendingUnits = 0;
   private finished = false;
 
@@ -153,7 +159,9 @@ export class EtraceEncoder {
     this.lsb = BigInt(this.p.iaddress_lsb_p);
     this.ctypeMask = (1 << this.p.ctype_width_p) - 1;
     this.addrMsb = BigInt(this.addrBits - 1);
-    this.irdepthBits = packetWidths(this.p).irdepth;
+    this.iretExt = iretExtension(this.p);
+    this.irField = irField(this.p);
+    this.irBits = this.iretExt ? packetWidths(this.p).irets : packetWidths(this.p).irdepth;
     this.applyOptions(config.options);
     this.reportedEnable = this.o.iEnable;
     this.support(this.o.iEnable, QUAL_STATUS.no_change);
@@ -325,7 +333,7 @@ export class EtraceEncoder {
     // xRET is an uninferable discontinuity too (docs/etrace-model.md, definitions).
     if (t !== TRAP_RETURN && !isUninferableJump(t)) return false;
     if (this.sijumpInferable(prev, v, prevTraced)) return false;
-    if (t === RETURN && this.returns && this.returns.predicts(next.addr)) return false;
+    if (t === RETURN && this.returns && this.returnIsImplicit(this.returns, next)) return false;
     return true;
   }
 
@@ -369,8 +377,8 @@ export class EtraceEncoder {
       this.addBranch(curr.addr, curr.itype === TAKEN);
     }
 
-    const failedReturnDepth = this.failedReturnDepth;
-    this.failedReturnDepth = undefined;
+    const failedReturn = this.failedReturn;
+    this.failedReturn = undefined;
     const depthBefore = this.returns?.depth ?? 0;
     const prevTrap = this.isTrap(prev) && prev.qualified;
     const prevUpdiscon = prev.qualified && prev.updiscon;
@@ -424,7 +432,7 @@ export class EtraceEncoder {
         // updiscon != notify: the next instruction produces a format 3 (section 6.6.2 case 2).
         const resyncNext = this.p.resync_policy === 'flowchart' ? resync === 'reached' : this.resyncDueAt(curr, 1);
         const updiscon = (this.isTrap(curr) && curr.retired) || nextExcOnly || (next.qualified && this.isPpch(curr, next)) || resyncNext;
-        this.report(curr.addr, 'updiscon', { updiscon, irreport: failedReturnDepth !== undefined, irdepth: failedReturnDepth === undefined ? undefined : BigInt(failedReturnDepth) });
+        this.report(curr.addr, 'updiscon', { updiscon, ...(failedReturn ?? { irreport: false }) });
         reported = true;
         break decide;
       }
@@ -432,33 +440,13 @@ export class EtraceEncoder {
       // wait (the format 3 that follows carries no branch map).
       const resyncBr = resync === 'reached' && (this.branches > 0 || this.pbc > 0);
       if ((this.isTrap(curr) && curr.retired) || curr.notify || resyncBr) {
-        this.report(curr.addr, 'other', { notify: curr.notify, ...this.depthFlags(depthBefore) });
+        this.report(curr.addr, 'other', { notify: curr.notify, ...this.irFlags(curr, depthBefore) });
         reported = true;
-        break decide;
-      }
-      // 6b. A call after an implicit return with no branch or packet since: the callee's
-      // addresses can come back at the same depth with nothing to tell the occurrences apart
-      // (f(); f();), so the call is reported (docs/etrace-model.md, implicit return). Sent as a
-      // notification: an explicitly reported instruction that is not the target of an
-      // uninferable discontinuity, so the decoder stops here and not at a later occurrence.
-      if (this.implicitReturnSinceAnchor && (curr.itype === UNINFERABLE_CALL || curr.itype === INFERABLE_CALL)) {
-        const otherPacketDue =
-          this.reportNeededByNext(curr, next) || this.countFailed || (this.branches === 31 && this.pbc < 31) ||
-          curr.ctype === 1 || this.resyncDueAt(curr, 0);
-        if (this.pendingCall === undefined && !otherPacketDue) {
-          // The report only matters if a later packet asks the decoder to stop at an address, so
-          // it waits: a branch or an uninferable jump's target reported first makes it needless.
-          this.pendingCall = { addr: curr.addr, depth: depthBefore };
-          this.implicitReturnSinceAnchor = false;
-        } else {
-          this.report(curr.addr, 'other', { notify: true, ...this.depthFlags(depthBefore) });
-          reported = true;
-        }
         break decide;
       }
       // 7. The next view needs this one reported first.
       if (this.reportNeededByNext(curr, next)) {
-        this.report(curr.addr, 'other', this.depthFlags(depthBefore));
+        this.report(curr.addr, 'other', this.irFlags(curr, depthBefore));
         reported = true;
         break decide;
       }
@@ -476,8 +464,7 @@ export class EtraceEncoder {
 
     // Block placement: compared at block ends only, F3 SF0 at the next view (docs/etrace-model.md).
     if (this.p.resync_policy === 'block' && this.resyncDueAt(curr, 0)) {
-      this.settlePendingCall(false);
-      if (this.branches > 0 || this.pbc > 0) this.report(curr.addr, 'other', this.depthFlags(depthBefore));
+      if (this.branches > 0 || this.pbc > 0) this.report(curr.addr, 'other', this.irFlags(curr, depthBefore));
       this.syncNext = true;
     }
     if (reported || reportedBySync) this.lastReportReason = reported && prevUpdiscon ? 'updiscon' : 'other';
@@ -487,19 +474,46 @@ export class EtraceEncoder {
     curr.updiscon = this.isUpdiscon(prev, curr, next, prevTraced);
 
     // Implicit return bookkeeping, after the decisions about current (irdepth is the depth before).
-    // Every call pushes, sequentially inferable or not; a sequentially inferable return is inferred
-    // from its constant and leaves the stack alone (the decoder of chapter 11 tests sijump first).
+    // Every call pushes, sequentially inferable or not.
     if (this.returns && curr.retired) {
       if (curr.itype === UNINFERABLE_CALL || curr.itype === INFERABLE_CALL) {
         this.returns.push(curr.addr + BigInt(curr.size));
-      } else if (curr.itype === RETURN && !this.sijumpInferable(prev, curr, prevTraced)) {
-        if (this.returns.predicts(next.addr)) {
-          this.returns.pop();
-          this.implicitReturnSinceAnchor = true;
-        }
-        else if (this.returns.depth > 0) this.failedReturnDepth = this.returns.depth;
+      } else if (curr.itype === RETURN) {
+        this.retireReturn(this.returns, next, this.sijumpInferable(prev, curr, prevTraced));
       }
     }
+  }
+
+  /**
+   * A return retires; `next` is its target. Ratified irdepth: a sequentially inferable return is
+   * inferred from its constant and leaves the stack alone; an implicit one pops; a mispredicted
+   * one (stack not empty) stays on the stack and its target is reported with the depth. Implicit
+   * Return extension (as the decoder pseudo code of its revised decoder chapter): every return
+   * with a non-empty stack pops, sequentially inferable and mispredicted ones too, and is counted;
+   * it is implicit unless mispredicted or preceded by IRETS_MAX counted returns; the report of the
+   * target of a return that is not implicit carries irets = the returns counted before it, with
+   * irreport set whenever the return popped or that count is not 0.
+   */
+  private retireReturn(returns: ReturnPredictor, next: View, sijump: boolean): void {
+    if (!this.iretExt) {
+      if (sijump) return;
+      if (returns.predicts(next.addr)) returns.pop();
+      else if (returns.depth > 0) this.failedReturn = { irreport: true, irdepth: BigInt(returns.depth) };
+      return;
+    }
+    if (returns.depth > 0) {
+      if (!sijump && !this.returnIsImplicit(returns, next)) this.failedReturn = { irreport: true, irets: BigInt(Math.min(this.irets, IRETS_MAX)) };
+      returns.pop();
+      this.irets++;
+    } else if (!sijump && this.irets > 0) {
+      this.failedReturn = { irreport: true, irets: BigInt(Math.min(this.irets, IRETS_MAX)) };
+    }
+  }
+
+  /** Whether a return to `next` is implicit (decided before the return's own pop). */
+  private returnIsImplicit(returns: ReturnPredictor, next: View): boolean {
+    if (!this.iretExt) return returns.predicts(next.addr);
+    return returns.depth > 0 && returns.predicts(next.addr) && this.irets < IRETS_MAX;
   }
 
   /** Step 7: `next` needs `curr` reported first (a trap, privilege change or end follows). */
@@ -538,8 +552,19 @@ export class EtraceEncoder {
     return count >= this.resyncMax;
   }
 
-  private depthFlags(depth: number): PacketFlags {
-    return depth > 0 ? { irreport: true, irdepth: BigInt(depth) } : { irreport: false };
+  /**
+   * irreport and irdepth/irets of a packet that reports current for a reason other than an
+   * uninferable discontinuity before it (steps 6, 7, the resync report). Ratified: the depth
+   * before current's own call or return, whenever it is not 0. Extension: the returns counted
+   * since the last branch or packet, before current, whenever that is not 0 and the count is
+   * needed: not for an xRET, which the decoder cannot follow without its target's address, so no
+   * earlier occurrence of it can be on its path (docs/etrace-model.md).
+   */
+  private irFlags(curr: View, depthBefore: number): PacketFlags {
+    if (this.iretExt) {
+      return this.irets > 0 && curr.itype !== TRAP_RETURN ? { irreport: true, irets: BigInt(Math.min(this.irets, IRETS_MAX)) } : { irreport: false };
+    }
+    return depthBefore > 0 ? { irreport: true, irdepth: BigInt(depthBefore) } : { irreport: false };
   }
 
   private endedStatus(): bigint {
@@ -549,9 +574,7 @@ export class EtraceEncoder {
   // ------------------------------------------------------------------ branches
 
   private addBranch(addr: bigint, taken: boolean): void {
-    this.implicitReturnSinceAnchor = false;
-    // The decoder counts this branch before it stops anywhere later: no report needed.
-    this.pendingCall = undefined;
+    this.irets = 0;
     let ok = false;
     if (this.predictor) ok = this.predictor.update(addr, taken);
     if (this.pbc >= 31) {
@@ -601,12 +624,10 @@ export class EtraceEncoder {
 
   /** F0/F1/F2 reporting the instruction at `addr` (the "format 0/1/2" box of the flowchart). */
   private report(addr: bigint, reason: Reason, flags: PacketFlags): void {
-    // The decoder reaches an uninferable jump's target without comparing addresses.
-    this.settlePendingCall(reason === 'updiscon');
     const address = this.addressField(addr);
     // notify, updiscon and irreport are sent relative to the address MSB (docs/etrace-model.md).
     const msb = (address >> this.addrMsb) & 1n;
-    const full: PacketFlags = { notify: flags.notify ?? false, updiscon: flags.updiscon ?? false, irreport: flags.irreport, irdepth: flags.irdepth };
+    const full: PacketFlags = { notify: flags.notify ?? false, updiscon: flags.updiscon ?? false, irreport: flags.irreport, irdepth: flags.irdepth, irets: flags.irets };
     let pkt: Packet;
     if (this.pbc >= 31) {
       pkt = {
@@ -631,7 +652,7 @@ export class EtraceEncoder {
         cached.branch_map = BigInt(this.branchMap);
         ref = BigInt((this.branchMap >>> (branchMapWidth(this.branches) - 1)) & 1);
       }
-      this.setFlags(cached, ref, { irreport: full.irreport, irdepth: full.irdepth });
+      this.setFlags(cached, ref, { irreport: full.irreport, irdepth: full.irdepth, irets: full.irets });
       if (packPacket(cached, this.p).bits <= packPacket(pkt, this.p).bits) pkt = cached;
     }
     // Differential addresses are relative to the last address the decoder received: a packet
@@ -640,23 +661,15 @@ export class EtraceEncoder {
     this.clearBranches();
   }
 
-  /** Sends the held-back step-6b report (before the packet about to be built), or drops it. */
-  private settlePendingCall(drop: boolean): void {
-    const call = this.pendingCall;
-    if (call === undefined) return;
-    this.pendingCall = undefined;
-    if (!drop) this.report(call.addr, 'other', { notify: true, ...this.depthFlags(call.depth) });
-  }
-
   /** Sets the relative flag fields of `pkt` (the shared definition in the packet layer). */
   private setFlags(pkt: Packet, ref: bigint, flags: PacketFlags): void {
-    const f = relativeFlags(ref, flags, this.irdepthBits);
+    const f = relativeFlags(ref, flags, this.irBits, this.irField);
     if (f.notify !== undefined) {
       pkt.notify = f.notify;
       pkt.updiscon = f.updiscon;
     }
     pkt.irreport = f.irreport;
-    if (this.irdepthBits > 0) pkt.irdepth = f.irdepth;
+    if (this.irBits > 0) pkt[this.irField] = f[this.irField];
   }
 
   private contextFields(v: View): Packet {
@@ -735,11 +748,13 @@ export class EtraceEncoder {
 
   /** Sends a te_inst packet; false when the output dropped it (trace lost). */
   private emit(packet: Packet): boolean {
-    this.settlePendingCall(false);
     // After trace loss the decoder waits for a synchronisation: nothing else is worth sending.
     if (this.awaitingSync && packet.format !== 3n) return false;
     if (this.o.ResyncMode === 1) this.resyncCount++;
-    this.implicitReturnSinceAnchor = false;
+    // The implicit returns are counted from the last packet that moves the decoder (not F3 SF2).
+    if (packet.format !== 3n || packet.subformat !== 2n) {
+      this.irets = 0;
+    }
     const accepted = this.sink({ packet, record: this.recordIndex });
     if (!accepted) this.lost();
     return accepted;

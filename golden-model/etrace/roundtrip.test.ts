@@ -64,6 +64,12 @@ const CASES: Case[] = [
   { name: 'baseline 2.0', sets: [...RV64, 'payload_layout=2.0'] },
   { name: 'implicit return, stack', sets: [...RV64, 'return_stack_size_p=3', 'ImplicitReturn=1'] },
   { name: 'implicit return, counter', sets: [...RV64, 'call_counter_size_p=3', 'ImplicitReturn=1'] },
+  // The Implicit Return extension (iret_ext_p = 1, the default) in the 2.0 layout, a 2-entry stack
+  // that recursion overflows (returns that find it empty after counted ones) and a 1-bit counter.
+  { name: 'implicit return, stack, 2.0', sets: [...RV64, 'return_stack_size_p=3', 'ImplicitReturn=1', 'payload_layout=2.0'] },
+  { name: 'implicit return, counter, 2.0', sets: [...RV64, 'call_counter_size_p=3', 'ImplicitReturn=1', 'payload_layout=2.0'] },
+  { name: 'implicit return, 2-entry stack', sets: [...RV64, 'return_stack_size_p=1', 'ImplicitReturn=1'] },
+  { name: 'implicit return, 1-bit counter', sets: [...RV64, 'call_counter_size_p=1', 'ImplicitReturn=1'] },
   { name: 'branch prediction', sets: [...RV64, 'bpred_size_p=4', 'BranchPrediction=1'] },
   { name: 'jump target cache', sets: [...RV64, 'cache_size_p=3', 'JumpTargetCache=1'] },
   { name: 'sijump', sets: [...RV64, 'sijump_p=1', 'siJump=1'] },
@@ -75,6 +81,11 @@ const CASES: Case[] = [
   { name: 'RV32', sets: ['iaddress_width_p=32', 'nocontext_p=1', 'privilege_width_p=2', 'ResyncMode=3', 'ResyncMax=2'], knobs: { xlen: 32 } },
   { name: 'RV64 without C (lsb 2)', sets: [...RV64, 'iaddress_lsb_p=2'], knobs: { compressed: false } },
   { name: 'blocks of 3, all modes', sets: [...RV64, ...ALL_MODES, 'retires_p=3', 'taken_branches_p=2'], blocks: 3 },
+  {
+    name: 'blocks of 3, implicit return with a counter, 2.0',
+    sets: [...RV64, 'call_counter_size_p=2', 'ImplicitReturn=1', 'payload_layout=2.0', 'retires_p=3', 'taken_branches_p=2'],
+    blocks: 3,
+  },
   { name: 'privilege filter (U only)', sets: [...RV64, 'filters_p=1', 'iFilters=1', 'filter0.filterEnable=1', 'filter0.matchPrivilege=1', 'filter0.matchChoicePrivilege=1'], traced: atPrivileges([0]) },
   {
     name: 'address range comparator (0x80000200 <= iaddr < 0x80000800)',
@@ -169,6 +180,18 @@ describe('E-Trace round trip: encode then decode gives the retired addresses', (
       // Four support packets at least: the start, three changes (and the end).
       expect(encoded.packets.filter((p) => p.packet.format === 3n && p.packet.subformat === 3n).length).toBeGreaterThanOrEqual(5);
     }
+  });
+
+  it('Implicit Return extension: the run that fixed what irets counts (2-entry stack, seed 239, 3000 instructions)', () => {
+    // Recursion three deep: the third return finds the stack empty after two implicit returns of
+    // the same instruction, and the trace reports it (a trap follows). Counting the reported
+    // return itself, as the extension's draft decoder does, stops at the second occurrence.
+    const config = etraceConfig(resolveSettings('test', ETRACE_SETTINGS, [...RV64, 'return_stack_size_p=1', 'ImplicitReturn=1']));
+    const { stream, program } = generateProgramAndStream(defaultKnobs(), 239, 3000);
+    const encoded = encodeStream(stream.records, config);
+    const decoded = decodeStream(encoded.bytes, stream.image, { params: config.params, xlen: 64, trapHandler: (t) => trapHandler(program, Number(t.privilege)) });
+    const at = firstDifference(decodedRuns(decoded).flat(), retiredAddresses(stream.records, stream.image));
+    expect(at, `first difference at instruction ${at}`).toBe(-1);
   });
 
   it('loses trace under back-pressure without stall, and never with stall (seed 3)', () => {

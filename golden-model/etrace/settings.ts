@@ -37,6 +37,7 @@ export const ETRACE_PARAMETERS: readonly SettingSpec[] = [
   int('notime_p', P.notime_p, 0, 1, 'exclude time from te_inst packets (2.0 layout)'),
   int('call_counter_size_p', P.call_counter_size_p, 0, 31, 'implicit return call counter bits (0: none)'),
   int('return_stack_size_p', P.return_stack_size_p, 0, 16, 'implicit return stack of 2^n entries (0: none)'),
+  int('iret_ext_p', P.iret_ext_p, 0, 1, 'implicit return semantics: 1 Implicit Return extension v0.8 (irets), 0 ratified irdepth (not decodable in general)'),
   int('bpred_size_p', P.bpred_size_p, 0, 16, 'branch predictor of 2^n entries (0: none)'),
   int('cache_size_p', P.cache_size_p, 0, 16, 'jump target cache of 2^n entries (0: none)'),
   int('f0s_width_p', P.f0s_width_p, 0, 8, 'width of the format 0 subformat field'),

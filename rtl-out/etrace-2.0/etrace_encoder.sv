@@ -73,7 +73,7 @@ module etrace_encoder (
 );
   // ---------------------------------------------------------------- constants
   localparam int         Iaw         = 64;
-  localparam int         Ird         = 1;  // irdepth field (1 when absent)
+  localparam int         Irv         = 1;  // the value after irreport: irdepth (1 bit when absent)
   localparam logic [2:0] KF3Sf3      = 3'd7;
   localparam logic [1:0] QsNoChange  = 2'd0;
   localparam logic [1:0] QsEndedRep  = 2'd1;
@@ -114,16 +114,12 @@ module etrace_encoder (
   logic [Iaw-1:0] last_addr_q, last_addr_d;
   logic [31:0]    resync_q, resync_d;
   logic           sync_next_q, sync_next_d, awaiting_q, awaiting_d;
-  logic           ir_anchor_q, ir_anchor_d;    // implicit return since the last packet or branch
   logic           thaddr0_q, thaddr0_d;        // trap already reported with thaddr 0
   logic           reason_upd_q, reason_upd_d;  // the last report followed an updiscon
   logic           tracing_q, tracing_d, rep_enable_q, rep_enable_d;
+  // The return at prev was not implicit: its target's report carries irreport and this value.
   logic           failed_ret_q, failed_ret_d;
-  logic [Ird-1:0] failed_depth_q, failed_depth_d;
-  // Step 6b's report of a call, held back until the next packet or branch.
-  logic           pend_q, pend_d;
-  logic [Iaw-1:0] pend_addr_q, pend_addr_d;
-  logic [Ird-1:0] pend_irdepth_q, pend_irdepth_d;
+  logic [Irv-1:0] failed_irval_q, failed_irval_d;
   logic           lost_pending_q, lost_pending_d;
 
   // Options in force: the registers in the cycle the session starts, then the sampled values.
@@ -235,7 +231,6 @@ module etrace_encoder (
   logic         s0_sync_next;
   logic         s0_tracing;
   logic         s0_rep_enable;
-  logic         s0_ir_anchor;
   logic         s0_thaddr0;
   logic         s0_reason_upd;
   logic [4:0]   s0_branches;
@@ -246,10 +241,7 @@ module etrace_encoder (
   logic [31:0]  s0_resync;
   logic [63:0]  s0_last_addr;
   logic         s0_failed_ret;
-  logic         s0_failed_depth;
-  logic         s0_pend;
-  logic [63:0]  s0_pend_addr;
-  logic         s0_pend_irdepth;
+  logic         s0_failed_irval;
   logic [7:0]   s0_room;
   logic [7:0]   s0_need;
   // The state after step 0.
@@ -258,7 +250,6 @@ module etrace_encoder (
   logic         s1_sync_next;
   logic         s1_tracing;
   logic         s1_rep_enable;
-  logic         s1_ir_anchor;
   logic         s1_thaddr0;
   logic         s1_reason_upd;
   logic [4:0]   s1_branches;
@@ -269,10 +260,7 @@ module etrace_encoder (
   logic [31:0]  s1_resync;
   logic [63:0]  s1_last_addr;
   logic         s1_failed_ret;
-  logic         s1_failed_depth;
-  logic         s1_pend;
-  logic [63:0]  s1_pend_addr;
-  logic         s1_pend_irdepth;
+  logic         s1_failed_irval;
   logic [7:0]   s1_room;
   logic [7:0]   s1_need;
   // Step 0's decision about its curr and its packets.
@@ -329,6 +317,7 @@ module etrace_encoder (
   logic [0:0]   lsup_updiscon;
   logic [0:0]   lsup_irreport;
   logic [0:0]   lsup_irdepth;
+  logic [0:0]   lsup_irets;
   logic [0:0]   lsup_branch;
   logic [1:0]   lsup_privilege;
   logic [47:0]  lsup_time;
@@ -354,6 +343,7 @@ module etrace_encoder (
   logic [0:0]   post_updiscon;
   logic [0:0]   post_irreport;
   logic [0:0]   post_irdepth;
+  logic [0:0]   post_irets;
   logic [0:0]   post_branch;
   logic [1:0]   post_privilege;
   logic [47:0]  post_time;
@@ -369,7 +359,7 @@ module etrace_encoder (
   logic [7:0]   post_bits;
   // Fields this configuration's packets do not send (the packer has no port for them).
   logic         unused_fields;
-  assign unused_fields = ^{lsup_branch_count, lsup_branch_fmt, lsup_index, lsup_irdepth, post_branch_count, post_branch_fmt, post_index, post_irdepth};
+  assign unused_fields = ^{lsup_branch_count, lsup_branch_fmt, lsup_index, lsup_irdepth, lsup_irets, post_branch_count, post_branch_fmt, post_index, post_irdepth, post_irets};
   logic       post_valid, post_sup_enable;
   logic [1:0] post_sup_status;
   assign post_valid = start | finish;
@@ -388,6 +378,7 @@ module etrace_encoder (
   assign lsup_updiscon = '0;
   assign lsup_irreport = '0;
   assign lsup_irdepth = '0;
+  assign lsup_irets = '0;
   assign lsup_branch = '0;
   assign lsup_privilege = '0;
   assign lsup_time = '0;
@@ -409,6 +400,7 @@ module etrace_encoder (
   assign post_updiscon = '0;
   assign post_irreport = '0;
   assign post_irdepth = '0;
+  assign post_irets = '0;
   assign post_branch = '0;
   assign post_privilege = '0;
   assign post_time = '0;
@@ -481,7 +473,6 @@ module etrace_encoder (
   assign s0_sync_next = sync_next_q;
   assign s0_tracing = tracing_q;
   assign s0_rep_enable = rep_enable_q;
-  assign s0_ir_anchor = ir_anchor_q;
   assign s0_thaddr0 = thaddr0_q;
   assign s0_reason_upd = reason_upd_q;
   assign s0_branches = branches_q;
@@ -492,10 +483,7 @@ module etrace_encoder (
   assign s0_resync = resync_q;
   assign s0_last_addr = last_addr_q;
   assign s0_failed_ret = failed_ret_q;
-  assign s0_failed_depth = failed_depth_q;
-  assign s0_pend = pend_q;
-  assign s0_pend_addr = pend_addr_q;
-  assign s0_pend_irdepth = pend_irdepth_q;
+  assign s0_failed_irval = failed_irval_q;
   assign s0_room = fifo_free_i;
   assign s0_need = '0;
   // Step 0: curr before group 0, with the group's view as next.
@@ -562,8 +550,6 @@ module etrace_encoder (
     .tracing_o      (s1_tracing),
     .rep_enable_i   (s0_rep_enable),
     .rep_enable_o   (s1_rep_enable),
-    .ir_anchor_i    (s0_ir_anchor),
-    .ir_anchor_o    (s1_ir_anchor),
     .thaddr0_i      (s0_thaddr0),
     .thaddr0_o      (s1_thaddr0),
     .reason_upd_i   (s0_reason_upd),
@@ -584,14 +570,8 @@ module etrace_encoder (
     .last_addr_o    (s1_last_addr),
     .failed_ret_i   (s0_failed_ret),
     .failed_ret_o   (s1_failed_ret),
-    .failed_depth_i (s0_failed_depth),
-    .failed_depth_o (s1_failed_depth),
-    .pend_i         (s0_pend),
-    .pend_o         (s1_pend),
-    .pend_addr_i    (s0_pend_addr),
-    .pend_addr_o    (s1_pend_addr),
-    .pend_irdepth_i (s0_pend_irdepth),
-    .pend_irdepth_o (s1_pend_irdepth),
+    .failed_irval_i (s0_failed_irval),
+    .failed_irval_o (s1_failed_irval),
     .room_i         (s0_room),
     .need_i         (s0_need),
     .room_o         (s1_room),
@@ -611,7 +591,6 @@ module etrace_encoder (
   logic         f_sync_next;
   logic         f_tracing;
   logic         f_rep_enable;
-  logic         f_ir_anchor;
   logic         f_thaddr0;
   logic         f_reason_upd;
   logic [4:0]   f_branches;
@@ -622,10 +601,7 @@ module etrace_encoder (
   logic [31:0]  f_resync;
   logic [63:0]  f_last_addr;
   logic         f_failed_ret;
-  logic         f_failed_depth;
-  logic         f_pend;
-  logic [63:0]  f_pend_addr;
-  logic         f_pend_irdepth;
+  logic         f_failed_irval;
   logic         f_lost_call;
   logic         stall;
   logic [7:0]   left, views_left, chunk;
@@ -637,7 +613,6 @@ module etrace_encoder (
     logic         sync_next;
     logic         tracing;
     logic         rep_enable;
-    logic         ir_anchor;
     logic         thaddr0;
     logic         reason_upd;
     logic [4:0]   branches;
@@ -648,10 +623,7 @@ module etrace_encoder (
     logic [31:0]  resync;
     logic [63:0]  last_addr;
     logic         failed_ret;
-    logic         failed_depth;
-    logic         pend;
-    logic [63:0]  pend_addr;
-    logic         pend_irdepth;
+    logic         failed_irval;
     logic [7:0]   room;
     logic [7:0]   need;
     logic         lost_call;
@@ -663,7 +635,6 @@ module etrace_encoder (
     sync_next = s1_sync_next;
     tracing = s1_tracing;
     rep_enable = s1_rep_enable;
-    ir_anchor = s1_ir_anchor;
     thaddr0 = s1_thaddr0;
     reason_upd = s1_reason_upd;
     branches = s1_branches;
@@ -674,10 +645,7 @@ module etrace_encoder (
     resync = s1_resync;
     last_addr = s1_last_addr;
     failed_ret = s1_failed_ret;
-    failed_depth = s1_failed_depth;
-    pend = s1_pend;
-    pend_addr = s1_pend_addr;
-    pend_irdepth = s1_pend_irdepth;
+    failed_irval = s1_failed_irval;
     room = s1_room;
     need = s1_need;
     lost_call = st0_lost_call;
@@ -728,7 +696,6 @@ module etrace_encoder (
     f_sync_next = sync_next;
     f_tracing = tracing;
     f_rep_enable = rep_enable;
-    f_ir_anchor = ir_anchor;
     f_thaddr0 = thaddr0;
     f_reason_upd = reason_upd;
     f_branches = branches;
@@ -739,10 +706,7 @@ module etrace_encoder (
     f_resync = resync;
     f_last_addr = last_addr;
     f_failed_ret = failed_ret;
-    f_failed_depth = failed_depth;
-    f_pend = pend;
-    f_pend_addr = pend_addr;
-    f_pend_irdepth = pend_irdepth;
+    f_failed_irval = failed_irval;
     f_lost_call = lost_call;
     // With stallEnable the cycle stalls until the bytes not yet written fit; while it stalls, the
     // views' bytes are written as far as there is room (part_q so far). The session's support
@@ -816,16 +780,12 @@ module etrace_encoder (
     resync_d = resync_q;
     sync_next_d = sync_next_q;
     awaiting_d = awaiting_q;
-    ir_anchor_d = ir_anchor_q;
     thaddr0_d = thaddr0_q;
     reason_upd_d = reason_upd_q;
     tracing_d = tracing_q;
     rep_enable_d = rep_enable_q;
     failed_ret_d = failed_ret_q;
-    failed_depth_d = failed_depth_q;
-    pend_d = pend_q;
-    pend_addr_d = pend_addr_q;
-    pend_irdepth_d = pend_irdepth_q;
+    failed_irval_d = failed_irval_q;
     lost_pending_d = lost_pending_q;
     if (commit) begin
       // Options sampled when the session starts.
@@ -850,16 +810,12 @@ module etrace_encoder (
       resync_d = f_resync;
       sync_next_d = f_sync_next;
       awaiting_d = f_awaiting;
-      ir_anchor_d = f_ir_anchor;
       thaddr0_d = f_thaddr0;
       reason_upd_d = f_reason_upd;
       tracing_d = f_tracing;
       rep_enable_d = f_rep_enable;
       failed_ret_d = f_failed_ret;
-      failed_depth_d = f_failed_depth;
-      pend_d = f_pend;
-      pend_addr_d = f_pend_addr;
-      pend_irdepth_d = f_pend_irdepth;
+      failed_irval_d = f_failed_irval;
       lost_pending_d = f_lost_pending;
       if (shift_in) begin
         // The newest view becomes curr; prev is the view before it.
@@ -909,15 +865,11 @@ module etrace_encoder (
         resync_d = '0;
         sync_next_d = 1'b1;
         awaiting_d = 1'b0;
-        ir_anchor_d = 1'b0;
         thaddr0_d = 1'b0;
         reason_upd_d = 1'b0;
         tracing_d = 1'b0;
         failed_ret_d = 1'b0;
-        failed_depth_d = '0;
-        pend_d = 1'b0;
-        pend_addr_d = '0;
-        pend_irdepth_d = '0;
+        failed_irval_d = '0;
       end
     end
   end
@@ -970,16 +922,12 @@ module etrace_encoder (
       resync_q <= '0;
       sync_next_q <= 1'b1;
       awaiting_q <= 1'b0;
-      ir_anchor_q <= 1'b0;
       thaddr0_q <= 1'b0;
       reason_upd_q <= 1'b0;
       tracing_q <= 1'b0;
       rep_enable_q <= 1'b0;
       failed_ret_q <= 1'b0;
-      failed_depth_q <= '0;
-      pend_q <= 1'b0;
-      pend_addr_q <= '0;
-      pend_irdepth_q <= '0;
+      failed_irval_q <= '0;
       lost_pending_q <= 1'b0;
     end else begin
       session_q <= session_d;
@@ -1028,16 +976,12 @@ module etrace_encoder (
       resync_q <= resync_d;
       sync_next_q <= sync_next_d;
       awaiting_q <= awaiting_d;
-      ir_anchor_q <= ir_anchor_d;
       thaddr0_q <= thaddr0_d;
       reason_upd_q <= reason_upd_d;
       tracing_q <= tracing_d;
       rep_enable_q <= rep_enable_d;
       failed_ret_q <= failed_ret_d;
-      failed_depth_q <= failed_depth_d;
-      pend_q <= pend_d;
-      pend_addr_q <= pend_addr_d;
-      pend_irdepth_q <= pend_irdepth_d;
+      failed_irval_q <= failed_irval_d;
       lost_pending_q <= lost_pending_d;
     end
   end

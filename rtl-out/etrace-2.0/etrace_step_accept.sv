@@ -4,8 +4,8 @@
 //
 // etrace_step_accept: the acceptance chain of a step: the packets about its view `curr` that
 // etrace_step_decision chose and etrace_step_contents built are offered to the output FIFO in the
-// order of single retirement (section 8.3): the support packet when tracing starts or ends, the main packet, the format 3 subformat 2
-// context packet and the resync report (section 8.2). A packet that does not fit in the room left
+// order of single retirement (section 8.3): the support packet when tracing starts or ends, the
+// main packet, the format 3 subformat 2 context packet and the resync report (section 8.2). A packet that does not fit in the room left
 // is lost: the next packet offered once it fits is the support packet with qual_status
 // trace_lost (section 6.5.1, chapter 8), and tracing resumes with a synchronisation; with
 // stallEnable nothing is lost and the bytes needed decide the stall (Table 4.6). The state the
@@ -50,8 +50,6 @@ module etrace_step_accept (
   output logic         tracing_o,
   input  logic         rep_enable_i,
   output logic         rep_enable_o,
-  input  logic         ir_anchor_i,
-  output logic         ir_anchor_o,
   input  logic         thaddr0_i,
   output logic         thaddr0_o,
   input  logic         reason_upd_i,
@@ -72,14 +70,8 @@ module etrace_step_accept (
   output logic [63:0]  last_addr_o,
   input  logic         failed_ret_i,
   output logic         failed_ret_o,
-  input  logic         failed_depth_i,
-  output logic         failed_depth_o,
-  input  logic         pend_i,
-  output logic         pend_o,
-  input  logic [63:0]  pend_addr_i,
-  output logic [63:0]  pend_addr_o,
-  input  logic         pend_irdepth_i,
-  output logic         pend_irdepth_o,
+  input  logic         failed_irval_i,
+  output logic         failed_irval_o,
   // Output FIFO: the room left (or, with stallEnable, the bytes needed) before and after
   input  logic [7:0]   room_i,
   input  logic [7:0]   need_i,
@@ -91,12 +83,11 @@ module etrace_step_accept (
   // The decision about curr (Figure 8.1)
   input  logic         a_qualified_i,      // curr is qualified (steps 2-9 apply)
   input  logic         a_start_support_i,  // tracing (re)starts at curr and enable 1 was not reported
-  input  logic [4:0]   a_branches_i,       // branch state after curr's branch (step 2) and the held-back report
+  input  logic [4:0]   a_branches_i,       // branch state after curr's branch (step 2)
   input  logic [30:0]  a_map_i,
   input  logic [32:0]  a_pbc_i,
   input  logic         a_map_failed_i,
   input  logic         a_count_failed_i,
-  input  logic         a_ir_anchor_i,
   input  logic [31:0]  a_resync_i,         // resync count with curr's units
   input  logic         a_resync_point_i,   // curr ends a block and a resync mode is on: the count is compared
   input  logic [19:0]  a_resync_max_i,     // the count that makes a resync due, 2^(ResyncMax+4) (section 8.2)
@@ -107,7 +98,8 @@ module etrace_step_accept (
   input  logic         a_sf2_i,            // step 9: F3 SF2
   input  logic         a_uninferable_i,    // curr retired an uninferable jump, not sequentially inferable (3.2.4)
   input  logic         a_call_i,           // curr is a call (section 3.2.5)
-  input  logic         a_return_i,         // curr is a return implicit return may infer (section 3.2.5)
+  input  logic         a_return_i,         // curr is a return (section 3.2.5)
+  input  logic         a_ret_sijump_i,     // curr is a sequentially inferable jump (section 3.2.4)
   input  logic         a_reason_upd_i,     // lastReportReason after curr
   // The packets, encapsulated (chapter 6)
   input  logic [231:0] pre_bytes_i,
@@ -118,7 +110,7 @@ module etrace_step_accept (
   input  logic [5:0]   sf2_len_i
 );
   localparam int   Iaw        = 64;
-  localparam int   Ird        = 1;     // irdepth field (1 when absent)
+  localparam int   Irv        = 1;     // the value after irreport: irdepth
   localparam logic Ratified   = 1'b1;  // payload layout 2.0
   localparam logic HasReturns = 1'b0;
   localparam logic Flowchart  = 1'b1;  // resync placement of Figure 8.1 (else at block ends)
@@ -139,10 +131,7 @@ module etrace_step_accept (
   // still take this cycle; with stallEnable every packet is taken and `need` decides the stall.
   always_comb begin : p_chain
     logic [7:0]          room, need;
-    logic                lost_pending, awaiting, sync_next, tracing, rep_enable, ir_anchor, thaddr0, reason_upd;
-    logic                pend;
-    logic [Iaw-1:0]      pend_addr;
-    logic [Ird-1:0]      pend_irdepth;
+    logic                lost_pending, awaiting, sync_next, tracing, rep_enable, thaddr0, reason_upd;
     logic [4:0]          branches;
     logic [30:0]         map;
     logic [32:0]         pbc;
@@ -157,7 +146,7 @@ module etrace_step_accept (
     logic                updiscon_curr;
     logic                ret_predicted;
     logic                failed_ret;
-    logic [Ird-1:0]      failed_depth;
+    logic [Irv-1:0]      failed_irval;
     logic                resync_due;
     // Which packets are written, in order: pre, main, sf2, resync; each is either itself or
     // the trace_lost support packet.
@@ -174,12 +163,8 @@ module etrace_step_accept (
     sync_next = sync_next_i;
     tracing = tracing_i;
     rep_enable = rep_enable_i;
-    ir_anchor = ir_anchor_i;
     thaddr0 = thaddr0_i;
     reason_upd = reason_upd_i;
-    pend = pend_i;
-    pend_addr = pend_addr_i;
-    pend_irdepth = pend_irdepth_i;
     branches = branches_i;
     map = map_i;
     pbc = pbc_i;
@@ -193,7 +178,7 @@ module etrace_step_accept (
     updiscon_curr = 1'b0;
     ret_predicted = 1'b0;
     failed_ret = failed_ret_i;
-    failed_depth = failed_depth_i;
+    failed_irval = failed_irval_i;
     resync_due = 1'b0;
     take_pre = 1'b0;  lsup_pre = 1'b0;
     take_main = 1'b0; lsup_main = 1'b0;
@@ -265,7 +250,6 @@ module etrace_step_accept (
           end
         end
         tracing = 1'b1;
-        ir_anchor = a_ir_anchor_i;
         failed_ret = 1'b0;
         if (a_thaddr0_set_i) thaddr0 = a_thaddr0_d_i;
         // The branches after curr's branch (step 2).
@@ -279,7 +263,6 @@ module etrace_step_accept (
         if (a_main_i != MainNone) begin
           if (!(awaiting && (a_main_i != MainSync) && (a_main_i != MainTrap))) begin
             if (opt_rmode_i == 2'd1) resync = resync + 32'd1;
-            ir_anchor = 1'b0;
             if (opt_stall_i) begin
               take_main = 1'b1;
               need = need + {2'd0, main_len_sel};
@@ -332,7 +315,6 @@ module etrace_step_accept (
         // 9. F3 SF2.
         if (a_sf2_i) begin
           if (opt_rmode_i == 2'd1) resync = resync + 32'd1;
-          ir_anchor = 1'b0;
           if (opt_stall_i) begin
             take_sf2 = 1'b1;
             need = need + {2'd0, sf2_len_i};
@@ -371,7 +353,6 @@ module etrace_step_accept (
           if (branches != 5'd0 || pbc != '0) begin
             if (!awaiting) begin
               if (opt_rmode_i == 2'd1) resync = resync + 32'd1;
-              ir_anchor = 1'b0;
               if (opt_stall_i) begin
                 take_rsy = 1'b1;
                 need = need + {2'd0, main_len_i};
@@ -413,16 +394,16 @@ module etrace_step_accept (
         // Whether curr is an uninferable discontinuity, after any sync (which empties the stack).
         ret_predicted = HasReturns & opt_ir_i & ~synced & ir_predicts_i;
         updiscon_curr = a_uninferable_i && !(a_return_i && ret_predicted);
-        // Implicit return bookkeeping (after the decisions; irdepth above was the depth before).
+        // Implicit return bookkeeping (after the decisions; the flags above used the state before).
         if (HasReturns && opt_ir_i && c_retired_i) begin
           if (a_call_i) ir_push = 1'b1;
-          else if (a_return_i) begin
+          else if (a_return_i && !a_ret_sijump_i) begin
+            // A sequentially inferable return leaves the stack alone; a mispredicted one stays.
             if (ret_predicted) begin
               ir_pop = 1'b1;
-              ir_anchor = 1'b1;
             end else if (!synced && ir_depth_i != '0) begin
               failed_ret = 1'b1;
-              failed_depth = ir_depth_i;
+              failed_irval = ir_depth_i;
             end
           end
         end
@@ -466,7 +447,6 @@ module etrace_step_accept (
     sync_next_o = sync_next;
     tracing_o = tracing;
     rep_enable_o = rep_enable;
-    ir_anchor_o = ir_anchor;
     thaddr0_o = thaddr0;
     reason_upd_o = reason_upd;
     branches_o = branches;
@@ -477,9 +457,6 @@ module etrace_step_accept (
     resync_o = resync;
     last_addr_o = last_addr;
     failed_ret_o = failed_ret;
-    failed_depth_o = failed_depth;
-    pend_o = pend;
-    pend_addr_o = pend_addr;
-    pend_irdepth_o = pend_irdepth;
+    failed_irval_o = failed_irval;
   end
 endmodule

@@ -97,8 +97,6 @@ module etrace_encoder_step (
   output logic         tracing_o,
   input  logic         rep_enable_i,
   output logic         rep_enable_o,
-  input  logic         ir_anchor_i,
-  output logic         ir_anchor_o,
   input  logic         thaddr0_i,
   output logic         thaddr0_o,
   input  logic         reason_upd_i,
@@ -119,14 +117,8 @@ module etrace_encoder_step (
   output logic [31:0]  last_addr_o,
   input  logic         failed_ret_i,
   output logic         failed_ret_o,
-  input  logic         failed_depth_i,
-  output logic         failed_depth_o,
-  input  logic         pend_i,
-  output logic         pend_o,
-  input  logic [31:0]  pend_addr_i,
-  output logic [31:0]  pend_addr_o,
-  input  logic         pend_irdepth_i,
-  output logic         pend_irdepth_o,
+  input  logic         failed_irval_i,
+  output logic         failed_irval_o,
   // Output FIFO: the room left (or, with stallEnable, the bytes needed) before and after
   input  logic [7:0]   room_i,
   input  logic [7:0]   need_i,
@@ -140,13 +132,11 @@ module etrace_encoder_step (
   logic        a_qualified;
   logic        a_end_support;
   logic        a_start_support;
-  logic [31:0] a_last_addr;
   logic [4:0]  a_branches;
   logic [30:0] a_map;
   logic [32:0] a_pbc;
   logic        a_map_failed;
   logic        a_count_failed;
-  logic        a_ir_anchor;
   logic [31:0] a_resync;
   logic        a_resync_point;
   logic [19:0] a_resync_max;
@@ -165,6 +155,7 @@ module etrace_encoder_step (
   logic        a_uninferable;
   logic        a_call;
   logic        a_return;
+  logic        a_ret_sijump;
   logic        a_reason_upd;
   // The packets, encapsulated (chapter 6)
   logic [87:0] pre_bytes;
@@ -208,7 +199,6 @@ module etrace_encoder_step (
     .sync_next_i              (sync_next_i),
     .tracing_i                (tracing_i),
     .rep_enable_i             (rep_enable_i),
-    .ir_anchor_i              (ir_anchor_i),
     .thaddr0_i                (thaddr0_i),
     .reason_upd_i             (reason_upd_i),
     .branches_i               (branches_i),
@@ -217,21 +207,16 @@ module etrace_encoder_step (
     .map_failed_i             (map_failed_i),
     .count_failed_i           (count_failed_i),
     .resync_i                 (resync_i),
-    .last_addr_i              (last_addr_i),
     .failed_ret_i             (failed_ret_i),
-    .failed_depth_i           (failed_depth_i),
-    .pend_i                   (pend_i),
-    .pend_addr_i              (pend_addr_i),
+    .failed_irval_i           (failed_irval_i),
     .a_qualified_o            (a_qualified),
     .a_end_support_o          (a_end_support),
     .a_start_support_o        (a_start_support),
-    .a_last_addr_o            (a_last_addr),
     .a_branches_o             (a_branches),
     .a_map_o                  (a_map),
     .a_pbc_o                  (a_pbc),
     .a_map_failed_o           (a_map_failed),
     .a_count_failed_o         (a_count_failed),
-    .a_ir_anchor_o            (a_ir_anchor),
     .a_resync_o               (a_resync),
     .a_resync_point_o         (a_resync_point),
     .a_resync_max_o           (a_resync_max),
@@ -250,6 +235,7 @@ module etrace_encoder_step (
     .a_uninferable_o          (a_uninferable),
     .a_call_o                 (a_call),
     .a_return_o               (a_return),
+    .a_ret_sijump_o           (a_ret_sijump),
     .a_reason_upd_o           (a_reason_upd)
   );
 
@@ -271,8 +257,8 @@ module etrace_encoder_step (
     .c_enabled_i              (c_enabled_i),
     .jtc_index_i              (jtc_index_i),
     .reason_upd_i             (reason_upd_i),
+    .last_addr_i              (last_addr_i),
     .a_end_support_i          (a_end_support),
-    .a_last_addr_i            (a_last_addr),
     .a_branches_i             (a_branches),
     .a_map_i                  (a_map),
     .a_pbc_i                  (a_pbc),
@@ -323,8 +309,6 @@ module etrace_encoder_step (
     .tracing_o         (tracing_o),
     .rep_enable_i      (rep_enable_i),
     .rep_enable_o      (rep_enable_o),
-    .ir_anchor_i       (ir_anchor_i),
-    .ir_anchor_o       (ir_anchor_o),
     .thaddr0_i         (thaddr0_i),
     .thaddr0_o         (thaddr0_o),
     .reason_upd_i      (reason_upd_i),
@@ -345,14 +329,8 @@ module etrace_encoder_step (
     .last_addr_o       (last_addr_o),
     .failed_ret_i      (failed_ret_i),
     .failed_ret_o      (failed_ret_o),
-    .failed_depth_i    (failed_depth_i),
-    .failed_depth_o    (failed_depth_o),
-    .pend_i            (pend_i),
-    .pend_o            (pend_o),
-    .pend_addr_i       (pend_addr_i),
-    .pend_addr_o       (pend_addr_o),
-    .pend_irdepth_i    (pend_irdepth_i),
-    .pend_irdepth_o    (pend_irdepth_o),
+    .failed_irval_i    (failed_irval_i),
+    .failed_irval_o    (failed_irval_o),
     .room_i            (room_i),
     .need_i            (need_i),
     .room_o            (room_o),
@@ -367,7 +345,6 @@ module etrace_encoder_step (
     .a_pbc_i           (a_pbc),
     .a_map_failed_i    (a_map_failed),
     .a_count_failed_i  (a_count_failed),
-    .a_ir_anchor_i     (a_ir_anchor),
     .a_resync_i        (a_resync),
     .a_resync_point_i  (a_resync_point),
     .a_resync_max_i    (a_resync_max),
@@ -379,6 +356,7 @@ module etrace_encoder_step (
     .a_uninferable_i   (a_uninferable),
     .a_call_i          (a_call),
     .a_return_i        (a_return),
+    .a_ret_sijump_i    (a_ret_sijump),
     .a_reason_upd_i    (a_reason_upd),
     .pre_bytes_i       (pre_bytes),
     .pre_len_i         (pre_len),

@@ -17,7 +17,7 @@
 //
 // This configuration:
 //   payload layout 1.1.1; largest packet 76 bits, 11 bytes encapsulated
-//   widths: address 31, tval 32, irdepth 0, index 0, f0s 0, privilege 2, ecause 5, context 0 (F3.SF2: 1), time 0, options 5, sijump 0
+//   widths: address 31, tval 32, irdepth 0, irets 0, index 0, f0s 0, privilege 2, ecause 5, context 0 (F3.SF2: 1), time 0, options 5, sijump 0
 //   kinds packed: F1, F2, F3.SF0, F3.SF1, F3.SF2, F3.SF3
 
 module etrace_packer (

@@ -34,10 +34,10 @@ module etrace_step_contents (
   input  logic [0:0]  jtc_index_i,
   // Encoder state before this step (the variables of chapter 8)
   input  logic        reason_upd_i,
+  input  logic [31:0] last_addr_i,
   // The decision about curr (Figure 8.1)
   input  logic        a_end_support_i,           // step 1: tracing ends at curr
-  input  logic [31:0] a_last_addr_i,             // the last reported address before curr's packets (after the held-back report)
-  input  logic [4:0]  a_branches_i,              // branch state after curr's branch (step 2) and the held-back report
+  input  logic [4:0]  a_branches_i,              // branch state after curr's branch (step 2)
   input  logic [30:0] a_map_i,
   input  logic [32:0] a_pbc_i,
   input  logic [2:0]  a_main_i,                  // the main packet
@@ -93,6 +93,7 @@ module etrace_step_contents (
   logic [0:0]  pre_updiscon;
   logic [0:0]  pre_irreport;
   logic [0:0]  pre_irdepth;
+  logic [0:0]  pre_irets;
   logic [0:0]  pre_branch;
   logic [1:0]  pre_privilege;
   logic [0:0]  pre_time;
@@ -118,6 +119,7 @@ module etrace_step_contents (
   logic [0:0]  main_updiscon;
   logic [0:0]  main_irreport;
   logic [0:0]  main_irdepth;
+  logic [0:0]  main_irets;
   logic [0:0]  main_branch;
   logic [1:0]  main_privilege;
   logic [0:0]  main_time;
@@ -143,6 +145,7 @@ module etrace_step_contents (
   logic [0:0]  sf2_updiscon;
   logic [0:0]  sf2_irreport;
   logic [0:0]  sf2_irdepth;
+  logic [0:0]  sf2_irets;
   logic [0:0]  sf2_branch;
   logic [1:0]  sf2_privilege;
   logic [0:0]  sf2_time;
@@ -158,7 +161,7 @@ module etrace_step_contents (
   logic [7:0]  sf2_bits;
   // Fields this configuration's packets do not send (the packer has no port for them).
   logic        unused_fields;
-  assign unused_fields = ^{pre_branch_count, pre_branch_fmt, pre_index, pre_irdepth, pre_time, pre_thaddr, main_branch_count, main_branch_fmt, main_index, main_irdepth, main_time, main_thaddr, sf2_branch_count, sf2_branch_fmt, sf2_index, sf2_irdepth, sf2_time, sf2_thaddr};
+  assign unused_fields = ^{pre_branch_count, pre_branch_fmt, pre_index, pre_irdepth, pre_irets, pre_time, pre_thaddr, main_branch_count, main_branch_fmt, main_index, main_irdepth, main_irets, main_time, main_thaddr, sf2_branch_count, sf2_branch_fmt, sf2_index, sf2_irdepth, sf2_irets, sf2_time, sf2_thaddr};
 
   // ---------------------------------------------------------------- the packets' contents
   // The address field of a report: full, or differential from the last reported address.
@@ -172,7 +175,7 @@ module etrace_step_contents (
   logic [Iaw-1:0] trap_addr;
 
   always_comb begin
-    rep_diff = opt_full_i ? c_addr_i : c_addr_i - a_last_addr_i;
+    rep_diff = opt_full_i ? c_addr_i : c_addr_i - last_addr_i;
     rep_address = rep_diff[Iaw-1:Lsb];
     rep_msb = rep_address[Aw-1];
     // Flags relative to the bit before them: a flag is sent as the inverse of the bit before it
@@ -198,6 +201,7 @@ module etrace_step_contents (
     main_updiscon = rep_updiscon_f;
     main_irreport = rep_irreport_f;
     main_irdepth = '0;  // (no irdepth field without implicit return)
+    main_irets = '0;
     main_branch = ~a_taken_i;
     main_privilege = c_priv_i;
     main_time = c_time_i;
@@ -243,6 +247,7 @@ module etrace_step_contents (
     sf2_updiscon = 1'b0;
     sf2_irreport = 1'b0;
     sf2_irdepth = '0;
+    sf2_irets = '0;
     sf2_branch = 1'b0;
     sf2_privilege = c_priv_i;
     sf2_time = c_time_i;
@@ -273,6 +278,7 @@ module etrace_step_contents (
   assign pre_updiscon = '0;
   assign pre_irreport = '0;
   assign pre_irdepth = '0;
+  assign pre_irets = '0;
   assign pre_branch = '0;
   assign pre_privilege = '0;
   assign pre_time = '0;

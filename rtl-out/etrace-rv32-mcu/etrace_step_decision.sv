@@ -17,8 +17,7 @@
 //   4  curr is the first qualified view, or follows a privilege change (ppch), or a resync is
 //      due (section 8.2): format 3 subformat 0 (section 6.2).
 //   5  prev is an uninferable discontinuity (updiscon): format 0/1/2 reports curr (section 8.1).
-//   6  curr is a retired trap or has notify: format 0/1/2. 6b (implicit return, section 3.2.5): a
-//      call after an implicit return, reported with notify, held back while nothing else is due.
+//   6  curr is a retired trap or has notify: format 0/1/2.
 //   7  next is an exception only, a privilege change with branches in the map, a context change
 //      (ctype 3, Table 4.4) or not qualified: format 0/1/2 reports curr first.
 //   8  the branch map is full with a failed prediction: format 1 without address; or the branch
@@ -27,9 +26,12 @@
 // Every packet clears the branch map; format 3 subformats 0 and 1 reset the resync count and the
 // prediction structures (etrace_step_accept, once they are taken).
 // Besides the packets to send, the decision gives the format of a report (section 8.1), the state
-// curr's packets start from (after step 2 and the held-back report of step 6b), and what the
-// packets' contents and the acceptance chain need to know about prev and curr (the trap an F3 SF1
-// reports, a taken branch, the jump curr makes, the resync threshold).
+// curr's packets start from (after step 2), and what the packets' contents and the acceptance
+// chain need to know about prev and curr (the trap an F3 SF1 reports, a taken branch, the jump
+// curr makes, the resync threshold).
+//
+// Implicit return (section 3.2.5): a report carries irreport and, after it, irdepth (the depth of the
+// return stack or call counter).
 //
 // The block computes on working variables (w_*) and writes each result once, at its end (Icarus
 // Verilog 11, see etrace_encoder_step).
@@ -71,7 +73,6 @@ module etrace_step_decision (
   input  logic        sync_next_i,
   input  logic        tracing_i,
   input  logic        rep_enable_i,
-  input  logic        ir_anchor_i,
   input  logic        thaddr0_i,
   input  logic        reason_upd_i,
   input  logic [4:0]  branches_i,
@@ -80,22 +81,17 @@ module etrace_step_decision (
   input  logic        map_failed_i,
   input  logic        count_failed_i,
   input  logic [31:0] resync_i,
-  input  logic [31:0] last_addr_i,
   input  logic        failed_ret_i,
-  input  logic        failed_depth_i,
-  input  logic        pend_i,
-  input  logic [31:0] pend_addr_i,
+  input  logic        failed_irval_i,
   // The decision about curr (Figure 8.1)
   output logic        a_qualified_o,             // curr is qualified (steps 2-9 apply)
   output logic        a_end_support_o,           // step 1: tracing ends at curr
   output logic        a_start_support_o,         // tracing (re)starts at curr and enable 1 was not reported
-  output logic [31:0] a_last_addr_o,             // the last reported address before curr's packets (after the held-back report)
-  output logic [4:0]  a_branches_o,              // branch state after curr's branch (step 2) and the held-back report
+  output logic [4:0]  a_branches_o,              // branch state after curr's branch (step 2)
   output logic [30:0] a_map_o,
   output logic [32:0] a_pbc_o,
   output logic        a_map_failed_o,
   output logic        a_count_failed_o,
-  output logic        a_ir_anchor_o,
   output logic [31:0] a_resync_o,                // resync count with curr's units
   output logic        a_resync_point_o,          // curr ends a block and a resync mode is on: the count is compared
   output logic [19:0] a_resync_max_o,            // the count that makes a resync due, 2^(ResyncMax+4) (section 8.2)
@@ -113,11 +109,11 @@ module etrace_step_decision (
   output logic [2:0]  a_rep_kind_o,              // the format of a report of curr (section 8.1)
   output logic        a_uninferable_o,           // curr retired an uninferable jump, not sequentially inferable (3.2.4)
   output logic        a_call_o,                  // curr is a call (section 3.2.5)
-  output logic        a_return_o,                // curr is a return implicit return may infer (section 3.2.5)
+  output logic        a_return_o,                // curr is a return (section 3.2.5)
+  output logic        a_ret_sijump_o,            // curr is a sequentially inferable jump (section 3.2.4)
   output logic        a_reason_upd_o             // lastReportReason after curr
 );
-  localparam int   Iaw        = 32;
-  localparam int   Ird        = 1;     // irdepth field (1 when absent)
+  localparam int   Irv        = 1;     // the value after irreport: irdepth
   localparam logic Ratified   = 1'b0;  // payload layout 2.0
   localparam logic HasBpred   = 1'b0;
   localparam logic HasReturns = 1'b0;
@@ -175,29 +171,28 @@ module etrace_step_decision (
     logic [4:0]     w_branches;
     logic [30:0]    w_map;
     logic [32:0]    w_pbc;
-    logic           w_map_failed, w_count_failed, w_current_failed, w_ir_anchor;
+    logic           w_map_failed, w_count_failed, w_current_failed;
     logic [31:0]    w_resync;
     logic [2:0]     w_main;
     logic           w_main_is_trap_of_prev, w_main_thaddr;
     logic           w_reported, w_reported_by_sync;
     logic           w_thaddr0_d, w_thaddr0_set, w_sf2;
     logic           w_rep_notify, w_rep_updiscon, w_rep_irreport;
-    logic [Ird-1:0] w_rep_irdepth;
+    logic [Irv-1:0] w_rep_irval;
     logic           w_rep_updiscon_reason;
     logic           w_prev_trap, w_prev_updiscon, w_curr_exc_only, w_next_exc_only, w_sijump_inferable;
-    logic [Ird-1:0] w_depth_before;
-    logic           w_depth_flag;
+    logic           w_ir_flag;
+    logic [Irv-1:0] w_ir_val;
     logic [32:0]    w_resync_plus;
     logic [19:0]    w_resync_max;
     logic           w_resync_point, w_resync_due_plus1;
     logic           w_resync_reached, w_resync_exceeded;
-    logic           w_uninferable, w_call, w_return;
-    logic [2:0]     w_rep_kind, w_pnd_kind;
-    logic [Iaw-1:0] w_last_addr;
+    logic           w_uninferable, w_call, w_return, w_ret_sijump;
+    logic [2:0]     w_rep_kind;
     logic           w_taken, w_trap_interrupt;
     logic           w_ok;  // curr's branch was predicted correctly
     logic           w_reason_upd, w_bp_update;
-    logic           w_step7, w_resync_due_now, w_branch_here, w_defer, w_pnd_go, w_pnd_drop;
+    logic           w_step7;
     w_qualified = c_qualified_i;
     w_end_support = 1'b0;
     w_start_support = 1'b0;
@@ -207,7 +202,6 @@ module etrace_step_decision (
     w_map_failed = map_failed_i;
     w_count_failed = count_failed_i;
     w_current_failed = 1'b0;
-    w_ir_anchor = ir_anchor_i;
     w_main = MainNone;
     w_main_is_trap_of_prev = 1'b1;
     w_main_thaddr = 1'b1;
@@ -219,23 +213,19 @@ module etrace_step_decision (
     w_rep_notify = 1'b0;
     w_rep_updiscon = 1'b0;
     w_rep_irreport = 1'b0;
-    w_rep_irdepth = '0;
+    w_rep_irval = '0;
+    w_ir_flag = 1'b0;
+    w_ir_val = '0;
     w_rep_updiscon_reason = 1'b0;
     w_ok = 1'b0;
     w_reason_upd = reason_upd_i;
     w_bp_update = 1'b0;
     w_step7 = 1'b0;
-    w_branch_here = 1'b0;
-    w_defer = 1'b0;
-    w_pnd_go = 1'b0;
-    w_pnd_drop = 1'b0;
 
     // Resync units of curr's record (counted at its first view; the last view of a block has none).
     w_resync_plus = {1'b0, resync_i} + {1'b0, c_units_i};
     w_resync = w_resync_plus[32] ? 32'hffff_ffff : w_resync_plus[31:0];
 
-    w_depth_before = ir_depth_i;
-    w_depth_flag = (ir_depth_i != '0);
     w_prev_trap = is_trap(p_itype_i) & p_qualified_i;
     w_prev_updiscon = p_qualified_i & p_updiscon_i;
     w_curr_exc_only = is_trap(c_itype_i) & ~c_retired_i;
@@ -249,8 +239,6 @@ module etrace_step_decision (
     w_resync_max = 20'd1 << ({1'b0, opt_rmax_i} + 5'd4);  // up to 2^19 (ResyncMax 15)
     // resyncDueAt(curr, 1): counting the packet about to be sent (ResyncMode 1).
     w_resync_due_plus1 = w_resync_point && ({1'b0, w_resync} + {32'd0, opt_rmode_i == 2'd1} >= {13'd0, w_resync_max});
-    // resyncDueAt(curr, 0) before any packet of curr.
-    w_resync_due_now = w_resync_point && ({1'b0, w_resync} >= {13'd0, w_resync_max});
     // The flowchart's resync state (section 8.2): reached at the count (resync_br), exceeded after
     // it (F3 SF0). Packets count one at a time; cycles and half-words can step over max_resync, so
     // there exceeded is every view after the first at or beyond it, except an uninferable jump's
@@ -265,7 +253,8 @@ module etrace_step_decision (
     // packet about curr was taken, which that chain knows.
     w_uninferable = c_retired_i && is_uninferable(c_itype_i) && !w_sijump_inferable;
     w_call = is_call(c_itype_i);
-    w_return = HasReturns && is_return(c_itype_i) && !w_sijump_inferable;
+    w_return = HasReturns && is_return(c_itype_i);
+    w_ret_sijump = w_sijump_inferable;
 
     if (!c_qualified_i) begin
       // 1. Not qualified: tracing ends at the first unqualified view.
@@ -274,8 +263,6 @@ module etrace_step_decision (
       w_start_support = ~tracing_i & ~rep_enable_i;
       // 2. Branches: the map, the predictor and the count of correct predictions.
       if (c_retired_i && (c_itype_i == ItTaken || c_itype_i == ItNotTaken)) begin
-        w_branch_here = 1'b1;
-        w_ir_anchor = 1'b0;
         w_bp_update = HasBpred & opt_bp_i;
         w_ok = HasBpred & opt_bp_i & (bp_taken_i == (c_itype_i == ItTaken));
         if (pbc_i >= 33'd31) begin
@@ -299,7 +286,11 @@ module etrace_step_decision (
         end
       end
 
-      // Step 7's condition (also asked by step 6b): the next view needs curr reported first.
+      // The flags of a report of curr by steps 6, 7 or the resync report.
+      w_ir_flag = (ir_depth_i != '0);
+      w_ir_val = ir_depth_i;
+
+      // Step 7's condition: the next view needs curr reported first.
       w_step7 = w_next_exc_only ||
                 (n_qualified_i && is_ppch(c_priv_i, n_priv_i, n_ctype_i) &&
                  ({1'b0, w_branches} + {5'd0, w_pbc >= 33'd31} != 6'd0)) ||
@@ -348,8 +339,9 @@ module etrace_step_decision (
           w_rep_updiscon = (is_trap(c_itype_i) && c_retired_i) || w_next_exc_only ||
                            (n_qualified_i && is_ppch(c_priv_i, n_priv_i, n_ctype_i)) ||
                            (Flowchart ? w_resync_reached : w_resync_due_plus1);  // updiscon != notify: a format 3 follows
+          // The target of a return that was not implicit: irreport and the value kept then.
           w_rep_irreport = failed_ret_i;
-          w_rep_irdepth = failed_ret_i ? failed_depth_i : '0;
+          w_rep_irval = failed_ret_i ? failed_irval_i : '0;
         end else if ((is_trap(c_itype_i) && c_retired_i) || c_notify_i ||
                      (w_resync_reached && (w_branches != 5'd0 || w_pbc != '0))) begin
           // 6. A retired trap, or a notification; or resync_br: the count is reached and branches
@@ -357,28 +349,14 @@ module etrace_step_decision (
           w_main = MainReport;
           w_reported = 1'b1;
           w_rep_notify = c_notify_i;
-          w_rep_irreport = w_depth_flag;
-          w_rep_irdepth = w_depth_before;
-        end else if (w_ir_anchor && is_call(c_itype_i)) begin
-          // 6b. A call after an implicit return with no branch or packet since (notify flag):
-          // held back (pend) when nothing else is sent about curr and no report is held back yet.
-          if (HasReturns && !pend_i && !w_step7 && !w_count_failed && !(w_branches == 5'd31 && w_pbc < 33'd31) &&
-              !(c_ctype_i == 2'd1) && !w_resync_due_now) begin
-            w_defer = 1'b1;
-            w_ir_anchor = 1'b0;
-          end else begin
-            w_main = MainReport;
-            w_reported = 1'b1;
-            w_rep_notify = 1'b1;
-            w_rep_irreport = w_depth_flag;
-            w_rep_irdepth = w_depth_before;
-          end
+          w_rep_irreport = w_ir_flag;
+          w_rep_irval = w_ir_val;
         end else if (w_step7) begin
           // 7. The next view needs this one reported first.
           w_main = MainReport;
           w_reported = 1'b1;
-          w_rep_irreport = w_depth_flag;
-          w_rep_irdepth = w_depth_before;
+          w_rep_irreport = w_ir_flag;
+          w_rep_irval = w_ir_val;
         end else if (w_count_failed) begin
           // 8. A failed prediction in count mode, or a full branch map.
           w_main = MainCount;
@@ -389,17 +367,12 @@ module etrace_step_decision (
       if (w_reported || w_reported_by_sync) w_reason_upd = w_reported & w_prev_updiscon;
       // 9. An imprecise context change not carried by a sync packet.
       w_sf2 = (c_ctype_i == 2'd1) && !w_reported_by_sync;
-      // The held-back report goes before the first packet about curr, unless that packet reports
-      // an uninferable jump's target; a branch makes it needless.
-      w_pnd_drop = HasReturns && pend_i && (w_branch_here || (w_main == MainReport && w_rep_updiscon_reason));
-      w_pnd_go = HasReturns && pend_i && !w_pnd_drop &&
-                 (w_main != MainNone || w_sf2 || (!Flowchart && w_resync_due_now));
       // The resync report (when no main packet): the flags of steps 6-7.
       if (w_main == MainNone) begin
         w_rep_notify = 1'b0;
         w_rep_updiscon = 1'b0;
-        w_rep_irreport = w_depth_flag;
-        w_rep_irdepth = w_depth_before;
+        w_rep_irreport = w_ir_flag;
+        w_rep_irval = w_ir_val;
       end
     end
 
@@ -410,36 +383,20 @@ module etrace_step_decision (
 
     // Format selection (section 8.1) of a report of curr: format 0 subformat 0 when 31 or more
     // branches were predicted correctly, else format 1 with branches to report, else format 2
-    // (the jump target cache's alternative is etrace_step_accept's choice); after the held-back
-    // report no branch is left to report. The held-back report is selected the same way with the
-    // branches before curr.
-    if (w_pnd_go) w_rep_kind = KF2;
-    else if (w_pbc >= 33'd31) w_rep_kind = KF0Sf0;
+    // (the jump target cache's alternative is etrace_step_accept's choice).
+    if (w_pbc >= 33'd31) w_rep_kind = KF0Sf0;
     else if (w_branches != 5'd0) w_rep_kind = KF1;
     else w_rep_kind = KF2;
-    if (pbc_i >= 33'd31) w_pnd_kind = KF0Sf0;
-    else if (branches_i != 5'd0) w_pnd_kind = KF1;
-    else w_pnd_kind = KF2;
-
-    // The state curr's packets start from: after the held-back report, when that goes first, its
-    // address is the last reported one and no branch is left to report.
-    w_last_addr = last_addr_i;
-    if (w_pnd_go) begin
-      w_last_addr = pend_addr_i;
-      w_branches = '0; w_map = '0; w_pbc = '0; w_map_failed = 1'b0; w_count_failed = 1'b0;
-    end
 
     // The results, each written once.
     a_qualified_o = w_qualified;
     a_end_support_o = w_end_support;
     a_start_support_o = w_start_support;
-    a_last_addr_o = w_last_addr;
     a_branches_o = w_branches;
     a_map_o = w_map;
     a_pbc_o = w_pbc;
     a_map_failed_o = w_map_failed;
     a_count_failed_o = w_count_failed;
-    a_ir_anchor_o = w_ir_anchor;
     a_resync_o = w_resync;
     a_resync_point_o = w_resync_point;
     a_resync_max_o = w_resync_max;
@@ -458,8 +415,9 @@ module etrace_step_decision (
     a_uninferable_o = w_uninferable;
     a_call_o = w_call;
     a_return_o = w_return;
+    a_ret_sijump_o = w_ret_sijump;
     a_reason_upd_o = w_reason_upd;
-    unused_results = ^{w_current_failed, w_rep_irdepth, w_pnd_kind, w_rep_updiscon_reason, w_defer, w_pnd_go, w_pnd_drop};
+    unused_results = ^{w_current_failed, w_rep_irval, w_rep_updiscon_reason};
     bp_update = w_bp_update;
   end
 

@@ -54,6 +54,7 @@ module etrace_top (
   localparam int notime_p            = 1;
   localparam int call_counter_size_p = 0;
   localparam int return_stack_size_p = 0;
+  localparam int iret_ext_p          = 1;
   localparam int bpred_size_p        = 0;
   localparam int cache_size_p        = 0;
   localparam int f0s_width_p         = 0;

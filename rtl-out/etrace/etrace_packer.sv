@@ -17,7 +17,7 @@
 //
 // This configuration:
 //   payload layout 1.1.1; largest packet 173 bits, 23 bytes encapsulated
-//   widths: address 63, tval 64, irdepth 0, index 0, f0s 0, privilege 2, ecause 6, context 32 (F3.SF2: 32), time 0, options 5, sijump 0
+//   widths: address 63, tval 64, irdepth 0, irets 0, index 0, f0s 0, privilege 2, ecause 6, context 32 (F3.SF2: 32), time 0, options 5, sijump 0
 //   kinds packed: F1, F2, F3.SF0, F3.SF1, F3.SF2, F3.SF3
 
 module etrace_packer (

@@ -101,6 +101,8 @@ const VARIANTS: { name: string; component: string; sets: string[]; backpressure:
   { name: 'full address, resync by cycles, triggers', component: 'etrace-rv64-full', sets: ['FullAddress=1', 'ResyncMode=2', 'ResyncMax=0', 'iTrigEnable=1'], backpressure: 0 },
   // The largest threshold, 2^19 (the RTL once computed ResyncMax + 4 in 4 bits and wrapped to 2^3).
   { name: 'resync threshold 2^19 (ResyncMax 15)', component: 'etrace-rv32-mcu', sets: ['ResyncMode=1', 'ResyncMax=15'], backpressure: 0 },
+  // The ratified irdepth (iret_ext_p = 0) rather than the Implicit Return extension's irets.
+  { name: 'ratified irdepth, return stack', component: 'etrace-rv64-full', sets: ['iret_ext_p=0'], backpressure: 0.3 },
   // Multiple retirement: blocks of up to retires_p instructions, two views a block.
   // A 32-byte FIFO narrower than a cycle's widest write (two steps: up to 66 bytes), and a 12-bit
   // source id in every encapsulation header.

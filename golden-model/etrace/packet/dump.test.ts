@@ -5,16 +5,19 @@ import type { Packet } from './fields.ts';
 import { packPacket } from './pack.ts';
 import { defaultPacketParams, type PacketParams } from './params.ts';
 
-// RV32, lsb 1, return stack 2 (irdepth 3), bpred + cache (index 2), f0s 1, 1.1.1.
+// RV32, lsb 1, return stack 2 (irdepth 3: the ratified semantics), bpred + cache (index 2), f0s 1, 1.1.1.
 const P: PacketParams = {
   ...defaultPacketParams('1.1.1'),
   privilege_width_p: 2,
   nocontext_p: 1,
   return_stack_size_p: 2,
+  iret_ext_p: 0,
   bpred_size_p: 1,
   cache_size_p: 2,
   f0s_width_p: 1,
 };
+// The same with the Implicit Return extension: irets (8 bits), and iret_ext in the support packet.
+const X: PacketParams = { ...P, iret_ext_p: 1 };
 
 describe('dumpPacket', () => {
   it('format 0 packets', () => {
@@ -41,6 +44,20 @@ describe('dumpPacket', () => {
     ).toBe('000012  F3.SF1 trap  branch=1 privilege=3 ecause=0x2 interrupt=0 address=0x80000038 tvalepc=0x80000030');
     expect(dumpPacket({ format: 3n, subformat: 3n, enable: 1n, encoder_mode: 0n, qual_status: 3n, options: 2n }, P, 0)).toBe(
       '000000  F3.SF3 support  enable=1 encoder_mode=0 qual_status=3(ended_upd) options=0b00010',
+    );
+  });
+});
+
+describe('dumpPacket with the Implicit Return extension', () => {
+  it('shows irets and iret_ext by their names', () => {
+    expect(dumpPacket({ format: 2n, address: 0x7ffffffen, notify: 1n, updiscon: 1n, irreport: 0n, irets: 3n }, X, 0)).toBe(
+      '000000  F2 addr-only  address=-0x4 notify=1 updiscon=1 irreport=0 irets=3',
+    );
+    expect(dumpPacket({ format: 0n, subformat: 1n, index: 1n, branches: 0n, irreport: 1n, irets: 2n }, X, 0x40)).toBe(
+      '000040  F0.SF1 jump-target  index=1 branches=0 irreport=1 irets=2',
+    );
+    expect(dumpPacket({ format: 3n, subformat: 3n, enable: 1n, encoder_mode: 0n, qual_status: 0n, options: 1n, iret_ext: 1n }, X, 0)).toBe(
+      '000000  F3.SF3 support  enable=1 encoder_mode=0 qual_status=0(no_change) options=0b00001 iret_ext=1',
     );
   });
 });

@@ -4,7 +4,8 @@
  *
  * Parameters T: iaddress_width_p 64, iaddress_lsb_p 1 (address 63), privilege 2, context 32,
  * time 16 (2.0), ecause 6, call_counter_size_p 4 (irdepth 4), bpred 1, cache 3 (index 3),
- * f0s_width_p 1.
+ * f0s_width_p 1, iret_ext_p 0 (the ratified irdepth; the Implicit Return extension's tables are
+ * at the end).
  */
 import { describe, expect, it } from 'vitest';
 import {
@@ -35,6 +36,7 @@ function T(layout: PayloadLayout, extra: Partial<PacketParams> = {}): PacketPara
     bpred_size_p: 1,
     cache_size_p: 3,
     f0s_width_p: 1,
+    iret_ext_p: 0,
     ...extra,
   };
 }
@@ -169,6 +171,39 @@ describe('options', () => {
     expect(optionFields(opts, P)).toEqual({ ioptions: 0b10101n, sijump: 1n });
     expect(optionFields(opts, T('1.1.1'))).toEqual({ options: 0b10101n });
     expect(optionsOf({ ioptions: 0b10101n, sijump: 1n })).toEqual(opts);
+  });
+});
+
+/**
+ * The Implicit Return extension v0.8 (etrace-2.0-updates/extensions.adoc): "All formats and fields
+ * are the same, except irdepth is replaced by irets throughout", irets 8 bits, in the revised
+ * tables of format 2, format 1 (with address; the no-address form has no flags), format 0
+ * subformat 0 (with address) and subformat 1 (with and without branch map). The Standard Support
+ * Packet's iret_ext bit: one bit, above every other field of our support packet.
+ */
+describe.each(['1.1.1', '2.0'] as const)('Implicit Return extension in %s', (layout) => {
+  const X = T(layout, { iret_ext_p: 1 });
+  const TAIL = 'address:63 notify:1 updiscon:1 irreport:1 irets:8';
+  it('formats 0, 1, 2: irets in place of irdepth, whatever the counter or stack size', () => {
+    expect(table({ format: 2n }, X)).toBe(`format:2 ${TAIL}`);
+    expect(table({ format: 2n }, T(layout, { iret_ext_p: 1, call_counter_size_p: 0, return_stack_size_p: 3 }))).toBe(`format:2 ${TAIL}`);
+    expect(table({ format: 1n, branches: 5n }, X)).toBe(`format:2 branches:5 branch_map:7 ${TAIL}`);
+    expect(table({ format: 1n, branches: 0n }, X)).toBe('format:2 branches:5 branch_map:31');
+    expect(table({ format: 0n, subformat: 0n, branch_fmt: 3n }, X)).toBe(`format:2 subformat:1 branch_count:32 branch_fmt:2 ${TAIL}`);
+    expect(table({ format: 0n, subformat: 0n, branch_fmt: 0n }, X)).toBe('format:2 subformat:1 branch_count:32 branch_fmt:2');
+    expect(table({ format: 0n, subformat: 1n, branches: 3n }, X)).toBe('format:2 subformat:1 index:3 branches:5 branch_map:3 irreport:1 irets:8');
+    expect(table({ format: 0n, subformat: 1n, branches: 0n }, X)).toBe('format:2 subformat:1 index:3 branches:5 irreport:1 irets:8');
+  });
+  it('no implicit return hardware: neither irdepth nor irets', () => {
+    expect(table({ format: 2n }, T(layout, { iret_ext_p: 1, call_counter_size_p: 0 }))).toBe('format:2 address:63 notify:1 updiscon:1 irreport:1');
+  });
+  it('support packet: iret_ext last (above sijump), always 1', () => {
+    const head = layout === '2.0' ? 'ienable:1 encoder_mode:1 qual_status:2 ioptions:5 denable:1 dloss:1 doptions:4' : 'enable:1 encoder_mode:1 qual_status:2 options:5';
+    expect(table({ format: 3n, subformat: 3n }, X)).toBe(`format:2 subformat:2 ${head} iret_ext:1`);
+    expect(table({ format: 3n, subformat: 3n }, T(layout, { iret_ext_p: 1, sijump_p: 1 }))).toBe(`format:2 subformat:2 ${head} sijump:1 iret_ext:1`);
+    const none = { implicit_return: false, implicit_exception: false, full_address: false, jump_target_cache: false, branch_prediction: false, sijump: false };
+    expect(optionFields(none, X)).toMatchObject({ iret_ext: 1n });
+    expect(optionFields(none, T(layout))).not.toHaveProperty('iret_ext');
   });
 });
 

@@ -31,6 +31,7 @@ export type FieldName =
   | 'updiscon'
   | 'irreport'
   | 'irdepth'
+  | 'irets'
   // format 3
   | 'branch'
   | 'privilege'
@@ -50,7 +51,8 @@ export type FieldName =
   | 'denable'
   | 'dloss'
   | 'doptions'
-  | 'sijump';
+  | 'sijump'
+  | 'iret_ext';
 
 /** A te_inst packet: field name -> unsigned field value (addresses are the transmitted bits). */
 export type Packet = { [K in FieldName]?: bigint };
@@ -133,6 +135,7 @@ export function packetFields(pkt: Packet, params: PacketParams, mode: PacketMode
     add('updiscon', 1);
     add('irreport', 1);
     add('irdepth', w.irdepth);
+    add('irets', w.irets);
   };
 
   add('format', 2);
@@ -169,6 +172,7 @@ export function packetFields(pkt: Packet, params: PacketParams, mode: PacketMode
         if (branches !== 0n) add('branch_map', branchMapWidth(Number(branches)));
         add('irreport', 1);
         add('irdepth', w.irdepth);
+        add('irets', w.irets);
       } else {
         throw reserved('subformat', `format 0 subformat ${subformat} is reserved`);
       }
@@ -237,6 +241,9 @@ export function packetFields(pkt: Packet, params: PacketParams, mode: PacketMode
             add('doptions', w.doptions);
           }
           add('sijump', w.sijump);
+          // Standard Support Packet extension: the Implicit Return extension is implemented. The
+          // rest of our support packet keeps the reference flow's layout (docs/etrace-model.md).
+          add('iret_ext', w.iretExt);
           return out;
         default:
           throw reserved('subformat', `subformat ${subformat} is outside 0..3`);
@@ -308,7 +315,10 @@ export interface IOptions {
   readonly sijump: boolean;
 }
 
-/** The options field(s) of a support packet for these options: ioptions/options, and sijump if present. */
+/**
+ * The options field(s) of a support packet for these options: ioptions/options, sijump if present,
+ * and iret_ext (always 1: it says the encoder implements the extension) if present.
+ */
 export function optionFields(opts: IOptions, params: PacketParams): Packet {
   let bits = 0n;
   for (const [name, bit] of Object.entries(IOPTION_BIT) as [keyof typeof IOPTION_BIT, number][]) {
@@ -317,6 +327,7 @@ export function optionFields(opts: IOptions, params: PacketParams): Packet {
   const field: FieldName = params.payload_layout === '2.0' ? 'ioptions' : 'options';
   const out: Packet = { [field]: bits };
   if (params.sijump_p) out.sijump = opts.sijump ? 1n : 0n;
+  if (packetWidths(params).iretExt > 0) out.iret_ext = 1n;
   return out;
 }
 

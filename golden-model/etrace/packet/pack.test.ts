@@ -7,7 +7,8 @@
  * HAND parameters: iaddress_width_p 32, iaddress_lsb_p 1 (address 31 bits, tval 32 bits),
  * privilege 2, context 8 (nocontext_p 0), time 8 (notime_p 0; 2.0 only), ecause 4,
  * return_stack_size_p 2 (irdepth 2+1 = 3 bits), bpred_size_p 1, cache_size_p 2 (index 2 bits),
- * f0s_width_p 1.
+ * f0s_width_p 1; iret_ext_p 0 (the ratified irdepth), except in the Implicit Return extension
+ * tests (irets 8 bits).
  */
 import { describe, expect, it } from 'vitest';
 import { RvError } from '../../common/errors.ts';
@@ -31,6 +32,7 @@ function hand(layout: PayloadLayout, extra: Partial<PacketParams> = {}): PacketP
     bpred_size_p: 1,
     cache_size_p: 2,
     f0s_width_p: 1,
+    iret_ext_p: 0,
     ...extra,
   };
 }
@@ -131,6 +133,80 @@ describe.each(['1.1.1', '2.0'] as const)('formats 0, 1, 2 (identical in both lay
       P,
       [0xfa, 0xff, 0xff, 0xff, 0x03],
     );
+  });
+});
+
+describe.each(['1.1.1', '2.0'] as const)('Implicit Return extension: irets (8 bits) after irreport, %s', (layout) => {
+  const X = hand(layout, { iret_ext_p: 1 });
+
+  it('F2 reporting 3 implicit returns', () => {
+    // format 10 [1:0] -> bit 1, address 0x12 [32:2] -> bits 3, 6, notify 0 [33], updiscon 0 [34],
+    // irreport 1 [35] (differs from updiscon), irets 3 [43:36] -> bits 36, 37. L = 44, top 0,
+    // zeros 43..38 (k = 6): keep 39 bits -> 5 bytes. byte4 = bits 35, 36, 37 = 0x38.
+    check({ format: 2n, address: 0x12n, notify: 0n, updiscon: 0n, irreport: 1n, irets: 3n }, X, [0x4a, 0x00, 0x00, 0x00, 0x38]);
+  });
+
+  it('F2 without a count: irreport and irets copy updiscon and compress away', () => {
+    // As above with irreport 0, irets 0: highest 1 at bit 6, keep 8 -> 1 byte.
+    check({ format: 2n, address: 0x12n, notify: 0n, updiscon: 0n, irreport: 0n, irets: 0n }, X, [0x4a]);
+    // address -2 = 0x7ffffffe [32:2] -> bits 3..32, notify, updiscon, irreport 1 [35:33], irets
+    // 0xff [43:36]: ones 43..3 (k = 41), keep 4 bits -> 0b1010 padded with ones = 0xfa.
+    check({ format: 2n, address: 0x7ffffffen, notify: 1n, updiscon: 1n, irreport: 1n, irets: 0xffn }, X, [0xfa]);
+  });
+
+  it('F1 with address, irets 0x80', () => {
+    // format 01 -> bit 0, branches 1 [6:2] -> bit 2, branch_map 0 [7], address 4 [38:8] -> bit 10,
+    // notify 0 [39], updiscon 0 [40], irreport 1 [41], irets 0x80 [49:42] -> bit 49. L = 50, top 1,
+    // bit 48 = 0 (k = 1): keep 50 -> 7 bytes, bits 50..55 padded with 1.
+    // byte0 = bits 0, 2 = 0x05; byte1 = bit 10 = 0x04; byte5 = bit 41 = 0x02; byte6 = bit 49 + pad = 0xfe.
+    check(
+      { format: 1n, branches: 1n, branch_map: 0n, address: 4n, notify: 0n, updiscon: 0n, irreport: 1n, irets: 0x80n },
+      X,
+      [0x05, 0x04, 0x00, 0x00, 0x00, 0x02, 0xfe],
+    );
+  });
+
+  it('F0 SF1 without branch map: irreport relative to branches[MSB], then irets', () => {
+    // format 00, subformat 1 [2], index 1 [4:3] -> bit 3, branches 0 [9:5], irreport 1 [10]
+    // (branches[MSB] is 0), irets 2 [18:11] -> bit 12. L = 19, top 0, highest 1 bit 12: keep 14
+    // -> 2 bytes: 0x0c, bits 10 and 12 = 0x14.
+    check({ format: 0n, subformat: 1n, index: 1n, branches: 0n, irreport: 1n, irets: 2n }, X, [0x0c, 0x14]);
+  });
+
+  it('F0 SF0 with address: irets after irreport', () => {
+    // format 00, subformat 0 [2], branch_count 0 [34:3], branch_fmt 10 [36:35] -> bit 36,
+    // address 0 [67:37], notify/updiscon 0 [69:68], irreport 1 [70], irets 1 [78:71] -> bit 71.
+    // L = 79, top 0, highest 1 bit 71: keep 73 -> 10 bytes; byte4 = bit 36 = 0x10,
+    // byte8 = bits 70, 71 = 0xc0, byte9 = bit 72, the kept sign, = 0x00.
+    check(
+      { format: 0n, subformat: 0n, branch_count: 0n, branch_fmt: 2n, address: 0n, notify: 0n, updiscon: 0n, irreport: 1n, irets: 1n },
+      X,
+      [0x00, 0x00, 0x00, 0x00, 0x10, 0x00, 0x00, 0x00, 0xc0, 0x00],
+    );
+  });
+
+  it('support packet: iret_ext above every other field', () => {
+    if (layout === '1.1.1') {
+      // format 11, subformat 11 [3:0], enable 1 [4], encoder_mode 0 [5], qual_status 0 [7:6],
+      // options 0b00001 [12:8] -> bit 8, iret_ext 1 [13]. L = 14, top 1, bit 12 = 0: keep 14 -> 2
+      // bytes, bits 14, 15 padded with 1: 0x1f, 0x01 | 0x20 | 0xc0 = 0xe1.
+      check({ format: 3n, subformat: 3n, enable: 1n, encoder_mode: 0n, qual_status: 0n, options: 1n, iret_ext: 1n }, X, [0x1f, 0xe1]);
+    } else {
+      // ... ioptions [12:8] -> bit 8, denable [13], dloss [14], doptions [18:15], iret_ext 1 [19].
+      // L = 20, top 1, bit 18 = 0: keep 20 -> 3 bytes; byte2 = bit 19 + padding 20..23 = 0xf8.
+      check(
+        { format: 3n, subformat: 3n, ienable: 1n, encoder_mode: 0n, qual_status: 0n, ioptions: 1n, denable: 0n, dloss: 0n, doptions: 0n, iret_ext: 1n },
+        X,
+        [0x1f, 0x01, 0xf8],
+      );
+    }
+  });
+
+  it('withFlags and flagsOf use irets', () => {
+    const pkt = withFlags({ format: 2n, address: 0x12n }, X, { irreport: true, irets: 3n });
+    expect(pkt).toEqual({ format: 2n, address: 0x12n, notify: 0n, updiscon: 0n, irreport: 1n, irets: 3n });
+    expect(flagsOf(pkt, X)).toEqual({ notify: false, updiscon: false, irreport: true, irets: 3n });
+    expect(() => withFlags({ format: 2n, address: 0n }, X, { irreport: true, irets: 256n })).toThrow('irets 256 does not fit in 8 bits');
   });
 });
 
@@ -435,6 +511,14 @@ describe('relative flags (notify/updiscon/irreport/irdepth)', () => {
     expect(pkt).toMatchObject({ irreport: 1n, irdepth: 7n });
     expect(pkt.notify).toBeUndefined();
     expect(flagsOf(pkt, P)).toEqual({ irreport: false });
+  });
+  it('irets (the extension) copies irreport when the flag is clear', () => {
+    expect(relativeFlags(1n, { notify: false, updiscon: false, irreport: false }, 8, 'irets')).toEqual({
+      notify: 1n, updiscon: 1n, irreport: 1n, irets: 0xffn,
+    });
+    const f = relativeFlags(1n, { notify: false, updiscon: false, irreport: true, irets: 9n }, 8, 'irets');
+    expect(f).toEqual({ notify: 1n, updiscon: 1n, irreport: 0n, irets: 9n });
+    expect(absoluteFlags(1n, f)).toEqual({ notify: false, updiscon: false, irreport: true, irets: 9n });
   });
   it('withFlags on an F2 uses address[MSB]', () => {
     const P = hand('1.1.1', { return_stack_size_p: 0 });

@@ -3,7 +3,7 @@
  * bits, every field LSB first) and sign-based compression (design note; spec chapter 6 preamble).
  *
  * This layer packs the values it is given. The relative encodings of notify, updiscon, irreport and
- * irdepth are the encoder's choice of values; `relativeFlags`/`absoluteFlags` are the one shared
+ * irdepth/irets are the encoder's choice of values; `relativeFlags`/`absoluteFlags` are the one shared
  * definition of that encoding for the encoder and the decoder.
  */
 import { RvError } from '../../common/errors.ts';
@@ -170,34 +170,44 @@ export function unpackPacket(payload: Uint8Array, params: PacketParams, offset =
   return pkt;
 }
 
-/** What notify, updiscon, irreport and irdepth mean (the encoder's view). */
+/** What notify, updiscon, irreport and irdepth/irets mean (the encoder's view). */
 export interface PacketFlags {
   /** Reported because of a notification request (trigger[2]); formats with an address only. */
   readonly notify?: boolean;
   /** Instruction after an uninferable discontinuity that precedes a format 3; formats with an address. */
   readonly updiscon?: boolean;
-  /** Implicit-return misprediction or stack depth report. */
+  /** Implicit-return misprediction, or a depth / return count report. */
   readonly irreport: boolean;
-  /** Return-stack depth or call count, sent when irreport is set. */
+  /** Ratified semantics: return-stack depth or call count, sent when irreport is set. */
   readonly irdepth?: bigint;
+  /** Implicit Return extension: implicit returns since the last branch or packet, sent when irreport is set. */
+  readonly irets?: bigint;
 }
 
-/** The transmitted field values. */
+/** The transmitted field values (irdepth or irets: the one the layout has, see `irField`). */
 export interface FlagFields {
   readonly notify?: bigint;
   readonly updiscon?: bigint;
   readonly irreport: bigint;
-  readonly irdepth: bigint;
+  readonly irdepth?: bigint;
+  readonly irets?: bigint;
+}
+
+/** The field after irreport: irets with the Implicit Return extension, else irdepth. */
+export type IrField = 'irdepth' | 'irets';
+
+export function irField(params: PacketParams): IrField {
+  return packetWidths(params).irets > 0 ? 'irets' : 'irdepth';
 }
 
 /**
  * Encodes flags relative to the bit before them (`prev`: address[MSB] in formats 0/1/2,
  * branch_map[MSB] or branches[MSB] in format 0 subformat 1): notify = flag ^ prev;
  * updiscon = flag ^ notify; irreport = flag ^ updiscon (or ^ prev when there is no updiscon);
- * irdepth = the depth when irreport's flag is set, else every bit a copy of irreport.
- * Pass `notify`/`updiscon` only for packets that have those fields.
+ * irdepth (or irets, `field`) = the value when irreport's flag is set, else every bit a copy of
+ * irreport. Pass `notify`/`updiscon` only for packets that have those fields.
  */
-export function relativeFlags(prev: bigint, flags: PacketFlags, irdepthWidth: number): FlagFields {
+export function relativeFlags(prev: bigint, flags: PacketFlags, irWidth: number, field: IrField = 'irdepth'): FlagFields {
   // (no closures here: this runs for every packet the encoder model sends)
   let last = prev & 1n;
   let notify: bigint | undefined;
@@ -208,12 +218,13 @@ export function relativeFlags(prev: bigint, flags: PacketFlags, irdepthWidth: nu
     last = updiscon;
   }
   const irreport = (flags.irreport ? 1n : 0n) ^ last;
-  const depth = flags.irdepth ?? 0n;
-  if (flags.irreport && (depth < 0n || depth > mask(irdepthWidth))) {
-    throw new RvError('bad-value', `irdepth ${depth} does not fit in ${irdepthWidth} bits`, { path: 'irdepth' });
+  const given = field === 'irets' ? flags.irets : flags.irdepth;
+  const count = given ?? 0n;
+  if (flags.irreport && (count < 0n || count > mask(irWidth))) {
+    throw new RvError('bad-value', `${field} ${count} does not fit in ${irWidth} bits`, { path: field });
   }
-  const irdepth = flags.irreport ? depth : irreport === 1n ? mask(irdepthWidth) : 0n;
-  const out: FlagFields = { irreport, irdepth };
+  const value = flags.irreport ? count : irreport === 1n ? mask(irWidth) : 0n;
+  const out: FlagFields = field === 'irets' ? { irreport, irets: value } : { irreport, irdepth: value };
   return notify === undefined ? out : { notify, updiscon, ...out };
 }
 
@@ -228,7 +239,11 @@ export function absoluteFlags(prev: bigint, fields: Partial<FlagFields>): Packet
     last = fields.updiscon;
   }
   const irreport = fields.irreport !== undefined && (fields.irreport ^ last) === 1n;
-  const out: PacketFlags = irreport ? { irreport, irdepth: fields.irdepth ?? 0n } : { irreport };
+  const out: PacketFlags = !irreport
+    ? { irreport }
+    : fields.irets !== undefined
+      ? { irreport, irets: fields.irets }
+      : { irreport, irdepth: fields.irdepth ?? 0n };
   return notify === undefined ? out : { notify, updiscon, ...out };
 }
 
@@ -254,14 +269,15 @@ export function withFlags(pkt: Packet, params: PacketParams, flags: PacketFlags)
   if (prev === undefined) {
     throw new RvError('bad-value', `a ${packetKind(pkt, params)} packet has no notify/updiscon/irreport fields`);
   }
-  const width = packetWidths(params).irdepth;
+  const field = irField(params);
+  const width = field === 'irets' ? packetWidths(params).irets : packetWidths(params).irdepth;
   // Format 0 subformat 1 has no notify/updiscon: irreport follows branch_map[MSB] directly.
   const chain: PacketFlags =
     packetKind(pkt, params) === 'F0.SF1'
-      ? { irreport: flags.irreport, irdepth: flags.irdepth }
+      ? { irreport: flags.irreport, irdepth: flags.irdepth, irets: flags.irets }
       : { ...flags, notify: flags.notify ?? false, updiscon: flags.updiscon ?? false };
-  const out: Packet = { ...pkt, ...relativeFlags(prev, chain, width) };
-  if (width === 0) delete out.irdepth;
+  const out: Packet = { ...pkt, ...relativeFlags(prev, chain, width, field) };
+  if (width === 0) delete out[field];
   return out;
 }
 

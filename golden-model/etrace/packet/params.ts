@@ -38,6 +38,13 @@ export interface PacketParams {
   readonly call_counter_size_p: number;
   /** Implicit return: 2^return_stack_size_p entry return-address stack (0 = none). */
   readonly return_stack_size_p: number;
+  /**
+   * Implicit return semantics (not a Table 9.1 parameter; see `iretExtension`): 1 = the Implicit
+   * Return extension v0.8 (formats 0, 1, 2 carry `irets`, the support packet an `iret_ext` bit),
+   * 0 = the ratified `irdepth` (the spec's own errata: not decodable in general). No effect
+   * without a call counter or return stack.
+   */
+  readonly iret_ext_p: number;
   /** 2^bpred_size_p entry branch predictor (0 = none): enables format 0 subformat 0. */
   readonly bpred_size_p: number;
   /** 2^cache_size_p entry jump target cache (0 = none): enables format 0 subformat 1. */
@@ -81,6 +88,8 @@ export const IOPTION_BIT = {
  *   nocontext 1, notime 1, time_width 0 -> 1.
  * - Not in the spec (design note): encoder_mode 1 bit, ioptions 5, doptions 4; no srcID, no
  *   timestamp, message type in header.flow.
+ * - iret_ext_p 1: implicit return, where the parameters build it, uses the Implicit Return
+ *   extension (docs/etrace-model.md).
  */
 export function defaultPacketParams(layout: PayloadLayout = '1.1.1'): PacketParams {
   const ratified = layout === '2.0';
@@ -96,6 +105,7 @@ export function defaultPacketParams(layout: PayloadLayout = '1.1.1'): PacketPara
     notime_p: 1,
     call_counter_size_p: 0,
     return_stack_size_p: 0,
+    iret_ext_p: 1,
     bpred_size_p: 0,
     cache_size_p: 0,
     f0s_width_p: 0,
@@ -110,14 +120,46 @@ export function defaultPacketParams(layout: PayloadLayout = '1.1.1'): PacketPara
   };
 }
 
+/** Width of irets (Implicit Return extension v0.8: 8 bits whatever the stack or counter size). */
+export const IRETS_WIDTH = 8;
+
+/** The largest irets value: the encoder reports a return explicitly rather than count beyond it. */
+export const IRETS_MAX = (1 << IRETS_WIDTH) - 1;
+
+/**
+ * Bits of a return-stack depth or call count: return_stack_size_p + (return_stack_size_p > 0 ? 1
+ * : 0) + call_counter_size_p (a stack of 2^n entries holds n+1-bit depths). The ratified irdepth
+ * field has this width; with the Implicit Return extension the depth is no packet field.
+ */
+export function returnDepthWidth(p: PacketParams): number {
+  return p.return_stack_size_p + (p.return_stack_size_p > 0 ? 1 : 0) + p.call_counter_size_p;
+}
+
+/**
+ * Whether implicit return follows the Implicit Return extension v0.8 (irets) rather than the
+ * ratified irdepth: `iret_ext_p` = 1 and the encoder has implicit return hardware (a call counter
+ * or a return stack). The extension is written against the 2.0 layout; formats 0, 1 and 2 are the
+ * same in the 1.1.1 layout, so it applies to both (docs/etrace-model.md).
+ */
+export function iretExtension(p: PacketParams): boolean {
+  return p.iret_ext_p === 1 && (p.return_stack_size_p > 0 || p.call_counter_size_p > 0);
+}
+
 /** Field widths derived from the parameters; 0 means the field is absent. */
 export interface PacketWidths {
   /** address: iaddress_width_p - iaddress_lsb_p (the address shifted right by iaddress_lsb_p). */
   readonly address: number;
   /** tval (2.0) / tvalepc (1.1.1): a full iaddress_width_p-bit value, not shifted. */
   readonly tval: number;
-  /** irdepth: return_stack_size_p + (return_stack_size_p > 0 ? 1 : 0) + call_counter_size_p. */
+  /**
+   * irdepth (ratified semantics only, 0 with the Implicit Return extension):
+   * return_stack_size_p + (return_stack_size_p > 0 ? 1 : 0) + call_counter_size_p.
+   */
   readonly irdepth: number;
+  /** irets (Implicit Return extension only, which replaces irdepth by it): 8 bits. */
+  readonly irets: number;
+  /** The support packet's iret_ext bit (Standard Support Packet extension): 1 with the extension. */
+  readonly iretExt: number;
   /** Jump target cache index: cache_size_p. */
   readonly index: number;
   readonly f0s: number;
@@ -143,10 +185,13 @@ export interface PacketWidths {
 export function packetWidths(p: PacketParams): PacketWidths {
   const ratified = p.payload_layout === '2.0';
   const context = p.nocontext_p ? 0 : p.context_width_p;
+  const ext = iretExtension(p);
   return {
     address: p.iaddress_width_p - p.iaddress_lsb_p,
     tval: p.iaddress_width_p,
-    irdepth: p.return_stack_size_p + (p.return_stack_size_p > 0 ? 1 : 0) + p.call_counter_size_p,
+    irdepth: ext ? 0 : returnDepthWidth(p),
+    irets: ext ? IRETS_WIDTH : 0,
+    iretExt: ext ? 1 : 0,
     index: p.cache_size_p,
     f0s: p.f0s_width_p,
     privilege: p.privilege_width_p,
@@ -198,6 +243,7 @@ export function checkPacketParams(p: PacketParams, largestPacketBits?: number): 
   range('notime_p', 0, 1);
   range('call_counter_size_p', 0, 32);
   range('return_stack_size_p', 0, 32);
+  range('iret_ext_p', 0, 1);
   range('bpred_size_p', 0, 32);
   range('cache_size_p', 0, 32);
   range('f0s_width_p', 0, 8);
