@@ -22,11 +22,18 @@ export interface Recovery {
   wrongRun?: { index: number; first: bigint; length: number };
 }
 
-/** Every retired instruction address, in order (blocks expanded with the image). */
-export function retiredAddresses(records: readonly RetirementRecord[], image: ProgramImage): bigint[] {
-  return expandBlocks(records, image)
-    .filter((r) => r.iretire > 0)
-    .map((r) => r.iaddr);
+/**
+ * Every retired instruction address, in order (blocks expanded with the image); with `traced`,
+ * only those of the single-instruction records it marks.
+ */
+export function retiredAddresses(
+  records: readonly RetirementRecord[],
+  image: ProgramImage,
+  traced?: (single: readonly RetirementRecord[]) => boolean[],
+): bigint[] {
+  const single = expandBlocks(records, image);
+  const mask = traced?.(single);
+  return single.filter((r, i) => r.iretire > 0 && (mask === undefined || mask[i])).map((r) => r.iaddr);
 }
 
 /** The decoded addresses as runs between gaps. */

@@ -7,8 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { cycleChance } from '../common/rng.ts';
 import { resolveSettings } from '../common/settings.ts';
-import { expandBlocks, regroupIntoBlocks } from '../hart/blocks.ts';
-import type { ProgramImage } from '../hart/image.ts';
+import { regroupIntoBlocks } from '../hart/blocks.ts';
 import { type RetirementRecord } from '../hart/records.ts';
 import { trapHandler } from '../hart/stimulus/execute.ts';
 import { generateProgramAndStream } from '../hart/stimulus/generate.ts';
@@ -16,7 +15,7 @@ import { defaultKnobs, type StimulusKnobs } from '../hart/stimulus/knobs.ts';
 import { validateConfig } from './config.ts';
 import { decodeStream } from './decoder.ts';
 import { encodeStream } from './output.ts';
-import { decodedRuns, recoveryLine, traceRecovery } from './recovery.ts';
+import { decodedRuns, recoveryLine, retiredAddresses, traceRecovery } from './recovery.ts';
 import { ETRACE_SETTINGS, etraceConfig } from './settings.ts';
 
 interface Case {
@@ -114,13 +113,6 @@ const CASES: Case[] = [
 
 const SEEDS = Number(process.env.RT_SEEDS ?? 200);
 const INSTRUCTIONS = 1500;
-
-/** Every traced retired instruction address, in order (blocks expanded with the image). */
-function retiredAddresses(records: readonly RetirementRecord[], image: ProgramImage, traced?: Case['traced']): bigint[] {
-  const single = expandBlocks(records, image);
-  const mask = traced ? traced(single) : undefined;
-  return single.filter((r, i) => r.iretire > 0 && (mask === undefined || mask[i])).map((r) => r.iaddr);
-}
 
 /** Index of the first difference between two sequences, or -1. */
 function firstDifference(a: readonly bigint[], b: readonly bigint[]): number {

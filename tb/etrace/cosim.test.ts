@@ -14,8 +14,6 @@ import { describe, expect, it } from 'vitest';
 import type { EtraceConfig } from '../../golden-model/etrace/config.ts';
 import { decodeStream } from '../../golden-model/etrace/decoder.ts';
 import { recoveryLine, retiredAddresses, traceRecovery } from '../../golden-model/etrace/recovery.ts';
-import type { RetirementRecord } from '../../golden-model/hart/records.ts';
-import type { StimulusKnobs } from '../../golden-model/hart/stimulus/knobs.ts';
 import { renderEtraceRtl } from '../../generator/etrace/rtl.ts';
 import { ROOT } from '../../generator/render.ts';
 import { shippedComponents } from '../../ipxact/load.ts';
@@ -35,11 +33,6 @@ function shippedRtl(name: string): string[] {
     .split('\n')
     .filter((l) => l.endsWith('.sv'))
     .map((f) => join(dir, f));
-}
-
-/** The stimulus of the cosim command: more traps, halts and resets than the defaults. */
-function stimulus(c: EtraceConfig, seed: number, count: number, knobs: Partial<StimulusKnobs> = {}): RetirementRecord[] {
-  return caseRecords(c, { component: '', sets: [], seed, count, backpressure: 0, knobs });
 }
 
 /**
@@ -154,7 +147,7 @@ describe('E-Trace co-simulation: the comparison catches a wrong RTL', () => {
       return target;
     });
     const m = buildEtraceModel(c, files);
-    const r = await cosimEtrace(m, c, stimulus(c, 5, 3000), { seed: 5 });
+    const r = await cosimEtrace(m, c, caseRecords(c, { component: name, sets: [], seed: 5, count: 3000, backpressure: 0, knobs: {} }), { seed: 5 });
     expect(r.mismatch).toBeDefined();
     const text = r.mismatch!.text;
     expect(text).toMatch(/first difference at byte \d+ \(model packet \d+/);
