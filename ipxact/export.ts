@@ -237,6 +237,8 @@ export function exportParameter(spec: SettingSpec, value: Settings[string]): Exp
       return (spec.choices ?? []).every((c) => /^-?\d+$/.test(c))
         ? { name: spec.name, type: 'int', value: String(value), description }
         : { name: spec.name, type: 'string', value: `"${String(value)}"`, description };
+    case 'string':
+      return { name: spec.name, type: 'string', value: `"${String(value).replace(/["\\]/g, '\\$&')}"`, description };
     case 'int':
     case 'number':
       return { name: spec.name, type: 'int', value: String(value), description };

@@ -400,7 +400,7 @@ class ParameterMapper {
   }
 
   private stringValue(spec: SettingSpec, text: string, line: number, path: string): SettingValue | undefined {
-    if (spec.kind !== 'choice') {
+    if (spec.kind !== 'choice' && spec.kind !== 'string') {
       this.error(`${spec.name} is ${article(spec.kind)} ${spec.kind} setting, so its parameter cannot have type="string"`, line, path);
       return undefined;
     }
@@ -424,6 +424,9 @@ class ParameterMapper {
         return undefined;
       case 'choice':
         return v.toString();
+      case 'string':
+        this.error(`${spec.name} is a string setting: its parameter needs type="string" and a quoted value, not ${v}`, line, path);
+        return undefined;
       case 'int':
       case 'number':
         if (v > BigInt(Number.MAX_SAFE_INTEGER) || v < -BigInt(Number.MAX_SAFE_INTEGER)) {

@@ -9,7 +9,7 @@ export type SettingValue = number | boolean | bigint | string;
 
 export interface SettingSpec {
   name: string;
-  kind: 'int' | 'number' | 'bool' | 'bigint' | 'choice';
+  kind: 'int' | 'number' | 'bool' | 'bigint' | 'choice' | 'string';
   default: SettingValue;
   help: string;
   min?: number;
@@ -59,6 +59,9 @@ export function parseValue(spec: SettingSpec, text: string, where?: { prefix: st
     case 'choice':
       if (!spec.choices?.includes(text)) return bad(`one of ${spec.choices?.join(', ')}`);
       return text;
+    case 'string':
+      // Free text (a list such as a PMU event map): the block's validation checks its syntax.
+      return text;
   }
 }
 
@@ -90,7 +93,7 @@ export function describeSettings(specs: readonly SettingSpec[]): string {
   if (shown.length === 0) return '';
   const width = Math.max(...shown.map((s) => s.name.length));
   const lines = shown.map((s) => {
-    const def = typeof s.default === 'bigint' ? `0x${s.default.toString(16)}` : String(s.default);
+    const def = typeof s.default === 'bigint' ? `0x${s.default.toString(16)}` : s.kind === 'string' ? `"${String(s.default)}"` : String(s.default);
     const range = s.choices ? ` (${s.choices.join('|')})` : s.min !== undefined ? ` (${s.min}..${s.max})` : '';
     return `  ${s.name.padEnd(width)}  ${s.help}${range} [default ${def}]`;
   });
