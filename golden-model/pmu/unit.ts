@@ -48,6 +48,15 @@ const PRIV_D = 4;
 const ONES64 = (1n << 64n) - 1n;
 const OF = bit(EVENT_BITS.of);
 
+/** The inhibit bit of each counting mode as a bigint (computed once, not per cycle). */
+const MODE_BIT: Readonly<Record<PmuMode, bigint>> = {
+  m: bit(modeInhibitBit('m')),
+  s: bit(modeInhibitBit('s')),
+  u: bit(modeInhibitBit('u')),
+  vs: bit(modeInhibitBit('vs')),
+  vu: bit(modeInhibitBit('vu')),
+};
+
 /** The architectural state, for tests and dumps (copies; index n of the arrays is counter n). */
 export interface PmuState {
   /** mcycle (0), minstret (2), mhpmcounter3..31; index 1 and unimplemented counters hold 0. */
@@ -373,7 +382,7 @@ export class PmuUnit {
     if (r.halted || r.reset) return false;
     const mode = countingMode(c, r.priv, input.v ?? false);
     if (mode === undefined) return false;
-    const modeBit = bit(modeInhibitBit(mode));
+    const modeBit = MODE_BIT[mode];
     const stream = streamEvents(r);
     const inputs = (input.events ?? 0) & this.inputMask;
     const inhibit = this.mcountinhibit;
