@@ -133,6 +133,12 @@ describe('halted, reset and debug mode count nothing', () => {
     });
   }
 
+  it('the reserved priv 2 counts nothing', () => {
+    const h = new Harness();
+    h.cycle(insn(0, 2));
+    expect(counter(h, 0)).toBe(0n);
+  });
+
   it('record.reset does not reset the registers', () => {
     const h = new Harness();
     h.write(MCYCLE, 5n);
@@ -302,6 +308,15 @@ describe('Sscofpmf overflow and lcofi (16-bit counters)', () => {
     h.write(MINSTRET, 9n, { record: insn() });
     expect(counter(h, 0)).toBe(8n); // 7, then counted in the minstret write's cycle
     expect(counter(h, 2)).toBe(9n);
+  });
+
+  it('a write in the cycle the counter would wrap: the written value, no OF, no lcofi', () => {
+    const h = setup();
+    h.cycle(insn()); // 0xffff
+    h.write(MHPMCOUNTER(3), 5n, { record: insn() });
+    expect(counter(h, 3)).toBe(5n);
+    expect(event(h, 3)).toBe(0x1n);
+    expect(h.cycle(insn()).lcofi).toBe(false);
   });
 
   it('a write with wmask 0 is still a write: the counter keeps its value and does not count', () => {

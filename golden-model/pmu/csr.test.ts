@@ -149,6 +149,16 @@ describe('access rules: read-only CSRs and privilege (Spike order)', () => {
     expect(new Harness().fault(MCOUNTEREN, M, true)).toBe('none');
   });
 
+  it('the reserved priv 2 is checked as U', () => {
+    const h = new Harness();
+    expect(h.fault(SCOUNTEREN, 2)).toBe('illegal');
+    expect(h.fault(SCOUNTEREN, 2, true)).toBe('illegal');
+    h.write(MCOUNTEREN, b(3));
+    expect(h.fault(HPMCOUNTER(3), 2)).toBe('illegal'); // scounteren bit 3 clear
+    h.write(SCOUNTEREN, b(3));
+    expect(h.fault(HPMCOUNTER(3), 2)).toBe('none');
+  });
+
   it('an access that faults reads 0 and writes nothing', () => {
     const h = new Harness();
     h.write(MHPMCOUNTER(3), 0x55n);
