@@ -11,6 +11,7 @@ import type { PmuCsrAccess, PmuCsrResponse, PmuCycleInput, PmuCycleOutput } from
 import { emptyRecord, type RetirementRecord } from '../../hart/records.ts';
 import { generateStimulus } from '../../hart/stimulus/generate.ts';
 import { defaultKnobs } from '../../hart/stimulus/knobs.ts';
+import { PmuUnit } from '../unit.ts';
 
 export interface SbiHart {
   /** One cycle with the firmware's M-mode access. */
@@ -82,4 +83,9 @@ export class StepperHart implements SbiHart {
       this.cycle({ record: this.pool[this.next++]! });
     }
   }
+}
+
+/** The default hart: the counter-block model (PmuUnit) behind the recording hart. */
+export function pmuUnitHart(config: PmuConfig, options: StepperHartOptions = {}): StepperHart {
+  return new StepperHart(config, new PmuUnit(config), options);
 }

@@ -7,7 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { StepperHart } from './hart.ts';
+import { pmuUnitHart, StepperHart } from './hart.ts';
 import { compareRuns, formatScript, parseScript, runScript, type ScriptStep } from './script.ts';
 import { FakeBlock } from './test-fixtures/fake-block.ts';
 import { qemuVirtConfig } from './test-fixtures/qemu-virt.ts';
@@ -98,6 +98,13 @@ describe('qemu-virt-all.sbi on OpenSBI 1.9', () => {
     // Every cycle recorded for the RTL replay.
     expect(hart.cycles.length).toBe(hart.outputs.length);
     expect(hart.cycles.filter((c) => c.record.priv !== 3).length).toBe(10 + 1 + 1 + 5 + 1 + 1 + 1 + 1);
+  });
+  it('gives the same answers on the counter-block model (PmuUnit)', () => {
+    const config = qemuVirtConfig();
+    const hart = pmuUnitHart(config);
+    const run = runScript(config, text, hart, 'qemu-virt-all.sbi');
+    expect(compareRuns(expectedRun(text), run.steps)).toBeUndefined();
+    expect(hart.cycles.every((c) => c.record.priv !== 3 || c.csr !== undefined)).toBe(true);
   });
   it('formats a run that parses back to the same results', () => {
     const config = qemuVirtConfig();
