@@ -104,40 +104,28 @@ function spread(hpm: readonly number[], signal: string): string {
   return concat(parts);
 }
 
+/** The kinds of CSR the decode tells apart: the code of d_kind, its localparam and its flag. */
+const KINDS: readonly { kind: PmuCsr['kind'] | 'none'; name: string; flag: string }[] = [
+  { kind: 'none', name: 'KindNone', flag: '' },
+  { kind: 'counter', name: 'KindCnt', flag: 'd_cnt' },
+  { kind: 'user-counter', name: 'KindUcnt', flag: 'd_ucnt' },
+  { kind: 'event', name: 'KindEv', flag: 'd_ev' },
+  { kind: 'mcountinhibit', name: 'KindInhibit', flag: 'd_inhibit' },
+  { kind: 'mcounteren', name: 'KindMcen', flag: 'd_mcen' },
+  { kind: 'scounteren', name: 'KindScen', flag: 'd_scen' },
+  { kind: 'hcounteren', name: 'KindHcen', flag: 'd_hcen' },
+  { kind: 'scountovf', name: 'KindOvf', flag: 'd_ovf' },
+  { kind: 'cfg', name: 'KindCfg', flag: 'd_cfg' },
+];
+
+function kindOf(kind: PmuCsr['kind']): (typeof KINDS)[number] {
+  return KINDS.find((k) => k.kind === kind)!;
+}
+
 function decodeRow(address: number, csr: PmuCsr): string {
-  const set: string[] = ["hit = 1'b1;"];
-  const idx = (n: number): string => `d_idx = 5'd${n};`;
-  const high = 'high' in csr && csr.high ? ["d_high = 1'b1;"] : [];
-  switch (csr.kind) {
-    case 'counter':
-      set.push("d_cnt = 1'b1;", idx(csr.index), ...high);
-      break;
-    case 'user-counter':
-      set.push("d_ucnt = 1'b1;", idx(csr.index), ...high);
-      break;
-    case 'event':
-      set.push("d_ev = 1'b1;", idx(csr.index), ...high);
-      break;
-    case 'cfg':
-      set.push("d_cfg = 1'b1;", idx(csr.index), ...high);
-      break;
-    case 'mcountinhibit':
-      set.push("d_inhibit = 1'b1;");
-      break;
-    case 'mcounteren':
-      set.push("d_mcen = 1'b1;");
-      break;
-    case 'scounteren':
-      set.push("d_scen = 1'b1;");
-      break;
-    case 'hcounteren':
-      set.push("d_hcen = 1'b1;");
-      break;
-    case 'scountovf':
-      set.push("d_ovf = 1'b1;");
-      break;
-  }
-  return `12'h${address.toString(16).padStart(3, '0')}: begin ${set.join(' ')} end  // ${pmuCsrName(csr)}`;
+  const index = 'index' in csr ? csr.index : 0;
+  const high = 'high' in csr && csr.high ? 1 : 0;
+  return `12'h${address.toString(16).padStart(3, '0')}: begin d_kind = ${kindOf(csr.kind).name}; d_idx = 5'd${index}; d_high = 1'b${high}; end  // ${pmuCsrName(csr)}`;
 }
 
 interface Common {
@@ -203,7 +191,10 @@ function csrContext(c: PmuConfig, rtl: PmuRtlParams, banner: string) {
   used.add('instructions');
   const stream = (Object.keys(STREAM_EXPR) as (keyof typeof STREAM_EXPR)[]).filter((e) => used.has(e));
   const needMode = c.sscofpmf || c.smcntrpmf;
+  const csrs = pmuCsrNumbers(c);
+  const kinds = KINDS.filter((k) => k.kind !== 'none' && csrs.some((e) => e.csr.kind === k.kind));
   const localparams = [
+    ...KINDS.filter((k) => k.kind === 'none' || kinds.includes(k)).map((k) => lp('logic [3:0]', k.name, `4'd${KINDS.indexOf(k)}`)),
     lp('logic [31:0]', 'InhibitMask', svSized(32, BigInt(inhibitMask(c)))),
     lp('logic [31:0]', 'EnableMask', svSized(32, BigInt(enableMask(c)))),
     ...(c.sscofpmf || c.smcntrpmf ? [modeMaskParam(c)] : []),
@@ -218,14 +209,15 @@ function csrContext(c: PmuConfig, rtl: PmuRtlParams, banner: string) {
     return `5'd${n}: ev64 = ${value};`;
   });
   const weLines = [
-    ...hpm.map((n, k) => `cnt_we_o[${k}] = wr_cnt && (d_idx == 5'd${n});`),
-    ...(c.eventLegalisation !== 'hardwired' || c.sscofpmf ? hpm.map((n, k) => `ev_we_o[${k}] = wr_ev && (d_idx == 5'd${n});`) : []),
+    ...hpm.map((n, k) => `assign cnt_we_o[${k}] = wr_cnt && (d_idx == 5'd${n});`),
+    ...(c.eventLegalisation !== 'hardwired' || c.sscofpmf ? hpm.map((n, k) => `assign ev_we_o[${k}] = wr_ev && (d_idx == 5'd${n});`) : []),
   ];
   const unused: string[] = [];
   for (let k = 0; k < c.eventInputs; k++) if (!c.events.some((m) => m.event.kind === 'input' && m.event.input === k)) unused.push(`event_i[${k}]`);
   if (!needMode) unused.push('v_i');
   if (!c.sMode) unused.push('acc_u');
   if (c.eventLegalisation === 'hardwired' && !c.sscofpmf) unused.push('wr_ev');
+  if (c.xlen === 64) unused.push('d_high');
   const inhibitBits = [...hpm].reverse().map((n) => `mcountinhibit_q[${n}]`);
   return {
     ...common(c, banner),
@@ -245,7 +237,9 @@ function csrContext(c: PmuConfig, rtl: PmuRtlParams, banner: string) {
     streamLines: stream.map((e) => `ev_${e} = ${STREAM_EXPR[e]};`),
     mapEvExpr: `{ ${[...c.events].reverse().map((m) => eventSignal(m.event)).join(', ')} }`,
     inhibitExpr: inhibitBits.length === 1 ? inhibitBits[0]! : `{ ${inhibitBits.join(', ')} }`,
-    decodeRows: pmuCsrNumbers(c).map((e) => decodeRow(e.address, e.csr)),
+    decodeRows: csrs.map((e) => decodeRow(e.address, e.csr)),
+    kindDecls: kinds.map((k) => k.flag),
+    kindLines: kinds.map((k) => `assign ${k.flag} = d_kind == ${k.name};`),
     cntRows,
     evRows,
     ovfExpr: spread(hpm, 'hpm_of_i'),
