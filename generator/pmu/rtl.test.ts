@@ -50,6 +50,20 @@ const CONFIGS: Record<string, Settings> = {
   },
 };
 
+/** Variants that switch the optional hardware and the legalisations (lint and elaboration only). */
+const VARIANTS: Record<string, Settings> = {
+  hardwired: { eventLegalisation: 'hardwired' },
+  'hardwired-rv32': { xlen: '32', eventLegalisation: 'hardwired', sscofpmf: false, smcntrpmf: false },
+  clamp: { eventLegalisation: 'clamp', eventMax: 0x200n },
+  'm-only': { sMode: false, uMode: false, hExt: false },
+  'no-s': { sMode: false, hExt: false },
+  'no-inputs': { eventInputs: 0, events: '0x1=cycles,0x2=instructions,0x5=branches' },
+  'rv32-32bit-gaps': { xlen: '32', counterMask: 0x60000008, counterWidth: 32 },
+  'selector-56': { eventBits: 56, eventMax: 0xffffffffffffffn },
+  'selector-64': { eventBits: 64, sscofpmf: false },
+  'rv32-clamp-48': { xlen: '32', eventBits: 48, eventLegalisation: 'clamp', eventMax: 0x123456789abn, iretire_width_p: 8 },
+};
+
 function settingsOf(over: Settings): Settings {
   const s: Settings = {};
   for (const spec of PMU_SETTINGS) s[spec.name] = spec.default;
@@ -59,7 +73,7 @@ function settingsOf(over: Settings): Settings {
 const dir = mkdtempSync(join(tmpdir(), 'rvtrace-pmu-rtl-'));
 
 function render(name: string) {
-  const s = settingsOf(CONFIGS[name]!);
+  const s = settingsOf(CONFIGS[name] ?? VARIANTS[name]!);
   expect(validatePmuSettings(s).map((e) => e.message)).toEqual([]);
   const b = pmuBlockConfig(s);
   const provenance = { component: name, inputHash: 'test', sets: [] };
@@ -83,6 +97,7 @@ const ICARUS_NOTES = [/sorry: constant selects in always_\* processes are not cu
 const icarusProblems = (out: string): string[] => out.split('\n').filter((l) => l.trim() !== '' && !ICARUS_NOTES.some((re) => re.test(l)));
 
 const NAMES = Object.keys(CONFIGS);
+const EVERY = [...NAMES, ...Object.keys(VARIANTS)];
 
 describe('generated PMU RTL', () => {
   it('the default configuration is defaultPmuConfig()', () => {
@@ -97,7 +112,7 @@ describe('generated PMU RTL', () => {
     for (const f of a) expect(f.content, f.name).not.toMatch(/\/tmp|\/work|\d{4}-\d\d-\d\d/);
   });
 
-  it.each(NAMES)('%s: pmu_top has exactly the ports of pmuPorts (names, order, widths)', (name) => {
+  it.each(EVERY)('%s: pmu_top has exactly the ports of pmuPorts (names, order, widths)', (name) => {
     const { b, files } = render(name);
     const top = files.find((f) => f.name === 'pmu_top.sv')!.content;
     const header = top.slice(top.indexOf('module pmu_top ('), top.indexOf('\n);'));
@@ -109,14 +124,14 @@ describe('generated PMU RTL', () => {
     expect(decls).toEqual(pmuPorts(b.config, b.rtl).map((p) => ({ name: p.name, direction: p.direction, width: p.width })));
   });
 
-  it.each(NAMES)('%s: the RTL decodes exactly the CSR map', (name) => {
+  it.each(EVERY)('%s: the RTL decodes exactly the CSR map', (name) => {
     const { b, files } = render(name);
     const sv = files.find((f) => f.name === 'pmu_csr.sv')!.content;
     const decoded = [...sv.matchAll(/^\s+12'h([0-9a-f]{3}): begin d_kind = /gm)].map((m) => parseInt(m[1]!, 16));
     expect(decoded).toEqual(pmuCsrNumbers(b.config).map((e) => e.address));
   });
 
-  it.each(NAMES)('%s: every range and select is plain numbers; comments cite no TypeScript; no module parameters', (name) => {
+  it.each(EVERY)('%s: every range and select is plain numbers; comments cite no TypeScript; no module parameters', (name) => {
     for (const f of render(name).files) {
       const code = f.content.split('\n').map((l) => l.replace(/\/\/.*$/, ''));
       expect(code.filter((l) => /\[[^\]]*[0-9A-Za-z_] *[-+*] *[0-9]/.test(l)), f.name).toEqual([]);
@@ -126,6 +141,18 @@ describe('generated PMU RTL', () => {
   });
 
   it.each(NAMES)('%s: verilator --lint-only -Wall (with and without --assert) reports nothing; iverilog elaborates it', (name) => {
+    const g = generated(name);
+    for (const extra of [[], ['--assert']]) {
+      const r = run('verilator', ['--lint-only', '-Wall', ...extra, '--top-module', PMU_TOP_MODULE, WAIVERS, ...g.sv], g.dir);
+      expect(r.out).toBe('');
+      expect(r.status).toBe(0);
+    }
+    const ivl = run('iverilog', ['-g2012', '-o', 'top.vvp', '-s', PMU_TOP_MODULE, WAIVERS, ...g.sv], g.dir);
+    expect(ivl.status, ivl.out).toBe(0);
+    expect(icarusProblems(ivl.out)).toEqual([]);
+  }, 120_000);
+
+  it.each(Object.keys(VARIANTS))('variant %s: verilator --lint-only -Wall (with and without --assert) reports nothing; iverilog elaborates it', (name) => {
     const g = generated(name);
     for (const extra of [[], ['--assert']]) {
       const r = run('verilator', ['--lint-only', '-Wall', ...extra, '--top-module', PMU_TOP_MODULE, WAIVERS, ...g.sv], g.dir);

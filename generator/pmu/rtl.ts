@@ -196,7 +196,7 @@ function csrContext(c: PmuConfig, rtl: PmuRtlParams, banner: string) {
   const localparams = [
     ...KINDS.filter((k) => k.kind === 'none' || kinds.includes(k)).map((k) => lp('logic [3:0]', k.name, `4'd${KINDS.indexOf(k)}`)),
     lp('logic [31:0]', 'InhibitMask', svSized(32, BigInt(inhibitMask(c)))),
-    lp('logic [31:0]', 'EnableMask', svSized(32, BigInt(enableMask(c)))),
+    ...(c.uMode ? [lp('logic [31:0]', 'EnableMask', svSized(32, BigInt(enableMask(c))))] : []),
     ...(c.sscofpmf || c.smcntrpmf ? [modeMaskParam(c)] : []),
     ...(c.eventLegalisation === 'clamp' ? [lp(svLogic(eb), 'EventMax', svSized(eb, c.eventMax))] : []),
   ];
