@@ -2,9 +2,10 @@
 # The README's first command: installs what is missing, then runs the main job on the shipped
 # defaults: generate a stimulus stream, print its statistics, trace it with the default E-Trace
 # component and decode the trace back (every instruction must come back), generate the RTL of every
-# shipped component into out/rtl/, co-simulate the default component's RTL against the model, and
+# shipped component into out/rtl/, co-simulate the default E-Trace and PMU components' RTL against
+# the model, run every SBI PMU call on QEMU virt's PMU (model and RTL), and
 # trace a real program (the bytecode interpreter of workloads/) through QEMU with every optional
-# mode, checking that the trace decodes back to what QEMU executed. Between the two, a lossy
+# mode, checking that the trace decodes back to what QEMU executed, and count it with pmu-stat. Between the two, a lossy
 # transport: the trace is lost in bursts and recovers, the fraction recovered is printed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -30,8 +31,13 @@ for c in $(rvtrace components | cut -d" " -f1); do
 done
 rvtrace cosim --component etrace --seed 1 --count 100000
 rvtrace cosim --component etrace-rv64-full --seed 2 --count 100000 --backpressure 0.5
+rvtrace cosim --component pmu --seed 1 --count 100000
 echo "main: RTL generated (out/rtl/) and co-simulated against the model: identical"
+# The SBI PMU layer: every function of the extension called on QEMU virt's PMU as OpenSBI 1.9
+# answers, every cycle of the run replayed through the generated RTL.
+rvtrace sbi-pmu --component pmu-qemu-virt --script golden-model/pmu/sbi/test-fixtures/qemu-virt-all.sbi --out out/qemu-virt-all.sbi --rtl
 rvtrace trace-elf interp --arch rv64gc --out out/interp.bin --check \
   --set return_stack_size_p=4 --set bpred_size_p=6 --set cache_size_p=4 --set f0s_width_p=1 --set sijump_p=1 \
   --set ImplicitReturn=1 --set BranchPrediction=1 --set JumpTargetCache=1 --set siJump=1
 echo "main: workloads/interp traced through QEMU (out/interp.bin) and round-tripped with every optional mode"
+rvtrace pmu-stat --component pmu --stream out/interp.bin
