@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { Eid, SbiError } from './constants.ts';
 import { SbiPmuFirmware, type SbiRet } from './firmware.ts';
 import { SbiMemory } from './memory.ts';
-import { FakeBlock, fakeBus } from './test-fixtures/fake-block.ts';
+import { busOf, RecordingUnit } from './test-fixtures/recording-unit.ts';
 import { qemuVirtConfig } from './test-fixtures/qemu-virt.ts';
 
 const OF = 1n << 63n;
@@ -19,9 +19,9 @@ const MCOUNTINHIBIT = 0x320;
 
 function setup(over: Parameters<typeof qemuVirtConfig>[0] = {}) {
   const config = qemuVirtConfig(over);
-  const block = new FakeBlock(config);
+  const block = new RecordingUnit(config);
   const memory = new SbiMemory();
-  const fw = new SbiPmuFirmware(config, fakeBus(block), { memory });
+  const fw = new SbiPmuFirmware(config, busOf(block), { memory });
   fw.boot();
   block.log.length = 0;
   const pmu = (fid: number, ...args: bigint[]): SbiRet => fw.ecall(Eid.pmu, fid, args);
@@ -34,8 +34,8 @@ const err = (error: bigint): SbiRet => ({ error, value: 0n });
 describe('boot (sbi_hart.c mstatus_init, sbi_pmu_init)', () => {
   it('writes scounteren = 7, mcounteren = all ones, mcountinhibit = 0xfffffff8, then mhpmevent3..18 = OF|MINH', () => {
     const config = qemuVirtConfig();
-    const block = new FakeBlock(config);
-    const fw = new SbiPmuFirmware(config, fakeBus(block));
+    const block = new RecordingUnit(config);
+    const fw = new SbiPmuFirmware(config, busOf(block));
     fw.boot();
     const writes = block.log.map((a) => [a.address, a.wdata]);
     expect(writes.slice(0, 3)).toEqual([
@@ -67,7 +67,7 @@ describe('num_counters and counter_get_info (sbi_pmu_num_ctr, sbi_pmu_ctr_get_in
   });
   it('reports a missing counter inside the hardware range as INVALID_PARAM', () => {
     const config = { ...qemuVirtConfig(), counterMask: 0x7fef8 }; // counter 8 missing
-    const fw = new SbiPmuFirmware(config, fakeBus(new FakeBlock(config)));
+    const fw = new SbiPmuFirmware(config, busOf(new RecordingUnit(config)));
     fw.boot();
     expect(fw.ecall(Eid.pmu, 1, [8n])).toEqual(err(SbiError.INVALID_PARAM));
     expect(fw.ecall(Eid.pmu, 1, [9n]).error).toBe(SbiError.SUCCESS);
@@ -111,11 +111,11 @@ describe('counter_config_matching (sbi_pmu_ctr_cfg_match, pmu_ctr_find_hw)', () 
   });
   it('AUTO_START starts a general hardware event but not a cache event; CLEAR_VALUE likewise', () => {
     const { pmu, block } = setup();
-    block.regs.set(0xb12, 0x55n);
+    block.set(0xb12, 0x55n);
     expect(pmu(2, 0n, 0x7fff8n, 0x6n, 0x10019n)).toEqual(ok(18n)); // type 1: flags ignored
     expect((block.get(MCOUNTINHIBIT) >> 18n) & 1n).toBe(1n);
     expect(block.get(0xb12)).toBe(0x55n);
-    block.regs.set(0xb11, 0x66n);
+    block.set(0xb11, 0x66n);
     expect(pmu(2, 0n, 0x7fff8n, 0x6n, 1n)).toEqual(ok(17n)); // type 0: cleared and started
     expect(block.get(0xb11)).toBe(0n);
     expect((block.get(MCOUNTINHIBIT) >> 17n) & 1n).toBe(0n);
@@ -251,7 +251,7 @@ describe('firmware counters (sbi_pmu_ctr_fw_read, sbi_pmu_ctr_incr_fw)', () => {
     expect(fw.ecall(Eid.rfence, 0, [0b1n, 0n])).toEqual(ok(0n));
     expect(pmu(5, 19n)).toEqual(ok(2n));
     expect(pmu(5, 20n)).toEqual(ok(1n));
-    const noH = new SbiPmuFirmware({ ...qemuVirtConfig(), hExt: false }, fakeBus(new FakeBlock(qemuVirtConfig())));
+    const noH = new SbiPmuFirmware({ ...qemuVirtConfig(), hExt: false }, busOf(new RecordingUnit(qemuVirtConfig())));
     expect(noH.ecall(Eid.rfence, 4, [1n, 0n])).toEqual(err(SbiError.NOT_SUPPORTED));
   });
 });
