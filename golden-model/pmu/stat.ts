@@ -6,9 +6,12 @@
  * would program the hardware.
  */
 import type { PmuCsrAccess, PmuCycleInput } from './access.ts';
-import { eventName, hpmCounters, type PmuConfig, type PmuEvent } from './config.ts';
+import { eventName, eventOf, hpmCounters, type PmuConfig, type PmuEvent } from './config.ts';
 import { CSR } from './csr-map.ts';
 import { emptyRecord, type RetirementRecord } from '../hart/records.ts';
+import { selectorMask } from './registers.ts';
+import { EventType, FW_EVENTS, PmuFid, Eid } from './sbi/constants.ts';
+import type { SbiPmuFirmware } from './sbi/firmware.ts';
 import { PmuUnit } from './unit.ts';
 
 /** perf's names of the SBI hardware events (SBI PMU spec, table "hardware general events"). */
@@ -29,8 +32,8 @@ const HW_EVENTS: Readonly<Record<number, [sbi: string, perf: string]>> = {
 const CACHES: readonly [sbi: string, perf: string][] = [['L1D', 'L1-dcache'], ['L1I', 'L1-icache'], ['LL', 'LLC'], ['DTLB', 'dTLB'], ['ITLB', 'iTLB'], ['BPU', 'branch'], ['NODE', 'node']];
 const OPS: readonly [sbi: string, perf: string][] = [['READ', 'load'], ['WRITE', 'store'], ['PREFETCH', 'prefetch']];
 
-/** The SBI and perf names of a selector value read as an SBI event index; raw events otherwise. */
-export function eventNames(selector: bigint, e: PmuEvent): { sbi: string; perf: string } {
+/** The SBI and perf names of a selector value read as an SBI event index; raw events otherwise (`e`: what the map says it counts). */
+export function eventNames(selector: bigint, e: PmuEvent | undefined): { sbi: string; perf: string } {
   const s = Number(selector);
   const hw = HW_EVENTS[s];
   const code = ` (0x${selector.toString(16)})`;
@@ -44,7 +47,7 @@ export function eventNames(selector: bigint, e: PmuEvent): { sbi: string; perf: 
       return { sbi: `SBI_PMU_HW_CACHE_${cache[0]}.${op[0]}.${miss ? 'MISS' : 'ACCESS'}${code}`, perf: `${cache[1]}-${op[1]}${miss ? '-misses' : 's'}` };
     }
   }
-  return { sbi: `raw event${code}`, perf: `r${selector.toString(16)} (${eventName(e)})` };
+  return { sbi: `raw event${code}`, perf: `r${selector.toString(16)}${e ? ` (${eventName(e)})` : ''}` };
 }
 
 export interface StatRow {
@@ -111,10 +114,36 @@ export function pmuStat(c: PmuConfig, records: readonly RetirementRecord[], inpu
   return { rows, cycles };
 }
 
+/**
+ * After an SBI script: every counter the firmware has bound to an event, its value (hardware
+ * counters from the block, firmware counters from counter_fw_read) and the names of the event.
+ */
+export function firmwareStat(c: PmuConfig, firmware: SbiPmuFirmware, unit: PmuUnit, cycles: number): StatResult {
+  const state = unit.state();
+  const rows: StatRow[] = [];
+  for (let cidx = 0; cidx < firmware.totalCounters; cidx++) {
+    const event = firmware.boundEvent(cidx);
+    if (event === undefined) continue;
+    const type = event >>> 16;
+    if (type === EventType.fw) {
+      const value = firmware.ecall(Eid.pmu, PmuFid.counter_fw_read, [BigInt(cidx)]).value;
+      const name = FW_EVENTS[event & 0xffff] ?? `0x${(event & 0xffff).toString(16)}`;
+      rows.push({ perf: `firmware ${name.toLowerCase().replaceAll('_', '-')}`, sbi: `SBI_PMU_FW_${name} (0x${event.toString(16)})`, counter: `firmware ${cidx}`, count: value });
+      continue;
+    }
+    // Raw events count what their selector names; hardware and cache events are their own selectors.
+    const selector = type === EventType.raw || type === EventType.rawV2 ? state.events[cidx]! & selectorMask(c) : BigInt(event);
+    const counter = cidx === 0 ? 'mcycle' : cidx === 2 ? 'minstret' : `mhpmcounter${cidx}`;
+    rows.push({ ...eventNames(selector, eventOf(c, selector)), counter, count: state.counters[cidx]! });
+  }
+  return { rows, cycles };
+}
+
 /** The table `rvtrace pmu-stat` prints: counts, names, and IPC and branch-miss rate where counted. */
 export function formatStat(title: string, s: StatResult): string {
   const lines = [` Performance counter stats for ${title}:`, ''];
   const find = (perf: string): StatRow | undefined => s.rows.find((r) => r.perf === perf);
+  if (s.rows.length === 0) return [...lines, '  (no counter is bound to an event)'].join('\n');
   const width = Math.max(...s.rows.map((r) => r.count.toLocaleString('en-US').length), 5);
   const perfWidth = Math.max(...s.rows.map((r) => r.perf.length));
   const sbiWidth = Math.max(...s.rows.map((r) => r.sbi.length));

@@ -27,7 +27,7 @@ interface Options {
   seed: string;
 }
 
-function readText(file: string, what: string): string {
+export function readText(file: string, what: string): string {
   try {
     return readFileSync(file, 'utf8');
   } catch (e) {
