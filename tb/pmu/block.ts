@@ -42,9 +42,13 @@ export const block: Block<PmuBlockConfig> = {
     await runPmuCase(r, spec, log, { file, from, to });
   },
 
-  randomSets() {
-    // Every PMU setting is a parameter of the hardware: the configurations are the components.
-    return [];
+  randomSets(rng, r) {
+    // Every PMU setting is a parameter of the hardware, so each variant is a build: draw from a pool
+    // of four per component (as it is, 16-bit counters that wrap often, clamped and hard-wired
+    // selectors) so that a fuzzing run reuses its builds.
+    const c = r.config.config;
+    const half = (1n << BigInt(Math.min(c.eventBits, 52) - 1)) - 1n;
+    return rng.pick([[], ['counterWidth=16'], ['eventLegalisation=clamp', `eventMax=0x${half.toString(16)}`], ['eventLegalisation=hardwired']]);
   },
   randomKnobs(rng) {
     return { interrupt_rate: rate(rng, 0.02), fault_rate: rate(rng, 0.01), halt_rate: rate(rng, 0.002), reset_rate: rate(rng, 0.001), idle_rate: rate(rng, 0.2) };
