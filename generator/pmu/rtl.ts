@@ -179,7 +179,6 @@ function counterContext(c: PmuConfig, banner: string) {
   return {
     ...common(c, banner),
     localparams: c.sscofpmf ? [modeMaskParam(c)] : [],
-    eventRows: c.events.map((m, k) => `${svSized(c.eventBits, m.selector)}: event_of = ev[${k}];  // ${eventName(m.event)}`),
   };
 }
 
@@ -244,6 +243,7 @@ function csrContext(c: PmuConfig, rtl: PmuRtlParams, banner: string) {
     evRows,
     ovfExpr: spread(hpm, 'hpm_of_i'),
     weLines,
+    onehotLines: c.events.map((m, k) => `assign ev_onehot_o[${k}] = ev_sel_o == ${svSized(eb, m.selector)};  // ${eventName(m.event)}`),
     cwBits: svBits(cw - 1, 0),
     sBits: svBits(eb - 1, 0),
     unused: unused.join(', '),
@@ -307,7 +307,7 @@ function topContext(c: PmuConfig, rtl: PmuRtlParams, settings: Settings, banner:
     ['cnt_we_o', 'cnt_we'],
     ['cnt_wdata_o', 'cnt_wdata'],
     ...(cm.evWrite ? ([['ev_we_o', 'ev_we']] as [string, string][]) : []),
-    ...(cm.hardwired ? [] : ([['ev_sel_o', 'ev_sel']] as [string, string][])),
+    ...(cm.hardwired ? [] : ([['ev_sel_o', 'ev_sel'], ['ev_onehot_o', 'ev_onehot']] as [string, string][])),
     ...(c.sscofpmf
       ? ([...(rv32 ? [['ev_of_we_o', 'ev_of_we']] : []), ['ev_of_o', 'ev_of'], ['ev_inh_o', 'ev_inh']] as [string, string][])
       : []),
@@ -322,11 +322,11 @@ function topContext(c: PmuConfig, rtl: PmuRtlParams, settings: Settings, banner:
       ['map_ev_i', 'map_ev'],
       ...(c.sscofpmf ? ([['mode_i', 'mode']] as [string, string][]) : []),
       ['inhibit_i', `inhibit[${k}]`],
-      ...(cm.hardwired ? ([['hw_sel_i', svSized(eb, hardwiredSelector(c, n))]] as [string, string][]) : []),
+      ...(cm.hardwired ? ([['hw_sel_i', svSized(eb, hardwiredSelector(c, n))], ['hw_onehot_i', onehot(c, hardwiredSelector(c, n))]] as [string, string][]) : []),
       ['cnt_we_i', `cnt_we[${k}]`],
       ['cnt_wdata_i', 'cnt_wdata'],
       ...(cm.evWrite ? ([['ev_we_i', `ev_we[${k}]`]] as [string, string][]) : []),
-      ...(cm.hardwired ? [] : ([['ev_sel_i', 'ev_sel']] as [string, string][])),
+      ...(cm.hardwired ? [] : ([['ev_sel_i', 'ev_sel'], ['ev_onehot_i', 'ev_onehot']] as [string, string][])),
       ...(c.sscofpmf
         ? ([...(rv32 ? [['ev_of_we_i', 'ev_of_we']] : []), ['ev_of_i', 'ev_of'], ['ev_inh_i', 'ev_inh']] as [string, string][])
         : []),
@@ -361,6 +361,12 @@ function topContext(c: PmuConfig, rtl: PmuRtlParams, settings: Settings, banner:
     privOk: modes.join(' || '),
     csrOk: `!csr_valid_i || ${csrModes.join(' || ')}`,
   };
+}
+
+/** The event map item a selector names, as a one-hot literal over the map (0: not in the map). */
+function onehot(c: PmuConfig, selector: bigint): string {
+  const k = c.events.findIndex((m) => m.selector === selector);
+  return svSized(c.events.length, k < 0 ? 0n : 1n << BigInt(k));
 }
 
 /** `3..18, 20` for the counters 3 to 18 and 20. */
