@@ -9,7 +9,8 @@
  * checks, the read mux and the write data with the one selector legalisation; pmu_top wires them.
  *
  * This file prepares every value the templates paste (literals, masks, decode rows, port
- * connections); the templates only loop and paste. Bit layouts and masks come from layout.ts.
+ * connections); the templates only loop and paste. Bit positions and masks are the model's
+ * (golden-model/pmu/registers.ts); layout.ts adds the RTL's mode vector.
  */
 import type { Settings } from '../../golden-model/common/settings.ts';
 import { eventName, hpmCounters, type PmuConfig, type PmuEvent, type StreamEvent } from '../../golden-model/pmu/config.ts';
@@ -19,7 +20,8 @@ import { PMU_CONFIG_SETTINGS, PMU_RTL_SETTINGS, type PmuRtlParams } from '../../
 import type { Provenance, Waiver } from '../../core/block.ts';
 import { camelCase, commentBanner, padColumn, renderTemplate, svBits, svLogic, svRange, svSized, svVec, type OutputFile } from '../render.ts';
 import { alignDeclarations } from '../sv-align.ts';
-import { enableMask, hardwiredSelector, inhibitMask, MODE_COUNT, modeMask } from './layout.ts';
+import { counterEnableMask, countInhibitMask, EVENT_BITS, hardwiredSelector, SSCOFPMF_SELECTOR_LIMIT } from '../../golden-model/pmu/registers.ts';
+import { MODE_COUNT, MODE_LSB, modeMask } from './layout.ts';
 
 /** Settings that only the SBI firmware model reads: not hardware, so not localparams of pmu_top. */
 const FIRMWARE_SETTINGS = new Set(['sbi_behaviour', 'firmwareCounters', 'eventToCounters', 'eventToSelector', 'rawEventToCounters']);
@@ -194,16 +196,19 @@ function csrContext(c: PmuConfig, rtl: PmuRtlParams, banner: string) {
   const kinds = KINDS.filter((k) => k.kind !== 'none' && csrs.some((e) => e.csr.kind === k.kind));
   const localparams = [
     ...KINDS.filter((k) => k.kind === 'none' || kinds.includes(k)).map((k) => lp('logic [3:0]', k.name, `4'd${KINDS.indexOf(k)}`)),
-    lp('logic [31:0]', 'InhibitMask', svSized(32, BigInt(inhibitMask(c)))),
-    ...(c.uMode ? [lp('logic [31:0]', 'EnableMask', svSized(32, BigInt(enableMask(c))))] : []),
+    lp('logic [31:0]', 'InhibitMask', svSized(32, BigInt(countInhibitMask(c)))),
+    ...(c.uMode ? [lp('logic [31:0]', 'EnableMask', svSized(32, BigInt(counterEnableMask(c))))] : []),
     ...(c.sscofpmf || c.smcntrpmf ? [modeMaskParam(c)] : []),
     ...(c.eventLegalisation === 'clamp' ? [lp(svLogic(eb), 'EventMax', svSized(eb, c.eventMax))] : []),
   ];
   const cntRows = [`5'd0: cnt64 = mcycle_q;`, `5'd2: cnt64 = minstret_q;`, ...hpm.map((n, k) => `5'd${n}: cnt64 = ${zext(slice('hpm_cnt_i', k, cw), cw, 64)};`)];
+  // mhpmevent with Sscofpmf: OF, the mode bits, the reserved bits below them (57..56), the selector.
+  const reservedBits = MODE_LSB - SSCOFPMF_SELECTOR_LIMIT;
+  const reserved = `${reservedBits}'b${'0'.repeat(reservedBits)}`;
   const evRows = hpm.map((n, k) => {
     const sel = slice('hpm_sel_i', k, eb);
     const value = c.sscofpmf
-      ? concat([`hpm_of_i[${k}]`, slice('hpm_inh_i', k, MODE_COUNT), "2'b00", eb < 56 ? `${56 - eb}'d0` : undefined, sel])
+      ? concat([`hpm_of_i[${k}]`, slice('hpm_inh_i', k, MODE_COUNT), reserved, eb < SSCOFPMF_SELECTOR_LIMIT ? `${SSCOFPMF_SELECTOR_LIMIT - eb}'d0` : undefined, sel])
       : zext(sel, eb, 64);
     return `5'd${n}: ev64 = ${value};`;
   });
@@ -245,6 +250,9 @@ function csrContext(c: PmuConfig, rtl: PmuRtlParams, banner: string) {
     weLines,
     onehotLines: c.events.map((m, k) => `assign ev_onehot_o[${k}] = ev_sel_o == ${svSized(eb, m.selector)};  // ${eventName(m.event)}`),
     cwBits: svBits(cw - 1, 0),
+    ofBit: svBits(EVENT_BITS.of, EVENT_BITS.of),
+    modeBits: svBits(EVENT_BITS.minh, EVENT_BITS.vuinh),
+    modeLow: `${MODE_LSB}'d0`,
     sBits: svBits(eb - 1, 0),
     unused: unused.join(', '),
   };
