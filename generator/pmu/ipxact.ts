@@ -12,14 +12,15 @@
  * fields. No bus interface references it (the CSR port is not a standard bus).
  */
 import type { Settings } from '../../golden-model/common/settings.ts';
-import { hpmCounters, type PmuConfig } from '../../golden-model/pmu/config.ts';
+import type { PmuConfig } from '../../golden-model/pmu/config.ts';
 import { pmuCsrName, pmuCsrNumbers, type PmuCsr } from '../../golden-model/pmu/csr-map.ts';
 import { PMU_RTL_FILES, PMU_TOP_MODULE, pmuPorts } from '../../golden-model/pmu/ports.ts';
 import { PMU_SETTINGS, type PmuBlockConfig } from '../../golden-model/pmu/settings.ts';
 import { exportParameter, type ExportComponent, type ExportRegister } from '../../ipxact/export.ts';
 import { RVTRACE_NS, RVTRACE_PREFIX } from '../../ipxact/load.ts';
 import type { Vlnv } from '../../ipxact/reader/component.ts';
-import { counterBitFields, counterBits, enableMask, fieldsOfHalf, hardwiredSelector, inhibitMask, MODE_FIELDS, modeBit, modeMask, MODE_COUNT, OF_BIT, type PmuField } from './layout.ts';
+import { counterEnableMask, countInhibitMask, EVENT_BITS, hardwiredSelector, scountovfMask } from '../../golden-model/pmu/registers.ts';
+import { counterBitFields, counterBits, fieldsOfHalf, MODE_FIELDS, modeBit, modeMask, MODE_COUNT, type PmuField } from './layout.ts';
 
 /** The helper parameter of event_i's width (ports.ts writes it `event_inputs_p - 1`). */
 export const EVENT_INPUTS_HELPER = 'event_inputs_p';
@@ -65,21 +66,20 @@ function registerFields(c: PmuConfig, csr: PmuCsr): PmuField[] {
       ];
       if (c.sscofpmf) {
         fields.push(...modeFields(c, 'do not count'));
-        fields.push({ name: 'OF', lsb: OF_BIT, width: 1, access: 'read-write', reset: 0n, description: 'overflow: set when the counter wraps (Sscofpmf)' });
+        fields.push({ name: 'OF', lsb: EVENT_BITS.of, width: 1, access: 'read-write', reset: 0n, description: 'overflow: set when the counter wraps (Sscofpmf)' });
       }
       return fields;
     }
     case 'mcountinhibit':
-      return counterBitFields(inhibitMask(c), 'read-write', (n) => `counter ${n} does not count`);
+      return counterBitFields(countInhibitMask(c), 'read-write', (n) => `counter ${n} does not count`);
     case 'mcounteren':
     case 'scounteren':
     case 'hcounteren': {
       const below = { mcounteren: 'below M', scounteren: 'in U-mode and VU-mode', hcounteren: 'with V = 1' }[csr.kind];
-      return counterBitFields(enableMask(c), 'read-write', (n) => `counter ${n} can be read ${below}`);
+      return counterBitFields(counterEnableMask(c), 'read-write', (n) => `counter ${n} can be read ${below}`);
     }
     case 'scountovf': {
-      const mask = hpmCounters(c).reduce((m, n) => (m | (1 << n)) >>> 0, 0);
-      return counterBitFields(mask, 'read-only', (n) => `OF of mhpmevent${n} (0 unless mcounteren bit ${n}, and with V = 1 hcounteren bit ${n}, is set)`);
+      return counterBitFields(scountovfMask(c), 'read-only', (n) => `OF of mhpmevent${n} (0 unless mcounteren bit ${n}, and with V = 1 hcounteren bit ${n}, is set)`);
     }
     case 'cfg':
       return modeFields(c, csr.index === 0 ? 'mcycle does not count' : 'minstret does not count');

@@ -1,82 +1,40 @@
 /**
- * The bit layouts and masks of the PMU CSRs as the RTL generator and the IP-XACT export need them
- * (docs/pmu-model.md, "CSRs"): one place for every bit position and mask the generated RTL and
- * the register map use. The golden model keeps its own (golden-model/pmu/registers.ts); the two
- * are written from the same text and compared by co-simulation.
+ * What the RTL generator and the IP-XACT export need of the PMU CSRs' bit layouts beyond the
+ * model's own: the RTL's 5-bit vector of the mode-inhibit bits and the named fields of the register
+ * map. Bit positions, masks, legalisation and counter widths are the model's
+ * (golden-model/pmu/registers.ts), imported from there, so that the model and the RTL cannot
+ * disagree on a bit.
  */
-import { CY, hpmCounters, implementedCounterBits, IR, type PmuConfig, TM } from '../../golden-model/pmu/config.ts';
-
-/** mhpmevent (Sscofpmf) and mcyclecfg/minstretcfg: the overflow bit. */
-export const OF_BIT = 63;
+import { CY, IR, type PmuConfig, TM } from '../../golden-model/pmu/config.ts';
+import { counterMaskOf, EVENT_BITS, modeInhibitBit, modeInhibitMask, type PmuMode } from '../../golden-model/pmu/registers.ts';
 
 /**
- * The mode-inhibit bits of mhpmevent (Sscofpmf) and of mcyclecfg/minstretcfg (Smcntrpmf), highest
- * first: bit 62 MINH, 61 SINH, 60 UINH, 59 VSINH, 58 VUINH. The RTL keeps them as a 5-bit vector
- * in this order (vector bit 4 = MINH ... bit 0 = VUINH), and the mode of a cycle as a one-hot
- * vector in the same order, so that "inhibited in this mode" is one AND.
+ * The mode-inhibit bits of mhpmevent (Sscofpmf) and of mcyclecfg/minstretcfg (Smcntrpmf) as the
+ * RTL keeps them: a 5-bit vector, highest register bit first (vector bit 4 = MINH, bit 62, ...
+ * bit 0 = VUINH, bit 58), and the mode of a cycle as a one-hot vector in the same order, so that
+ * "inhibited in this mode" is one AND. The field names are the specification's.
  */
 export const MODE_FIELDS = ['MINH', 'SINH', 'UINH', 'VSINH', 'VUINH'] as const;
-export const MODE_LSB = 58;
 export const MODE_COUNT = MODE_FIELDS.length;
+/** Register bit of vector bit 0 (VUINH). */
+export const MODE_LSB = EVENT_BITS.vuinh;
 
-/** The modes the hart has, as the 5-bit vector above (M always; S, U, and VS/VU with H). */
-export function modeMask(c: PmuConfig): number {
-  const present = [true, c.sMode, c.uMode, c.hExt, c.hExt];
-  return present.reduce((m, p, i) => (p ? m | (1 << (MODE_COUNT - 1 - i)) : m), 0);
-}
+const FIELD_MODE: Record<(typeof MODE_FIELDS)[number], PmuMode> = { MINH: 'm', SINH: 's', UINH: 'u', VSINH: 'vs', VUINH: 'vu' };
 
-/** The bit of a mode field in the 64-bit register. */
+/** The register bit of a mode field. */
 export function modeBit(field: (typeof MODE_FIELDS)[number]): number {
-  return MODE_LSB + MODE_COUNT - 1 - MODE_FIELDS.indexOf(field);
+  return modeInhibitBit(FIELD_MODE[field]);
 }
 
-/** mcountinhibit: CY, IR and the implemented counters (TM reads 0). */
-export function inhibitMask(c: PmuConfig): number {
-  return implementedCounterBits(c);
+/** The modes the hart has, as the 5-bit vector above (the model's mode-inhibit mask, shifted down). */
+export function modeMask(c: PmuConfig): number {
+  return Number(modeInhibitMask(c) >> BigInt(MODE_LSB));
 }
 
-/** mcounteren, scounteren, hcounteren: CY, TM, IR and the implemented counters. */
-export function enableMask(c: PmuConfig): number {
-  return (implementedCounterBits(c) | (1 << TM)) >>> 0;
-}
-
-/** The implemented (readable, and apart from OF's hardware update, writable) bits of mhpmevent. */
-export function eventMask(c: PmuConfig): bigint {
-  let m = (1n << BigInt(c.eventBits)) - 1n;
-  if (c.sscofpmf) m |= (1n << BigInt(OF_BIT)) | (BigInt(modeMask(c)) << BigInt(MODE_LSB));
-  return m;
-}
-
-/** The implemented bits of mcyclecfg and minstretcfg (Smcntrpmf): the inhibit bits of the hart's modes. */
-export function cfgMask(c: PmuConfig): bigint {
-  return c.smcntrpmf ? BigInt(modeMask(c)) << BigInt(MODE_LSB) : 0n;
-}
-
-/**
- * The hard-wired selector of mhpmevent<n> with eventLegalisation "hardwired": that of the
- * (n-3)-th item of the event map, 0 past its end.
- */
-export function hardwiredSelector(c: PmuConfig, n: number): bigint {
-  return c.events[n - 3]?.selector ?? 0n;
-}
-
-/** The selector a write of `value` (the 64-bit register value) leaves in mhpmevent<n>. */
-export function legaliseSelector(c: PmuConfig, n: number, value: bigint): bigint {
-  const sel = value & ((1n << BigInt(c.eventBits)) - 1n);
-  switch (c.eventLegalisation) {
-    case 'mask':
-      return sel;
-    case 'clamp':
-      return sel > c.eventMax ? c.eventMax : sel;
-    case 'hardwired':
-      return hardwiredSelector(c, n);
-  }
-}
-
-/** The implemented bits of the counter `index` (0 mcycle, 2 minstret: 64; hpm: counterWidth or 0). */
+/** The implemented bits of the counter `index` (0 mcycle, 2 minstret: 64; hpm: counterWidth or 0), from the model's counter mask. */
 export function counterBits(c: PmuConfig, index: number): number {
-  if (index === CY || index === IR) return 64;
-  return hpmCounters(c).includes(index) ? c.counterWidth : 0;
+  const m = counterMaskOf(c, index);
+  return m === 0n ? 0 : m.toString(2).length;
 }
 
 /** One named field of a CSR, in the bits of one CSR (one half on RV32). */

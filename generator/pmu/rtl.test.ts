@@ -62,6 +62,11 @@ const VARIANTS: Record<string, Settings> = {
   'selector-56': { eventBits: 56, eventMax: 0xffffffffffffffn },
   'selector-64': { eventBits: 64, sscofpmf: false },
   'rv32-clamp-48': { xlen: '32', eventBits: 48, eventLegalisation: 'clamp', eventMax: 0x123456789abn, iretire_width_p: 8 },
+  'no-counters': { counterMask: 0 },
+  'no-counters-rv32-hardwired': { xlen: '32', counterMask: 0, eventLegalisation: 'hardwired' },
+  'no-events': { events: '' },
+  'no-events-hardwired-rv32': { xlen: '32', events: '', eventLegalisation: 'hardwired', sscofpmf: false, smcntrpmf: false },
+  'no-counters-no-events': { counterMask: 0, events: '', eventInputs: 0 },
 };
 
 function settingsOf(over: Settings): Settings {

@@ -9,7 +9,8 @@
  * checks, the read mux and the write data with the one selector legalisation; pmu_top wires them.
  *
  * This file prepares every value the templates paste (literals, masks, decode rows, port
- * connections); the templates only loop and paste. Bit layouts and masks come from layout.ts.
+ * connections); the templates only loop and paste. Bit positions and masks are the model's
+ * (golden-model/pmu/registers.ts); layout.ts adds the RTL's mode vector.
  */
 import type { Settings } from '../../golden-model/common/settings.ts';
 import { eventName, hpmCounters, type PmuConfig, type PmuEvent, type StreamEvent } from '../../golden-model/pmu/config.ts';
@@ -19,7 +20,8 @@ import { PMU_CONFIG_SETTINGS, PMU_RTL_SETTINGS, type PmuRtlParams } from '../../
 import type { Provenance, Waiver } from '../../core/block.ts';
 import { camelCase, commentBanner, padColumn, renderTemplate, svBits, svLogic, svRange, svSized, svVec, type OutputFile } from '../render.ts';
 import { alignDeclarations } from '../sv-align.ts';
-import { enableMask, hardwiredSelector, inhibitMask, MODE_COUNT, modeMask } from './layout.ts';
+import { counterEnableMask, countInhibitMask, EVENT_BITS, hardwiredSelector, SSCOFPMF_SELECTOR_LIMIT } from '../../golden-model/pmu/registers.ts';
+import { MODE_COUNT, MODE_LSB, modeMask } from './layout.ts';
 
 /** Settings that only the SBI firmware model reads: not hardware, so not localparams of pmu_top. */
 const FIRMWARE_SETTINGS = new Set(['sbi_behaviour', 'firmwareCounters', 'eventToCounters', 'eventToSelector', 'rawEventToCounters']);
@@ -136,6 +138,9 @@ interface Common {
   /** mhpmevent can be written (a selector, or the Sscofpmf bits). */
   evWrite: boolean;
   legalisation: string;
+  /** There are programmable counters (counterMask has bits 3..31), and an event map (events is not empty). */
+  hasHpm: boolean;
+  hasMap: boolean;
   cw: number;
   /** Ranges: XLEN, counterWidth, eventBits, event map items; N implemented counters of 1, CW, EB and 5 bits. */
   xr: string;
@@ -150,8 +155,9 @@ interface Common {
 
 function common(c: PmuConfig, banner: string): Common {
   const n = hpmCounters(c).length;
-  if (n === 0) throw new Error('the PMU RTL generator needs at least one programmable counter (counterMask 0 is not supported yet)');
-  if (c.events.length === 0) throw new Error('the PMU RTL generator needs a non-empty event map (events)');
+  const m = c.events.length;
+  // Without programmable counters or without an event map the vectors over them do not exist.
+  const vec = (w: number): string => (w > 0 ? svVec(w) : '');
   return {
     banner,
     rv32: c.xlen === 32,
@@ -159,15 +165,17 @@ function common(c: PmuConfig, banner: string): Common {
     hardwired: c.eventLegalisation === 'hardwired',
     evWrite: c.eventLegalisation !== 'hardwired' || c.sscofpmf,
     legalisation: c.eventLegalisation,
+    hasHpm: n > 0,
+    hasMap: m > 0,
     cw: c.counterWidth,
     xr: svRange(c.xlen),
     cr: svRange(c.counterWidth),
     sr: svRange(c.eventBits),
-    mr: svVec(c.events.length),
-    nr: svVec(n),
-    ncr: svVec(n * c.counterWidth),
-    nsr: svVec(n * c.eventBits),
-    nir: svVec(n * MODE_COUNT),
+    mr: vec(m),
+    nr: vec(n),
+    ncr: vec(n * c.counterWidth),
+    nsr: vec(n * c.eventBits),
+    nir: vec(n * MODE_COUNT),
   };
 }
 
@@ -179,7 +187,6 @@ function counterContext(c: PmuConfig, banner: string) {
   return {
     ...common(c, banner),
     localparams: c.sscofpmf ? [modeMaskParam(c)] : [],
-    eventRows: c.events.map((m, k) => `${svSized(c.eventBits, m.selector)}: event_of = ev[${k}];  // ${eventName(m.event)}`),
   };
 }
 
@@ -187,24 +194,30 @@ function csrContext(c: PmuConfig, rtl: PmuRtlParams, banner: string) {
   const hpm = hpmCounters(c);
   const cw = c.counterWidth;
   const eb = c.eventBits;
-  const used = new Set(c.events.map((m) => m.event).filter((e) => e.kind === 'stream').map((e) => (e.kind === 'stream' ? e.name : '')));
+  // The counters count from the event map: without counters no map event is needed.
+  const mapOut = hpm.length > 0 && c.events.length > 0;
+  const modeOut = mapOut && c.sscofpmf;
+  const used = new Set((mapOut ? c.events : []).map((m) => m.event).filter((e) => e.kind === 'stream').map((e) => (e.kind === 'stream' ? e.name : '')));
   used.add('instructions');
   const stream = (Object.keys(STREAM_EXPR) as (keyof typeof STREAM_EXPR)[]).filter((e) => used.has(e));
-  const needMode = c.sscofpmf || c.smcntrpmf;
+  const needMode = modeOut || c.smcntrpmf;
   const csrs = pmuCsrNumbers(c);
   const kinds = KINDS.filter((k) => k.kind !== 'none' && csrs.some((e) => e.csr.kind === k.kind));
   const localparams = [
     ...KINDS.filter((k) => k.kind === 'none' || kinds.includes(k)).map((k) => lp('logic [3:0]', k.name, `4'd${KINDS.indexOf(k)}`)),
-    lp('logic [31:0]', 'InhibitMask', svSized(32, BigInt(inhibitMask(c)))),
-    ...(c.uMode ? [lp('logic [31:0]', 'EnableMask', svSized(32, BigInt(enableMask(c))))] : []),
-    ...(c.sscofpmf || c.smcntrpmf ? [modeMaskParam(c)] : []),
+    lp('logic [31:0]', 'InhibitMask', svSized(32, BigInt(countInhibitMask(c)))),
+    ...(c.uMode ? [lp('logic [31:0]', 'EnableMask', svSized(32, BigInt(counterEnableMask(c))))] : []),
+    ...((c.sscofpmf && hpm.length > 0) || c.smcntrpmf ? [modeMaskParam(c)] : []),
     ...(c.eventLegalisation === 'clamp' ? [lp(svLogic(eb), 'EventMax', svSized(eb, c.eventMax))] : []),
   ];
   const cntRows = [`5'd0: cnt64 = mcycle_q;`, `5'd2: cnt64 = minstret_q;`, ...hpm.map((n, k) => `5'd${n}: cnt64 = ${zext(slice('hpm_cnt_i', k, cw), cw, 64)};`)];
+  // mhpmevent with Sscofpmf: OF, the mode bits, the reserved bits below them (57..56), the selector.
+  const reservedBits = MODE_LSB - SSCOFPMF_SELECTOR_LIMIT;
+  const reserved = `${reservedBits}'b${'0'.repeat(reservedBits)}`;
   const evRows = hpm.map((n, k) => {
     const sel = slice('hpm_sel_i', k, eb);
     const value = c.sscofpmf
-      ? concat([`hpm_of_i[${k}]`, slice('hpm_inh_i', k, MODE_COUNT), "2'b00", eb < 56 ? `${56 - eb}'d0` : undefined, sel])
+      ? concat([`hpm_of_i[${k}]`, slice('hpm_inh_i', k, MODE_COUNT), reserved, eb < SSCOFPMF_SELECTOR_LIMIT ? `${SSCOFPMF_SELECTOR_LIMIT - eb}'d0` : undefined, sel])
       : zext(sel, eb, 64);
     return `5'd${n}: ev64 = ${value};`;
   });
@@ -213,10 +226,10 @@ function csrContext(c: PmuConfig, rtl: PmuRtlParams, banner: string) {
     ...(c.eventLegalisation !== 'hardwired' || c.sscofpmf ? hpm.map((n, k) => `assign ev_we_o[${k}] = wr_ev && (d_idx == 5'd${n});`) : []),
   ];
   const unused: string[] = [];
-  for (let k = 0; k < c.eventInputs; k++) if (!c.events.some((m) => m.event.kind === 'input' && m.event.input === k)) unused.push(`event_i[${k}]`);
+  for (let k = 0; k < c.eventInputs; k++) if (!mapOut || !c.events.some((m) => m.event.kind === 'input' && m.event.input === k)) unused.push(`event_i[${k}]`);
   if (!needMode) unused.push('v_i');
   if (!c.sMode) unused.push('acc_u');
-  if (c.eventLegalisation === 'hardwired' && !c.sscofpmf) unused.push('wr_ev');
+  if (hpm.length === 0 || (c.eventLegalisation === 'hardwired' && !c.sscofpmf)) unused.push('wr_ev');
   if (c.xlen === 64) unused.push('d_high');
   const inhibitBits = [...hpm].reverse().map((n) => `mcountinhibit_q[${n}]`);
   return {
@@ -227,6 +240,10 @@ function csrContext(c: PmuConfig, rtl: PmuRtlParams, banner: string) {
     smcntrpmf: c.smcntrpmf,
     scountovf: c.sscofpmf && c.sMode,
     needMode,
+    mapOut,
+    modeOut,
+    csrTail: c.sscofpmf || hpm.length > 0,
+    lcofiExpr: hpm.length > 0 ? '|hpm_ovf_i' : "1'b0",
     clamp: c.eventLegalisation === 'clamp',
     mask: c.eventLegalisation === 'mask',
     eventInputs: c.eventInputs > 0,
@@ -244,7 +261,11 @@ function csrContext(c: PmuConfig, rtl: PmuRtlParams, banner: string) {
     evRows,
     ovfExpr: spread(hpm, 'hpm_of_i'),
     weLines,
+    onehotLines: (hpm.length === 0 || c.eventLegalisation === 'hardwired' ? [] : c.events).map((m, k) => `assign ev_onehot_o[${k}] = ev_sel_o == ${svSized(eb, m.selector)};  // ${eventName(m.event)}`),
     cwBits: svBits(cw - 1, 0),
+    ofBit: svBits(EVENT_BITS.of, EVENT_BITS.of),
+    modeBits: svBits(EVENT_BITS.minh, EVENT_BITS.vuinh),
+    modeLow: `${MODE_LSB}'d0`,
     sBits: svBits(eb - 1, 0),
     unused: unused.join(', '),
   };
@@ -280,6 +301,20 @@ function topContext(c: PmuConfig, rtl: PmuRtlParams, settings: Settings, banner:
   const cw = c.counterWidth;
   const eb = c.eventBits;
   const rv32 = c.xlen === 32;
+  // pmu_csr's side of the programmable counters (none without them).
+  const counterConns: [string, string][] = [
+    ...(cm.hasMap ? ([['map_ev_o', 'map_ev'], ...(c.sscofpmf ? [['mode_o', 'mode']] : []), ['inhibit_o', 'inhibit']] as [string, string][]) : []),
+    ['cnt_we_o', 'cnt_we'],
+    ['cnt_wdata_o', 'cnt_wdata'],
+    ...(cm.evWrite ? ([['ev_we_o', 'ev_we']] as [string, string][]) : []),
+    ...(cm.hardwired ? [] : ([['ev_sel_o', 'ev_sel'], ...(cm.hasMap ? [['ev_onehot_o', 'ev_onehot']] : [])] as [string, string][])),
+    ...(c.sscofpmf
+      ? ([...(rv32 ? [['ev_of_we_o', 'ev_of_we']] : []), ['ev_of_o', 'ev_of'], ['ev_inh_o', 'ev_inh']] as [string, string][])
+      : []),
+    ['hpm_cnt_i', 'hpm_cnt'],
+    ['hpm_sel_i', 'hpm_sel'],
+    ...(c.sscofpmf ? ([['hpm_of_i', 'hpm_of'], ['hpm_inh_i', 'hpm_inh'], ['hpm_ovf_i', 'hpm_ovf']] as [string, string][]) : []),
+  ];
   const csrConns: [string, string][] = [
     ['clk_i', 'clk_i'],
     ['rst_ni', 'rst_ni'],
@@ -301,32 +336,18 @@ function topContext(c: PmuConfig, rtl: PmuRtlParams, settings: Settings, banner:
     ['csr_illegal_o', 'csr_illegal_o'],
     ['csr_virtual_o', 'csr_virtual_o'],
     ...(c.sscofpmf ? ([['lcofi_o', 'lcofi_o']] as [string, string][]) : []),
-    ['map_ev_o', 'map_ev'],
-    ...(c.sscofpmf ? ([['mode_o', 'mode']] as [string, string][]) : []),
-    ['inhibit_o', 'inhibit'],
-    ['cnt_we_o', 'cnt_we'],
-    ['cnt_wdata_o', 'cnt_wdata'],
-    ...(cm.evWrite ? ([['ev_we_o', 'ev_we']] as [string, string][]) : []),
-    ...(cm.hardwired ? [] : ([['ev_sel_o', 'ev_sel']] as [string, string][])),
-    ...(c.sscofpmf
-      ? ([...(rv32 ? [['ev_of_we_o', 'ev_of_we']] : []), ['ev_of_o', 'ev_of'], ['ev_inh_o', 'ev_inh']] as [string, string][])
-      : []),
-    ['hpm_cnt_i', 'hpm_cnt'],
-    ['hpm_sel_i', 'hpm_sel'],
-    ...(c.sscofpmf ? ([['hpm_of_i', 'hpm_of'], ['hpm_inh_i', 'hpm_inh'], ['hpm_ovf_i', 'hpm_ovf']] as [string, string][]) : []),
+    ...(cm.hasHpm ? counterConns : []),
   ];
   const counters = hpm.map((n, k) => {
     const conns: [string, string][] = [
       ['clk_i', 'clk_i'],
       ['rst_ni', 'rst_ni'],
-      ['map_ev_i', 'map_ev'],
-      ...(c.sscofpmf ? ([['mode_i', 'mode']] as [string, string][]) : []),
-      ['inhibit_i', `inhibit[${k}]`],
-      ...(cm.hardwired ? ([['hw_sel_i', svSized(eb, hardwiredSelector(c, n))]] as [string, string][]) : []),
+      ...(cm.hasMap ? ([['map_ev_i', 'map_ev'], ...(c.sscofpmf ? [['mode_i', 'mode']] : []), ['inhibit_i', `inhibit[${k}]`]] as [string, string][]) : []),
+      ...(cm.hardwired ? ([['hw_sel_i', svSized(eb, hardwiredSelector(c, n))], ...(cm.hasMap ? [['hw_onehot_i', onehot(c, hardwiredSelector(c, n))]] : [])] as [string, string][]) : []),
       ['cnt_we_i', `cnt_we[${k}]`],
       ['cnt_wdata_i', 'cnt_wdata'],
       ...(cm.evWrite ? ([['ev_we_i', `ev_we[${k}]`]] as [string, string][]) : []),
-      ...(cm.hardwired ? [] : ([['ev_sel_i', 'ev_sel']] as [string, string][])),
+      ...(cm.hardwired ? [] : ([['ev_sel_i', 'ev_sel'], ...(cm.hasMap ? [['ev_onehot_i', 'ev_onehot']] : [])] as [string, string][])),
       ...(c.sscofpmf
         ? ([...(rv32 ? [['ev_of_we_i', 'ev_of_we']] : []), ['ev_of_i', 'ev_of'], ['ev_inh_i', 'ev_inh']] as [string, string][])
         : []),
@@ -348,19 +369,24 @@ function topContext(c: PmuConfig, rtl: PmuRtlParams, settings: Settings, banner:
   return {
     ...cm,
     headLines: wrapComment(
-      `pmu_top: the hardware performance counters of this component (privileged specification, Zicntr and Zihpm${ext.length > 0 ? `, ${ext.join(', ')}` : ''}): mcycle, minstret and ${hpm.length} programmable counters of ${cw} bits. Modules:`,
+      `pmu_top: the hardware performance counters of this component (privileged specification, Zicntr and Zihpm${ext.length > 0 ? `, ${ext.join(', ')}` : ''}): mcycle, minstret and ${hpm.length > 0 ? `${hpm.length} programmable counters of ${cw} bits` : 'no programmable counters'}. Modules:`,
       100,
     ),
-    hpmCount: hpm.length,
-    hpmList: hpmRanges(hpm),
+    hpmList: hpm.length > 0 ? `${hpm.length} instances: ${hpmRanges(hpm)}` : 'not instantiated: counterMask implements none',
     configLines: configLocalparams(settings),
-    eventMap: c.events.map((m) => `0x${m.selector.toString(16)}=${eventName(m.event)}`).join(', '),
+    eventMap: c.events.length > 0 ? c.events.map((m) => `0x${m.selector.toString(16)}=${eventName(m.event)}`).join(', ') : '(empty: no selector names an event)',
     portLines: ports.flatMap((q, i) => [...wrapComment(q.description, 96), `${types[i]} ${q.name}${i === ports.length - 1 ? '' : ','}`]),
     csrConns: connections(csrConns),
     counters,
     privOk: modes.join(' || '),
     csrOk: `!csr_valid_i || ${csrModes.join(' || ')}`,
   };
+}
+
+/** The event map item a selector names, as a one-hot literal over the map (0: not in the map). */
+function onehot(c: PmuConfig, selector: bigint): string {
+  const k = c.events.findIndex((m) => m.selector === selector);
+  return svSized(c.events.length, k < 0 ? 0n : 1n << BigInt(k));
 }
 
 /** `3..18, 20` for the counters 3 to 18 and 20. */

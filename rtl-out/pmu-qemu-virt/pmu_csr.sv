@@ -47,13 +47,14 @@ module pmu_csr (
   output logic          csr_virtual_o,
   output logic          lcofi_o,
   // To the programmable counters (bit or slice k: the k-th implemented counter).
-  output logic [4:0]    map_ev_o,   // the cycle's events, by event map item
-  output logic [4:0]    mode_o,     // the cycle's mode, one-hot M, S, U, VS, VU
-  output logic [15:0]   inhibit_o,  // mcountinhibit
+  output logic [4:0]    map_ev_o,     // the cycle's events, by event map item
+  output logic [4:0]    mode_o,       // the cycle's mode, one-hot M, S, U, VS, VU
+  output logic [15:0]   inhibit_o,    // mcountinhibit
   output logic [15:0]   cnt_we_o,
   output logic [63:0]   cnt_wdata_o,
   output logic [15:0]   ev_we_o,
   output logic [19:0]   ev_sel_o,
+  output logic [4:0]    ev_onehot_o,  // the event map item ev_sel_o names, one-hot
   output logic          ev_of_o,
   output logic [4:0]    ev_inh_o,
   // From the programmable counters: their state at the start of the cycle.
@@ -388,6 +389,13 @@ module pmu_csr (
   assign cnt_wdata_o = wr64[63:0];
   // eventLegalisation mask: the low eventBits bits.
   assign ev_sel_o = wr64[19:0];
+  // The legalised selector decoded against the event map, once for every counter: bit k is set
+  // when it names item k (selectors in the map are distinct and not 0, so at most one bit is set).
+  assign ev_onehot_o[0] = ev_sel_o == 20'h0_0001;  // cycles
+  assign ev_onehot_o[1] = ev_sel_o == 20'h0_0002;  // instructions
+  assign ev_onehot_o[2] = ev_sel_o == 20'h1_0019;  // input0
+  assign ev_onehot_o[3] = ev_sel_o == 20'h1_001b;  // input1
+  assign ev_onehot_o[4] = ev_sel_o == 20'h1_0021;  // input2
   assign ev_of_o = wr64[63];
   assign ev_inh_o = wr64[62:58] & ModeMask;
 
@@ -437,6 +445,8 @@ module pmu_csr (
         else $error("pmu_csr: both an illegal and a virtual instruction exception");
       assert ((mcountinhibit_q & ~InhibitMask) == 32'd0)
         else $error("pmu_csr: an mcountinhibit bit that is not implemented is set");
+      assert ((ev_onehot_o & (ev_onehot_o - 1'b1)) == '0)
+        else $error("pmu_csr: a selector decodes to more than one event map item");
     end
   end
 `endif

@@ -10,6 +10,9 @@
 // is set, or the counter is written in the cycle (a CSR write takes effect after the writing
 // instruction).
 // Selector legalisation: eventLegalisation mask (pmu_csr legalises the written value).
+// The selector is decoded when it is written, not each cycle: pmu_csr compares the legalised
+// selector with the event map once, and the counter keeps that decode, one-hot by event map item
+// (0 for a selector not in the map), next to the selector it reads back.
 module pmu_counter (
   input  logic        clk_i,
   input  logic        rst_ni,
@@ -21,42 +24,28 @@ module pmu_counter (
   input  logic [39:0] cnt_wdata_i,  // its new value
   input  logic        ev_we_i,      // mhpmevent<n> (either half) is written
   input  logic [11:0] ev_sel_i,     // the legalised selector
+  input  logic [11:0] ev_onehot_i,  // its event map item, one-hot (0: not in the map)
   // State at the start of the cycle.
   output logic [39:0] cnt_o,
   output logic [11:0] sel_o
 );
 
-  // The event map: the event a selector names, or none (counts nothing).
-  function automatic logic event_of(input logic [11:0] sel, input logic [11:0] ev);
-    unique case (sel)
-      12'h001: event_of = ev[0];  // cycles
-      12'h002: event_of = ev[1];  // instructions
-      12'h003: event_of = ev[2];  // input0
-      12'h004: event_of = ev[3];  // input1
-      12'h005: event_of = ev[4];  // branches
-      12'h006: event_of = ev[5];  // input2
-      12'h007: event_of = ev[6];  // input3
-      12'h100: event_of = ev[7];  // taken_branches
-      12'h101: event_of = ev[8];  // calls
-      12'h102: event_of = ev[9];  // returns
-      12'h104: event_of = ev[10];  // exceptions
-      12'h105: event_of = ev[11];  // interrupts
-      default: event_of = 1'b0;
-    endcase
-  endfunction
-
   logic [39:0] cnt_q, cnt_d;
   logic [11:0] sel_q, sel_d;
+  logic [11:0] onehot_q, onehot_d;
   logic [11:0] sel;
+  logic [11:0] onehot;
   logic        counts;
 
   assign sel = sel_q;
+  assign onehot = onehot_q;
 
   // One value per variable and evaluation (a default followed by an override would be a
   // transient that Icarus Verilog re-evaluates without end).
-  assign counts = event_of(sel, map_ev_i) && !inhibit_i && !cnt_we_i;
+  assign counts = |(map_ev_i & onehot) && !inhibit_i && !cnt_we_i;
   assign cnt_d = cnt_we_i ? cnt_wdata_i : counts ? cnt_q + 1'b1 : cnt_q;
   assign sel_d = ev_we_i ? ev_sel_i : sel_q;
+  assign onehot_d = ev_we_i ? ev_onehot_i : onehot_q;
 
   assign cnt_o = cnt_q;
   assign sel_o = sel;
@@ -65,20 +54,11 @@ module pmu_counter (
     if (!rst_ni) begin
       cnt_q <= '0;
       sel_q <= '0;
+      onehot_q <= '0;
     end else begin
       cnt_q <= cnt_d;
       sel_q <= sel_d;
+      onehot_q <= onehot_d;
     end
   end
-
-`ifndef SYNTHESIS
-  // Invariants, checked at each rising edge out of reset (the reset edge is in the sensitivity
-  // list only so that rst_ni stays an asynchronous reset for lint).
-  always @(posedge clk_i or negedge rst_ni) begin
-    if (rst_ni) begin
-      assert (!(cnt_we_i && counts))
-        else $error("pmu_counter: a counter written in a cycle counted in it");
-    end
-  end
-`endif
 endmodule

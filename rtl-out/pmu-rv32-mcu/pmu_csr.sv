@@ -46,12 +46,13 @@ module pmu_csr (
   output logic         csr_illegal_o,
   output logic         csr_virtual_o,
   // To the programmable counters (bit or slice k: the k-th implemented counter).
-  output logic [11:0]  map_ev_o,   // the cycle's events, by event map item
-  output logic [3:0]   inhibit_o,  // mcountinhibit
+  output logic [11:0]  map_ev_o,     // the cycle's events, by event map item
+  output logic [3:0]   inhibit_o,    // mcountinhibit
   output logic [3:0]   cnt_we_o,
   output logic [39:0]  cnt_wdata_o,
   output logic [3:0]   ev_we_o,
   output logic [11:0]  ev_sel_o,
+  output logic [11:0]  ev_onehot_o,  // the event map item ev_sel_o names, one-hot
   // From the programmable counters: their state at the start of the cycle.
   input  logic [159:0] hpm_cnt_i,
   input  logic [47:0]  hpm_sel_i
@@ -372,6 +373,20 @@ module pmu_csr (
   assign cnt_wdata_o = wr64[39:0];
   // eventLegalisation mask: the low eventBits bits.
   assign ev_sel_o = wr64[11:0];
+  // The legalised selector decoded against the event map, once for every counter: bit k is set
+  // when it names item k (selectors in the map are distinct and not 0, so at most one bit is set).
+  assign ev_onehot_o[0] = ev_sel_o == 12'h001;  // cycles
+  assign ev_onehot_o[1] = ev_sel_o == 12'h002;  // instructions
+  assign ev_onehot_o[2] = ev_sel_o == 12'h003;  // input0
+  assign ev_onehot_o[3] = ev_sel_o == 12'h004;  // input1
+  assign ev_onehot_o[4] = ev_sel_o == 12'h005;  // branches
+  assign ev_onehot_o[5] = ev_sel_o == 12'h006;  // input2
+  assign ev_onehot_o[6] = ev_sel_o == 12'h007;  // input3
+  assign ev_onehot_o[7] = ev_sel_o == 12'h100;  // taken_branches
+  assign ev_onehot_o[8] = ev_sel_o == 12'h101;  // calls
+  assign ev_onehot_o[9] = ev_sel_o == 12'h102;  // returns
+  assign ev_onehot_o[10] = ev_sel_o == 12'h104;  // exceptions
+  assign ev_onehot_o[11] = ev_sel_o == 12'h105;  // interrupts
 
   // mcycle counts cycles, minstret instructions, unless inhibited by mcountinhibit. A counter written in the cycle does not count
   // in it.
@@ -407,6 +422,8 @@ module pmu_csr (
         else $error("pmu_csr: both an illegal and a virtual instruction exception");
       assert ((mcountinhibit_q & ~InhibitMask) == 32'd0)
         else $error("pmu_csr: an mcountinhibit bit that is not implemented is set");
+      assert ((ev_onehot_o & (ev_onehot_o - 1'b1)) == '0)
+        else $error("pmu_csr: a selector decodes to more than one event map item");
     end
   end
 `endif

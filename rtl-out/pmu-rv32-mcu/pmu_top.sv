@@ -73,6 +73,7 @@ module pmu_top (
   logic [39:0]  cnt_wdata;
   logic [3:0]   ev_we;
   logic [11:0]  ev_sel;
+  logic [11:0]  ev_onehot;
   logic [159:0] hpm_cnt;
   logic [47:0]  hpm_sel;
 
@@ -102,6 +103,7 @@ module pmu_top (
     .cnt_wdata_o   (cnt_wdata),
     .ev_we_o       (ev_we),
     .ev_sel_o      (ev_sel),
+    .ev_onehot_o   (ev_onehot),
     .hpm_cnt_i     (hpm_cnt),
     .hpm_sel_i     (hpm_sel)
   );
@@ -116,6 +118,7 @@ module pmu_top (
     .cnt_wdata_i (cnt_wdata),
     .ev_we_i     (ev_we[0]),
     .ev_sel_i    (ev_sel),
+    .ev_onehot_i (ev_onehot),
     .cnt_o       (hpm_cnt[39:0]),
     .sel_o       (hpm_sel[11:0])
   );
@@ -130,6 +133,7 @@ module pmu_top (
     .cnt_wdata_i (cnt_wdata),
     .ev_we_i     (ev_we[1]),
     .ev_sel_i    (ev_sel),
+    .ev_onehot_i (ev_onehot),
     .cnt_o       (hpm_cnt[79:40]),
     .sel_o       (hpm_sel[23:12])
   );
@@ -144,6 +148,7 @@ module pmu_top (
     .cnt_wdata_i (cnt_wdata),
     .ev_we_i     (ev_we[2]),
     .ev_sel_i    (ev_sel),
+    .ev_onehot_i (ev_onehot),
     .cnt_o       (hpm_cnt[119:80]),
     .sel_o       (hpm_sel[35:24])
   );
@@ -158,6 +163,7 @@ module pmu_top (
     .cnt_wdata_i (cnt_wdata),
     .ev_we_i     (ev_we[3]),
     .ev_sel_i    (ev_sel),
+    .ev_onehot_i (ev_onehot),
     .cnt_o       (hpm_cnt[159:120]),
     .sel_o       (hpm_sel[47:36])
   );

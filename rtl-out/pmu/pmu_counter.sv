@@ -11,6 +11,9 @@
 // (a CSR write takes effect after the writing instruction). A wrap sets OF; a wrap that finds OF
 // clear is an overflow (ovf_o: the request for a local counter overflow interrupt).
 // Selector legalisation: eventLegalisation mask (pmu_csr legalises the written value).
+// The selector is decoded when it is written, not each cycle: pmu_csr compares the legalised
+// selector with the event map once, and the counter keeps that decode, one-hot by event map item
+// (0 for a selector not in the map), next to the selector it reads back.
 module pmu_counter (
   input  logic        clk_i,
   input  logic        rst_ni,
@@ -24,6 +27,7 @@ module pmu_counter (
   input  logic [63:0] cnt_wdata_i,  // its new value
   input  logic        ev_we_i,      // mhpmevent<n> (either half) is written
   input  logic [19:0] ev_sel_i,     // the legalised selector
+  input  logic [17:0] ev_onehot_i,  // its event map item, one-hot (0: not in the map)
   input  logic        ev_of_i,
   input  logic [4:0]  ev_inh_i,     // MINH..VUINH, the bits of missing modes 0
   // State at the start of the cycle.
@@ -36,46 +40,25 @@ module pmu_counter (
 );
   localparam logic [4:0] ModeMask = 5'b11111;
 
-  // The event map: the event a selector names, or none (counts nothing).
-  function automatic logic event_of(input logic [19:0] sel, input logic [17:0] ev);
-    unique case (sel)
-      20'h0_0001: event_of = ev[0];  // cycles
-      20'h0_0002: event_of = ev[1];  // instructions
-      20'h0_0003: event_of = ev[2];  // input0
-      20'h0_0004: event_of = ev[3];  // input1
-      20'h0_0005: event_of = ev[4];  // branches
-      20'h0_0006: event_of = ev[5];  // input2
-      20'h0_0008: event_of = ev[6];  // input3
-      20'h0_0009: event_of = ev[7];  // input4
-      20'h1_0019: event_of = ev[8];  // input5
-      20'h1_001b: event_of = ev[9];  // input6
-      20'h1_0021: event_of = ev[10];  // input7
-      20'h0_0100: event_of = ev[11];  // taken_branches
-      20'h0_0101: event_of = ev[12];  // calls
-      20'h0_0102: event_of = ev[13];  // returns
-      20'h0_0103: event_of = ev[14];  // jumps
-      20'h0_0104: event_of = ev[15];  // exceptions
-      20'h0_0105: event_of = ev[16];  // interrupts
-      20'h0_0106: event_of = ev[17];  // trap_returns
-      default: event_of = 1'b0;
-    endcase
-  endfunction
-
   logic [63:0] cnt_q, cnt_d;
   logic [19:0] sel_q, sel_d;
+  logic [17:0] onehot_q, onehot_d;
   logic        of_q, of_d;
   logic [4:0]  inh_q, inh_d;
   logic [19:0] sel;
+  logic [17:0] onehot;
   logic        counts;
   logic        wrap;
 
   assign sel = sel_q;
+  assign onehot = onehot_q;
 
   // One value per variable and evaluation (a default followed by an override would be a
   // transient that Icarus Verilog re-evaluates without end).
-  assign counts = event_of(sel, map_ev_i) && !inhibit_i && !cnt_we_i && ((mode_i & inh_q) == 5'd0);
+  assign counts = |(map_ev_i & onehot) && !inhibit_i && !cnt_we_i && ((mode_i & inh_q) == 5'd0);
   assign cnt_d = cnt_we_i ? cnt_wdata_i : counts ? cnt_q + 1'b1 : cnt_q;
   assign sel_d = ev_we_i ? ev_sel_i : sel_q;
+  assign onehot_d = ev_we_i ? ev_onehot_i : onehot_q;
   assign wrap = counts && (&cnt_q);
   assign inh_d = ev_we_i ? ev_inh_i : inh_q;
   // The written half wins over the hardware update (OF is in the high half on RV32).
@@ -91,23 +74,23 @@ module pmu_counter (
     if (!rst_ni) begin
       cnt_q <= '0;
       sel_q <= '0;
+      onehot_q <= '0;
       of_q <= 1'b0;
       inh_q <= '0;
     end else begin
       cnt_q <= cnt_d;
       sel_q <= sel_d;
+      onehot_q <= onehot_d;
       of_q <= of_d;
       inh_q <= inh_d;
     end
   end
 
 `ifndef SYNTHESIS
-  // Invariants, checked at each rising edge out of reset (the reset edge is in the sensitivity
+  // Invariant, checked at each rising edge out of reset (the reset edge is in the sensitivity
   // list only so that rst_ni stays an asynchronous reset for lint).
   always @(posedge clk_i or negedge rst_ni) begin
     if (rst_ni) begin
-      assert (!(cnt_we_i && counts))
-        else $error("pmu_counter: a counter written in a cycle counted in it");
       assert ((inh_q & ~ModeMask) == 5'd0)
         else $error("pmu_counter: the inhibit bit of a mode the hart lacks is set");
     end

@@ -3,7 +3,8 @@
  * users take) and the golden model get the same retirement stream, event pulses and legal and
  * illegal CSR operations, and every CSR response and every lcofi_o pulse must be the same in the same
  * cycle. One Verilator build per configuration, reused for every seed; variants beyond the shipped
- * components cover RV32 with Sscofpmf, the other selector legalisations and narrow counters.
+ * components cover RV32 with Sscofpmf, the other selector legalisations, narrow counters, no
+ * programmable counters and an empty event map.
  *
  * Independent of the model: a wrap in the cycle the low half of its mhpmevent is written (RV32),
  * with the answers typed from docs/pmu-model.md; an SBI script replayed through the RTL
@@ -98,6 +99,8 @@ const VARIANTS: { name: string; component: string; sets: string[] }[] = [
   { name: 'hard-wired selectors, gaps in the counters', component: 'pmu-qemu-virt', sets: ['eventLegalisation=hardwired', 'counterMask=0x5a28'] },
   { name: 'QEMU virt without Sscofpmf', component: 'pmu-qemu-virt', sets: ['sscofpmf=0'] },
   { name: 'M/S/U without H, RV64, 40-bit counters', component: 'pmu', sets: ['hExt=0', 'counterWidth=40', 'smcntrpmf=0'] },
+  { name: 'no programmable counters (counterMask 0)', component: 'pmu', sets: ['counterMask=0'] },
+  { name: 'an empty event map, RV32 (the counters count nothing)', component: 'pmu', sets: ['events=', 'xlen=32'] },
 ];
 
 describe('PMU co-simulation: more configurations', () => {
