@@ -45,8 +45,9 @@ const PRIV_S = 1;
 const PRIV_M = 3;
 const PRIV_D = 4;
 
-const ONES64 = (1n << 64n) - 1n;
 const OF = bit(EVENT_BITS.of);
+const NOTHING: PmuCycleOutput = Object.freeze({ lcofi: false });
+const LCOFI_ONLY: PmuCycleOutput = Object.freeze({ lcofi: true });
 
 /** The inhibit bit of each counting mode as a bigint (computed once, not per cycle). */
 const MODE_BIT: Readonly<Record<PmuMode, bigint>> = {
@@ -182,13 +183,55 @@ interface PendingWrite {
   wmask: bigint;
 }
 
+/**
+ * A counter's implemented bits (up to 64) as two 32-bit halves held in numbers. Counting allocates
+ * nothing; a bigint add would allocate a new bigint for every counter every cycle, and that, not the
+ * arithmetic, was most of a co-simulation's time.
+ */
+class CounterValue {
+  private hi = 0;
+  private lo = 0;
+  private readonly loMax: number;
+  private readonly hiMax: number;
+
+  constructor(private readonly width: number) {
+    this.loMax = width >= 32 ? 0xffff_ffff : 2 ** width - 1;
+    this.hiMax = width > 32 ? 2 ** (width - 32) - 1 : 0;
+  }
+
+  get(): bigint {
+    return (BigInt(this.hi) << 32n) | BigInt(this.lo);
+  }
+
+  /** Sets the value (bits above the width already cleared by the caller). */
+  set(v: bigint): void {
+    this.lo = Number(v & 0xffff_ffffn);
+    this.hi = Number(v >> 32n);
+  }
+
+  /** Adds one; true when the implemented bits wrapped from all ones to 0. */
+  increment(): boolean {
+    if (this.lo !== this.loMax) {
+      this.lo++;
+      return false;
+    }
+    this.lo = 0;
+    if (this.width <= 32) return true;
+    if (this.hi !== this.hiMax) {
+      this.hi++;
+      return false;
+    }
+    this.hi = 0;
+    return true;
+  }
+}
+
 export class PmuUnit {
   readonly config: PmuConfig;
   /** The decode of every CSR number (undefined: not a PMU CSR here). */
   private readonly decode: (PmuCsr | undefined)[];
   /** The implemented mhpmcounter indices. */
   private readonly hpm: readonly number[];
-  private readonly widthMask: bigint;
   private readonly inputMask: number;
   private readonly enableMask: number;
   private readonly inhibitMask: number;
@@ -196,7 +239,7 @@ export class PmuUnit {
   private readonly xmask: bigint;
 
   // Architectural state.
-  private readonly counters: bigint[] = new Array<bigint>(32).fill(0n);
+  private readonly counters: CounterValue[];
   private readonly events: bigint[] = new Array<bigint>(32).fill(0n);
   private mcountinhibit = 0;
   private mcounteren = 0;
@@ -214,7 +257,7 @@ export class PmuUnit {
     this.decode = [];
     for (let a = 0; a < 0x1000; a++) this.decode.push(pmuCsrDecode(config, a));
     this.hpm = hpmCounters(config);
-    this.widthMask = bit(config.counterWidth) - 1n;
+    this.counters = Array.from({ length: 32 }, (_, n) => new CounterValue(counterMaskOf(config, n) === 0n ? 0 : n === 0 || n === IR ? 64 : config.counterWidth));
     this.inputMask = config.eventInputs >= 32 ? 0xffff_ffff : (1 << config.eventInputs) - 1;
     this.enableMask = counterEnableMask(config);
     this.inhibitMask = countInhibitMask(config);
@@ -237,13 +280,15 @@ export class PmuUnit {
     const written = write !== undefined && write.csr.kind === 'counter' ? write.csr.index : -1;
     this.lcofiNext = this.count(input, written);
     if (write !== undefined) this.apply(write);
-    return response === undefined ? { lcofi } : { csr: response, lcofi };
+    if (response !== undefined) return { csr: response, lcofi };
+    // Most cycles have no access: one shared (frozen) output each, nothing allocated.
+    return lcofi ? LCOFI_ONLY : NOTHING;
   }
 
   /** A copy of the architectural state. */
   state(): PmuState {
     return {
-      counters: [...this.counters],
+      counters: this.counters.map((x) => x.get()),
       events: [...this.events],
       mcountinhibit: this.mcountinhibit,
       mcounteren: this.mcounteren,
@@ -282,7 +327,7 @@ export class PmuUnit {
     switch (csr.kind) {
       case 'counter':
       case 'user-counter':
-        return this.counters[csr.index]!;
+        return this.counters[csr.index]!.get();
       case 'event':
         return this.events[csr.index]!;
       case 'cfg':
@@ -336,7 +381,7 @@ export class PmuUnit {
     switch (csr.kind) {
       case 'counter':
         // Not counted this cycle: the other half is still its start value.
-        this.counters[csr.index] = writeHalf(c, w.start, w.start, csr.high, w.wdata, w.wmask) & counterMaskOf(c, csr.index);
+        this.counters[csr.index]!.set(writeHalf(c, w.start, w.start, csr.high, w.wdata, w.wmask) & counterMaskOf(c, csr.index));
         return;
       case 'event':
         // The other half keeps the cycle's hardware update (OF), the written half loses it.
@@ -388,9 +433,9 @@ export class PmuUnit {
     const inhibit = this.mcountinhibit;
 
     // mcycle and minstret (64 bits, no OF), filtered by mcyclecfg / minstretcfg (0 without Smcntrpmf).
-    if (written !== 0 && ((inhibit >>> CY) & 1) === 0 && (this.cfg[0] & modeBit) === 0n) this.counters[0] = (this.counters[0]! + 1n) & ONES64;
+    if (written !== 0 && ((inhibit >>> CY) & 1) === 0 && (this.cfg[0] & modeBit) === 0n) this.counters[0]!.increment();
     if (written !== IR && (stream & EV_INSTRUCTIONS) !== 0 && ((inhibit >>> IR) & 1) === 0 && (this.cfg[1] & modeBit) === 0n) {
-      this.counters[IR] = (this.counters[IR]! + 1n) & ONES64;
+      this.counters[IR]!.increment();
     }
 
     let lcofi = false;
@@ -400,16 +445,10 @@ export class PmuUnit {
       const ev = this.events[n]!;
       // Sscofpmf mode filter (without Sscofpmf these bits may be selector bits).
       if (c.sscofpmf && (ev & modeBit) !== 0n) continue;
-      const next = this.counters[n]! + 1n;
-      if (next > this.widthMask) {
+      if (this.counters[n]!.increment() && c.sscofpmf) {
         // Wrap of the implemented bits: Sscofpmf sets OF and requests LCOFI when OF was clear.
-        this.counters[n] = 0n;
-        if (c.sscofpmf) {
-          if ((ev & OF) === 0n) lcofi = true;
-          this.events[n] = ev | OF;
-        }
-      } else {
-        this.counters[n] = next;
+        if ((ev & OF) === 0n) lcofi = true;
+        this.events[n] = ev | OF;
       }
     }
     return lcofi;
