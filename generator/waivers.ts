@@ -23,3 +23,20 @@ export function renderWaivers(name: string, waivers: readonly Waiver[], p: Prove
   if (/^\/\/ *verilator/im.test(content)) throw new Error(`${name}: a comment line starts with "verilator"`);
   return { name, content };
 }
+
+/**
+ * The waiver of a top module whose localparams (it has no others) record the configuration for
+ * people and testbenches: every module is generated for their values, so the top reads none.
+ */
+export function configurationLocalparamsWaiver(top: string): Waiver {
+  return {
+    rule: 'UNUSEDPARAM',
+    file: `${top}.sv`,
+    match: '*',
+    reason: [
+      `The localparams of ${top} (it has no others) are the configuration: the component`,
+      'parameters this RTL was generated for, there to be read by people and by testbenches',
+      '(hierarchical references). The RTL is generated from their values and reads none of them.',
+    ],
+  };
+}

@@ -26,6 +26,7 @@ import { CTR_CONFIG_SETTINGS, CTR_RTL_SETTINGS, type CtrRtlParams } from '../../
 import type { Waiver } from '../../core/block.ts';
 import { camelCase, commentBanner, padColumn, renderTemplate, svBits, svLogic, svRange, svSized, type BannerInput, type OutputFile } from '../render.ts';
 import { alignDeclarations } from '../sv-align.ts';
+import { configurationLocalparamsWaiver } from '../waivers.ts';
 import { counterWidth, ctrCsrDecode, type CtrCsrDecode, physicalIndexWidth } from '../../golden-model/ctr/csr-map.ts';
 import { CTR_RTL_FILES, ctrPorts } from '../../golden-model/ctr/ports.ts';
 
@@ -408,16 +409,5 @@ export function renderCtrRtl(c: CtrConfig, rtl: CtrRtlParams, settings: Settings
 
 /** The lint waivers of the generated CTR RTL (rendered into ctr.vlt), each with the reason it is not a defect. */
 export function ctrLintWaivers(): Waiver[] {
-  return [
-    {
-      rule: 'UNUSEDPARAM',
-      file: 'ctr_top.sv',
-      match: '*',
-      reason: [
-        'The localparams of ctr_top (it has no others) are the configuration: the component',
-        'parameters this RTL was generated for, there to be read by people and by testbenches',
-        '(hierarchical references). The RTL is generated from their values and reads none of them.',
-      ],
-    },
-  ];
+  return [configurationLocalparamsWaiver('ctr_top')];
 }

@@ -20,6 +20,7 @@ import { PMU_CONFIG_SETTINGS, PMU_RTL_SETTINGS, type PmuRtlParams } from '../../
 import type { Provenance, Waiver } from '../../core/block.ts';
 import { camelCase, commentBanner, padColumn, renderTemplate, svBits, svLogic, svRange, svSized, svVec, type OutputFile } from '../render.ts';
 import { alignDeclarations } from '../sv-align.ts';
+import { configurationLocalparamsWaiver } from '../waivers.ts';
 import { counterEnableMask, countInhibitMask, EVENT_BITS, hardwiredSelector, SSCOFPMF_SELECTOR_LIMIT } from '../../golden-model/pmu/registers.ts';
 import { MODE_COUNT, MODE_LSB, modeMask } from './layout.ts';
 
@@ -414,16 +415,5 @@ export function renderPmuRtl(c: PmuConfig, rtl: PmuRtlParams, settings: Settings
 
 /** The lint waivers of the generated PMU RTL (rendered into pmu.vlt), each with the reason it is not a defect. */
 export function pmuLintWaivers(): Waiver[] {
-  return [
-    {
-      rule: 'UNUSEDPARAM',
-      file: 'pmu_top.sv',
-      match: '*',
-      reason: [
-        'The localparams of pmu_top (it has no others) are the configuration: the component',
-        'parameters this RTL was generated for, there to be read by people and by testbenches',
-        '(hierarchical references). The RTL is generated from their values and reads none of them.',
-      ],
-    },
-  ];
+  return [configurationLocalparamsWaiver('pmu_top')];
 }
