@@ -1,0 +1,103 @@
+/**
+ * The N-Trace encoder's settings: every parameter a component or `--set` may give (the names the
+ * block's issue fixed), and the typed configuration the encoder and the decoder share. The meaning
+ * of each option is in ../shared/design/ntrace.md and docs/ntrace-model.md.
+ */
+import { RvError } from '../common/errors.ts';
+import type { SettingSpec, Settings } from '../common/settings.ts';
+
+export type NtraceMode = 'btm' | 'htm';
+export type ImplicitReturn = 'none' | 'counter' | 'stack';
+export type HistFull = 'spec' | 'deferred';
+export type EmptyHistIndirect = 'hist' | 'plain';
+
+export interface NtraceConfig {
+  /** Address width of the hart (XLEN). */
+  readonly xlen: 32 | 64;
+  readonly mode: NtraceMode;
+  readonly implicitReturn: ImplicitReturn;
+  /** Entries of the call counter's range or of the return-address stack. */
+  readonly callStackSize: number;
+  /** RepeatBranch messages for a repeated indirect-branch message. */
+  readonly repeatBranch: boolean;
+  /** HIST repeat compression (ResourceFull RCODE 2 with HREPEAT). */
+  readonly repeatHistory: boolean;
+  /** When ResourceFull(HIST full) goes out: the seed's pseudo-code, or one retirement later with the full register. */
+  readonly histFull: HistFull;
+  /** A discontinuity with an empty HIST in HTM: IndirectBranchHist, or IndirectBranch. */
+  readonly emptyHistIndirect: EmptyHistIndirect;
+  /** Bits of I-CNT: ResourceFull(I-CNT full) before it would exceed 2^icntWidth. */
+  readonly icntWidth: number;
+  /** Messages between periodic syncs (SYNC 2); 0 = none. */
+  readonly syncPeriod: number;
+  /** Bits of the SRC field after TCODE; 0 = none. */
+  readonly srcWidth: number;
+  /** The value of SRC (the hart's index). */
+  readonly src: number;
+  /** A timestamp input and the TSTAMP field on the messages the spec names. */
+  readonly timestamp: boolean;
+  /** Drop identical address MSBs of F-ADDR/U-ADDR in multiples of 6 bits. */
+  readonly addressMsbDrop: boolean;
+}
+
+const bool = (name: string, def: boolean, help: string): SettingSpec => ({ name, kind: 'bool', default: def, help });
+const choice = (name: string, choices: readonly string[], def: string, help: string): SettingSpec => ({ name, kind: 'choice', choices, default: def, help });
+
+export const NTRACE_CONFIG_SETTINGS: readonly SettingSpec[] = [
+  choice('xlen', ['32', '64'], '64', 'address width of the hart'),
+  choice('ntrace_mode', ['btm', 'htm'], 'htm', 'branch trace messaging (a message per taken branch) or history trace messaging (branch outcomes in HIST)'),
+  choice('implicit_return', ['none', 'counter', 'stack'], 'none', 'returns not reported: none, a call counter, or a return-address stack'),
+  { name: 'call_stack_size', kind: 'int', default: 8, min: 0, max: 64, help: 'entries of the call counter range or of the return-address stack' },
+  bool('repeat_branch', false, 'RepeatBranch messages for repeated indirect-branch messages'),
+  bool('repeat_history', false, 'HIST repeat compression: ResourceFull RCODE 2 with HREPEAT'),
+  choice('hist_full', ['spec', 'deferred'], 'spec', 'ResourceFull(HIST full): as soon as the limit bit is reached (the seed), or one retirement later with the full register (the task group reference code)'),
+  choice('empty_hist_indirect', ['hist', 'plain'], 'hist', 'a discontinuity with an empty HIST in HTM: IndirectBranchHist or IndirectBranch'),
+  { name: 'icnt_width', kind: 'int', default: 16, min: 1, max: 22, help: 'bits of I-CNT before a ResourceFull(I-CNT full) is due (the seed: 16)' },
+  { name: 'sync_period', kind: 'int', default: 0, min: 0, max: 1 << 20, help: 'messages between periodic syncs (SYNC 2); 0 = none' },
+  { name: 'src_width', kind: 'int', default: 0, min: 0, max: 12, help: 'bits of the SRC field after TCODE; 0 = none' },
+  { name: 'src', kind: 'int', default: 0, min: 0, max: 4095, help: 'the SRC value (the hart index)' },
+  bool('timestamp', false, 'a timestamp input and TSTAMP on the messages the spec names'),
+  bool('address_msb_drop', false, 'drop identical address MSBs of F-ADDR/U-ADDR in multiples of 6 bits'),
+];
+
+export const NTRACE_SETTINGS: readonly SettingSpec[] = NTRACE_CONFIG_SETTINGS;
+
+export function ntraceConfig(s: Settings): NtraceConfig {
+  return {
+    xlen: Number(s.xlen) as 32 | 64,
+    mode: s.ntrace_mode as NtraceMode,
+    implicitReturn: s.implicit_return as ImplicitReturn,
+    callStackSize: s.call_stack_size as number,
+    repeatBranch: s.repeat_branch as boolean,
+    repeatHistory: s.repeat_history as boolean,
+    histFull: s.hist_full as HistFull,
+    emptyHistIndirect: s.empty_hist_indirect as EmptyHistIndirect,
+    icntWidth: s.icnt_width as number,
+    syncPeriod: s.sync_period as number,
+    srcWidth: s.src_width as number,
+    src: s.src as number,
+    timestamp: s.timestamp as boolean,
+    addressMsbDrop: s.address_msb_drop as boolean,
+  };
+}
+
+/** The default configuration with overrides (tests, examples). */
+export function defaultNtraceConfig(over: Partial<NtraceConfig> = {}): NtraceConfig {
+  const s: Settings = {};
+  for (const spec of NTRACE_SETTINGS) s[spec.name] = spec.default;
+  return { ...ntraceConfig(s), ...over };
+}
+
+function err(param: string, message: string): RvError {
+  return new RvError('invalid-component', message, { path: `parameters/${param}` });
+}
+
+/** Every problem of a set of N-Trace settings, each naming the parameter and what is allowed. */
+export function validateNtraceSettings(s: Settings): RvError[] {
+  const c = ntraceConfig(s);
+  const errors: RvError[] = [];
+  if (c.implicitReturn !== 'none' && c.callStackSize === 0) errors.push(err('call_stack_size', `call_stack_size is 0 but implicit_return is "${c.implicitReturn}"; allowed: 1..64`));
+  if (c.repeatHistory && c.mode !== 'htm') errors.push(err('repeat_history', 'repeat_history is 1 but ntrace_mode is "btm"; allowed: HIST repeat compression only in HTM'));
+  if (c.srcWidth > 0 && c.src >= 2 ** c.srcWidth) errors.push(err('src', `src is ${c.src}; allowed: below 2^src_width = ${2 ** c.srcWidth}`));
+  return errors;
+}
