@@ -32,7 +32,7 @@ import {
   SYNC,
 } from './messages.ts';
 import type { NtraceConfig } from './settings.ts';
-import { Itype, type RetirementRecord, Trigger } from '../hart/records.ts';
+import { Itype, lastInstructionAddress, type RetirementRecord, Trigger } from '../hart/records.ts';
 
 export interface NtraceEncodeOptions {
   /** Time source for TSTAMP (when the configuration has timestamps); default: the record's `time`. */
@@ -186,12 +186,21 @@ export class NtraceEncoder {
     }
     this.inReset = false;
     const trig = r.trigger;
-    if ((trig & TRACE_ON) !== 0) this.enabled = true;
+    // trace-on qualifies from its own instruction: the last one of a block.
+    const turnedOn = (trig & TRACE_ON) !== 0 && !this.enabled;
+    if (turnedOn) this.enabled = true;
     const retires = r.iretire > 0 || r.itype === EXCEPTION || r.itype === INTERRUPT;
     if (retires && this.enabled) {
-      if (!this.running) this.start(r, t);
-      else this.reportPending(r, t);
-      this.account(r, t);
+      let n = r.iretire;
+      if (!this.running) {
+        let from = r.iaddr;
+        if (turnedOn && n > 1 << r.ilastsize) {
+          n = 1 << r.ilastsize;
+          from = lastInstructionAddress(r);
+        }
+        this.start(from, t);
+      } else this.reportPending(r, t);
+      this.account(r, n, t);
     }
     if ((trig & TRACE_OFF) !== 0 && this.enabled) {
       if (this.running) {
@@ -213,14 +222,14 @@ export class NtraceEncoder {
   // ------------------------------------------------------------------ decisions
 
   /** The first traced retirement after a start, reset, debug exit or trace enable. */
-  private start(r: RetirementRecord, t: bigint): void {
+  private start(addr: bigint, t: bigint): void {
     const reason = this.sawDebug ? SYNC.debugExit : this.disabledByTrigger ? SYNC.traceEnable : SYNC.reset;
     this.sawDebug = false;
     this.disabledByTrigger = false;
     this.offReported = false;
     this.running = true;
     this.pending = NONE;
-    this.sync(reason, NONE, 0, r.iaddr, t);
+    this.sync(reason, NONE, 0, addr, t);
   }
 
   /** At a retirement (or a trap record): send what the previous one left pending. */
@@ -243,9 +252,8 @@ export class NtraceEncoder {
     }
   }
 
-  /** I-CNT, HIST and the discontinuity of one record. */
-  private account(r: RetirementRecord, t: bigint): void {
-    const n = r.iretire;
+  /** I-CNT (n half-words of the record are traced), HIST and the discontinuity of one record. */
+  private account(r: RetirementRecord, n: number, t: bigint): void {
     if (n > 0) {
       const total = this.icnt + n;
       if (total > this.icntLimit) {
@@ -271,7 +279,7 @@ export class NtraceEncoder {
     if (it === INTERRUPT) return this.setPending(INDIRECT, BTYPE.interrupt, t);
     if (it === TRAP_RETURN || it === JUMP3 || it === UTAIL || it === UJUMP) return this.setPending(INDIRECT, 0, t);
     if (it === UCALL || it === ICALL) {
-      if (this.irMode !== 0) this.pushCall(r.iaddr + BigInt(n * 2));
+      if (this.irMode !== 0) this.pushCall(r.iaddr + BigInt(r.iretire * 2));
       if (it === UCALL) this.setPending(INDIRECT, 0, t);
       return;
     }
@@ -293,7 +301,7 @@ export class NtraceEncoder {
       if (this.irMode === 1) {
         if (this.calls > 0) this.calls--;
       } else if (this.irMode === 2) this.stack.pop();
-      if (this.irMode !== 0) this.pushCall(r.iaddr + BigInt(n * 2));
+      if (this.irMode !== 0) this.pushCall(r.iaddr + BigInt(r.iretire * 2));
       return this.setPending(INDIRECT, 0, t);
     }
     // inferable tail call / other inferable jump: nothing
