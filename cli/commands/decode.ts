@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { ExitStatus, RvError } from '../../golden-model/common/errors.ts';
 import { decodeStream, type TrapEntry } from '../../golden-model/etrace/decoder.ts';
-import { recoveryLine, retiredAddresses, traceRecovery } from '../../golden-model/etrace/recovery.ts';
+import { recoveryLine, retiredAddresses, traceRecovery } from '../../golden-model/hart/recovery.ts';
 import { ETRACE_SETTINGS } from '../../golden-model/etrace/settings.ts';
 import type { Xlen } from '../../golden-model/hart/stream.ts';
 import type { CommandDefinition } from '../../core/block.ts';

@@ -15,7 +15,7 @@ import { defaultKnobs, type StimulusKnobs } from '../hart/stimulus/knobs.ts';
 import { validateConfig } from './config.ts';
 import { decodeStream } from './decoder.ts';
 import { encodeStream } from './output.ts';
-import { decodedRuns, recoveryLine, retiredAddresses, traceRecovery } from './recovery.ts';
+import { decodedRuns, recoveryLine, retiredAddresses, traceRecovery } from '../hart/recovery.ts';
 import { ETRACE_SETTINGS, etraceConfig } from './settings.ts';
 
 interface Case {

@@ -114,6 +114,8 @@ interface Insn {
   readonly target: bigint | undefined;
   readonly isCall: boolean;
   readonly isReturn: boolean;
+  /** A co-routine swap (jalr with both rd and rs1 link registers, rd != rs1): pop, then push. */
+  readonly isSwap: boolean;
 }
 
 function flowOf(info: InstructionInfo): Flow {
@@ -404,6 +406,7 @@ class Decoder {
       target: info.target,
       isCall: info.itype === Itype.uninferableCall || info.itype === Itype.inferableCall,
       isReturn: info.itype === Itype.return,
+      isSwap: info.itype === Itype.coRoutineSwap,
     };
     this.insns.set(address, insn);
     return insn;
@@ -453,7 +456,10 @@ class Decoder {
           this.pc = i.target!;
           break;
         case 'uninferable': {
-          if (i.isCall) this.push(i.next);
+          // The return-address-stack hints of the unprivileged ISA (table "Return-address stack
+          // prediction hints"): a co-routine swap pops, then pushes; it is always reported.
+          if (i.isSwap && this.c.implicitReturn !== 'none') this.stack.pop();
+          if (i.isCall || i.isSwap) this.push(i.next);
           if (i.isReturn && this.c.implicitReturn !== 'none') {
             // Every retired return pops the stack; one inside the range was implicit (not reported).
             const ret = this.stack.pop();

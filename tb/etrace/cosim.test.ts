@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { EtraceConfig } from '../../golden-model/etrace/config.ts';
 import { decodeStream } from '../../golden-model/etrace/decoder.ts';
-import { recoveryLine, retiredAddresses, traceRecovery } from '../../golden-model/etrace/recovery.ts';
+import { recoveryLine, retiredAddresses, traceRecovery } from '../../golden-model/hart/recovery.ts';
 import { renderEtraceRtl } from '../../generator/etrace/rtl.ts';
 import { ROOT } from '../../generator/render.ts';
 import { shippedComponents } from '../../ipxact/load.ts';

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { cycleChance } from '../../golden-model/common/rng.ts';
 import { decodeStream } from '../../golden-model/etrace/decoder.ts';
 import { encodeStream } from '../../golden-model/etrace/output.ts';
-import { recoveryLine, retiredAddresses, traceRecovery } from '../../golden-model/etrace/recovery.ts';
+import { recoveryLine, retiredAddresses, traceRecovery } from '../../golden-model/hart/recovery.ts';
 import { etraceConfigOf } from '../../blocks/testing.ts';
 import { shippedComponents } from '../../ipxact/load.ts';
 import { defaultKnobs } from '../../golden-model/hart/stimulus/knobs.ts';

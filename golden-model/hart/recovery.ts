@@ -4,10 +4,12 @@
  * every run must be a contiguous piece of the retired sequence, the runs in order. The fraction of
  * retired instructions the runs cover is what a user of a lossy transport gets back.
  */
-import { expandBlocks } from '../hart/blocks.ts';
-import type { ProgramImage } from '../hart/image.ts';
-import type { RetirementRecord } from '../hart/records.ts';
-import type { DecodedItem } from './decoder.ts';
+import { expandBlocks } from './blocks.ts';
+import type { ProgramImage } from './image.ts';
+import type { RetirementRecord } from './records.ts';
+
+/** What a trace decoder (E-Trace, N-Trace) reports: a retired address, or a gap with its reason. */
+export type DecodedItem = { readonly kind: 'pc'; readonly address: bigint } | { readonly kind: 'gap'; readonly reason: string };
 
 export interface Recovery {
   /** Retired instructions in the reference sequence. */
@@ -16,7 +18,7 @@ export interface Recovery {
   recovered: number;
   /** Runs of decoded instructions between gaps. */
   runs: number;
-  /** trace_lost support packets seen by the decoder. */
+  /** Gaps the decoder reported as trace lost (E-Trace trace_lost, N-Trace an overrun). */
   losses: number;
   /** The first run that is not a piece of the retired sequence (0-based), with its first address. */
   wrongRun?: { index: number; first: bigint; length: number };
