@@ -125,6 +125,13 @@ export class NexusWriter {
     this.buf[this.len - 1]! |= 3;
   }
 
+  /** Forgets everything from byte `len` on (a message boundary: no MDO is being filled there). */
+  truncate(len: number): void {
+    this.len = len;
+    this.mdo = 0;
+    this.nbits = 0;
+  }
+
   /** The bytes written so far (a copy). */
   bytes(): Uint8Array {
     return this.buf.slice(0, this.len);

@@ -14,6 +14,9 @@ import {
   BTYPE,
   directBranch,
   directBranchSync,
+  ECODE,
+  errorMessage,
+  ETYPE,
   EVCODE,
   indirectBranch,
   indirectBranchHist,
@@ -39,6 +42,23 @@ export interface NtraceEncodeOptions {
   timestamps?: (r: RetirementRecord, index: number) => bigint;
   /** Keep the list of messages with their fields (default true; off for speed). */
   messages?: boolean;
+}
+
+/** What a message offered to an output sink is (output.ts). */
+/** A trace message: refused = lost. */
+export const OFFER_MESSAGE = 0;
+/** The SYNC 7 synchronizing message after an overrun: refused = tried again at the next traced record. */
+export const OFFER_SYNC7 = 1;
+/** The Error message reporting an overrun. */
+export const OFFER_ERROR = 2;
+
+/**
+ * Where the messages go when an output FIFO is modelled: every message, once written, is offered
+ * with its size in bytes, its kind (OFFER_*) and its time; a refused message is taken back out
+ * of the byte stream as if it had never been written.
+ */
+export interface NtraceSink {
+  offer(size: number, what: number, t: bigint): boolean;
 }
 
 export interface NtraceEncodeResult {
@@ -137,6 +157,13 @@ export class NtraceEncoder {
 
   // timestamps
   private lastTs = 0n;
+  /** lastTs before the last message's TSTAMP (restored when that message is refused). */
+  private prevTs = 0n;
+
+  // output (output.ts)
+  private sink: NtraceSink | undefined;
+  /** The Error message went out after an overrun: the next start or traced record sends SYNC 7. */
+  private recover = false;
 
   constructor(
     private readonly c: NtraceConfig,
@@ -158,6 +185,35 @@ export class NtraceEncoder {
 
   get bytes(): Uint8Array {
     return this.w.bytes();
+  }
+
+  /** Sends every message to `sink`, which may refuse it (output.ts). */
+  connect(sink: NtraceSink): void {
+    this.sink = sink;
+  }
+
+  /**
+   * The Error message of an overrun (ETYPE 0, ECODE 4: program trace messages lost), TSTAMP
+   * relative, for time `t` (the first message lost). Offered to the sink; when it enters, the next
+   * trace start or traced record restarts the trace with SYNC 7. True when it entered.
+   */
+  sendError(t: bigint): boolean {
+    const o = this.w.length;
+    const ts = this.stamp(t, false);
+    errorMessage(this.w, this.f, ETYPE.overrun, ECODE.programTraceLost, ts);
+    if (this.record) this.rec('Error', o, { ETYPE: ETYPE.overrun, ECODE: ECODE.programTraceLost }, ts);
+    if (!this.out(o, OFFER_ERROR, t)) return false;
+    this.recover = true;
+    return true;
+  }
+
+  /** Offers the message written from byte `o` on; a refused one is taken back out. */
+  private out(o: number, what: number, t: bigint): boolean {
+    if (this.sink!.offer(this.w.length - o, what, t)) return true;
+    this.w.truncate(o);
+    if (this.record) this.messages.pop();
+    this.lastTs = this.prevTs;
+    return false;
   }
 
   // ------------------------------------------------------------------ records
@@ -223,7 +279,7 @@ export class NtraceEncoder {
 
   /** The first traced retirement after a start, reset, debug exit or trace enable. */
   private start(addr: bigint, t: bigint): void {
-    const reason = this.sawDebug ? SYNC.debugExit : this.disabledByTrigger ? SYNC.traceEnable : SYNC.reset;
+    const reason = this.recover ? SYNC.overrun : this.sawDebug ? SYNC.debugExit : this.disabledByTrigger ? SYNC.traceEnable : SYNC.reset;
     this.sawDebug = false;
     this.disabledByTrigger = false;
     this.offReported = false;
@@ -234,13 +290,16 @@ export class NtraceEncoder {
 
   /** At a retirement (or a trap record): send what the previous one left pending. */
   private reportPending(r: RetirementRecord, t: bigint): void {
-    if (this.histFullPending) this.histFullNow(t);
+    if (this.histFullPending && !this.recover) this.histFullNow(t);
     let p = this.pending;
-    if (p === NONE && !this.syncDue && !this.resetSync) return;
+    if (p === NONE && !this.syncDue && !this.resetSync && !this.recover) return;
     const addr = r.iaddr;
     if (p === RETURN_PREDICTED) p = addr === this.predicted ? NONE : INDIRECT;
     this.pending = NONE;
-    if (this.resetSync) {
+    if (this.recover) {
+      this.resetSync = false;
+      this.restart(addr, t);
+    } else if (this.resetSync) {
       this.resetSync = false;
       this.sync(SYNC.reset, NONE, 0, addr, t);
     } else if (this.syncDue) {
@@ -250,6 +309,20 @@ export class NtraceEncoder {
     } else if (p === INDIRECT) {
       this.indirect(this.pendingBtype, addr, this.pendingTime);
     }
+  }
+
+  /**
+   * The restart after an overrun: ProgTraceSync(SYNC 7, I-CNT 0, F-ADDR of this record). What the
+   * encoder counted since the loss (I-CNT, HIST, the pending message, repeats) describes
+   * instructions whose start a decoder lost: it is dropped, and the trace restarts here.
+   */
+  private restart(addr: bigint, t: bigint): void {
+    this.icnt = 0;
+    this.hist = 1;
+    this.histFullPending = false;
+    this.bcnt = 0;
+    this.hrepeat = 0;
+    this.sync(SYNC.overrun, NONE, 0, addr, t);
   }
 
   /** I-CNT (n half-words of the record are traced), HIST and the discontinuity of one record. */
@@ -365,6 +438,7 @@ export class NtraceEncoder {
 
   private stamp(t: bigint, absolute: boolean): bigint {
     if (!this.ts) return 0n;
+    this.prevTs = this.lastTs;
     if (absolute) {
       this.lastTs = t;
       return t;
@@ -397,6 +471,7 @@ export class NtraceEncoder {
       repeatBranch(this.w, this.f, this.bcnt, ts);
       if (this.record) this.rec('RepeatBranch', o, { 'B-CNT': this.bcnt }, ts);
       this.bcnt = 0;
+      if (this.sink !== undefined) this.out(o, OFFER_MESSAGE, this.repeatTime);
     }
     if (this.hrepeat > 0) {
       const o = this.w.length;
@@ -404,6 +479,7 @@ export class NtraceEncoder {
       resourceFull(this.w, this.f, RCODE.histRepeat, this.lastHistFull, this.hrepeat, ts);
       if (this.record) this.rec('ResourceFull', o, { RCODE: RCODE.histRepeat, RDATA: this.lastHistFull, HREPEAT: this.hrepeat }, ts);
       this.hrepeat = 0;
+      if (this.sink !== undefined) this.out(o, OFFER_MESSAGE, this.repeatTime);
     }
   }
 
@@ -432,6 +508,11 @@ export class NtraceEncoder {
       indirectBranchHistSync(this.w, this.f, reason, 0, icnt, faddr, hist, ts);
       if (this.record) this.rec('IndirectBranchHistSync', o, { SYNC: reason, 'B-TYPE': 0, 'I-CNT': icnt, 'F-ADDR': faddr, HIST: hist }, ts);
     }
+    if (this.sink !== undefined) {
+      // A refused SYNC 7 is tried again at the next traced record; the state is reset either way.
+      const overrun = reason === SYNC.overrun;
+      if (this.out(o, overrun ? OFFER_SYNC7 : OFFER_MESSAGE, t) && overrun) this.recover = false;
+    }
     // A synchronizing message resets the encoder state.
     this.icnt = 0;
     this.hist = 1;
@@ -450,6 +531,7 @@ export class NtraceEncoder {
     const ts = this.stamp(t, false);
     directBranch(this.w, this.f, this.icnt, ts);
     if (this.record) this.rec('DirectBranch', o, { 'I-CNT': this.icnt }, ts);
+    if (this.sink !== undefined) this.out(o, OFFER_MESSAGE, t);
     this.icnt = 0;
     this.counted();
   }
@@ -486,6 +568,7 @@ export class NtraceEncoder {
       indirectBranch(this.w, this.f, btype, icnt, uaddr, ts);
       if (this.record) this.rec('IndirectBranch', o, { 'B-TYPE': btype, 'I-CNT': icnt, 'U-ADDR': uaddr }, ts);
     }
+    if (this.sink !== undefined) this.out(o, OFFER_MESSAGE, t);
     this.lastAddr = addr;
     if (uaddr === 0n) {
       this.last = LAST_INDIRECT;
@@ -503,6 +586,7 @@ export class NtraceEncoder {
     const ts = this.stamp(t, false);
     resourceFull(this.w, this.f, RCODE.icnt, value, 0, ts);
     if (this.record) this.rec('ResourceFull', o, { RCODE: RCODE.icnt, RDATA: value }, ts);
+    if (this.sink !== undefined) this.out(o, OFFER_MESSAGE, t);
     this.counted();
   }
 
@@ -518,6 +602,7 @@ export class NtraceEncoder {
     const ts = this.stamp(t, false);
     resourceFull(this.w, this.f, RCODE.hist, value, 0, ts);
     if (this.record) this.rec('ResourceFull', o, { RCODE: RCODE.hist, RDATA: value }, ts);
+    if (this.sink !== undefined) this.out(o, OFFER_MESSAGE, t);
     this.last = LAST_HIST_FULL;
     this.lastHistFull = value;
     this.counted();
@@ -534,6 +619,7 @@ export class NtraceEncoder {
       if (cdf === 1) fields.HIST = hist;
       this.rec('ProgTraceCorrelation', o, fields, ts);
     }
+    if (this.sink !== undefined) this.out(o, OFFER_MESSAGE, t);
     this.counted();
   }
 }

@@ -35,6 +35,10 @@ export const SYNC = { externalTrigger: 0, reset: 1, periodic: 2, debugExit: 3, i
 export const BTYPE = { indirect: 0, trap: 1, exception: 2, interrupt: 3 } as const;
 /** EVCODE values of ProgTraceCorrelation. */
 export const EVCODE = { debugEntry: 0, lowPower: 1, traceDisabled: 4 } as const;
+/** ETYPE of the Error message: 0 = a FIFO overrun lost one or more messages. */
+export const ETYPE = { overrun: 0 } as const;
+/** ECODE bits of the Error message: 0 = reason unknown, bit 2 (0x4) = program trace message(s) lost. */
+export const ECODE = { unknown: 0, programTraceLost: 4 } as const;
 /** RCODE values of ResourceFull. */
 export const RCODE = { icnt: 0, hist: 1, histRepeat: 2 } as const;
 

@@ -38,6 +38,10 @@ export interface NtraceConfig {
   readonly timestamp: boolean;
   /** Drop identical address MSBs of F-ADDR/U-ADDR in multiples of 6 bits. */
   readonly addressMsbDrop: boolean;
+  /** Bytes of the output FIFO (output.ts; docs/ntrace-model.md "Output FIFO, overrun and stall"). */
+  readonly fifoBytes: number;
+  /** trTeInstStallEna: a message that does not fit stalls the hart instead of being lost. */
+  readonly stallEnable: boolean;
 }
 
 const bool = (name: string, def: boolean, help: string): SettingSpec => ({ name, kind: 'bool', default: def, help });
@@ -58,6 +62,8 @@ export const NTRACE_CONFIG_SETTINGS: readonly SettingSpec[] = [
   { name: 'src', kind: 'int', default: 0, min: 0, max: 4095, help: 'the SRC value (the hart index)' },
   bool('timestamp', false, 'a timestamp input and TSTAMP on the messages the spec names'),
   bool('address_msb_drop', false, 'drop identical address MSBs of F-ADDR/U-ADDR in multiples of 6 bits'),
+  { name: 'fifo_bytes', kind: 'int', default: 64, min: 8, max: 65536, help: 'bytes of the output FIFO; one byte leaves per cycle the transport is ready (at least the largest message)' },
+  bool('stall_enable', false, 'trTeInstStallEna: stall the hart while a message does not fit in the FIFO instead of losing it (Error + SYNC 7)'),
 ];
 
 export const NTRACE_SETTINGS: readonly SettingSpec[] = NTRACE_CONFIG_SETTINGS;
@@ -78,6 +84,8 @@ export function ntraceConfig(s: Settings): NtraceConfig {
     src: s.src as number,
     timestamp: s.timestamp as boolean,
     addressMsbDrop: s.address_msb_drop as boolean,
+    fifoBytes: s.fifo_bytes as number,
+    stallEnable: s.stall_enable as boolean,
   };
 }
 
@@ -99,5 +107,22 @@ export function validateNtraceSettings(s: Settings): RvError[] {
   if (c.implicitReturn !== 'none' && c.callStackSize === 0) errors.push(err('call_stack_size', `call_stack_size is 0 but implicit_return is "${c.implicitReturn}"; allowed: 1..64`));
   if (c.repeatHistory && c.mode !== 'htm') errors.push(err('repeat_history', 'repeat_history is 1 but ntrace_mode is "btm"; allowed: HIST repeat compression only in HTM'));
   if (c.srcWidth > 0 && c.src >= 2 ** c.srcWidth) errors.push(err('src', `src is ${c.src}; allowed: below 2^src_width = ${2 ** c.srcWidth}`));
+  const largest = maxNtraceMessageBytes(c);
+  if (c.fifoBytes < largest) errors.push(err('fifo_bytes', `fifo_bytes is ${c.fifoBytes} but the largest message of this configuration takes ${largest} bytes; allowed: ${largest}..65536`));
   return errors;
+}
+
+/**
+ * The bytes of the largest message this configuration can produce: the synchronizing message with
+ * the most fields (IndirectBranchHistSync in HTM, IndirectBranchSync in BTM) with every variable
+ * field at its widest: I-CNT up to 2^icntWidth (icntWidth + 1 bits), F-ADDR XLEN - 1 bits (with
+ * address MSB dropping up to 6 * ceil(XLEN / 6) bits), HIST 32 bits, TSTAMP 64 bits. Every other
+ * message, the Error message included, is smaller. The FIFO must hold it, or it never fits.
+ */
+export function maxNtraceMessageBytes(c: NtraceConfig): number {
+  const fixed = 6 + c.srcWidth + 4 + 2; // TCODE, SRC, SYNC, B-TYPE
+  const icntBits = c.icntWidth + 1;
+  const bytes = (bits: number): number => Math.ceil(bits / 6);
+  const addrBits = c.addressMsbDrop ? 6 * Math.ceil(c.xlen / 6) : c.xlen - 1;
+  return bytes(fixed + icntBits) + bytes(addrBits) + (c.mode === 'htm' ? bytes(32) : 0) + (c.timestamp ? bytes(64) : 0);
 }

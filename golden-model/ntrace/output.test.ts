@@ -1,0 +1,122 @@
+/**
+ * The N-Trace output FIFO (output.ts): overrun -> Error + SYNC 7, stall. Directed cases with bytes
+ * worked out by hand (byte = MDO << 2 | MSEO, fields LSB first, ../shared/design/ntrace.md), then
+ * every round-trip configuration under back-pressure, decoded by the independent decoder and
+ * judged by traceRecovery against the retired instructions themselves.
+ */
+import { describe, expect, it } from 'vitest';
+import { cycleChance } from '../common/rng.ts';
+import { resolveSettings } from '../common/settings.ts';
+import { regroupIntoBlocks } from '../hart/blocks.ts';
+import { emptyRecord, Itype, type RetirementRecord } from '../hart/records.ts';
+import { recoveryLine, retiredAddresses, traceRecovery } from '../hart/recovery.ts';
+import { generateProgramAndStream } from '../hart/stimulus/generate.ts';
+import { defaultKnobs, type StimulusKnobs } from '../hart/stimulus/knobs.ts';
+import { decodeNtrace } from './decoder.ts';
+import { encodeNtrace } from './encoder.ts';
+import { encodeNtraceStream, NtraceStreamEncoder } from './output.ts';
+import { defaultNtraceConfig, maxNtraceMessageBytes, NTRACE_SETTINGS, ntraceConfig, validateNtraceSettings } from './settings.ts';
+
+const hex = (b: Uint8Array): string => Array.from(b, (x) => x.toString(16).padStart(2, '0')).join(' ');
+function ins(addr: number, size: 2 | 4, itype: number = Itype.none, extra: Partial<RetirementRecord> = {}): RetirementRecord {
+  return { ...emptyRecord(), iaddr: BigInt(addr), iretire: size / 2, ilastsize: size === 4 ? 1 : 0, itype, ...extra };
+}
+const JMP = Itype.otherUninferableJump;
+
+describe('N-Trace output FIFO: directed', () => {
+  const htm = defaultNtraceConfig({ mode: 'htm' });
+  const noImage = { fetch: () => undefined } as never;
+
+  /*
+   * FIFO of 8 bytes; the transport takes a byte from cycle 3 on.
+   * cycle 0: c.jr at 0x100 -> ProgTraceSync(SYNC 1, I-CNT 0, F-ADDR 0x80) = 24 05 00 0b (fill 4).
+   * cycle 1: no byte leaves; c.jr at 0x200 -> IndirectBranchHist(B-TYPE 0, I-CNT 1, U-ADDR
+   *   (0x200^0x100)>>1 = 0x180, HIST 1) = 70 | B-TYPE 00 + I-CNT 1 -> 000100_01 = 11 | 0x180 ->
+   *   000000_00, 000110_01 = 00 19 | HIST 1 -> 000001_11 = 07: 5 bytes, 4 + 5 > 8: lost (lost 1).
+   * cycle 2: no byte leaves; Error(ETYPE 0, ECODE 4) = 20 | ETYPE 0000 + ECODE bits 0-1 -> 000000_00
+   *   = 00 | ECODE bit 2 -> 000001_11 = 07: 3 bytes, 7 <= 8: enters. c.add at 0x300: ProgTraceSync(
+   *   SYNC 7, I-CNT 0, F-ADDR 0x180) = 24 | 0111 + 0 -> 000111_01 = 1d | 00 1b: 7 + 4 > 8: retry 1.
+   * cycle 3: a byte leaves (6); c.add at 0x302: SYNC 7, F-ADDR 0x181: 6 + 4 > 8: retry 2.
+   * cycle 4: 5; 0x304: retry 3. cycle 5: 4; 0x306: F-ADDR 0x183 -> 000011_00, 000110_11 = 0c 1b:
+   *   24 1d 0c 1b enters (8).
+   */
+  const lossy = [ins(0x100, 2, JMP), ins(0x200, 2, JMP), ins(0x300, 2), ins(0x302, 2), ins(0x304, 2), ins(0x306, 2)];
+
+  it('a lost message: one Error as soon as it fits, then ProgTraceSync(SYNC 7) at the first traced record where it fits', () => {
+    // cycle 6 (after the last record): 7; ProgTraceCorrelation(EVCODE 4, CDF 1, I-CNT 1, HIST 1) =
+    // 84 | 0100 + 01 -> 010100_00 = 50 | 05 | 07: 7 + 4 > 8: lost (lost 2, a second overrun).
+    // cycle 7: 6, Error 6 + 3 > 8; cycle 8: 5, Error enters (8); cycles 9-16 drain it.
+    const r = encodeNtraceStream(lossy, htm, { fifoBytes: 8, ready: (c) => c >= 3 });
+    expect(hex(r.bytes)).toBe('24 05 00 0b 20 00 07 24 1d 0c 1b 20 00 07');
+    expect(r.lost).toBe(2);
+    expect(r.overruns).toBe(2);
+    expect(r.syncRetries).toBe(3);
+    expect(r.stallOrOverflow).toBe(true);
+    expect(r.errorUnsent).toBe(false);
+    expect(r.cycles).toBe(17);
+    expect(r.messages.map((m) => m.name)).toEqual(['ProgTraceSync', 'Error', 'ProgTraceSync', 'Error']);
+    expect(r.messages[1]!.fields).toEqual({ ETYPE: 0, ECODE: 4 });
+    expect(r.messages[2]!.fields).toEqual({ SYNC: 7, 'I-CNT': 0, 'F-ADDR': 0x183n });
+    const gaps = decodeNtrace(r.bytes, noImage, htm).filter((i) => i.kind === 'gap');
+    expect(gaps.map((g) => (g as { reason: string }).reason)).toEqual(['trace-lost', 'trace-lost']);
+  });
+
+  it('with room for the closing message the trace ends normally after the restart', () => {
+    // cycles 6, 7: c.add at 0x308, 0x30a (7, 6); cycle 8: an idle record (5); cycle 9 (end): 4,
+    // ProgTraceCorrelation(EVCODE 4, CDF 1, I-CNT 3, HIST 1) = 84 50 | 000011_01 = 0d | 07 enters.
+    const r = encodeNtraceStream([...lossy, ins(0x308, 2), ins(0x30a, 2), emptyRecord()], htm, { fifoBytes: 8, ready: (c) => c >= 3 });
+    expect(hex(r.bytes)).toBe('24 05 00 0b 20 00 07 24 1d 0c 1b 84 50 0d 07');
+    expect([r.lost, r.overruns, r.syncRetries]).toEqual([1, 1, 3]);
+  });
+
+  it('the trace stops before the restart: the Error message is the last message (spec, Error Message note)', () => {
+    const halt: RetirementRecord = { ...emptyRecord(), halted: true };
+    // cycle 2: the Error message enters (7); the halt's ProgTraceCorrelation(EVCODE 0) is dropped
+    // (lost 2). The transport never takes a byte: 10 cycles of drain limit after cycle 3.
+    const r = encodeNtraceStream([ins(0x100, 2, JMP), ins(0x200, 2, JMP), halt], htm, { fifoBytes: 8, ready: () => false, drainLimit: 10 });
+    expect(hex(r.bytes)).toBe('24 05 00 0b 20 00 07');
+    expect([r.lost, r.overruns, r.cycles, r.errorUnsent]).toEqual([2, 1, 14, false]);
+  });
+
+  it('timestamps: Error TSTAMP relative to the last TSTAMP sent, for the time of the first lost message; SYNC 7 absolute', () => {
+    const c = defaultNtraceConfig({ mode: 'htm', timestamp: true });
+    const at = (r: RetirementRecord, time: number): RetirementRecord => ({ ...r, time: BigInt(time) });
+    /*
+     * cycle 0 (time 5): ProgTraceSync(1, 0, 0x80, TSTAMP 5) = 24 05 00 | 000010_01 = 09 |
+     *   000101_11 = 17 (fill 5). cycle 1 (7): c.jr at 0x102, nothing yet.
+     * cycle 2 (9): IndirectBranchHist(0, I-CNT 2, U-ADDR 0x180, HIST 1, TSTAMP 7 - 5 = 2) = 70 |
+     *   001000_01 = 21 | 00 19 | 05 | 000010_11 = 0b: 6 bytes, 11 > 8: lost; its time is 7.
+     * cycle 3: 4; Error(0, 4, TSTAMP 7 - 5 = 2) = 20 00 | 000001_01 = 05 | 0b: 4 bytes enters (8).
+     *   c.add at 0x202 (time 20): ProgTraceSync(7, 0, 0x101, 20): 5 bytes, retry; cycles 4-7: 7, 6,
+     *   5, 4: retries. cycle 8: 3; 0x20c (time 25): F-ADDR 0x106 -> 000110_00, 000100_01 = 18 11,
+     *   TSTAMP 25 -> 011001_11 = 67: 24 1d 18 11 67 enters (8).
+     */
+    const recs = [at(ins(0x100, 2), 5), at(ins(0x102, 2, JMP), 7), at(ins(0x200, 2), 9)];
+    for (let k = 0; k < 6; k++) recs.push(at(ins(0x202 + 2 * k, 2), 20 + k));
+    const s = new NtraceStreamEncoder(c, { fifoBytes: 8, ready: (cy) => cy >= 3 });
+    for (const r of recs) s.push(r);
+    expect(hex(s.bytes)).toBe('24 05 00 09 17 20 00 05 0b 24 1d 18 11 67');
+    expect(s.currentCycle).toBe(8);
+  });
+
+  it('stall: the hart waits, nothing is lost, the bytes are those of the lossless encoder', () => {
+    const records = [ins(0x100, 2, JMP), ins(0x200, 2, JMP), ins(0x300, 2), ins(0x302, 2)];
+    // cycle 0: sync (4). cycle 1: the 5-byte message does not fit: stall cycles 2, 3, 4 (not
+    // ready), 5 (3 left): enters (8). cycle 6: 7; IndirectBranchHist(0, 1, U-ADDR 0x80, 1) is 5
+    // bytes: stall 7, 8, 9, 10 (3): enters. cycle 11: 7. End, cycle 12: 6; the 4-byte
+    // ProgTraceCorrelation: stall 13, 14 (4): enters. 4 + 4 + 2 stall cycles.
+    const r = encodeNtraceStream(records, htm, { fifoBytes: 8, stall: true, ready: (c) => c >= 5 });
+    expect(r.stallCycles).toBe(10);
+    expect(r.lost).toBe(0);
+    expect(r.overruns).toBe(0);
+    expect(r.stallOrOverflow).toBe(true);
+    expect(hex(r.bytes)).toBe(hex(encodeNtrace(records, htm).bytes));
+  });
+
+  it('fifo_bytes must hold the largest message of the configuration', () => {
+    // IndirectBranchHistSync: TCODE 6 + SYNC 4 + B-TYPE 2 + I-CNT 17 bits = 29 -> 5 bytes, F-ADDR 63 -> 11, HIST 32 -> 6.
+    expect(maxNtraceMessageBytes(defaultNtraceConfig())).toBe(22);
+    const bad = validateNtraceSettings(resolveSettings('t', NTRACE_SETTINGS, ['fifo_bytes=16']));
+    expect(bad.map((e) => e.message)).toEqual(['fifo_bytes is 16 but the largest message of this configuration takes 22 bytes; allowed: 22..65536']);
+  });
+});
