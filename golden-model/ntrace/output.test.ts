@@ -13,6 +13,7 @@ import { recoveryLine, retiredAddresses, traceRecovery } from '../hart/recovery.
 import { generateProgramAndStream } from '../hart/stimulus/generate.ts';
 import { defaultKnobs, type StimulusKnobs } from '../hart/stimulus/knobs.ts';
 import { decodeNtrace } from './decoder.ts';
+import { fieldValue, type FramingConfig, parseNtrace } from './mseo.ts';
 import { encodeNtrace } from './encoder.ts';
 import { encodeNtraceStream, NtraceStreamEncoder } from './output.ts';
 import { defaultNtraceConfig, maxNtraceMessageBytes, NTRACE_SETTINGS, ntraceConfig, validateNtraceSettings } from './settings.ts';
@@ -118,5 +119,126 @@ describe('N-Trace output FIFO: directed', () => {
     expect(maxNtraceMessageBytes(defaultNtraceConfig())).toBe(22);
     const bad = validateNtraceSettings(resolveSettings('t', NTRACE_SETTINGS, ['fifo_bytes=16']));
     expect(bad.map((e) => e.message)).toEqual(['fifo_bytes is 16 but the largest message of this configuration takes 22 bytes; allowed: 22..65536']);
+  });
+});
+
+interface Case {
+  name: string;
+  sets: string[];
+  knobs?: Partial<StimulusKnobs>;
+  blocks?: number;
+}
+
+/** The round-trip configurations (roundtrip.test.ts). */
+const CASES: Case[] = [
+  { name: 'HTM', sets: [] },
+  { name: 'BTM', sets: ['ntrace_mode=btm'] },
+  { name: 'HTM, return stack', sets: ['implicit_return=stack', 'call_stack_size=8'] },
+  { name: 'HTM, call counter (no co-routine swaps)', sets: ['implicit_return=counter', 'call_stack_size=4'], knobs: { w_swap: 0 } },
+  { name: 'BTM, return stack, repeat branch', sets: ['ntrace_mode=btm', 'implicit_return=stack', 'repeat_branch=1'] },
+  { name: 'HTM, repeat branch and history, deferred HIST full', sets: ['repeat_branch=1', 'repeat_history=1', 'hist_full=deferred'] },
+  { name: 'HTM, plain indirect for empty HIST, 8-bit I-CNT', sets: ['empty_hist_indirect=plain', 'icnt_width=8'] },
+  { name: 'HTM, periodic sync, SRC, timestamps, MSB dropping', sets: ['sync_period=40', 'src_width=4', 'src=5', 'timestamp=1', 'address_msb_drop=1'] },
+  { name: 'RV32 BTM', sets: ['xlen=32', 'ntrace_mode=btm'], knobs: { xlen: 32 } },
+  { name: 'HTM, blocks of 3 instructions', sets: ['implicit_return=stack'], blocks: 3 },
+];
+
+/** trigger[0] starts tracing (from that instruction), trigger[1] stops it (after it); halts and debug mode are not traced. */
+const traced = (records: readonly RetirementRecord[]): boolean[] => {
+  let on = true;
+  return records.map((r) => {
+    if (r.trigger & 1) on = true;
+    const t = on && !r.halted && !r.reset && r.priv !== 4;
+    if (r.trigger & 2) on = false;
+    return t;
+  });
+};
+
+const PRESSURE = [0, 0.05, 0.2, 0.4, 0.6];
+/** Minimum recovered fraction per back-pressure (a loss costs the instructions up to the next traced record after the Error). */
+const FLOOR: Record<number, number> = { 0: 0.9, 0.05: 0.9, 0.2: 0.5, 0.4: 0.2, 0.6: 0.05 };
+
+function setup(c: Case, seed: number, extra: string[] = []) {
+  const settings = resolveSettings('test', NTRACE_SETTINGS, [...c.sets, ...extra]);
+  expect(validateNtraceSettings(settings)).toEqual([]);
+  const config = ntraceConfig(settings);
+  const { stream } = generateProgramAndStream({ ...defaultKnobs(), ...c.knobs }, seed, 20_000);
+  const records = c.blocks ? regroupIntoBlocks(stream.records, { retires_p: c.blocks, taken_branches_p: 2 }) : stream.records;
+  return { config, stream, records, retired: retiredAddresses(stream.records, stream.image, traced) };
+}
+
+/** Error messages, SYNC 7 messages, and either of them out of place (an Error not followed by SYNC 7 or the end, a SYNC 7 not right after an Error). */
+function errorsAndRestarts(bytes: Uint8Array, c: FramingConfig): { errors: number; restarts: number; misplaced: number } {
+  const msgs = parseNtrace(bytes, c);
+  let errors = 0;
+  let restarts = 0;
+  let misplaced = 0;
+  msgs.forEach((m, i) => {
+    if (m.kind !== 'message') return;
+    const prev = msgs[i - 1];
+    const next = msgs[i + 1];
+    if (m.tcode === 8) {
+      errors++;
+      if (next !== undefined && !(next.kind === 'message' && fieldValue(next, 'SYNC') === 7n)) misplaced++;
+    }
+    if (fieldValue(m, 'SYNC') === 7n) {
+      restarts++;
+      if (!(prev?.kind === 'message' && prev.tcode === 8)) misplaced++;
+    }
+  });
+  return { errors, restarts, misplaced };
+}
+
+function lastIsError(bytes: Uint8Array, c: FramingConfig): boolean {
+  const msgs = parseNtrace(bytes, c);
+  const last = msgs[msgs.length - 1];
+  return last?.kind === 'message' && last.tcode === 8;
+}
+
+describe('N-Trace output FIFO: back-pressure round trip (independent decoder, traceRecovery)', () => {
+  it.each(CASES)('$name: every decoded run is in the retired sequence; one Error per overrun; recovered fraction printed', (c) => {
+    const lines: string[] = [];
+    for (const seed of [11, 12]) {
+      const { config, stream, records, retired } = setup(c, seed);
+      // The default FIFO, and the smallest one the configuration allows (its largest message).
+      for (const [fifo, p] of PRESSURE.flatMap((q) => [[config.fifoBytes, q] as const, [maxNtraceMessageBytes(config), q] as const])) {
+        const tight = fifo < config.fifoBytes;
+        const r = encodeNtraceStream(records, config, { ready: (cycle) => !cycleChance(seed, cycle, p), messages: false, fifoBytes: fifo });
+        const items = decodeNtrace(r.bytes, stream.image, config);
+        const rec = traceRecovery(items, retired);
+        const where = `${c.name} seed ${seed} FIFO ${fifo} back-pressure ${p}: ${recoveryLine(rec)}; ${r.lost} messages lost, ${r.overruns} overruns, ${r.syncRetries} SYNC 7 retries`;
+        lines.push(`  FIFO ${String(fifo).padStart(2)} p=${p.toFixed(2)} seed ${seed}: ${((100 * rec.recovered) / rec.retired).toFixed(1)} % recovered, ${r.lost} lost, ${r.overruns} overruns, ${r.syncRetries} retries, ${r.bytes.length} bytes`);
+        expect(rec.wrongRun, where).toBeUndefined();
+        expect(r.errorUnsent, where).toBe(false);
+        // Every overrun is reported by exactly one Error message, followed at once by SYNC 7 (or
+        // nothing: the trace never restarted), and every SYNC 7 comes right after an Error.
+        expect(errorsAndRestarts(r.bytes, config), where).toEqual({ errors: r.overruns, restarts: r.overruns - (r.errorUnsent ? 0 : lastIsError(r.bytes, config) ? 1 : 0), misplaced: 0 });
+        expect(r.overruns <= r.lost, where).toBe(true);
+        // The decoder shows a trace-lost gap for each (unless a gap is already open: trace off).
+        expect(rec.losses <= r.overruns, where).toBe(true);
+        expect(rec.recovered / rec.retired, where).toBeGreaterThan(tight ? FLOOR[p]! / 2 : FLOOR[p]!);
+        if (r.lost === 0) expect(Array.from(r.bytes), where).toEqual(Array.from(encodeNtrace(records, config).bytes));
+      }
+    }
+    console.log(`${c.name}\n${lines.join('\n')}`);
+  });
+
+  it.each(CASES)('$name with stall_enable: nothing lost, everything recovered, the bytes of the lossless encoder', (c) => {
+    for (const seed of [11, 12]) {
+      const { config, stream, records, retired } = setup(c, seed, ['stall_enable=1']);
+      // The smallest FIFO, ready one cycle in five: slower than the trace, so the hart must wait.
+      const fifoBytes = maxNtraceMessageBytes(config);
+      const r = encodeNtraceStream(records, config, { ready: (cycle) => !cycleChance(seed, cycle, 0.8), messages: false, fifoBytes });
+      const where = `${c.name} seed ${seed}`;
+      expect(r.lost, where).toBe(0);
+      expect(r.overruns, where).toBe(0);
+      expect(r.stallCycles, where).toBeGreaterThan(0);
+      expect(Array.from(r.bytes), where).toEqual(Array.from(encodeNtrace(records, config).bytes));
+      const rec = traceRecovery(decodeNtrace(r.bytes, stream.image, config), retired);
+      expect(rec.wrongRun, where).toBeUndefined();
+      expect(rec.losses, where).toBe(0);
+      // As lossless as the round trip without FIFO (halts, resets and trace-off cost a little).
+      expect(rec.recovered / rec.retired, `${where}: ${recoveryLine(rec)}`).toBeGreaterThan(0.98);
+    }
   });
 });
