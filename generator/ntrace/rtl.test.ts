@@ -24,6 +24,7 @@ const CONFIGS: Record<string, string[]> = {
   'htm-deferred-plain': ['hist_full=deferred', 'empty_hist_indirect=plain'],
   'rv32-btm': ['xlen=32', 'ntrace_mode=btm'],
   'htm-every-option': ['hist_full=deferred', 'icnt_width=22', 'sync_period=1000', 'src_width=12', 'src=4095', 'timestamp=1', 'address_msb_drop=1'],
+  'htm-counter': ['implicit_return=counter', 'call_stack_size=64', 'hist_full=deferred'],
   'rv32-btm-options': ['xlen=32', 'ntrace_mode=btm', 'icnt_width=1', 'sync_period=1', 'src_width=1', 'src=1', 'timestamp=1', 'address_msb_drop=1'],
 };
 const NAMES = Object.keys(CONFIGS);
@@ -81,15 +82,16 @@ describe('generated N-Trace RTL', () => {
   it('disabled options generate nothing', () => {
     const sv = (name: string) => render(name).files.map((f) => f.content).join('\n');
     const btm = sv('btm');
-    for (const s of ['hist_q', 'hfp_q', 'since_q', 'tstamp_i', 'addr_length', "6'd28", "6'd29"]) expect(btm, s).not.toContain(s);
+    for (const s of ['hist_q', 'hfp_q', 'since_q', 'calls_q', 'tstamp_i', 'addr_length', "6'd28", "6'd29"]) expect(btm, s).not.toContain(s);
     const htm = sv('htm');
     for (const s of ['hfp_q', 'since_q', 'tstamp_i', 'addr_length', 'PendDirect;\n']) expect(htm, s).not.toContain(s);
     const all = sv('htm-every-option');
     for (const s of ['hfp_q', 'since_q', 'tstamp_i', 'addr_length']) expect(all, s).toContain(s);
+    expect(sv('htm-counter')).toContain('calls_q');
   });
 
   it('an option the RTL does not implement is refused', () => {
-    for (const set of ['implicit_return=counter', 'implicit_return=stack', 'repeat_branch=1', 'repeat_history=1']) {
+    for (const set of ['implicit_return=stack', 'repeat_branch=1', 'repeat_history=1']) {
       const s = resolveSettings('test', NTRACE_SETTINGS, [set]);
       expect(() => renderNtraceRtl(ntraceConfig(s), s, { component: 'ntrace', inputHash: 'test', sets: [set] }), set).toThrow(/does not implement/);
     }

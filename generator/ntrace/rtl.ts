@@ -25,7 +25,7 @@ export const NTRACE_DEFAULT_FIFO_BYTES = 16;
 /** What the RTL does not implement yet: a configuration asking for it is refused. */
 export function ntraceRtlUnsupported(c: NtraceConfig): string[] {
   const out: string[] = [];
-  if (c.implicitReturn !== 'none') out.push(`implicit_return=${c.implicitReturn}`);
+  if (c.implicitReturn === 'stack') out.push('implicit_return=stack');
   if (c.repeatBranch) out.push('repeat_branch=1');
   if (c.repeatHistory) out.push('repeat_history=1');
   return out;
@@ -78,6 +78,7 @@ function decisionContext(c: NtraceConfig, banner: string) {
   const w = ntraceWidths(c);
   const p = c.syncPeriod;
   const sw = bitsFor(p);
+  const cw = bitsFor(c.callStackSize);
   return {
     ...common(c, banner),
     modeText: c.mode === 'htm' ? 'history trace messaging' : 'branch trace messaging',
@@ -98,6 +99,12 @@ function decisionContext(c: NtraceConfig, banner: string) {
     uaZero: svSized(c.xlen - 1, 0n),
     cdf: c.mode === 'htm' ? "2'd1" : "2'd0",
     withHist: c.emptyHistIndirect === 'plain' ? "hist_d != 32'h1" : "1'b1",
+    counter: c.implicitReturn === 'counter',
+    callR: svRange(cw),
+    callZero: svSized(cw, 0n),
+    callOne: svSized(cw, 1n),
+    callMax: svSized(cw, BigInt(Math.max(c.callStackSize, 0))),
+    jumpItems: (c.implicitReturn === 'counter' ? [3, 6, 10, 14] : [3, 6, 8, 10, 12, 13, 14]).map((n) => `4'd${n}`).join(', '),
     sinceR: svRange(sw),
     sinceZero: svSized(sw, 0n),
     sinceOne: svSized(sw, 1n),
@@ -218,6 +225,7 @@ function topContext(c: NtraceConfig, settings: Settings, depth: number, banner: 
   const options = [
     c.mode === 'htm' ? `HTM, HIST full ${c.histFull}, empty HIST ${c.emptyHistIndirect}` : 'BTM',
     `I-CNT ${c.icntWidth} bits`,
+    c.implicitReturn === 'counter' ? `implicit return (call counter up to ${c.callStackSize})` : 'no implicit return',
     c.syncPeriod > 0 ? `periodic sync every ${c.syncPeriod} messages` : 'no periodic sync',
     c.srcWidth > 0 ? `SRC ${c.srcWidth} bits = ${c.src}` : 'no SRC',
     c.timestamp ? 'timestamps' : 'no timestamps',

@@ -35,6 +35,8 @@ const CASES: Case[] = [
   { name: 'HTM, 5-bit I-CNT, periodic sync, SRC, timestamps, MSB dropping', sets: ['icnt_width=5', 'sync_period=7', 'src_width=3', 'src=5', 'timestamp=1', 'address_msb_drop=1'] },
   { name: 'BTM, 6-bit I-CNT, periodic sync, timestamps', sets: ['ntrace_mode=btm', 'icnt_width=6', 'sync_period=16', 'timestamp=1'] },
   { name: 'HTM, deferred, 1-bit I-CNT, MSB dropping', sets: ['hist_full=deferred', 'icnt_width=1', 'address_msb_drop=1'] },
+  { name: 'HTM, implicit return with a call counter of 4', sets: ['implicit_return=counter', 'call_stack_size=4'] },
+  { name: 'BTM, implicit return with a call counter of 1, periodic sync', sets: ['ntrace_mode=btm', 'implicit_return=counter', 'call_stack_size=1', 'sync_period=9'] },
   { name: 'RV32 HTM, periodic sync, timestamps, MSB dropping', sets: ['xlen=32', 'sync_period=3', 'timestamp=1', 'address_msb_drop=1'], knobs: { xlen: 32 } },
 ];
 
