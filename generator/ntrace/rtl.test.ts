@@ -1,0 +1,132 @@
+/**
+ * Quality gates of the generated N-Trace RTL: deterministic to the byte; ntrace_top has exactly the
+ * ports of the port contract; Verilator lint with and without --assert (with ntrace.vlt) reports
+ * nothing; Icarus Verilog elaborates it; Yosys synthesises it without latches (cells and the
+ * longest path after mapping to simple gates are printed). Options a configuration disables
+ * generate nothing; an option the RTL does not implement is refused.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { resolveSettings } from '../../golden-model/common/settings.ts';
+import { NTRACE_TOP_MODULE, ntracePorts } from '../../golden-model/ntrace/ports.ts';
+import { NTRACE_SETTINGS, ntraceConfig, validateNtraceSettings } from '../../golden-model/ntrace/settings.ts';
+import { renderWaivers } from '../waivers.ts';
+import { ntraceLintWaivers, ntraceRtlFiles, renderNtraceRtl } from './rtl.ts';
+
+const WAIVERS = 'ntrace.vlt';
+
+const CONFIGS: Record<string, string[]> = {
+  htm: [],
+  btm: ['ntrace_mode=btm'],
+  'htm-deferred-plain': ['hist_full=deferred', 'empty_hist_indirect=plain'],
+  'rv32-btm': ['xlen=32', 'ntrace_mode=btm'],
+  'htm-every-option': ['hist_full=deferred', 'icnt_width=22', 'sync_period=1000', 'src_width=12', 'src=4095', 'timestamp=1', 'address_msb_drop=1'],
+  'htm-counter': ['implicit_return=counter', 'call_stack_size=64', 'hist_full=deferred'],
+  'rv32-btm-options': ['xlen=32', 'ntrace_mode=btm', 'icnt_width=1', 'sync_period=1', 'src_width=1', 'src=1', 'timestamp=1', 'address_msb_drop=1'],
+};
+const NAMES = Object.keys(CONFIGS);
+
+const dir = mkdtempSync(join(tmpdir(), 'rvtrace-ntrace-rtl-'));
+
+function render(name: string) {
+  const sets = CONFIGS[name]!;
+  const s = resolveSettings('test', NTRACE_SETTINGS, sets);
+  expect(validateNtraceSettings(s)).toEqual([]);
+  const c = ntraceConfig(s);
+  const provenance = { component: 'ntrace', inputHash: 'test', sets };
+  return { c, files: [...renderNtraceRtl(c, s, provenance), renderWaivers(WAIVERS, ntraceLintWaivers(), provenance)] };
+}
+
+function generated(name: string): { dir: string; sv: string[] } {
+  const out = join(dir, name);
+  mkdirSync(out, { recursive: true });
+  for (const f of render(name).files) writeFileSync(join(out, f.name), f.content);
+  return { dir: out, sv: ntraceRtlFiles() };
+}
+
+function run(cmd: string, args: string[], cwd: string): { status: number; out: string } {
+  const r = spawnSync(cmd, args, { cwd, encoding: 'utf8', maxBuffer: 64 << 20 });
+  return { status: r.status ?? -1, out: `${r.stdout ?? ''}${r.stderr ?? ''}` };
+}
+
+const ICARUS_NOTES = [/sorry: constant selects in always_\* processes are not currently supported \(all bits will be included\)\.$/, /sorry: Case unique\/unique0 qualities are ignored\.$/];
+const icarusProblems = (out: string): string[] => out.split('\n').filter((l) => l.trim() !== '' && !ICARUS_NOTES.some((re) => re.test(l)));
+
+describe('generated N-Trace RTL', () => {
+  it.each(NAMES)('%s: deterministic to the byte; no absolute paths or dates', (name) => {
+    const a = render(name).files;
+    expect(render(name).files).toEqual(a);
+    expect(a.map((f) => f.name)).toEqual([...ntraceRtlFiles(), WAIVERS]);
+    for (const f of a) expect(f.content, f.name).not.toMatch(/\/tmp|\/work|\d{4}-\d\d-\d\d/);
+  });
+
+  it.each(NAMES)('%s: ntrace_top has exactly the ports of ntracePorts; comments cite no TypeScript; no module parameters', (name) => {
+    const { c, files } = render(name);
+    const top = files.find((f) => f.name === 'ntrace_top.sv')!.content;
+    const header = top.slice(top.indexOf('module ntrace_top ('), top.indexOf('\n);'));
+    const decls = [...header.matchAll(/^\s+(input|output)\s+logic\s*(?:\[(\d+):0\])?\s+(\w+),?$/gm)].map((m) => ({
+      name: m[3],
+      direction: m[1] === 'input' ? 'in' : 'out',
+      width: m[2] === undefined ? 1 : Number(m[2]) + 1,
+    }));
+    expect(decls).toEqual(ntracePorts(c).map((p) => ({ name: p.name, direction: p.direction, width: p.width })));
+    for (const f of files) {
+      expect(f.content.split('\n').filter((l) => /\.ts\b|golden-model|generator\/|docs\//.test(l)), f.name).toEqual([]);
+      expect(f.content, f.name).not.toMatch(/(?<!local)parameter\b/);
+    }
+  });
+
+  it('disabled options generate nothing', () => {
+    const sv = (name: string) => render(name).files.map((f) => f.content).join('\n');
+    const btm = sv('btm');
+    for (const s of ['hist_q', 'hfp_q', 'since_q', 'calls_q', 'tstamp_i', 'addr_length', "6'd28", "6'd29"]) expect(btm, s).not.toContain(s);
+    const htm = sv('htm');
+    for (const s of ['hfp_q', 'since_q', 'tstamp_i', 'addr_length', 'PendDirect;\n']) expect(htm, s).not.toContain(s);
+    const all = sv('htm-every-option');
+    for (const s of ['hfp_q', 'since_q', 'tstamp_i', 'addr_length']) expect(all, s).toContain(s);
+    expect(sv('htm-counter')).toContain('calls_q');
+  });
+
+  it('an option the RTL does not implement is refused', () => {
+    for (const set of ['implicit_return=stack', 'repeat_branch=1', 'repeat_history=1']) {
+      const s = resolveSettings('test', NTRACE_SETTINGS, [set]);
+      expect(() => renderNtraceRtl(ntraceConfig(s), s, { component: 'ntrace', inputHash: 'test', sets: [set] }), set).toThrow(/does not implement/);
+    }
+  });
+
+  it.each(NAMES)('%s: verilator --lint-only -Wall (with and without --assert) reports nothing; iverilog elaborates it', (name) => {
+    const g = generated(name);
+    for (const extra of [[], ['--assert']]) {
+      const r = run('verilator', ['--lint-only', '-Wall', ...extra, '--top-module', NTRACE_TOP_MODULE, WAIVERS, ...g.sv], g.dir);
+      expect(r.out).toBe('');
+      expect(r.status).toBe(0);
+    }
+    const ivl = run('iverilog', ['-g2012', '-o', 'top.vvp', '-s', NTRACE_TOP_MODULE, WAIVERS, ...g.sv], g.dir);
+    expect(ivl.status, ivl.out).toBe(0);
+    expect(icarusProblems(ivl.out)).toEqual([]);
+  }, 120_000);
+
+  it.each(NAMES)('%s: yosys synthesises ntrace_top without latches; cells and the longest path', (name) => {
+    const g = generated(name);
+    const script = [
+      `read_verilog -sv ${g.sv.join(' ')}`,
+      `synth -top ${NTRACE_TOP_MODULE} -flatten`,
+      'select -assert-none t:$dlatch t:$adlatch t:$_DLATCH_* t:$_DLATCHSR_*',
+      'check -assert',
+      'tee -o stat.txt stat',
+      'abc -g AND,NAND,OR,NOR,XOR,XNOR,MUX',
+      'tee -o ltp.txt ltp -noff',
+    ].join('; ');
+    const y = run('yosys', ['-q', '-p', script], g.dir);
+    expect(y.out).not.toMatch(/(?<!No )latch inferred/i);
+    expect(y.out).not.toMatch(/ERROR/);
+    expect(y.status, y.out.slice(-2000)).toBe(0);
+    const cells = /Number of cells:\s+(\d+)/.exec(readFileSync(join(g.dir, 'stat.txt'), 'utf8'));
+    const ltp = /Longest topological path in \S+ \(length=(\d+)\)/.exec(readFileSync(join(g.dir, 'ltp.txt'), 'utf8'));
+    console.log(`ntrace ${name}: ${cells?.[1]} cells, longest path ${ltp?.[1]} gates`);
+    expect(Number(cells?.[1])).toBeGreaterThan(0);
+  }, 600_000);
+});

@@ -1,0 +1,268 @@
+/**
+ * The generated RTL of the N-Trace encoder for one configuration (templates/ntrace/*.sv.hbs), with
+ * the banner of every generated file and deterministic to the byte.
+ *
+ * Module split (NTRACE_RTL_MODULES): ntrace_decision holds the encoder state and decides the
+ * messages, one a cycle, holding the hart (stall_o) while a record needs more; ntrace_fields lays a
+ * message out (head, field lengths); ntrace_packer turns it into MSEO bytes, a piece of a field a
+ * cycle; ntrace_fifo is the output byte FIFO with the ready/valid port; ntrace_top wires them.
+ *
+ * This file prepares every value the templates paste (ranges, literals, tables, port lines); the
+ * templates only choose, loop and paste. Options a configuration disables generate nothing.
+ */
+import { RvError } from '../../golden-model/common/errors.ts';
+import type { Settings } from '../../golden-model/common/settings.ts';
+import { NTRACE_RTL_MODULES, ntracePorts } from '../../golden-model/ntrace/ports.ts';
+import { NTRACE_CONFIG_SETTINGS, type NtraceConfig } from '../../golden-model/ntrace/settings.ts';
+import type { Provenance, Waiver } from '../../core/block.ts';
+import { camelCase, commentBanner, padColumn, renderTemplate, svBits, svLogic, svRange, svSized, type OutputFile } from '../render.ts';
+import { alignDeclarations } from '../sv-align.ts';
+import { configurationLocalparamsWaiver } from '../waivers.ts';
+
+/** The output FIFO's bytes when the settings do not say (a power of two). */
+export const NTRACE_DEFAULT_FIFO_BYTES = 16;
+
+/** What the RTL does not implement yet: a configuration asking for it is refused. */
+export function ntraceRtlUnsupported(c: NtraceConfig): string[] {
+  const out: string[] = [];
+  if (c.implicitReturn === 'stack') out.push('implicit_return=stack');
+  if (c.repeatBranch) out.push('repeat_branch=1');
+  if (c.repeatHistory) out.push('repeat_history=1');
+  return out;
+}
+
+function checkSupport(c: NtraceConfig): void {
+  const u = ntraceRtlUnsupported(c);
+  if (u.length > 0) throw new RvError('invalid-component', `the N-Trace RTL generator does not implement ${u.join(', ')} yet`, { path: 'parameters' });
+}
+
+const log2 = (n: number): number => Math.ceil(Math.log2(n));
+const bitsFor = (n: number): number => Math.max(1, 32 - Math.clz32(n));
+
+/** Widths shared by the templates. */
+export function ntraceWidths(c: NtraceConfig) {
+  const icw = c.icntWidth + 1; // I-CNT reaches 2^icntWidth
+  const vw = Math.max(icw, c.mode === 'htm' ? 32 : 0, c.xlen - 1, c.timestamp ? 64 : 0);
+  const hw = 12 + c.srcWidth; // {fixed[6], SRC, TCODE[6]}
+  const maxLen = Math.max(vw, hw, c.addressMsbDrop ? 6 * Math.ceil(c.xlen / 6) : 0);
+  const lw = bitsFor(maxLen);
+  const pw = 1 << log2(vw);
+  return { icw, vw, hw, lw, pw };
+}
+
+function fifoBytes(settings: Settings): number {
+  const v = settings['fifo_bytes'];
+  const n = typeof v === 'number' && v > 0 ? v : NTRACE_DEFAULT_FIFO_BYTES;
+  return Math.max(2, 1 << log2(n));
+}
+
+function common(c: NtraceConfig, banner: string) {
+  const w = ntraceWidths(c);
+  return {
+    banner,
+    htm: c.mode === 'htm',
+    ts: c.timestamp,
+    msbDrop: c.addressMsbDrop,
+    vw: w.vw,
+    lw: w.lw,
+    vr: svRange(w.vw),
+    hr: svRange(w.hw),
+    lr: svRange(w.lw),
+    vZero: svSized(w.vw, 0n),
+    lZero: svSized(w.lw, 0n),
+    srcText: c.srcWidth > 0 ? `SRC[${c.srcWidth}] = ${c.src}` : 'no SRC',
+  };
+}
+
+function decisionContext(c: NtraceConfig, banner: string) {
+  const w = ntraceWidths(c);
+  const p = c.syncPeriod;
+  const sw = bitsFor(p);
+  const cw = bitsFor(c.callStackSize);
+  return {
+    ...common(c, banner),
+    modeText: c.mode === 'htm' ? 'history trace messaging' : 'branch trace messaging',
+    deferred: c.mode === 'htm' && c.histFull === 'deferred',
+    syncPeriod: p > 0,
+    icw: w.icw,
+    icntWidth: c.icntWidth,
+    icr: svRange(w.icw),
+    icr1: svRange(w.icw + 1),
+    icZero: svSized(w.icw, 0n),
+    icr1Zero: svSized(w.icw + 1, 0n),
+    icLow: svBits(w.icw - 1, 0),
+    limit: svSized(w.icw + 1, 1n << BigInt(c.icntWidth)),
+    ar: svRange(c.xlen),
+    aZero: svSized(c.xlen, 0n),
+    ahi: svBits(c.xlen - 1, 1),
+    uar: svRange(c.xlen - 1),
+    uaZero: svSized(c.xlen - 1, 0n),
+    cdf: c.mode === 'htm' ? "2'd1" : "2'd0",
+    withHist: c.emptyHistIndirect === 'plain' ? "hist_d != 32'h1" : "1'b1",
+    counter: c.implicitReturn === 'counter',
+    callR: svRange(cw),
+    callZero: svSized(cw, 0n),
+    callOne: svSized(cw, 1n),
+    callMax: svSized(cw, BigInt(Math.max(c.callStackSize, 0))),
+    jumpItems: (c.implicitReturn === 'counter' ? [3, 6, 10, 14] : [3, 6, 8, 10, 12, 13, 14]).map((n) => `4'd${n}`).join(', '),
+    sinceR: svRange(sw),
+    sinceZero: svSized(sw, 0n),
+    sinceOne: svSized(sw, 1n),
+    sincePeriod: p > 0 ? svSized(sw, BigInt(p)) : '',
+  };
+}
+
+function fieldsContext(c: NtraceConfig, banner: string) {
+  const w = ntraceWidths(c);
+  const width = c.xlen - 1; // address fields carry XLEN - 1 bits
+  const max = 6 * Math.ceil((width + 1) / 6);
+  const rows: string[] = [];
+  for (let n = max - 6; n >= 6; n -= 6) rows.push(`if (len < ${svSized(w.lw, BigInt(n))}) addr_length = ${svSized(w.lw, BigInt(n))};`);
+  return {
+    ...common(c, banner),
+    pw: w.pw,
+    pr: svRange(w.pw),
+    kTop: log2(w.pw) - 1,
+    atop: width - 1,
+    alow: svBits(width - 1, 0),
+    mdoMax: max,
+    mdoRows: rows,
+    srcLit: c.srcWidth > 0 ? `${svSized(c.srcWidth, BigInt(c.src))}, ` : '',
+    headBase: 6 + c.srcWidth,
+  };
+}
+
+function packerContext(c: NtraceConfig, banner: string) {
+  const w = ntraceWidths(c);
+  const pad = w.vw - w.hw;
+  return {
+    ...common(c, banner),
+    headLoad: pad > 0 ? `{${pad}'d0, head_i}` : 'head_i',
+    nvLoad: 'nv',
+    vZero4: `{4{${svSized(w.vw, 0n)}}}`,
+    lZero4: `{4{${svSized(w.lw, 0n)}}}`,
+  };
+}
+
+function fifoContext(depth: number, banner: string) {
+  const pw = log2(depth);
+  return {
+    banner,
+    depth,
+    memRange: `[${depth}]`,
+    ptrRange: svRange(pw),
+    cntRange: svRange(pw + 1),
+    ptrZero: svSized(pw, 0n),
+    ptrOne: svSized(pw, 1n),
+    cntZero: svSized(pw + 1, 0n),
+    cntOne: svSized(pw + 1, 1n),
+    cntDepth: svSized(pw + 1, BigInt(depth)),
+  };
+}
+
+/** `text` as `// ` comment lines of at most `width` characters. */
+function wrapComment(text: string, width: number): string[] {
+  const lines: string[] = [];
+  let line = '//';
+  for (const word of text.split(/\s+/).filter((x) => x !== '')) {
+    if (line !== '//' && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = '//';
+    }
+    line += ` ${word}`;
+  }
+  if (line !== '//') lines.push(line);
+  return lines;
+}
+
+function connections(pairs: readonly [string, string][]): string[] {
+  const col = padColumn(pairs.map(([p]) => `.${p}`));
+  return pairs.map(([, sig], i) => `${col[i]} (${sig})${i === pairs.length - 1 ? '' : ','}`);
+}
+
+/** The settings as localparams of ntrace_top (lowRISC names): the configuration, for people and testbenches. */
+function configLocalparams(settings: Settings): string[] {
+  const out: string[] = [];
+  for (const spec of NTRACE_CONFIG_SETTINGS) {
+    const v = settings[spec.name];
+    const name = camelCase(spec.name);
+    if (typeof v === 'boolean') out.push(`localparam bit ${name} = ${v ? "1'b1" : "1'b0"};`);
+    else if (typeof v === 'number') out.push(`localparam int ${name} = ${v};`);
+    else if (spec.kind === 'choice' && /^\d+$/.test(String(v))) out.push(`localparam int ${name} = ${String(v)};`);
+    else out.push(`// ${spec.name} = ${String(v)}`);
+  }
+  return out;
+}
+
+function topContext(c: NtraceConfig, settings: Settings, depth: number, banner: string) {
+  const w = ntraceWidths(c);
+  const ports = ntracePorts(c);
+  const types = padColumn(ports.map((q) => `${q.direction === 'in' ? 'input ' : 'output'} ${svLogic(q.width)}`));
+  const conns: [string, string][] = [
+    ['clk_i', 'clk_i'],
+    ['rst_ni', 'rst_ni'],
+    ['itype_i', 'itype_i'],
+    ['iretire_i', 'iretire_i'],
+    ['iaddr_i', 'iaddr_i'],
+    ['trace_on_i', 'trigger_i[0]'],
+    ['trace_off_i', 'trigger_i[1]'],
+    ['halted_i', 'halted_i'],
+    ['reset_i', 'reset_i'],
+    ...(c.timestamp ? ([['tstamp_i', 'tstamp_i']] as [string, string][]) : []),
+    ['stall_o', 'stall_o'],
+    ['m_valid_o', 'm_valid'],
+    ['m_ready_i', 'm_ready'],
+    ['m_tcode_o', 'm_tcode'],
+    ['m_fix_o', 'm_fix'],
+    ['m_fixw_o', 'm_fixw'],
+    ['m_nvar_o', 'm_nvar'],
+    ['m_addr_o', 'm_addr'],
+    ['m_v0_o', 'm_v0'],
+    ['m_v1_o', 'm_v1'],
+    ['m_v2_o', 'm_v2'],
+    ['m_v3_o', 'm_v3'],
+  ];
+  const options = [
+    c.mode === 'htm' ? `HTM, HIST full ${c.histFull}, empty HIST ${c.emptyHistIndirect}` : 'BTM',
+    `I-CNT ${c.icntWidth} bits`,
+    c.implicitReturn === 'counter' ? `implicit return (call counter up to ${c.callStackSize})` : 'no implicit return',
+    c.syncPeriod > 0 ? `periodic sync every ${c.syncPeriod} messages` : 'no periodic sync',
+    c.srcWidth > 0 ? `SRC ${c.srcWidth} bits = ${c.src}` : 'no SRC',
+    c.timestamp ? 'timestamps' : 'no timestamps',
+    c.addressMsbDrop ? 'address MSB dropping' : 'full addresses',
+  ];
+  return {
+    ...common(c, banner),
+    depth,
+    hr: svRange(w.hw),
+    headLines: wrapComment(`ntrace_top: an N-Trace encoder (RISC-V N-Trace 1.0) of an RV${c.xlen} hart with single retirement: ${options.join(', ')}; Nexus MSEO bytes out of a ${depth}-byte FIFO.`, 100),
+    portLines: ports.flatMap((q, i) => [...wrapComment(q.description, 96), `${types[i]} ${q.name}${i === ports.length - 1 ? '' : ','}`]),
+    configLines: [...configLocalparams(settings), `localparam int FifoBytes = ${depth};`],
+    decisionConns: connections(conns),
+  };
+}
+
+/** The RTL files of a configuration, in compilation order (leaves first). */
+export function ntraceRtlFiles(): string[] {
+  return NTRACE_RTL_MODULES.map((m) => `${m}.sv`);
+}
+
+/** Every RTL file of a configuration, in compilation order. */
+export function renderNtraceRtl(c: NtraceConfig, settings: Settings, provenance: Provenance): OutputFile[] {
+  checkSupport(c);
+  const banner = commentBanner(provenance, '//');
+  const depth = fifoBytes(settings);
+  const render: Record<string, () => string> = {
+    ntrace_fifo: () => renderTemplate('ntrace/ntrace_fifo.sv.hbs', fifoContext(depth, banner)),
+    ntrace_packer: () => renderTemplate('ntrace/ntrace_packer.sv.hbs', packerContext(c, banner)),
+    ntrace_fields: () => renderTemplate('ntrace/ntrace_fields.sv.hbs', fieldsContext(c, banner)),
+    ntrace_decision: () => renderTemplate('ntrace/ntrace_decision.sv.hbs', decisionContext(c, banner)),
+    ntrace_top: () => renderTemplate('ntrace/ntrace_top.sv.hbs', topContext(c, settings, depth, banner)),
+  };
+  return NTRACE_RTL_MODULES.map((m) => ({ name: `${m}.sv`, content: alignDeclarations(render[m]!()) }));
+}
+
+/** The lint waivers of the generated N-Trace RTL (rendered into ntrace.vlt), each with its reason. */
+export function ntraceLintWaivers(): Waiver[] {
+  return [configurationLocalparamsWaiver('ntrace_top')];
+}

@@ -1,0 +1,72 @@
+/**
+ * The port contract of the generated N-Trace encoder's top level (`ntrace_top`): what the RTL
+ * implements, what the co-simulation harness drives and what an IP-XACT export would write.
+ *
+ * Decisions (the N-Trace specification leaves the hart interface to the implementation; it reuses
+ * the E-Trace one, chapter 4 of the E-Trace specification):
+ * - lowRISC naming, `clk_i` and `rst_ni` (asynchronous, active low) first.
+ * - The hart side is the shared retirement port group (golden-model/hart/ports.ts) for ONE signal
+ *   group: itype_i (4-bit classification), iretire_i (half-words: 0, 1 or 2 in single retirement),
+ *   ilastsize_i, iaddr_i (XLEN bits), priv_i (3 bits, 4 = debug mode), then trigger_i[2:0]
+ *   (bit 0 trace-on, bit 1 trace-off, bit 2 notify), halted_i and reset_i, and tstamp_i (64 bits)
+ *   when the configuration has timestamps.
+ * - Single retirement: one record (one retired instruction, or a trap that retired nothing, or an
+ *   idle cycle) per taken frame. Multiple retirement (blocks of several instructions, several
+ *   groups a cycle) would need wider iretire_i, the block rule of trace-on (the start F-ADDR is the
+ *   block's last instruction), an I-CNT step that may send several ResourceFull(I-CNT) pieces, and
+ *   the groups of a cycle handled in order (replicated ports as in E-Trace); not done.
+ * - stall_o: the encoder did not take this cycle's record; the hart holds the same inputs in the
+ *   next cycle (the N-Trace "stall" of trTeInstStallEna, always on: the model is lossless, so the
+ *   RTL never drops a record). A record that causes several messages (a stop, a flushed repeat, a
+ *   ResourceFull before a branch message) or a full output stalls the hart. stall_o is a register
+ *   output (no path from the inputs).
+ * - The trace leaves as Nexus MSEO bytes, MDO[5:0] << 2 | MSEO[1:0], on a ready/valid byte
+ *   interface: a byte moves in a cycle where mseo_valid_o and mseo_ready_i are both 1.
+ */
+import { haltedResetPorts, privPort, retirementPorts, type PortDirection, type PortSpec as HartPortSpec, type RetirementWidths } from '../hart/ports.ts';
+import type { NtraceConfig } from './settings.ts';
+
+/** Name of the generated top-level module. */
+export const NTRACE_TOP_MODULE = 'ntrace_top';
+
+/** Width of tstamp_i (the records' time is a 64-bit quantity). */
+export const NTRACE_TSTAMP_WIDTH = 64;
+
+export type NtracePortGroup = 'clock' | 'hart' | 'sideband' | 'trace';
+export type { PortDirection };
+export type NtracePortSpec = HartPortSpec<NtracePortGroup>;
+
+/** The widths of the retirement group of a single-retirement N-Trace encoder. */
+export function ntraceRetirementWidths(c: NtraceConfig): RetirementWidths {
+  return {
+    itype: { bits: 4, expr: '4' },
+    iretire: { bits: 2, expr: '2' },
+    ilastsize: { bits: 1, expr: '1' },
+    iaddr: { bits: c.xlen, expr: 'xlen' },
+    priv: { bits: 3, expr: '3' },
+  };
+}
+
+/** The top-level ports, in declaration order. */
+export function ntracePorts(c: NtraceConfig): NtracePortSpec[] {
+  const ports: NtracePortSpec[] = [];
+  const port = (name: string, direction: PortDirection, width: number, widthExpr: string, group: NtracePortGroup, description: string): void => {
+    ports.push({ name, direction, width, widthExpr, group, description });
+  };
+  port('clk_i', 'in', 1, '1', 'clock', 'Clock of the encoder and of the hart interface.');
+  port('rst_ni', 'in', 1, '1', 'clock', 'Asynchronous reset, active low.');
+  const w = ntraceRetirementWidths(c);
+  ports.push(...retirementPorts(w, 'hart'));
+  ports.push(privPort(w, 'hart'));
+  port('trigger_i', 'in', 3, '3', 'sideband', 'trigger[2:0] (E-Trace tables 4.5 and 4.7): bit 0 trace-on (from this instruction), bit 1 trace-off (after this instruction), bit 2 notify (no message).');
+  ports.push(...haltedResetPorts('sideband'));
+  if (c.timestamp) port('tstamp_i', 'in', NTRACE_TSTAMP_WIDTH, String(NTRACE_TSTAMP_WIDTH), 'sideband', 'Time of the record (the TSTAMP source).');
+  port('stall_o', 'out', 1, '1', 'sideband', 'The record on the inputs was not taken in this cycle: hold it (N-Trace trTeInstStallEna).');
+  port('mseo_data_o', 'out', 8, '8', 'trace', 'Trace byte offered: MDO[5:0] in bits 7..2, MSEO[1:0] in bits 1..0.');
+  port('mseo_valid_o', 'out', 1, '1', 'trace', 'mseo_data_o holds a byte.');
+  port('mseo_ready_i', 'in', 1, '1', 'trace', 'The transport takes the byte in this cycle.');
+  return ports;
+}
+
+/** The generated RTL files, in compilation order (leaves first); one module per file. */
+export const NTRACE_RTL_MODULES = ['ntrace_fifo', 'ntrace_packer', 'ntrace_fields', 'ntrace_decision', 'ntrace_top'] as const;

@@ -1,0 +1,90 @@
+/**
+ * Co-simulation of the generated N-Trace RTL against the golden model (encodeNtrace): the same
+ * generated retirement streams (single retirement) give the same MSEO bytes, for HTM and BTM and
+ * each option the RTL implements, with and without back-pressure on the byte output. One Verilator
+ * build per configuration, reused for every seed. Seeds are fixed and printed in the test names.
+ */
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { resolveSettings } from '../../golden-model/common/settings.ts';
+import { generateStimulus } from '../../golden-model/hart/stimulus/generate.ts';
+import { defaultKnobs, type StimulusKnobs } from '../../golden-model/hart/stimulus/knobs.ts';
+import { NTRACE_SETTINGS, ntraceConfig, validateNtraceSettings } from '../../golden-model/ntrace/settings.ts';
+import { renderNtraceRtl } from '../../generator/ntrace/rtl.ts';
+import type { BuiltModel } from '../build.ts';
+import { buildNtraceModel, cosimNtrace } from './cosim.ts';
+
+const RECORDS = Number(process.env.COSIM_RECORDS ?? 20_000);
+
+/** Many more halts, resets and trace-on/off triggers than the defaults: every stop and restart path. */
+const EVENTS: Partial<StimulusKnobs> = { halt_rate: 0.002, reset_rate: 0.001, trace_off_rate: 0.002, trace_on_rate: 0.02 };
+
+interface Case {
+  name: string;
+  sets: string[];
+  knobs?: Partial<StimulusKnobs>;
+}
+
+const CASES: Case[] = [
+  { name: 'HTM', sets: [] },
+  { name: 'BTM', sets: ['ntrace_mode=btm'] },
+  { name: 'HTM, deferred HIST full, plain indirect for empty HIST', sets: ['hist_full=deferred', 'empty_hist_indirect=plain'] },
+  { name: 'RV32 BTM', sets: ['xlen=32', 'ntrace_mode=btm'], knobs: { xlen: 32 } },
+  { name: 'HTM, 5-bit I-CNT, periodic sync, SRC, timestamps, MSB dropping', sets: ['icnt_width=5', 'sync_period=7', 'src_width=3', 'src=5', 'timestamp=1', 'address_msb_drop=1'] },
+  { name: 'BTM, 6-bit I-CNT, periodic sync, timestamps', sets: ['ntrace_mode=btm', 'icnt_width=6', 'sync_period=16', 'timestamp=1'] },
+  { name: 'HTM, deferred, 1-bit I-CNT, MSB dropping', sets: ['hist_full=deferred', 'icnt_width=1', 'address_msb_drop=1'] },
+  { name: 'HTM, implicit return with a call counter of 4', sets: ['implicit_return=counter', 'call_stack_size=4'] },
+  { name: 'BTM, implicit return with a call counter of 1, periodic sync', sets: ['ntrace_mode=btm', 'implicit_return=counter', 'call_stack_size=1', 'sync_period=9'] },
+  { name: 'RV32 HTM, periodic sync, timestamps, MSB dropping', sets: ['xlen=32', 'sync_period=3', 'timestamp=1', 'address_msb_drop=1'], knobs: { xlen: 32 } },
+];
+
+const RUNS = [
+  { seed: 1, backpressure: 0, events: false },
+  { seed: 2, backpressure: 0.5, events: false },
+  { seed: 3, backpressure: 0.3, events: true },
+];
+
+const dir = mkdtempSync(join(tmpdir(), 'rvtrace-ntrace-cosim-'));
+const models = new Map<string, BuiltModel>();
+
+describe('N-Trace co-simulation: generated RTL against the model', () => {
+  for (const k of CASES) {
+    const settings = resolveSettings('test', NTRACE_SETTINGS, k.sets);
+    const c = ntraceConfig(settings);
+    it.each(RUNS)(`${k.name}: seed $seed, back-pressure $backpressure, many events $events: identical bytes`, async ({ seed, backpressure, events }) => {
+      expect(validateNtraceSettings(settings)).toEqual([]);
+      let m = models.get(k.name);
+      if (!m) {
+        const out = join(dir, k.name.replace(/\W+/g, '-'));
+        mkdirSync(out, { recursive: true });
+        const files = renderNtraceRtl(c, settings, { component: 'ntrace', inputHash: 'test', sets: k.sets });
+        for (const f of files) writeFileSync(join(out, f.name), f.content);
+        m = buildNtraceModel(c, files.map((f) => join(out, f.name)));
+        models.set(k.name, m);
+      }
+      const records = generateStimulus({ ...defaultKnobs(), ...k.knobs, ...(events ? EVENTS : {}) }, seed, RECORDS).records;
+      const r = await cosimNtrace(m, c, records, { seed, backpressure });
+      expect(r.mismatch).toBeUndefined();
+      expect(r.actual.length).toBe(r.expected.bytes.length);
+      expect(r.expected.bytes.length).toBeGreaterThan(RECORDS / 10);
+      console.log(`${k.name}, seed ${seed}: ${r.actual.length} bytes, ${r.cycles} cycles for ${records.length + 1} records (${r.holds} held)`);
+    }, 300_000);
+  }
+});
+
+describe('N-Trace co-simulation can fail', () => {
+  it('a copy of the RTL with the ProgTraceSync TCODE changed is caught, with the messages around it', async () => {
+    const settings = resolveSettings('test', NTRACE_SETTINGS, []);
+    const c = ntraceConfig(settings);
+    const out = join(dir, 'broken');
+    mkdirSync(out, { recursive: true });
+    const files = renderNtraceRtl(c, settings, { component: 'ntrace', inputHash: 'test', sets: [] });
+    for (const f of files) writeFileSync(join(out, f.name), f.name === 'ntrace_decision.sv' ? f.content.replace("m_tcode_d = 6'd9;", "m_tcode_d = 6'd10;") : f.content);
+    const m = buildNtraceModel(c, files.map((f) => join(out, f.name)));
+    const records = generateStimulus(defaultKnobs(), 1, 500).records;
+    const r = await cosimNtrace(m, c, records);
+    expect(r.mismatch).toMatch(/^first difference at byte 0 .*\n[\s\S]*ProgTraceSync SYNC=1/);
+  }, 300_000);
+});

@@ -1,0 +1,149 @@
+/**
+ * Co-simulation of the generated N-Trace encoder against the golden model: the same retirement
+ * records drive the model (golden-model/ntrace/encoder.ts encodeNtrace) and the RTL (through the
+ * generic Verilator harness of tb/), and the two MSEO byte streams must be identical.
+ *
+ * How the RTL is driven:
+ * - Record i is one frame; the encoder takes a frame in a cycle where stall_o is 0 (the harness
+ *   holds the frame while stall_o is 1: `hold`), so the bytes do not depend on the timing.
+ * - The model's end of the records (finish(): trace disabled) is given to both sides as one more
+ *   record: an idle cycle with a trace-off trigger (ProgTraceCorrelation EVCODE 4 when the trace
+ *   runs); the model's finish() then has nothing left to do. Idle frames follow until the FIFO
+ *   has drained.
+ * - mseo_ready_i is driven by the harness: 1 unless cycleChance(seed, cycle, backpressure).
+ */
+import { encodeNtrace, type NtraceEncodeResult } from '../../golden-model/ntrace/encoder.ts';
+import { NTRACE_TOP_MODULE, ntracePorts } from '../../golden-model/ntrace/ports.ts';
+import type { NtraceConfig } from '../../golden-model/ntrace/settings.ts';
+import { RvError } from '../../golden-model/common/errors.ts';
+import { emptyRecord, Trigger, type RetirementRecord } from '../../golden-model/hart/records.ts';
+import { type BuiltModel, buildModel } from '../build.ts';
+import type { HarnessSpec } from '../harness-spec.ts';
+import { FrameWriter, runModel } from '../run.ts';
+
+export function ntraceHarnessSpec(c: NtraceConfig): HarnessSpec {
+  return {
+    top: NTRACE_TOP_MODULE,
+    ports: ntracePorts(c).map((p) => ({ name: p.name, direction: p.direction, width: p.width })),
+    clock: 'clk_i',
+    reset: 'rst_ni',
+    hold: 'stall_o',
+    ready: ['mseo_ready_i'],
+    captures: [
+      {
+        name: 'mseo',
+        when: [
+          { port: 'mseo_valid_o', value: 1 },
+          { port: 'mseo_ready_i', value: 1 },
+        ],
+        data: ['mseo_data_o'],
+      },
+    ],
+  };
+}
+
+export function buildNtraceModel(c: NtraceConfig, rtlFiles: string[], log?: (line: string) => void): BuiltModel {
+  return buildModel({ spec: ntraceHarnessSpec(c), rtlFiles }, log);
+}
+
+/** The record that ends a run on both sides: an idle cycle with a trace-off trigger. */
+export function endOfTraceRecord(last: RetirementRecord | undefined): RetirementRecord {
+  return { ...emptyRecord(), trigger: Trigger.traceOff, time: last?.time ?? 0n };
+}
+
+/** Writes one record into a frame (every hart input). */
+export function ntraceFrameWriter(c: NtraceConfig, w: FrameWriter): (r: RetirementRecord, index: number) => void {
+  const itype = w.setter('itype_i');
+  const iretire = w.setter('iretire_i');
+  const ilastsize = w.setter('ilastsize_i');
+  const iaddr = w.setter('iaddr_i');
+  const priv = w.setter('priv_i');
+  const trigger = w.setter('trigger_i');
+  const halted = w.setter('halted_i');
+  const reset = w.setter('reset_i');
+  const tstamp = c.timestamp ? w.setter('tstamp_i') : undefined;
+  const addrMask = (1n << BigInt(c.xlen)) - 1n;
+  return (r, index) => {
+    if (r.iretire > 2 || r.sameCycle) throw new RvError('bad-value', `record ${index}: the N-Trace RTL takes single retirement (one instruction a record), not iretire ${r.iretire}${r.sameCycle ? ' in the same cycle' : ''}`);
+    itype(r.itype & 0xf);
+    iretire(r.iretire);
+    ilastsize(r.ilastsize & 1);
+    iaddr(r.iaddr & addrMask);
+    priv(r.priv & 7);
+    trigger(r.trigger & 7);
+    halted(r.halted ? 1 : 0);
+    reset(r.reset ? 1 : 0);
+    tstamp?.(r.time & ((1n << 64n) - 1n));
+  };
+}
+
+export interface NtraceCosimOptions {
+  /** Probability that mseo_ready_i is 0 in a cycle (0: always ready). */
+  backpressure?: number;
+  seed?: number;
+  /** Output FIFO bytes of the RTL (for the drain time). */
+  fifoBytes?: number;
+}
+
+export interface NtraceCosimResult {
+  readonly expected: NtraceEncodeResult;
+  readonly actual: Uint8Array;
+  readonly cycles: number;
+  readonly holds: number;
+  readonly mismatch?: string;
+}
+
+const hex = (b: Uint8Array): string => Array.from(b, (x) => x.toString(16).padStart(2, '0')).join(' ');
+
+/** Runs one co-simulation of `records` and compares the RTL's bytes with the model's. */
+export async function cosimNtrace(verilated: BuiltModel, c: NtraceConfig, records: readonly RetirementRecord[], opts: NtraceCosimOptions = {}): Promise<NtraceCosimResult> {
+  const p = opts.backpressure ?? 0;
+  const seed = opts.seed ?? 1;
+  const all = [...records, endOfTraceRecord(records[records.length - 1])];
+  const expected = encodeNtrace(all, c);
+  const spec = ntraceHarnessSpec(c);
+  const run = await runModel(
+    verilated,
+    spec,
+    (emit) => {
+      const w = new FrameWriter(spec);
+      const fill = ntraceFrameWriter(c, w);
+      all.forEach((r, i) => {
+        fill(r, i);
+        emit(w);
+      });
+      fill(emptyRecord(), all.length);
+      // The bytes still in the encoder when the last record is taken: the FIFO, the packer and
+      // the message register (two messages of at most 38 bytes), at up to two cycles a byte.
+      const drain = Math.ceil((2 * ((opts.fifoBytes ?? 16) + 80)) / Math.max(0.01, 1 - p)) + 64;
+      for (let i = 0; i < drain; i++) emit(w);
+    },
+    { seed, readyChance: p },
+  );
+  const actual = Uint8Array.from((run.captures[0] ?? []).map((cap) => Number(cap.values[0])));
+  const mismatch = compareNtrace(expected, actual);
+  return { expected, actual, cycles: run.cycles, holds: run.holds, ...(mismatch ? { mismatch } : {}) };
+}
+
+/** The first difference between the model's bytes and the RTL's, with the model's messages around it. */
+export function compareNtrace(expected: NtraceEncodeResult, actual: Uint8Array): string | undefined {
+  const e = expected.bytes;
+  const n = Math.min(e.length, actual.length);
+  let offset = 0;
+  while (offset < n && e[offset] === actual[offset]) offset++;
+  if (offset === e.length && offset === actual.length) return undefined;
+  const ms = expected.messages;
+  let k = ms.findIndex((m, i) => m.offset <= offset && (i === ms.length - 1 || ms[i + 1]!.offset > offset));
+  if (k < 0) k = ms.length - 1;
+  const start = k >= 0 ? ms[k]!.offset : 0;
+  const lines = [
+    `first difference at byte ${offset} (model message ${k} at byte ${start}); model ${e.length} bytes, RTL ${actual.length} bytes`,
+    `  model bytes from ${start}: ${hex(e.subarray(start, start + 32))}`,
+    `  RTL   bytes from ${start}: ${hex(actual.subarray(start, start + 32))}`,
+  ];
+  for (const j of [k - 2, k - 1, k, k + 1]) {
+    const m = ms[j];
+    if (m) lines.push(`  model message ${j} @${m.offset}: ${m.name} ${Object.entries(m.fields).map(([f, v]) => `${f}=${v.toString()}`).join(' ')}`);
+  }
+  return lines.join('\n');
+}
