@@ -237,7 +237,7 @@ function topContext(c: NtraceConfig, settings: Settings, depth: number, banner: 
     hr: svRange(w.hw),
     headLines: wrapComment(`ntrace_top: an N-Trace encoder (RISC-V N-Trace 1.0) of an RV${c.xlen} hart with single retirement: ${options.join(', ')}; Nexus MSEO bytes out of a ${depth}-byte FIFO.`, 100),
     portLines: ports.flatMap((q, i) => [...wrapComment(q.description, 96), `${types[i]} ${q.name}${i === ports.length - 1 ? '' : ','}`]),
-    configLines: [...configLocalparams(settings), `localparam int FifoBytes = ${depth};`],
+    configLines: [...configLocalparams(settings), `localparam int FifoDepth = ${depth};  // the FIFO built: fifo_bytes rounded down to a power of two`],
     decisionConns: connections(conns),
   };
 }
