@@ -31,7 +31,7 @@ export function readText(file: string, what: string): string {
   try {
     return readFileSync(file, 'utf8');
   } catch (e) {
-    throw new RvError('io', `${what} ${file}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`, { file });
+    throw new RvError('io', `${what}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`, { file });
   }
 }
 
