@@ -191,8 +191,15 @@ export function efficiencySvg(report: EfficiencyReport): string {
   const plotW = workloads.length * groupW;
   const plotH = 160;
   const panelH = plotH + 60;
-  const width = left + plotW + 20;
-  const top = 22 + series.length * 16 + 8;
+  // A legend line per encoder (E-Trace's layouts share their modes); an entry as wide as its label (about 5.5 px a character).
+  const legends = unique(series.map((s) => (s === 'N-Trace' ? 'N-Trace' : 'E-Trace')));
+  const legendX = (modes: readonly string[]): number[] => modes.reduce<number[]>((xs, m, i) => [...xs, i === 0 ? left + 50 : xs[i - 1]! + 24 + Math.ceil(modes[i - 1]!.length * 5.5)], []);
+  const legendEnd = Math.max(...legends.map((enc) => {
+    const modes = seriesModes(enc);
+    return legendX(modes)[modes.length - 1]! + 14 + Math.ceil(modes[modes.length - 1]!.length * 5.5);
+  }));
+  const width = Math.max(left + plotW + 20, legendEnd + 10);
+  const top = 22 + legends.length * 16 + 8;
   const height = top + panels.length * panelH + 10;
   const value = (w: string, a: string, s: string, m: string): number =>
     w === 'mean' ? suiteMean(report.rows, a, s, m) : (cellOf(report.rows, w, a, s, m)?.bitsPerInstruction ?? 0);
@@ -203,13 +210,12 @@ export function efficiencySvg(report: EfficiencyReport): string {
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif" font-size="10">`,
     `<text x="${left}" y="14" font-size="13">Trace bits per instruction by workload, encoder and mode</text>`,
   ];
-  // A legend line per series with modes of its own (E-Trace's layouts share theirs).
-  const legends = unique(series.map((s) => (s === 'N-Trace' ? 'N-Trace' : 'E-Trace')));
   legends.forEach((enc, row) => {
     const y = 22 + row * 16;
     out.push(`<text x="${left}" y="${y + 9}">${enc}:</text>`);
+    const xs = legendX(seriesModes(enc));
     seriesModes(enc).forEach((m, i) => {
-      const x = left + 50 + i * 120;
+      const x = xs[i]!;
       out.push(`<rect x="${x}" y="${y}" width="10" height="10" fill="${coloursOf(enc)[i % coloursOf(enc).length]}"/><text x="${x + 14}" y="${y + 9}">${esc(m)}</text>`);
     });
   });
