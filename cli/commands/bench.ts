@@ -8,17 +8,14 @@ import { defaultKnobs } from '../../golden-model/hart/stimulus/knobs.ts';
 import { allShippedComponents, shippedComponents } from '../../ipxact/load.ts';
 import { resolveComponent } from '../../blocks/index.ts';
 import type { CommandDefinition, ResolvedComponent } from '../../core/block.ts';
-import { outputNames } from '../../generator/output.ts';
 import { RvError } from '../../golden-model/common/errors.ts';
-import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT } from '../../generator/render.ts';
 import { etraceCaseModel } from '../../tb/etrace/case.ts';
 import { cosimEtrace } from '../../tb/etrace/cosim.ts';
 import { measureSuite } from '../../workloads/efficiency.ts';
 import { efficiencyJson, efficiencyMarkdown, efficiencySvg } from '../../workloads/efficiency-report.ts';
 import { writeOutputAtomic } from '../../core/io.ts';
+import { componentCells, efficiencyGates } from '../../workloads/gates.ts';
 
 interface Options {
   count: string;
@@ -27,19 +24,6 @@ interface Options {
   synth: boolean;
   efficiency: boolean;
   report: string;
-}
-
-/** Yosys's cell count of the shipped RTL of a component (its block's top module, generic synthesis). */
-function yosysCells(r: ResolvedComponent): { cells: number; seconds: number } {
-  const component = r.component;
-  const dir = join(ROOT, 'rtl-out', component);
-  const files = readFileSync(join(dir, outputNames(r).filelist), 'utf8').split('\n').filter((l) => l.endsWith('.sv'));
-  const started = performance.now();
-  const y = spawnSync('yosys', ['-p', `read_verilog -sv ${files.join(' ')}; synth -top ${r.block.topModule}; stat`], { cwd: dir, encoding: 'utf8', maxBuffer: 256 << 20 });
-  const counts = [...(y.stdout ?? '').matchAll(/Number of cells:\s+(\d+)/g)].map((m) => Number(m[1]));
-  if (y.status !== 0 || counts.length === 0) throw new RvError('tool-failure', `yosys failed on rtl-out/${component}: ${(y.stderr ?? '').slice(-500)}`);
-  // stat prints every module, then the whole design last.
-  return { cells: counts[counts.length - 1]!, seconds: (performance.now() - started) / 1000 };
 }
 
 interface Row {
@@ -77,8 +61,11 @@ export const benchCommand: CommandDefinition<Options> = {
     'PMU co-simulation of `pmu` runs at least 1 million cycles per second (issue 18).',
     'The RTL size is the Yosys 0.23 cell count of rtl-out/<component> (generic synth, etrace_top).',
     'Trace efficiency (issue 7): every workload of workloads/ for RV64GC and RV32IMC, traced through',
-    'QEMU, encoded in both payload layouts with the baseline, each optional mode alone and all of',
-    'them (goal: at most 0.25 bits per instruction with all modes, mean over the suite). The report',
+    'QEMU, encoded by E-Trace in both payload layouts with the baseline, each optional mode alone and',
+    'all of them (goal: at most 0.25 bits per instruction with all modes, mean over the suite), and by',
+    'N-Trace in BTM, HTM, HTM + call stack and HTM + call stack + repeat (bytes of the MSEO stream).',
+    'Beside the bits, the Yosys cells of each encoder configuration (E-Trace: rtl-out/etrace and',
+    'rtl-out/etrace-rv64-full; N-Trace: its generated RTL; skipped with --no-synth). The report',
     'goes to --report DIR as efficiency.md, efficiency.json and efficiency.svg.',
   ].join('\n'),
   options: (cmd: Command) =>
@@ -86,7 +73,7 @@ export const benchCommand: CommandDefinition<Options> = {
       .option('--count <N>', 'instructions per measurement', '1000000')
       .option('--seed <S>', 'stimulus seed', '1')
       .option('--no-cosim', 'skip the co-simulation measurement')
-      .option('--no-synth', 'skip the Yosys cell counts (about a minute per component)')
+      .option('--no-synth', 'skip the Yosys cell counts (about a minute per component), in the efficiency report\'s gates-vs-bits table too')
       .option('--no-efficiency', 'skip the trace-efficiency measurement on the workloads (about 30 s)')
       .option('--report <DIR>', 'where the efficiency report goes', 'out/bench'),
   async run(_args, o) {
@@ -160,11 +147,14 @@ export const benchCommand: CommandDefinition<Options> = {
         detail: `goal 1 M cycles/s; model + Verilator RTL compared, ${result.metrics.responses} CSR responses, ${result.identical ? 'identical' : 'MISMATCH'}`,
       });
     }
+    // Cells by component, counted once per run (the efficiency report's gates-vs-bits table reuses them).
+    const cellsOf = new Map<string, number>();
     if (o.synth) {
       for (const name of allShippedComponents()) {
         progress(`Yosys synthesis: ${name}`);
         const r = resolveComponent(name, [], { command: 'bench' });
-        const y = yosysCells(r);
+        const y = componentCells(r);
+        cellsOf.set(name, y.cells);
         rows.push({ what: `RTL cells (${name})`, rate: String(y.cells), detail: `Yosys synth -top ${r.block.topModule}, ${y.seconds.toFixed(0)} s` });
       }
     }
@@ -172,7 +162,9 @@ export const benchCommand: CommandDefinition<Options> = {
     process.stdout.write(`${table(rows)}\n\npeak resident memory ${rss.toFixed(0)} MiB; ${count} instructions, seed ${seed}, best of 3 runs\n`);
     if (o.efficiency) {
       progress('trace efficiency: building and tracing the workloads');
-      const report = await measureSuite({ log: progress });
+      const measured = await measureSuite({ log: progress });
+      const gates = efficiencyGates({ synth: o.synth, known: cellsOf, resolve: (name) => resolveComponent(name, [], { command: 'bench' }), log: progress });
+      const report = { ...measured, gates };
       const md = efficiencyMarkdown(report);
       writeOutputAtomic(join(o.report, 'efficiency.md'), md);
       writeOutputAtomic(join(o.report, 'efficiency.json'), efficiencyJson(report));

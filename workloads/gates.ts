@@ -1,0 +1,113 @@
+/**
+ * The size of each encoder configuration of the efficiency benchmark, for the "gates vs bits"
+ * table of the report (efficiency-report.ts): the Yosys cell count (generic `synth -top <top>`, the
+ * last "Number of cells" of `stat`, i.e. the whole design) of
+ * - E-Trace: the shipped RTL of rtl-out/etrace (no return stack, predictor or cache: the hardware of
+ *   the baseline) and rtl-out/etrace-rv64-full (the bench's structures: the hardware of every mode);
+ * - N-Trace: the RTL generator's output (generator/ntrace/rtl.ts) for each N-Trace mode at RV64,
+ *   generated into a temporary directory. A mode the generator does not implement yet gets no number.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ResolvedComponent } from '../core/block.ts';
+import { ntraceRtlFiles, ntraceRtlUnsupported, renderNtraceRtl } from '../generator/ntrace/rtl.ts';
+import { outputNames } from '../generator/output.ts';
+import { ROOT } from '../generator/render.ts';
+import { RvError } from '../golden-model/common/errors.ts';
+import { NTRACE_EFFICIENCY_COMMON, NTRACE_EFFICIENCY_MODES, ntraceEfficiencySettings } from '../golden-model/ntrace/efficiency.ts';
+import { NTRACE_TOP_MODULE } from '../golden-model/ntrace/ports.ts';
+import { ntraceConfig } from '../golden-model/ntrace/settings.ts';
+
+/** Yosys's cell count of a design: `read_verilog -sv <files>; synth -top <top>; stat`, run in `dir`. */
+export function yosysCellCount(dir: string, files: readonly string[], top: string): { cells: number; seconds: number } {
+  const started = performance.now();
+  const y = spawnSync('yosys', ['-p', `read_verilog -sv ${files.join(' ')}; synth -top ${top}; stat`], { cwd: dir, encoding: 'utf8', maxBuffer: 256 << 20 });
+  const counts = [...(y.stdout ?? '').matchAll(/Number of cells:\s+(\d+)/g)].map((m) => Number(m[1]));
+  if (y.status !== 0 || counts.length === 0) throw new RvError('tool-failure', `yosys failed on ${dir}: ${(y.stderr ?? '').slice(-500)}`);
+  // stat prints every module, then the whole design last.
+  return { cells: counts[counts.length - 1]!, seconds: (performance.now() - started) / 1000 };
+}
+
+/** Yosys's cell count of the shipped RTL of a component (rtl-out/<component>, its block's top module). */
+export function componentCells(r: ResolvedComponent): { cells: number; seconds: number } {
+  const dir = join(ROOT, 'rtl-out', r.component);
+  const files = readFileSync(join(dir, outputNames(r).filelist), 'utf8').split('\n').filter((l) => l.endsWith('.sv'));
+  return yosysCellCount(dir, files, r.block.topModule);
+}
+
+/** One encoder configuration of the gates-vs-bits table. */
+export interface GateEntry {
+  readonly encoder: 'E-Trace' | 'N-Trace';
+  /** The hardware, for the reader. */
+  readonly hardware: string;
+  /** The measurements whose suite mean goes beside it: the report's series (efficiency-report.ts) and mode. */
+  readonly series: string;
+  readonly mode: string;
+  /** Yosys cells, or null when not counted (`note` says why). */
+  readonly cells: number | null;
+  readonly note: string;
+}
+
+/** The E-Trace components of the table: the shipped RTL and the measurements it runs. */
+const ETRACE_GATES = [
+  { component: 'etrace', mode: 'baseline', hardware: 'rtl-out/etrace (RV64, layout 1.1.1, no return stack, predictor or cache)' },
+  { component: 'etrace-rv64-full', mode: 'all', hardware: 'rtl-out/etrace-rv64-full (RV64, layout 1.1.1, the bench\'s return stack, predictor and cache)' },
+] as const;
+
+export interface GateOptions {
+  /** Count the cells (Yosys); false: the table lists the configurations without numbers (`--no-synth`). */
+  synth: boolean;
+  /** Cells already counted in this run, by component name (bench's RTL-cells rows): not counted again. */
+  known?: ReadonlyMap<string, number>;
+  /** Resolves a shipped E-Trace component (bench passes blocks/index.ts resolveComponent). */
+  resolve: (component: string) => ResolvedComponent;
+  log?: (line: string) => void;
+}
+
+/** Cell counts of every encoder configuration of the efficiency report. */
+export function efficiencyGates(opts: GateOptions): GateEntry[] {
+  const out: GateEntry[] = [];
+  const top = (r: ResolvedComponent) => r.block.topModule;
+  for (const e of ETRACE_GATES) {
+    const base = { encoder: 'E-Trace', hardware: e.hardware, series: 'E-Trace 1.1.1', mode: e.mode } as const;
+    if (!opts.synth) {
+      out.push({ ...base, cells: null, note: 'not counted (--no-synth)' });
+      continue;
+    }
+    const r = opts.resolve(e.component);
+    const known = opts.known?.get(e.component);
+    if (known !== undefined) {
+      out.push({ ...base, cells: known, note: `Yosys synth -top ${top(r)}` });
+      continue;
+    }
+    opts.log?.(`Yosys synthesis: ${e.component}`);
+    out.push({ ...base, cells: componentCells(r).cells, note: `Yosys synth -top ${top(r)}` });
+  }
+  for (const mode of NTRACE_EFFICIENCY_MODES) {
+    const settings = ntraceEfficiencySettings(64, mode);
+    const c = ntraceConfig(settings);
+    const sets = ['xlen=64', ...NTRACE_EFFICIENCY_COMMON, ...mode.sets];
+    const hardware = `generated N-Trace RTL (${sets.join(', ')}, fifo_bytes=${String(settings['fifo_bytes'])})`;
+    const base = { encoder: 'N-Trace', hardware, series: 'N-Trace', mode: mode.name } as const;
+    const unsupported = ntraceRtlUnsupported(c);
+    if (unsupported.length > 0) {
+      out.push({ ...base, cells: null, note: `RTL not yet generated (the generator does not implement ${unsupported.join(', ')})` });
+      continue;
+    }
+    if (!opts.synth) {
+      out.push({ ...base, cells: null, note: 'not counted (--no-synth)' });
+      continue;
+    }
+    opts.log?.(`Yosys synthesis: N-Trace ${mode.name}`);
+    const dir = mkdtempSync(join(tmpdir(), 'rvtrace-ntrace-gates-'));
+    try {
+      for (const f of renderNtraceRtl(c, settings, { component: 'ntrace', inputHash: 'bench', sets })) writeFileSync(join(dir, f.name), f.content);
+      out.push({ ...base, cells: yosysCellCount(dir, ntraceRtlFiles(), NTRACE_TOP_MODULE).cells, note: `Yosys synth -top ${NTRACE_TOP_MODULE}` });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+  return out;
+}
