@@ -26,6 +26,9 @@ const CONFIGS: Record<string, string[]> = {
   'htm-every-option': ['hist_full=deferred', 'icnt_width=22', 'sync_period=1000', 'src_width=12', 'src=4095', 'timestamp=1', 'address_msb_drop=1'],
   'htm-counter': ['implicit_return=counter', 'call_stack_size=64', 'hist_full=deferred'],
   'rv32-btm-options': ['xlen=32', 'ntrace_mode=btm', 'icnt_width=1', 'sync_period=1', 'src_width=1', 'src=1', 'timestamp=1', 'address_msb_drop=1'],
+  'btm-fifo17': ['ntrace_mode=btm', 'fifo_bytes=17'],
+  'htm-stall': ['stall_enable=1', 'fifo_bytes=22'],
+  'htm-every-option-stall': ['hist_full=deferred', 'icnt_width=22', 'sync_period=1000', 'src_width=12', 'src=4095', 'timestamp=1', 'address_msb_drop=1', 'stall_enable=1'],
 };
 const NAMES = Object.keys(CONFIGS);
 
@@ -88,6 +91,14 @@ describe('generated N-Trace RTL', () => {
     const all = sv('htm-every-option');
     for (const s of ['hfp_q', 'since_q', 'tstamp_i', 'addr_length']) expect(all, s).toContain(s);
     expect(sv('htm-counter')).toContain('calls_q');
+    // Loss (Error, SYNC 7) or stall: only the one the configuration has.
+    for (const s of ['state_q', 'recover', 'SyncOverrun', 'u_err']) {
+      expect(sv('htm-every-option-stall'), s).not.toContain(s);
+      expect(htm, s).toContain(s);
+    }
+    expect(all).toContain('loss_q');
+    expect(htm).not.toContain('sent_q');
+    expect(sv('htm-stall')).toContain('sent_q');
   });
 
   it('an option the RTL does not implement is refused', () => {

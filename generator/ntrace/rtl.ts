@@ -2,10 +2,11 @@
  * The generated RTL of the N-Trace encoder for one configuration (templates/ntrace/*.sv.hbs), with
  * the banner of every generated file and deterministic to the byte.
  *
- * Module split (NTRACE_RTL_MODULES): ntrace_decision holds the encoder state and decides the
- * messages, one a cycle, holding the hart (stall_o) while a record needs more; ntrace_fields lays a
- * message out (head, field lengths); ntrace_packer turns it into MSEO bytes, a piece of a field a
- * cycle; ntrace_fifo is the output byte FIFO with the ready/valid port; ntrace_top wires them.
+ * Module split (NTRACE_RTL_MODULES): ntrace_decision holds the encoder state and decides all the
+ * messages of a record in one cycle, each in its step's slot; ntrace_fields lays a message out
+ * (head, field lengths); ntrace_bytes turns it into MSEO bytes; ntrace_output is the output FIFO of
+ * exactly fifo_bytes bytes: the slots enter whole, in order, in the cycle they are decided, with
+ * the overrun rules (Error, SYNC 7) or the stall of trTeInstStallEna; ntrace_top wires them.
  *
  * This file prepares every value the templates paste (ranges, literals, tables, port lines); the
  * templates only choose, loop and paste. Options a configuration disables generate nothing.
@@ -13,14 +14,11 @@
 import { RvError } from '../../golden-model/common/errors.ts';
 import type { Settings } from '../../golden-model/common/settings.ts';
 import { NTRACE_RTL_MODULES, ntracePorts } from '../../golden-model/ntrace/ports.ts';
-import { NTRACE_CONFIG_SETTINGS, type NtraceConfig } from '../../golden-model/ntrace/settings.ts';
+import { maxNtraceMessageBytes, NTRACE_CONFIG_SETTINGS, type NtraceConfig } from '../../golden-model/ntrace/settings.ts';
 import type { Provenance, Waiver } from '../../core/block.ts';
 import { camelCase, commentBanner, padColumn, renderTemplate, svBits, svLogic, svRange, svSized, type OutputFile } from '../render.ts';
 import { alignDeclarations } from '../sv-align.ts';
 import { configurationLocalparamsWaiver } from '../waivers.ts';
-
-/** The output FIFO's bytes when the settings do not say (a power of two). */
-export const NTRACE_DEFAULT_FIFO_BYTES = 16;
 
 /** What the RTL does not implement yet: a configuration asking for it is refused. */
 export function ntraceRtlUnsupported(c: NtraceConfig): string[] {
@@ -50,10 +48,24 @@ export function ntraceWidths(c: NtraceConfig) {
   return { icw, vw, hw, lw, pw };
 }
 
-function fifoBytes(settings: Settings): number {
-  const v = settings['fifo_bytes'];
-  const n = typeof v === 'number' && v > 0 ? v : NTRACE_DEFAULT_FIFO_BYTES;
-  return Math.max(2, 1 << log2(n));
+/** The message slots of the decision, in the order their messages are offered. */
+export function ntraceSlots(c: NtraceConfig): string[] {
+  const htm = c.mode === 'htm';
+  const deferred = htm && c.histFull === 'deferred';
+  const slots: string[] = [];
+  if (deferred) slots.push('Rhf');
+  slots.push('Report', 'Icnt');
+  if (htm && !deferred) slots.push('Hist');
+  if (deferred) slots.push('Hf');
+  if (!htm) slots.push('Dir');
+  slots.push('Corr');
+  return slots;
+}
+
+function slotContext(c: NtraceConfig) {
+  const k = ntraceSlots(c).length;
+  const vw = ntraceWidths(c).vw;
+  return { k, kTop: k - 1, kr: svRange(k), k6r: svRange(6 * k), k3r: svRange(3 * k), kvr: svRange(vw * k), k64r: svRange(64 * k), stall: c.stallEnable };
 }
 
 function common(c: NtraceConfig, banner: string) {
@@ -81,6 +93,9 @@ function decisionContext(c: NtraceConfig, banner: string) {
   const cw = bitsFor(c.callStackSize);
   return {
     ...common(c, banner),
+    ...slotContext(c),
+    slotParams: ntraceSlots(c).map((n, i) => `localparam int Slot${n} = ${i};`),
+    dueR: svRange(sw + 1),
     modeText: c.mode === 'htm' ? 'history trace messaging' : 'branch trace messaging',
     deferred: c.mode === 'htm' && c.histFull === 'deferred',
     syncPeriod: p > 0,
@@ -132,31 +147,41 @@ function fieldsContext(c: NtraceConfig, banner: string) {
   };
 }
 
-function packerContext(c: NtraceConfig, banner: string) {
+function bytesContext(c: NtraceConfig, banner: string) {
   const w = ntraceWidths(c);
-  const pad = w.vw - w.hw;
+  const mb = maxNtraceMessageBytes(c);
+  const s1w = w.hw + w.vw;
   return {
     ...common(c, banner),
-    headLoad: pad > 0 ? `{${pad}'d0, head_i}` : 'head_i',
-    nvLoad: 'nv',
-    vZero4: `{4{${svSized(w.vw, 0n)}}}`,
-    lZero4: `{4{${svSized(w.lw, 0n)}}}`,
+    mb,
+    nw: bitsFor(mb),
+    nr: svRange(bitsFor(mb)),
+    br: svRange(mb * 8),
+    s1w,
+    c1: Math.min(mb, Math.ceil(s1w / 6)),
+    cv: Math.min(mb, Math.ceil(w.vw / 6)),
+    vOnes: `{${w.vw}{1'b1}}`,
   };
 }
 
-function fifoContext(depth: number, banner: string) {
-  const pw = log2(depth);
+function outputContext(c: NtraceConfig, banner: string) {
+  const mb = maxNtraceMessageBytes(c);
+  const s = slotContext(c);
+  const cap = c.fifoBytes;
+  const entries = s.k + (c.stallEnable ? 0 : 1);
+  const sentW = bitsFor(Math.max(1, s.k - 1));
   return {
-    banner,
-    depth,
-    memRange: `[${depth}]`,
-    ptrRange: svRange(pw),
-    cntRange: svRange(pw + 1),
-    ptrZero: svSized(pw, 0n),
-    ptrOne: svSized(pw, 1n),
-    cntZero: svSized(pw + 1, 0n),
-    cntOne: svSized(pw + 1, 1n),
-    cntDepth: svSized(pw + 1, BigInt(depth)),
+    ...common(c, banner),
+    ...s,
+    cap,
+    w: Math.min(cap, entries * mb),
+    mb,
+    cw: bitsFor(cap),
+    pw: Math.max(1, log2(cap)),
+    nw: bitsFor(mb),
+    sentTop: sentW - 1,
+    sentW,
+    errNvar: c.timestamp ? "3'd2" : "3'd1",
   };
 }
 
@@ -194,8 +219,22 @@ function configLocalparams(settings: Settings): string[] {
   return out;
 }
 
-function topContext(c: NtraceConfig, settings: Settings, depth: number, banner: string) {
+function topContext(c: NtraceConfig, settings: Settings, banner: string) {
   const w = ntraceWidths(c);
+  const depth = c.fifoBytes;
+  const slotPorts = (dir: 'o' | 'i'): [string, string][] => [
+    ['s_valid', 's_valid'],
+    ['s_tcode', 's_tcode'],
+    ['s_fix', 's_fix'],
+    ['s_fixw', 's_fixw'],
+    ['s_nvar', 's_nvar'],
+    ['s_addr', 's_addr'],
+    ['s_v0', 's_v0'],
+    ['s_v1', 's_v1'],
+    ...(c.timestamp ? ([['s_time', 's_time'], ['s_abs', 's_abs']] as [string, string][]) : []),
+    ...(c.stallEnable ? [] : ([['s_sync7', 's_sync7']] as [string, string][])),
+    ['s_v2', 's_v2'],
+  ].map(([p, sig]) => [`${p}_${dir}`, sig] as [string, string]);
   const ports = ntracePorts(c);
   const types = padColumn(ports.map((q) => `${q.direction === 'in' ? 'input ' : 'output'} ${svLogic(q.width)}`));
   const conns: [string, string][] = [
@@ -210,17 +249,9 @@ function topContext(c: NtraceConfig, settings: Settings, depth: number, banner: 
     ['reset_i', 'reset_i'],
     ...(c.timestamp ? ([['tstamp_i', 'tstamp_i']] as [string, string][]) : []),
     ['stall_o', 'stall_o'],
-    ['m_valid_o', 'm_valid'],
-    ['m_ready_i', 'm_ready'],
-    ['m_tcode_o', 'm_tcode'],
-    ['m_fix_o', 'm_fix'],
-    ['m_fixw_o', 'm_fixw'],
-    ['m_nvar_o', 'm_nvar'],
-    ['m_addr_o', 'm_addr'],
-    ['m_v0_o', 'm_v0'],
-    ['m_v1_o', 'm_v1'],
-    ['m_v2_o', 'm_v2'],
-    ['m_v3_o', 'm_v3'],
+    ...(c.stallEnable ? [] : ([['recover_i', 'recover']] as [string, string][])),
+    ['done_i', 'done'],
+    ...slotPorts('o'),
   ];
   const options = [
     c.mode === 'htm' ? `HTM, HIST full ${c.histFull}, empty HIST ${c.emptyHistIndirect}` : 'BTM',
@@ -230,15 +261,28 @@ function topContext(c: NtraceConfig, settings: Settings, depth: number, banner: 
     c.srcWidth > 0 ? `SRC ${c.srcWidth} bits = ${c.src}` : 'no SRC',
     c.timestamp ? 'timestamps' : 'no timestamps',
     c.addressMsbDrop ? 'address MSB dropping' : 'full addresses',
+    c.stallEnable ? 'the hart stalled while a message does not fit' : 'messages that do not fit lost (Error, then SYNC 7)',
+  ];
+  const outConns: [string, string][] = [
+    ['clk_i', 'clk_i'],
+    ['rst_ni', 'rst_ni'],
+    ...slotPorts('i'),
+    ...(c.stallEnable ? [] : ([['recover_o', 'recover']] as [string, string][])),
+    ['done_o', 'done'],
+    ['mseo_data_o', 'mseo_data_o'],
+    ['mseo_valid_o', 'mseo_valid_o'],
+    ['mseo_ready_i', 'mseo_ready_i'],
   ];
   return {
     ...common(c, banner),
+    ...slotContext(c),
     depth,
     hr: svRange(w.hw),
     headLines: wrapComment(`ntrace_top: an N-Trace encoder (RISC-V N-Trace 1.0) of an RV${c.xlen} hart with single retirement: ${options.join(', ')}; Nexus MSEO bytes out of a ${depth}-byte FIFO.`, 100),
     portLines: ports.flatMap((q, i) => [...wrapComment(q.description, 96), `${types[i]} ${q.name}${i === ports.length - 1 ? '' : ','}`]),
-    configLines: [...configLocalparams(settings), `localparam int FifoDepth = ${depth};  // the FIFO built: fifo_bytes rounded down to a power of two`],
+    configLines: configLocalparams(settings),
     decisionConns: connections(conns),
+    outputConns: connections(outConns),
   };
 }
 
@@ -251,13 +295,12 @@ export function ntraceRtlFiles(): string[] {
 export function renderNtraceRtl(c: NtraceConfig, settings: Settings, provenance: Provenance): OutputFile[] {
   checkSupport(c);
   const banner = commentBanner(provenance, '//');
-  const depth = fifoBytes(settings);
   const render: Record<string, () => string> = {
-    ntrace_fifo: () => renderTemplate('ntrace/ntrace_fifo.sv.hbs', fifoContext(depth, banner)),
-    ntrace_packer: () => renderTemplate('ntrace/ntrace_packer.sv.hbs', packerContext(c, banner)),
+    ntrace_bytes: () => renderTemplate('ntrace/ntrace_bytes.sv.hbs', bytesContext(c, banner)),
+    ntrace_output: () => renderTemplate('ntrace/ntrace_output.sv.hbs', outputContext(c, banner)),
     ntrace_fields: () => renderTemplate('ntrace/ntrace_fields.sv.hbs', fieldsContext(c, banner)),
     ntrace_decision: () => renderTemplate('ntrace/ntrace_decision.sv.hbs', decisionContext(c, banner)),
-    ntrace_top: () => renderTemplate('ntrace/ntrace_top.sv.hbs', topContext(c, settings, depth, banner)),
+    ntrace_top: () => renderTemplate('ntrace/ntrace_top.sv.hbs', topContext(c, settings, banner)),
   };
   return NTRACE_RTL_MODULES.map((m) => ({ name: `${m}.sv`, content: alignDeclarations(render[m]!()) }));
 }

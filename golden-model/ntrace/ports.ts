@@ -16,10 +16,12 @@
  *   block's last instruction), an I-CNT step that may send several ResourceFull(I-CNT) pieces, and
  *   the groups of a cycle handled in order (replicated ports as in E-Trace); not done.
  * - stall_o: the encoder did not take this cycle's record; the hart holds the same inputs in the
- *   next cycle (the N-Trace "stall" of trTeInstStallEna, always on: the model is lossless, so the
- *   RTL never drops a record). A record that causes several messages (a stop, a flushed repeat, a
- *   ResourceFull before a branch message) or a full output stalls the hart. stall_o is a register
- *   output (no path from the inputs).
+ *   next cycle (N-Trace trTeInstStallEna). A record's messages are all decided in the cycle after
+ *   its frame and enter the output FIFO whole, in order, in that cycle. With stall_enable = 0
+ *   stall_o is always 0: a message that does not fit is lost (Error message, then SYNC 7). With
+ *   stall_enable = 1 stall_o is 1 while a message of the record does not fit; it depends on
+ *   mseo_ready_i of the same cycle (the byte leaving makes room) and on registers, not on the hart
+ *   inputs.
  * - The trace leaves as Nexus MSEO bytes, MDO[5:0] << 2 | MSEO[1:0], on a ready/valid byte
  *   interface: a byte moves in a cycle where mseo_valid_o and mseo_ready_i are both 1.
  */
@@ -69,4 +71,4 @@ export function ntracePorts(c: NtraceConfig): NtracePortSpec[] {
 }
 
 /** The generated RTL files, in compilation order (leaves first); one module per file. */
-export const NTRACE_RTL_MODULES = ['ntrace_fifo', 'ntrace_packer', 'ntrace_fields', 'ntrace_decision', 'ntrace_top'] as const;
+export const NTRACE_RTL_MODULES = ['ntrace_fields', 'ntrace_bytes', 'ntrace_output', 'ntrace_decision', 'ntrace_top'] as const;

@@ -1,8 +1,11 @@
 /**
- * Co-simulation of the generated N-Trace RTL against the golden model (encodeNtrace): the same
- * generated retirement streams (single retirement) give the same MSEO bytes, for HTM and BTM and
- * each option the RTL implements, with and without back-pressure on the byte output. One Verilator
- * build per configuration, reused for every seed. Seeds are fixed and printed in the test names.
+ * Co-simulation of the generated N-Trace RTL against the golden model (encodeNtraceStream's
+ * NtraceStreamEncoder: the encoder behind its output FIFO): the same generated retirement streams
+ * (single retirement) and the same per-cycle transport readiness give the same MSEO bytes and the
+ * same stall cycles, for HTM and BTM and each option the RTL implements, with back-pressure 0, 0.3
+ * and 0.6 (with the smallest FIFO a configuration allows, messages are lost and the trace recovers
+ * with Error and SYNC 7; with stall_enable the hart waits instead). One Verilator build per
+ * configuration, reused for every seed. Seeds are fixed and printed in the test names.
  */
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -25,6 +28,8 @@ interface Case {
   name: string;
   sets: string[];
   knobs?: Partial<StimulusKnobs>;
+  /** Messages are lost at back-pressure 0.6 (a small FIFO). */
+  loses?: boolean;
 }
 
 const CASES: Case[] = [
@@ -38,12 +43,19 @@ const CASES: Case[] = [
   { name: 'HTM, implicit return with a call counter of 4', sets: ['implicit_return=counter', 'call_stack_size=4'] },
   { name: 'BTM, implicit return with a call counter of 1, periodic sync', sets: ['ntrace_mode=btm', 'implicit_return=counter', 'call_stack_size=1', 'sync_period=9'] },
   { name: 'RV32 HTM, periodic sync, timestamps, MSB dropping', sets: ['xlen=32', 'sync_period=3', 'timestamp=1', 'address_msb_drop=1'], knobs: { xlen: 32 } },
+  { name: 'HTM, smallest FIFO (22 bytes): loss and recovery', sets: ['fifo_bytes=22'], loses: true },
+  { name: 'BTM, 17-byte FIFO, periodic sync: loss and recovery', sets: ['ntrace_mode=btm', 'fifo_bytes=17', 'sync_period=5'], loses: true },
+  { name: 'HTM, deferred, 5-bit I-CNT, periodic sync, SRC, timestamps, MSB dropping, smallest FIFO (34 bytes): loss and recovery', sets: ['hist_full=deferred', 'icnt_width=5', 'sync_period=7', 'src_width=3', 'src=5', 'timestamp=1', 'address_msb_drop=1', 'fifo_bytes=34'], loses: true },
+  { name: 'RV32 BTM, call counter, timestamps, 23-byte FIFO: loss and recovery', sets: ['xlen=32', 'ntrace_mode=btm', 'implicit_return=counter', 'call_stack_size=2', 'timestamp=1', 'fifo_bytes=23'], knobs: { xlen: 32 }, loses: true },
+  { name: 'HTM, stall, smallest FIFO (22 bytes)', sets: ['fifo_bytes=22', 'stall_enable=1'] },
+  { name: 'BTM, stall, 16-byte FIFO, periodic sync', sets: ['ntrace_mode=btm', 'fifo_bytes=16', 'stall_enable=1', 'sync_period=5'] },
+  { name: 'HTM, deferred, stall, 5-bit I-CNT, SRC, timestamps, MSB dropping, 34-byte FIFO', sets: ['hist_full=deferred', 'icnt_width=5', 'src_width=3', 'src=5', 'timestamp=1', 'address_msb_drop=1', 'fifo_bytes=34', 'stall_enable=1'] },
 ];
 
 const RUNS = [
   { seed: 1, backpressure: 0, events: false },
-  { seed: 2, backpressure: 0.5, events: false },
-  { seed: 3, backpressure: 0.3, events: true },
+  { seed: 2, backpressure: 0.3, events: true },
+  { seed: 3, backpressure: 0.6, events: true },
 ];
 
 const dir = mkdtempSync(join(tmpdir(), 'rvtrace-ntrace-cosim-'));
@@ -68,8 +80,13 @@ describe('N-Trace co-simulation: generated RTL against the model', () => {
       const r = await cosimNtrace(m, c, records, { seed, backpressure });
       expect(r.mismatch).toBeUndefined();
       expect(r.actual.length).toBe(r.expected.bytes.length);
+      expect(r.holds).toBe(r.expected.stallCycles);
       expect(r.expected.bytes.length).toBeGreaterThan(RECORDS / 10);
-      console.log(`${k.name}, seed ${seed}: ${r.actual.length} bytes, ${r.cycles} cycles for ${records.length + 1} records (${r.holds} held)`);
+      expect(r.expected.errorUnsent).toBe(false);
+      if (c.stallEnable) expect(r.expected.lost).toBe(0);
+      if (k.loses && backpressure === 0.6) expect(r.expected.overruns).toBeGreaterThan(0);
+      const e = r.expected;
+      console.log(`${k.name}, seed ${seed}: ${r.actual.length} bytes, ${r.cycles} cycles for ${records.length + 1} records (${r.holds} held); lost ${e.lost}, overruns ${e.overruns}, SYNC 7 retries ${e.syncRetries}`);
     }, 300_000);
   }
 });
@@ -81,7 +98,7 @@ describe('N-Trace co-simulation can fail', () => {
     const out = join(dir, 'broken');
     mkdirSync(out, { recursive: true });
     const files = renderNtraceRtl(c, settings, { component: 'ntrace', inputHash: 'test', sets: [] });
-    for (const f of files) writeFileSync(join(out, f.name), f.name === 'ntrace_decision.sv' ? f.content.replace("m_tcode_d = 6'd9;", "m_tcode_d = 6'd10;") : f.content);
+    for (const f of files) writeFileSync(join(out, f.name), f.name === 'ntrace_decision.sv' ? f.content.replace("m_tcode = 6'd9;", "m_tcode = 6'd10;") : f.content);
     const m = buildNtraceModel(c, files.map((f) => join(out, f.name)));
     const records = generateStimulus(defaultKnobs(), 1, 500).records;
     const r = await cosimNtrace(m, c, records);

@@ -1,18 +1,23 @@
 /**
  * Co-simulation of the generated N-Trace encoder against the golden model: the same retirement
- * records drive the model (golden-model/ntrace/encoder.ts encodeNtrace) and the RTL (through the
- * generic Verilator harness of tb/), and the two MSEO byte streams must be identical.
+ * records drive the model (golden-model/ntrace/output.ts NtraceStreamEncoder: the encoder behind
+ * its output FIFO, cycle by cycle) and the RTL (through the generic Verilator harness of tb/), and
+ * the two MSEO byte streams must be identical, as well as the stall cycles.
  *
- * How the RTL is driven:
- * - Record i is one frame; the encoder takes a frame in a cycle where stall_o is 0 (the harness
- *   holds the frame while stall_o is 1: `hold`), so the bytes do not depend on the timing.
+ * How the RTL is driven (the cycle alignment with the model's output FIFO):
+ * - Record i is one frame; the encoder registers it and decides in the next cycle, so model cycle
+ *   c is RTL cycle c + 1 and the harness drives mseo_ready_i of RTL cycle t with the model's
+ *   ready(t - 1) (readyOffset 1; not ready before): 1 unless cycleChance(seed, t - 1, p).
+ * - With stall_enable the harness holds a frame while stall_o is 1 (the hart waits); the model
+ *   numbers the same stall cycles, and both sides count them.
  * - The model's end of the records (finish(): trace disabled) is given to both sides as one more
  *   record: an idle cycle with a trace-off trigger (ProgTraceCorrelation EVCODE 4 when the trace
- *   runs); the model's finish() then has nothing left to do. Idle frames follow until the FIFO
- *   has drained.
- * - mseo_ready_i is driven by the harness: 1 unless cycleChance(seed, cycle, backpressure).
+ *   runs); the model's finish() then adds one cycle with nothing to do and drains. Idle frames
+ *   (records that do nothing: the model's cycles after the records) follow until the FIFO has
+ *   drained and a pending Error message has gone out.
  */
-import { encodeNtrace, type NtraceEncodeResult } from '../../golden-model/ntrace/encoder.ts';
+import { cycleChance } from '../../golden-model/common/rng.ts';
+import { NtraceStreamEncoder, type NtraceStreamResult } from '../../golden-model/ntrace/output.ts';
 import { NTRACE_TOP_MODULE, ntracePorts } from '../../golden-model/ntrace/ports.ts';
 import type { NtraceConfig } from '../../golden-model/ntrace/settings.ts';
 import { RvError } from '../../golden-model/common/errors.ts';
@@ -81,12 +86,13 @@ export interface NtraceCosimOptions {
   /** Probability that mseo_ready_i is 0 in a cycle (0: always ready). */
   backpressure?: number;
   seed?: number;
-  /** Output FIFO bytes of the RTL (for the drain time). */
-  fifoBytes?: number;
 }
 
+/** Model cycle c is RTL cycle c + NTRACE_READY_OFFSET. */
+export const NTRACE_READY_OFFSET = 1;
+
 export interface NtraceCosimResult {
-  readonly expected: NtraceEncodeResult;
+  readonly expected: NtraceStreamResult;
   readonly actual: Uint8Array;
   readonly cycles: number;
   readonly holds: number;
@@ -100,7 +106,9 @@ export async function cosimNtrace(verilated: BuiltModel, c: NtraceConfig, record
   const p = opts.backpressure ?? 0;
   const seed = opts.seed ?? 1;
   const all = [...records, endOfTraceRecord(records[records.length - 1])];
-  const expected = encodeNtrace(all, c);
+  const model = new NtraceStreamEncoder(c, { ready: (cycle) => !cycleChance(seed, cycle, p) });
+  for (const r of all) model.push(r);
+  const expected = model.finish();
   const spec = ntraceHarnessSpec(c);
   const run = await runModel(
     verilated,
@@ -113,20 +121,21 @@ export async function cosimNtrace(verilated: BuiltModel, c: NtraceConfig, record
         emit(w);
       });
       fill(emptyRecord(), all.length);
-      // The bytes still in the encoder when the last record is taken: the FIFO, the packer and
-      // the message register (two messages of at most 38 bytes), at up to two cycles a byte.
-      const drain = Math.ceil((2 * ((opts.fifoBytes ?? 16) + 80)) / Math.max(0.01, 1 - p)) + 64;
+      // The FIFO holds at most fifo_bytes bytes, leaving one in each ready cycle: on average one
+      // cycle in 1/(1 - p); twice that, for the randomness (and at least 1% ready).
+      const drain = Math.ceil((2 * c.fifoBytes) / Math.max(0.01, 1 - p)) + 64;
       for (let i = 0; i < drain; i++) emit(w);
     },
-    { seed, readyChance: p },
+    { seed, readyChance: p, readyOffset: NTRACE_READY_OFFSET },
   );
   const actual = Uint8Array.from((run.captures[0] ?? []).map((cap) => Number(cap.values[0])));
-  const mismatch = compareNtrace(expected, actual);
+  let mismatch = compareNtrace(expected, actual);
+  if (!mismatch && run.holds !== expected.stallCycles) mismatch = `identical bytes, but the RTL held ${run.holds} frames and the model stalled ${expected.stallCycles} cycles`;
   return { expected, actual, cycles: run.cycles, holds: run.holds, ...(mismatch ? { mismatch } : {}) };
 }
 
 /** The first difference between the model's bytes and the RTL's, with the model's messages around it. */
-export function compareNtrace(expected: NtraceEncodeResult, actual: Uint8Array): string | undefined {
+export function compareNtrace(expected: { bytes: Uint8Array; messages: readonly NtraceStreamResult['messages'][number][] }, actual: Uint8Array): string | undefined {
   const e = expected.bytes;
   const n = Math.min(e.length, actual.length);
   let offset = 0;
