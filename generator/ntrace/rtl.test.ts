@@ -31,6 +31,12 @@ const CONFIGS: Record<string, string[]> = {
   'htm-every-option-stall': ['hist_full=deferred', 'icnt_width=22', 'sync_period=1000', 'src_width=12', 'src=4095', 'timestamp=1', 'address_msb_drop=1', 'stall_enable=1'],
 };
 const NAMES = Object.keys(CONFIGS);
+/**
+ * Yosys takes seconds to minutes per configuration (the every-option ones about two minutes): the
+ * latch check runs on the small configurations that still cover the loss path (a FIFO of 17), the
+ * stall path and RV32. Cells and the longest path are figures for the bench, not for a test.
+ */
+const SYNTHESISED = ['btm-fifo17', 'htm-stall', 'rv32-btm'];
 
 const dir = mkdtempSync(join(tmpdir(), 'rvtrace-ntrace-rtl-'));
 
@@ -120,24 +126,20 @@ describe('generated N-Trace RTL', () => {
     expect(icarusProblems(ivl.out)).toEqual([]);
   }, 120_000);
 
-  it.each(NAMES)('%s: yosys synthesises ntrace_top without latches; cells and the longest path', (name) => {
+  it.each(SYNTHESISED)('%s: yosys synthesises ntrace_top without latches', (name) => {
     const g = generated(name);
     const script = [
       `read_verilog -sv ${g.sv.join(' ')}`,
-      `synth -top ${NTRACE_TOP_MODULE} -flatten`,
+      `synth -top ${NTRACE_TOP_MODULE}`,
       'select -assert-none t:$dlatch t:$adlatch t:$_DLATCH_* t:$_DLATCHSR_*',
       'check -assert',
       'tee -o stat.txt stat',
-      'abc -g AND,NAND,OR,NOR,XOR,XNOR,MUX',
-      'tee -o ltp.txt ltp -noff',
     ].join('; ');
     const y = run('yosys', ['-q', '-p', script], g.dir);
     expect(y.out).not.toMatch(/(?<!No )latch inferred/i);
     expect(y.out).not.toMatch(/ERROR/);
     expect(y.status, y.out.slice(-2000)).toBe(0);
-    const cells = /Number of cells:\s+(\d+)/.exec(readFileSync(join(g.dir, 'stat.txt'), 'utf8'));
-    const ltp = /Longest topological path in \S+ \(length=(\d+)\)/.exec(readFileSync(join(g.dir, 'ltp.txt'), 'utf8'));
-    console.log(`ntrace ${name}: ${cells?.[1]} cells, longest path ${ltp?.[1]} gates`);
-    expect(Number(cells?.[1])).toBeGreaterThan(0);
+    const cells = [...readFileSync(join(g.dir, 'stat.txt'), 'utf8').matchAll(/Number of cells:\s+(\d+)/g)].map((m) => Number(m[1]));
+    expect(cells[cells.length - 1]).toBeGreaterThan(0);
   }, 600_000);
 });
