@@ -220,3 +220,24 @@ export function writeDirectoryAtomic(dir: string, files: readonly OutputFile[], 
   }
   if (hadOld) rmSync(old, { recursive: true, force: true });
 }
+
+/** `text` as `// ` comment lines of at most `width` characters (words are not broken). */
+export function wrapComment(text: string, width: number): string[] {
+  const lines: string[] = [];
+  let line = '//';
+  for (const word of text.split(/\s+/).filter((w) => w !== '')) {
+    if (line !== '//' && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = '//';
+    }
+    line += ` ${word}`;
+  }
+  if (line !== '//') lines.push(line);
+  return lines;
+}
+
+/** `.port (signal),` lines with the ports padded, the last without a comma. */
+export function connections(pairs: readonly [string, string][]): string[] {
+  const col = padColumn(pairs.map(([p]) => `.${p}`));
+  return pairs.map(([, sig], i) => `${col[i]} (${sig})${i === pairs.length - 1 ? '' : ','}`);
+}

@@ -24,12 +24,11 @@ import {
 import { maxCycleCount } from '../../golden-model/ctr/cycle-count.ts';
 import { CTR_CONFIG_SETTINGS, CTR_RTL_SETTINGS, type CtrRtlParams } from '../../golden-model/ctr/settings.ts';
 import type { Waiver } from '../../core/block.ts';
-import { camelCase, commentBanner, padColumn, renderTemplate, svBits, svLogic, svRange, svSized, type BannerInput, type OutputFile } from '../render.ts';
+import { camelCase, commentBanner, connections, padColumn, renderTemplate, svBits, svLogic, svRange, svSized, wrapComment, type BannerInput, type OutputFile } from '../render.ts';
 import { alignDeclarations } from '../sv-align.ts';
 import { configurationLocalparamsWaiver } from '../waivers.ts';
 import { counterWidth, ctrCsrDecode, type CtrCsrDecode, physicalIndexWidth } from '../../golden-model/ctr/csr-map.ts';
 import { CTR_RTL_FILES, ctrPorts } from '../../golden-model/ctr/ports.ts';
-
 
 const hex = (n: number, width: number): string => `${width}'h${n.toString(16)}`;
 
@@ -250,27 +249,6 @@ function entriesContext(c: CtrConfig, banner: string) {
     .filter((i) => i >= lo && i <= hi)
     .map((i) => ({ idx: `3'd${i}`, live: svSized(n, (1n << BigInt(16 << i)) - 1n) }));
   return { ...common(c, banner), entriesR: svRange(n), wdataHiBits: c.xlen === 64 ? svBits(63, 32) : '', liveRows, defaultLive: liveRows[0]!.live };
-}
-
-/** `text` as `// ` comment lines of at most `width` characters (words are not broken). */
-function wrapComment(text: string, width: number): string[] {
-  const lines: string[] = [];
-  let line = '//';
-  for (const word of text.split(/\s+/).filter((w) => w !== '')) {
-    if (line !== '//' && line.length + 1 + word.length > width) {
-      lines.push(line);
-      line = '//';
-    }
-    line += ` ${word}`;
-  }
-  if (line !== '//') lines.push(line);
-  return lines;
-}
-
-/** `.port (signal),` lines with the ports padded, the last without a comma. */
-function connections(pairs: [string, string][]): string[] {
-  const col = padColumn(pairs.map(([p]) => `.${p}`));
-  return pairs.map(([, sig], i) => `${col[i]} (${sig})${i === pairs.length - 1 ? '' : ','}`);
 }
 
 function topContext(c: CtrConfig, rtl: CtrRtlParams, settings: Settings, banner: string) {

@@ -16,7 +16,7 @@ import type { Settings } from '../../golden-model/common/settings.ts';
 import { NTRACE_RTL_MODULES, ntracePorts } from '../../golden-model/ntrace/ports.ts';
 import { maxNtraceMessageBytes, NTRACE_CONFIG_SETTINGS, type NtraceConfig } from '../../golden-model/ntrace/settings.ts';
 import type { Provenance, Waiver } from '../../core/block.ts';
-import { camelCase, commentBanner, padColumn, renderTemplate, svBits, svLogic, svRange, svSized, type OutputFile } from '../render.ts';
+import { camelCase, commentBanner, connections, padColumn, renderTemplate, svBits, svLogic, svRange, svSized, wrapComment, type OutputFile } from '../render.ts';
 import { alignDeclarations } from '../sv-align.ts';
 import { configurationLocalparamsWaiver } from '../waivers.ts';
 
@@ -183,26 +183,6 @@ function outputContext(c: NtraceConfig, banner: string) {
     sentW,
     errNvar: c.timestamp ? "3'd2" : "3'd1",
   };
-}
-
-/** `text` as `// ` comment lines of at most `width` characters. */
-function wrapComment(text: string, width: number): string[] {
-  const lines: string[] = [];
-  let line = '//';
-  for (const word of text.split(/\s+/).filter((x) => x !== '')) {
-    if (line !== '//' && line.length + 1 + word.length > width) {
-      lines.push(line);
-      line = '//';
-    }
-    line += ` ${word}`;
-  }
-  if (line !== '//') lines.push(line);
-  return lines;
-}
-
-function connections(pairs: readonly [string, string][]): string[] {
-  const col = padColumn(pairs.map(([p]) => `.${p}`));
-  return pairs.map(([, sig], i) => `${col[i]} (${sig})${i === pairs.length - 1 ? '' : ','}`);
 }
 
 /** The settings as localparams of ntrace_top (lowRISC names): the configuration, for people and testbenches. */

@@ -18,7 +18,7 @@ import { pmuCsrName, pmuCsrNumbers, type PmuCsr } from '../../golden-model/pmu/c
 import { PMU_RTL_FILES, pmuPorts } from '../../golden-model/pmu/ports.ts';
 import { PMU_CONFIG_SETTINGS, PMU_RTL_SETTINGS, type PmuRtlParams } from '../../golden-model/pmu/settings.ts';
 import type { Provenance, Waiver } from '../../core/block.ts';
-import { camelCase, commentBanner, padColumn, renderTemplate, svBits, svLogic, svRange, svSized, svVec, type OutputFile } from '../render.ts';
+import { camelCase, commentBanner, connections, padColumn, renderTemplate, svBits, svLogic, svRange, svSized, svVec, wrapComment, type OutputFile } from '../render.ts';
 import { alignDeclarations } from '../sv-align.ts';
 import { configurationLocalparamsWaiver } from '../waivers.ts';
 import { counterEnableMask, countInhibitMask, EVENT_BITS, hardwiredSelector, SSCOFPMF_SELECTOR_LIMIT } from '../../golden-model/pmu/registers.ts';
@@ -270,27 +270,6 @@ function csrContext(c: PmuConfig, rtl: PmuRtlParams, banner: string) {
     sBits: svBits(eb - 1, 0),
     unused: unused.join(', '),
   };
-}
-
-/** `text` as `// ` comment lines of at most `width` characters (words are not broken). */
-function wrapComment(text: string, width: number): string[] {
-  const lines: string[] = [];
-  let line = '//';
-  for (const word of text.split(/\s+/).filter((w) => w !== '')) {
-    if (line !== '//' && line.length + 1 + word.length > width) {
-      lines.push(line);
-      line = '//';
-    }
-    line += ` ${word}`;
-  }
-  if (line !== '//') lines.push(line);
-  return lines;
-}
-
-/** `.port (signal),` lines with the ports padded, the last without a comma. */
-function connections(pairs: readonly [string, string][]): string[] {
-  const col = padColumn(pairs.map(([p]) => `.${p}`));
-  return pairs.map(([, sig], i) => `${col[i]} (${sig})${i === pairs.length - 1 ? '' : ','}`);
 }
 
 function topContext(c: PmuConfig, rtl: PmuRtlParams, settings: Settings, banner: string) {
