@@ -17,6 +17,7 @@ import { fieldValue, type FramingConfig, parseNtrace } from './mseo.ts';
 import { encodeNtrace } from './encoder.ts';
 import { encodeNtraceStream, NtraceStreamEncoder } from './output.ts';
 import { defaultNtraceConfig, maxNtraceMessageBytes, NTRACE_SETTINGS, ntraceConfig, validateNtraceSettings } from './settings.ts';
+import { ROUND_TRIP_CASES, type RoundTripCase, traced } from './test-fixtures/roundtrip-cases.ts';
 
 const hex = (b: Uint8Array): string => Array.from(b, (x) => x.toString(16).padStart(2, '0')).join(' ');
 function ins(addr: number, size: 2 | 4, itype: number = Itype.none, extra: Partial<RetirementRecord> = {}): RetirementRecord {
@@ -122,43 +123,11 @@ describe('N-Trace output FIFO: directed', () => {
   });
 });
 
-interface Case {
-  name: string;
-  sets: string[];
-  knobs?: Partial<StimulusKnobs>;
-  blocks?: number;
-}
-
-/** The round-trip configurations (roundtrip.test.ts). */
-const CASES: Case[] = [
-  { name: 'HTM', sets: [] },
-  { name: 'BTM', sets: ['ntrace_mode=btm'] },
-  { name: 'HTM, return stack', sets: ['implicit_return=stack', 'call_stack_size=8'] },
-  { name: 'HTM, call counter (no co-routine swaps)', sets: ['implicit_return=counter', 'call_stack_size=4'], knobs: { w_swap: 0 } },
-  { name: 'BTM, return stack, repeat branch', sets: ['ntrace_mode=btm', 'implicit_return=stack', 'repeat_branch=1'] },
-  { name: 'HTM, repeat branch and history, deferred HIST full', sets: ['repeat_branch=1', 'repeat_history=1', 'hist_full=deferred'] },
-  { name: 'HTM, plain indirect for empty HIST, 8-bit I-CNT', sets: ['empty_hist_indirect=plain', 'icnt_width=8'] },
-  { name: 'HTM, periodic sync, SRC, timestamps, MSB dropping', sets: ['sync_period=40', 'src_width=4', 'src=5', 'timestamp=1', 'address_msb_drop=1'] },
-  { name: 'RV32 BTM', sets: ['xlen=32', 'ntrace_mode=btm'], knobs: { xlen: 32 } },
-  { name: 'HTM, blocks of 3 instructions', sets: ['implicit_return=stack'], blocks: 3 },
-];
-
-/** trigger[0] starts tracing (from that instruction), trigger[1] stops it (after it); halts and debug mode are not traced. */
-const traced = (records: readonly RetirementRecord[]): boolean[] => {
-  let on = true;
-  return records.map((r) => {
-    if (r.trigger & 1) on = true;
-    const t = on && !r.halted && !r.reset && r.priv !== 4;
-    if (r.trigger & 2) on = false;
-    return t;
-  });
-};
-
 const PRESSURE = [0, 0.05, 0.2, 0.4, 0.6];
 /** Minimum recovered fraction per back-pressure (a loss costs the instructions up to the next traced record after the Error). */
 const FLOOR: Record<number, number> = { 0: 0.9, 0.05: 0.9, 0.2: 0.5, 0.4: 0.2, 0.6: 0.05 };
 
-function setup(c: Case, seed: number, extra: string[] = []) {
+function setup(c: RoundTripCase, seed: number, extra: string[] = []) {
   const settings = resolveSettings('test', NTRACE_SETTINGS, [...c.sets, ...extra]);
   expect(validateNtraceSettings(settings)).toEqual([]);
   const config = ntraceConfig(settings);
@@ -196,7 +165,7 @@ function lastIsError(bytes: Uint8Array, c: FramingConfig): boolean {
 }
 
 describe('N-Trace output FIFO: back-pressure round trip (independent decoder, traceRecovery)', () => {
-  it.each(CASES)('$name: every decoded run is in the retired sequence; one Error per overrun; recovered fraction printed', (c) => {
+  it.each(ROUND_TRIP_CASES)('$name: every decoded run is in the retired sequence; one Error per overrun; recovered fraction printed', (c) => {
     const lines: string[] = [];
     for (const seed of [11, 12]) {
       const { config, stream, records, retired } = setup(c, seed);
@@ -223,7 +192,7 @@ describe('N-Trace output FIFO: back-pressure round trip (independent decoder, tr
     console.log(`${c.name}\n${lines.join('\n')}`);
   });
 
-  it.each(CASES)('$name with stall_enable: nothing lost, everything recovered, the bytes of the lossless encoder', (c) => {
+  it.each(ROUND_TRIP_CASES)('$name with stall_enable: nothing lost, everything recovered, the bytes of the lossless encoder', (c) => {
     for (const seed of [11, 12]) {
       const { config, stream, records, retired } = setup(c, seed, ['stall_enable=1']);
       // The smallest FIFO, ready one cycle in five: slower than the trace, so the hart must wait.
