@@ -11,7 +11,7 @@ import { regroupIntoBlocks } from '../hart/blocks.ts';
 import { emptyRecord, Itype, type RetirementRecord } from '../hart/records.ts';
 import { recoveryLine, retiredAddresses, traceRecovery } from '../hart/recovery.ts';
 import { generateProgramAndStream } from '../hart/stimulus/generate.ts';
-import { defaultKnobs, type StimulusKnobs } from '../hart/stimulus/knobs.ts';
+import { defaultKnobs } from '../hart/stimulus/knobs.ts';
 import { decodeNtrace } from './decoder.ts';
 import { fieldValue, type FramingConfig, parseNtrace } from './mseo.ts';
 import { encodeNtrace } from './encoder.ts';
