@@ -47,8 +47,8 @@ export function ntraceHarnessSpec(c: NtraceConfig): HarnessSpec {
   };
 }
 
-export function buildNtraceModel(c: NtraceConfig, rtlFiles: string[], log?: (line: string) => void): BuiltModel {
-  return buildModel({ spec: ntraceHarnessSpec(c), rtlFiles }, log);
+export function buildNtraceModel(c: NtraceConfig, rtlFiles: string[], log?: (line: string) => void, fst = false): BuiltModel {
+  return buildModel({ spec: ntraceHarnessSpec(c), rtlFiles, fst }, log);
 }
 
 /** The record that ends a run on both sides: an idle cycle with a trace-off trigger. */
@@ -86,6 +86,8 @@ export interface NtraceCosimOptions {
   /** Probability that mseo_ready_i is 0 in a cycle (0: always ready). */
   backpressure?: number;
   seed?: number;
+  /** Dump RTL cycles from..to into an FST file (the model built with fst). */
+  fst?: { file: string; from: number; to: number };
 }
 
 /** Model cycle c is RTL cycle c + NTRACE_READY_OFFSET. */
@@ -97,6 +99,8 @@ export interface NtraceCosimResult {
   readonly cycles: number;
   readonly holds: number;
   readonly mismatch?: string;
+  /** The RTL cycle of the first differing byte (or of the last byte both sides have). */
+  readonly mismatchCycle?: number;
 }
 
 const hex = (b: Uint8Array): string => Array.from(b, (x) => x.toString(16).padStart(2, '0')).join(' ');
@@ -126,12 +130,19 @@ export async function cosimNtrace(verilated: BuiltModel, c: NtraceConfig, record
       const drain = Math.ceil((2 * c.fifoBytes) / Math.max(0.01, 1 - p)) + 64;
       for (let i = 0; i < drain; i++) emit(w);
     },
-    { seed, readyChance: p, readyOffset: NTRACE_READY_OFFSET },
+    { seed, readyChance: p, readyOffset: NTRACE_READY_OFFSET, ...(opts.fst ? { fst: opts.fst } : {}) },
   );
-  const actual = Uint8Array.from((run.captures[0] ?? []).map((cap) => Number(cap.values[0])));
+  const captured = run.captures[0] ?? [];
+  const actual = Uint8Array.from(captured.map((cap) => Number(cap.values[0])));
   let mismatch = compareNtrace(expected, actual);
   if (!mismatch && run.holds !== expected.stallCycles) mismatch = `identical bytes, but the RTL held ${run.holds} frames and the model stalled ${expected.stallCycles} cycles`;
-  return { expected, actual, cycles: run.cycles, holds: run.holds, ...(mismatch ? { mismatch } : {}) };
+  let mismatchCycle: number | undefined;
+  if (mismatch) {
+    let i = 0;
+    while (i < actual.length && i < expected.bytes.length && actual[i] === expected.bytes[i]) i++;
+    mismatchCycle = captured[Math.min(i, captured.length - 1)]?.cycle ?? 0;
+  }
+  return { expected, actual, cycles: run.cycles, holds: run.holds, ...(mismatch ? { mismatch, mismatchCycle } : {}) };
 }
 
 /** The first difference between the model's bytes and the RTL's, with the model's messages around it. */
