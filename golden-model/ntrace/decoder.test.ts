@@ -8,7 +8,7 @@ import { ProgramImage } from '../hart/image.ts';
 import * as enc from '../hart/isa/encode.ts';
 import { decodeNtrace, decodeNtraceWithProblems, type DecodedItem } from './decoder.ts';
 import { dumpLine, dumpNtrace, formatStats, ntraceStats } from './dump.ts';
-import { fieldValue, parseNtrace, type NtraceMessage } from './mseo.ts';
+import { fieldOf, fieldValue, parseNtrace, type NtraceMessage } from './mseo.ts';
 import { defaultNtraceConfig, type NtraceConfig } from './settings.ts';
 
 const bytesOf = (s: string): Uint8Array => Uint8Array.from(s.trim().split(/\s+/).map((x) => parseInt(x, 16)));
@@ -435,5 +435,108 @@ describe('decoder: garbage', () => {
     const b = stream(msg(btm, M.sync, [[4, 3]], [0, 2n ** 100n]), msg(btm, M.ptc, [[4, 0], [2, 0]], [1]));
     expect(fieldValue(parseNtrace(b, btm)[0] as NtraceMessage, 'F-ADDR')).toBe(2n ** 100n);
     expect(show(decodeNtrace(b, WORKED, btm))).toEqual(['gap:bad-trace']);
+  });
+});
+
+// Ownership (TCODE 2). A trap program: 0x100 c.add; 0x102 ecall (U -> M); 0x106 c.add;
+// 0x200 c.add; 0x202 mret (M -> U).
+const ECALL = 0x00000073; // ecall: funct12 0, rs1 0, funct3 0, rd 0, SYSTEM
+const MRET = 0x30200073; // mret: funct12 0x302, SYSTEM
+const TRAPS = image({ 0x100: [C_ADD, ECALL, C_ADD], 0x200: [C_ADD, MRET] });
+/*
+ * BTM with Ownership messages, worked from the field layouts (N-Trace 1.0 "Ownership Message"):
+ * ProgTraceSync(1, 0, 0x80) = 24 05 00 0b; Ownership PROCESS 2 (FORMAT 2, U) = 08 0b;
+ * IndirectBranch(B-TYPE 2, I-CNT 3, U-ADDR 0x180) = 10 39 00 1b; Ownership PROCESS 0xC (FORMAT 0, M)
+ * = 08 33; IndirectBranch(0, 3, 0x183) = 10 31 0c 1b; Ownership PROCESS 0 (FORMAT 0, U) = 08 03;
+ * ProgTraceCorrelation(4, CDF 0, I-CNT 1) = 84 10 07.
+ */
+const TRAPS_BTM = '24 05 00 0b 08 0b 10 39 00 1b 08 33 10 31 0c 1b 08 03 84 10 07';
+
+describe('Ownership messages: parsing, dump, statistics', () => {
+  const c = defaultNtraceConfig();
+  const line = (s: string, cfg = c): string[] => dumpNtrace(bytesOf(s), cfg);
+
+  it('hand encodings match the ISA encoder helpers', () => {
+    expect([ECALL, MRET]).toEqual([enc.ecall(), enc.mret()]);
+  });
+
+  it('PROCESS and its sub-fields FORMAT, PRV, V, CONTEXT by name (the spec examples 0x3B2 and 0xC)', () => {
+    expect(line('08 c8 3b')).toEqual(['0x0000 Ownership(2) PROCESS=0x3b2 FORMAT=2 PRV=0 V=1 CONTEXT=0x1d']);
+    expect(line('08 33')).toEqual(['0x0000 Ownership(2) PROCESS=0xc FORMAT=0 PRV=3 V=0']);
+    const m = parseNtrace(bytesOf('08 c8 3b'), c)[0] as NtraceMessage;
+    expect([m.tcode, m.name, m.known, m.length]).toEqual([2, 'Ownership', true, 3]);
+    expect(['FORMAT', 'PRV', 'V', 'CONTEXT'].map((n) => fieldValue(m, n))).toEqual([2n, 0n, 1n, 0x1dn]);
+    expect(fieldOf(m, 'PROCESS')!.parts!.map((p) => [p.name, p.width])).toEqual([['FORMAT', 2], ['PRV', 2], ['V', 1], ['CONTEXT', 7]]);
+  });
+
+  it('PROCESS is one variable field: it starts in the byte of SRC and may be 1 bit long', () => {
+    expect(line('08 14 07', defaultNtraceConfig({ srcWidth: 4 }))).toEqual(['0x0000 Ownership(2) SRC=5 PROCESS=0x4 FORMAT=0 PRV=1 V=0']);
+    expect(line('08 03', defaultNtraceConfig({ srcWidth: 5 }))).toEqual(['0x0000 Ownership(2) SRC=0 PROCESS=0x0 FORMAT=0 PRV=0 V=0']);
+  });
+
+  it('TSTAMP after PROCESS', () => {
+    expect(line('08 31 90 07', defaultNtraceConfig({ timestamp: true }))).toEqual(['0x0000 Ownership(2) PROCESS=0xc FORMAT=0 PRV=3 V=0 TSTAMP=0x64']);
+  });
+
+  it('dumps the trap stream and counts the Ownership messages', () => {
+    const b = bytesOf(`${TRAPS_BTM} ff`);
+    expect(dumpNtrace(b, btm)).toEqual([
+      '0x0000 ProgTraceSync(9) SYNC=1 I-CNT=0x0 F-ADDR=0x80',
+      '0x0004 Ownership(2) PROCESS=0x2 FORMAT=2 PRV=0 V=0 CONTEXT=0x0',
+      '0x0006 IndirectBranch(4) B-TYPE=2 I-CNT=0x3 U-ADDR=0x180',
+      '0x000a Ownership(2) PROCESS=0xc FORMAT=0 PRV=3 V=0',
+      '0x000c IndirectBranch(4) B-TYPE=0 I-CNT=0x3 U-ADDR=0x183',
+      '0x0010 Ownership(2) PROCESS=0x0 FORMAT=0 PRV=0 V=0',
+      '0x0012 ProgTraceCorrelation(33) EVCODE=4 CDF=0 I-CNT=0x1',
+    ]);
+    const s = ntraceStats(parseNtrace(b, btm), b);
+    expect(s.perTcode.map((t) => [t.name, t.count, t.bytes])).toEqual([
+      ['Ownership', 3, 6],
+      ['IndirectBranch', 2, 8],
+      ['ProgTraceSync', 1, 4],
+      ['ProgTraceCorrelation', 1, 3],
+    ]);
+    expect(formatStats(s)[0]).toBe(`${'Ownership(2)'.padEnd(28)}        3 messages          6 bytes`);
+  });
+});
+
+describe('decoder: Ownership messages', () => {
+  const own = defaultNtraceConfig({ mode: 'btm', ownership: true });
+
+  it('do not change the flow; each is listed with the instruction it applies from', () => {
+    const r = decodeNtraceWithProblems(bytesOf(TRAPS_BTM), TRAPS, own);
+    expect(show(r.items)).toEqual([...pcs([0x100, 0x102, 0x200, 0x202, 0x106]), 'gap:trace-off']);
+    expect(r.problems).toEqual([]);
+    expect(r.ownership).toEqual([
+      { offset: 4, at: 0, format: 2, prv: 0, v: 0, context: 0n },
+      { offset: 10, at: 2, format: 0, prv: 3, v: 0 },
+      { offset: 16, at: 4, format: 0, prv: 0, v: 0 },
+    ]);
+    // The same flow without the Ownership messages (ownership off).
+    expect(show(decodeNtrace(bytesOf('24 05 00 0b 10 39 00 1b 10 31 0c 1b 84 10 07'), TRAPS, btm))).toEqual(show(r.items));
+  });
+
+  it('an Ownership message before the first sync needs no synchronization (no gap)', () => {
+    const r = decodeNtraceWithProblems(bytesOf(`08 33 ${BTM}`), WORKED, btm);
+    expect(show(r.items)).toEqual([...pcs(PASS1, PASS2, PASS3), 'gap:trace-off']);
+    expect(r.ownership).toEqual([{ offset: 0, at: 0, format: 0, prv: 3, v: 0 }]);
+  });
+
+  it('with ownership configured, a sync without an Ownership message right after it is a warning, not a gap', () => {
+    const r = decodeNtraceWithProblems(bytesOf(BTM), WORKED, own);
+    expect(show(r.items)).toEqual([...pcs(PASS1, PASS2, PASS3), 'gap:trace-off']);
+    expect(r.problems).toEqual([{ offset: 4, message: 'DirectBranch(3) at byte offset 0x4: no Ownership message right after the synchronizing message at 0x0' }]);
+    // An Error message in its place says it was lost: no warning.
+    expect(decodeNtraceWithProblems(bytesOf('24 05 00 0b 20 00 0f'), WORKED, own).problems).toEqual([]);
+  });
+
+  it('reserved encodings are warnings: FORMAT 1, V 1 with PRV 3', () => {
+    // PROCESS 1 = FORMAT 1 -> 000001_11 = 07; PROCESS 0x1C = V 1, PRV 11, FORMAT 0 -> 011100_11 = 73.
+    const r = decodeNtraceWithProblems(bytesOf(`24 05 00 0b 08 07 08 73 ${BTM.slice(12)}`), WORKED, btm);
+    expect(show(r.items)).toEqual([...pcs(PASS1, PASS2, PASS3), 'gap:trace-off']);
+    expect(r.problems.map((p) => p.message)).toEqual([
+      'Ownership(2) at byte offset 0x4: FORMAT 1 is reserved',
+      'Ownership(2) at byte offset 0x6: V 1 with PRV 3 is a reserved privilege encoding',
+    ]);
   });
 });

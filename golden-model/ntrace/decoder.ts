@@ -11,7 +11,8 @@
  * of ResourceFull(I-CNT) messages since the last I-CNT report) is walked instruction by instruction
  * from `pc`; each conditional branch consumes the next HIST bit (from ResourceFull(HIST) messages,
  * then the message's own HIST, most significant bit after the stop bit first); then the message's
- * address (F-ADDR, or U-ADDR XOR the last address) becomes `pc`.
+ * address (F-ADDR, or U-ADDR XOR the last address) becomes `pc`. Ownership messages do not move
+ * `pc`: they are listed apart (who runs the instructions from a given index on).
  */
 import type { ProgramImage } from '../hart/image.ts';
 import { classify, type InstructionInfo } from '../hart/isa/classify.ts';
@@ -58,10 +59,36 @@ export interface NtraceDecoderOptions {
   readonly maxInstructions?: number;
 }
 
+/**
+ * An Ownership message (TCODE 2) as decoded: the privilege and context of the instructions from
+ * instruction `at` on (`at` = instructions decoded before the message, an index into the `pc`
+ * items). After a message with an address (a sync, a trap or trap-return message) the place is
+ * exact; a context change reported on linear code (a CSR write) lies somewhere in the range of the
+ * next message with an I-CNT, which N-Trace does not pin down.
+ */
+export interface DecodedOwnership {
+  /** Byte offset of the Ownership message. */
+  readonly offset: number;
+  readonly at: number;
+  /** 0: privilege change only; 2: sync or scontext change; 3: sync or hcontext change (1 is reserved). */
+  readonly format: number;
+  /** PRV[1:0] and V: U 0/0, S 1/0, M 3/0, VU 0/1, VS 1/1. */
+  readonly prv: number;
+  readonly v: number;
+  /** scontext (FORMAT 2) or hcontext (FORMAT 3); absent with FORMAT 0. */
+  readonly context?: bigint;
+}
+
 export interface NtraceDecodeResult {
   readonly items: DecodedItem[];
-  /** Every framing error and decoding problem, in stream order (also those hidden inside an open gap). */
+  /**
+   * Every framing error and decoding problem, in stream order (also those hidden inside an open
+   * gap), and the warnings that do not interrupt the flow: reserved Ownership encodings, and (with
+   * `ownership` in the configuration) a synchronizing message not followed by an Ownership message.
+   */
   readonly problems: DecodeProblem[];
+  /** The Ownership messages of this hart, in stream order. */
+  readonly ownership: DecodedOwnership[];
 }
 
 /** Decodes a whole stream. Never throws on bad input: problems become `gap` items. */
@@ -87,7 +114,7 @@ export function decodeNtraceWithProblems(
     if (!(e instanceof LimitReached)) throw e;
     d.gap('limit', e.offset, `more than ${d.max} instructions decoded`);
   }
-  return { items: d.out, problems: d.problems };
+  return { items: d.out, problems: d.problems, ownership: d.ownership };
 }
 
 // --- internals --------------------------------------------------------------------------------
@@ -198,6 +225,9 @@ const SYNC_TCODES = new Set<number>([TCODE.ProgTraceSync, TCODE.DirectBranchSync
 class Decoder {
   readonly out: DecodedItem[] = [];
   readonly problems: DecodeProblem[] = [];
+  readonly ownership: DecodedOwnership[] = [];
+  /** Offset of a synchronizing message whose Ownership message is still due (trTeContext). */
+  private ownershipDue: number | undefined;
   private readonly insns = new Map<bigint, Insn>();
   private readonly xlen: 32 | 64;
 
@@ -251,6 +281,20 @@ class Decoder {
   message(m: NtraceMessage): void {
     this.offset = m.offset;
     if (this.c.srcWidth > 0 && fieldValue(m, 'SRC') !== BigInt(this.c.src)) return; // another hart's message
+    if (this.ownershipDue !== undefined) {
+      // "An Ownership message (if enabled) must be emitted immediately after all synchronizing
+      // messages"; an Error message in between means it was lost (and says so).
+      if (m.tcode !== TCODE.Ownership && m.tcode !== TCODE.Error) {
+        this.problems.push({ offset: m.offset, message: `${m.name}(${m.tcode}) at byte offset ${hex(m.offset)}: no Ownership message right after the synchronizing message at ${hex(this.ownershipDue)}` });
+      }
+      this.ownershipDue = undefined;
+    }
+    if (m.tcode === TCODE.Ownership) {
+      // Context only: it needs no synchronization and never interrupts the flow.
+      this.ownershipMessage(m);
+      return;
+    }
+    if (this.c.ownership && SYNC_TCODES.has(m.tcode)) this.ownershipDue = m.offset;
     try {
       if (SYNC_TCODES.has(m.tcode)) this.sync(m);
       else if (!this.synced) this.unsynced(m);
@@ -259,6 +303,23 @@ class Decoder {
       if (e instanceof DecodeFailure) this.problem(m.offset, `${m.name}(${m.tcode}) at byte offset ${hex(m.offset)}: ${e.message}`);
       else throw e;
     }
+  }
+
+  /** Records who runs the instructions from here on; reserved encodings are warnings. */
+  private ownershipMessage(m: NtraceMessage): void {
+    const format = Number(fieldValue(m, 'FORMAT'));
+    const prv = Number(fieldValue(m, 'PRV'));
+    const v = Number(fieldValue(m, 'V'));
+    const context = fieldValue(m, 'CONTEXT');
+    const warn = (what: string): void => {
+      this.problems.push({ offset: m.offset, message: `Ownership(2) at byte offset ${hex(m.offset)}: ${what}` });
+    };
+    if (format === 1) warn('FORMAT 1 is reserved');
+    // U 0/00, S 0/01, M 0/11, VU 1/00, VS 1/01; every other V/PRV is reserved.
+    if (prv === 2 || (v === 1 && prv === 3)) warn(`V ${v} with PRV ${prv} is a reserved privilege encoding`);
+    if (format === 0 && context !== undefined) warn(`FORMAT 0 carries no CONTEXT, but PROCESS has bits set above V (${hex(context)})`);
+    const at = this.count;
+    this.ownership.push(format >= 2 && context !== undefined ? { offset: m.offset, at, format, prv, v, context } : { offset: m.offset, at, format, prv, v });
   }
 
   private unsynced(m: NtraceMessage): void {
@@ -337,8 +398,6 @@ class Decoder {
         this.desync();
         this.gap('trace-lost', m.offset, `Error message ETYPE ${fieldValue(m, 'ETYPE')} ECODE ${hex(fieldValue(m, 'ECODE')!)}`);
         return;
-      case TCODE.Ownership:
-        return; // context only: the program image is the same
       default:
         throw new DecodeFailure(`TCODE ${m.tcode} is not an N-Trace message`);
     }

@@ -5,10 +5,13 @@
  * Field values: fixed-width code fields (SRC, SYNC, B-TYPE, ETYPE, RCODE, EVCODE, CDF) print in
  * decimal (they are codes of at most 4 bits, so 0..9 read the same in hex); variable fields print
  * in hex with 0x. Example: `0x0004 IndirectBranchHist(28) B-TYPE=0 I-CNT=0x5 U-ADDR=0x0 HIST=0x3`.
+ * A field made of sub-fields (Ownership's PROCESS) prints its value, then each sub-field the same
+ * way: `0x0004 Ownership(2) PROCESS=0x3b2 FORMAT=2 PRV=0 V=1 CONTEXT=0x1d`.
  */
-import { parseNtrace, tcodeName, type FramingConfig, type NtraceMessage, type ParsedItem } from './mseo.ts';
+import { parseNtrace, tcodeName, type FramingConfig, type NtraceField, type NtraceMessage, type ParsedItem } from './mseo.ts';
 
 const offsetText = (n: number): string => `0x${n.toString(16).padStart(4, '0')}`;
+const fieldText = (f: NtraceField): string => `${f.name}=${f.variable ? `0x${f.value.toString(16)}` : f.value.toString()}`;
 
 /** One dump line for a message or a framing error. */
 export function dumpLine(item: ParsedItem): string {
@@ -16,7 +19,7 @@ export function dumpLine(item: ParsedItem): string {
   return [
     offsetText(item.offset),
     `${item.name}(${item.tcode})`,
-    ...item.fields.map((f) => `${f.name}=${f.variable ? `0x${f.value.toString(16)}` : f.value.toString()}`),
+    ...item.fields.flatMap((f) => [fieldText(f), ...(f.parts ?? []).map(fieldText)]),
   ].join(' ');
 }
 

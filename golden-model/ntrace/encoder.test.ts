@@ -8,7 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { encodeNtrace } from './encoder.ts';
 import { defaultNtraceConfig, type NtraceConfig } from './settings.ts';
 import { regroupIntoBlocks } from '../hart/blocks.ts';
-import { emptyRecord, Itype, type RetirementRecord, Trigger } from '../hart/records.ts';
+import { emptyRecord, Itype, Priv, type RetirementRecord, Trigger } from '../hart/records.ts';
+import { encodeNtraceStream } from './output.ts';
 
 const hex = (b: Uint8Array): string => Array.from(b, (x) => x.toString(16).padStart(2, '0')).join(' ');
 
@@ -270,5 +271,134 @@ describe('address MSB dropping', () => {
   });
   it('on: 36 bits, the last MDO all ones (extended by the decoder)', () => {
     expect(enc(r, btm({ addressMsbDrop: true }))).toBe('24 05 00 00 00 00 00 ff 84 00 07');
+  });
+});
+
+describe('Ownership (trTeContext, `ownership`)', () => {
+  const EXC = Itype.exception;
+  const RET = Itype.trapReturn;
+  /*
+   * 0x100 c.add (U); 0x102 ecall (4 bytes, U: retires, then traps); 0x200 c.add (M, the handler);
+   * 0x202 mret (4 bytes, M); 0x106 c.add (U); end of records.
+   */
+  const trapProgram = (): RetirementRecord[] => [
+    ins(0x100, 2, Itype.none, { priv: Priv.U }),
+    ins(0x102, 4, EXC, { priv: Priv.U }),
+    ins(0x200, 2, Itype.none, { priv: Priv.M }),
+    ins(0x202, 4, RET, { priv: Priv.M }),
+    ins(0x106, 2, Itype.none, { priv: Priv.U }),
+  ];
+
+  it('off (the default): no Ownership message, privilege changes cost nothing', () => {
+    // ProgTraceSync; IndirectBranch(B-TYPE 2, I-CNT 3, U-ADDR 0x180) = 10 39 00 1b;
+    // IndirectBranch(0, 3, 0x183) = 10 31 0c 1b; ProgTraceCorrelation(EVCODE 4, CDF 0, I-CNT 1) = 84 10 07.
+    expect(enc(trapProgram(), btm())).toBe(`${SYNC_START} 10 39 00 1b 10 31 0c 1b 84 10 07`);
+  });
+
+  it('after the sync, and after the message that reports the first address of the new privilege', () => {
+    /*
+     * 0x100: ProgTraceSync(1, 0, 0x80), then Ownership(FORMAT 2 "sync", PRV 00 U, V 0, CONTEXT 0):
+     *   PROCESS = 0b0_00_10 = 2 -> 08 | 000010_11 = 0b.
+     * 0x200 (M): the ecall's IndirectBranch(B-TYPE 2, I-CNT 1 + 2, U-ADDR (0x200 ^ 0x100) >> 1 = 0x180):
+     *   10 | B-TYPE 10 + I-CNT 11 -> 001110_01 = 39 | 0x180 -> 000000_00, 000110_11 = 00 1b;
+     *   then Ownership(FORMAT 0, PRV 11 M): PROCESS = 0b0_11_00 = 0xC -> 08 33.
+     * 0x106 (U): the mret's IndirectBranch(0, 1 + 2, (0x106 ^ 0x200) >> 1 = 0x183) = 10 | 001100_01
+     *   = 31 | 000011_00, 000110_11 = 0c 1b; then Ownership(FORMAT 0, U): PROCESS 0 -> 08 03.
+     * End: ProgTraceCorrelation(4, CDF 0, I-CNT 1) = 84 10 07.
+     */
+    const r = encodeNtrace(trapProgram(), btm({ ownership: true }));
+    expect(hex(r.bytes)).toBe(`${SYNC_START} 08 0b 10 39 00 1b 08 33 10 31 0c 1b 08 03 84 10 07`);
+    expect(r.messages.map((m) => m.name)).toEqual(['ProgTraceSync', 'Ownership', 'IndirectBranch', 'Ownership', 'IndirectBranch', 'Ownership', 'ProgTraceCorrelation']);
+    expect(r.messages[1]!.fields).toEqual({ PROCESS: 2n, FORMAT: 2, PRV: 0, V: 0, CONTEXT: 0n });
+    expect(r.messages[3]!.fields).toEqual({ PROCESS: 0xcn, FORMAT: 0, PRV: 3, V: 0 });
+  });
+
+  it('a trap that keeps the privilege (M to M) sends no Ownership message', () => {
+    const mOnly = trapProgram().map((x) => ({ ...x, priv: Priv.M }));
+    // Only the sync's Ownership: PROCESS = 0b0_11_10 = 0xE -> 001110_11 = 3b.
+    expect(enc(mOnly, btm({ ownership: true }))).toBe(`${SYNC_START} 08 3b 10 39 00 1b 10 31 0c 1b 84 10 07`);
+  });
+
+  it('a reported context change (ctype != 0) on linear code: FORMAT 2 with the new context, before its instruction is counted', () => {
+    /*
+     * 0x100 c.add (S, context 0x1D): sync, Ownership(FORMAT 2, PRV 01, CONTEXT 0x1D): PROCESS =
+     *   0x1D << 5 | 0b0_01_10 = 0x3A6 = 11_1010_0110 -> 100110_00 = 98, 001110_11 = 3b.
+     * 0x102 c.add (S, ctype 1, context 0x2A): PROCESS = 0x2A << 5 | 6 = 0x546 = 101_0100_0110 ->
+     *   000110_00 = 18, 010101_11 = 57. End: ProgTraceCorrelation(4, CDF 0, I-CNT 2) = 84 10 0b.
+     */
+    const recs = [ins(0x100, 2, Itype.none, { priv: Priv.S, context: 0x1dn }), ins(0x102, 2, Itype.none, { priv: Priv.S, context: 0x2an, ctype: 1 })];
+    expect(enc(recs, btm({ ownership: true }))).toBe(`${SYNC_START} 08 98 3b 08 18 57 84 10 0b`);
+    // context_width 4: CONTEXT keeps the low 4 bits (0xD, 0xA): PROCESS 0x1A6 -> 98 1b; 0x146 -> 18 17.
+    expect(enc(recs, btm({ ownership: true, contextWidth: 4 }))).toBe(`${SYNC_START} 08 98 1b 08 18 17 84 10 0b`);
+    // Without ctype a new context value is not reported (E-Trace table 4.4: ctype 0 = don't report).
+    expect(enc([recs[0]!, { ...recs[1]!, ctype: 0 }], btm({ ownership: true }))).toBe(`${SYNC_START} 08 98 3b 84 10 0b`);
+  });
+
+  it('a periodic sync is followed by an Ownership message, which counts as a message', () => {
+    /*
+     * HTM, sync_period 2, M-mode, context 7. PROCESS = 7 << 5 | 0b0_11_10 = 0xEE -> 101110_00 = b8,
+     * 000011_11 = 0f.
+     * 0x100 c.jr: ProgTraceSync(1, 0, 0x80), Ownership (count 1).
+     * 0x200 c.jr: IndirectBranchHist(0, I-CNT 1, U-ADDR 0x180, HIST 1) = 70 | 000100_01 = 11 | 00 19
+     *   | 07 (count 2: a sync is due).
+     * 0x300 c.add: the pending jump goes out as IndirectBranchHistSync(SYNC 2, B-TYPE 0, I-CNT 1,
+     *   F-ADDR 0x180, HIST 1) = 74 | 000010_00 = 08 | 05 | 00 19 | 07, then Ownership again.
+     * End: ProgTraceCorrelation(4, CDF 1, I-CNT 1, HIST 1) = 84 50 05 07.
+     */
+    const m = { priv: Priv.M, context: 7n };
+    const recs = [ins(0x100, 2, JMP, m), ins(0x200, 2, JMP, m), ins(0x300, 2, Itype.none, m)];
+    expect(enc(recs, htm({ ownership: true, syncPeriod: 2 }))).toBe(`${SYNC_START} 08 b8 0f 70 11 00 19 07 74 08 05 00 19 07 08 b8 0f 84 50 05 07`);
+  });
+
+  it('an Ownership message lost in an overrun sets ECODE bit 3 of the Error message; SYNC 7 brings its own', () => {
+    /*
+     * HTM, FIFO of 8 bytes, the transport takes a byte from cycle 2 on.
+     * cycle 0: ebreak-like trap at 0x100 (16-bit, U): ProgTraceSync(1, 0, 0x80) + Ownership(2, U)
+     *   = 24 05 00 0b 08 0b (fill 6).
+     * cycle 1: 0x200 (M): IndirectBranchHist(B-TYPE 2, I-CNT 1, U-ADDR 0x180, HIST 1) = 70 |
+     *   000110_01 = 19 | 00 19 | 07: 6 + 5 > 8, lost; Ownership(0, M) = 08 33 lost with it.
+     * cycle 2: 5 bytes left; Error(ETYPE 0, ECODE 4 | 8 = 0xC) = 20 | 000000_00 = 00 | ECODE bits
+     *   2-3: 000011_11 = 0f enters (8). Cycles 3-7 idle: 3 left.
+     * cycle 8: 2 left; 0x202 (M): ProgTraceSync(SYNC 7, 0, F-ADDR 0x101) = 24 | 000111_01 = 1d |
+     *   000001_00 = 04, 000100_11 = 13 (6) and Ownership(2, M) = 08 3b (8).
+     * Cycles 9-12 idle (4 left); end, cycle 13: 3 left, ProgTraceCorrelation(4, 1, 1, 1) = 84 50 05 07.
+     */
+    const idle = (n: number): RetirementRecord[] => Array.from({ length: n }, () => emptyRecord());
+    const recs = [
+      ins(0x100, 2, EXC, { priv: Priv.U }),
+      ins(0x200, 2, Itype.none, { priv: Priv.M }),
+      ...idle(6),
+      ins(0x202, 2, Itype.none, { priv: Priv.M }),
+      ...idle(4),
+    ];
+    const r = encodeNtraceStream(recs, htm({ ownership: true }), { fifoBytes: 8, ready: (c) => c >= 2 });
+    expect(hex(r.bytes)).toBe('24 05 00 0b 08 0b 20 00 0f 24 1d 04 13 08 3b 84 50 05 07');
+    expect([r.lost, r.overruns, r.syncRetries]).toEqual([2, 1, 0]);
+    expect(r.messages.find((m) => m.name === 'Error')!.fields).toEqual({ ETYPE: 0, ECODE: 0xc });
+  });
+
+  it('SYNC 7 and its Ownership message enter the FIFO together or not at all (a refused pair is a retry)', () => {
+    /*
+     * As above up to the Error (cycle 2, 8 bytes), then idle cycles 3-5 (5 left).
+     * cycle 6: 4 left; 0x202: SYNC 7 alone (4 bytes) would fit, SYNC 7 + Ownership (6) does not: retry 1.
+     * cycle 7: 3 left; 0x204: retry 2. cycle 8: 2 left; 0x206: ProgTraceSync(7, 0, F-ADDR 0x103) =
+     *   24 1d | 000011_00 = 0c | 13, Ownership(2, M) = 08 3b: enter (8).
+     * Cycles 9-12 idle (4 left); end, cycle 13: 3 left, ProgTraceCorrelation(4, 1, 1, 1) enters.
+     */
+    const idle = (n: number): RetirementRecord[] => Array.from({ length: n }, () => emptyRecord());
+    const m = { priv: Priv.M };
+    const recs = [
+      ins(0x100, 2, EXC, { priv: Priv.U }),
+      ins(0x200, 2, Itype.none, m),
+      ...idle(4),
+      ins(0x202, 2, Itype.none, m),
+      ins(0x204, 2, Itype.none, m),
+      ins(0x206, 2, Itype.none, m),
+      ...idle(4),
+    ];
+    const r = encodeNtraceStream(recs, htm({ ownership: true }), { fifoBytes: 8, ready: (c) => c >= 2 });
+    expect(hex(r.bytes)).toBe('24 05 00 0b 08 0b 20 00 0f 24 1d 0c 13 08 3b 84 50 05 07');
+    expect([r.lost, r.overruns, r.syncRetries]).toEqual([2, 1, 2]);
+    expect(r.messages.map((x) => x.name)).toEqual(['ProgTraceSync', 'Ownership', 'Error', 'ProgTraceSync', 'Ownership', 'ProgTraceCorrelation']);
   });
 });

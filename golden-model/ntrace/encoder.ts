@@ -7,7 +7,8 @@
  * Shape: one pass, no pipeline. A discontinuity (taken branch in BTM, uninferable jump, xRET,
  * trap) is remembered as `pending` and sent when the next instruction retires (or the next trap
  * record arrives), because its message reports that next address; everything else is decided on
- * the record that causes it.
+ * the record that causes it. With `ownership` (trTeContext) an Ownership message follows what that
+ * record sent first (the pending message or a sync), before its own instructions are counted.
  */
 import { NexusWriter } from './bits.ts';
 import {
@@ -27,6 +28,9 @@ import {
   NTRACE_MAX_HREPEAT,
   type NtraceMessage,
   type NtraceMessageName,
+  ownership,
+  OWNERSHIP_FORMAT,
+  ownershipProcess,
   progTraceCorrelation,
   progTraceSync,
   RCODE,
@@ -110,6 +114,10 @@ export class NtraceEncoder {
   private readonly ts: boolean;
   private readonly timeOf: ((r: RetirementRecord, index: number) => bigint) | undefined;
   private readonly record: boolean;
+  /** trTeContext: Ownership messages. */
+  private readonly own: boolean;
+  /** The records' context bits that CONTEXT carries. */
+  private readonly contextMask: bigint;
   readonly messages: NtraceMessage[] = [];
 
   private index = 0;
@@ -160,10 +168,25 @@ export class NtraceEncoder {
   /** lastTs before the last message's TSTAMP (restored when that message is refused). */
   private prevTs = 0n;
 
+  // ownership (trTeContext)
+  /** A synchronizing message went out for the record being handled: an Ownership message follows it. */
+  private synced = false;
+  /** The `priv` last reported in an Ownership message (-1: none yet). */
+  private ownPriv = -1;
+
   // output (output.ts)
   private sink: NtraceSink | undefined;
   /** The Error message went out after an overrun: the next start or traced record sends SYNC 7. */
   private recover = false;
+  /** An Ownership message was lost and no Error message has reported it yet (ECODE bit 3). */
+  private ownershipLost = false;
+  /**
+   * With `ownership`: the byte offset of a SYNC 7 written but not offered yet (-1: none); it is
+   * offered together with its Ownership message, with its time and the TSTAMP base before it.
+   */
+  private restartAt = -1;
+  private restartTime = 0n;
+  private restartTsBase = 0n;
 
   constructor(
     private readonly c: NtraceConfig,
@@ -181,6 +204,8 @@ export class NtraceEncoder {
     this.ts = c.timestamp;
     this.timeOf = opts.timestamps;
     this.record = opts.messages !== false;
+    this.own = c.ownership;
+    this.contextMask = (1n << BigInt(c.contextWidth)) - 1n;
   }
 
   get bytes(): Uint8Array {
@@ -193,17 +218,20 @@ export class NtraceEncoder {
   }
 
   /**
-   * The Error message of an overrun (ETYPE 0, ECODE 4: program trace messages lost), TSTAMP
-   * relative, for time `t` (the first message lost). Offered to the sink; when it enters, the next
-   * trace start or traced record restarts the trace with SYNC 7. True when it entered.
+   * The Error message of an overrun (ETYPE 0, ECODE 4: program trace messages lost, plus bit 3
+   * (ECODE 0xC) when an Ownership message was among them), TSTAMP relative, for time `t` (the
+   * first message lost). Offered to the sink; when it enters, the next trace start or traced
+   * record restarts the trace with SYNC 7. True when it entered.
    */
   sendError(t: bigint): boolean {
     const o = this.w.length;
     const ts = this.stamp(t, false);
-    errorMessage(this.w, this.f, ETYPE.overrun, ECODE.programTraceLost, ts);
-    if (this.record) this.rec('Error', o, { ETYPE: ETYPE.overrun, ECODE: ECODE.programTraceLost }, ts);
+    const ecode = ECODE.programTraceLost | (this.ownershipLost ? ECODE.ownershipLost : 0);
+    errorMessage(this.w, this.f, ETYPE.overrun, ecode, ts);
+    if (this.record) this.rec('Error', o, { ETYPE: ETYPE.overrun, ECODE: ecode }, ts);
     if (!this.out(o, OFFER_ERROR, t)) return false;
     this.recover = true;
+    this.ownershipLost = false;
     return true;
   }
 
@@ -256,6 +284,7 @@ export class NtraceEncoder {
         }
         this.start(from, t);
       } else this.reportPending(r, t);
+      if (this.own) this.reportOwnership(r, t);
       this.account(r, n, t);
     }
     if ((trig & TRACE_OFF) !== 0 && this.enabled) {
@@ -323,6 +352,54 @@ export class NtraceEncoder {
     this.bcnt = 0;
     this.hrepeat = 0;
     this.sync(SYNC.overrun, NONE, 0, addr, t);
+  }
+
+  /**
+   * trTeContext (spec "Ownership Message"; "Synchronizing Messages": "An Ownership message (if
+   * enabled) must be emitted immediately after all synchronizing messages"). Called for every
+   * traced record right after what it sent first (a sync, or the pending message that reports
+   * this record's address, so the decoder knows where the new privilege starts) and before its
+   * own instructions are counted:
+   * - after a synchronizing message that went out: FORMAT 2 (sync or scontext), PRV, V, CONTEXT;
+   * - else at a reported context change (ctype != 0): FORMAT 2 with the new context;
+   * - else when the privilege differs from the one last reported (a trap or trap return into
+   *   another privilege, ecall/ebreak included): FORMAT 0, PRV and V only.
+   */
+  private reportOwnership(r: RetirementRecord, t: bigint): void {
+    const afterSync = this.synced;
+    this.synced = false;
+    const withContext = afterSync || r.ctype !== 0;
+    if (!withContext && r.priv === this.ownPriv) return;
+    this.ownPriv = r.priv;
+    // The records carry no virtualization mode: V is 0 and PRV the privilege's two bits.
+    const format = withContext ? OWNERSHIP_FORMAT.scontext : OWNERSHIP_FORMAT.privilege;
+    const context = withContext ? r.context & this.contextMask : 0n;
+    const process = ownershipProcess(format, r.priv & 3, 0, context);
+    this.before();
+    const o = this.w.length;
+    const ts = this.stamp(t, false);
+    ownership(this.w, this.f, process, ts);
+    if (this.record) {
+      const fields: Record<string, number | bigint> = { PROCESS: process, FORMAT: format, PRV: r.priv & 3, V: 0 };
+      if (withContext) fields.CONTEXT = context;
+      this.rec('Ownership', o, fields, ts);
+    }
+    if (this.restartAt >= 0) {
+      // SYNC 7 and this message, offered as one piece: both enter, or neither (a SYNC 7 retry).
+      const at = this.restartAt;
+      this.restartAt = -1;
+      if (this.sink!.offer(this.w.length - at, OFFER_SYNC7, this.restartTime)) this.recover = false;
+      else {
+        this.w.truncate(at);
+        if (this.record) this.messages.length -= 2;
+        this.lastTs = this.restartTsBase;
+      }
+    } else if (this.sink !== undefined && !this.out(o, OFFER_MESSAGE, t) && !this.recover) {
+      // Lost before the Error message went out: that Error reports it (ECODE bit 3). Once the
+      // Error is out (recover), the SYNC 7 and its Ownership message restore the context anyway.
+      this.ownershipLost = true;
+    }
+    this.counted();
   }
 
   /** I-CNT (n half-words of the record are traced), HIST and the discontinuity of one record. */
@@ -508,11 +585,24 @@ export class NtraceEncoder {
       indirectBranchHistSync(this.w, this.f, reason, 0, icnt, faddr, hist, ts);
       if (this.record) this.rec('IndirectBranchHistSync', o, { SYNC: reason, 'B-TYPE': 0, 'I-CNT': icnt, 'F-ADDR': faddr, HIST: hist }, ts);
     }
+    let sent = true;
     if (this.sink !== undefined) {
       // A refused SYNC 7 is tried again at the next traced record; the state is reset either way.
       const overrun = reason === SYNC.overrun;
-      if (this.out(o, overrun ? OFFER_SYNC7 : OFFER_MESSAGE, t) && overrun) this.recover = false;
+      if (overrun && this.own) {
+        // Offered with its Ownership message (reportOwnership): a SYNC 7 enters as soon as it
+        // fits, so an Ownership message offered after it would hardly ever fit and every restart
+        // would be followed by a new loss.
+        this.restartAt = o;
+        this.restartTime = t;
+        this.restartTsBase = this.prevTs;
+      } else {
+        sent = this.out(o, overrun ? OFFER_SYNC7 : OFFER_MESSAGE, t);
+        if (sent && overrun) this.recover = false;
+      }
     }
+    // The Ownership message follows a sync that went out (none follows a refused one).
+    if (this.own) this.synced = sent;
     // A synchronizing message resets the encoder state.
     this.icnt = 0;
     this.hist = 1;

@@ -3,7 +3,7 @@
  * fields least significant bit first (../shared/design/ntrace.md, "Byte format").
  */
 import { describe, expect, it } from 'vitest';
-import { droppedAddressBits, encodeMessage, type MessageFormat } from './messages.ts';
+import { droppedAddressBits, encodeMessage, type MessageFormat, ownershipProcess } from './messages.ts';
 
 const hex = (b: Uint8Array): string => Array.from(b, (x) => x.toString(16).padStart(2, '0')).join(' ');
 const F: MessageFormat = { srcWidth: 0, src: 0, timestamp: false, addressMsbDrop: false, xlen: 64 };
@@ -48,6 +48,35 @@ describe('N-Trace message options', () => {
     // I-CNT 0 on a new byte -> 0x01; F-ADDR 0x80 -> MDO 000000 (0x00), 000010 (0x09);
     // HIST 1 -> 0x07 (end).
     expect(hex(encodeMessage(F, 'IndirectBranchHistSync', { SYNC: 2, 'B-TYPE': 3, 'I-CNT': 0, 'F-ADDR': 0x80n, HIST: 1 }))).toBe('74 c8 01 00 09 07');
+  });
+});
+
+describe('Ownership (TCODE 2): PROCESS = {CONTEXT, V, PRV[1:0], FORMAT[1:0]}, one variable field', () => {
+  it('the spec examples: PROCESS 0x3B2 = scontext 0x1D, V 1, PRV 00 (VU); PROCESS 0xC = M-mode, FORMAT 0', () => {
+    // 0x3B2 = 0b11101_1_00_10.
+    expect(ownershipProcess(2, 0, 1, 0x1dn)).toBe(0x3b2n);
+    expect(ownershipProcess(0, 3, 0, 0n)).toBe(0xcn);
+  });
+  it('PROCESS 0xC = 08 33', () => {
+    // TCODE 2 = 000010 -> 0x08; PROCESS 0xC = 001100 -> 0x0c << 2 | 11 = 0x33 (last byte).
+    expect(hex(encodeMessage(F, 'Ownership', { PROCESS: 0xcn }))).toBe('08 33');
+  });
+  it('PROCESS 0x3B2 = 08 c8 3b, also when given by its sub-fields', () => {
+    // 0x3B2 = 11_1011_0010: low MDO 110010 = 0x32 -> 0xc8 (MSEO 00); then 001110 -> 0x3b (end).
+    expect(hex(encodeMessage(F, 'Ownership', { PROCESS: 0x3b2n }))).toBe('08 c8 3b');
+    expect(hex(encodeMessage(F, 'Ownership', { FORMAT: 2, PRV: 0, V: 1, CONTEXT: 0x1dn }))).toBe('08 c8 3b');
+  });
+  it('PROCESS starts right after SRC, in the same byte', () => {
+    // SRC 4 bits = 5 (0101) in MDO bits 0-3; PROCESS 0x4 (S-mode, FORMAT 0) = 100: bits 4-5 get
+    // 00, its top bit goes to the next MDO: 000101 -> 0x14, 000001 -> 0x07 (end).
+    expect(hex(encodeMessage({ ...F, srcWidth: 4, src: 5 }, 'Ownership', { PROCESS: 0x4n }))).toBe('08 14 07');
+    // SRC 5 bits leave one bit of the byte: PROCESS 0 (U-mode, FORMAT 0) takes just that bit, so
+    // the message is 2 bytes (fixed FORMAT/PRV/V fields would have needed a third).
+    expect(hex(encodeMessage({ ...F, srcWidth: 5, src: 0 }, 'Ownership', { PROCESS: 0n }))).toBe('08 03');
+  });
+  it('TSTAMP follows PROCESS on a new byte', () => {
+    // PROCESS 0xC ends its byte with MSEO 01: 0x31; TSTAMP 100 = 1100100: 100100 -> 0x90, 000001 -> 0x07.
+    expect(hex(encodeMessage({ ...F, timestamp: true }, 'Ownership', { PROCESS: 0xcn, TSTAMP: 100n }))).toBe('08 31 90 07');
   });
 });
 

@@ -27,7 +27,7 @@ export const TCODE = {
   ProgTraceCorrelation: 33,
 } as const;
 
-export type NtraceMessageName = Exclude<keyof typeof TCODE, 'Ownership'>;
+export type NtraceMessageName = keyof typeof TCODE;
 
 /** SYNC field values (table "SYNC Field Values"). */
 export const SYNC = { externalTrigger: 0, reset: 1, periodic: 2, debugExit: 3, icntOverflow: 4, traceEnable: 5, traceEvent: 6, overrun: 7 } as const;
@@ -37,8 +37,17 @@ export const BTYPE = { indirect: 0, trap: 1, exception: 2, interrupt: 3 } as con
 export const EVCODE = { debugEntry: 0, lowPower: 1, traceDisabled: 4 } as const;
 /** ETYPE of the Error message: 0 = a FIFO overrun lost one or more messages. */
 export const ETYPE = { overrun: 0 } as const;
-/** ECODE bits of the Error message: 0 = reason unknown, bit 2 (0x4) = program trace message(s) lost. */
-export const ECODE = { unknown: 0, programTraceLost: 4 } as const;
+/**
+ * ECODE bits of the Error message: 0 = reason unknown, bit 2 (0x4) = program trace message(s) lost,
+ * bit 3 (0x8) = Ownership trace message(s) lost.
+ */
+export const ECODE = { unknown: 0, programTraceLost: 4, ownershipLost: 8 } as const;
+/**
+ * FORMAT, the low 2 bits of an Ownership message's PROCESS field: 0 = a change of V/PRV (no
+ * CONTEXT), 1 reserved, 2 = after a sync or at an scontext change (CONTEXT = scontext), 3 = after a
+ * sync or at an hcontext change (CONTEXT = hcontext).
+ */
+export const OWNERSHIP_FORMAT = { privilege: 0, scontext: 2, hcontext: 3 } as const;
 /** RCODE values of ResourceFull. */
 export const RCODE = { icnt: 0, hist: 1, histRepeat: 2 } as const;
 
@@ -62,6 +71,7 @@ const a = (name: string): FieldSpec => ({ name, kind: 'addr' });
 
 /** Fields after TCODE and the optional SRC, before the optional TSTAMP, in sending order. */
 export const MESSAGE_FIELDS: Readonly<Record<NtraceMessageName, readonly FieldSpec[]>> = {
+  Ownership: [v('PROCESS') /* = {CONTEXT, V, PRV[1:0], FORMAT[1:0]}, see ownershipProcess */],
   DirectBranch: [v('I-CNT')],
   IndirectBranch: [fix('B-TYPE', 2), v('I-CNT'), a('U-ADDR')],
   Error: [fix('ETYPE', 4), v('ECODE')],
@@ -130,6 +140,26 @@ function head(w: NexusWriter, f: MessageFormat, tcode: number): void {
 function tail(w: NexusWriter, f: MessageFormat, tstamp: bigint): void {
   if (f.timestamp) w.varBig(tstamp);
   w.end();
+}
+
+/**
+ * The PROCESS field of an Ownership message ("Ownership Message": PROCESS[x+5:0] = {CONTEXT[x:0],
+ * V, PRV[1:0], FORMAT[1:0]}). PRV and V follow the ISA's privilege encoding (U 0/00, S 0/01, M
+ * 0/11, VU 1/00, VS 1/01). With FORMAT 0 there is no CONTEXT (the caller passes 0).
+ */
+export function ownershipProcess(format: number, prv: number, v: number, context: bigint): bigint {
+  return (context << 5n) | BigInt(((v & 1) << 4) | ((prv & 3) << 2) | (format & 3));
+}
+
+/**
+ * Ownership: PROCESS is ONE variable field (not fixed FORMAT/PRV/V fields and a variable CONTEXT):
+ * it starts right after TCODE/SRC and is as long as its value, so a U-mode PROCESS of 0 may take a
+ * single bit of the byte holding SRC.
+ */
+export function ownership(w: NexusWriter, f: MessageFormat, process: bigint, tstamp = 0n): void {
+  head(w, f, TCODE.Ownership);
+  w.varBig(process);
+  tail(w, f, tstamp);
 }
 
 export function directBranch(w: NexusWriter, f: MessageFormat, icnt: number, tstamp = 0n): void {
@@ -229,6 +259,12 @@ const big = (m: NtraceMessage, k: string): bigint => BigInt(m.fields[k] ?? 0);
 export function writeMessage(w: NexusWriter, f: MessageFormat, m: NtraceMessage): void {
   const ts = big(m, 'TSTAMP');
   switch (m.name) {
+    case 'Ownership': {
+      // PROCESS by value, or composed from its sub-fields.
+      const process =
+        m.fields.PROCESS !== undefined ? big(m, 'PROCESS') : ownershipProcess(num(m, 'FORMAT'), num(m, 'PRV'), num(m, 'V'), big(m, 'CONTEXT'));
+      return ownership(w, f, process, ts);
+    }
     case 'DirectBranch':
       return directBranch(w, f, num(m, 'I-CNT'), ts);
     case 'IndirectBranch':

@@ -43,6 +43,12 @@ export interface NtraceField {
   /** Bits the field occupies in the message (for a variable field: up to the end of its last byte). */
   readonly width: number;
   readonly variable: boolean;
+  /**
+   * The sub-fields a field is made of, least significant first (Ownership's PROCESS: FORMAT, PRV,
+   * V, and CONTEXT when FORMAT is 2 or 3 or the bits above V are not 0). `width` of a sub-field is
+   * its share of the field's bits; CONTEXT is marked variable (it is as long as the field).
+   */
+  readonly parts?: readonly NtraceField[];
 }
 
 export interface NtraceMessage {
@@ -68,10 +74,31 @@ export interface FramingError {
 
 export type ParsedItem = NtraceMessage | FramingError;
 
-/** The value of a field by name, or undefined when the message does not carry it. */
+/** The value of a field (or of a sub-field such as PRV) by name, or undefined when the message does not carry it. */
 export function fieldValue(msg: NtraceMessage, name: string): bigint | undefined {
   for (const f of msg.fields) if (f.name === name) return f.value;
+  for (const f of msg.fields) for (const p of f.parts ?? []) if (p.name === name) return p.value;
   return undefined;
+}
+
+/**
+ * The sub-fields of an Ownership message's PROCESS (N-Trace 1.0 "Ownership Message"):
+ * PROCESS[x+5:0] = {CONTEXT[x:0], V, PRV[1:0], FORMAT[1:0]}. FORMAT 0: V/PRV change, no CONTEXT;
+ * 1: reserved; 2: sync or scontext change (CONTEXT = scontext); 3: sync or hcontext change
+ * (CONTEXT = hcontext). PROCESS is one variable field, so it may be narrower than 5 bits (its value
+ * then has zeros above): the sub-fields come from the value, not from fixed bit positions in the
+ * bytes.
+ */
+export function processParts(process: bigint, width: number): NtraceField[] {
+  const format = process & 3n;
+  const parts: NtraceField[] = [
+    { name: 'FORMAT', value: format, width: 2, variable: false },
+    { name: 'PRV', value: (process >> 2n) & 3n, width: 2, variable: false },
+    { name: 'V', value: (process >> 4n) & 1n, width: 1, variable: false },
+  ];
+  const context = process >> 5n;
+  if (format >= 2n || context !== 0n) parts.push({ name: 'CONTEXT', value: context, width: Math.max(0, width - 5), variable: true });
+  return parts;
 }
 
 /** The field by name, or undefined. */
@@ -250,6 +277,10 @@ function parseMessage(msg: Uint8Array, offset: number, c: FramingConfig): Parsed
       return err(`${name}(${tcode}) has ${vars.length - expected.length} variable field(s) more than ${expected.join(', ')}${c.timestamp ? ' and TSTAMP' : ''}`);
     }
   }
-  vars.forEach((v, k) => fields.push({ name: names[k]!, value: v.value, width: v.width, variable: true }));
+  vars.forEach((v, k) => {
+    const name = names[k]!;
+    const parts = tcode === TCODE.Ownership && name === 'PROCESS' ? processParts(v.value, v.width) : undefined;
+    fields.push(parts ? { name, value: v.value, width: v.width, variable: true, parts } : { name, value: v.value, width: v.width, variable: true });
+  });
   return { kind: 'message', offset, length: msg.length, tcode, name, known, fields };
 }

@@ -42,6 +42,13 @@ export interface NtraceConfig {
   readonly fifoBytes: number;
   /** trTeInstStallEna: a message that does not fit stalls the hart instead of being lost. */
   readonly stallEnable: boolean;
+  /**
+   * trTeContext: Ownership messages (TCODE 2) with the privilege and the context, after every
+   * synchronizing message, at a change of privilege and at a reported context change (ctype != 0).
+   */
+  readonly ownership: boolean;
+  /** Bits of the records' context reported in an Ownership message's CONTEXT (the scontext value). */
+  readonly contextWidth: number;
 }
 
 const bool = (name: string, def: boolean, help: string): SettingSpec => ({ name, kind: 'bool', default: def, help });
@@ -64,6 +71,8 @@ export const NTRACE_CONFIG_SETTINGS: readonly SettingSpec[] = [
   bool('address_msb_drop', false, 'drop identical address MSBs of F-ADDR/U-ADDR in multiples of 6 bits'),
   { name: 'fifo_bytes', kind: 'int', default: 64, min: 8, max: 65536, help: 'bytes of the output FIFO; one byte leaves per cycle the transport is ready (at least the largest message)' },
   bool('stall_enable', false, 'trTeInstStallEna: stall the hart while a message does not fit in the FIFO instead of losing it (Error + SYNC 7)'),
+  bool('ownership', false, 'trTeContext: Ownership messages (TCODE 2) with privilege and context after every synchronizing message, at a privilege change and at a reported context change (ctype != 0)'),
+  { name: 'context_width', kind: 'int', default: 32, min: 0, max: 64, help: 'bits of the context input (the scontext value) reported in the CONTEXT of Ownership messages; at most XLEN' },
 ];
 
 export const NTRACE_SETTINGS: readonly SettingSpec[] = NTRACE_CONFIG_SETTINGS;
@@ -86,6 +95,8 @@ export function ntraceConfig(s: Settings): NtraceConfig {
     addressMsbDrop: s.address_msb_drop as boolean,
     fifoBytes: s.fifo_bytes as number,
     stallEnable: s.stall_enable as boolean,
+    ownership: s.ownership as boolean,
+    contextWidth: s.context_width as number,
   };
 }
 
@@ -107,6 +118,9 @@ export function validateNtraceSettings(s: Settings): RvError[] {
   if (c.implicitReturn !== 'none' && c.callStackSize === 0) errors.push(err('call_stack_size', `call_stack_size is 0 but implicit_return is "${c.implicitReturn}"; allowed: 1..64`));
   if (c.repeatHistory && c.mode !== 'htm') errors.push(err('repeat_history', 'repeat_history is 1 but ntrace_mode is "btm"; allowed: HIST repeat compression only in HTM'));
   if (c.srcWidth > 0 && c.src >= 2 ** c.srcWidth) errors.push(err('src', `src is ${c.src}; allowed: below 2^src_width = ${2 ** c.srcWidth}`));
+  if (c.ownership && c.contextWidth > c.xlen) {
+    errors.push(err('context_width', `context_width is ${c.contextWidth} but xlen is ${c.xlen}; allowed: 0..${c.xlen} (CONTEXT carries the scontext CSR, at most XLEN bits)`));
+  }
   const largest = maxNtraceMessageBytes(c);
   if (c.fifoBytes < largest) errors.push(err('fifo_bytes', `fifo_bytes is ${c.fifoBytes} but the largest message of this configuration takes ${largest} bytes; allowed: ${largest}..65536`));
   return errors;
@@ -118,6 +132,9 @@ export function validateNtraceSettings(s: Settings): RvError[] {
  * field at its widest: I-CNT up to 2^icntWidth (icntWidth + 1 bits), F-ADDR XLEN - 1 bits (with
  * address MSB dropping up to 6 * ceil(XLEN / 6) bits), HIST 32 bits, TSTAMP 64 bits. Every other
  * message, the Error message included, is smaller. The FIFO must hold it, or it never fits.
+ * An Ownership message (TCODE, SRC, PROCESS of 5 + contextWidth bits, TSTAMP) is never larger: with
+ * contextWidth <= XLEN (validated) its at most 11 + SRC + XLEN bits before TSTAMP fit in the bytes
+ * the sync spends on its 13 + SRC + XLEN bits at least (TCODE, SRC, SYNC, B-TYPE, I-CNT, F-ADDR).
  */
 export function maxNtraceMessageBytes(c: NtraceConfig): number {
   const fixed = 6 + c.srcWidth + 4 + 2; // TCODE, SRC, SYNC, B-TYPE
