@@ -26,6 +26,7 @@ export function ntraceRtlUnsupported(c: NtraceConfig): string[] {
   if (c.implicitReturn === 'stack') out.push('implicit_return=stack');
   if (c.repeatBranch) out.push('repeat_branch=1');
   if (c.repeatHistory) out.push('repeat_history=1');
+  if (c.ownership) out.push('ownership=1');
   return out;
 }
 

@@ -59,6 +59,8 @@ module ntrace_top (
   localparam bit AddressMsbDrop = 1'b0;
   localparam int FifoBytes      = 16;
   localparam bit StallEnable    = 1'b0;
+  localparam bit Ownership      = 1'b0;
+  localparam int ContextWidth   = 32;
 
   logic [3:0]   s_valid, s_addr;
   logic [23:0]  s_tcode, s_fix;
