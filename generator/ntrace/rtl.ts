@@ -19,6 +19,7 @@ import type { Provenance, Waiver } from '../../core/block.ts';
 import { camelCase, commentBanner, connections, padColumn, renderTemplate, svBits, svLogic, svRange, svSized, wrapComment, type OutputFile } from '../render.ts';
 import { alignDeclarations } from '../sv-align.ts';
 import { configurationLocalparamsWaiver } from '../waivers.ts';
+import { NTRACE_APB_REGS_TEMPLATE, ntraceApbRegsConnections, ntraceApbRegsContext } from './apb-regs.ts';
 
 /** What the RTL does not implement yet: a configuration asking for it is refused. */
 export function ntraceRtlUnsupported(c: NtraceConfig): string[] {
@@ -224,8 +225,8 @@ function topContext(c: NtraceConfig, settings: Settings, banner: string) {
     ['itype_i', 'itype_i'],
     ['iretire_i', 'iretire_i'],
     ['iaddr_i', 'iaddr_i'],
-    ['trace_on_i', 'trigger_i[0]'],
-    ['trace_off_i', 'trigger_i[1]'],
+    ['trace_on_i', 'trace_on'],
+    ['trace_off_i', 'trace_off'],
     ['halted_i', 'halted_i'],
     ['reset_i', 'reset_i'],
     ...(c.timestamp ? ([['tstamp_i', 'tstamp_i']] as [string, string][]) : []),
@@ -264,6 +265,7 @@ function topContext(c: NtraceConfig, settings: Settings, banner: string) {
     configLines: configLocalparams(settings),
     decisionConns: connections(conns),
     outputConns: connections(outConns),
+    regsConns: connections(ntraceApbRegsConnections(c)),
   };
 }
 
@@ -281,6 +283,7 @@ export function renderNtraceRtl(c: NtraceConfig, settings: Settings, provenance:
     ntrace_output: () => renderTemplate('ntrace/ntrace_output.sv.hbs', outputContext(c, banner)),
     ntrace_fields: () => renderTemplate('ntrace/ntrace_fields.sv.hbs', fieldsContext(c, banner)),
     ntrace_decision: () => renderTemplate('ntrace/ntrace_decision.sv.hbs', decisionContext(c, banner)),
+    ntrace_apb_regs: () => renderTemplate(NTRACE_APB_REGS_TEMPLATE, ntraceApbRegsContext(c, banner)),
     ntrace_top: () => renderTemplate('ntrace/ntrace_top.sv.hbs', topContext(c, settings, banner)),
   };
   return NTRACE_RTL_MODULES.map((m) => ({ name: `${m}.sv`, content: alignDeclarations(render[m]!()) }));

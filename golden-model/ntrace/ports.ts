@@ -22,6 +22,9 @@
  *   stall_enable = 1 stall_o is 1 while a message of the record does not fit; it depends on
  *   mseo_ready_i of the same cycle (the byte leaving makes room) and on registers, not on the hart
  *   inputs.
+ * - Register access is an AMBA APB4 completer (32-bit data, byte addresses of NTRACE_APB_ADDR_WIDTH
+ *   bits: the 4 KiB window the Trace Control Interface gives a trace component; pprot is not used
+ *   and therefore absent); the register map is in registers.ts.
  * - The trace leaves as Nexus MSEO bytes, MDO[5:0] << 2 | MSEO[1:0], on a ready/valid byte
  *   interface: a byte moves in a cycle where mseo_valid_o and mseo_ready_i are both 1.
  */
@@ -34,7 +37,11 @@ export const NTRACE_TOP_MODULE = 'ntrace_top';
 /** Width of tstamp_i (the records' time is a 64-bit quantity). */
 export const NTRACE_TSTAMP_WIDTH = 64;
 
-export type NtracePortGroup = 'clock' | 'hart' | 'sideband' | 'trace';
+/** Byte address width of the APB port: the Trace Control Interface's 4 KiB window. */
+export const NTRACE_APB_ADDR_WIDTH = 12;
+export const NTRACE_APB_DATA_WIDTH = 32;
+
+export type NtracePortGroup = 'clock' | 'hart' | 'sideband' | 'apb' | 'trace';
 export type { PortDirection };
 export type NtracePortSpec = HartPortSpec<NtracePortGroup>;
 
@@ -64,11 +71,30 @@ export function ntracePorts(c: NtraceConfig): NtracePortSpec[] {
   ports.push(...haltedResetPorts('sideband'));
   if (c.timestamp) port('tstamp_i', 'in', NTRACE_TSTAMP_WIDTH, String(NTRACE_TSTAMP_WIDTH), 'sideband', 'Time of the record (the TSTAMP source).');
   port('stall_o', 'out', 1, '1', 'sideband', 'The record on the inputs was not taken in this cycle: hold it (N-Trace trTeInstStallEna).');
+  ports.push(...ntraceApbPorts());
   port('mseo_data_o', 'out', 8, '8', 'trace', 'Trace byte offered: MDO[5:0] in bits 7..2, MSEO[1:0] in bits 1..0.');
   port('mseo_valid_o', 'out', 1, '1', 'trace', 'mseo_data_o holds a byte.');
   port('mseo_ready_i', 'in', 1, '1', 'trace', 'The transport takes the byte in this cycle.');
   return ports;
 }
 
+/** The APB4 completer ports (the 'apb' group), in declaration order. */
+export function ntraceApbPorts(): NtracePortSpec[] {
+  const aw = NTRACE_APB_ADDR_WIDTH;
+  const dw = NTRACE_APB_DATA_WIDTH;
+  const apb = (name: string, direction: PortDirection, width: number, widthExpr: string, description: string): NtracePortSpec => ({ name, direction, width, widthExpr, group: 'apb', description });
+  return [
+    apb('paddr_i', 'in', aw, String(aw), 'APB4 byte address of the register access.'),
+    apb('psel_i', 'in', 1, '1', 'APB4 select.'),
+    apb('penable_i', 'in', 1, '1', 'APB4 enable (access phase).'),
+    apb('pwrite_i', 'in', 1, '1', 'APB4 write (1) or read (0).'),
+    apb('pwdata_i', 'in', dw, String(dw), 'APB4 write data.'),
+    apb('pstrb_i', 'in', dw / 8, `${dw} / 8`, 'APB4 write byte strobes.'),
+    apb('prdata_o', 'out', dw, String(dw), 'APB4 read data.'),
+    apb('pready_o', 'out', 1, '1', 'APB4 ready (always 1).'),
+    apb('pslverr_o', 'out', 1, '1', 'APB4 error: an access to an address without a register, or not word-aligned.'),
+  ];
+}
+
 /** The generated RTL files, in compilation order (leaves first); one module per file. */
-export const NTRACE_RTL_MODULES = ['ntrace_fields', 'ntrace_bytes', 'ntrace_output', 'ntrace_decision', 'ntrace_top'] as const;
+export const NTRACE_RTL_MODULES = ['ntrace_fields', 'ntrace_bytes', 'ntrace_output', 'ntrace_decision', 'ntrace_apb_regs', 'ntrace_top'] as const;

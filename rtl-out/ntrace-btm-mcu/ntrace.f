@@ -9,4 +9,5 @@ ntrace_fields.sv
 ntrace_bytes.sv
 ntrace_output.sv
 ntrace_decision.sv
+ntrace_apb_regs.sv
 ntrace_top.sv

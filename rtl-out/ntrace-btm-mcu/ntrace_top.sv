@@ -8,7 +8,9 @@
 // FIFO.
 //
 // ntrace_decision (the messages of a record, all in one cycle, in slots) -> ntrace_output (the
-// 16-byte FIFO: each message ntrace_bytes lays out enters whole or not at all).
+// 16-byte FIFO: each message ntrace_bytes lays out enters whole or not at all);
+// ntrace_apb_regs (the Trace Control Interface registers on the APB port) passes the hart's
+// trace-on/off triggers to the decision, with those of trTeControl writes.
 module ntrace_top (
   // Clock of the encoder and of the hart interface.
   input  logic        clk_i,
@@ -36,6 +38,24 @@ module ntrace_top (
   input  logic        reset_i,
   // The record on the inputs was not taken in this cycle: hold it (N-Trace trTeInstStallEna).
   output logic        stall_o,
+  // APB4 byte address of the register access.
+  input  logic [11:0] paddr_i,
+  // APB4 select.
+  input  logic        psel_i,
+  // APB4 enable (access phase).
+  input  logic        penable_i,
+  // APB4 write (1) or read (0).
+  input  logic        pwrite_i,
+  // APB4 write data.
+  input  logic [31:0] pwdata_i,
+  // APB4 write byte strobes.
+  input  logic [3:0]  pstrb_i,
+  // APB4 read data.
+  output logic [31:0] prdata_o,
+  // APB4 ready (always 1).
+  output logic        pready_o,
+  // APB4 error: an access to an address without a register, or not word-aligned.
+  output logic        pslverr_o,
   // Trace byte offered: MDO[5:0] in bits 7..2, MSEO[1:0] in bits 1..0.
   output logic [7:0]  mseo_data_o,
   // mseo_data_o holds a byte.
@@ -75,14 +95,41 @@ module ntrace_top (
   logic unused_inputs;
   assign unused_inputs = ^{priv_i, ilastsize_i, trigger_i[2]};
 
+  // The triggers the decision acts on: the hart's, as the register file passes them on.
+  logic trace_on, trace_off;
+
+  ntrace_apb_regs u_apb_regs (
+    .clk_i        (clk_i),
+    .rst_ni       (rst_ni),
+    .paddr_i      (paddr_i),
+    .psel_i       (psel_i),
+    .penable_i    (penable_i),
+    .pwrite_i     (pwrite_i),
+    .pwdata_i     (pwdata_i),
+    .pstrb_i      (pstrb_i),
+    .prdata_o     (prdata_o),
+    .pready_o     (pready_o),
+    .pslverr_o    (pslverr_o),
+    .taken_i      (~stall_o),
+    .halted_i     (halted_i),
+    .reset_i      (reset_i),
+    .trace_on_i   (trigger_i[0]),
+    .trace_off_i  (trigger_i[1]),
+    .fifo_empty_i (~mseo_valid_o),
+    .stalled_i    (stall_o),
+    .recover_i    (recover),
+    .trace_on_o   (trace_on),
+    .trace_off_o  (trace_off)
+  );
+
   ntrace_decision u_decision (
     .clk_i       (clk_i),
     .rst_ni      (rst_ni),
     .itype_i     (itype_i),
     .iretire_i   (iretire_i),
     .iaddr_i     (iaddr_i),
-    .trace_on_i  (trigger_i[0]),
-    .trace_off_i (trigger_i[1]),
+    .trace_on_i  (trace_on),
+    .trace_off_i (trace_off),
     .halted_i    (halted_i),
     .reset_i     (reset_i),
     .stall_o     (stall_o),

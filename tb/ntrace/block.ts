@@ -7,6 +7,7 @@ import type { Block } from '../../core/block.ts';
 import type { Rng } from '../../golden-model/common/rng.ts';
 import { resolveSettings } from '../../golden-model/common/settings.ts';
 import { NTRACE_TOP_MODULE } from '../../golden-model/ntrace/ports.ts';
+import { registerMapErrors } from '../../golden-model/ntrace/registers.ts';
 import { maxNtraceMessageBytes, NTRACE_SETTINGS, ntraceConfig, type NtraceConfig, validateNtraceSettings } from '../../golden-model/ntrace/settings.ts';
 import { ntraceExportComponent } from '../../generator/ntrace/ipxact.ts';
 import { ntraceLintWaivers, renderNtraceRtl } from '../../generator/ntrace/rtl.ts';
@@ -18,7 +19,11 @@ export const block: Block<NtraceConfig> = {
   name: 'ntrace',
   title: 'N-Trace encoder',
   settings: NTRACE_SETTINGS,
-  validate: validateNtraceSettings,
+  // The settings' own rules, then what the register map cannot describe (registers.ts).
+  validate: (s) => {
+    const errors = validateNtraceSettings(s);
+    return errors.length > 0 ? errors : registerMapErrors(ntraceConfig(s));
+  },
   config: ntraceConfig,
 
   topModule: NTRACE_TOP_MODULE,

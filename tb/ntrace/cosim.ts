@@ -15,6 +15,10 @@
  *   runs); the model's finish() then adds one cycle with nothing to do and drains. Idle frames
  *   (records that do nothing: the model's cycles after the records) follow until the FIFO has
  *   drained and a pending Error message has gone out.
+ * - The APB port (tb/ntrace/apb.ts): idle frames before the records read every register; the
+ *   records carry trTeControl writes that turn the trace off and on (the model gets each record
+ *   with the triggers the register model passes on) and reads; after the drain, every register is
+ *   read again and written. Each access phase is captured and compared with the register model.
  */
 import { cycleChance } from '../../golden-model/common/rng.ts';
 import { NtraceStreamEncoder, type NtraceStreamResult } from '../../golden-model/ntrace/output.ts';
@@ -25,6 +29,7 @@ import { emptyRecord, Trigger, type RetirementRecord } from '../../golden-model/
 import { type BuiltModel, buildModel } from '../build.ts';
 import type { HarnessSpec } from '../harness-spec.ts';
 import { FrameWriter, runModel } from '../run.ts';
+import { NtraceApbSession } from './apb.ts';
 
 export function ntraceHarnessSpec(c: NtraceConfig): HarnessSpec {
   return {
@@ -42,6 +47,15 @@ export function ntraceHarnessSpec(c: NtraceConfig): HarnessSpec {
           { port: 'mseo_ready_i', value: 1 },
         ],
         data: ['mseo_data_o'],
+      },
+      {
+        name: 'apb',
+        when: [
+          { port: 'psel_i', value: 1 },
+          { port: 'penable_i', value: 1 },
+          { port: 'stall_o', value: 0 },
+        ],
+        data: ['prdata_o', 'pslverr_o'],
       },
     ],
   };
@@ -98,6 +112,8 @@ export interface NtraceCosimResult {
   readonly actual: Uint8Array;
   readonly cycles: number;
   readonly holds: number;
+  /** APB accesses compared. */
+  readonly apbAccesses: number;
   readonly mismatch?: string;
   /** The RTL cycle of the first differing byte (or of the last byte both sides have). */
   readonly mismatchCycle?: number;
@@ -109,10 +125,17 @@ const hex = (b: Uint8Array): string => Array.from(b, (x) => x.toString(16).padSt
 export async function cosimNtrace(verilated: BuiltModel, c: NtraceConfig, records: readonly RetirementRecord[], opts: NtraceCosimOptions = {}): Promise<NtraceCosimResult> {
   const p = opts.backpressure ?? 0;
   const seed = opts.seed ?? 1;
-  const all = [...records, endOfTraceRecord(records[records.length - 1])];
+  // The FIFO holds at most fifo_bytes bytes, leaving one in each ready cycle: on average one
+  // cycle in 1/(1 - p); twice that, for the randomness (and at least 1% ready).
+  const drain = Math.ceil((2 * c.fifoBytes) / Math.max(0.01, 1 - p)) + 64;
+  const apb = new NtraceApbSession(c, records.length, drain);
+  const all = [...apb.prologueRecords(), ...records, endOfTraceRecord(records[records.length - 1])];
   const model = new NtraceStreamEncoder(c, { ready: (cycle) => !cycleChance(seed, cycle, p) });
-  for (const r of all) model.push(r);
+  all.forEach((r, f) => model.push(apb.frame(f, r)));
   const expected = model.finish();
+  apb.endOfRun(expected.stallOrOverflow);
+  const frames = apb.frames(records.length, drain);
+  for (let f = all.length; f < frames; f++) apb.frame(f, emptyRecord());
   const spec = ntraceHarnessSpec(c);
   const run = await runModel(
     verilated,
@@ -120,15 +143,17 @@ export async function cosimNtrace(verilated: BuiltModel, c: NtraceConfig, record
     (emit) => {
       const w = new FrameWriter(spec);
       const fill = ntraceFrameWriter(c, w);
+      const bus = apb.driver(w);
       all.forEach((r, i) => {
         fill(r, i);
+        bus(i);
         emit(w);
       });
       fill(emptyRecord(), all.length);
-      // The FIFO holds at most fifo_bytes bytes, leaving one in each ready cycle: on average one
-      // cycle in 1/(1 - p); twice that, for the randomness (and at least 1% ready).
-      const drain = Math.ceil((2 * c.fifoBytes) / Math.max(0.01, 1 - p)) + 64;
-      for (let i = 0; i < drain; i++) emit(w);
+      for (let f = all.length; f < frames; f++) {
+        bus(f);
+        emit(w);
+      }
     },
     { seed, readyChance: p, readyOffset: NTRACE_READY_OFFSET, ...(opts.fst ? { fst: opts.fst } : {}) },
   );
@@ -136,13 +161,15 @@ export async function cosimNtrace(verilated: BuiltModel, c: NtraceConfig, record
   const actual = Uint8Array.from(captured.map((cap) => Number(cap.values[0])));
   let mismatch = compareNtrace(expected, actual);
   if (!mismatch && run.holds !== expected.stallCycles) mismatch = `identical bytes, but the RTL held ${run.holds} frames and the model stalled ${expected.stallCycles} cycles`;
+  const apbMismatch = apb.compare(run.captures[1] ?? []);
+  if (!mismatch && apbMismatch) mismatch = `identical bytes, but a register access differs: ${apbMismatch}`;
   let mismatchCycle: number | undefined;
   if (mismatch) {
     let i = 0;
     while (i < actual.length && i < expected.bytes.length && actual[i] === expected.bytes[i]) i++;
     mismatchCycle = captured[Math.min(i, captured.length - 1)]?.cycle ?? 0;
   }
-  return { expected, actual, cycles: run.cycles, holds: run.holds, ...(mismatch ? { mismatch, mismatchCycle } : {}) };
+  return { expected, actual, cycles: run.cycles, holds: run.holds, apbAccesses: apb.accesses, ...(mismatch ? { mismatch, mismatchCycle } : {}) };
 }
 
 /** The first difference between the model's bytes and the RTL's, with the model's messages around it. */
