@@ -2,7 +2,7 @@
 # The README's first command: installs what is missing, then runs the main job on the shipped
 # defaults: generate a stimulus stream, print its statistics, trace it with the default E-Trace
 # component and decode the trace back (every instruction must come back), generate the RTL of every
-# shipped component into out/rtl/, co-simulate the default E-Trace and PMU components' RTL against
+# shipped component into out/rtl/, co-simulate the default E-Trace, PMU and N-Trace components' RTL against
 # the model, run every SBI PMU call on QEMU virt's PMU (model and RTL), and
 # trace a real program (the bytecode interpreter of workloads/) through QEMU with every optional
 # mode, checking that the trace decodes back to what QEMU executed, and count it with pmu-stat. Between the two, a lossy
@@ -32,6 +32,7 @@ done
 rvtrace cosim --component etrace --seed 1 --count 100000
 rvtrace cosim --component etrace-rv64-full --seed 2 --count 100000 --backpressure 0.5
 rvtrace cosim --component pmu --seed 1 --count 100000
+rvtrace cosim --component ntrace-btm-mcu --seed 1 --count 100000 --backpressure 0.3
 echo "main: RTL generated (out/rtl/) and co-simulated against the model: identical"
 # The SBI PMU layer: every function of the extension called on QEMU virt's PMU as OpenSBI 1.9
 # answers, every cycle of the run replayed through the generated RTL.
