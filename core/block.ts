@@ -12,6 +12,9 @@
 import type { RvError } from '../golden-model/common/errors.ts';
 import type { Rng } from '../golden-model/common/rng.ts';
 import type { SettingSpec, Settings } from '../golden-model/common/settings.ts';
+import type { ProgramImage } from '../golden-model/hart/image.ts';
+import type { RetirementRecord } from '../golden-model/hart/records.ts';
+import type { Xlen } from '../golden-model/hart/stream.ts';
 import type { StimulusKnobs } from '../golden-model/hart/stimulus/knobs.ts';
 import type { ExportComponent } from '../ipxact/export.ts';
 import type { Vlnv } from '../ipxact/reader/component.ts';
@@ -156,6 +159,78 @@ export interface Block<C = unknown> {
 
   /** Commands only this block has (e.g. `ctr-dump`). */
   readonly commands?: readonly CommandDefinition<never>[];
+
+  /** The trace byte stream of an encoder block, for `rvtrace encode`, `decode` and `dump`; absent: the block makes no trace stream. */
+  readonly codec?: TraceCodec<C>;
+}
+
+// --- trace codec ------------------------------------------------------------------------------
+
+/**
+ * A trace encoder's byte stream as the encode, decode and dump commands see it: the block's golden
+ * encoder (with its output FIFO), its independent decoder and its packet dump. `C` is the block's
+ * typed configuration; a stream is read with the configuration it was written with.
+ */
+export interface TraceCodec<C = unknown> {
+  /** What the stream is made of, plural, for messages ("packets", "messages"). */
+  readonly units: string;
+  /** The XLEN of the hart a configuration traces (to read CSV traces, which do not record it). */
+  xlen(config: C): Xlen;
+  /**
+   * The stream as it leaves the output FIFO; `ready` says whether the transport takes a byte in a
+   * cycle (cycles numbered as the block's co-simulation numbers them; absent: always ready).
+   */
+  encode(records: readonly RetirementRecord[], config: C, transport: { ready?: (cycle: number) => boolean }): EncodedTrace;
+  /** Options only this codec's decoder takes (E-Trace: `--trap-handler`); `decode` gets them by name. */
+  readonly decodeOptions?: readonly CodecOption[];
+  /**
+   * The retired instruction addresses and the gaps of a stream, given the program image. A stream
+   * the decoder cannot go on with is an RvError with its byte offset (the caller adds the file).
+   */
+  decode(bytes: Uint8Array, image: ProgramImage, config: C, options: Readonly<Record<string, string>>): DecodedTraceItem[];
+  /** One line per packet or message; a stream that is not well-formed is an RvError with its byte offset. */
+  dump(bytes: Uint8Array, config: C): string[];
+  /** Packets or messages and bytes per packet format or message type (the same errors as `dump`). */
+  stats(bytes: Uint8Array, config: C): TraceStats;
+}
+
+/** What one encoding gives: the bytes and the figures `rvtrace encode` reports. */
+export interface EncodedTrace {
+  readonly bytes: Uint8Array;
+  /** Packets or messages in `bytes`. */
+  readonly count: number;
+  /** Packets or messages lost to a full FIFO (back-pressure without stall). */
+  readonly lost: number;
+  /** Cycles the hart was stalled (back-pressure with stall). */
+  readonly stallCycles: number;
+}
+
+/**
+ * One item of a decoded trace: a retired instruction's address, or a gap (trace off, lost, ...) with
+ * the byte offset where the stream says so. It is a golden-model/hart/recovery.ts DecodedItem, so
+ * `decode --check` judges every codec's output the same way.
+ */
+export type DecodedTraceItem =
+  | { readonly kind: 'pc'; readonly address: bigint }
+  | { readonly kind: 'gap'; readonly reason: string; readonly offset: number; readonly detail?: string };
+
+/** A command-line option of one codec's decoder: `--<name> <argument>`. */
+export interface CodecOption {
+  /** The long name without `--` ("trap-handler"), also its key in `decode`'s options. */
+  readonly name: string;
+  /** The value as commander spells it ("<SPEC>"). */
+  readonly argument: string;
+  readonly help: string;
+}
+
+/** The make-up of a stream, for `rvtrace dump --stats`. */
+export interface TraceStats {
+  /** What a row is, as a column heading ("format", "TCODE"). */
+  readonly rowsAre: string;
+  /** One row per packet format or message type present, in the order of their codes. */
+  readonly rows: readonly { readonly kind: string; readonly count: number; readonly bytes: number }[];
+  /** Bytes of the stream in no packet or message (idle bytes, null packets). */
+  readonly otherBytes: number;
 }
 
 /** What a command that takes a component takes. */

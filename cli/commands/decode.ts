@@ -1,73 +1,91 @@
-import type { Command } from 'commander';
-import { ExitStatus, RvError } from '../../golden-model/common/errors.ts';
-import { decodeStream, type TrapEntry } from '../../golden-model/etrace/decoder.ts';
-import { recoveryLine, retiredAddresses, traceRecovery } from '../../golden-model/hart/recovery.ts';
-import { ETRACE_SETTINGS } from '../../golden-model/etrace/settings.ts';
-import type { Xlen } from '../../golden-model/hart/stream.ts';
-import type { CommandDefinition } from '../../core/block.ts';
-import type { EtraceConfig } from '../../golden-model/etrace/config.ts';
+/**
+ * `rvtrace decode`: a trace byte stream and the program image through the decoder of a component's
+ * block (any block with a trace codec, core/block.ts) into the retired instruction addresses, with
+ * `--check` judging them against the retired instructions themselves (golden-model/hart/recovery.ts).
+ */
+import { Option, type Command } from 'commander';
+import { BLOCKS, blockSettings } from '../../blocks/index.ts';
+import type { CodecOption, CommandDefinition } from '../../core/block.ts';
 import { readInput, writeOutputAtomic } from '../../core/io.ts';
 import { readStream } from '../../core/stream-io.ts';
+import { ExitStatus, RvError } from '../../golden-model/common/errors.ts';
+import { recoveryLine, retiredAddresses, traceRecovery } from '../../golden-model/hart/recovery.ts';
 
 interface Options {
   in: string;
   image: string;
   out: string;
-  trapHandler?: string;
   check?: boolean;
+  /** The codecs' own options (CODEC_OPTIONS), under commander's names. */
+  [codecOption: string]: string | boolean | undefined;
 }
 
-/** `--trap-handler ADDR` or `CAUSE=ADDR,...,default=ADDR` for implicit exception mode. */
-function trapHandlers(text: string | undefined): ((trap: TrapEntry) => bigint) | undefined {
-  if (text === undefined) return undefined;
-  const table = new Map<string, bigint>();
-  for (const part of text.split(',')) {
-    const m = /^(?:(i?\d+|default)=)?(0x[0-9a-f]+|\d+)$/i.exec(part.trim());
-    if (!m) throw new RvError('bad-option', `--trap-handler ${text}: expected ADDR or CAUSE=ADDR,... (iN for interrupt N, default=ADDR)`);
-    table.set((m[1] ?? 'default').toLowerCase(), BigInt(m[2]!));
+/** The blocks whose components encode, decode and dump take: those with a trace codec. */
+const CODEC_BLOCKS = BLOCKS.filter((b) => b.codec !== undefined).map((b) => b.name);
+
+/** Every codec's own decode options, each name once, with the blocks that take it. */
+const CODEC_OPTIONS = new Map<string, { option: CodecOption; blocks: string[] }>();
+for (const b of BLOCKS) {
+  for (const option of b.codec?.decodeOptions ?? []) {
+    const known = CODEC_OPTIONS.get(option.name);
+    if (known) known.blocks.push(b.name);
+    else CODEC_OPTIONS.set(option.name, { option, blocks: [b.name] });
   }
-  return ({ cause, interrupt }) => {
-    const a = table.get(interrupt ? `i${cause}` : String(cause)) ?? table.get('default');
-    if (a === undefined) throw new RvError('bad-option', `--trap-handler gives no handler for ${interrupt ? 'interrupt' : 'exception'} cause ${cause}`);
-    return a;
-  };
 }
+
+/** commander's property name of an option ("trap-handler" -> "trapHandler"). */
+const attribute = (name: string): string => new Option(`--${name}`).attributeName();
 
 export const decodeCommand: CommandDefinition<Options> = {
   name: 'decode',
-  summary: 'decode a te_inst byte stream with the program image into the retired instruction addresses',
-  settings: ETRACE_SETTINGS,
-  component: { blocks: ['etrace'], default: 'etrace' },
+  summary: 'decode a trace byte stream (E-Trace packets, N-Trace messages) with the program image into the retired instruction addresses',
+  settings: blockSettings(CODEC_BLOCKS),
+  component: { blocks: CODEC_BLOCKS, default: 'etrace' },
   details: [
     'Output: one retired address per line, lower-case hex without 0x; gaps where trace was off or',
-    'lost are lines starting with #. --image takes any trace file with an image (our bin/text',
-    'streams, or a spike-style CSV whose executed instructions form the image).',
+    'lost are lines starting with #: `# gap: REASON (byte offset N)`, then `: DETAIL` when the decoder',
+    'says more (N-Trace: which message or framing error). --image takes any trace file with an image',
+    '(our bin/text streams, or a spike-style CSV whose executed instructions form the image).',
+    'The component must be the one the stream was encoded with; the block comes from it.',
     '--check compares the decoded runs with the retired instructions of --image (the stream that',
     'was encoded): every run must be a piece of the retired sequence, in order; it prints the',
     'fraction recovered (after trace loss) and fails on a wrong address.',
+    'An E-Trace stream the decoder cannot follow is an error with its byte offset; the N-Trace',
+    'decoder reports a damaged message as a bad-trace gap and resumes at the next sync message.',
     'Examples:',
     '  rvtrace decode --component etrace --in a.te --image a.bin --out a.pcs',
     '  rvtrace decode --component etrace --in lossy.te --image a.bin --out a.pcs --check',
+    '  rvtrace decode --component ntrace-btm-mcu --in a.nt --image a.bin --out a.pcs --check',
   ].join('\n'),
-  options: (cmd: Command) =>
-    cmd
-      .requiredOption('--in <PACKETS>', 'encapsulated te_inst byte stream')
+  options: (cmd: Command) => {
+    let c = cmd
+      .requiredOption('--in <TRACE>', 'trace byte stream (E-Trace encapsulated te_inst packets, N-Trace MSEO messages)')
       .requiredOption('--image <FILE>', 'program image: our stream file or a spike-style CSV')
-      .requiredOption('--out <PCS>', 'output file of addresses')
-      .option('--trap-handler <SPEC>', 'trap handler addresses for implicit exception mode: ADDR, or CAUSE=ADDR,iN=ADDR,default=ADDR')
-      .option('--check', 'check the decoded addresses against the retired instructions of --image and print the fraction recovered'),
+      .requiredOption('--out <PCS>', 'output file of addresses');
+    for (const { option } of CODEC_OPTIONS.values()) c = c.option(`--${option.name} ${option.argument}`, option.help);
+    return c.option('--check', 'check the decoded addresses against the retired instructions of --image and print the fraction recovered');
+  },
   run(_args, o, _settings, resolved) {
-    const config = resolved!.config as EtraceConfig;
-    const xlen: Xlen = config.params.iaddress_width_p > 32 ? 64 : 32;
-    const stream = readStream(o.image, undefined, xlen);
+    const r = resolved!;
+    // resolveComponent took only components of CODEC_BLOCKS.
+    const codec = r.block.codec!;
+    const codecOptions: Record<string, string> = {};
+    for (const [name, { blocks }] of CODEC_OPTIONS) {
+      const value = o[attribute(name)];
+      if (typeof value !== 'string') continue;
+      if (!blocks.includes(r.block.name)) throw new RvError('bad-option', `--${name}: the decoder of the ${r.block.title} takes no such option`);
+      codecOptions[name] = value;
+    }
+    const stream = readStream(o.image, undefined, codec.xlen(r.config));
     const image = stream.image;
     if (image.size === 0) throw new RvError('bad-file', 'this file holds no program image', { file: o.image });
     const bytes = readInput(o.in);
     let items;
     try {
-      items = decodeStream(bytes, image, { params: config.params, xlen, trapHandler: trapHandlers(o.trapHandler) });
+      items = codec.decode(bytes, image, r.config, codecOptions);
     } catch (e) {
-      throw e instanceof RvError && e.location.file === undefined ? e.inFile(o.in) : e;
+      // The decoder knows offsets, not the file; a bad option value is not the file's fault.
+      throw e instanceof RvError && e.location.file === undefined && e.code !== 'bad-option' ? e.inFile(o.in) : e;
     }
     const lines: string[] = [];
     let count = 0;
@@ -76,7 +94,7 @@ export const decodeCommand: CommandDefinition<Options> = {
         lines.push(it.address.toString(16));
         count++;
       } else {
-        lines.push(`# gap: ${it.reason} (byte offset ${it.offset})`);
+        lines.push(`# gap: ${it.reason} (byte offset ${it.offset})${it.detail !== undefined ? `: ${it.detail}` : ''}`);
       }
     }
     writeOutputAtomic(o.out, lines.length ? `${lines.join('\n')}\n` : '');

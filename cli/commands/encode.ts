@@ -1,14 +1,15 @@
+/**
+ * `rvtrace encode`: a retirement stream through the golden encoder of a component's block (any block
+ * with a trace codec, core/block.ts) and its output FIFO, into the trace byte stream.
+ */
 import type { Command } from 'commander';
-import { RvError } from '../../golden-model/common/errors.ts';
-import { cycleChance } from '../../golden-model/common/rng.ts';
-import { encodeStream } from '../../golden-model/etrace/output.ts';
-import { ETRACE_SETTINGS } from '../../golden-model/etrace/settings.ts';
-import type { Xlen } from '../../golden-model/hart/stream.ts';
-import { streamStats } from '../../golden-model/hart/stats.ts';
+import { BLOCKS, blockSettings } from '../../blocks/index.ts';
 import type { CommandDefinition } from '../../core/block.ts';
-import type { EtraceConfig } from '../../golden-model/etrace/config.ts';
 import { writeOutputAtomic } from '../../core/io.ts';
 import { readStream } from '../../core/stream-io.ts';
+import { RvError } from '../../golden-model/common/errors.ts';
+import { cycleChance } from '../../golden-model/common/rng.ts';
+import { streamStats } from '../../golden-model/hart/stats.ts';
 
 interface Options {
   in: string;
@@ -18,41 +19,52 @@ interface Options {
   seed: string;
 }
 
+/** The blocks whose components encode, decode and dump take: those with a trace codec. */
+const CODEC_BLOCKS = BLOCKS.filter((b) => b.codec !== undefined).map((b) => b.name);
+
 export const encodeCommand: CommandDefinition<Options> = {
   name: 'encode',
-  summary: 'encode a retirement stream into E-Trace te_inst packets (encapsulated byte stream)',
-  settings: ETRACE_SETTINGS,
-  component: { blocks: ['etrace'], default: 'etrace' },
+  summary: 'encode a retirement stream into the trace byte stream of a component (E-Trace packets, N-Trace messages)',
+  settings: blockSettings(CODEC_BLOCKS),
+  component: { blocks: CODEC_BLOCKS, default: 'etrace' },
   details: [
-    'Example:',
+    'Examples:',
     '  rvtrace encode --component etrace --in a.bin --out a.te',
     '  rvtrace encode --component etrace-rv64-full --in a.bin --out a.te --set ImplicitReturn=0',
     '  rvtrace encode --in a.bin --out a.te --backpressure 0.7 --seed 3 --set fifo_depth_p=64',
-    'Settings are the component parameters (Table 9.1 names) and run-time options (Tables 2.1-2.3',
-    'names); filters and comparators are filter<N>.<field> and comparator<N>.<field>.',
+    '  rvtrace encode --component ntrace-btm-mcu --in a.bin --out a.nt',
+    '  rvtrace encode -c ntrace-btm-mcu --in a.bin --out a.nt --backpressure 0.5 --set stall_enable=1',
+    'The block comes from the component; --set takes that block\'s settings. E-Trace: the component',
+    'parameters (Table 9.1 names) and run-time options (Tables 2.1-2.3 names); filters and comparators',
+    'are filter<N>.<field> and comparator<N>.<field>. N-Trace: the encoder parameters (ntrace_mode,',
+    'fifo_bytes, stall_enable, ...). Output: E-Trace encapsulated te_inst packets, N-Trace MSEO',
+    'messages, as they leave the output FIFO (a full FIFO loses packets or messages, or stalls the',
+    'hart with the stall setting: stallEnable, stall_enable).',
   ].join('\n'),
   options: (cmd: Command) =>
     cmd
       .requiredOption('--in <STREAM>', 'retirement stream (bin, text, etrace-csv, spike-csv)')
-      .requiredOption('--out <PACKETS>', 'output byte stream')
+      .requiredOption('--out <TRACE>', 'output byte stream')
       .option('--in-format <FORMAT>', 'force the input format')
       .option('--backpressure <P>', 'probability that the transport is not ready in a cycle', '0')
       .option('--seed <S>', 'seed of the back-pressure pattern', '1'),
   run(_args, o, _settings, resolved) {
-    const config = resolved!.config as EtraceConfig;
+    const r = resolved!;
+    // resolveComponent took only components of CODEC_BLOCKS.
+    const codec = r.block.codec!;
     const p = Number(o.backpressure);
     if (!(p >= 0 && p < 1)) throw new RvError('bad-option', `--backpressure ${o.backpressure}: expected a probability from 0 to below 1`);
     const seed = Number(o.seed);
-    const stream = readStream(o.in, o.inFormat, config.params.iaddress_width_p > 32 ? 64 : (32 as Xlen));
+    const stream = readStream(o.in, o.inFormat, codec.xlen(r.config));
     const started = performance.now();
-    const result = encodeStream(stream.records, config, { keepPackets: false, ...(p > 0 ? { ready: (c: number) => !cycleChance(seed, c, p) } : {}) });
+    const result = codec.encode(stream.records, r.config, p > 0 ? { ready: (c: number) => !cycleChance(seed, c, p) } : {});
     const seconds = (performance.now() - started) / 1000;
     writeOutputAtomic(o.out, result.bytes);
     const n = streamStats(stream.records, stream.image.size > 0 ? stream.image : undefined).instructions;
     const bpi = n ? ((result.bytes.length * 8) / n).toFixed(3) : 'n/a';
     process.stderr.write(
-      `wrote ${o.out}: ${result.packetCount} packets, ${result.bytes.length} bytes, ${bpi} bits/instruction` +
-        `${result.dropped ? `, ${result.dropped} packets lost` : ''}${result.stallCycles ? `, ${result.stallCycles} stall cycles` : ''}` +
+      `wrote ${o.out}: ${result.count} ${codec.units}, ${result.bytes.length} bytes, ${bpi} bits/instruction` +
+        `${result.lost ? `, ${result.lost} ${codec.units} lost` : ''}${result.stallCycles ? `, ${result.stallCycles} stall cycles` : ''}` +
         ` (${seconds.toFixed(2)} s)\n`,
     );
     return 0;

@@ -11,6 +11,7 @@ import { ETRACE_SETTINGS, etraceConfig, validateEtraceSettings } from '../../gol
 import { etraceExportComponent } from '../../generator/etrace/ipxact.ts';
 import { etraceLintWaivers, renderEtraceRtl } from '../../generator/etrace/rtl.ts';
 import { caseRecords, etraceCaseModel, runEtraceCase } from './case.ts';
+import { etraceCodec } from './codec.ts';
 import { cosimEtrace } from './cosim.ts';
 
 const rate = (rng: Rng, max: number): number => Number((rng.float() * max).toFixed(5));
@@ -85,4 +86,6 @@ export const block: Block<EtraceConfig> = {
       ...(rng.float() < 0.5 ? { loop_continue: Number((0.9 + rng.float() * 0.09).toFixed(5)), w_if: rng.int(0, 5) } : {}),
     };
   },
+
+  codec: etraceCodec,
 };

@@ -12,6 +12,7 @@ import { maxNtraceMessageBytes, NTRACE_SETTINGS, ntraceConfig, type NtraceConfig
 import { ntraceExportComponent } from '../../generator/ntrace/ipxact.ts';
 import { ntraceLintWaivers, renderNtraceRtl } from '../../generator/ntrace/rtl.ts';
 import { ntraceCaseModel, runNtraceCase } from './case.ts';
+import { ntraceCodec } from './codec.ts';
 
 const rate = (rng: Rng, max: number): number => Number((rng.float() * max).toFixed(5));
 
@@ -81,4 +82,6 @@ export const block: Block<NtraceConfig> = {
       ...(rng.float() < 0.5 ? { loop_continue: Number((0.9 + rng.float() * 0.09).toFixed(5)), w_if: rng.int(0, 5) } : {}),
     };
   },
+
+  codec: ntraceCodec,
 };
