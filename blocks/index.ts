@@ -13,6 +13,9 @@ import * as registry from './registry.ts';
 /** Every registered block, by name. */
 export const BLOCKS: readonly Block[] = Object.values(registry) as Block[];
 
+/** The blocks whose components encode, decode and dump take: those with a trace codec. */
+export const CODEC_BLOCKS: readonly string[] = BLOCKS.filter((b) => b.codec !== undefined).map((b) => b.name);
+
 export function blockNamed(name: string): Block | undefined {
   return BLOCKS.find((b) => b.name === name);
 }

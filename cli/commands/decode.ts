@@ -4,7 +4,7 @@
  * `--check` judging them against the retired instructions themselves (golden-model/hart/recovery.ts).
  */
 import { Option, type Command } from 'commander';
-import { BLOCKS, blockSettings } from '../../blocks/index.ts';
+import { BLOCKS, blockSettings, CODEC_BLOCKS } from '../../blocks/index.ts';
 import type { CodecOption, CommandDefinition } from '../../core/block.ts';
 import { readInput, writeOutputAtomic } from '../../core/io.ts';
 import { readStream } from '../../core/stream-io.ts';
@@ -20,8 +20,6 @@ interface Options {
   [codecOption: string]: string | boolean | undefined;
 }
 
-/** The blocks whose components encode, decode and dump take: those with a trace codec. */
-const CODEC_BLOCKS = BLOCKS.filter((b) => b.codec !== undefined).map((b) => b.name);
 
 /** Every codec's own decode options, each name once, with the blocks that take it. */
 const CODEC_OPTIONS = new Map<string, { option: CodecOption; blocks: string[] }>();

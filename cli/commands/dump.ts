@@ -5,7 +5,7 @@
  * retired instruction.
  */
 import type { Command } from 'commander';
-import { BLOCKS, blockSettings } from '../../blocks/index.ts';
+import { blockSettings, CODEC_BLOCKS } from '../../blocks/index.ts';
 import type { CommandDefinition, TraceStats } from '../../core/block.ts';
 import { readInput } from '../../core/io.ts';
 import { readStream } from '../../core/stream-io.ts';
@@ -18,8 +18,6 @@ interface Options {
   image?: string;
 }
 
-/** The blocks whose components encode, decode and dump take: those with a trace codec. */
-const CODEC_BLOCKS = BLOCKS.filter((b) => b.codec !== undefined).map((b) => b.name);
 
 /** The statistics table: a row per kind, idle bytes, the total; shares are of the stream's bytes. */
 function statsLines(s: TraceStats, units: string, totalBytes: number): string[] {

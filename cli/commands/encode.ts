@@ -3,7 +3,7 @@
  * with a trace codec, core/block.ts) and its output FIFO, into the trace byte stream.
  */
 import type { Command } from 'commander';
-import { BLOCKS, blockSettings } from '../../blocks/index.ts';
+import { blockSettings, CODEC_BLOCKS } from '../../blocks/index.ts';
 import type { CommandDefinition } from '../../core/block.ts';
 import { writeOutputAtomic } from '../../core/io.ts';
 import { readStream } from '../../core/stream-io.ts';
@@ -19,8 +19,6 @@ interface Options {
   seed: string;
 }
 
-/** The blocks whose components encode, decode and dump take: those with a trace codec. */
-const CODEC_BLOCKS = BLOCKS.filter((b) => b.codec !== undefined).map((b) => b.name);
 
 export const encodeCommand: CommandDefinition<Options> = {
   name: 'encode',
@@ -55,7 +53,10 @@ export const encodeCommand: CommandDefinition<Options> = {
     const p = Number(o.backpressure);
     if (!(p >= 0 && p < 1)) throw new RvError('bad-option', `--backpressure ${o.backpressure}: expected a probability from 0 to below 1`);
     const seed = Number(o.seed);
-    const stream = readStream(o.in, o.inFormat, codec.xlen(r.config));
+    const xlen = codec.xlen(r.config);
+    const stream = readStream(o.in, o.inFormat, xlen);
+    // The encoder would cut the upper address bits: a trace that decodes to wrong addresses.
+    if (stream.xlen > xlen) throw new RvError('bad-file', `the records are XLEN ${stream.xlen}, and ${r.component} encodes XLEN ${xlen} addresses: choose a component for XLEN ${stream.xlen}`, { file: o.in });
     const started = performance.now();
     const result = codec.encode(stream.records, r.config, p > 0 ? { ready: (c: number) => !cycleChance(seed, c, p) } : {});
     const seconds = (performance.now() - started) / 1000;
