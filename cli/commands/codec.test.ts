@@ -160,6 +160,14 @@ describe(`encode -> dump -> decode --check with ${COMPONENT}`, () => {
     expect(oneLineError(r)).toBe('rvtrace: --trap-handler: the decoder of the N-Trace encoder takes no such option');
     expect(existsSync(at('x.pcs'))).toBe(false);
   });
+
+  it('refuses RV64 records for an RV32 component on one line (the addresses would be cut), writing nothing', () => {
+    const wide = at('rv64.bin');
+    expect(rvtrace('stimulus', '--seed', '1', '--count', '100', '--out', wide).status).toBe(0);
+    const r = rvtrace('encode', '--component', COMPONENT, '--in', wide, '--out', at('rv64.nt'));
+    expect(oneLineError(r)).toBe(`rvtrace: ${wide}: the records are XLEN 64, and ${COMPONENT} encodes XLEN 32 addresses: choose a component for XLEN 64`);
+    expect(existsSync(at('rv64.nt'))).toBe(false);
+  });
 });
 
 describe('components of blocks without a trace codec', () => {
