@@ -25,6 +25,9 @@ const CONFIGS: Record<string, string[]> = {
   'rv32-btm': ['xlen=32', 'ntrace_mode=btm'],
   'htm-every-option': ['hist_full=deferred', 'icnt_width=22', 'sync_period=1000', 'src_width=12', 'src=4095', 'timestamp=1', 'address_msb_drop=1'],
   'htm-counter': ['implicit_return=counter', 'call_stack_size=64', 'hist_full=deferred'],
+  'htm-stack64': ['implicit_return=stack', 'call_stack_size=64', 'hist_full=deferred', 'empty_hist_indirect=plain'],
+  'rv32-btm-stack1': ['xlen=32', 'ntrace_mode=btm', 'implicit_return=stack', 'call_stack_size=1', 'sync_period=3'],
+  'htm-stack3-stall': ['implicit_return=stack', 'call_stack_size=3', 'stall_enable=1', 'fifo_bytes=33', 'timestamp=1'],
   'rv32-btm-options': ['xlen=32', 'ntrace_mode=btm', 'icnt_width=1', 'sync_period=1', 'src_width=1', 'src=1', 'timestamp=1', 'address_msb_drop=1'],
   'btm-fifo17': ['ntrace_mode=btm', 'fifo_bytes=17'],
   'htm-stall': ['stall_enable=1', 'fifo_bytes=22'],
@@ -91,12 +94,18 @@ describe('generated N-Trace RTL', () => {
   it('disabled options generate nothing', () => {
     const sv = (name: string) => render(name).files.map((f) => f.content).join('\n');
     const btm = sv('btm');
-    for (const s of ['hist_q', 'hfp_q', 'since_q', 'calls_q', 'tstamp_i', 'addr_length', "6'd28", "6'd29"]) expect(btm, s).not.toContain(s);
+    for (const s of ['hist_q', 'hfp_q', 'since_q', 'calls_q', 'ras_', 'PendReturn', 'tstamp_i', 'addr_length', "6'd28", "6'd29"]) expect(btm, s).not.toContain(s);
     const htm = sv('htm');
     for (const s of ['hfp_q', 'since_q', 'tstamp_i', 'addr_length', 'PendDirect;\n']) expect(htm, s).not.toContain(s);
     const all = sv('htm-every-option');
     for (const s of ['hfp_q', 'since_q', 'tstamp_i', 'addr_length']) expect(all, s).toContain(s);
     expect(sv('htm-counter')).toContain('calls_q');
+    expect(sv('htm-counter')).not.toContain('ras_');
+    for (const s of ['ras_q', 'ras_top_q', 'ras_pred_q', 'PendReturn']) expect(sv('htm-stack64'), s).toContain(s);
+    expect(sv('htm-stack64')).not.toContain('calls_q');
+    // A one-entry stack has no top pointer.
+    expect(sv('rv32-btm-stack1')).toContain('ras_q');
+    expect(sv('rv32-btm-stack1')).not.toContain('ras_top');
     // Loss (Error, SYNC 7) or stall: only the one the configuration has.
     for (const s of ['state_q', 'recover', 'SyncOverrun', 'u_err']) {
       expect(sv('htm-every-option-stall'), s).not.toContain(s);
@@ -108,7 +117,7 @@ describe('generated N-Trace RTL', () => {
   });
 
   it('an option the RTL does not implement is refused', () => {
-    for (const set of ['implicit_return=stack', 'repeat_branch=1', 'repeat_history=1']) {
+    for (const set of ['repeat_branch=1', 'repeat_history=1']) {
       const s = resolveSettings('test', NTRACE_SETTINGS, [set]);
       expect(() => renderNtraceRtl(ntraceConfig(s), s, { component: 'ntrace', inputHash: 'test', sets: [set] }), set).toThrow(/does not implement/);
     }

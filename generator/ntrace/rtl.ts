@@ -23,7 +23,6 @@ import { configurationLocalparamsWaiver } from '../waivers.ts';
 /** What the RTL does not implement yet: a configuration asking for it is refused. */
 export function ntraceRtlUnsupported(c: NtraceConfig): string[] {
   const out: string[] = [];
-  if (c.implicitReturn === 'stack') out.push('implicit_return=stack');
   if (c.repeatBranch) out.push('repeat_branch=1');
   if (c.repeatHistory) out.push('repeat_history=1');
   return out;
@@ -91,6 +90,9 @@ function decisionContext(c: NtraceConfig, banner: string) {
   const p = c.syncPeriod;
   const sw = bitsFor(p);
   const cw = bitsFor(c.callStackSize);
+  const stack = c.implicitReturn === 'stack';
+  const n = Math.max(c.callStackSize, 1);
+  const tw = bitsFor(n - 1); // the top of the stack: 0..n-1
   return {
     ...common(c, banner),
     ...slotContext(c),
@@ -119,7 +121,21 @@ function decisionContext(c: NtraceConfig, banner: string) {
     callZero: svSized(cw, 0n),
     callOne: svSized(cw, 1n),
     callMax: svSized(cw, BigInt(Math.max(c.callStackSize, 0))),
-    jumpItems: (c.implicitReturn === 'counter' ? [3, 6, 10, 14] : [3, 6, 8, 10, 12, 13, 14]).map((n) => `4'd${n}`).join(', '),
+    jumpItems: (c.implicitReturn === 'none' ? [3, 6, 8, 10, 12, 13, 14] : [3, 6, 10, 14]).map((n) => `4'd${n}`).join(', '),
+    stack,
+    xlen: c.xlen,
+    rasN: n,
+    rasR: svRange(n * c.xlen),
+    rasTop: n > 1,
+    rasTopR: svRange(tw),
+    rasTopZero: svSized(tw, 0n),
+    rasTopOne: svSized(tw, 1n),
+    rasLast: svSized(tw, BigInt(n - 1)),
+    rasIdx: n > 1 ? `{ras_top_d, ${log2(c.xlen)}'b${'0'.repeat(log2(c.xlen))}}` : '0', // the top entry's first bit: top * XLEN
+    rasNR: svRange(bitsFor(n)),
+    rasNZero: svSized(bitsFor(n), 0n),
+    rasNOne: svSized(bitsFor(n), 1n),
+    rasFull: svSized(bitsFor(n), BigInt(n)),
     sinceR: svRange(sw),
     sinceZero: svSized(sw, 0n),
     sinceOne: svSized(sw, 1n),
@@ -236,7 +252,11 @@ function topContext(c: NtraceConfig, settings: Settings, banner: string) {
   const options = [
     c.mode === 'htm' ? `HTM, HIST full ${c.histFull}, empty HIST ${c.emptyHistIndirect}` : 'BTM',
     `I-CNT ${c.icntWidth} bits`,
-    c.implicitReturn === 'counter' ? `implicit return (call counter up to ${c.callStackSize})` : 'no implicit return',
+    c.implicitReturn === 'counter'
+      ? `implicit return (call counter up to ${c.callStackSize})`
+      : c.implicitReturn === 'stack'
+        ? `implicit return (return-address stack of ${c.callStackSize})`
+        : 'no implicit return',
     c.syncPeriod > 0 ? `periodic sync every ${c.syncPeriod} messages` : 'no periodic sync',
     c.srcWidth > 0 ? `SRC ${c.srcWidth} bits = ${c.src}` : 'no SRC',
     c.timestamp ? 'timestamps' : 'no timestamps',

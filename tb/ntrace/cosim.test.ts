@@ -47,7 +47,11 @@ const CASES: Case[] = [
   { name: 'BTM, 17-byte FIFO, periodic sync: loss and recovery', sets: ['ntrace_mode=btm', 'fifo_bytes=17', 'sync_period=5'], loses: true },
   { name: 'HTM, deferred, 5-bit I-CNT, periodic sync, SRC, timestamps, MSB dropping, smallest FIFO (34 bytes): loss and recovery', sets: ['hist_full=deferred', 'icnt_width=5', 'sync_period=7', 'src_width=3', 'src=5', 'timestamp=1', 'address_msb_drop=1', 'fifo_bytes=34'], loses: true },
   { name: 'RV32 BTM, call counter, timestamps, 23-byte FIFO: loss and recovery', sets: ['xlen=32', 'ntrace_mode=btm', 'implicit_return=counter', 'call_stack_size=2', 'timestamp=1', 'fifo_bytes=23'], knobs: { xlen: 32 }, loses: true },
+  { name: 'HTM, return-address stack of 8', sets: ['implicit_return=stack', 'call_stack_size=8'] },
+  { name: 'RV32 BTM, return-address stack of 1 (every nested call overflows it)', sets: ['xlen=32', 'ntrace_mode=btm', 'implicit_return=stack', 'call_stack_size=1'], knobs: { xlen: 32 } },
+  { name: 'HTM, return-address stack of 2, periodic sync, smallest FIFO (22 bytes): loss and recovery', sets: ['implicit_return=stack', 'call_stack_size=2', 'sync_period=5', 'fifo_bytes=22'], loses: true },
   { name: 'HTM, stall, smallest FIFO (22 bytes)', sets: ['fifo_bytes=22', 'stall_enable=1'] },
+  { name: 'HTM, deferred, plain indirect, return-address stack of 3, stall, timestamps, smallest FIFO (33 bytes)', sets: ['hist_full=deferred', 'empty_hist_indirect=plain', 'implicit_return=stack', 'call_stack_size=3', 'timestamp=1', 'fifo_bytes=33', 'stall_enable=1'] },
   { name: 'BTM, stall, 16-byte FIFO, periodic sync', sets: ['ntrace_mode=btm', 'fifo_bytes=16', 'stall_enable=1', 'sync_period=5'] },
   { name: 'HTM, deferred, stall, 5-bit I-CNT, SRC, timestamps, MSB dropping, 34-byte FIFO', sets: ['hist_full=deferred', 'icnt_width=5', 'src_width=3', 'src=5', 'timestamp=1', 'address_msb_drop=1', 'fifo_bytes=34', 'stall_enable=1'] },
 ];
