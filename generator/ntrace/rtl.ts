@@ -14,6 +14,7 @@
 import { RvError } from '../../golden-model/common/errors.ts';
 import type { Settings } from '../../golden-model/common/settings.ts';
 import { NTRACE_RTL_MODULES, ntracePorts } from '../../golden-model/ntrace/ports.ts';
+import { NTRACE_MAX_BCNT, NTRACE_MAX_HREPEAT } from '../../golden-model/ntrace/messages.ts';
 import { maxNtraceMessageBytes, NTRACE_CONFIG_SETTINGS, type NtraceConfig } from '../../golden-model/ntrace/settings.ts';
 import type { Provenance, Waiver } from '../../core/block.ts';
 import { camelCase, commentBanner, connections, padColumn, renderTemplate, svBits, svLogic, svRange, svSized, wrapComment, type OutputFile } from '../render.ts';
@@ -23,8 +24,6 @@ import { configurationLocalparamsWaiver } from '../waivers.ts';
 /** What the RTL does not implement yet: a configuration asking for it is refused. */
 export function ntraceRtlUnsupported(c: NtraceConfig): string[] {
   const out: string[] = [];
-  if (c.repeatBranch) out.push('repeat_branch=1');
-  if (c.repeatHistory) out.push('repeat_history=1');
   return out;
 }
 
@@ -52,6 +51,8 @@ export function ntraceSlots(c: NtraceConfig): string[] {
   const htm = c.mode === 'htm';
   const deferred = htm && c.histFull === 'deferred';
   const slots: string[] = [];
+  // The repeats counted before a record's first message go out before it.
+  if (c.repeatBranch || c.repeatHistory) slots.push('Rep');
   if (deferred) slots.push('Rhf');
   slots.push('Report', 'Icnt');
   if (htm && !deferred) slots.push('Hist');
@@ -91,6 +92,9 @@ function decisionContext(c: NtraceConfig, banner: string) {
   const sw = bitsFor(p);
   const cw = bitsFor(c.callStackSize);
   const stack = c.implicitReturn === 'stack';
+  // B-CNT and HREPEAT have the same limit (N-Trace "Maximum Field Sizes"): one counter for both.
+  if (NTRACE_MAX_BCNT !== NTRACE_MAX_HREPEAT) throw new Error('B-CNT and HREPEAT limits differ: the repeat counter needs two limits');
+  const rw = bitsFor(NTRACE_MAX_BCNT);
   const n = Math.max(c.callStackSize, 1);
   const tw = bitsFor(n - 1); // the top of the stack: 0..n-1
   return {
@@ -136,6 +140,15 @@ function decisionContext(c: NtraceConfig, banner: string) {
     rasNZero: svSized(bitsFor(n), 0n),
     rasNOne: svSized(bitsFor(n), 1n),
     rasFull: svSized(bitsFor(n), BigInt(n)),
+    repeats: c.repeatBranch || c.repeatHistory,
+    repeatBranch: c.repeatBranch,
+    repeatHistory: c.repeatHistory,
+    repeatBoth: c.repeatBranch && c.repeatHistory,
+    repR: svRange(rw),
+    repZero: svSized(rw, 0n),
+    repOne: svSized(rw, 1n),
+    repMax: svSized(rw, BigInt(NTRACE_MAX_BCNT)),
+    repText: [c.repeatBranch ? 'RepeatBranch(B-CNT)' : '', c.repeatHistory ? 'ResourceFull(RCODE 2, RDATA, HREPEAT)' : ''].filter((x) => x !== '').join(' or '),
     sinceR: svRange(sw),
     sinceZero: svSized(sw, 0n),
     sinceOne: svSized(sw, 1n),
@@ -257,6 +270,8 @@ function topContext(c: NtraceConfig, settings: Settings, banner: string) {
       : c.implicitReturn === 'stack'
         ? `implicit return (return-address stack of ${c.callStackSize})`
         : 'no implicit return',
+    ...(c.repeatBranch ? ['RepeatBranch messages'] : []),
+    ...(c.repeatHistory ? ['repeated HIST compression (ResourceFull RCODE 2)'] : []),
     c.syncPeriod > 0 ? `periodic sync every ${c.syncPeriod} messages` : 'no periodic sync',
     c.srcWidth > 0 ? `SRC ${c.srcWidth} bits = ${c.src}` : 'no SRC',
     c.timestamp ? 'timestamps' : 'no timestamps',
