@@ -14,7 +14,7 @@ import { resolveSettings } from '../../golden-model/common/settings.ts';
 import { NTRACE_TOP_MODULE, ntracePorts } from '../../golden-model/ntrace/ports.ts';
 import { NTRACE_SETTINGS, ntraceConfig, validateNtraceSettings } from '../../golden-model/ntrace/settings.ts';
 import { renderWaivers } from '../waivers.ts';
-import { ntraceLintWaivers, ntraceRtlFiles, renderNtraceRtl } from './rtl.ts';
+import { ntraceLintWaivers, ntraceRtlFiles, ntraceRtlUnsupported, renderNtraceRtl } from './rtl.ts';
 
 const WAIVERS = 'ntrace.vlt';
 
@@ -25,6 +25,13 @@ const CONFIGS: Record<string, string[]> = {
   'rv32-btm': ['xlen=32', 'ntrace_mode=btm'],
   'htm-every-option': ['hist_full=deferred', 'icnt_width=22', 'sync_period=1000', 'src_width=12', 'src=4095', 'timestamp=1', 'address_msb_drop=1'],
   'htm-counter': ['implicit_return=counter', 'call_stack_size=64', 'hist_full=deferred'],
+  'htm-stack64': ['implicit_return=stack', 'call_stack_size=64', 'hist_full=deferred', 'empty_hist_indirect=plain'],
+  'rv32-btm-stack1': ['xlen=32', 'ntrace_mode=btm', 'implicit_return=stack', 'call_stack_size=1', 'sync_period=3'],
+  'htm-stack3-stall': ['implicit_return=stack', 'call_stack_size=3', 'stall_enable=1', 'fifo_bytes=33', 'timestamp=1'],
+  // The configuration of the ntrace component: HTM, a return-address stack of 8, both repeats.
+  'htm-stack8-repeats': ['implicit_return=stack', 'call_stack_size=8', 'repeat_branch=1', 'repeat_history=1'],
+  'btm-repeat-branch': ['ntrace_mode=btm', 'repeat_branch=1', 'timestamp=1', 'sync_period=4'],
+  'htm-deferred-repeat-history-stall': ['hist_full=deferred', 'repeat_history=1', 'timestamp=1', 'stall_enable=1', 'fifo_bytes=33'],
   'rv32-btm-options': ['xlen=32', 'ntrace_mode=btm', 'icnt_width=1', 'sync_period=1', 'src_width=1', 'src=1', 'timestamp=1', 'address_msb_drop=1'],
   'btm-fifo17': ['ntrace_mode=btm', 'fifo_bytes=17'],
   'htm-stall': ['stall_enable=1', 'fifo_bytes=22'],
@@ -91,12 +98,27 @@ describe('generated N-Trace RTL', () => {
   it('disabled options generate nothing', () => {
     const sv = (name: string) => render(name).files.map((f) => f.content).join('\n');
     const btm = sv('btm');
-    for (const s of ['hist_q', 'hfp_q', 'since_q', 'calls_q', 'tstamp_i', 'addr_length', "6'd28", "6'd29"]) expect(btm, s).not.toContain(s);
+    for (const s of ['hist_q', 'hfp_q', 'since_q', 'calls_q', 'ras_', 'PendReturn', 'rep_q', 'SlotRep*', 'tstamp_i', 'addr_length', "6'd28", "6'd29", "6'd30"]) expect(btm, s).not.toContain(s);
     const htm = sv('htm');
-    for (const s of ['hfp_q', 'since_q', 'tstamp_i', 'addr_length', 'PendDirect;\n']) expect(htm, s).not.toContain(s);
+    for (const s of ['hfp_q', 'since_q', 'tstamp_i', 'addr_length', 'PendDirect;\n', 'rep_q', 'last_q', 'SlotRep*', "6'd30"]) expect(htm, s).not.toContain(s);
+    // Repeats: the counter and the Rep slot; the state of each kind only with its option.
+    const both = sv('htm-stack8-repeats');
+    for (const s of ['rep_q', 'SlotRep*', 'lb_hist_q', 'lhf_q', "6'd30", "s_fix_o[SlotRep*6 +: 6] = 6'd2;"]) expect(both, s).toContain(s);
+    const rb = sv('btm-repeat-branch');
+    for (const s of ['rep_q', 'lb_icnt_q', 'rep_time_q', "6'd30"]) expect(rb, s).toContain(s);
+    for (const s of ['lhf_q', 'lb_hist_q', 'LastHistFull', "= 6'd2;"]) expect(rb, s).not.toContain(s);
+    const rh = sv('htm-deferred-repeat-history-stall');
+    for (const s of ['rep_q', 'lhf_q', "s_fix_o[SlotRep*6 +: 6] = 6'd2;"]) expect(rh, s).toContain(s);
+    for (const s of ['lb_icnt_q', 'LastIndirect', "6'd30"]) expect(rh, s).not.toContain(s);
     const all = sv('htm-every-option');
     for (const s of ['hfp_q', 'since_q', 'tstamp_i', 'addr_length']) expect(all, s).toContain(s);
     expect(sv('htm-counter')).toContain('calls_q');
+    expect(sv('htm-counter')).not.toContain('ras_');
+    for (const s of ['ras_q', 'ras_top_q', 'ras_pred_q', 'PendReturn']) expect(sv('htm-stack64'), s).toContain(s);
+    expect(sv('htm-stack64')).not.toContain('calls_q');
+    // A one-entry stack has no top pointer.
+    expect(sv('rv32-btm-stack1')).toContain('ras_q');
+    expect(sv('rv32-btm-stack1')).not.toContain('ras_top');
     // Loss (Error, SYNC 7) or stall: only the one the configuration has.
     for (const s of ['state_q', 'recover', 'SyncOverrun', 'u_err']) {
       expect(sv('htm-every-option-stall'), s).not.toContain(s);
@@ -107,10 +129,13 @@ describe('generated N-Trace RTL', () => {
     expect(sv('htm-stall')).toContain('sent_q');
   });
 
-  it('an option the RTL does not implement is refused', () => {
-    for (const set of ['implicit_return=stack', 'repeat_branch=1', 'repeat_history=1']) {
-      const s = resolveSettings('test', NTRACE_SETTINGS, [set]);
-      expect(() => renderNtraceRtl(ntraceConfig(s), s, { component: 'ntrace', inputHash: 'test', sets: [set] }), set).toThrow(/does not implement/);
+  it('every option of the model is implemented: no choice is refused', () => {
+    for (const spec of NTRACE_SETTINGS) {
+      for (const v of spec.kind === 'choice' ? spec.choices! : spec.kind === 'bool' ? ['0', '1'] : []) {
+        const sets = [`${spec.name}=${v}`];
+        const s = resolveSettings('test', NTRACE_SETTINGS, sets);
+        expect(ntraceRtlUnsupported(ntraceConfig(s)), sets[0]).toEqual([]);
+      }
     }
   });
 

@@ -14,6 +14,7 @@
 import { RvError } from '../../golden-model/common/errors.ts';
 import type { Settings } from '../../golden-model/common/settings.ts';
 import { NTRACE_RTL_MODULES, ntracePorts } from '../../golden-model/ntrace/ports.ts';
+import { NTRACE_MAX_BCNT, NTRACE_MAX_HREPEAT } from '../../golden-model/ntrace/messages.ts';
 import { maxNtraceMessageBytes, NTRACE_CONFIG_SETTINGS, type NtraceConfig } from '../../golden-model/ntrace/settings.ts';
 import type { Provenance, Waiver } from '../../core/block.ts';
 import { camelCase, commentBanner, connections, padColumn, renderTemplate, svBits, svLogic, svRange, svSized, wrapComment, type OutputFile } from '../render.ts';
@@ -21,14 +22,12 @@ import { alignDeclarations } from '../sv-align.ts';
 import { configurationLocalparamsWaiver } from '../waivers.ts';
 import { NTRACE_APB_REGS_TEMPLATE, ntraceApbRegsConnections, ntraceApbRegsContext } from './apb-regs.ts';
 
-/** What the RTL does not implement yet: a configuration asking for it is refused. */
+/**
+ * What the RTL does not implement yet: a configuration asking for it is refused (the bench's
+ * gates table, workloads/gates.ts, asks too).
+ */
 export function ntraceRtlUnsupported(c: NtraceConfig): string[] {
-  const out: string[] = [];
-  if (c.implicitReturn === 'stack') out.push('implicit_return=stack');
-  if (c.repeatBranch) out.push('repeat_branch=1');
-  if (c.repeatHistory) out.push('repeat_history=1');
-  if (c.ownership) out.push('ownership=1');
-  return out;
+  return c.ownership ? ['ownership=1'] : [];
 }
 
 function checkSupport(c: NtraceConfig): void {
@@ -55,6 +54,8 @@ export function ntraceSlots(c: NtraceConfig): string[] {
   const htm = c.mode === 'htm';
   const deferred = htm && c.histFull === 'deferred';
   const slots: string[] = [];
+  // The repeats counted before a record's first message go out before it.
+  if (c.repeatBranch || c.repeatHistory) slots.push('Rep');
   if (deferred) slots.push('Rhf');
   slots.push('Report', 'Icnt');
   if (htm && !deferred) slots.push('Hist');
@@ -93,6 +94,12 @@ function decisionContext(c: NtraceConfig, banner: string) {
   const p = c.syncPeriod;
   const sw = bitsFor(p);
   const cw = bitsFor(c.callStackSize);
+  const stack = c.implicitReturn === 'stack';
+  // B-CNT and HREPEAT have the same limit (N-Trace "Maximum Field Sizes"): one counter for both.
+  if (NTRACE_MAX_BCNT !== NTRACE_MAX_HREPEAT) throw new Error('B-CNT and HREPEAT limits differ: the repeat counter needs two limits');
+  const rw = bitsFor(NTRACE_MAX_BCNT);
+  const n = Math.max(c.callStackSize, 1);
+  const tw = bitsFor(n - 1); // the top of the stack: 0..n-1
   return {
     ...common(c, banner),
     ...slotContext(c),
@@ -121,7 +128,30 @@ function decisionContext(c: NtraceConfig, banner: string) {
     callZero: svSized(cw, 0n),
     callOne: svSized(cw, 1n),
     callMax: svSized(cw, BigInt(Math.max(c.callStackSize, 0))),
-    jumpItems: (c.implicitReturn === 'counter' ? [3, 6, 10, 14] : [3, 6, 8, 10, 12, 13, 14]).map((n) => `4'd${n}`).join(', '),
+    jumpItems: (c.implicitReturn === 'none' ? [3, 6, 8, 10, 12, 13, 14] : [3, 6, 10, 14]).map((n) => `4'd${n}`).join(', '),
+    stack,
+    xlen: c.xlen,
+    rasN: n,
+    rasR: svRange(n * c.xlen),
+    rasTop: n > 1,
+    rasTopR: svRange(tw),
+    rasTopZero: svSized(tw, 0n),
+    rasTopOne: svSized(tw, 1n),
+    rasLast: svSized(tw, BigInt(n - 1)),
+    rasIdx: n > 1 ? `{ras_top_d, ${log2(c.xlen)}'b${'0'.repeat(log2(c.xlen))}}` : '0', // the top entry's first bit: top * XLEN
+    rasNR: svRange(bitsFor(n)),
+    rasNZero: svSized(bitsFor(n), 0n),
+    rasNOne: svSized(bitsFor(n), 1n),
+    rasFull: svSized(bitsFor(n), BigInt(n)),
+    repeats: c.repeatBranch || c.repeatHistory,
+    repeatBranch: c.repeatBranch,
+    repeatHistory: c.repeatHistory,
+    repeatBoth: c.repeatBranch && c.repeatHistory,
+    repR: svRange(rw),
+    repZero: svSized(rw, 0n),
+    repOne: svSized(rw, 1n),
+    repMax: svSized(rw, BigInt(NTRACE_MAX_BCNT)),
+    repText: [c.repeatBranch ? 'RepeatBranch(B-CNT)' : '', c.repeatHistory ? 'ResourceFull(RCODE 2, RDATA, HREPEAT)' : ''].filter((x) => x !== '').join(' or '),
     sinceR: svRange(sw),
     sinceZero: svSized(sw, 0n),
     sinceOne: svSized(sw, 1n),
@@ -238,7 +268,13 @@ function topContext(c: NtraceConfig, settings: Settings, banner: string) {
   const options = [
     c.mode === 'htm' ? `HTM, HIST full ${c.histFull}, empty HIST ${c.emptyHistIndirect}` : 'BTM',
     `I-CNT ${c.icntWidth} bits`,
-    c.implicitReturn === 'counter' ? `implicit return (call counter up to ${c.callStackSize})` : 'no implicit return',
+    c.implicitReturn === 'counter'
+      ? `implicit return (call counter up to ${c.callStackSize})`
+      : c.implicitReturn === 'stack'
+        ? `implicit return (return-address stack of ${c.callStackSize})`
+        : 'no implicit return',
+    ...(c.repeatBranch ? ['RepeatBranch messages'] : []),
+    ...(c.repeatHistory ? ['repeated HIST compression (ResourceFull RCODE 2)'] : []),
     c.syncPeriod > 0 ? `periodic sync every ${c.syncPeriod} messages` : 'no periodic sync',
     c.srcWidth > 0 ? `SRC ${c.srcWidth} bits = ${c.src}` : 'no SRC',
     c.timestamp ? 'timestamps' : 'no timestamps',

@@ -221,8 +221,8 @@ module ntrace_decision (
         e_sync = 1'b1;
       end else begin
         p = pend_d;
+        pend_d = PendNone;
         if (p != PendNone || reset_sync_d || sync_due_d) begin
-          pend_d = PendNone;
           e = 1'b1;
           ua = rec_iaddr_q[31:1] ^ last_addr_d[31:1];
           if (reset_sync_d) begin
@@ -369,6 +369,7 @@ module ntrace_decision (
       end
       ph = PhDone;
     end
+
 
     // The record is done when all its slots entered the FIFO (or were dropped); until then the
     // hart holds the next one.

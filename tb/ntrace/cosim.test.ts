@@ -12,12 +12,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { resolveSettings } from '../../golden-model/common/settings.ts';
+import { emptyRecord, Itype } from '../../golden-model/hart/records.ts';
 import { generateStimulus } from '../../golden-model/hart/stimulus/generate.ts';
 import { defaultKnobs, type StimulusKnobs } from '../../golden-model/hart/stimulus/knobs.ts';
+import { NTRACE_MAX_BCNT } from '../../golden-model/ntrace/messages.ts';
 import { NTRACE_SETTINGS, ntraceConfig, validateNtraceSettings } from '../../golden-model/ntrace/settings.ts';
 import { renderNtraceRtl } from '../../generator/ntrace/rtl.ts';
 import type { BuiltModel } from '../build.ts';
-import { buildNtraceModel, cosimNtrace } from './cosim.ts';
+import { buildNtraceModel, cosimNtrace, ntraceLoopStimulus } from './cosim.ts';
 
 const RECORDS = Number(process.env.COSIM_RECORDS ?? 20_000);
 
@@ -30,7 +32,15 @@ interface Case {
   knobs?: Partial<StimulusKnobs>;
   /** Messages are lost at back-pressure 0.6 (a small FIFO). */
   loses?: boolean;
+  /**
+   * Seeds 1 and 3 run the exactly repeating loops of ntraceLoopStimulus instead of a random
+   * program (RepeatBranch and HREPEAT need them), seed 2 a random program with long loops.
+   */
+  loops?: boolean;
 }
+
+/** Long loops of the random program: HIST fills with the same bits again (HREPEAT). */
+const LONG_LOOPS: Partial<StimulusKnobs> = { loop_continue: 0.97 };
 
 const CASES: Case[] = [
   { name: 'HTM', sets: [] },
@@ -47,7 +57,15 @@ const CASES: Case[] = [
   { name: 'BTM, 17-byte FIFO, periodic sync: loss and recovery', sets: ['ntrace_mode=btm', 'fifo_bytes=17', 'sync_period=5'], loses: true },
   { name: 'HTM, deferred, 5-bit I-CNT, periodic sync, SRC, timestamps, MSB dropping, smallest FIFO (34 bytes): loss and recovery', sets: ['hist_full=deferred', 'icnt_width=5', 'sync_period=7', 'src_width=3', 'src=5', 'timestamp=1', 'address_msb_drop=1', 'fifo_bytes=34'], loses: true },
   { name: 'RV32 BTM, call counter, timestamps, 23-byte FIFO: loss and recovery', sets: ['xlen=32', 'ntrace_mode=btm', 'implicit_return=counter', 'call_stack_size=2', 'timestamp=1', 'fifo_bytes=23'], knobs: { xlen: 32 }, loses: true },
+  { name: 'HTM, return-address stack of 8', sets: ['implicit_return=stack', 'call_stack_size=8'] },
+  { name: 'RV32 BTM, return-address stack of 1 (every nested call overflows it)', sets: ['xlen=32', 'ntrace_mode=btm', 'implicit_return=stack', 'call_stack_size=1'], knobs: { xlen: 32 } },
+  { name: 'HTM, RepeatBranch', sets: ['repeat_branch=1'], loops: true },
+  { name: 'HTM, deferred HIST full, repeated HIST (ResourceFull RCODE 2), periodic sync, timestamps', sets: ['hist_full=deferred', 'repeat_history=1', 'sync_period=11', 'timestamp=1'], loops: true },
+  { name: 'HTM, return-address stack of 8, RepeatBranch, repeated HIST (the ntrace component)', sets: ['implicit_return=stack', 'call_stack_size=8', 'repeat_branch=1', 'repeat_history=1'], loops: true },
+  { name: 'BTM, return-address stack of 2, RepeatBranch', sets: ['ntrace_mode=btm', 'implicit_return=stack', 'call_stack_size=2', 'repeat_branch=1'], loops: true },
+  { name: 'HTM, return-address stack of 2, RepeatBranch, repeated HIST, periodic sync, smallest FIFO (22 bytes): loss and recovery', sets: ['implicit_return=stack', 'call_stack_size=2', 'repeat_branch=1', 'repeat_history=1', 'sync_period=5', 'fifo_bytes=22'], loops: true, loses: true },
   { name: 'HTM, stall, smallest FIFO (22 bytes)', sets: ['fifo_bytes=22', 'stall_enable=1'] },
+  { name: 'HTM, deferred, plain indirect, return-address stack of 3, RepeatBranch, repeated HIST, SRC, MSB dropping, stall, timestamps, 40-byte FIFO', sets: ['hist_full=deferred', 'empty_hist_indirect=plain', 'implicit_return=stack', 'call_stack_size=3', 'repeat_branch=1', 'repeat_history=1', 'src_width=2', 'src=1', 'address_msb_drop=1', 'timestamp=1', 'fifo_bytes=40', 'stall_enable=1'], loops: true },
   { name: 'BTM, stall, 16-byte FIFO, periodic sync', sets: ['ntrace_mode=btm', 'fifo_bytes=16', 'stall_enable=1', 'sync_period=5'] },
   { name: 'HTM, deferred, stall, 5-bit I-CNT, SRC, timestamps, MSB dropping, 34-byte FIFO', sets: ['hist_full=deferred', 'icnt_width=5', 'src_width=3', 'src=5', 'timestamp=1', 'address_msb_drop=1', 'fifo_bytes=34', 'stall_enable=1'] },
 ];
@@ -76,7 +94,10 @@ describe('N-Trace co-simulation: generated RTL against the model', () => {
         m = buildNtraceModel(c, files.map((f) => join(out, f.name)));
         models.set(k.name, m);
       }
-      const records = generateStimulus({ ...defaultKnobs(), ...k.knobs, ...(events ? EVENTS : {}) }, seed, RECORDS).records;
+      const records =
+        k.loops && seed !== 2
+          ? ntraceLoopStimulus(seed, RECORDS, events)
+          : generateStimulus({ ...defaultKnobs(), ...(k.loops ? LONG_LOOPS : {}), ...k.knobs, ...(events ? EVENTS : {}) }, seed, RECORDS).records;
       const r = await cosimNtrace(m, c, records, { seed, backpressure });
       expect(r.mismatch).toBeUndefined();
       expect(r.actual.length).toBe(r.expected.bytes.length);
@@ -86,9 +107,37 @@ describe('N-Trace co-simulation: generated RTL against the model', () => {
       if (c.stallEnable) expect(r.expected.lost).toBe(0);
       if (k.loses && backpressure === 0.6) expect(r.expected.overruns).toBeGreaterThan(0);
       const e = r.expected;
-      console.log(`${k.name}, seed ${seed}: ${r.actual.length} bytes, ${r.cycles} cycles for ${records.length + 1} records (${r.holds} held); lost ${e.lost}, overruns ${e.overruns}, SYNC 7 retries ${e.syncRetries}`);
+      const sent = (name: string, rcode?: number) => e.messages.filter((m) => m.name === name && (rcode === undefined || m.fields.RCODE === rcode)).length;
+      if (k.loops && c.repeatBranch && seed === 1) expect(sent('RepeatBranch')).toBeGreaterThan(0);
+      if (k.loops && c.repeatHistory && seed === 1) expect(sent('ResourceFull', 2)).toBeGreaterThan(0);
+      const repeats = c.repeatBranch || c.repeatHistory ? `, RepeatBranch ${sent('RepeatBranch')}, ResourceFull RCODE 2 ${sent('ResourceFull', 2)}` : '';
+      console.log(`${k.name}, seed ${seed}: ${r.actual.length} bytes, ${r.cycles} cycles for ${records.length + 1} records (${r.holds} held); lost ${e.lost}, overruns ${e.overruns}, SYNC 7 retries ${e.syncRetries}${repeats}`);
     }, 300_000);
   }
+});
+
+describe('N-Trace co-simulation: the repeat counter at its limit', () => {
+  it('2^18 + 99 identical IndirectBranchHist messages: RepeatBranch(B-CNT 2^18 - 1) when B-CNT is full, the rest at the end', async () => {
+    const k = CASES.find((x) => x.name.includes('the ntrace component'))!;
+    const settings = resolveSettings('test', NTRACE_SETTINGS, k.sets);
+    const c = ntraceConfig(settings);
+    let m = models.get(k.name);
+    if (!m) {
+      const out = join(dir, 'bcnt-limit');
+      mkdirSync(out, { recursive: true });
+      const files = renderNtraceRtl(c, settings, { component: 'ntrace', inputHash: 'test', sets: k.sets });
+      for (const f of files) writeFileSync(join(out, f.name), f.content);
+      m = buildNtraceModel(c, files.map((f) => join(out, f.name)));
+      models.set(k.name, m);
+    }
+    // c.jr to itself: after the first, every IndirectBranchHist is the same (I-CNT 1, U-ADDR 0, HIST empty).
+    const n = NTRACE_MAX_BCNT + 101;
+    const records = Array.from({ length: n }, (_, i) => ({ ...emptyRecord(), itype: Itype.otherUninferableJump, iretire: 1, ilastsize: 0, iaddr: 0x1000n, time: BigInt(i) }));
+    const r = await cosimNtrace(m, c, records);
+    expect(r.mismatch).toBeUndefined();
+    const bcnt = r.expected.messages.filter((x) => x.name === 'RepeatBranch').map((x) => Number(x.fields['B-CNT']));
+    expect(bcnt).toEqual([NTRACE_MAX_BCNT, 99]);
+  }, 300_000);
 });
 
 describe('N-Trace co-simulation can fail', () => {
@@ -103,5 +152,21 @@ describe('N-Trace co-simulation can fail', () => {
     const records = generateStimulus(defaultKnobs(), 1, 500).records;
     const r = await cosimNtrace(m, c, records);
     expect(r.mismatch).toMatch(/^first difference at byte 0 .*\n[\s\S]*ProgTraceSync SYNC=1/);
+  }, 300_000);
+
+  it('a copy of the RTL whose repeats go out only when the counter is full is caught at a RepeatBranch', async () => {
+    const sets = ['repeat_branch=1'];
+    const settings = resolveSettings('test', NTRACE_SETTINGS, sets);
+    const c = ntraceConfig(settings);
+    const out = join(dir, 'broken-repeat');
+    mkdirSync(out, { recursive: true });
+    const files = renderNtraceRtl(c, settings, { component: 'ntrace', inputHash: 'test', sets });
+    const flush = /if \(rep_d != \S+ && s_valid_o != '0\) begin/;
+    const decision = files.find((f) => f.name === 'ntrace_decision.sv')!.content;
+    expect(decision).toMatch(flush);
+    for (const f of files) writeFileSync(join(out, f.name), f.name === 'ntrace_decision.sv' ? decision.replace(flush, "if (1'b0) begin") : f.content);
+    const m = buildNtraceModel(c, files.map((f) => join(out, f.name)));
+    const r = await cosimNtrace(m, c, ntraceLoopStimulus(1, 2000));
+    expect(r.mismatch).toMatch(/model message \d+ @\d+: RepeatBranch B-CNT=/);
   }, 300_000);
 });

@@ -20,12 +20,12 @@
  *   with the triggers the register model passes on) and reads; after the drain, every register is
  *   read again and written. Each access phase is captured and compared with the register model.
  */
-import { cycleChance } from '../../golden-model/common/rng.ts';
+import { cycleChance, Rng } from '../../golden-model/common/rng.ts';
 import { NtraceStreamEncoder, type NtraceStreamResult } from '../../golden-model/ntrace/output.ts';
 import { NTRACE_TOP_MODULE, ntracePorts } from '../../golden-model/ntrace/ports.ts';
 import type { NtraceConfig } from '../../golden-model/ntrace/settings.ts';
 import { RvError } from '../../golden-model/common/errors.ts';
-import { emptyRecord, Trigger, type RetirementRecord } from '../../golden-model/hart/records.ts';
+import { emptyRecord, Itype, Trigger, type RetirementRecord } from '../../golden-model/hart/records.ts';
 import { type BuiltModel, buildModel } from '../build.ts';
 import type { HarnessSpec } from '../harness-spec.ts';
 import { FrameWriter, runModel } from '../run.ts';
@@ -193,4 +193,86 @@ export function compareNtrace(expected: { bytes: Uint8Array; messages: readonly 
     if (m) lines.push(`  model message ${j} @${m.offset}: ${m.name} ${Object.entries(m.fields).map(([f, v]) => `${f}=${v.toString()}`).join(' ')}`);
   }
   return lines.join('\n');
+}
+
+/**
+ * Retirement records of loops that repeat exactly, for the repeat options (RepeatBranch needs the
+ * same indirect message again: same target, I-CNT and HIST; HREPEAT the same full HIST again),
+ * which the random programs of the stimulus generator rarely make (their indirect targets are
+ * drawn at each execution). Segments, each entered by an uninferable jump:
+ * - a jump loop: straight instructions, maybe a branch of a fixed outcome (flipped now and then),
+ *   maybe a call (uninferable or inferable) of a leaf that returns, then an uninferable jump back
+ *   to the head, 1..100 times;
+ * - a branch loop: straight instructions and a taken branch back, 20..400 times, then not taken;
+ * and now and then an interrupt (handler, then mret), a halt, a reset, a trace-off / trace-on
+ * trigger (with `events`) or an idle cycle. Addresses are half-word aligned and below 2^31; `time` is the
+ * record's index. Not a program's execution: a decoder would need its image; co-simulation does not.
+ */
+export function ntraceLoopStimulus(seed: number, count: number, events = false): RetirementRecord[] {
+  const rng = new Rng(seed ^ 0x10095);
+  const out: RetirementRecord[] = [];
+  let tracingOff = false;
+  const push = (r: Partial<RetirementRecord>): void => {
+    out.push({ ...emptyRecord(), ...r, time: BigInt(out.length) });
+  };
+  /** One instruction at `addr` (2 or 4 bytes); returns the next address. */
+  const insn = (addr: bigint, itype: number, size = rng.chance(0.5) ? 2 : 4): bigint => {
+    let trigger = 0;
+    if (events && rng.chance(tracingOff ? 0.02 : 0.0005)) {
+      trigger = tracingOff ? Trigger.traceOn : Trigger.traceOff;
+      tracingOff = !tracingOff;
+    }
+    push({ itype, iretire: size / 2, ilastsize: size === 4 ? 1 : 0, iaddr: addr, trigger });
+    if (rng.chance(0.02)) push({});
+    if (events && rng.chance(0.0005)) for (let k = rng.int(1, 3); k > 0; k--) push({ halted: true });
+    if (events && rng.chance(0.0002)) for (let k = rng.int(1, 3); k > 0; k--) push({ reset: true });
+    return addr + BigInt(size);
+  };
+  const straight = (addr: bigint, n: number): bigint => {
+    for (let k = 0; k < n; k++) addr = insn(addr, Itype.none);
+    return addr;
+  };
+  const handler = 0x100n;
+  const interrupt = (at: bigint): void => {
+    push({ itype: Itype.interrupt, iretire: 0, iaddr: at });
+    const a = straight(handler, 2);
+    insn(a, Itype.trapReturn, 4);
+  };
+  while (out.length < count) {
+    const head = 0x1000n + 2n * BigInt(rng.int(0, 0x3fffffff));
+    if (rng.chance(0.5)) {
+      // A jump loop: the same shape each time, but the branch flips now and then.
+      const pre = rng.int(4, 14);
+      const branch = rng.chance(0.5);
+      let taken = rng.chance(0.5);
+      const call = rng.weighted([2, 1, 1]); // none, uninferable call, inferable call
+      const times = rng.int(1, 100);
+      for (let i = 0; i < times && out.length < count; i++) {
+        let a = straight(head, pre);
+        if (branch) {
+          if (rng.chance(0.02)) taken = !taken;
+          a = insn(a, taken ? Itype.takenBranch : Itype.nontakenBranch, 4);
+        }
+        if (call !== 0) {
+          const ret = insn(a, call === 1 ? Itype.uninferableCall : Itype.inferableCall, 2);
+          // The leaf is near, so that its U-ADDR is short.
+          insn(straight(head - 0x40n, rng.chance(0.9) ? 1 : 2), Itype.return, 2);
+          a = ret;
+        }
+        if (rng.chance(0.002)) interrupt(a);
+        insn(a, Itype.otherUninferableJump, 2);
+      }
+    } else {
+      // A branch loop: HIST fills with the same bits over and over.
+      const pre = rng.int(1, 5);
+      const times = rng.int(20, 400);
+      for (let i = 0; i < times && out.length < count; i++) {
+        const a = straight(head, pre);
+        if (rng.chance(0.0005)) interrupt(a);
+        insn(a, i === times - 1 ? Itype.nontakenBranch : Itype.takenBranch, 4);
+      }
+      insn(head + 64n, Itype.otherUninferableJump, 2);
+    }
+  }
+  return out.slice(0, count);
 }
