@@ -1,0 +1,529 @@
+/**
+ * The tandem-verification trace encoder: records (records.ts) to the byte stream of the Trace
+ * Protocol Specification 2018-11-20, chapter 2. A plain concatenation of opcodes and payloads: every
+ * record but `unobserved` becomes one group (begin group 01 ... end group 02); multi-byte fields are
+ * little endian; register data is XLEN bits (GPR, CSR) or FLEN bits (FPR), addresses MLEN bits
+ * rounded up to bytes, the pc XLEN bits.
+ *
+ * The protocol leaves the order of fields inside a group free (chapter 3); byte-exact comparison
+ * needs one. `field_order = bluespec` follows Bluespec's Flute encoder (bluespec/Flute
+ * src_Core/Core/TV_Encode.bsv), so streams match what Bluespec's tandem verifiers consume;
+ * `field_order = seed` follows the seed's Appendix C examples. The orders are listed per kind in
+ * docs/tvtrace-model.md.
+ *
+ * The encoder keeps the state a decoder holds that the compact opcodes depend on: the pc (for
+ * opcode 3, increment pc) and fcsr (for opcode 6, OR). Only the seed order uses them.
+ */
+import { RvError } from '../common/errors.ts';
+import { Csr, sizeCode, TvOp, TvState, trapCsrs } from './protocol.ts';
+import { MAX_CSR_WRITES, type TvCsrWrite, type TvInstr, type TvPriv, type TvRecord, type TvRegWrite, type TvStoreData } from './records.ts';
+import { mlenBytes, type TvtraceConfig } from './settings.ts';
+
+/** State the decoder already holds when the stream starts (e.g. after a previous trace). */
+export interface TvEncoderStart {
+  /** The pc the decoder holds; without it the first group reports the pc in full. */
+  readonly pc?: bigint;
+  /** The fcsr value the decoder holds; without it the first fcsr is reported in full. */
+  readonly fcsr?: bigint;
+}
+
+/** The most bytes one record can take (an instruction with every field at 64 bits), with margin. */
+const MAX_RECORD_BYTES = 192;
+
+export class TvEncoder {
+  private buf = new Uint8Array(1 << 16);
+  private view = new DataView(this.buf.buffer);
+  private n = 0;
+  /** Records encoded so far: the index named in error messages. */
+  private count = 0;
+
+  private readonly seed: boolean;
+  private readonly xBytes: 4 | 8;
+  private readonly xMax: bigint;
+  private readonly xMask: bigint;
+  private readonly fBytes: 0 | 4 | 8;
+  private readonly fMax: bigint;
+  private readonly mBytes: number;
+  private readonly mMax: bigint;
+
+  /** The pc as the decoder knows it (valid when pcKnown). */
+  private pc = 0n;
+  private pcKnown: boolean;
+  private fcsr = 0n;
+  private fcsrKnown: boolean;
+
+  constructor(
+    readonly config: TvtraceConfig,
+    start: TvEncoderStart = {},
+  ) {
+    this.seed = config.fieldOrder === 'seed';
+    this.xBytes = config.xlen === 64 ? 8 : 4;
+    this.xMax = (1n << BigInt(config.xlen)) - 1n;
+    this.xMask = this.xMax;
+    this.fBytes = config.flen === 64 ? 8 : config.flen === 32 ? 4 : 0;
+    this.fMax = (1n << BigInt(config.flen)) - 1n;
+    this.mBytes = mlenBytes(config.mlen);
+    this.mMax = (1n << BigInt(config.mlen)) - 1n;
+    this.pcKnown = start.pc !== undefined;
+    this.pc = start.pc ?? 0n;
+    this.fcsrKnown = start.fcsr !== undefined;
+    this.fcsr = start.fcsr ?? 0n;
+  }
+
+  /** Appends the bytes of one record. Throws an RvError naming the record and field when a value does not fit. */
+  encode(r: TvRecord): void {
+    if (this.n + MAX_RECORD_BYTES > this.buf.length) this.grow();
+    const start = this.n;
+    const { pc, pcKnown, fcsr, fcsrKnown } = this;
+    try {
+      switch (r.kind) {
+        case 'instruction':
+          if (this.seed) this.instructionSeed(r.nextPc, r.instr, r.gpr, r.fpr, r.csrs, r.fcsr, r.paddr, r.eaddr, r.storeData, r.priv);
+          else this.instructionBluespec(r.nextPc, r.instr, r.gpr, r.fpr, r.csrs, r.fcsr, r.paddr, r.eaddr, r.storeData, r.priv);
+          break;
+        case 'trap':
+        case 'interrupt':
+          this.trap(r.nextPc, r.kind === 'trap' ? r.instr : undefined, r.priv, r.status, r.cause, r.epc, r.tval);
+          break;
+        case 'xret':
+          this.xret(r.nextPc, r.instr, r.priv, r.mstatus);
+          break;
+        case 'debug-reg':
+          this.debugReg(r.file, r.index, r.value);
+          break;
+        case 'debug-mem':
+          this.debugMem(r.paddr, r.bytes, r.value);
+          break;
+        case 'reset':
+          // Flute rl_log_trace_RESET: 01 0a 02. The pc and fcsr after reset are the decoder's own
+          // business (reset vector, implementation-defined values): report them in full again.
+          this.u8(TvOp.beginGroup);
+          this.u8(TvOp.hartReset);
+          this.u8(TvOp.endGroup);
+          this.pcKnown = false;
+          this.fcsrKnown = false;
+          break;
+        case 'unobserved':
+          this.unobserved(r.mtime, r.mcycle, r.minstret);
+          break;
+        default:
+          throw this.fail(`unknown record kind ${JSON.stringify((r as { kind: unknown }).kind)}`);
+      }
+    } catch (e) {
+      // Nothing half-written, and the state the decoder would hold is unchanged.
+      this.n = start;
+      this.pc = pc;
+      this.pcKnown = pcKnown;
+      this.fcsr = fcsr;
+      this.fcsrKnown = fcsrKnown;
+      throw e;
+    }
+    this.count++;
+  }
+
+  /** The bytes encoded so far (a copy). */
+  bytes(): Uint8Array {
+    return this.buf.slice(0, this.n);
+  }
+
+  /** The bytes encoded so far; the encoder continues with an empty buffer and the same state. */
+  take(): Uint8Array {
+    const out = this.buf.slice(0, this.n);
+    this.n = 0;
+    return out;
+  }
+
+  // ---- groups -----------------------------------------------------------------------------
+
+  /**
+   * Flute's order (TV_Encode.bsv, the rules of TRACE_OTHER ... TRACE_CSRRX):
+   * pc, instr, [priv], [rd], [frd], [store data], [eaddr], [paddr], [CSR writes in record order], [fcsr].
+   * rd before store data before eaddr is TRACE_AMO; frd, eaddr, then mstatus is TRACE_F_LOAD; rd or
+   * frd, then fflags, then mstatus is TRACE_F_GRD / TRACE_F_FRD; rd, csr, mstatus is TRACE_CSRRX.
+   * priv (after the instruction, as TRACE_RET places it), paddr and fcsr are not in Flute's
+   * instruction records: their places are ours.
+   */
+  private instructionBluespec(
+    nextPc: bigint,
+    instr: TvInstr | undefined,
+    gpr: TvRegWrite | undefined,
+    fpr: TvRegWrite | undefined,
+    csrs: readonly TvCsrWrite[] | undefined,
+    fcsr: bigint | undefined,
+    paddr: bigint | undefined,
+    eaddr: bigint | undefined,
+    storeData: TvStoreData | undefined,
+    priv: TvPriv | undefined,
+  ): void {
+    this.u8(TvOp.beginGroup);
+    this.pcFull(nextPc);
+    if (instr !== undefined) this.instr(instr);
+    if (priv !== undefined) this.priv(priv);
+    if (gpr !== undefined) this.gpr(gpr);
+    if (fpr !== undefined) this.fpr(fpr);
+    if (storeData !== undefined) this.storeData(storeData);
+    if (eaddr !== undefined) this.address(TvState.eaddr, eaddr, 'eaddr');
+    if (paddr !== undefined) this.address(TvState.paddr, paddr, 'paddr');
+    if (csrs !== undefined) this.csrs(csrs);
+    if (fcsr !== undefined) this.fcsrFull(fcsr);
+    this.u8(TvOp.endGroup);
+    this.pc = nextPc;
+    this.pcKnown = true;
+  }
+
+  /**
+   * The seed's order (Appendix C): pc (opcode 3 when it is the known pc plus the instruction
+   * length: Tables C.1, C.3-C.6; else additional state 10: Table C.2), instr, rd (C.1, C.4-C.6), frd
+   * (C.3), CSR writes (C.6), fcsr (C.3, opcode 6 when only new bits are set), paddr (C.5), eaddr,
+   * store data, priv (last, as in C.7). The seed shows no example with eaddr, store data or priv on
+   * an instruction; their places follow Appendix D's field lists ("pc, instr, gpr, paddr, eaddr, memdata").
+   */
+  private instructionSeed(
+    nextPc: bigint,
+    instr: TvInstr | undefined,
+    gpr: TvRegWrite | undefined,
+    fpr: TvRegWrite | undefined,
+    csrs: readonly TvCsrWrite[] | undefined,
+    fcsr: bigint | undefined,
+    paddr: bigint | undefined,
+    eaddr: bigint | undefined,
+    storeData: TvStoreData | undefined,
+    priv: TvPriv | undefined,
+  ): void {
+    this.u8(TvOp.beginGroup);
+    this.checkX(nextPc, 'nextPc');
+    // Opcode 3 needs an instruction field in the same group (chapter 3) and a pc the decoder knows.
+    if (instr !== undefined && this.pcKnown && nextPc === ((this.pc + BigInt(instr.size >> 3)) & this.xMask)) {
+      this.u8(TvOp.incrementPc);
+    } else {
+      this.pcFull(nextPc);
+    }
+    if (instr !== undefined) this.instr(instr);
+    if (gpr !== undefined) this.gpr(gpr);
+    if (fpr !== undefined) this.fpr(fpr);
+    if (csrs !== undefined) this.csrs(csrs);
+    if (fcsr !== undefined) this.fcsrSeed(fcsr);
+    if (paddr !== undefined) this.address(TvState.paddr, paddr, 'paddr');
+    if (eaddr !== undefined) this.address(TvState.eaddr, eaddr, 'eaddr');
+    if (storeData !== undefined) this.storeData(storeData);
+    if (priv !== undefined) this.priv(priv);
+    this.u8(TvOp.endGroup);
+    this.pc = nextPc;
+    this.pcKnown = true;
+  }
+
+  /**
+   * Traps and interrupts (no instruction). Flute (rl_log_trace_TRAP, rl_log_trace_INTR): pc, [instr],
+   * priv, xstatus, xcause, xepc, xtval. The seed (Tables C.7, C.8): pc, [instr], xepc, xcause,
+   * xstatus, xtval, priv. The CSR set is that of the new privilege.
+   */
+  private trap(nextPc: bigint, instr: TvInstr | undefined, priv: TvPriv, status: bigint, cause: bigint, epc: bigint, tval: bigint): void {
+    const [aStatus, aCause, aEpc, aTval] = trapCsrs(this.checkPriv(priv));
+    this.u8(TvOp.beginGroup);
+    this.pcFull(nextPc);
+    if (instr !== undefined) this.instr(instr);
+    if (this.seed) {
+      this.reg(aEpc, epc, 'epc');
+      this.reg(aCause, cause, 'cause');
+      this.reg(aStatus, status, 'status');
+      this.reg(aTval, tval, 'tval');
+      this.priv(priv);
+    } else {
+      this.priv(priv);
+      this.reg(aStatus, status, 'status');
+      this.reg(aCause, cause, 'cause');
+      this.reg(aEpc, epc, 'epc');
+      this.reg(aTval, tval, 'tval');
+    }
+    this.u8(TvOp.endGroup);
+    this.pc = nextPc;
+    this.pcKnown = true;
+  }
+
+  /** Flute (rl_log_trace_RET): pc, instr, priv, mstatus. The seed order puts priv last, as in C.7. */
+  private xret(nextPc: bigint, instr: TvInstr | undefined, priv: TvPriv, mstatus: bigint): void {
+    this.checkPriv(priv);
+    this.u8(TvOp.beginGroup);
+    this.pcFull(nextPc);
+    if (instr !== undefined) this.instr(instr);
+    if (this.seed) {
+      this.reg(Csr.mstatus, mstatus, 'mstatus');
+      this.priv(priv);
+    } else {
+      this.priv(priv);
+      this.reg(Csr.mstatus, mstatus, 'mstatus');
+    }
+    this.u8(TvOp.endGroup);
+    this.pc = nextPc;
+    this.pcKnown = true;
+  }
+
+  /**
+   * A debug-module register write: a state initialization group (chapter 3: "primarily intended for
+   * use during program loading by the debug module"), Flute rl_log_trace_GPR_WRITE and its FPR and
+   * CSR siblings: 01 0b 04 reg value 02. A write to x0 leaves 01 0b 02, as Flute's encode_reg does.
+   * FPR data is FLEN bits (chapter 2; Flute before 2022 sent XLEN bits here).
+   */
+  private debugReg(file: 'gpr' | 'fpr' | 'csr', index: number, value: bigint): void {
+    this.u8(TvOp.beginGroup);
+    this.u8(TvOp.stateInitialization);
+    if (file === 'gpr') this.gpr({ reg: index, value });
+    else if (file === 'fpr') this.fpr({ reg: index, value });
+    else if (file === 'csr') {
+      this.checkCsr(index);
+      this.reg(index, value, 'value');
+      this.noteCsrWrite(index, value);
+    } else throw this.fail(`debug-reg file is ${JSON.stringify(file)}; allowed: gpr, fpr, csr`);
+    this.u8(TvOp.endGroup);
+  }
+
+  /**
+   * A debug-module memory write (Flute rl_log_trace_MEM_WRITE): 01 0b 08 paddr (MLEN) op|size data 02,
+   * a store request without a response (responses may be omitted, chapter 3).
+   */
+  private debugMem(paddr: bigint, bytes: 1 | 2 | 4 | 8, value: bigint): void {
+    const code = this.checkStore(bytes, value, 'data');
+    this.u8(TvOp.beginGroup);
+    this.u8(TvOp.stateInitialization);
+    this.u8(TvOp.memoryRequest);
+    this.mlen(paddr, 'paddr');
+    // op in bits 3:0, size in bits 7:4 (chapter 3: "the first field starting at the least significant bit").
+    this.u8((code << 4) | 1);
+    this.uBytes(value, bytes);
+    this.u8(TvOp.endGroup);
+  }
+
+  /**
+   * Unobserved state (Appendix B's mtime_in, mcycle_in, minstret_in) outside any group: chapter 3,
+   * "State changes that occur outside begin and end group do not convey any ordering other than
+   * after the prior end group and before the next begin group". A group would ask a tandem verifier
+   * to step an instruction. RV32 sends the counters as the register pairs (x, xh).
+   */
+  private unobserved(mtime: bigint | undefined, mcycle: bigint | undefined, minstret: bigint | undefined): void {
+    if (mtime !== undefined) {
+      if (mtime < 0n || mtime > 0xffff_ffff_ffff_ffffn) throw this.fail(`mtime 0x${mtime.toString(16)} does not fit 64 bits`);
+      this.u8(TvOp.additionalState);
+      this.u8(TvState.mtime);
+      this.uBytes(mtime, 8);
+    }
+    if (mcycle !== undefined) this.counter(Csr.mcycle, Csr.mcycleh, mcycle, 'mcycle');
+    if (minstret !== undefined) this.counter(Csr.minstret, Csr.minstreth, minstret, 'minstret');
+  }
+
+  private counter(low: number, high: number, value: bigint, field: string): void {
+    if (value < 0n || value > 0xffff_ffff_ffff_ffffn) throw this.fail(`${field} 0x${value.toString(16)} does not fit 64 bits`);
+    if (this.xBytes === 8) {
+      this.reg(low, value, field);
+    } else {
+      this.reg(low, value & 0xffff_ffffn, field);
+      this.reg(high, value >> 32n, field);
+    }
+  }
+
+  // ---- fields -----------------------------------------------------------------------------
+
+  /** Additional state 10: the pc after the group, XLEN bits. */
+  private pcFull(nextPc: bigint): void {
+    this.u8(TvOp.additionalState);
+    this.u8(TvState.pc);
+    this.xlen(nextPc, 'nextPc');
+  }
+
+  private instr(i: TvInstr): void {
+    const bits = i.bits;
+    if (i.size === 32) {
+      if (!(bits >= 0 && bits <= 0xffff_ffff && Number.isInteger(bits))) throw this.fail(`instr.bits ${String(bits)} does not fit a 32-bit instruction`);
+      this.u8(TvOp.instruction32);
+      this.view.setUint32(this.n, bits, true);
+      this.n += 4;
+    } else if (i.size === 16) {
+      if (!(bits >= 0 && bits <= 0xffff && Number.isInteger(bits))) throw this.fail(`instr.bits ${String(bits)} does not fit a 16-bit instruction`);
+      this.u8(TvOp.instruction16);
+      this.view.setUint16(this.n, bits, true);
+      this.n += 2;
+    } else {
+      throw this.fail(`instr.size is ${String(i.size)}; allowed: 16 or 32`);
+    }
+  }
+
+  /** Additional state 1, one byte. */
+  private priv(p: TvPriv): void {
+    this.u8(TvOp.additionalState);
+    this.u8(TvState.priv);
+    this.u8(this.checkPriv(p));
+  }
+
+  /** A GPR write as a full register; x0 is not reported (Table C.2; Flute's encode_reg). */
+  private gpr(w: TvRegWrite): void {
+    const reg = w.reg;
+    if (!(reg >= 0 && reg <= 31 && Number.isInteger(reg))) throw this.fail(`gpr.reg is ${String(reg)}; allowed: 0-31`);
+    if (reg === 0) {
+      this.checkX(w.value, 'gpr value');
+      return;
+    }
+    this.reg(0x1000 + reg, w.value, 'gpr value');
+  }
+
+  /** An FPR write as a full register of FLEN bits (Table C.3: "note: full FLEN register"). */
+  private fpr(w: TvRegWrite): void {
+    const reg = w.reg;
+    if (!(reg >= 0 && reg <= 31 && Number.isInteger(reg))) throw this.fail(`fpr.reg is ${String(reg)}; allowed: 0-31`);
+    if (this.fBytes === 0) throw this.fail(`an FPR write (f${reg}) but flen is 0`);
+    const v = w.value;
+    if (v < 0n || v > this.fMax) throw this.fail(`fpr value 0x${v.toString(16)} does not fit FLEN = ${this.config.flen}`);
+    this.u8(TvOp.fullRegister);
+    this.view.setUint16(this.n, 0x1020 + reg, true);
+    this.n += 2;
+    this.uBytes(v, this.fBytes);
+  }
+
+  private csrs(list: readonly TvCsrWrite[]): void {
+    if (list.length > MAX_CSR_WRITES) throw this.fail(`${list.length} CSR writes; allowed: at most ${MAX_CSR_WRITES}`);
+    for (const c of list) {
+      this.checkCsr(c.csr);
+      this.reg(c.csr, c.value, `CSR 0x${c.csr.toString(16)} value`);
+      this.noteCsrWrite(c.csr, c.value);
+    }
+  }
+
+  private fcsrFull(v: bigint): void {
+    this.reg(Csr.fcsr, v, 'fcsr');
+    this.fcsr = v;
+    this.fcsrKnown = true;
+  }
+
+  /**
+   * Table C.3: `06 03 00 01`, "fcsr bits to set (i.e., new floating point exceptions)". Opcode 6 ORs
+   * an 8-bit mask into the register the decoder holds, so it fits when the decoder's fcsr is known,
+   * no bit is cleared and every new bit is in the low byte; otherwise fcsr goes in full.
+   */
+  private fcsrSeed(v: bigint): void {
+    this.checkX(v, 'fcsr');
+    const set = v & ~this.fcsr;
+    if (this.fcsrKnown && (this.fcsr & ~v) === 0n && set <= 0xffn) {
+      this.u8(TvOp.orRegister);
+      this.view.setUint16(this.n, Csr.fcsr, true);
+      this.n += 2;
+      this.u8(Number(set));
+      this.fcsr = v;
+    } else {
+      this.fcsrFull(v);
+    }
+  }
+
+  /**
+   * fflags and frm are fields of fcsr: a write to them changes the fcsr the decoder's tandem verifier
+   * holds in a way only a model of those CSRs knows, so after one the encoder reports fcsr in full again.
+   */
+  private noteCsrWrite(csr: number, value: bigint): void {
+    if (csr === Csr.fcsr) {
+      this.fcsr = value;
+      this.fcsrKnown = true;
+    } else if (csr === Csr.fflags || csr === Csr.frm) {
+      this.fcsrKnown = false;
+    }
+  }
+
+  /** Additional state 4-7: the store data of 1, 2, 4 or 8 bytes (at most max(XLEN, FLEN) bits, TraceData's MemData). */
+  private storeData(d: TvStoreData): void {
+    const code = this.checkStore(d.bytes, d.value, 'storeData');
+    this.u8(TvOp.additionalState);
+    this.u8(TvState.storeData8 + code);
+    this.uBytes(d.value, d.bytes);
+  }
+
+  /** Additional state 2 or 3: an MLEN address. */
+  private address(id: number, a: bigint, field: string): void {
+    this.u8(TvOp.additionalState);
+    this.u8(id);
+    this.mlen(a, field);
+  }
+
+  /** Opcode 4 with a 16-bit register address and XLEN data. */
+  private reg(address: number, value: bigint, field: string): void {
+    this.u8(TvOp.fullRegister);
+    this.view.setUint16(this.n, address, true);
+    this.n += 2;
+    this.xlen(value, field);
+  }
+
+  // ---- bytes ------------------------------------------------------------------------------
+
+  private u8(b: number): void {
+    this.buf[this.n++] = b;
+  }
+
+  private xlen(v: bigint, field: string): void {
+    this.checkX(v, field);
+    if (this.xBytes === 8) {
+      this.view.setBigUint64(this.n, v, true);
+      this.n += 8;
+    } else {
+      this.view.setUint32(this.n, Number(v), true);
+      this.n += 4;
+    }
+  }
+
+  private mlen(v: bigint, field: string): void {
+    if (v < 0n || v > this.mMax) throw this.fail(`${field} 0x${v.toString(16)} does not fit MLEN = ${this.config.mlen}`);
+    this.uBytes(v, this.mBytes);
+  }
+
+  /** The low `bytes` bytes of v, least significant first. */
+  private uBytes(v: bigint, bytes: number): void {
+    if (bytes === 8) {
+      this.view.setBigUint64(this.n, v, true);
+    } else if (bytes === 4) {
+      this.view.setUint32(this.n, Number(v), true);
+    } else {
+      let x = v;
+      for (let i = 0; i < bytes; i++) {
+        this.buf[this.n + i] = Number(x & 0xffn);
+        x >>= 8n;
+      }
+    }
+    this.n += bytes;
+  }
+
+  private grow(): void {
+    const bigger = new Uint8Array(this.buf.length * 2);
+    bigger.set(this.buf.subarray(0, this.n));
+    this.buf = bigger;
+    this.view = new DataView(bigger.buffer);
+  }
+
+  // ---- checks -----------------------------------------------------------------------------
+
+  private checkX(v: bigint, field: string): void {
+    if (v < 0n || v > this.xMax) throw this.fail(`${field} 0x${v.toString(16)} does not fit XLEN = ${this.config.xlen}`);
+  }
+
+  private checkPriv(p: number): TvPriv {
+    if (p !== 0 && p !== 1 && p !== 3) throw this.fail(`priv is ${String(p)}; allowed: 0 (U), 1 (S), 3 (M)`);
+    return p;
+  }
+
+  private checkCsr(csr: number): void {
+    if (!(csr >= 0 && csr <= 0xfff && Number.isInteger(csr))) throw this.fail(`CSR address ${String(csr)} is not 0-0xfff`);
+  }
+
+  /** The size code of a store; the data must fit the bytes, and the bytes max(XLEN, FLEN). */
+  private checkStore(bytes: number, value: bigint, field: string): 0 | 1 | 2 | 3 {
+    if (bytes !== 1 && bytes !== 2 && bytes !== 4 && bytes !== 8) throw this.fail(`${field}.bytes is ${String(bytes)}; allowed: 1, 2, 4, 8`);
+    const widest = Math.max(this.config.xlen, this.config.flen);
+    if (bytes * 8 > widest) throw this.fail(`${field} of ${bytes} bytes is wider than max(XLEN, FLEN) = ${widest} bits`);
+    if (value < 0n || value >= 1n << BigInt(bytes * 8)) throw this.fail(`${field} value 0x${value.toString(16)} does not fit ${bytes} byte(s)`);
+    return sizeCode(bytes);
+  }
+
+  private fail(message: string): RvError {
+    return new RvError('bad-value', `record ${this.count}: ${message}`, { path: `records/${this.count}` });
+  }
+}
+
+/** Encodes a whole record list (a fresh encoder; `start` is the state the decoder holds). */
+export function encodeTvRecords(records: Iterable<TvRecord>, config: TvtraceConfig, start: TvEncoderStart = {}): Uint8Array {
+  const enc = new TvEncoder(config, start);
+  for (const r of records) enc.encode(r);
+  return enc.bytes();
+}
