@@ -42,6 +42,15 @@ export interface NtraceConfig {
   readonly fifoBytes: number;
   /** trTeInstStallEna: a message that does not fit stalls the hart instead of being lost. */
   readonly stallEnable: boolean;
+  /**
+   * Multiple retirement, with E-Trace's names (table 9.1): retires_p, instructions retired in a
+   * cycle at most (a block of up to 2 * retires_p half-words); taken_branches_p, signal groups
+   * (blocks) a cycle; iretire_width_p, bits of each group's iretire. The encoder takes any records;
+   * these size the RTL's hart interface (docs/ntrace-model.md "RTL").
+   */
+  readonly retires: number;
+  readonly takenBranches: number;
+  readonly iretireWidth: number;
 }
 
 const bool = (name: string, def: boolean, help: string): SettingSpec => ({ name, kind: 'bool', default: def, help });
@@ -64,6 +73,9 @@ export const NTRACE_CONFIG_SETTINGS: readonly SettingSpec[] = [
   bool('address_msb_drop', false, 'drop identical address MSBs of F-ADDR/U-ADDR in multiples of 6 bits'),
   { name: 'fifo_bytes', kind: 'int', default: 64, min: 8, max: 65536, help: 'bytes of the output FIFO; one byte leaves per cycle the transport is ready (at least the largest message)' },
   bool('stall_enable', false, 'trTeInstStallEna: stall the hart while a message does not fit in the FIFO instead of losing it (Error + SYNC 7)'),
+  { name: 'retires_p', kind: 'int', default: 1, min: 1, max: 64, help: 'instructions retired per cycle at most (multiple retirement: blocks of up to 2 * retires_p half-words)' },
+  { name: 'taken_branches_p', kind: 'int', default: 1, min: 1, max: 16, help: 'signal groups (blocks) per cycle; the RTL takes one a clock, stalling the hart for the others' },
+  { name: 'iretire_width_p', kind: 'int', default: 2, min: 2, max: 8, help: 'bits of each group\'s iretire (half-words): at least enough for 2 * retires_p' },
 ];
 
 export const NTRACE_SETTINGS: readonly SettingSpec[] = NTRACE_CONFIG_SETTINGS;
@@ -86,6 +98,9 @@ export function ntraceConfig(s: Settings): NtraceConfig {
     addressMsbDrop: s.address_msb_drop as boolean,
     fifoBytes: s.fifo_bytes as number,
     stallEnable: s.stall_enable as boolean,
+    retires: s.retires_p as number,
+    takenBranches: s.taken_branches_p as number,
+    iretireWidth: s.iretire_width_p as number,
   };
 }
 
@@ -107,6 +122,9 @@ export function validateNtraceSettings(s: Settings): RvError[] {
   if (c.implicitReturn !== 'none' && c.callStackSize === 0) errors.push(err('call_stack_size', `call_stack_size is 0 but implicit_return is "${c.implicitReturn}"; allowed: 1..64`));
   if (c.repeatHistory && c.mode !== 'htm') errors.push(err('repeat_history', 'repeat_history is 1 but ntrace_mode is "btm"; allowed: HIST repeat compression only in HTM'));
   if (c.srcWidth > 0 && c.src >= 2 ** c.srcWidth) errors.push(err('src', `src is ${c.src}; allowed: below 2^src_width = ${2 ** c.srcWidth}`));
+  if (2 ** c.iretireWidth - 1 < 2 * c.retires) {
+    errors.push(err('iretire_width_p', `iretire_width_p is ${c.iretireWidth} but retires_p = ${c.retires} needs ${2 * c.retires} half-words; allowed: ${Math.ceil(Math.log2(2 * c.retires + 1))}..8`));
+  }
   const largest = maxNtraceMessageBytes(c);
   if (c.fifoBytes < largest) errors.push(err('fifo_bytes', `fifo_bytes is ${c.fifoBytes} but the largest message of this configuration takes ${largest} bytes; allowed: ${largest}..65536`));
   return errors;
