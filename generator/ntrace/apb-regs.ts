@@ -9,7 +9,7 @@
 import { NTRACE_APB_ADDR_WIDTH, NTRACE_APB_DATA_WIDTH } from '../../golden-model/ntrace/ports.ts';
 import { ntraceMemoryMap, type RegisterField } from '../../golden-model/ntrace/registers.ts';
 import type { NtraceConfig } from '../../golden-model/ntrace/settings.ts';
-import { camelCase, padColumn, svBits, svSized } from '../render.ts';
+import { camelCase, padColumn, svBits, svRange, svSized } from '../render.ts';
 
 export const NTRACE_APB_REGS_MODULE = 'ntrace_apb_regs';
 export const NTRACE_APB_REGS_TEMPLATE = 'ntrace/ntrace_apb_regs.sv.hbs';
@@ -44,6 +44,12 @@ export interface NtraceRegsContext {
   /** The configuration can lose trace: the output FIFO's recover signal sets trTeInstStallOrOverflow. */
   lossy: boolean;
   dataZero: string;
+  /** Several signal groups a cycle: the triggers are vectors, bit k for group k. */
+  groups: boolean;
+  nGroups: number;
+  gR: string;
+  /** trTeActive & trTeEnable for each group. */
+  allEnabled: string;
 }
 
 /** Builds the template context. `banner` is the comment banner (with its `//` and newlines). */
@@ -83,7 +89,17 @@ export function ntraceApbRegsContext(c: NtraceConfig, banner: string): NtraceReg
     controlAddr: names[0]!,
     lossy: !c.stallEnable,
     dataZero: svSized(dw, 0n),
+    groups: c.takenBranches > 1,
+    nGroups: c.takenBranches,
+    gR: svRange(c.takenBranches).padEnd(6),
+    allEnabled: `{${c.takenBranches}{active_d & enable_d}}`,
   };
+}
+
+/** Trigger bit b of each signal group (group k in trigger_i[3k + 2 : 3k]), group 0 last. */
+export function triggerBit(c: NtraceConfig, b: number): string {
+  const g = c.takenBranches;
+  return g === 1 ? `trigger_i[${b}]` : `{${Array.from({ length: g }, (_, k) => `trigger_i[${3 * (g - 1 - k) + b}]`).join(', ')}}`;
 }
 
 /** The connections of the register file's instance in ntrace_top (port, signal). */
@@ -103,10 +119,11 @@ export function ntraceApbRegsConnections(c: NtraceConfig): [string, string][] {
     ['taken_i', '~stall_o'],
     ['halted_i', 'halted_i'],
     ['reset_i', 'reset_i'],
-    ['trace_on_i', 'trigger_i[0]'],
-    ['trace_off_i', 'trigger_i[1]'],
+    ['trace_on_i', triggerBit(c, 0)],
+    ['trace_off_i', triggerBit(c, 1)],
     ['fifo_empty_i', '~mseo_valid_o'],
-    ['stalled_i', 'stall_o'],
+    // Stalled for the FIFO, not held for a frame's further signal groups.
+    ['stalled_i', c.takenBranches > 1 ? 'fifo_stall' : 'stall_o'],
     ...(c.stallEnable ? [] : ([['recover_i', 'recover']] as [string, string][])),
     ['trace_on_o', 'trace_on'],
     ['trace_off_o', 'trace_off'],

@@ -32,6 +32,10 @@ const CONFIGS: Record<string, string[]> = {
   'htm-stack8-repeats': ['implicit_return=stack', 'call_stack_size=8', 'repeat_branch=1', 'repeat_history=1'],
   'btm-repeat-branch': ['ntrace_mode=btm', 'repeat_branch=1', 'timestamp=1', 'sync_period=4'],
   'htm-deferred-repeat-history-stall': ['hist_full=deferred', 'repeat_history=1', 'timestamp=1', 'stall_enable=1', 'fifo_bytes=33'],
+  // Multiple retirement: blocks one a clock; several a cycle; ResourceFull(I-CNT) pieces.
+  'htm-blocks4': ['retires_p=4', 'iretire_width_p=4', 'hist_full=deferred', 'sync_period=9'],
+  'htm-stack8-repeats-blocks8x3': ['retires_p=8', 'iretire_width_p=5', 'taken_branches_p=3', 'implicit_return=stack', 'call_stack_size=8', 'repeat_branch=1', 'repeat_history=1', 'timestamp=1', 'address_msb_drop=1'],
+  'rv32-btm-blocks2x2-pieces-stack-repeat-stall': ['xlen=32', 'ntrace_mode=btm', 'retires_p=2', 'iretire_width_p=3', 'taken_branches_p=2', 'icnt_width=1', 'implicit_return=stack', 'call_stack_size=2', 'repeat_branch=1', 'stall_enable=1', 'fifo_bytes=17'],
   'rv32-btm-options': ['xlen=32', 'ntrace_mode=btm', 'icnt_width=1', 'sync_period=1', 'src_width=1', 'src=1', 'timestamp=1', 'address_msb_drop=1'],
   'btm-fifo17': ['ntrace_mode=btm', 'fifo_bytes=17'],
   'htm-stall': ['stall_enable=1', 'fifo_bytes=22'],
@@ -41,9 +45,11 @@ const NAMES = Object.keys(CONFIGS);
 /**
  * Yosys takes seconds to minutes per configuration (the every-option ones about two minutes): the
  * latch check runs on the small configurations that still cover the loss path (a FIFO of 17), the
- * stall path and RV32. Cells and the longest path are figures for the bench, not for a test.
+ * stall path and RV32, and on a small one with the return-address stack, RepeatBranch, blocks of
+ * two a cycle and ResourceFull(I-CNT) pieces. Cells and the longest path are figures for the
+ * bench, not for a test.
  */
-const SYNTHESISED = ['btm-fifo17', 'htm-stall', 'rv32-btm'];
+const SYNTHESISED = ['btm-fifo17', 'htm-stall', 'rv32-btm', 'rv32-btm-blocks2x2-pieces-stack-repeat-stall'];
 
 const dir = mkdtempSync(join(tmpdir(), 'rvtrace-ntrace-rtl-'));
 
@@ -127,14 +133,22 @@ describe('generated N-Trace RTL', () => {
     expect(all).toContain('loss_q');
     expect(htm).not.toContain('sent_q');
     expect(sv('htm-stall')).toContain('sent_q');
+    // Multiple retirement: the block's last instruction size, the waiting groups and the I-CNT
+    // pieces only where the configuration has them.
+    for (const s of ['ilastsize_q', 'r_last', 'more =', 'SlotIcnt + j']) expect(htm, s).not.toContain(s);
+    const blocks = sv('htm-blocks4');
+    for (const s of ['rec_ilastsize_q', 'r_last']) expect(blocks, s).toContain(s);
+    for (const s of ['more =', 'SlotIcnt + j']) expect(blocks, s).not.toContain(s);
+    const groups = sv('rv32-btm-blocks2x2-pieces-stack-repeat-stall');
+    for (const s of ['rec_ilastsize_q', 'more =', 'SlotIcnt + j', 'trigger_i[3], trigger_i[0]']) expect(groups, s).toContain(s);
   });
 
-  it('every option of the model is implemented: no choice is refused', () => {
+  it('every option of the model but Ownership messages is implemented: only ownership=1 is refused', () => {
     for (const spec of NTRACE_SETTINGS) {
       for (const v of spec.kind === 'choice' ? spec.choices! : spec.kind === 'bool' ? ['0', '1'] : []) {
         const sets = [`${spec.name}=${v}`];
         const s = resolveSettings('test', NTRACE_SETTINGS, sets);
-        expect(ntraceRtlUnsupported(ntraceConfig(s)), sets[0]).toEqual([]);
+        expect(ntraceRtlUnsupported(ntraceConfig(s)), sets[0]).toEqual(sets[0] === 'ownership=1' ? ['ownership=1'] : []);
       }
     }
   });

@@ -20,7 +20,7 @@ import type { Provenance, Waiver } from '../../core/block.ts';
 import { camelCase, commentBanner, connections, padColumn, renderTemplate, svBits, svLogic, svRange, svSized, wrapComment, type OutputFile } from '../render.ts';
 import { alignDeclarations } from '../sv-align.ts';
 import { configurationLocalparamsWaiver } from '../waivers.ts';
-import { NTRACE_APB_REGS_TEMPLATE, ntraceApbRegsConnections, ntraceApbRegsContext } from './apb-regs.ts';
+import { NTRACE_APB_REGS_TEMPLATE, ntraceApbRegsConnections, ntraceApbRegsContext, triggerBit } from './apb-regs.ts';
 
 /**
  * What the RTL does not implement yet: a configuration asking for it is refused (the bench's
@@ -49,6 +49,14 @@ export function ntraceWidths(c: NtraceConfig) {
   return { icw, vw, hw, lw, pw };
 }
 
+/**
+ * ResourceFull(I-CNT) messages a block may send besides the one of the I-CNT before it: one per
+ * whole limit (2^icnt_width half-words) its 2 * retires_p half-words exceed.
+ */
+export function ntraceIcntPieces(c: NtraceConfig): number {
+  return Math.max(0, Math.ceil((2 * c.retires) / 2 ** c.icntWidth) - 1);
+}
+
 /** The message slots of the decision, in the order their messages are offered. */
 export function ntraceSlots(c: NtraceConfig): string[] {
   const htm = c.mode === 'htm';
@@ -58,6 +66,8 @@ export function ntraceSlots(c: NtraceConfig): string[] {
   if (c.repeatBranch || c.repeatHistory) slots.push('Rep');
   if (deferred) slots.push('Rhf');
   slots.push('Report', 'Icnt');
+  // A block larger than the I-CNT limit sends its rest in ResourceFull(I-CNT) pieces.
+  for (let j = 1; j <= ntraceIcntPieces(c); j++) slots.push(`Icnt${j}`);
   if (htm && !deferred) slots.push('Hist');
   if (deferred) slots.push('Hf');
   if (!htm) slots.push('Dir');
@@ -98,12 +108,18 @@ function decisionContext(c: NtraceConfig, banner: string) {
   // B-CNT and HREPEAT have the same limit (N-Trace "Maximum Field Sizes"): one counter for both.
   if (NTRACE_MAX_BCNT !== NTRACE_MAX_HREPEAT) throw new Error('B-CNT and HREPEAT limits differ: the repeat counter needs two limits');
   const rw = bitsFor(NTRACE_MAX_BCNT);
+  // Multiple retirement: the groups of a frame, a record's half-words, I-CNT plus a record.
+  const g = c.takenBranches;
+  const irw = c.iretireWidth;
+  const totW = Math.max(w.icw, irw) + 1;
   const n = Math.max(c.callStackSize, 1);
   const tw = bitsFor(n - 1); // the top of the stack: 0..n-1
   return {
     ...common(c, banner),
     ...slotContext(c),
-    slotParams: ntraceSlots(c).map((n, i) => `localparam int Slot${n} = ${i};`),
+    slotParams: ntraceSlots(c).flatMap((n, i) =>
+      /^Icnt\d+$/.test(n) ? (n === 'Icnt1' ? [`// SlotIcnt + 1 .. SlotIcnt + ${ntraceIcntPieces(c)}: the ResourceFull(I-CNT) pieces of a block`] : []) : [`localparam int Slot${n} = ${i};`],
+    ),
     dueR: svRange(sw + 1),
     modeText: c.mode === 'htm' ? 'history trace messaging' : 'branch trace messaging',
     deferred: c.mode === 'htm' && c.histFull === 'deferred',
@@ -111,11 +127,30 @@ function decisionContext(c: NtraceConfig, banner: string) {
     icw: w.icw,
     icntWidth: c.icntWidth,
     icr: svRange(w.icw),
-    icr1: svRange(w.icw + 1),
     icZero: svSized(w.icw, 0n),
-    icr1Zero: svSized(w.icw + 1, 0n),
-    icLow: svBits(w.icw - 1, 0),
-    limit: svSized(w.icw + 1, 1n << BigInt(c.icntWidth)),
+    totW,
+    totR: svRange(totW),
+    totZero: svSized(totW, 0n),
+    limit: svSized(totW, 1n << BigInt(c.icntWidth)),
+    icntPieces: ntraceIcntPieces(c),
+    multi: c.retires > 1,
+    groups: g > 1,
+    nGroups: g,
+    retires: c.retires,
+    maxHw: 2 * c.retires,
+    irW: irw,
+    irR: svRange(irw),
+    irGR: svRange(g * irw),
+    irLow: g > 1 ? svBits(irw - 1, 0) : '',
+    irG1: g > 1 ? svBits(2 * irw - 1, irw) : '',
+    irZero: svSized(irw, 0n),
+    irOne: svSized(irw, 1n),
+    irTwo: svSized(irw, 2n),
+    itGR: svRange(g * 4),
+    aGR: svRange(g * c.xlen),
+    aLow: g > 1 ? svBits(c.xlen - 1, 0) : '',
+    gR: svRange(g),
+    gLow: g > 1 ? '[0]' : '',
     ar: svRange(c.xlen),
     aZero: svSized(c.xlen, 0n),
     ahi: svBits(c.xlen - 1, 1),
@@ -249,11 +284,13 @@ function topContext(c: NtraceConfig, settings: Settings, banner: string) {
   ].map(([p, sig]) => [`${p}_${dir}`, sig] as [string, string]);
   const ports = ntracePorts(c);
   const types = padColumn(ports.map((q) => `${q.direction === 'in' ? 'input ' : 'output'} ${svLogic(q.width)}`));
+  const g = c.takenBranches;
   const conns: [string, string][] = [
     ['clk_i', 'clk_i'],
     ['rst_ni', 'rst_ni'],
     ['itype_i', 'itype_i'],
     ['iretire_i', 'iretire_i'],
+    ...(c.retires > 1 ? ([['ilastsize_i', 'ilastsize_i']] as [string, string][]) : []),
     ['iaddr_i', 'iaddr_i'],
     ['trace_on_i', 'trace_on'],
     ['trace_off_i', 'trace_off'],
@@ -261,10 +298,15 @@ function topContext(c: NtraceConfig, settings: Settings, banner: string) {
     ['reset_i', 'reset_i'],
     ...(c.timestamp ? ([['tstamp_i', 'tstamp_i']] as [string, string][]) : []),
     ['stall_o', 'stall_o'],
+    ...(g > 1 ? ([['fifo_stall_o', 'fifo_stall']] as [string, string][]) : []),
     ...(c.stallEnable ? [] : ([['recover_i', 'recover']] as [string, string][])),
     ['done_i', 'done'],
     ...slotPorts('o'),
   ];
+  const retirement =
+    c.retires === 1 && g === 1
+      ? 'single retirement'
+      : `blocks of up to ${c.retires} instructions${g > 1 ? `, ${g} blocks a cycle (one a clock)` : ''}`;
   const options = [
     c.mode === 'htm' ? `HTM, HIST full ${c.histFull}, empty HIST ${c.emptyHistIndirect}` : 'BTM',
     `I-CNT ${c.icntWidth} bits`,
@@ -296,12 +338,16 @@ function topContext(c: NtraceConfig, settings: Settings, banner: string) {
     ...slotContext(c),
     depth,
     hr: svRange(w.hw),
-    headLines: wrapComment(`ntrace_top: an N-Trace encoder (RISC-V N-Trace 1.0) of an RV${c.xlen} hart with single retirement: ${options.join(', ')}; Nexus MSEO bytes out of a ${depth}-byte FIFO.`, 100),
+    headLines: wrapComment(`ntrace_top: an N-Trace encoder (RISC-V N-Trace 1.0) of an RV${c.xlen} hart with ${retirement}: ${options.join(', ')}; Nexus MSEO bytes out of a ${depth}-byte FIFO.`, 100),
+    unusedLines: wrapComment(`Not needed by this encoder: the privilege (no Ownership messages)${c.retires > 1 ? '' : ', the size of the last instruction (a record is one instruction)'} and the notify trigger${g > 1 ? 's' : ''} (no message).`, 98).map((l) => `  ${l}`),
+    unusedInputs: `{priv_i, ${c.retires > 1 ? '' : 'ilastsize_i, '}${triggerBit(c, 2).replace(/^\{(.*)\}$/, '$1')}}`,
     portLines: ports.flatMap((q, i) => [...wrapComment(q.description, 96), `${types[i]} ${q.name}${i === ports.length - 1 ? '' : ','}`]),
     configLines: configLocalparams(settings),
     decisionConns: connections(conns),
     outputConns: connections(outConns),
     regsConns: connections(ntraceApbRegsConnections(c)),
+    groups: g > 1,
+    gR: padColumn([svRange(g), '[63:0]'])[0],
   };
 }
 

@@ -5,23 +5,27 @@
  * Decisions (the N-Trace specification leaves the hart interface to the implementation; it reuses
  * the E-Trace one, chapter 4 of the E-Trace specification):
  * - lowRISC naming, `clk_i` and `rst_ni` (asynchronous, active low) first.
- * - The hart side is the shared retirement port group (golden-model/hart/ports.ts) for ONE signal
- *   group: itype_i (4-bit classification), iretire_i (half-words: 0, 1 or 2 in single retirement),
- *   ilastsize_i, iaddr_i (XLEN bits), priv_i (3 bits, 4 = debug mode), then trigger_i[2:0]
- *   (bit 0 trace-on, bit 1 trace-off, bit 2 notify), halted_i and reset_i, and tstamp_i (64 bits)
- *   when the configuration has timestamps.
- * - Single retirement: one record (one retired instruction, or a trap that retired nothing, or an
- *   idle cycle) per taken frame. Multiple retirement (blocks of several instructions, several
- *   groups a cycle) would need wider iretire_i, the block rule of trace-on (the start F-ADDR is the
- *   block's last instruction), an I-CNT step that may send several ResourceFull(I-CNT) pieces, and
- *   the groups of a cycle handled in order (replicated ports as in E-Trace); not done.
+ * - The hart side is the shared retirement port group (golden-model/hart/ports.ts), replicated for
+ *   taken_branches_p signal groups (group k in bits [k*W +: W], group 0 the oldest): itype_i
+ *   (4-bit classification), iretire_i (iretire_width_p bits of half-words: up to 2 * retires_p),
+ *   ilastsize_i, iaddr_i (XLEN bits); then priv_i (3 bits, 4 = debug mode) for the cycle,
+ *   trigger_i (3 bits per group: bit 0 trace-on, bit 1 trace-off, bit 2 notify), halted_i and
+ *   reset_i for the cycle, and tstamp_i (64 bits) when the configuration has timestamps.
+ * - Single retirement (the defaults: retires_p 1, taken_branches_p 1, iretire_width_p 2): one
+ *   record (one retired instruction, or a trap that retired nothing, or an idle cycle) per taken
+ *   frame. Multiple retirement (E-Trace chapter 4.2): each group is a block of up to retires_p
+ *   instructions whose itype describes its last one, one block a clock; with taken_branches_p > 1
+ *   a frame's groups are handled one a clock, oldest first: stall_o holds the frame for one clock
+ *   per group after the first (a group other than the first that retired nothing and is no trap
+ *   is absent; absent groups follow the present ones and take no clock), whatever stall_enable.
+ *   halted_i, reset_i, priv_i and tstamp_i are the frame's, the same for each group.
  * - stall_o: the encoder did not take this cycle's record; the hart holds the same inputs in the
  *   next cycle (N-Trace trTeInstStallEna). A record's messages are all decided in the cycle after
  *   its frame and enter the output FIFO whole, in order, in that cycle. With stall_enable = 0
  *   stall_o is always 0: a message that does not fit is lost (Error message, then SYNC 7). With
  *   stall_enable = 1 stall_o is 1 while a message of the record does not fit; it depends on
  *   mseo_ready_i of the same cycle (the byte leaving makes room) and on registers, not on the hart
- *   inputs.
+ *   inputs. (A frame of several groups also holds while its later groups are handled, above.)
  * - Register access is an AMBA APB4 completer (32-bit data, byte addresses of NTRACE_APB_ADDR_WIDTH
  *   bits: the 4 KiB window the Trace Control Interface gives a trace component; pprot is not used
  *   and therefore absent); the register map is in registers.ts.
@@ -45,11 +49,12 @@ export type NtracePortGroup = 'clock' | 'hart' | 'sideband' | 'apb' | 'trace';
 export type { PortDirection };
 export type NtracePortSpec = HartPortSpec<NtracePortGroup>;
 
-/** The widths of the retirement group of a single-retirement N-Trace encoder. */
+/** The widths of the retirement group of the N-Trace encoder (groups only when several a cycle). */
 export function ntraceRetirementWidths(c: NtraceConfig): RetirementWidths {
   return {
+    ...(c.takenBranches > 1 ? { groups: { bits: c.takenBranches, expr: 'taken_branches_p' } } : {}),
     itype: { bits: 4, expr: '4' },
-    iretire: { bits: 2, expr: '2' },
+    iretire: { bits: c.iretireWidth, expr: 'iretire_width_p' },
     ilastsize: { bits: 1, expr: '1' },
     iaddr: { bits: c.xlen, expr: 'xlen' },
     priv: { bits: 3, expr: '3' },
@@ -67,7 +72,9 @@ export function ntracePorts(c: NtraceConfig): NtracePortSpec[] {
   const w = ntraceRetirementWidths(c);
   ports.push(...retirementPorts(w, 'hart'));
   ports.push(privPort(w, 'hart'));
-  port('trigger_i', 'in', 3, '3', 'sideband', 'trigger[2:0] (E-Trace tables 4.5 and 4.7): bit 0 trace-on (from this instruction), bit 1 trace-off (after this instruction), bit 2 notify (no message).');
+  const g = c.takenBranches;
+  const each = g > 1 ? ' of each signal group, group k in bits [k*3 +: 3]' : '';
+  port('trigger_i', 'in', 3 * g, g > 1 ? 'taken_branches_p * 3' : '3', 'sideband', `trigger[2:0]${each} (E-Trace tables 4.5 and 4.7): bit 0 trace-on (from this instruction), bit 1 trace-off (after this instruction), bit 2 notify (no message).`);
   ports.push(...haltedResetPorts('sideband'));
   if (c.timestamp) port('tstamp_i', 'in', NTRACE_TSTAMP_WIDTH, String(NTRACE_TSTAMP_WIDTH), 'sideband', 'Time of the record (the TSTAMP source).');
   port('stall_o', 'out', 1, '1', 'sideband', 'The record on the inputs was not taken in this cycle: hold it (N-Trace trTeInstStallEna).');

@@ -49,6 +49,15 @@ export interface NtraceConfig {
   readonly ownership: boolean;
   /** Bits of the records' context reported in an Ownership message's CONTEXT (the scontext value). */
   readonly contextWidth: number;
+  /**
+   * Multiple retirement, with E-Trace's names (table 9.1): retires_p, instructions retired in a
+   * cycle at most (a block of up to 2 * retires_p half-words); taken_branches_p, signal groups
+   * (blocks) a cycle; iretire_width_p, bits of each group's iretire. The encoder takes any records;
+   * these size the RTL's hart interface (docs/ntrace-model.md "RTL").
+   */
+  readonly retires: number;
+  readonly takenBranches: number;
+  readonly iretireWidth: number;
 }
 
 const bool = (name: string, def: boolean, help: string): SettingSpec => ({ name, kind: 'bool', default: def, help });
@@ -73,6 +82,9 @@ export const NTRACE_CONFIG_SETTINGS: readonly SettingSpec[] = [
   bool('stall_enable', false, 'trTeInstStallEna: stall the hart while a message does not fit in the FIFO instead of losing it (Error + SYNC 7)'),
   bool('ownership', false, 'trTeContext: Ownership messages (TCODE 2) with privilege and context after every synchronizing message, at a privilege change and at a reported context change (ctype != 0)'),
   { name: 'context_width', kind: 'int', default: 32, min: 0, max: 64, help: 'bits of the context input (the scontext value) reported in the CONTEXT of Ownership messages; at most XLEN' },
+  { name: 'retires_p', kind: 'int', default: 1, min: 1, max: 64, help: 'instructions retired per cycle at most (multiple retirement: blocks of up to 2 * retires_p half-words)' },
+  { name: 'taken_branches_p', kind: 'int', default: 1, min: 1, max: 16, help: 'signal groups (blocks) per cycle; the RTL takes one a clock, stalling the hart for the others' },
+  { name: 'iretire_width_p', kind: 'int', default: 2, min: 2, max: 8, help: 'bits of each group\'s iretire (half-words): at least enough for 2 * retires_p' },
 ];
 
 export const NTRACE_SETTINGS: readonly SettingSpec[] = NTRACE_CONFIG_SETTINGS;
@@ -97,6 +109,9 @@ export function ntraceConfig(s: Settings): NtraceConfig {
     stallEnable: s.stall_enable as boolean,
     ownership: s.ownership as boolean,
     contextWidth: s.context_width as number,
+    retires: s.retires_p as number,
+    takenBranches: s.taken_branches_p as number,
+    iretireWidth: s.iretire_width_p as number,
   };
 }
 
@@ -120,6 +135,9 @@ export function validateNtraceSettings(s: Settings): RvError[] {
   if (c.srcWidth > 0 && c.src >= 2 ** c.srcWidth) errors.push(err('src', `src is ${c.src}; allowed: below 2^src_width = ${2 ** c.srcWidth}`));
   if (c.ownership && c.contextWidth > c.xlen) {
     errors.push(err('context_width', `context_width is ${c.contextWidth} but xlen is ${c.xlen}; allowed: 0..${c.xlen} (CONTEXT carries the scontext CSR, at most XLEN bits)`));
+  }
+  if (2 ** c.iretireWidth - 1 < 2 * c.retires) {
+    errors.push(err('iretire_width_p', `iretire_width_p is ${c.iretireWidth} but retires_p = ${c.retires} needs ${2 * c.retires} half-words; allowed: ${Math.ceil(Math.log2(2 * c.retires + 1))}..8`));
   }
   const largest = maxNtraceMessageBytes(c);
   if (c.fifoBytes < largest) errors.push(err('fifo_bytes', `fifo_bytes is ${c.fifoBytes} but the largest message of this configuration takes ${largest} bytes; allowed: ${largest}..65536`));

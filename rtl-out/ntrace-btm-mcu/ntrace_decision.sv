@@ -81,7 +81,14 @@ module ntrace_decision (
   logic [3:0]  rec_itype_q, rec_itype_d;
   logic [1:0]  rec_iretire_q, rec_iretire_d;
   logic [31:0] rec_iaddr_q, rec_iaddr_d;
-  logic        rec_on_q, rec_on_d, rec_off_q, rec_off_d, rec_halted_q, rec_halted_d, rec_reset_q, rec_reset_d;
+  logic        rec_on_q, rec_on_d, rec_off_q, rec_off_d;
+  logic        rec_halted_q, rec_halted_d, rec_reset_q, rec_reset_d;
+  // The record: the group being handled, the half-words it counts and where its trace starts
+  // (a trace-on inside a block starts at its last instruction).
+  logic [3:0]  r_itype;
+  logic [1:0]  r_iretire, r_n;
+  logic [31:0] r_iaddr, r_from;
+  logic        r_on, r_off;
 
   // Trace state.
   logic        enabled_q, enabled_d, running_q, running_d, halted_q, halted_d, in_reset_q, in_reset_d;
@@ -94,7 +101,7 @@ module ntrace_decision (
   logic        sync_due_q, sync_due_d;
 
   // Working values of the steps.
-  logic        go, e, e_sync, advance, retires;
+  logic        go, e, e_sync, commit, advance, retires;
   logic [3:0]  ph;
   logic [1:0]  p;
   logic [17:0] total;
@@ -157,7 +164,14 @@ module ntrace_decision (
     p = PendNone;
     total = 18'h0_0000;
     ua = 31'h0000_0000;
-    retires = (rec_iretire_q != 2'd0) || (rec_itype_q == 4'd1) || (rec_itype_q == 4'd2);
+    r_itype = rec_itype_q[3:0];
+    r_iretire = rec_iretire_q;
+    r_iaddr = rec_iaddr_q;
+    r_on = rec_on_q;
+    r_off = rec_off_q;
+    r_n = r_iretire;
+    r_from = r_iaddr;
+    retires = (r_iretire != 2'h0) || (r_itype == 4'd1) || (r_itype == 4'd2);
 
     go = rec_valid_q;
     ph = PhStart;
@@ -166,9 +180,9 @@ module ntrace_decision (
     if (go && ph == PhStart) begin
       if (rec_halted_q) begin
         ph = PhDone;
-        if (!halted_q) begin
-          if (running_q) ph = PhHf;                 // stop: EVCODE 0 (entry to debug)
-          else if (off_reported_q) ph = PhCorr0;    // "Hart halted with trace disabled"
+        if (!halted_d) begin
+          if (running_d) ph = PhHf;                 // stop: EVCODE 0 (entry to debug)
+          else if (off_reported_d) ph = PhCorr0;    // "Hart halted with trace disabled"
           off_reported_d = 1'b0;
           saw_debug_d = 1'b1;
           halted_d = 1'b1;
@@ -177,12 +191,12 @@ module ntrace_decision (
         halted_d = 1'b0;
         if (rec_reset_q) begin
           // Reset while tracing: a pending indirect message is folded, I-CNT/HIST are kept.
-          ph = (!in_reset_q && running_q) ? PhHf : PhDone;
+          ph = (!in_reset_d && running_d) ? PhHf : PhDone;
           in_reset_d = 1'b1;
         end else begin
           in_reset_d = 1'b0;
-          if (rec_on_q) enabled_d = 1'b1;
-          if (retires && enabled_d) ph = running_q ? PhRhf : PhReport;
+          if (r_on) enabled_d = 1'b1;
+          if (retires && enabled_d) ph = running_d ? PhRhf : PhReport;
           else ph = PhOff;
         end
       end
@@ -202,7 +216,7 @@ module ntrace_decision (
         m_fix = {2'b00, recover_i ? SyncOverrun : saw_debug_d ? SyncDebug : (disabled_d ? SyncEnable : SyncReset)};
         m_fixw = 3'd4; m_nvar = 3'd2; m_addr = 1'b1;
         m_v0 = Vw'(icnt_d);
-        m_v1 = Vw'(rec_iaddr_q[31:1]);
+        m_v1 = Vw'(r_from[31:1]);
         saw_debug_d = 1'b0;
         disabled_d = 1'b0;
         off_reported_d = 1'b0;
@@ -216,7 +230,7 @@ module ntrace_decision (
         reset_sync_d = 1'b0;
         m_tcode = 6'd9; m_fix = {2'b00, SyncOverrun}; m_fixw = 3'd4; m_nvar = 3'd2; m_addr = 1'b1;
         m_v0 = 31'h0000_0000;
-        m_v1 = Vw'(rec_iaddr_q[31:1]);
+        m_v1 = Vw'(r_iaddr[31:1]);
         e = 1'b1;
         e_sync = 1'b1;
       end else begin
@@ -224,7 +238,7 @@ module ntrace_decision (
         pend_d = PendNone;
         if (p != PendNone || reset_sync_d || sync_due_d) begin
           e = 1'b1;
-          ua = rec_iaddr_q[31:1] ^ last_addr_d[31:1];
+          ua = r_iaddr[31:1] ^ last_addr_d[31:1];
           if (reset_sync_d) begin
             reset_sync_d = 1'b0;
             p = PendNone;
@@ -236,7 +250,7 @@ module ntrace_decision (
           end
           if (e_sync) begin
             m_v0 = Vw'(icnt_d);
-            m_v1 = Vw'(rec_iaddr_q[31:1]);
+            m_v1 = Vw'(r_iaddr[31:1]);
             m_addr = 1'b1;
             m_nvar = 3'd2;
             if (p == PendDirect) begin
@@ -257,7 +271,7 @@ module ntrace_decision (
             m_v1 = Vw'(ua);
             m_tcode = 6'd4; m_nvar = 3'd2;
             icnt_d = 17'h0_0000;
-            last_addr_d = rec_iaddr_q;
+            last_addr_d = r_iaddr;
           end
         end
       end
@@ -277,14 +291,14 @@ module ntrace_decision (
       if (e_sync) begin
         // A synchronizing message resets the encoder.
         icnt_d = 17'h0_0000;
-        last_addr_d = rec_iaddr_q;
+        last_addr_d = r_from;
       end
     end
 
     // ---- ICNT: ResourceFull(I-CNT full) before I-CNT would exceed 2^16
     if (go && ph == PhIcnt) begin
       ph = PhHist;
-      total = {1'b0, icnt_d} + (Icw+1)'(rec_iretire_q);
+      total = 18'(icnt_d) + 18'(r_n);
       if (total > 18'h1_0000) begin
         if (icnt_d != 17'h0_0000) begin
           s_valid_o[SlotIcnt] = 1'b1;
@@ -292,18 +306,18 @@ module ntrace_decision (
           s_v0_o[SlotIcnt*Vw +: Vw] = Vw'(icnt_d);
           {sync_due_d, since_d} = counted({sync_due_d, since_d}, 1'b0);
         end
-        icnt_d = Icw'(rec_iretire_q);
+        icnt_d = Icw'(r_n);
       end else begin
-        icnt_d = total[16:0];
+        icnt_d = Icw'(total);
       end
     end
 
     // ---- HIST: the branch, or the discontinuity this record leaves pending
     if (go && ph == PhHist) begin
       ph = PhOff;
-      unique case (rec_itype_q)
+      unique case (r_itype)
         4'd4, 4'd5: begin
-          if (rec_itype_q == 4'd5) begin
+          if (r_itype == 4'd5) begin
             pend_d = PendDirect;
             pbtype_d = 2'd0;
           end
@@ -318,7 +332,7 @@ module ntrace_decision (
     // ---- OFF: a trace-off trigger stops the trace after this record
     if (go && ph == PhOff) begin
       ph = PhDone;
-      if (rec_off_q && enabled_d) begin
+      if (r_off && enabled_d) begin
         if (running_d) begin
           ph = PhHf;
         end else begin
@@ -371,9 +385,10 @@ module ntrace_decision (
     end
 
 
-    // The record is done when all its slots entered the FIFO (or were dropped); until then the
-    // hart holds the next one.
-    advance = !rec_valid_q || done_i;
+    // The record is done when all its slots entered the FIFO (or were dropped): its decisions
+    // take effect (commit); until then the hart holds the next frame.
+    commit = !rec_valid_q || done_i;
+    advance = commit;
     stall_o = !advance;
   end
 
@@ -402,11 +417,11 @@ module ntrace_decision (
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       rec_valid_q <= 1'b0;
-      rec_itype_q <= 4'd0;
-      rec_iretire_q <= 2'd0;
-      rec_iaddr_q <= 32'h0000_0000;
-      rec_on_q <= 1'b0;
-      rec_off_q <= 1'b0;
+      rec_itype_q <= '0;
+      rec_iretire_q <= '0;
+      rec_iaddr_q <= '0;
+      rec_on_q <= '0;
+      rec_off_q <= '0;
       rec_halted_q <= 1'b0;
       rec_reset_q <= 1'b0;
       enabled_q <= 1'b1;
@@ -432,7 +447,7 @@ module ntrace_decision (
       rec_off_q <= rec_off_d;
       rec_halted_q <= rec_halted_d;
       rec_reset_q <= rec_reset_d;
-      if (advance) begin
+      if (commit) begin
         enabled_q <= enabled_d;
         running_q <= running_d;
         halted_q <= halted_d;
@@ -452,10 +467,12 @@ module ntrace_decision (
   end
 
 `ifndef SYNTHESIS
-  // Single retirement: one instruction (one or two half-words) or nothing a record.
+  // A group retires at most 1 instruction(s), 2 half-words (retires_p).
   always @(posedge clk_i or negedge rst_ni) begin
     if (rst_ni) begin
-      assert (stall_o || iretire_i != 2'd3) else $error("ntrace_decision: iretire_i = 3 in single retirement");
+      for (int g = 0; g < 1; g++) begin
+        assert (stall_o || iretire_i[g*2 +: 2] <= 2'(2)) else $error("ntrace_decision: iretire_i above 2 * retires_p");
+      end
     end
   end
 `endif

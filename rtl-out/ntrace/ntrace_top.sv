@@ -82,6 +82,9 @@ module ntrace_top (
   localparam bit StallEnable    = 1'b0;
   localparam bit Ownership      = 1'b0;
   localparam int ContextWidth   = 32;
+  localparam int RetiresP       = 1;
+  localparam int TakenBranchesP = 1;
+  localparam int IretireWidthP  = 2;
 
   logic [4:0]   s_valid, s_addr;
   logic [29:0]  s_tcode, s_fix;
@@ -91,8 +94,8 @@ module ntrace_top (
   logic         recover;
   logic         done;
 
-  // Not needed by a single-retirement encoder: the privilege (no Ownership messages), the size of
-  // the last instruction (a record is one instruction) and the notify trigger (no message).
+  // Not needed by this encoder: the privilege (no Ownership messages), the size of the last
+  // instruction (a record is one instruction) and the notify trigger (no message).
   logic unused_inputs;
   assign unused_inputs = ^{priv_i, ilastsize_i, trigger_i[2]};
 

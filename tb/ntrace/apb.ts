@@ -59,8 +59,8 @@ export class NtraceApbSession {
   private readonly epilogueStart: number;
 
   /**
-   * `records`: records of the run (without the end record); `drain`: idle frames after the end
-   * record before the epilogue.
+   * `records`: frames of the run's records (cycles: a frame carries all the signal groups of its
+   * cycle), without the end record; `drain`: idle frames after the end record before the epilogue.
    */
   constructor(readonly config: NtraceConfig, records: number, drain: number) {
     this.regs = new NtraceControlRegisters(config);
@@ -116,7 +116,7 @@ export class NtraceApbSession {
     this.byFrame.set(frame, { s, phase: 'access' });
   }
 
-  /** Total frames of a run: prologue, records, end record, drain, epilogue. */
+  /** Total frames of a run: prologue, record frames, end record, drain, epilogue. */
   frames(records: number, drain: number): number {
     return this.prologue + records + 1 + drain + this.epilogue;
   }
@@ -128,10 +128,10 @@ export class NtraceApbSession {
 
   /**
    * Frame `f` on the model side, in frame order: its access (the expected response recorded), then
-   * the record taken, as the encoder must see it. Before the epilogue, `endOfRun` must have given
+   * the records of its signal groups taken, as the encoder must see them. Before the epilogue, `endOfRun` must have given
    * the model's final status.
    */
-  frame(f: number, r: RetirementRecord): RetirementRecord {
+  frame(f: number, rs: readonly RetirementRecord[]): RetirementRecord[] {
     if (f === this.epilogueStart) {
       if (this.stallOrOverflow === undefined) throw new Error('NtraceApbSession: endOfRun() before the epilogue');
       this.regs.stallOrOverflow = this.stallOrOverflow;
@@ -142,7 +142,8 @@ export class NtraceApbSession {
       const op = at.s.op;
       at.s.expected = op.kind === 'read' ? this.regs.read(op.address) : this.regs.write(op.address, op.data, op.strb);
     }
-    return this.regs.take(r);
+    // The register file takes a frame's signal groups in order, in the clock the frame is taken.
+    return rs.map((r) => this.regs.take(r));
   }
 
   /** The model's status at the end of the records (the FIFO is then empty). */

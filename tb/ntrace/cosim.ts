@@ -5,9 +5,14 @@
  * the two MSEO byte streams must be identical, as well as the stall cycles.
  *
  * How the RTL is driven (the cycle alignment with the model's output FIFO):
- * - Record i is one frame; the encoder registers it and decides in the next cycle, so model cycle
- *   c is RTL cycle c + 1 and the harness drives mseo_ready_i of RTL cycle t with the model's
- *   ready(t - 1) (readyOffset 1; not ready before): 1 unless cycleChance(seed, t - 1, p).
+ * - The records of a cycle (a record and the `sameCycle` records after it: signal groups 0, 1, ...)
+ *   are one frame; the encoder registers it and decides in the next cycle, so model cycle c is RTL
+ *   cycle c + 1 and the harness drives mseo_ready_i of RTL cycle t with the model's ready(t - 1)
+ *   (readyOffset 1; not ready before): 1 unless cycleChance(seed, t - 1, p).
+ * - The RTL handles a frame's groups one a clock, holding the frame (stall_o) one clock for each
+ *   group after the first: the model is given every record as a cycle of its own (sameCycle
+ *   cleared), which is the same sequence of cycles, and the RTL's holds are the model's stall
+ *   cycles plus those.
  * - With stall_enable the harness holds a frame while stall_o is 1 (the hart waits); the model
  *   numbers the same stall cycles, and both sides count them.
  * - The model's end of the records (finish(): trace disabled) is given to both sides as one more
@@ -70,8 +75,23 @@ export function endOfTraceRecord(last: RetirementRecord | undefined): Retirement
   return { ...emptyRecord(), trigger: Trigger.traceOff, time: last?.time ?? 0n };
 }
 
-/** Writes one record into a frame (every hart input). */
-export function ntraceFrameWriter(c: NtraceConfig, w: FrameWriter): (r: RetirementRecord, index: number) => void {
+/** The records of each cycle: a record and the `sameCycle` records after it. */
+export function ntraceCycles(records: readonly RetirementRecord[]): RetirementRecord[][] {
+  const out: RetirementRecord[][] = [];
+  for (const r of records) {
+    if (r.sameCycle && out.length > 0) out[out.length - 1]!.push(r);
+    else out.push([r]);
+  }
+  return out;
+}
+
+/**
+ * Writes the records of one cycle into a frame (every hart input): record k of the cycle is
+ * signal group k (bits [k*W +: W] of itype_i, iretire_i, ilastsize_i, iaddr_i, trigger_i); the
+ * groups the cycle does not use are zero (absent); priv, halted, reset and the time are the first
+ * record's (a cycle's records share them). `index` (of the cycle's first record) is for errors.
+ */
+export function ntraceFrameWriter(c: NtraceConfig, w: FrameWriter): (rs: readonly RetirementRecord[], index: number) => void {
   const itype = w.setter('itype_i');
   const iretire = w.setter('iretire_i');
   const ilastsize = w.setter('ilastsize_i');
@@ -82,14 +102,28 @@ export function ntraceFrameWriter(c: NtraceConfig, w: FrameWriter): (r: Retireme
   const reset = w.setter('reset_i');
   const tstamp = c.timestamp ? w.setter('tstamp_i') : undefined;
   const addrMask = (1n << BigInt(c.xlen)) - 1n;
-  return (r, index) => {
-    if (r.iretire > 2 || r.sameCycle) throw new RvError('bad-value', `record ${index}: the N-Trace RTL takes single retirement (one instruction a record), not iretire ${r.iretire}${r.sameCycle ? ' in the same cycle' : ''}`);
-    itype(r.itype & 0xf);
-    iretire(r.iretire);
-    ilastsize(r.ilastsize & 1);
-    iaddr(r.iaddr & addrMask);
+  const iw = BigInt(c.iretireWidth);
+  const aw = BigInt(c.xlen);
+  const groups = (rs: readonly RetirementRecord[], bits: bigint, value: (r: RetirementRecord) => bigint): bigint => {
+    let v = 0n;
+    for (let k = rs.length - 1; k >= 0; k--) v = (v << bits) | value(rs[k]!);
+    return v;
+  };
+  return (rs, index) => {
+    const r = rs[0]!;
+    if (rs.length > c.takenBranches) throw new RvError('bad-value', `record ${index}: ${rs.length} signal groups in one cycle, more than taken_branches_p = ${c.takenBranches}`);
+    rs.forEach((g, k) => {
+      if (g.iretire > 2 * c.retires) throw new RvError('bad-value', `record ${index + k}: iretire ${g.iretire}, more than 2 * retires_p = ${2 * c.retires} half-words`);
+      if (k > 0 && g.iretire === 0 && g.itype !== Itype.exception && g.itype !== Itype.interrupt) {
+        throw new RvError('bad-value', `record ${index + k}: a further signal group of a cycle that retired nothing and is no trap (an absent group)`);
+      }
+    });
+    itype(groups(rs, 4n, (g) => BigInt(g.itype & 0xf)));
+    iretire(groups(rs, iw, (g) => BigInt(g.iretire)));
+    ilastsize(groups(rs, 1n, (g) => BigInt(g.ilastsize & 1)));
+    iaddr(groups(rs, aw, (g) => g.iaddr & addrMask));
     priv(r.priv & 7);
-    trigger(r.trigger & 7);
+    trigger(groups(rs, 3n, (g) => BigInt(g.trigger & 7)));
     halted(r.halted ? 1 : 0);
     reset(r.reset ? 1 : 0);
     tstamp?.(r.time & ((1n << 64n) - 1n));
@@ -111,9 +145,12 @@ export interface NtraceCosimResult {
   readonly expected: NtraceStreamResult;
   readonly actual: Uint8Array;
   readonly cycles: number;
+  /** Frames held: the model's stall cycles plus groupHolds. */
   readonly holds: number;
   /** APB accesses compared. */
   readonly apbAccesses: number;
+  /** Clocks the hart was held for the further signal groups of its cycles (one each). */
+  readonly groupHolds: number;
   readonly mismatch?: string;
   /** The RTL cycle of the first differing byte (or of the last byte both sides have). */
   readonly mismatchCycle?: number;
@@ -128,14 +165,20 @@ export async function cosimNtrace(verilated: BuiltModel, c: NtraceConfig, record
   // The FIFO holds at most fifo_bytes bytes, leaving one in each ready cycle: on average one
   // cycle in 1/(1 - p); twice that, for the randomness (and at least 1% ready).
   const drain = Math.ceil((2 * c.fifoBytes) / Math.max(0.01, 1 - p)) + 64;
-  const apb = new NtraceApbSession(c, records.length, drain);
-  const all = [...apb.prologueRecords(), ...records, endOfTraceRecord(records[records.length - 1])];
+  const cycles = ntraceCycles(records);
+  const apb = new NtraceApbSession(c, cycles.length, drain);
+  const frames: RetirementRecord[][] = [...apb.prologueRecords().map((r) => [r]), ...cycles, [endOfTraceRecord(records[records.length - 1])]];
+  // The RTL takes a cycle's signal groups one a clock: the model sees each group as a cycle of its
+  // own, and the hart is held one clock for each group after the first.
   const model = new NtraceStreamEncoder(c, { ready: (cycle) => !cycleChance(seed, cycle, p) });
-  all.forEach((r, f) => model.push(apb.frame(f, r)));
+  frames.forEach((rs, f) => {
+    for (const r of apb.frame(f, rs)) model.push(r.sameCycle ? { ...r, sameCycle: false } : r);
+  });
   const expected = model.finish();
   apb.endOfRun(expected.stallOrOverflow);
-  const frames = apb.frames(records.length, drain);
-  for (let f = all.length; f < frames; f++) apb.frame(f, emptyRecord());
+  const total = apb.frames(cycles.length, drain);
+  for (let f = frames.length; f < total; f++) apb.frame(f, [emptyRecord()]);
+  const groupHolds = records.length - cycles.length;
   const spec = ntraceHarnessSpec(c);
   const run = await runModel(
     verilated,
@@ -144,13 +187,15 @@ export async function cosimNtrace(verilated: BuiltModel, c: NtraceConfig, record
       const w = new FrameWriter(spec);
       const fill = ntraceFrameWriter(c, w);
       const bus = apb.driver(w);
-      all.forEach((r, i) => {
-        fill(r, i);
-        bus(i);
+      let index = 0;
+      frames.forEach((rs, f) => {
+        fill(rs, index);
+        bus(f);
         emit(w);
+        index += rs.length;
       });
-      fill(emptyRecord(), all.length);
-      for (let f = all.length; f < frames; f++) {
+      fill([emptyRecord()], index);
+      for (let f = frames.length; f < total; f++) {
         bus(f);
         emit(w);
       }
@@ -160,7 +205,9 @@ export async function cosimNtrace(verilated: BuiltModel, c: NtraceConfig, record
   const captured = run.captures[0] ?? [];
   const actual = Uint8Array.from(captured.map((cap) => Number(cap.values[0])));
   let mismatch = compareNtrace(expected, actual);
-  if (!mismatch && run.holds !== expected.stallCycles) mismatch = `identical bytes, but the RTL held ${run.holds} frames and the model stalled ${expected.stallCycles} cycles`;
+  if (!mismatch && run.holds !== expected.stallCycles + groupHolds) {
+    mismatch = `identical bytes, but the RTL held ${run.holds} frames and the model stalled ${expected.stallCycles} cycles (+ ${groupHolds} for the cycles' further groups)`;
+  }
   const apbMismatch = apb.compare(run.captures[1] ?? []);
   if (!mismatch && apbMismatch) mismatch = `identical bytes, but a register access differs: ${apbMismatch}`;
   let mismatchCycle: number | undefined;
@@ -169,7 +216,7 @@ export async function cosimNtrace(verilated: BuiltModel, c: NtraceConfig, record
     while (i < actual.length && i < expected.bytes.length && actual[i] === expected.bytes[i]) i++;
     mismatchCycle = captured[Math.min(i, captured.length - 1)]?.cycle ?? 0;
   }
-  return { expected, actual, cycles: run.cycles, holds: run.holds, apbAccesses: apb.accesses, ...(mismatch ? { mismatch, mismatchCycle } : {}) };
+  return { expected, actual, cycles: run.cycles, holds: run.holds, groupHolds, apbAccesses: apb.accesses, ...(mismatch ? { mismatch, mismatchCycle } : {}) };
 }
 
 /** The first difference between the model's bytes and the RTL's, with the model's messages around it. */
