@@ -60,9 +60,10 @@ export class NtraceApbSession {
 
   /**
    * `records`: frames of the run's records (cycles: a frame carries all the signal groups of its
-   * cycle), without the end record; `drain`: idle frames after the end record before the epilogue.
+   * cycle), without the end record; `drain`: idle frames after the end record before the epilogue;
+   * `runtimeWrites`: whether the trace-off, trace-on and disable writes ride on the records.
    */
-  constructor(readonly config: NtraceConfig, records: number, drain: number) {
+  constructor(readonly config: NtraceConfig, records: number, drain: number, runtimeWrites = true) {
     this.regs = new NtraceControlRegisters(config);
     const addresses = registerAddresses(config);
     this.prologue = 2 * addresses.length;
@@ -72,11 +73,13 @@ export class NtraceApbSession {
     const first = this.prologue;
     const end = this.prologue + records; // frames first..end-1 carry records
     const at = (fraction: number): number => first + Math.max(1, Math.floor(records * fraction));
-    const mid: [ApbOp, number][] = [
-      [{ kind: 'write', address: CONTROL, data: CTL.tracingOff, strb: 0b0001 }, at(0.3)],
-      [{ kind: 'write', address: CONTROL, data: CTL.tracingOn, strb: 0b0001 }, at(0.5)],
-      [{ kind: 'write', address: CONTROL, data: CTL.disabled, strb: 0b0001 }, at(0.9)],
-    ];
+    const mid: [ApbOp, number][] = runtimeWrites
+      ? [
+          [{ kind: 'write', address: CONTROL, data: CTL.tracingOff, strb: 0b0001 }, at(0.3)],
+          [{ kind: 'write', address: CONTROL, data: CTL.tracingOn, strb: 0b0001 }, at(0.5)],
+          [{ kind: 'write', address: CONTROL, data: CTL.disabled, strb: 0b0001 }, at(0.9)],
+        ]
+      : [];
     for (let k = 1; k < 8; k++) mid.push([{ kind: 'read', address: CONTROL, mask: ~TIMING_BITS }, at(k / 8)]);
     mid.sort((a, b) => a[1] - b[1]);
     for (const [op, want] of mid) {

@@ -136,6 +136,8 @@ export interface NtraceCosimOptions {
   seed?: number;
   /** Dump RTL cycles from..to into an FST file (the model built with fst). */
   fst?: { file: string; from: number; to: number };
+  /** The run-time APB writes (trace off, on, disable) among the records (default true). */
+  runtimeWrites?: boolean;
 }
 
 /** Model cycle c is RTL cycle c + NTRACE_READY_OFFSET. */
@@ -149,6 +151,8 @@ export interface NtraceCosimResult {
   readonly holds: number;
   /** APB accesses compared. */
   readonly apbAccesses: number;
+  /** The records the encoder model took: the prologue, the records with the triggers the register file passed on, the end record. */
+  readonly encoded: readonly RetirementRecord[];
   /** Clocks the hart was held for the further signal groups of its cycles (one each). */
   readonly groupHolds: number;
   readonly mismatch?: string;
@@ -166,13 +170,18 @@ export async function cosimNtrace(verilated: BuiltModel, c: NtraceConfig, record
   // cycle in 1/(1 - p); twice that, for the randomness (and at least 1% ready).
   const drain = Math.ceil((2 * c.fifoBytes) / Math.max(0.01, 1 - p)) + 64;
   const cycles = ntraceCycles(records);
-  const apb = new NtraceApbSession(c, cycles.length, drain);
+  const apb = new NtraceApbSession(c, cycles.length, drain, opts.runtimeWrites ?? true);
   const frames: RetirementRecord[][] = [...apb.prologueRecords().map((r) => [r]), ...cycles, [endOfTraceRecord(records[records.length - 1])]];
   // The RTL takes a cycle's signal groups one a clock: the model sees each group as a cycle of its
   // own, and the hart is held one clock for each group after the first.
   const model = new NtraceStreamEncoder(c, { ready: (cycle) => !cycleChance(seed, cycle, p) });
+  const encoded: RetirementRecord[] = [];
   frames.forEach((rs, f) => {
-    for (const r of apb.frame(f, rs)) model.push(r.sameCycle ? { ...r, sameCycle: false } : r);
+    for (const r of apb.frame(f, rs)) {
+      const taken = r.sameCycle ? { ...r, sameCycle: false } : r;
+      encoded.push(taken);
+      model.push(taken);
+    }
   });
   const expected = model.finish();
   apb.endOfRun(expected.stallOrOverflow);
@@ -216,7 +225,7 @@ export async function cosimNtrace(verilated: BuiltModel, c: NtraceConfig, record
     while (i < actual.length && i < expected.bytes.length && actual[i] === expected.bytes[i]) i++;
     mismatchCycle = captured[Math.min(i, captured.length - 1)]?.cycle ?? 0;
   }
-  return { expected, actual, cycles: run.cycles, holds: run.holds, groupHolds, apbAccesses: apb.accesses, ...(mismatch ? { mismatch, mismatchCycle } : {}) };
+  return { expected, actual, cycles: run.cycles, holds: run.holds, groupHolds, apbAccesses: apb.accesses, encoded, ...(mismatch ? { mismatch, mismatchCycle } : {}) };
 }
 
 /** The first difference between the model's bytes and the RTL's, with the model's messages around it. */
