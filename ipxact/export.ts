@@ -5,6 +5,7 @@
  * same content; only the spelling differs (2014 `slave` and `access`, 2022 `target` and access
  * policies). The output is deterministic: the same description gives the same bytes.
  */
+import type { MemoryMapSpec } from '../golden-model/common/register-map.ts';
 import type { SettingSpec, Settings } from '../golden-model/common/settings.ts';
 import { IPXACT_NAMESPACES, type IpxactStandard, type Vlnv } from './reader/component.ts';
 import { xmlDocument, type XmlNode } from './reader/write.ts';
@@ -243,4 +244,50 @@ export function exportParameter(spec: SettingSpec, value: Settings[string]): Exp
     case 'number':
       return { name: spec.name, type: 'int', value: String(value), description };
   }
+}
+
+/** A register map (golden-model/common/register-map.ts) as an IP-XACT memory map. */
+export function exportMemoryMap(map: MemoryMapSpec): ExportMemoryMap {
+  return {
+    name: map.name,
+    description: map.description,
+    addressBlocks: map.addressBlocks.map((b) => ({
+      name: b.name,
+      baseAddress: b.baseAddress,
+      range: b.range,
+      width: b.width,
+      description: b.description,
+      registers: b.registers.map((r) => ({
+        name: r.name,
+        offset: r.offset,
+        size: r.size,
+        description: r.description,
+        fields: r.fields.map((f) => ({
+          name: f.name,
+          bitOffset: f.bitOffset,
+          bitWidth: f.bitWidth,
+          access: f.access,
+          ...(f.oneToClear ? { oneToClear: true } : {}),
+          reset: f.reset,
+          description: f.description,
+        })),
+      })),
+    })),
+  };
+}
+
+/** The AMBA APB4 completer interface of a register file on the lowRISC-named APB ports (paddr_i, ...), on `memoryMapRef`. */
+export function apbCompleterInterface(description: string, memoryMapRef: string): ExportBusInterface {
+  const apb: [string, string][] = [
+    ['PCLK', 'clk_i'], ['PRESETn', 'rst_ni'], ['PADDR', 'paddr_i'], ['PSELx', 'psel_i'], ['PENABLE', 'penable_i'], ['PWRITE', 'pwrite_i'],
+    ['PWDATA', 'pwdata_i'], ['PSTRB', 'pstrb_i'], ['PRDATA', 'prdata_o'], ['PREADY', 'pready_o'], ['PSLVERR', 'pslverr_o'],
+  ];
+  return {
+    name: 'apb',
+    description,
+    busType: { vendor: 'amba.com', library: 'AMBA4', name: 'APB4', version: 'r0p0_0' },
+    abstractionRef: { vendor: 'amba.com', library: 'AMBA4', name: 'APB4_rtl', version: 'r0p0_0' },
+    portMaps: apb.map(([logical, physical]) => ({ logical, physical })),
+    memoryMapRef,
+  };
 }

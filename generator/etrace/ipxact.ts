@@ -10,7 +10,7 @@ import type { EtraceConfig } from '../../golden-model/etrace/config.ts';
 import { ETRACE_TOP_MODULE, etracePorts, rtlFileNames } from '../../golden-model/etrace/ports.ts';
 import { etraceMemoryMap } from '../../golden-model/etrace/registers.ts';
 import { ETRACE_OPTIONS, ETRACE_PARAMETERS } from '../../golden-model/etrace/settings.ts';
-import { exportParameter, type ExportComponent } from '../../ipxact/export.ts';
+import { apbCompleterInterface, exportMemoryMap, exportParameter, type ExportComponent } from '../../ipxact/export.ts';
 import { RVTRACE_NS, RVTRACE_PREFIX } from '../../ipxact/load.ts';
 import type { Vlnv } from '../../ipxact/reader/component.ts';
 
@@ -28,52 +28,12 @@ function exportedSettings(config: EtraceConfig): SettingSpec[] {
 export function etraceExportComponent(config: EtraceConfig, settings: Settings, vlnv: Vlnv, description: string): ExportComponent {
   const map = etraceMemoryMap(config);
   const ports = etracePorts(config);
-  const apb: [string, string][] = [
-    ['PCLK', 'clk_i'], ['PRESETn', 'rst_ni'], ['PADDR', 'paddr_i'], ['PSELx', 'psel_i'], ['PENABLE', 'penable_i'], ['PWRITE', 'pwrite_i'],
-    ['PWDATA', 'pwdata_i'], ['PSTRB', 'pstrb_i'], ['PRDATA', 'prdata_o'], ['PREADY', 'pready_o'], ['PSLVERR', 'pslverr_o'],
-  ];
   return {
     vlnv,
     description,
     parameters: exportedSettings(config).map((s) => exportParameter(s, settings[s.name]!)),
-    busInterfaces: [
-      {
-        name: 'apb',
-        description: 'Register access: AMBA APB4 completer.',
-        busType: { vendor: 'amba.com', library: 'AMBA4', name: 'APB4', version: 'r0p0_0' },
-        abstractionRef: { vendor: 'amba.com', library: 'AMBA4', name: 'APB4_rtl', version: 'r0p0_0' },
-        portMaps: apb.map(([logical, physical]) => ({ logical, physical })),
-        memoryMapRef: map.name,
-      },
-    ],
-    memoryMaps: [
-      {
-        name: map.name,
-        description: map.description,
-        addressBlocks: map.addressBlocks.map((b) => ({
-          name: b.name,
-          baseAddress: b.baseAddress,
-          range: b.range,
-          width: b.width,
-          description: b.description,
-          registers: b.registers.map((r) => ({
-            name: r.name,
-            offset: r.offset,
-            size: r.size,
-            description: r.description,
-            fields: r.fields.map((f) => ({
-              name: f.name,
-              bitOffset: f.bitOffset,
-              bitWidth: f.bitWidth,
-              access: f.access,
-              ...(f.oneToClear ? { oneToClear: true } : {}),
-              reset: f.reset,
-              description: f.description,
-            })),
-          })),
-        })),
-      },
-    ],
+    busInterfaces: [apbCompleterInterface('Register access: AMBA APB4 completer.', map.name)],
+    memoryMaps: [exportMemoryMap(map)],
     instantiation: { name: 'rtl', language: 'systemverilog', moduleName: ETRACE_TOP_MODULE, moduleParameters: [], fileSetRef: 'rtl' },
     ports: ports.map((p) =>
       p.widthExpr === '1'

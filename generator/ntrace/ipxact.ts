@@ -9,7 +9,7 @@ import type { Settings } from '../../golden-model/common/settings.ts';
 import { NTRACE_TOP_MODULE, ntracePorts } from '../../golden-model/ntrace/ports.ts';
 import { ntraceMemoryMap } from '../../golden-model/ntrace/registers.ts';
 import { NTRACE_SETTINGS, type NtraceConfig } from '../../golden-model/ntrace/settings.ts';
-import { exportParameter, type ExportBusInterface, type ExportComponent, type ExportMemoryMap } from '../../ipxact/export.ts';
+import { apbCompleterInterface, exportMemoryMap, exportParameter, type ExportBusInterface, type ExportComponent, type ExportMemoryMap } from '../../ipxact/export.ts';
 import { RVTRACE_NS, RVTRACE_PREFIX } from '../../ipxact/load.ts';
 import type { Vlnv } from '../../ipxact/reader/component.ts';
 import { ntraceRtlFiles } from './rtl.ts';
@@ -36,47 +36,10 @@ export function ntraceExportComponent(c: NtraceConfig, settings: Settings, vlnv:
 
 /** The APB4 completer interface of the register file (its ports are the 'apb' group of ports.ts). */
 export function ntraceApbInterface(c: NtraceConfig): ExportBusInterface {
-  const apb: [string, string][] = [
-    ['PCLK', 'clk_i'], ['PRESETn', 'rst_ni'], ['PADDR', 'paddr_i'], ['PSELx', 'psel_i'], ['PENABLE', 'penable_i'], ['PWRITE', 'pwrite_i'],
-    ['PWDATA', 'pwdata_i'], ['PSTRB', 'pstrb_i'], ['PRDATA', 'prdata_o'], ['PREADY', 'pready_o'], ['PSLVERR', 'pslverr_o'],
-  ];
-  return {
-    name: 'apb',
-    description: 'Register access (RISC-V Trace Control Interface): AMBA APB4 completer.',
-    busType: { vendor: 'amba.com', library: 'AMBA4', name: 'APB4', version: 'r0p0_0' },
-    abstractionRef: { vendor: 'amba.com', library: 'AMBA4', name: 'APB4_rtl', version: 'r0p0_0' },
-    portMaps: apb.map(([logical, physical]) => ({ logical, physical })),
-    memoryMapRef: ntraceMemoryMap(c).name,
-  };
+  return apbCompleterInterface('Register access (RISC-V Trace Control Interface): AMBA APB4 completer.', ntraceMemoryMap(c).name);
 }
 
 /** The register map as an IP-XACT memory map. */
 export function ntraceExportMemoryMap(c: NtraceConfig): ExportMemoryMap {
-  const map = ntraceMemoryMap(c);
-  return {
-    name: map.name,
-    description: map.description,
-    addressBlocks: map.addressBlocks.map((b) => ({
-      name: b.name,
-      baseAddress: b.baseAddress,
-      range: b.range,
-      width: b.width,
-      description: b.description,
-      registers: b.registers.map((r) => ({
-        name: r.name,
-        offset: r.offset,
-        size: r.size,
-        description: r.description,
-        fields: r.fields.map((f) => ({
-          name: f.name,
-          bitOffset: f.bitOffset,
-          bitWidth: f.bitWidth,
-          access: f.access,
-          ...(f.oneToClear ? { oneToClear: true } : {}),
-          reset: f.reset,
-          description: f.description,
-        })),
-      })),
-    })),
-  };
+  return exportMemoryMap(ntraceMemoryMap(c));
 }

@@ -53,50 +53,11 @@
  *   that sequence gets no bus error; any other address, or one not word-aligned, answers pslverr.
  */
 import { RvError } from '../common/errors.ts';
+import type { AddressBlockSpec, FieldAccess, MemoryMapSpec, RegisterField, RegisterSpec } from '../common/register-map.ts';
 import { Trigger, type RetirementRecord } from '../hart/records.ts';
 import type { NtraceConfig } from './settings.ts';
 
-export type FieldAccess = 'read-only' | 'read-write';
-
-export interface RegisterField {
-  readonly name: string;
-  readonly bitOffset: number;
-  readonly bitWidth: number;
-  readonly access: FieldAccess;
-  /** A write of 1 clears the bit (TCI RW1C). */
-  readonly oneToClear?: boolean;
-  readonly reset: bigint;
-  readonly description: string;
-  /** The setting the value comes from, for errors when it does not fit the field. */
-  readonly source?: string;
-}
-
-export interface RegisterSpec {
-  readonly name: string;
-  /** Byte offset inside the address block. */
-  readonly offset: number;
-  /** Bits: always 32. */
-  readonly size: number;
-  readonly description: string;
-  readonly fields: readonly RegisterField[];
-}
-
-export interface AddressBlockSpec {
-  readonly name: string;
-  readonly baseAddress: number;
-  /** Bytes. */
-  readonly range: number;
-  /** Bits per row (the APB data width). */
-  readonly width: number;
-  readonly description: string;
-  readonly registers: readonly RegisterSpec[];
-}
-
-export interface MemoryMapSpec {
-  readonly name: string;
-  readonly description: string;
-  readonly addressBlocks: readonly AddressBlockSpec[];
-}
+export type { AddressBlockSpec, FieldAccess, MemoryMapSpec, RegisterField, RegisterSpec };
 
 export const NTRACE_CONTROL_BASE = 0x0;
 /** The TCI gives every trace component a 4 KiB window. */
