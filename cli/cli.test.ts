@@ -177,15 +177,28 @@ describe('rvtrace encode, decode, dump', () => {
     expect(dump.stdout).toMatch(/F3\.SF0 sync .*context=0x2a address=0x80000000/);
     expect(dump.stdout).toMatch(/F3\.SF1 trap .*ecause=0xc interrupt=0 address=0x80000400 tvalepc=0x80000200/);
   });
+
+  it('encodes the same reference-flow CSV with an N-Trace component', () => {
+    const csv = join(ROOT, 'golden-model', 'hart', 'formats', 'test-fixtures', 'etrace-decimal.csv');
+    const nt = join(dir, 'decimal.nt');
+    const enc = rvtrace('encode', '--component', 'ntrace', '--in', csv, '--out', nt);
+    expect(enc.status, enc.stderr).toBe(0);
+    const lines = rvtrace('dump', '--component', 'ntrace', '--in', nt).stdout.trim().split('\n');
+    // The first record at 0x80000000: F-ADDR is the address without bit 0 (N-Trace); the page
+    // fault (cause 12) is an exception, B-TYPE 2; the end of the file stops the trace (EVCODE 4).
+    expect(lines[0]).toBe('0x0000 ProgTraceSync(9) SYNC=1 I-CNT=0x0 F-ADDR=0x40000000');
+    expect(lines.some((l) => / B-TYPE=2 /.test(l))).toBe(true);
+    expect(lines[lines.length - 1]).toMatch(/ProgTraceCorrelation\(33\) EVCODE=4 /);
+  });
 });
 
 describe('rvtrace decode with a spike-style CSV as the image', () => {
-  it('decodes the trace of a spike PC trace using the executed instructions as the image', () => {
+  it.each(['etrace', 'ntrace'])('%s: decodes the trace of a spike PC trace using the executed instructions as the image', (component) => {
     const csv = join(ROOT, 'golden-model', 'hart', 'formats', 'test-fixtures', 'spike-rv64.csv');
-    const te = join(dir, 'spike.te');
-    const pcs = join(dir, 'spike.pcs');
-    expect(rvtrace('encode', '--in', csv, '--out', te).status).toBe(0);
-    expect(rvtrace('decode', '--in', te, '--image', csv, '--out', pcs).status).toBe(0);
+    const te = join(dir, `spike-${component}.te`);
+    const pcs = join(dir, `spike-${component}.pcs`);
+    expect(rvtrace('encode', '--component', component, '--in', csv, '--out', te).status).toBe(0);
+    expect(rvtrace('decode', '--component', component, '--in', te, '--image', csv, '--out', pcs).status).toBe(0);
     // The rows of the fixture that retire, in order: VALID=0 rows are skipped, the faulting load
     // (EXCEPTION=1 at 8000001c) and the interrupted instruction (INTERRUPT=1 at 80000026) do not
     // retire; the ecall (EXCEPTION=1 at 80000020) retires and traps.
