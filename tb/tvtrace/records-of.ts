@@ -10,7 +10,7 @@
  * - the changes of a trap CSR set (xstatus, xcause, xepc, xtval of the level the new privilege
  *   selects), the pc and the privilege, an instruction or none: `trap` (`interrupt` when xcause has
  *   its top bit set and there is no instruction);
- * - mret/sret/uret with the pc, the privilege and mstatus only: `xret`;
+ * - mret/sret/uret (or no instruction) with the pc, the privilege and mstatus only: `xret`;
  * - any other group with a known new pc: `instruction` (one GPR, one FPR, up to four CSRs and then
  *   fcsr, paddr, eaddr, store data, privilege);
  * - state outside any group: `unobserved` records (mtime, mcycle, minstret; on RV32 each counter as
@@ -91,8 +91,10 @@ export function recordOfGroup(g: TvGroupChanges, xlen: number): RecordOf {
     if (t) return { record: t };
   }
   const instr = instrOf(g);
-  if (instr && instr.size === 32 && XRETS.has(instr.bits) && isPriv(g.priv) && g.regs.length === 1 && g.regs[0]!.regno === Csr.mstatus && g.regs[0]!.value !== undefined && g.mem.length === 0 && g.addl.length === 0) {
-    return { record: { kind: 'xret', nextPc, instr, priv: g.priv, mstatus: g.regs[0]!.value } };
+  // An xRET: mret, sret or uret (or no instruction: a partial trace) with the privilege and mstatus only.
+  const xretInstr = instr === undefined || (instr.size === 32 && XRETS.has(instr.bits));
+  if (xretInstr && isPriv(g.priv) && g.regs.length === 1 && g.regs[0]!.regno === Csr.mstatus && g.regs[0]!.value !== undefined && g.mem.length === 0 && g.addl.length === 0) {
+    return { record: { kind: 'xret', nextPc, ...(instr ? { instr } : {}), priv: g.priv, mstatus: g.regs[0]!.value } };
   }
   // An instruction record.
   if (g.mem.length > 0) return { why: 'memory requests on an instruction (a record has none)' };
