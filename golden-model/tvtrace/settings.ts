@@ -112,8 +112,8 @@ export const TVTRACE_RTL_SETTINGS: readonly SettingSpec[] = [
     kind: 'int',
     default: 256,
     min: 16,
-    max: 4096,
-    help: 'output FIFO size in bytes; at least the longest record of the configuration (does not change the bytes)',
+    max: 1024,
+    help: 'output FIFO size in bytes, 16 to 1024; at least the longest record of the configuration (does not change the bytes)',
   },
 ];
 
