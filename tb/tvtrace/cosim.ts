@@ -27,7 +27,7 @@ import { TV_CSR_SLOTS, TV_KIND_CODES, TVTRACE_TOP_MODULE, tvtracePorts } from '.
 import { type BuiltModel, buildModel, installRtl } from '../build.ts';
 import type { HarnessSpec } from '../harness-spec.ts';
 import { FrameWriter, runModel } from '../run.ts';
-import { tvFifoTiming, type TvBeat } from './timing.ts';
+import { tvFifoTiming } from './timing.ts';
 
 /** The co-simulation's top: the encoder and the harness's hold output. */
 export const TVTRACE_COSIM_TOP = 'tvtrace_cosim_top';
@@ -354,30 +354,37 @@ export async function cosimTvtrace(verilated: BuiltModel, c: TvtraceRtlConfig, r
   );
   const captured = run.captures[0] ?? [];
   const word = c.outBytes > 1;
-  const out: number[] = [];
-  const beats: TvBeat[] = [];
+  const want = timing.beats!;
+  // The bytes of the beats (no bigint operation per byte), and the first beat unlike the model's.
+  let actual = new Uint8Array(expected.bytes.length + 64);
+  let n = 0;
   let dirty: string | undefined;
-  for (const cap of captured) {
+  let badBeat = -1;
+  captured.forEach((cap, j) => {
     const data = cap.values[0]!;
-    const n = word ? Number(cap.values[1]!) : 1;
-    beats.push({ cycle: cap.cycle, bytes: n });
+    const k = word ? Number(cap.values[1]!) : 1;
+    if (badBeat < 0 && (want[j]?.cycle !== cap.cycle || want[j]?.bytes !== k)) badBeat = j;
+    if (n + 8 > actual.length) {
+      const bigger = new Uint8Array(2 * actual.length);
+      bigger.set(actual);
+      actual = bigger;
+    }
     if (!word) {
-      out.push(Number(data));
+      actual[n++] = Number(data);
     } else {
-      // Two 32-bit halves as numbers: no bigint operation per byte.
       let lo = Number(data & 0xffff_ffffn);
       let hi = c.outBytes > 4 ? Number(data >> 32n) : 0;
-      for (let k = 0; k < n; k++) {
-        out.push(lo & 0xff);
+      for (let b = 0; b < k; b++) {
+        actual[n++] = lo & 0xff;
         lo = (lo >>> 8) | ((hi & 0xff) << 24);
         hi >>>= 8;
       }
     }
-    if (dirty === undefined && (n < 1 || n > c.outBytes || data >> BigInt(8 * n) !== 0n)) {
-      dirty = `the beat of cycle ${cap.cycle} says ${n} bytes and carries 0x${data.toString(16)} (bytes at and above tv_bytes_o must be zero, 1 <= tv_bytes_o <= ${c.outBytes})`;
+    if (dirty === undefined && (k < 1 || k > c.outBytes || data >> BigInt(8 * k) !== 0n)) {
+      dirty = `the beat of cycle ${cap.cycle} says ${k} bytes and carries 0x${data.toString(16)} (bytes at and above tv_bytes_o must be zero, 1 <= tv_bytes_o <= ${c.outBytes})`;
     }
-  }
-  const actual = Uint8Array.from(out);
+  });
+  actual = actual.subarray(0, n);
   let mismatch = compareTvtrace(c, records, expected, actual);
   let mismatchCycle: number | undefined;
   if (mismatch) {
@@ -385,21 +392,19 @@ export async function cosimTvtrace(verilated: BuiltModel, c: TvtraceRtlConfig, r
     while (i < actual.length && i < expected.bytes.length && actual[i] === expected.bytes[i]) i++;
     // The cycle of the beat with byte i.
     let seen = 0;
-    const beat = beats.find((b) => (seen += b.bytes) > i) ?? beats[beats.length - 1];
+    const beat = captured.find((cap) => (seen += word ? Number(cap.values[1]!) : 1) > i) ?? captured[captured.length - 1];
     mismatchCycle = beat?.cycle ?? 0;
   } else if (dirty) {
     mismatch = `identical bytes, but ${dirty}`;
-  } else {
-    const want = timing.beats!;
-    const k = beats.findIndex((b, j) => b.cycle !== want[j]?.cycle || b.bytes !== want[j]?.bytes);
-    if (k >= 0 || beats.length !== want.length) {
-      const j = k >= 0 ? k : Math.min(beats.length, want.length);
-      const show = (b: TvBeat | undefined): string => (b ? `${b.bytes} byte(s) in cycle ${b.cycle}` : 'none');
-      mismatch = `identical bytes, but beat ${j} differs from the FIFO's cycle model: RTL ${show(beats[j])}, model ${show(want[j])} (${beats.length} RTL beats, ${want.length} model beats)`;
-      mismatchCycle = beats[j]?.cycle ?? want[j]?.cycle ?? 0;
-    } else if (run.holds !== timing.stalls) {
-      mismatch = `identical bytes and beats, but the RTL held records for ${run.holds} cycles and the FIFO's cycle model ${timing.stalls}`;
-    }
+  } else if (badBeat >= 0 || captured.length !== want.length) {
+    const j = badBeat >= 0 ? badBeat : Math.min(captured.length, want.length);
+    const got = captured[j];
+    const rtl = got ? `${word ? Number(got.values[1]!) : 1} byte(s) in cycle ${got.cycle}` : 'none';
+    const model = want[j] ? `${want[j]!.bytes} byte(s) in cycle ${want[j]!.cycle}` : 'none';
+    mismatch = `identical bytes, but beat ${j} differs from the FIFO's cycle model: RTL ${rtl}, model ${model} (${captured.length} RTL beats, ${want.length} model beats)`;
+    mismatchCycle = got?.cycle ?? want[j]?.cycle ?? 0;
+  } else if (run.holds !== timing.stalls) {
+    mismatch = `identical bytes and beats, but the RTL held records for ${run.holds} cycles and the FIFO's cycle model ${timing.stalls}`;
   }
   return {
     expected,
@@ -407,7 +412,7 @@ export async function cosimTvtrace(verilated: BuiltModel, c: TvtraceRtlConfig, r
     cycles: run.cycles,
     holds: run.holds,
     stalls: timing.stalls,
-    beats: beats.length,
+    beats: captured.length,
     ...(mismatch ? { mismatch, mismatchCycle: mismatchCycle ?? 0 } : {}),
   };
 }
