@@ -2,7 +2,8 @@
  * Co-simulation of the generated tandem-verification trace encoder against the model, byte for
  * byte, with the beats and held cycles of the FIFO's cycle model: both shipped components, byte- and
  * word-wide output, back-pressure 0, 0.3 and 0.6, records of every kind (and a mix heavy in the
- * rare ones). One Verilator build per configuration, reused by its cases. Mutants of the generated
+ * rare ones); and short record lists whose bytes are typed by hand from the seed's chapter 2, which
+ * the RTL must write whatever the model says. One Verilator build per configuration, reused by its cases. Mutants of the generated
  * RTL (two fields swapped; one byte less room in the FIFO) must be caught, with a first-difference
  * message that names the byte, the record and both decodings.
  */
@@ -11,7 +12,8 @@ import { resolvedOf } from '../../blocks/testing.ts';
 import type { CaseSpec } from '../../core/block.ts';
 import type { TvtraceRtlConfig } from '../../golden-model/tvtrace/settings.ts';
 import { installRtl } from '../build.ts';
-import { tvtraceCaseRecords } from './case.ts';
+import { decodeTextRecords } from '../../golden-model/tvtrace/formats/text.ts';
+import { tvtraceCaseModel, tvtraceCaseRecords } from './case.ts';
 import { buildTvtraceModel, cosimTvtrace, tvExpected } from './cosim.ts';
 import { generateTvRecords } from './stimulus.ts';
 
@@ -46,6 +48,55 @@ describe('tvtrace RTL against the model', () => {
       expect(result.mismatch).toBeUndefined();
     }, 300_000);
   });
+});
+
+// Records and their bytes typed by hand from the seed's chapter 2 (not from the model): the RTL's
+// bytes must be these, whatever the model says.
+const HAND: { component: string; sets: string[]; text: string; bytes: string }[] = [
+  {
+    component: 'tvtrace',
+    sets: ['out_bytes=1'],
+    text: [
+      'instruction next_pc=80000004 instr=006281b3 x3=1234', // add gp, t0, t1
+      'instruction next_pc=8000000c instr=00053583 x11=1122334455667788 eaddr=80001000', // ld a1, 0(a0)
+      'debug-reg x0=5', // x0 is not reported: 01 0b 02
+      'reset',
+    ].join('\n'),
+    bytes: [
+      '01 07 0a 04 00 00 80 00 00 00 00 11 b3 81 62 00 04 03 10 34 12 00 00 00 00 00 00 02',
+      '01 07 0a 0c 00 00 80 00 00 00 00 11 83 35 05 00 04 0b 10 88 77 66 55 44 33 22 11 07 03 00 10 00 80 00 00 00 00 02',
+      '01 0b 02',
+      '01 0a 02',
+    ].join(' '),
+  },
+  {
+    component: 'tvtrace-rv32imc',
+    sets: [],
+    text: [
+      'instruction next_pc=80000004 instr=00b52023 store=4:12345678 eaddr=300000010', // sw a1, 0(a0), a 34-bit address
+      'interrupt next_pc=80000100 priv=S status=22 cause=80000009 epc=80000004 tval=0', // S-mode external interrupt
+      'unobserved mcycle=123456789abcdef0', // RV32: mcycle, then mcycleh
+      'instruction next_pc=80000106 instr=4501 x10=0', // c.li a0, 0
+    ].join('\n'),
+    bytes: [
+      '01 07 0a 04 00 00 80 11 23 20 b5 00 07 06 78 56 34 12 07 03 10 00 00 00 03 02',
+      '01 07 0a 00 01 00 80 07 01 01 04 00 01 22 00 00 00 04 42 01 09 00 00 80 04 41 01 04 00 00 80 04 43 01 00 00 00 00 02',
+      '04 00 0b f0 de bc 9a 04 80 0b 78 56 34 12',
+      '01 07 0a 06 01 00 80 10 01 45 04 0a 10 00 00 00 00 02',
+    ].join(' '),
+  },
+];
+
+describe('the RTL writes the bytes typed from the seed', () => {
+  it.each(HAND)('$component $sets', async ({ component, sets, text, bytes }) => {
+    const r = resolvedOf<TvtraceRtlConfig>('tvtrace', component, sets);
+    const records = decodeTextRecords(`# rvtrace tv records v1\n${text}\n`, 'hand.tvr');
+    const { model } = tvtraceCaseModel(r);
+    const result = await cosimTvtrace(model, r.config, records, { seed: 5, backpressure: 0.5 });
+    const want = bytes.split(' ').map((h) => parseInt(h, 16));
+    expect([...result.actual]).toEqual(want);
+    expect(result.mismatch).toBeUndefined();
+  }, 300_000);
 });
 
 /** The RTL of tvtrace with one edit; throws when the text to replace is not there exactly once. */
