@@ -7,3 +7,4 @@ export { block as ctr } from '../tb/ctr/block.ts';
 export { block as etrace } from '../tb/etrace/block.ts';
 export { block as ntrace } from '../tb/ntrace/block.ts';
 export { block as pmu } from '../tb/pmu/block.ts';
+export { block as tvtrace } from '../tb/tvtrace/block.ts';

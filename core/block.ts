@@ -192,6 +192,17 @@ export interface TraceCodec<C = unknown> {
   dump(bytes: Uint8Array, config: C): string[];
   /** Packets or messages and bytes per packet format or message type (the same errors as `dump`). */
   stats(bytes: Uint8Array, config: C): TraceStats;
+  /**
+   * For an encoder whose input is not the retirement stream (tvtrace: TV records): reads `encode`'s
+   * --in itself (its bytes, name and --in-format) and encodes it; `instructions` is what bits per
+   * instruction divide by. Absent: --in is a retirement stream for `encode`.
+   */
+  encodeFile?(input: { readonly bytes: Uint8Array; readonly file: string; readonly format?: string }, config: C, transport: { ready?: (cycle: number) => boolean }): EncodedTrace & { readonly instructions: number };
+  /**
+   * For a stream that decodes without a program image (tvtrace: it carries the state itself): the
+   * text `decode` writes and how many `units` it holds. Absent: `decode` takes --image and `decode`.
+   */
+  decodeFile?(bytes: Uint8Array, config: C): { readonly text: string; readonly count: number; readonly units: string };
 }
 
 /** What one encoding gives: the bytes and the figures `rvtrace encode` reports. */

@@ -38,11 +38,11 @@ const SHIPPED_SETTINGS: Record<string, Record<string, unknown>> = {
 };
 
 describe('shipped components', () => {
-  it('are the IP-XACT files of the E-Trace, CTR, N-Trace and PMU blocks, and no JSON is left', () => {
+  it('are the IP-XACT files of the E-Trace, CTR, N-Trace, PMU and tvtrace blocks, and no JSON is left', () => {
     expect(shippedComponents('etrace')).toEqual(['etrace', 'etrace-2.0', 'etrace-rv32-mcu', 'etrace-rv64-full']);
     expect(readdirSync(COMPONENTS_DIR).sort()).toEqual([
       'ctr-1.0.xml', 'ctr-rv32.xml', 'ctr-small.xml', 'ctr.xml', 'etrace-2.0.xml', 'etrace-rv32-mcu.xml', 'etrace-rv64-full.xml', 'etrace.xml',
-      'ntrace-btm-mcu.xml', 'ntrace.xml', 'pmu-qemu-virt.xml', 'pmu-rv32-mcu.xml', 'pmu.xml',
+      'ntrace-btm-mcu.xml', 'ntrace.xml', 'pmu-qemu-virt.xml', 'pmu-rv32-mcu.xml', 'pmu.xml', 'tvtrace-rv32imc.xml', 'tvtrace.xml',
     ]);
   });
 

@@ -13,7 +13,7 @@ import { recoveryLine, retiredAddresses, traceRecovery } from '../../golden-mode
 
 interface Options {
   in: string;
-  image: string;
+  image?: string;
   out: string;
   check?: boolean;
   /** The codecs' own options (CODEC_OPTIONS), under commander's names. */
@@ -54,11 +54,14 @@ export const decodeCommand: CommandDefinition<Options> = {
     '  rvtrace decode --component etrace --in a.te --image a.bin --out a.pcs',
     '  rvtrace decode --component etrace --in lossy.te --image a.bin --out a.pcs --check',
     '  rvtrace decode --component ntrace-btm-mcu --in a.nt --image a.bin --out a.pcs --check',
+    'tvtrace (the tandem-verification trace) decodes without --image: the output is the stream\'s',
+    'groups as TV records in the text format (docs/tvtrace-usage.md), which encode takes back:',
+    '  rvtrace decode --component tvtrace --in a.tv --out a.tvr',
   ].join('\n'),
   options: (cmd: Command) => {
     let c = cmd
       .requiredOption('--in <TRACE>', 'trace byte stream (E-Trace encapsulated te_inst packets, N-Trace MSEO messages)')
-      .requiredOption('--image <FILE>', 'program image: our stream file or a spike-style CSV')
+      .option('--image <FILE>', 'program image: our stream file or a spike-style CSV (required but for tvtrace)')
       .requiredOption('--out <PCS>', 'output file of addresses');
     for (const { option } of CODEC_OPTIONS.values()) c = c.option(`--${option.name} ${option.argument}`, option.help);
     return c.option('--check', 'check the decoded addresses against the retired instructions of --image and print the fraction recovered');
@@ -74,6 +77,22 @@ export const decodeCommand: CommandDefinition<Options> = {
       if (!blocks.includes(r.block.name)) throw new RvError('bad-option', `--${name}: the decoder of the ${r.block.title} takes no such option`);
       codecOptions[name] = value;
     }
+    if (codec.decodeFile) {
+      // The stream carries the state itself (tvtrace): no image, no addresses to check.
+      for (const [given, what] of [[o.image !== undefined, '--image'], [o.check === true, '--check']] as const) {
+        if (given) throw new RvError('bad-option', `${what}: the ${r.block.title} decodes its stream without a program image`);
+      }
+      let decoded;
+      try {
+        decoded = codec.decodeFile(readInput(o.in), r.config);
+      } catch (e) {
+        throw e instanceof RvError && e.location.file === undefined ? e.inFile(o.in) : e;
+      }
+      writeOutputAtomic(o.out, decoded.text);
+      process.stderr.write(`wrote ${o.out}: ${decoded.count} ${decoded.units}\n`);
+      return 0;
+    }
+    if (o.image === undefined) throw new RvError('bad-option', `required option '--image <FILE>' not specified: the ${r.block.title} decodes with the program image`);
     const stream = readStream(o.image, undefined, codec.xlen(r.config));
     const image = stream.image;
     if (image.size === 0) throw new RvError('bad-file', 'this file holds no program image', { file: o.image });

@@ -4,8 +4,8 @@
  */
 import type { Command } from 'commander';
 import { blockSettings, CODEC_BLOCKS } from '../../blocks/index.ts';
-import type { CommandDefinition } from '../../core/block.ts';
-import { writeOutputAtomic } from '../../core/io.ts';
+import type { CommandDefinition, EncodedTrace } from '../../core/block.ts';
+import { readInput, writeOutputAtomic } from '../../core/io.ts';
 import { readStream } from '../../core/stream-io.ts';
 import { RvError } from '../../golden-model/common/errors.ts';
 import { cycleChance } from '../../golden-model/common/rng.ts';
@@ -32,16 +32,20 @@ export const encodeCommand: CommandDefinition<Options> = {
     '  rvtrace encode --in a.bin --out a.te --backpressure 0.7 --seed 3 --set fifo_depth_p=64',
     '  rvtrace encode --component ntrace-btm-mcu --in a.bin --out a.nt',
     '  rvtrace encode -c ntrace-btm-mcu --in a.bin --out a.nt --backpressure 0.5 --set stall_enable=1',
+    '  rvtrace encode --component tvtrace --in a.tvr --out a.tv',
+    '  rvtrace encode --component tvtrace --in flute.trace --in-format bluespec-tv --out a.tv',
     'The block comes from the component; --set takes that block\'s settings. E-Trace: the component',
     'parameters (Table 9.1 names) and run-time options (Tables 2.1-2.3 names); filters and comparators',
     'are filter<N>.<field> and comparator<N>.<field>. N-Trace: the encoder parameters (ntrace_mode,',
     'fifo_bytes, stall_enable, ...). Output: E-Trace encapsulated te_inst packets, N-Trace MSEO',
     'messages, as they leave the output FIFO (a full FIFO loses packets or messages, or stalls the',
-    'hart with the stall setting: stallEnable, stall_enable).',
+    'hart with the stall setting: stallEnable, stall_enable). tvtrace: --in holds TV records (text,',
+    'bin or Bluespec Trace_Data lines, --in-format bluespec-tv), not a retirement stream; the output',
+    'is the tandem-verification trace (nothing is lost: back-pressure stalls the hart).',
   ].join('\n'),
   options: (cmd: Command) =>
     cmd
-      .requiredOption('--in <STREAM>', 'retirement stream (bin, text, etrace-csv, spike-csv)')
+      .requiredOption('--in <STREAM>', 'retirement stream (bin, text, etrace-csv, spike-csv); tvtrace: TV records (text, bin, bluespec-tv)')
       .requiredOption('--out <TRACE>', 'output byte stream')
       .option('--in-format <FORMAT>', 'force the input format')
       .option('--backpressure <P>', 'probability that the transport is not ready in a cycle', '0')
@@ -53,15 +57,29 @@ export const encodeCommand: CommandDefinition<Options> = {
     const p = Number(o.backpressure);
     if (!(p >= 0 && p < 1)) throw new RvError('bad-option', `--backpressure ${o.backpressure}: expected a probability from 0 to below 1`);
     const seed = Number(o.seed);
-    const xlen = codec.xlen(r.config);
-    const stream = readStream(o.in, o.inFormat, xlen);
-    // The encoder would cut the upper address bits: a trace that decodes to wrong addresses.
-    if (stream.xlen > xlen) throw new RvError('bad-file', `the records are XLEN ${stream.xlen}, and ${r.component} encodes XLEN ${xlen} addresses: choose a component for XLEN ${stream.xlen}`, { file: o.in });
-    const started = performance.now();
-    const result = codec.encode(stream.records, r.config, p > 0 ? { ready: (c: number) => !cycleChance(seed, c, p) } : {});
-    const seconds = (performance.now() - started) / 1000;
+    const transport = p > 0 ? { ready: (c: number) => !cycleChance(seed, c, p) } : {};
+    let result: EncodedTrace;
+    let n: number | undefined;
+    let seconds: number;
+    if (codec.encodeFile) {
+      // The codec reads its own input (tvtrace: TV records).
+      const bytes = readInput(o.in);
+      const started = performance.now();
+      const encoded = codec.encodeFile({ bytes, file: o.in, ...(o.inFormat !== undefined ? { format: o.inFormat } : {}) }, r.config, transport);
+      seconds = (performance.now() - started) / 1000;
+      result = encoded;
+      n = encoded.instructions;
+    } else {
+      const xlen = codec.xlen(r.config);
+      const stream = readStream(o.in, o.inFormat, xlen);
+      // The encoder would cut the upper address bits: a trace that decodes to wrong addresses.
+      if (stream.xlen > xlen) throw new RvError('bad-file', `the records are XLEN ${stream.xlen}, and ${r.component} encodes XLEN ${xlen} addresses: choose a component for XLEN ${stream.xlen}`, { file: o.in });
+      const started = performance.now();
+      result = codec.encode(stream.records, r.config, transport);
+      seconds = (performance.now() - started) / 1000;
+      n = streamStats(stream.records, stream.image.size > 0 ? stream.image : undefined).instructions;
+    }
     writeOutputAtomic(o.out, result.bytes);
-    const n = streamStats(stream.records, stream.image.size > 0 ? stream.image : undefined).instructions;
     const bpi = n ? ((result.bytes.length * 8) / n).toFixed(3) : 'n/a';
     process.stderr.write(
       `wrote ${o.out}: ${result.count} ${codec.units}, ${result.bytes.length} bytes, ${bpi} bits/instruction` +

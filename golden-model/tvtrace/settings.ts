@@ -81,3 +81,78 @@ export function validateTvtraceSettings(s: Settings): RvError[] {
 export function mlenBytes(mlen: number): number {
   return Math.ceil(mlen / 8);
 }
+
+// ---- the generated RTL's settings ----------------------------------------------------------------
+
+/**
+ * Settings of the generated encoder that do not change a byte of the stream, only when the bytes
+ * leave (the model, encoder.ts, ignores them; the co-simulation's timing model and `rvtrace encode
+ * --backpressure` use them for the stall cycles):
+ * - `out_bytes`: bytes per beat of the output port: 1 is the seed's Appendix B `Get#(Bit#(8)) out`;
+ *   2, 4 or 8 make a word-wide port whose beat carries min(out_bytes, bytes in the FIFO) bytes, the
+ *   first byte of the stream in bits 7:0, with a byte count.
+ * - `fifo_bytes`: the output FIFO's size in bytes; a record enters whole or waits (the hart is held),
+ *   so it must hold the longest record of the configuration (maxTvRecordBytes).
+ */
+export interface TvtraceRtlConfig extends TvtraceConfig {
+  readonly outBytes: 1 | 2 | 4 | 8;
+  readonly fifoBytes: number;
+}
+
+export const TVTRACE_RTL_SETTINGS: readonly SettingSpec[] = [
+  {
+    name: 'out_bytes',
+    kind: 'choice',
+    choices: ['1', '2', '4', '8'],
+    default: '1',
+    help: 'bytes per beat of the output port: 1 = byte-wide (the seed Appendix B Get#(Bit#(8))), 2/4/8 = word-wide with a byte count (does not change the bytes)',
+  },
+  {
+    name: 'fifo_bytes',
+    kind: 'int',
+    default: 256,
+    min: 16,
+    max: 1024,
+    help: 'output FIFO size in bytes, 16 to 1024; at least the longest record of the configuration (does not change the bytes)',
+  },
+];
+
+/** Every setting of the tvtrace block: the model's, then the RTL's. */
+export const TVTRACE_BLOCK_SETTINGS: readonly SettingSpec[] = [...TVTRACE_SETTINGS, ...TVTRACE_RTL_SETTINGS];
+
+export function tvtraceRtlConfig(s: Settings): TvtraceRtlConfig {
+  return { ...tvtraceConfig(s), outBytes: Number(s.out_bytes) as 1 | 2 | 4 | 8, fifoBytes: s.fifo_bytes as number };
+}
+
+/**
+ * The most bytes one record can take in a configuration (either field order: the seed order only
+ * shortens fields). The longest is an instruction with every field: begin, pc (2 + XLEN/8),
+ * a 32-bit instruction (5), privilege (3), rd and frd (3 + XLEN/8, 3 + FLEN/8), store data
+ * (2 + max(XLEN, FLEN)/8), eaddr and paddr (2 + MLEN bytes each), four CSRs and fcsr (3 + XLEN/8
+ * each), end. The other kinds are listed for the smaller configurations' sake.
+ */
+export function maxTvRecordBytes(c: TvtraceConfig): number {
+  const x = c.xlen / 8;
+  const f = c.flen / 8;
+  const m = mlenBytes(c.mlen);
+  const widest = Math.max(x, f);
+  const reg = 3 + x;
+  const instruction = 1 + (2 + x) + 5 + 3 + reg + (f > 0 ? 3 + f : 0) + (2 + widest) + 2 * (2 + m) + 4 * reg + reg + 1;
+  const trap = 1 + (2 + x) + 5 + 3 + 4 * reg + 1;
+  const debugReg = 3 + 3 + widest;
+  const debugMem = 3 + 1 + m + 1 + widest;
+  const unobserved = 10 + (x === 8 ? 2 * reg : 4 * reg);
+  return Math.max(instruction, trap, debugReg, debugMem, unobserved);
+}
+
+/** validateTvtraceSettings, then what the RTL's settings need. */
+export function validateTvtraceRtlSettings(s: Settings): RvError[] {
+  const errors = validateTvtraceSettings(s);
+  if (errors.length > 0) return errors;
+  const c = tvtraceRtlConfig(s);
+  const longest = maxTvRecordBytes(c);
+  if (c.fifoBytes < longest) {
+    errors.push(err('fifo_bytes', `fifo_bytes is ${c.fifoBytes}; allowed: at least ${longest}, the longest record of RV${c.xlen} with FLEN ${c.flen} and MLEN ${c.mlen} (a record enters the FIFO whole)`));
+  }
+  return errors;
+}

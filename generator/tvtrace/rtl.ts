@@ -1,0 +1,296 @@
+/**
+ * The generated RTL of the tandem-verification trace encoder for one configuration
+ * (templates/tvtrace/*.sv.hbs), with the banner of every generated file and deterministic to the byte.
+ *
+ * Module split (TVTRACE_RTL_MODULES):
+ * - tvtrace_assemble: the bytes of one record, combinationally: the record's fields are laid out in
+ *   slots (TV_SLOTS, in the order of Bluespec's Flute encoder, the model's default field order), each
+ *   slot's bytes follow the previous valid slot's, and the record's length comes out with them;
+ * - tvtrace_fifo: the output FIFO of fifo_bytes bytes (a shift register: the bytes leave from the
+ *   bottom, a record enters whole above the bytes that stay), the record handshake (ready when the
+ *   record fits) and the byte- or word-wide output port;
+ * - tvtrace_top: the two, and the configuration as localparams.
+ *
+ * This file prepares every value the templates paste (ranges, literals, slot tables, port lines);
+ * the templates only choose, loop and paste.
+ */
+import type { Provenance, Waiver } from '../../core/block.ts';
+import { RvError } from '../../golden-model/common/errors.ts';
+import type { Settings } from '../../golden-model/common/settings.ts';
+import { mlenBytes, TVTRACE_BLOCK_SETTINGS, type TvtraceRtlConfig } from '../../golden-model/tvtrace/settings.ts';
+import { camelCase, commentBanner, connections, padColumn, renderTemplate, svLogic, svRange, svSized, wrapComment, type OutputFile } from '../render.ts';
+import { alignDeclarations } from '../sv-align.ts';
+import { configurationLocalparamsWaiver } from '../waivers.ts';
+import { TV_CSR_SLOTS, tvBytesWidth, tvtracePorts, TVTRACE_RTL_MODULES } from './ports.ts';
+
+/** What the RTL does not implement: a configuration asking for it is refused. */
+export function tvtraceRtlUnsupported(c: TvtraceRtlConfig): string[] {
+  return c.fieldOrder === 'bluespec' ? [] : [`field_order=${c.fieldOrder}`];
+}
+
+function checkSupport(c: TvtraceRtlConfig): void {
+  const u = tvtraceRtlUnsupported(c);
+  if (u.length > 0) {
+    throw new RvError('invalid-component', `the tvtrace RTL generator implements field_order=bluespec only, not ${u.join(', ')} (the increment-pc and OR-fcsr opcodes of the seed order need the decoder's state)`, {
+      path: 'parameters/field_order',
+    });
+  }
+}
+
+const bitsFor = (n: number): number => Math.max(1, 32 - Math.clz32(n));
+
+type Kind = 'instruction' | 'trap' | 'interrupt' | 'xret' | 'debug-reg' | 'debug-mem' | 'reset' | 'unobserved';
+const KINDS: readonly Kind[] = ['instruction', 'trap', 'interrupt', 'xret', 'debug-reg', 'debug-mem', 'reset', 'unobserved'];
+
+/** One slot of a group: its signal prefix and the most bytes it takes in each kind (absent: never valid). */
+export interface TvSlot {
+  readonly name: string;
+  readonly maxBytes: Partial<Record<Kind, number>>;
+}
+
+/**
+ * The slots of a record, in stream order (bluespec order, encoder.ts and docs/tvtrace-model.md):
+ * head (begin group and pc, or the debug/reset opcode, or unobserved mtime), instruction, privilege,
+ * four register slots shared by the kinds (reg0: rd, xstatus, mstatus, a debug GPR/CSR, mcycle; reg1:
+ * xcause, mcycleh; reg2: xepc, minstret; reg3: xtval, minstreth), frd, store data (or a debug memory
+ * request), eaddr, paddr, the CSR slots, fcsr, end group.
+ */
+export function tvSlots(c: TvtraceRtlConfig): TvSlot[] {
+  const x = c.xlen / 8;
+  const f = c.flen / 8;
+  const m = mlenBytes(c.mlen);
+  const sw = Math.max(x, f);
+  const reg = 3 + x;
+  const rv32 = x === 4;
+  const steps = { instruction: 3 + x, trap: 3 + x, interrupt: 3 + x, xret: 3 + x };
+  const slots: TvSlot[] = [
+    { name: 'head', maxBytes: { ...steps, 'debug-reg': 2, 'debug-mem': 2, reset: 2, unobserved: 10 } },
+    { name: 'instr', maxBytes: { instruction: 5, trap: 5, xret: 5 } },
+    { name: 'priv', maxBytes: { instruction: 3, trap: 3, interrupt: 3, xret: 3 } },
+    { name: 'reg0', maxBytes: { instruction: reg, trap: reg, interrupt: reg, xret: reg, 'debug-reg': reg, unobserved: reg } },
+    ...(f > 0 ? [{ name: 'fpr', maxBytes: { instruction: 3 + f, 'debug-reg': 3 + f } }] : []),
+    { name: 'reg1', maxBytes: { trap: reg, interrupt: reg, ...(rv32 ? { unobserved: reg } : {}) } },
+    { name: 'store', maxBytes: { instruction: 2 + sw, 'debug-mem': 2 + m + sw } },
+    { name: 'reg2', maxBytes: { trap: reg, interrupt: reg, unobserved: reg } },
+    { name: 'eaddr', maxBytes: { instruction: 2 + m } },
+    { name: 'reg3', maxBytes: { trap: reg, interrupt: reg, ...(rv32 ? { unobserved: reg } : {}) } },
+    { name: 'paddr', maxBytes: { instruction: 2 + m } },
+    ...Array.from({ length: TV_CSR_SLOTS }, (_, k) => ({ name: `csr${k}`, maxBytes: { instruction: reg } })),
+    { name: 'fcsr', maxBytes: { instruction: reg } },
+    { name: 'close', maxBytes: { instruction: 1, trap: 1, interrupt: 1, xret: 1, 'debug-reg': 1, 'debug-mem': 1, reset: 1 } },
+  ];
+  return slots;
+}
+
+/** Each slot's widest bytes, the most bytes before it (any kind), and the record's longest length. */
+export function tvSlotLayout(c: TvtraceRtlConfig): { slots: { name: string; bytes: number; maxOffset: number }[]; recordBytes: number } {
+  const slots = tvSlots(c);
+  const before: Record<Kind, number> = Object.fromEntries(KINDS.map((k) => [k, 0])) as Record<Kind, number>;
+  const out = slots.map((s) => {
+    const maxOffset = Math.max(...KINDS.filter((k) => s.maxBytes[k] !== undefined).map((k) => before[k]));
+    for (const k of KINDS) before[k] += s.maxBytes[k] ?? 0;
+    return { name: s.name, bytes: Math.max(...Object.values(s.maxBytes)), maxOffset };
+  });
+  return { slots: out, recordBytes: Math.max(...KINDS.map((k) => before[k])) };
+}
+
+/** An MLEN address port as its field of whole bytes (zero extended): `paddr_i` or `{6'b0, paddr_i}`. */
+function mlenField(port: string, mlen: number): string {
+  const pad = 8 * mlenBytes(mlen) - mlen;
+  return pad === 0 ? port : `{${svSized(pad, 0n)}, ${port}}`;
+}
+
+/** Port declaration lines of a module: the description as comments, then the declaration. */
+function portLines(ports: readonly { name: string; direction: 'in' | 'out'; width: number; description: string }[]): string[] {
+  const types = padColumn(ports.map((q) => `${q.direction === 'in' ? 'input ' : 'output'} ${svLogic(q.width)}`));
+  return ports.flatMap((q, i) => [...wrapComment(q.description, 96), `${types[i]} ${q.name}${i === ports.length - 1 ? '' : ','}`]);
+}
+
+/** The record ports (what tvtrace_assemble takes). */
+function recordPorts(c: TvtraceRtlConfig) {
+  return tvtracePorts(c).filter((p) => (p.group === 'record' || p.group === 'unobserved') && p.name !== 'rec_valid_i' && p.name !== 'rec_ready_o');
+}
+
+function assembleContext(c: TvtraceRtlConfig, banner: string) {
+  const layout = tvSlotLayout(c);
+  const rb = layout.recordBytes;
+  const lw = bitsFor(rb);
+  const x = c.xlen;
+  const sw = Math.max(c.xlen, c.flen);
+  const maxSize = Math.log2(sw / 8); // the widest store-data size code
+  const m = mlenBytes(c.mlen);
+  const rv32 = c.xlen === 32;
+  const len = (n: number): string => svSized(lw, BigInt(n));
+  // The store-data sizes: identifier, length and the data (the low 2^size bytes, zero extended to
+  // max(XLEN, FLEN) bits); a size above the widest (8 bytes on RV32 without D) is taken as the widest.
+  const sizes = [0, 1, 2, 3].map((k) => {
+    const e = Math.min(k, maxSize);
+    const bits = 8 << e;
+    return {
+      code: svSized(2, BigInt(k)),
+      id: svSized(8, BigInt(4 + e)),
+      storeLen: len(2 + (1 << e)),
+      memLen: len(2 + m + (1 << e)),
+      memOp: svSized(8, BigInt((e << 4) | 1)),
+      data: bits === sw ? 'store_data_i' : `${sw}'(store_data_i[${bits - 1}:0])`,
+    };
+  });
+  const headBytes = Math.max(3 + x / 8, 10);
+  const regBytes = 3 + x / 8;
+  const storeBytes = 2 + m + sw / 8;
+  const ports = [
+    ...recordPorts(c),
+    { name: 'rec_o', direction: 'out' as const, width: 8 * rb, description: 'The bytes of the record, the first in bits 7:0; zero above len_o.' },
+    { name: 'len_o', direction: 'out' as const, width: lw, description: 'Bytes of the record (0 for unobserved state with nothing valid).' },
+  ];
+  return {
+    banner,
+    portLines: portLines(ports),
+    lr: svRange(lw),
+    hasF: c.flen > 0,
+    rv32,
+    zero: len(0),
+    headBits: 8 * headBytes,
+    headHi: 8 * headBytes - 1,
+    headStepLen: len(3 + x / 8),
+    regHi: 8 * regBytes - 1,
+    regLen: len(regBytes),
+    fprHi: 8 * (3 + c.flen / 8) - 1,
+    fprLen: len(3 + c.flen / 8),
+    swHi: sw - 1,
+    storeBits: 8 * storeBytes,
+    storeHi: 8 * storeBytes - 1,
+    addrHi: 8 * (2 + m) - 1,
+    addrLen: len(2 + m),
+    len1: len(1),
+    len2: len(2),
+    len3: len(3),
+    len5: len(5),
+    len10: len(10),
+    csr0Data: `csr_data_i[${x - 1}:0]`,
+    csr0Addr: 'csr_addr_i[11:0]',
+    // mcycle and minstret: the low XLEN bits in the first register (all 64 on RV64).
+    cycleLow: rv32 ? 'mcycle_i[31:0]' : 'mcycle_i',
+    instretLow: rv32 ? 'minstret_i[31:0]' : 'minstret_i',
+    paddrField: mlenField('paddr_i', c.mlen),
+    eaddrField: mlenField('eaddr_i', c.mlen),
+    sizes,
+    sizeNote: maxSize === 3 ? 'every size fits.' : `sizes above ${maxSize} (wider than max(XLEN, FLEN)) are taken as ${maxSize}.`,
+    csrSlots: Array.from({ length: TV_CSR_SLOTS }, (_, k) => ({
+      k,
+      data: `csr_data_i[${k * x + x - 1}:${k * x}]`,
+      addr: `csr_addr_i[${k * 12 + 11}:${k * 12}]`,
+    })),
+    // Compaction: each slot shifted by the length of the slots before it, within the bytes it can
+    // reach (its widest offset plus its bytes): the shift is as wide as the signal it is assigned to.
+    slots: layout.slots.map((s) => {
+      const span = Math.min(rb, s.maxOffset + s.bytes);
+      const at = s.maxOffset > 0 ? `${s.name}_at` : s.name;
+      const widen = (w: number, from: number, v: string): string => (w > from ? `${w}'(${v})` : v);
+      return {
+        name: s.name,
+        at: s.maxOffset > 0 ? { decl: `logic ${svRange(8 * span)} ${at};`, shift: `${at} = ${widen(8 * span, 8 * s.bytes, s.name)} << {len[${bitsFor(s.maxOffset) - 1}:0], 3'b000};` } : undefined,
+        or: `rec_o = rec_o | ${widen(8 * rb, 8 * (s.maxOffset > 0 ? span : s.bytes), at)};`,
+      };
+    }),
+  };
+}
+
+function fifoContext(c: TvtraceRtlConfig, banner: string) {
+  const rb = tvSlotLayout(c).recordBytes;
+  const cw = bitsFor(c.fifoBytes);
+  const lw = bitsFor(rb);
+  const bw = tvBytesWidth(c.outBytes);
+  const head =
+    `tvtrace_fifo: the output FIFO of the tandem-verification trace encoder (${c.fifoBytes} bytes) with the record handshake ` +
+    `and the ${c.outBytes > 1 ? `word-wide (${c.outBytes} bytes a beat)` : 'byte-wide'} output port. The FIFO is a shift register: byte 0 is the oldest, ` +
+    `the bytes above the count are zero. Each cycle a beat of ${c.outBytes > 1 ? `min(${c.outBytes}, count) bytes` : 'one byte'} leaves if the transport is ready; ` +
+    'the record on the inputs is ready when all its bytes fit in the room left before this cycle\'s beat (so rec_ready_o does not depend on ' +
+    'tv_ready_i), and enters whole, above the bytes that stay. A record never waits for part of its bytes: the hart is held instead.';
+  return {
+    banner,
+    headLines: wrapComment(head, 100),
+    cap: c.fifoBytes,
+    capR: svRange(8 * c.fifoBytes),
+    cr: svRange(cw),
+    capLit: svSized(cw, BigInt(c.fifoBytes)),
+    cZero: svSized(cw, 0n),
+    cOne: svSized(cw, 1n),
+    lr: svRange(lw),
+    // len_i and rec_i widened to the FIFO's count and bytes (the FIFO holds the longest record).
+    lenWide: cw > lw ? `${cw}'(len_i)` : 'len_i',
+    recR: svRange(8 * rb),
+    recWide: c.fifoBytes > rb ? `${8 * c.fifoBytes}'(rec_i)` : 'rec_i',
+    ob: c.outBytes,
+    word: c.outBytes > 1,
+    outR: svRange(8 * c.outBytes),
+    outHi: 8 * c.outBytes - 1,
+    br: svRange(bw),
+    obLit: svSized(cw, BigInt(c.outBytes)),
+    beatLow: bw < cw ? `beat[${bw - 1}:0]` : 'beat',
+  };
+}
+
+/** The settings as localparams of tvtrace_top (lowRISC names): the configuration, for people and testbenches. */
+function configLocalparams(settings: Settings): string[] {
+  return TVTRACE_BLOCK_SETTINGS.map((spec) => {
+    const v = settings[spec.name];
+    const name = camelCase(spec.name);
+    if (typeof v === 'number' || (spec.kind === 'choice' && /^\d+$/.test(String(v)))) return `localparam int ${name} = ${String(v)};`;
+    return `// ${spec.name} = ${String(v)}`;
+  });
+}
+
+function topContext(c: TvtraceRtlConfig, settings: Settings, banner: string) {
+  const rb = tvSlotLayout(c).recordBytes;
+  const lw = bitsFor(rb);
+  const assembleConns: [string, string][] = [...recordPorts(c).map((p) => [p.name, p.name] as [string, string]), ['rec_o', 'rec'], ['len_o', 'len']];
+  const fifoConns: [string, string][] = [
+    ['clk_i', 'clk_i'],
+    ['rst_ni', 'rst_ni'],
+    ['rec_valid_i', 'rec_valid_i'],
+    ['rec_ready_o', 'rec_ready_o'],
+    ['rec_i', 'rec'],
+    ['len_i', 'len'],
+    ['tv_data_o', 'tv_data_o'],
+    ...(c.outBytes > 1 ? ([['tv_bytes_o', 'tv_bytes_o']] as [string, string][]) : []),
+    ['tv_valid_o', 'tv_valid_o'],
+    ['tv_ready_i', 'tv_ready_i'],
+  ];
+  const head =
+    `tvtrace_top: a tandem-verification trace encoder (Bluespec Trace Protocol Specification 2018-11-20) of an RV${c.xlen} hart ` +
+    `with FLEN ${c.flen}, ILEN ${c.ilen} and MLEN ${c.mlen}, fields in the order of Bluespec's Flute encoder; one record per handshake in, ` +
+    `${c.outBytes === 1 ? 'a byte' : `up to ${c.outBytes} bytes`} per beat out of a ${c.fifoBytes}-byte FIFO. The longest record is ${rb} bytes.`;
+  return {
+    banner,
+    headLines: wrapComment(head, 100),
+    portLines: portLines(tvtracePorts(c)),
+    configLines: configLocalparams(settings),
+    recR: svRange(8 * rb),
+    lr: svRange(lw),
+    assembleConns: connections(assembleConns),
+    fifoConns: connections(fifoConns),
+  };
+}
+
+/** The RTL files of a configuration, in compilation order (leaves first). */
+export function tvtraceRtlFiles(): string[] {
+  return TVTRACE_RTL_MODULES.map((m) => `${m}.sv`);
+}
+
+/** Every RTL file of a configuration, in compilation order. */
+export function renderTvtraceRtl(c: TvtraceRtlConfig, settings: Settings, provenance: Provenance): OutputFile[] {
+  checkSupport(c);
+  const banner = commentBanner(provenance, '//');
+  const render: Record<(typeof TVTRACE_RTL_MODULES)[number], () => string> = {
+    tvtrace_assemble: () => renderTemplate('tvtrace/tvtrace_assemble.sv.hbs', assembleContext(c, banner)),
+    tvtrace_fifo: () => renderTemplate('tvtrace/tvtrace_fifo.sv.hbs', fifoContext(c, banner)),
+    tvtrace_top: () => renderTemplate('tvtrace/tvtrace_top.sv.hbs', topContext(c, settings, banner)),
+  };
+  return TVTRACE_RTL_MODULES.map((m) => ({ name: `${m}.sv`, content: alignDeclarations(render[m]()) }));
+}
+
+/** The lint waivers of the generated RTL (rendered into tvtrace.vlt), each with its reason. */
+export function tvtraceLintWaivers(): Waiver[] {
+  return [configurationLocalparamsWaiver('tvtrace_top')];
+}
