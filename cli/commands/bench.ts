@@ -17,6 +17,9 @@ import { encodeNtraceStream } from '../../golden-model/ntrace/output.ts';
 import type { NtraceConfig } from '../../golden-model/ntrace/settings.ts';
 import { ntraceCaseModel } from '../../tb/ntrace/case.ts';
 import { cosimNtrace } from '../../tb/ntrace/cosim.ts';
+import { encodeTvRecords } from '../../golden-model/tvtrace/encoder.ts';
+import type { TvtraceRtlConfig } from '../../golden-model/tvtrace/settings.ts';
+import { generateTvRecords } from '../../tb/tvtrace/stimulus.ts';
 import { cosimEtrace } from '../../tb/etrace/cosim.ts';
 import { measureSuite } from '../../workloads/efficiency.ts';
 import { efficiencyJson, efficiencyMarkdown, efficiencySvg } from '../../workloads/efficiency-report.ts';
@@ -78,7 +81,9 @@ export const benchCommand: CommandDefinition<Options> = {
     '(issue 3); the co-simulation of the default component compares at least 1 million per second',
     '(issue 6); the PMU co-simulation of `pmu` runs at least 1 million cycles per second (issue 18);',
     'the N-Trace model encodes at least 5 million instructions per second and the co-simulation of',
-    '`ntrace` compares at least 1 million per second (issue 19).',
+    '`ntrace` compares at least 1 million per second (issue 19); the tandem-verification trace model',
+    'encodes at least 5 million records per second and the co-simulation of `tvtrace` compares at',
+    'least 1 million per second (issue 20).',
     'The RTL size is the Yosys 0.23 cell count of rtl-out/<component> (generic synth, etrace_top).',
     'Trace efficiency (issue 7): every workload of workloads/ for RV64GC and RV32IMC, traced through',
     'QEMU, encoded by E-Trace in both payload layouts with the baseline, each optional mode alone and',
@@ -181,6 +186,31 @@ export const benchCommand: CommandDefinition<Options> = {
       const result = await cosimNtrace(model, r.config, input.records, { seed });
       const t = (performance.now() - started) / 1000;
       rows.push(rateRow(`N-Trace co-simulation (${name})`, count, t, `model + Verilator RTL compared, ${result.actual.length} bytes, ${result.cycles} cycles, ${result.mismatch ? 'MISMATCH' : 'identical'}`, 1));
+    }
+    for (const name of shippedComponents('tvtrace')) {
+      // The random records of every kind the co-simulation draws (tb/tvtrace/stimulus.ts).
+      progress(`tandem-verification trace model: ${name}`);
+      const config = resolveComponent(name, [], { command: 'bench' }).config as TvtraceRtlConfig;
+      const records = generateTvRecords(config, seed, count);
+      let bytes = encodeTvRecords(records, config);
+      const t = time(() => {
+        bytes = encodeTvRecords(records, config);
+      }, 3);
+      rows.push({ what: `TV encode (${name})`, rate: `${(count / t / 1e6).toFixed(2)} M records/s`, goal: atLeast(count / t / 1e6, 5, 'M records/s'), detail: `${(bytes.length / count).toFixed(1)} bytes/record` });
+    }
+    if (o.cosim && shippedComponents('tvtrace').includes('tvtrace')) {
+      // Goal (issue 20): at least 1 M records/s for the tvtrace component, stimulus excluded.
+      progress('co-simulation: tvtrace (building or reusing the Verilator model)');
+      const r = resolveComponent('tvtrace', [], { command: 'bench' });
+      r.block.prepare(r, progress);
+      const result = await r.block.runCase(r, { component: 'tvtrace', sets: [], seed, count, backpressure: 0 });
+      const rate = result.records / result.seconds / 1e6;
+      rows.push({
+        what: 'TV co-simulation (tvtrace)',
+        rate: `${rate.toFixed(2)} M records/s`,
+        goal: atLeast(rate, 1, 'M records/s'),
+        detail: `model + Verilator RTL compared, ${result.cycles} cycles, ${result.identical ? 'identical' : 'MISMATCH'}`,
+      });
     }
     if (o.cosim) {
       // Goal (issue 18): at least 1 M cycles/s for the pmu component, stimulus generation excluded.
