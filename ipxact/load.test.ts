@@ -42,7 +42,7 @@ describe('shipped components', () => {
     expect(shippedComponents('etrace')).toEqual(['etrace', 'etrace-2.0', 'etrace-rv32-mcu', 'etrace-rv64-full']);
     expect(readdirSync(COMPONENTS_DIR).sort()).toEqual([
       'ctr-1.0.xml', 'ctr-rv32.xml', 'ctr-small.xml', 'ctr.xml', 'etrace-2.0.xml', 'etrace-rv32-mcu.xml', 'etrace-rv64-full.xml', 'etrace.xml',
-      'ntrace-btm-mcu.xml', 'ntrace.xml', 'pmu-qemu-virt.xml', 'pmu-rv32-mcu.xml', 'pmu.xml', 'tvtrace-rv32imc.xml', 'tvtrace.xml',
+      'ntrace-btm-mcu.xml', 'ntrace-full.xml', 'ntrace.xml', 'pmu-qemu-virt.xml', 'pmu-rv32-mcu.xml', 'pmu.xml', 'tvtrace-rv32imc.xml', 'tvtrace.xml',
     ]);
   });
 

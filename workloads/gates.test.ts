@@ -9,7 +9,7 @@ import { efficiencyGates } from './gates.ts';
 const resolve = (name: string) => resolveComponent(name, [], { command: 'test' });
 
 describe('efficiency gates', () => {
-  it('--no-synth: every configuration listed, none counted; the modes the RTL generator refuses say so', () => {
+  it('--no-synth: every configuration listed, none counted', () => {
     const g = efficiencyGates({ synth: false, resolve });
     expect(g.map((e) => [e.encoder, e.mode, e.cells])).toEqual([
       ['E-Trace', 'baseline', null],
@@ -19,13 +19,12 @@ describe('efficiency gates', () => {
       ['N-Trace', 'HTM + call stack', null],
       ['N-Trace', 'HTM + call stack + repeat', null],
     ]);
-    expect(g.slice(0, 4).every((e) => e.note === 'not counted (--no-synth)')).toBe(true);
-    expect(g[4]!.note).toBe('RTL not yet generated (the generator does not implement implicit_return=stack)');
-    expect(g[5]!.note).toMatch(/^RTL not yet generated \(.*repeat_branch=1, repeat_history=1\)$/);
+    expect(g.every((e) => e.note === 'not counted (--no-synth)')).toBe(true);
   });
 
   it('with Yosys: E-Trace cells reused from the run, N-Trace BTM and HTM synthesised from generated RTL', { timeout: 120_000 }, () => {
-    const g = efficiencyGates({ synth: true, resolve, known: new Map([['etrace', 11], ['etrace-rv64-full', 22]]) });
+    // BTM and HTM only: each synthesis takes a minute or more.
+    const g = efficiencyGates({ synth: true, resolve, known: new Map([['etrace', 11], ['etrace-rv64-full', 22]]), ntraceModes: ['BTM', 'HTM'] });
     expect(g.map((e) => e.cells).slice(0, 2)).toEqual([11, 22]);
     const [btm, htm] = [g[2]!, g[3]!];
     expect(btm.cells).toBeGreaterThan(1000);

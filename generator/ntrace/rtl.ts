@@ -11,7 +11,6 @@
  * This file prepares every value the templates paste (ranges, literals, tables, port lines); the
  * templates only choose, loop and paste. Options a configuration disables generate nothing.
  */
-import { RvError } from '../../golden-model/common/errors.ts';
 import type { Settings } from '../../golden-model/common/settings.ts';
 import { NTRACE_RTL_MODULES, ntracePorts } from '../../golden-model/ntrace/ports.ts';
 import { NTRACE_MAX_BCNT, NTRACE_MAX_HREPEAT } from '../../golden-model/ntrace/messages.ts';
@@ -22,26 +21,14 @@ import { alignDeclarations } from '../sv-align.ts';
 import { configurationLocalparamsWaiver } from '../waivers.ts';
 import { NTRACE_APB_REGS_TEMPLATE, ntraceApbRegsConnections, ntraceApbRegsContext, triggerBit } from './apb-regs.ts';
 
-/**
- * What the RTL does not implement yet: a configuration asking for it is refused (the bench's
- * gates table, workloads/gates.ts, asks too).
- */
-export function ntraceRtlUnsupported(c: NtraceConfig): string[] {
-  return c.ownership ? ['ownership=1'] : [];
-}
-
-function checkSupport(c: NtraceConfig): void {
-  const u = ntraceRtlUnsupported(c);
-  if (u.length > 0) throw new RvError('invalid-component', `the N-Trace RTL generator does not implement ${u.join(', ')} yet`, { path: 'parameters' });
-}
-
 const log2 = (n: number): number => Math.ceil(Math.log2(n));
 const bitsFor = (n: number): number => Math.max(1, 32 - Math.clz32(n));
 
 /** Widths shared by the templates. */
 export function ntraceWidths(c: NtraceConfig) {
   const icw = c.icntWidth + 1; // I-CNT reaches 2^icntWidth
-  const vw = Math.max(icw, c.mode === 'htm' ? 32 : 0, c.xlen - 1, c.timestamp ? 64 : 0);
+  // Ownership's PROCESS = {CONTEXT, V, PRV[1:0], FORMAT[1:0]} is one variable field.
+  const vw = Math.max(icw, c.mode === 'htm' ? 32 : 0, c.xlen - 1, c.timestamp ? 64 : 0, c.ownership ? c.contextWidth + 5 : 0);
   const hw = 12 + c.srcWidth; // {fixed[6], SRC, TCODE[6]}
   const maxLen = Math.max(vw, hw, c.addressMsbDrop ? 6 * Math.ceil(c.xlen / 6) : 0);
   const lw = bitsFor(maxLen);
@@ -65,7 +52,10 @@ export function ntraceSlots(c: NtraceConfig): string[] {
   // The repeats counted before a record's first message go out before it.
   if (c.repeatBranch || c.repeatHistory) slots.push('Rep');
   if (deferred) slots.push('Rhf');
-  slots.push('Report', 'Icnt');
+  slots.push('Report');
+  // The Ownership message follows the sync or the message that reports the record's address.
+  if (c.ownership) slots.push('Own');
+  slots.push('Icnt');
   // A block larger than the I-CNT limit sends its rest in ResourceFull(I-CNT) pieces.
   for (let j = 1; j <= ntraceIcntPieces(c); j++) slots.push(`Icnt${j}`);
   if (htm && !deferred) slots.push('Hist');
@@ -191,6 +181,18 @@ function decisionContext(c: NtraceConfig, banner: string) {
     sinceZero: svSized(sw, 0n),
     sinceOne: svSized(sw, 1n),
     sincePeriod: p > 0 ? svSized(sw, BigInt(p)) : '',
+    ...ownershipContext(c),
+  };
+}
+
+/** Ownership messages (trTeContext): the context's width and whether a loss is reported (ECODE bit 3). */
+function ownershipContext(c: NtraceConfig) {
+  return {
+    own: c.ownership,
+    ownLoss: c.ownership && !c.stallEnable,
+    ctxW: c.ownership ? c.contextWidth : 0,
+    ctxR: svRange(Math.max(1, c.contextWidth)),
+    slotOwn: ntraceSlots(c).indexOf('Own'),
   };
 }
 
@@ -211,6 +213,7 @@ function fieldsContext(c: NtraceConfig, banner: string) {
     mdoRows: rows,
     srcLit: c.srcWidth > 0 ? `${svSized(c.srcWidth, BigInt(c.src))}, ` : '',
     headBase: 6 + c.srcWidth,
+    own: c.ownership,
   };
 }
 
@@ -249,6 +252,10 @@ function outputContext(c: NtraceConfig, banner: string) {
     sentTop: sentW - 1,
     sentW,
     errNvar: c.timestamp ? "3'd2" : "3'd1",
+    // TSTAMP (64 bits) in a variable field: widened when a field is wider (a CONTEXT of more than 59 bits).
+    errTs: ntraceWidths(c).vw > 64 ? "Vw'(64'(err_t - last_ts_q))" : "Vw'(err_t - last_ts_q)",
+    tsK: ntraceWidths(c).vw > 64 ? "Vw'(ts[k*64 +: 64])" : 'ts[k*64 +: 64]',
+    ...ownershipContext(c),
   };
 }
 
@@ -296,10 +303,14 @@ function topContext(c: NtraceConfig, settings: Settings, banner: string) {
     ['trace_off_i', 'trace_off'],
     ['halted_i', 'halted_i'],
     ['reset_i', 'reset_i'],
+    ...(c.ownership
+      ? ([['priv_i', 'priv_i'], ...(c.contextWidth > 0 ? [['context_i', 'context_i']] : []), ['ctype_i', 'ctype_i']] as [string, string][])
+      : []),
     ...(c.timestamp ? ([['tstamp_i', 'tstamp_i']] as [string, string][]) : []),
     ['stall_o', 'stall_o'],
     ...(g > 1 ? ([['fifo_stall_o', 'fifo_stall']] as [string, string][]) : []),
     ...(c.stallEnable ? [] : ([['recover_i', 'recover']] as [string, string][])),
+    ...(c.ownership && !c.stallEnable ? ([['own_sync_o', 'own_sync']] as [string, string][]) : []),
     ['done_i', 'done'],
     ...slotPorts('o'),
   ];
@@ -321,13 +332,22 @@ function topContext(c: NtraceConfig, settings: Settings, banner: string) {
     c.srcWidth > 0 ? `SRC ${c.srcWidth} bits = ${c.src}` : 'no SRC',
     c.timestamp ? 'timestamps' : 'no timestamps',
     c.addressMsbDrop ? 'address MSB dropping' : 'full addresses',
+    ...(c.ownership ? [`Ownership messages (context of ${c.contextWidth} bits)`] : []),
     c.stallEnable ? 'the hart stalled while a message does not fit' : 'messages that do not fit lost (Error, then SYNC 7)',
   ];
+  const unused = [
+    ...(c.ownership ? [] : ['the privilege (no Ownership messages)']),
+    ...(c.retires > 1 ? [] : ['the size of the last instruction (a record is one instruction)']),
+    `the notify trigger${g > 1 ? 's' : ''} (no message)`,
+  ];
+  const unusedText = unused.length > 1 ? `${unused.slice(0, -1).join(', ')} and ${unused[unused.length - 1]!}` : unused[0]!;
+  const unusedSignals = [...(c.ownership ? [] : ['priv_i']), ...(c.retires > 1 ? [] : ['ilastsize_i']), triggerBit(c, 2).replace(/^\{(.*)\}$/, '$1')];
   const outConns: [string, string][] = [
     ['clk_i', 'clk_i'],
     ['rst_ni', 'rst_ni'],
     ...slotPorts('i'),
     ...(c.stallEnable ? [] : ([['recover_o', 'recover']] as [string, string][])),
+    ...(c.ownership && !c.stallEnable ? ([['own_sync_i', 'own_sync']] as [string, string][]) : []),
     ['done_o', 'done'],
     ['mseo_data_o', 'mseo_data_o'],
     ['mseo_valid_o', 'mseo_valid_o'],
@@ -339,8 +359,8 @@ function topContext(c: NtraceConfig, settings: Settings, banner: string) {
     depth,
     hr: svRange(w.hw),
     headLines: wrapComment(`ntrace_top: an N-Trace encoder (RISC-V N-Trace 1.0) of an RV${c.xlen} hart with ${retirement}: ${options.join(', ')}; Nexus MSEO bytes out of a ${depth}-byte FIFO.`, 100),
-    unusedLines: wrapComment(`Not needed by this encoder: the privilege (no Ownership messages)${c.retires > 1 ? '' : ', the size of the last instruction (a record is one instruction)'} and the notify trigger${g > 1 ? 's' : ''} (no message).`, 98).map((l) => `  ${l}`),
-    unusedInputs: `{priv_i, ${c.retires > 1 ? '' : 'ilastsize_i, '}${triggerBit(c, 2).replace(/^\{(.*)\}$/, '$1')}}`,
+    unusedLines: wrapComment(`Not needed by this encoder: ${unusedText}.`, 98).map((l) => `  ${l}`),
+    unusedInputs: `{${unusedSignals.join(', ')}}`,
     portLines: ports.flatMap((q, i) => [...wrapComment(q.description, 96), `${types[i]} ${q.name}${i === ports.length - 1 ? '' : ','}`]),
     configLines: configLocalparams(settings),
     decisionConns: connections(conns),
@@ -348,6 +368,7 @@ function topContext(c: NtraceConfig, settings: Settings, banner: string) {
     regsConns: connections(ntraceApbRegsConnections(c)),
     groups: g > 1,
     gR: padColumn([svRange(g), '[63:0]'])[0],
+    ownLoss: c.ownership && !c.stallEnable,
   };
 }
 
@@ -358,7 +379,6 @@ export function ntraceRtlFiles(): string[] {
 
 /** Every RTL file of a configuration, in compilation order. */
 export function renderNtraceRtl(c: NtraceConfig, settings: Settings, provenance: Provenance): OutputFile[] {
-  checkSupport(c);
   const banner = commentBanner(provenance, '//');
   const render: Record<string, () => string> = {
     ntrace_bytes: () => renderTemplate('ntrace/ntrace_bytes.sv.hbs', bytesContext(c, banner)),

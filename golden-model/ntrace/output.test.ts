@@ -119,7 +119,16 @@ describe('N-Trace output FIFO: directed', () => {
     // IndirectBranchHistSync: TCODE 6 + SYNC 4 + B-TYPE 2 + I-CNT 17 bits = 29 -> 5 bytes, F-ADDR 63 -> 11, HIST 32 -> 6.
     expect(maxNtraceMessageBytes(defaultNtraceConfig())).toBe(22);
     const bad = validateNtraceSettings(resolveSettings('t', NTRACE_SETTINGS, ['fifo_bytes=16']));
-    expect(bad.map((e) => e.message)).toEqual(['fifo_bytes is 16 but the largest message of this configuration takes 22 bytes; allowed: 22..65536']);
+    expect(bad.map((e) => e.message)).toEqual(['fifo_bytes is 16 but the largest message of this configuration takes up to 22 bytes; allowed: 22..65536']);
+  });
+
+  it('with Ownership messages, fifo_bytes must hold a SYNC 7 with its Ownership message', () => {
+    // RV32 BTM: IndirectBranchSync 12 + 17 bits = 29 -> 5 bytes, F-ADDR 31 -> 6 bytes: 11. Ownership:
+    // TCODE 6 + PROCESS (32-bit CONTEXT + 5) = 43 bits -> 8 bytes. Together 19.
+    const sets = ['xlen=32', 'ntrace_mode=btm', 'ownership=1', 'context_width=32'];
+    expect(validateNtraceSettings(resolveSettings('t', NTRACE_SETTINGS, [...sets, 'fifo_bytes=19']))).toEqual([]);
+    const bad = validateNtraceSettings(resolveSettings('t', NTRACE_SETTINGS, [...sets, 'fifo_bytes=18']));
+    expect(bad.map((e) => e.message)).toEqual(['fifo_bytes is 18 but a restart (SYNC 7) with its Ownership message takes up to 19 bytes; allowed: 19..65536']);
   });
 });
 

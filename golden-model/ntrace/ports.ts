@@ -8,9 +8,12 @@
  * - The hart side is the shared retirement port group (golden-model/hart/ports.ts), replicated for
  *   taken_branches_p signal groups (group k in bits [k*W +: W], group 0 the oldest): itype_i
  *   (4-bit classification), iretire_i (iretire_width_p bits of half-words: up to 2 * retires_p),
- *   ilastsize_i, iaddr_i (XLEN bits); then priv_i (3 bits, 4 = debug mode) for the cycle,
- *   trigger_i (3 bits per group: bit 0 trace-on, bit 1 trace-off, bit 2 notify), halted_i and
- *   reset_i for the cycle, and tstamp_i (64 bits) when the configuration has timestamps.
+ *   ilastsize_i, iaddr_i (XLEN bits); then priv_i (3 bits, 4 = debug mode) for the cycle; with
+ *   `ownership` (Ownership messages, trTeContext) context_i (context_width bits, none when 0) and
+ *   ctype_i (2 bits), E-Trace's names and meanings (tables 4.1 and 4.4) as the E-Trace encoder
+ *   declares them, for the cycle; trigger_i (3 bits per group: bit 0 trace-on, bit 1 trace-off,
+ *   bit 2 notify), halted_i and reset_i for the cycle, and tstamp_i (64 bits) when the
+ *   configuration has timestamps.
  * - Single retirement (the defaults: retires_p 1, taken_branches_p 1, iretire_width_p 2): one
  *   record (one retired instruction, or a trap that retired nothing, or an idle cycle) per taken
  *   frame. Multiple retirement (E-Trace chapter 4.2): each group is a block of up to retires_p
@@ -18,7 +21,8 @@
  *   a frame's groups are handled one a clock, oldest first: stall_o holds the frame for one clock
  *   per group after the first (a group other than the first that retired nothing and is no trap
  *   is absent; absent groups follow the present ones and take no clock), whatever stall_enable.
- *   halted_i, reset_i, priv_i and tstamp_i are the frame's, the same for each group.
+ *   halted_i, reset_i, priv_i, context_i and tstamp_i are the frame's, the same for each group;
+ *   ctype_i is the frame's first group's (a context change starts a new cycle, E-Trace 4.2).
  * - stall_o: the encoder did not take this cycle's record; the hart holds the same inputs in the
  *   next cycle (N-Trace trTeInstStallEna). A record's messages are all decided in the cycle after
  *   its frame and enter the output FIFO whole, in order, in that cycle. With stall_enable = 0
@@ -72,6 +76,12 @@ export function ntracePorts(c: NtraceConfig): NtracePortSpec[] {
   const w = ntraceRetirementWidths(c);
   ports.push(...retirementPorts(w, 'hart'));
   ports.push(privPort(w, 'hart'));
+  if (c.ownership) {
+    if (c.contextWidth > 0) {
+      port('context_i', 'in', c.contextWidth, 'context_width', 'hart', 'Context of the instructions retired in the cycle (E-Trace table 4.1): the scontext value an Ownership message reports in CONTEXT.');
+    }
+    port('ctype_i', 'in', 2, '2', 'hart', 'How to report a context change (E-Trace tables 4.1 and 4.4): non-zero on the first retirement after a context change, which then sends an Ownership message with the new context; 0: nothing to report.');
+  }
   const g = c.takenBranches;
   const each = g > 1 ? ' of each signal group, group k in bits [k*3 +: 3]' : '';
   port('trigger_i', 'in', 3 * g, g > 1 ? 'taken_branches_p * 3' : '3', 'sideband', `trigger[2:0]${each} (E-Trace tables 4.5 and 4.7): bit 0 trace-on (from this instruction), bit 1 trace-off (after this instruction), bit 2 notify (no message).`);

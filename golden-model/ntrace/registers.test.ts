@@ -61,6 +61,19 @@ describe('N-Trace register map', () => {
     expect(resetWord(config(['implicit_return=stack']), 0x008)).toBe(0x0000_00c8n);
   });
 
+  it('ownership: trTeContext (trTeControl bit 9) reads 1, read-only; 0 without Ownership messages', () => {
+    // The default HTM word 0x0100_086f with bit 9 (trTeContext) set.
+    expect(resetWord(config(['ownership=1']), 0x000)).toBe(0x0100_0a6fn);
+    expect(resetWord(config(['ownership=1', 'context_width=0']), 0x000)).toBe(0x0100_0a6fn);
+    const f = register(config(['ownership=1']), 'trTeControl').fields.find((x) => x.name === 'trTeContext')!;
+    expect([f.bitOffset, f.bitWidth, f.access, f.reset]).toEqual([9, 1, 'read-only', 1n]);
+    expect(register(config(), 'trTeControl').fields.find((x) => x.name === 'trTeContext')!.reset).toBe(0n);
+    // A write of 0 to it (byte lane 1) changes nothing.
+    const r = new NtraceControlRegisters(config(['ownership=1']));
+    r.write(0x000, 0x0007, 0b0011);
+    expect(r.read(0x000).data & 0x200).toBe(0x200);
+  });
+
   it('trTeInstSyncMax: the smallest m with 2^(m+4) >= sync_period', () => {
     expect([0, 1, 7, 16, 17, 32, 33, 256, 1000, 1024, 1 << 19].map(syncMaxOf)).toEqual([0, 0, 0, 0, 1, 1, 2, 4, 6, 6, 15]);
     expect(registerMapErrors(config(['sync_period=524288']))).toEqual([]);

@@ -20,6 +20,7 @@
  *   implicit_return -> trTeInstEnImplicitReturn and trTeInstImplicitReturnMode (none 0, counter 1,
  *   stack 3: full addresses); repeat_history -> trTeInstEnRepeatedHistory; address_msb_drop ->
  *   trTeInstExtendAddrMSB; src_width -> trTeSrcBits; src -> trTeSrcID (0 without SRC);
+ *   ownership -> trTeContext (Ownership messages);
  *   timestamp -> trTsControl (trTsMode 1 External, trTsEnable 1, trTsWidth 63).
  * trTeInstSyncMax: the TCI sends a sync when the count reaches 2^(trTeInstSyncMax + 4); the
  * encoder sends one every sync_period messages. The field shows the smallest m with
@@ -109,7 +110,9 @@ function controlBlock(c: NtraceConfig): AddressBlockSpec {
         field('trTeInstTracing', 2, 1, 'read-write', 1n, 'Instruction trace on: set and cleared by trace-on/off triggers and by writes (bits 2 AND 1 AND 0). Resets to 1.'),
         ro('trTeEmpty', 3, 1, 1n, 'Reads 1 when the output FIFO is empty.'),
         ro('trTeInstMode', 4, 3, n(TR_TE_INST_MODE[c.mode]), 'Instruction trace mode: 3 BTM (branch trace messaging), 6 HTM (history trace messaging).', 'ntrace_mode'),
-        ro('trTeContext', 9, 1, 0n, 'Ownership messages: not generated (0).'),
+        c.ownership
+          ? ro('trTeContext', 9, 1, 1n, 'Ownership messages (TCODE 2) after every synchronizing message, at a privilege change and at a reported context change (ownership).', 'ownership')
+          : ro('trTeContext', 9, 1, 0n, 'Ownership messages: not generated (0).', 'ownership'),
         ro('trTeInstTrigEnable', 11, 1, 1n, 'Trace-on/off triggers set and clear trTeInstTracing: always (1).'),
         { ...field('trTeInstStallOrOverflow', 12, 1, 'read-write', 0n, 'Set when trace was lost or the hart was stalled; write 1 to clear (also cleared when trTeEnable is written from 0 to 1).'), oneToClear: true },
         ro('trTeInstStallEna', 13, 1, b(c.stallEnable), 'Stall the hart instead of losing trace (stall_enable).', 'stall_enable'),

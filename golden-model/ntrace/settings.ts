@@ -139,8 +139,9 @@ export function validateNtraceSettings(s: Settings): RvError[] {
   if (2 ** c.iretireWidth - 1 < 2 * c.retires) {
     errors.push(err('iretire_width_p', `iretire_width_p is ${c.iretireWidth} but retires_p = ${c.retires} needs ${2 * c.retires} half-words; allowed: ${Math.ceil(Math.log2(2 * c.retires + 1))}..8`));
   }
-  const largest = maxNtraceMessageBytes(c);
-  if (c.fifoBytes < largest) errors.push(err('fifo_bytes', `fifo_bytes is ${c.fifoBytes} but the largest message of this configuration takes ${largest} bytes; allowed: ${largest}..65536`));
+  const least = minNtraceFifoBytes(c);
+  const what = c.ownership ? 'a restart (SYNC 7) with its Ownership message' : 'the largest message of this configuration';
+  if (c.fifoBytes < least) errors.push(err('fifo_bytes', `fifo_bytes is ${c.fifoBytes} but ${what} takes up to ${least} bytes; allowed: ${least}..65536`));
   return errors;
 }
 
@@ -160,4 +161,19 @@ export function maxNtraceMessageBytes(c: NtraceConfig): number {
   const bytes = (bits: number): number => Math.ceil(bits / 6);
   const addrBits = c.addressMsbDrop ? 6 * Math.ceil(c.xlen / 6) : c.xlen - 1;
   return bytes(fixed + icntBits) + bytes(addrBits) + (c.mode === 'htm' ? bytes(32) : 0) + (c.timestamp ? bytes(64) : 0);
+}
+
+/** The bytes of the largest Ownership message: TCODE, SRC and PROCESS (CONTEXT, V, PRV, FORMAT), then TSTAMP. */
+export function maxNtraceOwnershipBytes(c: NtraceConfig): number {
+  return Math.ceil((6 + c.srcWidth + c.contextWidth + 5) / 6) + (c.timestamp ? Math.ceil(64 / 6) : 0);
+}
+
+/**
+ * The smallest FIFO that can always take what must enter whole: the largest message, and with
+ * Ownership messages a SYNC 7 restart with its Ownership message (they enter together or not at
+ * all: a FIFO smaller than the pair would never restart the trace after an overrun). The pair is
+ * bounded by the largest message plus the largest Ownership message.
+ */
+export function minNtraceFifoBytes(c: NtraceConfig): number {
+  return maxNtraceMessageBytes(c) + (c.ownership ? maxNtraceOwnershipBytes(c) : 0);
 }

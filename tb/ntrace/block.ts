@@ -8,7 +8,7 @@ import type { Rng } from '../../golden-model/common/rng.ts';
 import { resolveSettings } from '../../golden-model/common/settings.ts';
 import { NTRACE_TOP_MODULE } from '../../golden-model/ntrace/ports.ts';
 import { registerMapErrors } from '../../golden-model/ntrace/registers.ts';
-import { maxNtraceMessageBytes, NTRACE_SETTINGS, ntraceConfig, type NtraceConfig, validateNtraceSettings } from '../../golden-model/ntrace/settings.ts';
+import { minNtraceFifoBytes, NTRACE_SETTINGS, ntraceConfig, type NtraceConfig, validateNtraceSettings } from '../../golden-model/ntrace/settings.ts';
 import { ntraceExportComponent } from '../../generator/ntrace/ipxact.ts';
 import { ntraceLintWaivers, renderNtraceRtl } from '../../generator/ntrace/rtl.ts';
 import { ntraceCaseModel, runNtraceCase } from './case.ts';
@@ -65,7 +65,7 @@ export const block: Block<NtraceConfig> = {
     if (below(4) === 0) sets.push(`address_msb_drop=${c.addressMsbDrop ? 0 : 1}`);
     if (below(5) === 0) sets.push(`stall_enable=${c.stallEnable ? 0 : 1}`);
     const drawn = ntraceConfig(resolveSettings('fuzz', NTRACE_SETTINGS, sets, r.settings));
-    const largest = maxNtraceMessageBytes(drawn);
+    const largest = minNtraceFifoBytes(drawn);
     if (below(2) === 0) sets.push(`fifo_bytes=${largest + below(16)}`);
     else if (drawn.fifoBytes < largest) sets.push(`fifo_bytes=${largest}`);
     return sets;

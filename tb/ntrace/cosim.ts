@@ -89,7 +89,10 @@ export function ntraceCycles(records: readonly RetirementRecord[]): RetirementRe
  * Writes the records of one cycle into a frame (every hart input): record k of the cycle is
  * signal group k (bits [k*W +: W] of itype_i, iretire_i, ilastsize_i, iaddr_i, trigger_i); the
  * groups the cycle does not use are zero (absent); priv, halted, reset and the time are the first
- * record's (a cycle's records share them). `index` (of the cycle's first record) is for errors.
+ * record's (a cycle's records share them). With `ownership`, context_i and ctype_i are the first
+ * record's too: a cycle's records must share priv and context, and only the first may report a
+ * context change (ctype != 0), as regroupIntoBlocks makes them. `index` (of the cycle's first
+ * record) is for errors.
  */
 export function ntraceFrameWriter(c: NtraceConfig, w: FrameWriter): (rs: readonly RetirementRecord[], index: number) => void {
   const itype = w.setter('itype_i');
@@ -101,6 +104,9 @@ export function ntraceFrameWriter(c: NtraceConfig, w: FrameWriter): (rs: readonl
   const halted = w.setter('halted_i');
   const reset = w.setter('reset_i');
   const tstamp = c.timestamp ? w.setter('tstamp_i') : undefined;
+  const context = c.ownership && c.contextWidth > 0 ? w.setter('context_i') : undefined;
+  const ctype = c.ownership ? w.setter('ctype_i') : undefined;
+  const contextMask = (1n << BigInt(c.contextWidth)) - 1n;
   const addrMask = (1n << BigInt(c.xlen)) - 1n;
   const iw = BigInt(c.iretireWidth);
   const aw = BigInt(c.xlen);
@@ -117,12 +123,17 @@ export function ntraceFrameWriter(c: NtraceConfig, w: FrameWriter): (rs: readonl
       if (k > 0 && g.iretire === 0 && g.itype !== Itype.exception && g.itype !== Itype.interrupt) {
         throw new RvError('bad-value', `record ${index + k}: a further signal group of a cycle that retired nothing and is no trap (an absent group)`);
       }
+      if (c.ownership && k > 0 && (g.priv !== r.priv || g.context !== r.context || g.ctype !== 0)) {
+        throw new RvError('bad-value', `record ${index + k}: a further signal group of a cycle with its own priv, context or ctype (the cycle's first group carries them)`);
+      }
     });
     itype(groups(rs, 4n, (g) => BigInt(g.itype & 0xf)));
     iretire(groups(rs, iw, (g) => BigInt(g.iretire)));
     ilastsize(groups(rs, 1n, (g) => BigInt(g.ilastsize & 1)));
     iaddr(groups(rs, aw, (g) => g.iaddr & addrMask));
     priv(r.priv & 7);
+    context?.(r.context & contextMask);
+    ctype?.(r.ctype & 3);
     trigger(groups(rs, 3n, (g) => BigInt(g.trigger & 7)));
     halted(r.halted ? 1 : 0);
     reset(r.reset ? 1 : 0);
@@ -146,13 +157,17 @@ export const NTRACE_READY_OFFSET = 1;
 export interface NtraceCosimResult {
   readonly expected: NtraceStreamResult;
   readonly actual: Uint8Array;
+  /**
+   * The records the model was given, in order: the prologue's idle records, the run's records with
+   * the triggers the register model passed on (trTeControl writes turn the trace off and on), each
+   * as a cycle of its own, and the end record.
+   */
+  readonly modelRecords: readonly RetirementRecord[];
   readonly cycles: number;
   /** Frames held: the model's stall cycles plus groupHolds. */
   readonly holds: number;
   /** APB accesses compared. */
   readonly apbAccesses: number;
-  /** The records the encoder model took: the prologue, the records with the triggers the register file passed on, the end record. */
-  readonly encoded: readonly RetirementRecord[];
   /** Clocks the hart was held for the further signal groups of its cycles (one each). */
   readonly groupHolds: number;
   readonly mismatch?: string;
@@ -175,12 +190,12 @@ export async function cosimNtrace(verilated: BuiltModel, c: NtraceConfig, record
   // The RTL takes a cycle's signal groups one a clock: the model sees each group as a cycle of its
   // own, and the hart is held one clock for each group after the first.
   const model = new NtraceStreamEncoder(c, { ready: (cycle) => !cycleChance(seed, cycle, p) });
-  const encoded: RetirementRecord[] = [];
+  const given: RetirementRecord[] = [];
   frames.forEach((rs, f) => {
     for (const r of apb.frame(f, rs)) {
-      const taken = r.sameCycle ? { ...r, sameCycle: false } : r;
-      encoded.push(taken);
-      model.push(taken);
+      const one = r.sameCycle ? { ...r, sameCycle: false } : r;
+      given.push(one);
+      model.push(one);
     }
   });
   const expected = model.finish();
@@ -225,7 +240,7 @@ export async function cosimNtrace(verilated: BuiltModel, c: NtraceConfig, record
     while (i < actual.length && i < expected.bytes.length && actual[i] === expected.bytes[i]) i++;
     mismatchCycle = captured[Math.min(i, captured.length - 1)]?.cycle ?? 0;
   }
-  return { expected, actual, cycles: run.cycles, holds: run.holds, groupHolds, apbAccesses: apb.accesses, encoded, ...(mismatch ? { mismatch, mismatchCycle } : {}) };
+  return { expected, actual, modelRecords: given, cycles: run.cycles, holds: run.holds, groupHolds, apbAccesses: apb.accesses, ...(mismatch ? { mismatch, mismatchCycle } : {}) };
 }
 
 /** The first difference between the model's bytes and the RTL's, with the model's messages around it. */
