@@ -4,6 +4,7 @@
  * back-pressure probability. The RTL is built once per configuration (tb/case.ts); every seed reuses it.
  */
 import type { CaseResult, CaseSpec, Log, ResolvedComponent } from '../../core/block.ts';
+import { regroupIntoBlocks } from '../../golden-model/hart/blocks.ts';
 import type { RetirementRecord } from '../../golden-model/hart/records.ts';
 import { generateStimulus } from '../../golden-model/hart/stimulus/generate.ts';
 import { defaultKnobs, type StimulusKnobs } from '../../golden-model/hart/stimulus/knobs.ts';
@@ -11,10 +12,14 @@ import type { NtraceConfig } from '../../golden-model/ntrace/settings.ts';
 import { type CaseModel, caseModel } from '../case.ts';
 import { buildNtraceModel, cosimNtrace } from './cosim.ts';
 
-/** The stimulus of a case: the random program executed for `count` instructions. */
+/**
+ * The stimulus of a case: the random program executed for `count` instructions, in blocks of up to
+ * retires_p instructions, taken_branches_p a cycle, when the component retires several a cycle.
+ */
 export function ntraceCaseRecords(c: NtraceConfig, spec: CaseSpec): RetirementRecord[] {
   const knobs: StimulusKnobs = { ...defaultKnobs(), xlen: c.xlen, interrupt_rate: 0.003, halt_rate: 0.0005, reset_rate: 0.0002, ...spec.knobs };
-  return generateStimulus(knobs, spec.seed, spec.count).records;
+  const records = generateStimulus(knobs, spec.seed, spec.count).records;
+  return c.retires > 1 || c.takenBranches > 1 ? regroupIntoBlocks(records, { retires_p: c.retires, taken_branches_p: c.takenBranches }) : records;
 }
 
 /** The Verilator model of a configuration (`fst`: the waveform build). */
