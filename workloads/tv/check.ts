@@ -1,0 +1,311 @@
+/**
+ * The tandem check: a tandem-verification byte stream (from a core's simulation), decoded by the
+ * independent decoder (golden-model/tvtrace-decoder), compared group by group with the records
+ * derived from QEMU's run of the same program (derive.ts). `rvtrace tv-check` prints the result;
+ * docs/tv-check.md describes the rules. In short, for each group:
+ *
+ * - the kind (instruction, trap, interrupt, xRET), the next pc and the instruction word must match;
+ * - registers are compared as state, the way the specification recommends (chapter 3.1: compare
+ *   the state at the end of each group, including erroneous changes): every GPR, FPR and CSR that
+ *   either side writes must hold the same value on both sides afterwards, a register one side does
+ *   not write keeping its previous value. So a core that reports an unchanged register (Flute reports
+ *   fflags and mstatus on every floating-point instruction) or leaves it out agrees; one that writes
+ *   a wrong value, or misses a change, does not. fcsr, fflags and frm are one register seen three ways;
+ * - the privilege mode likewise (the group's, or the previous one when it reports none);
+ * - effective address, physical address and store data must match when either side has them;
+ *   an element the core does not trace at all is declared with `absent` (the specification's
+ *   partial trace: "the tandem verifier must be aware of elements that are absent").
+ *
+ * Not compared: memory requests and responses (opcodes 8, 9: bus transactions, implementation
+ * dependent), mtime and the pc's physical address, state changes outside any group (unobserved
+ * counters), and hart resets or state initializations before the first instruction (a loader's).
+ */
+import type { Xlen } from '../../golden-model/hart/stream.ts';
+import type { TvRecord } from '../../golden-model/tvtrace/records.ts';
+import { formatTvRecord } from '../../golden-model/tvtrace/formats/text.ts';
+import { decodeTv, type TvDecodeError, type TvGroupChanges, type TvParams } from '../../golden-model/tvtrace-decoder/decoder.ts';
+import { groupLine } from '../../golden-model/tvtrace-decoder/dump.ts';
+import { privName, regName } from '../../golden-model/tvtrace-decoder/names.ts';
+import { disassemble } from './insn.ts';
+
+/** Elements a core may leave out of its trace altogether (partial trace). */
+export type TvAbsent = 'eaddr' | 'paddr' | 'store-data';
+export const TV_ABSENT: readonly TvAbsent[] = ['eaddr', 'paddr', 'store-data'];
+
+export interface TvCheckOptions {
+  readonly params: TvParams;
+  /** The pc before the first group (the ELF entry). */
+  readonly entry: bigint;
+  readonly absent?: readonly TvAbsent[];
+  /** A stream that stops before the run's end passes when every group it holds matches. */
+  readonly prefix?: boolean;
+}
+
+export interface TvFieldDiff {
+  /** The field: kind, pc, instr, priv, a register name (a0, ft0, mstatus), eaddr, paddr, store-data, group. */
+  readonly field: string;
+  readonly expected: string;
+  readonly actual: string;
+}
+
+export interface TvCheckedGroup {
+  /** Index of the group in QEMU's run. */
+  readonly index: number;
+  readonly pc: bigint;
+  readonly expected?: TvRecord;
+  readonly actual?: TvGroupChanges;
+}
+
+export interface TvDivergence extends TvCheckedGroup {
+  readonly diffs: readonly TvFieldDiff[];
+  /** Up to three groups before it (all matched). */
+  readonly preceding: readonly TvCheckedGroup[];
+}
+
+export interface TvCheckResult {
+  readonly ok: boolean;
+  /** Groups compared (and matched, up to a divergence). */
+  readonly matched: number;
+  /** Groups of QEMU's run. */
+  readonly expectedGroups: number;
+  /** Groups of the stream that were not compared (loader groups before the first instruction, ungrouped state). */
+  readonly skipped: number;
+  readonly divergence?: TvDivergence;
+  /** The stream could not be decoded past this point (every group before it matched). */
+  readonly decodeError?: TvDecodeError;
+}
+
+const FCSR = 0x003;
+const FFLAGS = 0x001;
+const FRM = 0x002;
+const GPR0 = 0x1000;
+
+const hex = (v: bigint | number): string => `0x${v.toString(16)}`;
+
+/** The register writes of a record, by Debug-spec register number. */
+function recordWrites(r: TvRecord, xlen: Xlen): Map<number, bigint> {
+  const w = new Map<number, bigint>();
+  switch (r.kind) {
+    case 'instruction':
+      if (r.gpr !== undefined && r.gpr.reg !== 0) w.set(0x1000 + r.gpr.reg, r.gpr.value);
+      if (r.fpr !== undefined) w.set(0x1020 + r.fpr.reg, r.fpr.value);
+      for (const c of r.csrs ?? []) w.set(c.csr, c.value);
+      if (r.fcsr !== undefined) w.set(FCSR, r.fcsr);
+      break;
+    case 'trap':
+    case 'interrupt': {
+      const base = r.priv === 3 ? 0x300 : r.priv === 1 ? 0x100 : 0x000;
+      w.set(base, r.status);
+      w.set(base + 0x42, r.cause);
+      w.set(base + 0x41, r.epc);
+      w.set(base + 0x43, r.tval);
+      break;
+    }
+    case 'xret':
+      w.set(0x300, r.mstatus);
+      break;
+    default:
+      break;
+  }
+  void xlen;
+  return w;
+}
+
+/** fcsr = frm << 5 | fflags: after writes to one view, the others follow (unknown parts stay unknown). */
+function completeViews(w: Map<number, bigint | undefined>, prior: ReadonlyMap<number, bigint>): void {
+  if (w.has(FCSR)) {
+    const v = w.get(FCSR);
+    w.set(FFLAGS, v === undefined ? undefined : v & 0x1fn);
+    w.set(FRM, v === undefined ? undefined : (v >> 5n) & 7n);
+  } else if (w.has(FFLAGS) || w.has(FRM)) {
+    const flags = w.has(FFLAGS) ? w.get(FFLAGS) : prior.get(FFLAGS);
+    const rm = w.has(FRM) ? w.get(FRM) : prior.get(FRM);
+    w.set(FCSR, flags === undefined || rm === undefined ? undefined : ((rm & 7n) << 5n) | (flags & 0x1fn));
+  }
+}
+
+const recordKind = (r: TvRecord): string => r.kind;
+
+function instrOf(r: TvRecord): { size: 16 | 32; bits: number } | undefined {
+  return r.kind === 'instruction' || r.kind === 'trap' || r.kind === 'xret' ? r.instr : undefined;
+}
+
+function privOf(r: TvRecord): number | undefined {
+  return r.kind === 'trap' || r.kind === 'interrupt' || r.kind === 'xret' ? r.priv : r.kind === 'instruction' ? r.priv : undefined;
+}
+
+function nextPcOf(r: TvRecord): bigint | undefined {
+  return r.kind === 'instruction' || r.kind === 'trap' || r.kind === 'interrupt' || r.kind === 'xret' ? r.nextPc : undefined;
+}
+
+/**
+ * Compares `bytes` with `expected` (records of QEMU's run; `pcs[i]` is the address of record i's
+ * instruction). Never throws on any byte stream.
+ */
+export function checkTv(bytes: Uint8Array, expected: readonly TvRecord[], pcs: readonly bigint[], opts: TvCheckOptions): TvCheckResult {
+  const xlen = opts.params.xlen;
+  const xmask = (1n << BigInt(xlen)) - 1n;
+  const fmask = (1n << BigInt(opts.params.flen)) - 1n;
+  const absent = new Set(opts.absent ?? []);
+  const decoded = decodeTv(bytes, opts.params, { pc: opts.entry, priv: 3 });
+  const groups = decoded.groups;
+
+  /** The state both sides agree on so far (registers by number, the privilege mode). */
+  const prior = new Map<number, bigint>([[GPR0, 0n]]);
+  let priorPriv = 3;
+  const recent: TvCheckedGroup[] = [];
+  let skipped = 0;
+  let g = 0;
+  let first = true;
+
+  const nextActual = (): TvGroupChanges | undefined => {
+    while (g < groups.length) {
+      const a = groups[g++]!;
+      // State outside any group (unobserved counters) and a loader's groups before the first instruction.
+      if (!a.grouped || (first && (a.kind === 'reset' || a.kind === 'debug-write'))) {
+        skipped++;
+        continue;
+      }
+      first = false;
+      return a;
+    }
+    return undefined;
+  };
+
+  const diverge = (index: number, pc: bigint, diffs: TvFieldDiff[], exp: TvRecord | undefined, act: TvGroupChanges | undefined): TvCheckResult => ({
+    ok: false,
+    matched: index,
+    expectedGroups: expected.length,
+    skipped,
+    divergence: { index, pc, ...(exp ? { expected: exp } : {}), ...(act ? { actual: act } : {}), diffs, preceding: recent.slice() },
+  });
+
+  for (let i = 0; i < expected.length; i++) {
+    const exp = expected[i]!;
+    const pc = pcs[i] ?? 0n;
+    const act = nextActual();
+    if (act === undefined) {
+      if (decoded.error) return { ok: false, matched: i, expectedGroups: expected.length, skipped, decodeError: decoded.error };
+      if (opts.prefix) return { ok: true, matched: i, expectedGroups: expected.length, skipped };
+      return diverge(i, pc, [{ field: 'group', expected: `${recordKind(exp)} (group ${i} of ${expected.length})`, actual: `none: the stream ends after ${i} groups` }], exp, undefined);
+    }
+    const diffs: TvFieldDiff[] = [];
+    const diff = (field: string, e: string, a: string): void => {
+      diffs.push({ field, expected: e, actual: a });
+    };
+
+    if (act.kind !== exp.kind) diff('kind', exp.kind, act.kind);
+
+    // pc after the group.
+    const np = nextPcOf(exp);
+    const apc = act.pc?.value;
+    if (np !== undefined && apc !== np) diff('pc', hex(np), act.pc === undefined ? 'not reported' : apc === undefined ? `unknown (${act.pc.how})` : hex(apc));
+
+    // Instruction.
+    const ei = instrOf(exp);
+    const ai = act.instr;
+    if (ei !== undefined || ai !== undefined) {
+      const et = ei === undefined ? 'none' : `${hex(ei.bits)} (${ei.size}-bit)`;
+      const at = ai === undefined ? 'none' : `${hex(ai.value)} (${ai.bits}-bit)`;
+      if (et !== at) diff('instr', et, at);
+    }
+
+    // Registers, as state.
+    const ew = new Map<number, bigint | undefined>(recordWrites(exp, xlen));
+    const aw = new Map<number, bigint | undefined>();
+    for (const r of act.regs) {
+      if (r.regno === GPR0) continue;
+      let v = r.value;
+      if (v === undefined) {
+        // An incremental write whose base the decoder did not know: take the agreed state's.
+        const base = aw.has(r.regno) ? aw.get(r.regno) : prior.get(r.regno);
+        const mask = r.regno >= 0x1020 && r.regno < 0x1040 ? fmask : xmask;
+        v = base === undefined ? undefined : (r.how === 'add' ? base + r.operand : base | r.operand) & mask;
+      }
+      aw.set(r.regno, v);
+    }
+    completeViews(ew, prior);
+    completeViews(aw, prior);
+    const regs = new Set([...ew.keys(), ...aw.keys()]);
+    for (const k of [...regs].sort((a, b) => a - b)) {
+      const ev = ew.has(k) ? ew.get(k) : prior.get(k);
+      const av = aw.has(k) ? aw.get(k) : prior.get(k);
+      if (ev !== av) {
+        const show = (v: bigint | undefined, written: boolean): string => (v === undefined ? (written ? 'unknown' : 'not written (value unknown)') : written ? hex(v) : `not written (still ${hex(v)})`);
+        diff(regName(k), show(ev, ew.has(k)), show(av, aw.has(k)));
+      }
+    }
+
+    // Privilege mode.
+    const ep = privOf(exp) ?? priorPriv;
+    const ap = act.priv ?? priorPriv;
+    if (ep !== ap) diff('priv', privName(ep), act.priv === undefined ? `not reported (still ${privName(ap)})` : privName(ap));
+
+    // Memory: effective and physical address, store data.
+    const addl = (name: string): { value: bigint; bytes: number } | undefined => {
+      let found: { value: bigint; bytes: number } | undefined;
+      for (const a of act.addl) if (a.name === name) found = { value: a.value, bytes: a.bytes };
+      return found;
+    };
+    const memField = (field: TvAbsent, e: { value: bigint; bytes?: number } | undefined, a: { value: bigint; bytes: number } | undefined): void => {
+      const text = (v: { value: bigint; bytes?: number }): string => (field === 'store-data' ? `${hex(v.value)} (${v.bytes} byte${v.bytes === 1 ? '' : 's'})` : hex(v.value));
+      if (e === undefined && a === undefined) return;
+      if (e !== undefined && a === undefined) {
+        if (!absent.has(field)) diff(field, text(e), 'not reported');
+        return;
+      }
+      if (e === undefined) {
+        diff(field, 'none', text(a!));
+        return;
+      }
+      if (e.value !== a!.value || (field === 'store-data' && e.bytes !== a!.bytes)) diff(field, text(e), text(a!));
+    };
+    const isInstr = exp.kind === 'instruction';
+    memField('eaddr', isInstr && exp.eaddr !== undefined ? { value: exp.eaddr } : undefined, addl('eaddr'));
+    memField('paddr', isInstr && exp.paddr !== undefined ? { value: exp.paddr } : undefined, addl('paddr'));
+    memField('store-data', isInstr && exp.storeData !== undefined ? { value: exp.storeData.value, bytes: exp.storeData.bytes } : undefined, addl('store.data'));
+
+    if (diffs.length > 0) return diverge(i, pc, diffs, exp, act);
+
+    for (const [k, v] of ew) {
+      if (v === undefined) prior.delete(k);
+      else prior.set(k, v);
+    }
+    priorPriv = ep;
+    recent.push({ index: i, pc, expected: exp, actual: act });
+    if (recent.length > 3) recent.shift();
+  }
+  const extra = nextActual();
+  if (extra !== undefined) {
+    return diverge(expected.length, extra.pc?.value ?? 0n, [{ field: 'group', expected: `none: QEMU's run ends after ${expected.length} groups`, actual: extra.kind }], undefined, extra);
+  }
+  if (decoded.error) return { ok: false, matched: expected.length, expectedGroups: expected.length, skipped, decodeError: decoded.error };
+  return { ok: true, matched: expected.length, expectedGroups: expected.length, skipped };
+}
+
+/** The disassembly of a record's instruction, or what the group is when it has none. */
+function what(exp: TvRecord | undefined, act: TvGroupChanges | undefined, pc: bigint, xlen: Xlen): string {
+  const i = exp !== undefined ? instrOf(exp) : act?.instr !== undefined ? { bits: act.instr.value, size: act.instr.bits } : undefined;
+  if (i !== undefined) return disassemble(i.bits, pc, xlen);
+  if (exp?.kind === 'interrupt') return `interrupt (cause ${hex(exp.cause & ~(1n << BigInt(xlen - 1)))})`;
+  if (exp?.kind === 'trap') return `trap without an instruction (cause ${hex(exp.cause)}: a fetch fault)`;
+  return act?.kind ?? '';
+}
+
+/** The report of a divergence: what `rvtrace tv-check` prints. */
+export function formatDivergence(d: TvDivergence, xlen: Xlen, streamName: string): string[] {
+  const offset = d.actual !== undefined ? ` (${streamName} byte offset ${hex(d.actual.offset)})` : '';
+  const lines = [`first divergence at group ${d.index}${offset}: pc ${hex(d.pc)}: ${what(d.expected, d.actual, d.pc, xlen)}`];
+  for (const f of d.diffs) lines.push(`  ${f.field}: expected ${f.expected}, actual ${f.actual}`);
+  lines.push(`  expected (QEMU): ${d.expected !== undefined ? formatTvRecord(d.expected) : 'nothing'}`);
+  lines.push(`  actual (stream): ${d.actual !== undefined ? groupLine(d.actual) : 'nothing'}`);
+  if (d.preceding.length > 0) {
+    lines.push(`preceding groups (matched):`);
+    for (const p of d.preceding) {
+      lines.push(`  group ${p.index}: pc ${hex(p.pc)}: ${what(p.expected, p.actual, p.pc, xlen)}`);
+      lines.push(`    expected: ${formatTvRecord(p.expected!)}`);
+      lines.push(`    actual:   ${groupLine(p.actual!)}`);
+    }
+  }
+  return lines;
+}
