@@ -83,7 +83,7 @@ const GPR0 = 0x1000;
 const hex = (v: bigint | number): string => `0x${v.toString(16)}`;
 
 /** The register writes of a record, by Debug-spec register number. */
-function recordWrites(r: TvRecord, xlen: Xlen): Map<number, bigint> {
+function recordWrites(r: TvRecord): Map<number, bigint> {
   const w = new Map<number, bigint>();
   switch (r.kind) {
     case 'instruction':
@@ -107,7 +107,6 @@ function recordWrites(r: TvRecord, xlen: Xlen): Map<number, bigint> {
     default:
       break;
   }
-  void xlen;
   return w;
 }
 
@@ -211,7 +210,7 @@ export function checkTv(bytes: Uint8Array, expected: readonly TvRecord[], pcs: r
     }
 
     // Registers, as state.
-    const ew = new Map<number, bigint | undefined>(recordWrites(exp, xlen));
+    const ew = new Map<number, bigint | undefined>(recordWrites(exp));
     const aw = new Map<number, bigint | undefined>();
     for (const r of act.regs) {
       if (r.regno === GPR0) continue;
@@ -281,6 +280,58 @@ export function checkTv(bytes: Uint8Array, expected: readonly TvRecord[], pcs: r
   }
   if (decoded.error) return { ok: false, matched: expected.length, expectedGroups: expected.length, skipped, decodeError: decoded.error };
   return { ok: true, matched: expected.length, expectedGroups: expected.length, skipped };
+}
+
+/**
+ * The record a decoded group stands for (the inverse of the tvtrace encoder, from the independent
+ * decoder's output), or a message saying why there is none: for round-trip tests. The first GPR
+ * write is the record's gpr, the first FPR write its fpr, the other registers its CSR writes in
+ * stream order.
+ */
+export function recordOfGroup(g: TvGroupChanges): TvRecord | string {
+  const pc = g.pc?.value;
+  if (pc === undefined) return 'no next pc';
+  const instr = g.instr !== undefined ? { size: g.instr.bits, bits: g.instr.value } : undefined;
+  const priv = g.priv === undefined ? undefined : (g.priv as 0 | 1 | 3);
+  const value = (regno: number): bigint | undefined => g.regs.find((r) => r.regno === regno)?.value;
+  if (g.kind === 'trap' || g.kind === 'interrupt') {
+    if (priv === undefined) return 'a trap without a privilege';
+    const base = priv === 3 ? 0x300 : priv === 1 ? 0x100 : 0;
+    const [status, cause, epc, tval] = [base, base + 0x42, base + 0x41, base + 0x43].map(value);
+    if (status === undefined || cause === undefined || epc === undefined || tval === undefined) return 'a trap without its four CSRs';
+    const t = { nextPc: pc, priv, status, cause, epc, tval };
+    return g.kind === 'interrupt' ? { kind: 'interrupt', ...t } : { kind: 'trap', ...t, ...(instr ? { instr } : {}) };
+  }
+  if (g.kind === 'xret') {
+    const mstatus = value(0x300);
+    if (priv === undefined || mstatus === undefined) return 'an xRET without privilege or mstatus';
+    return { kind: 'xret', nextPc: pc, ...(instr ? { instr } : {}), priv, mstatus };
+  }
+  if (g.kind !== 'instruction') return `a group of kind ${g.kind}`;
+  let gpr: { reg: number; value: bigint } | undefined;
+  let fpr: { reg: number; value: bigint } | undefined;
+  const csrs: { csr: number; value: bigint }[] = [];
+  for (const r of g.regs) {
+    if (r.value === undefined) return `an incremental write of ${r.name} with no known base`;
+    if (r.regno >= 0x1000 && r.regno < 0x1020 && gpr === undefined) gpr = { reg: r.regno - 0x1000, value: r.value };
+    else if (r.regno >= 0x1020 && r.regno < 0x1040 && fpr === undefined) fpr = { reg: r.regno - 0x1020, value: r.value };
+    else if (r.regno < 0x1000) csrs.push({ csr: r.regno, value: r.value });
+    else return `a second write of ${r.name}`;
+  }
+  const addl = (name: string) => g.addl.find((a) => a.name === name);
+  const store = addl('store.data');
+  return {
+    kind: 'instruction',
+    nextPc: pc,
+    ...(instr ? { instr } : {}),
+    ...(gpr ? { gpr } : {}),
+    ...(fpr ? { fpr } : {}),
+    ...(csrs.length ? { csrs } : {}),
+    ...(addl('paddr') ? { paddr: addl('paddr')!.value } : {}),
+    ...(addl('eaddr') ? { eaddr: addl('eaddr')!.value } : {}),
+    ...(store ? { storeData: { bytes: store.bytes as 1 | 2 | 4 | 8, value: store.value } } : {}),
+    ...(priv !== undefined ? { priv } : {}),
+  };
 }
 
 /** The disassembly of a record's instruction, or what the group is when it has none. */

@@ -263,9 +263,3 @@ export function fpFlags(fp: FpEffect, o: FpOperands): number {
     }
   }
 }
-
-/** Exposed for tests: the exact value of a register of format s or d (undefined for inf/NaN). */
-export function exactValue(reg: bigint, fmt: 's' | 'd', flen: 32 | 64): Q | undefined {
-  const u = unpack(reg, FMT[fmt], flen);
-  return u.cls === 'finite' || u.cls === 'zero' ? u.q : undefined;
-}

@@ -191,7 +191,7 @@ function decode32(inst: number, pc: bigint, xlen: Xlen, mnemonic: string, target
     // Shifts print the shamt, the rest the sign-extended immediate.
     const shift = funct3 === 1 || funct3 === 5;
     const imm = shift ? bits(inst, xlen === 64 && opcode === 0x13 ? 25 : 24, 20) : immI;
-    return { ...base, text: `${m} ${xName(rd)}, ${xName(rs1)}, ${imm}`, rd, control: SEQ };
+    return { ...base, text: `${m} ${xName(rd)}, ${xName(rs1)}, ${shift ? hex(imm) : imm}`, rd, control: SEQ };
   }
   if (opcode === 0x33 || opcode === 0x3b) return { ...base, text: `${m} ${xName(rd)}, ${xName(rs1)}, ${xName(rs2)}`, rd, control: SEQ };
   if (opcode === 0x2f) {
@@ -392,7 +392,7 @@ function decode16(inst: number, pc: bigint, xlen: Xlen, mnemonic: string): InsnE
       return { ...base, text: `${m} ${xName(rdFull)}, ${hex(imm6 & 0xfffff)}`, rd: rdFull, control: SEQ };
     case 'c.srli':
     case 'c.srai':
-      return { ...base, text: `${m} ${xName(rs1P)}, ${(bits(inst, 12, 12) << 5) | rs2Full}`, rd: rs1P, control: SEQ };
+      return { ...base, text: `${m} ${xName(rs1P)}, ${hex((bits(inst, 12, 12) << 5) | rs2Full)}`, rd: rs1P, control: SEQ };
     case 'c.andi':
       return { ...base, text: `${m} ${xName(rs1P)}, ${imm6}`, rd: rs1P, control: SEQ };
     case 'c.sub':
@@ -403,7 +403,7 @@ function decode16(inst: number, pc: bigint, xlen: Xlen, mnemonic: string): InsnE
     case 'c.addw':
       return { ...base, text: `${m} ${xName(rs1P)}, ${xName(rdP)}`, rd: rs1P, control: SEQ };
     case 'c.slli':
-      return { ...base, text: `${m} ${xName(rdFull)}, ${(bits(inst, 12, 12) << 5) | rs2Full}`, rd: rdFull, control: SEQ };
+      return { ...base, text: `${m} ${xName(rdFull)}, ${hex((bits(inst, 12, 12) << 5) | rs2Full)}`, rd: rdFull, control: SEQ };
     case 'c.mv':
     case 'c.add':
       return { ...base, text: `${m} ${xName(rdFull)}, ${xName(rs2Full)}`, rd: rdFull, control: SEQ };
