@@ -26,9 +26,9 @@ import { outputFormat, writeStream } from '../../core/stream-io.ts';
 import { writeOutputAtomic } from '../../core/io.ts';
 import { encodeTvRecords } from '../../golden-model/tvtrace/encoder.ts';
 import { serializeTvRecords } from '../../golden-model/tvtrace/formats/index.ts';
-import { checkTv, formatDivergence } from '../../workloads/tv/check.ts';
+import { checkTv, formatDivergence, recordPcs } from '../../workloads/tv/check.ts';
 import { elfFlen, traceProgramTv } from '../../workloads/tv/trace.ts';
-import { programOf, recordPcs, tvConfigFor, TV_ELF_SETTINGS, tvSets } from './tv-check.ts';
+import { programOf, tvConfigFor, TV_ELF_SETTINGS, tvSets } from './tv-check.ts';
 
 interface Options {
   out: string;

@@ -18,10 +18,10 @@ import { parseElf, type ElfProgram } from '../../golden-model/hart/elf.ts';
 import { parseTvRecords } from '../../golden-model/tvtrace/formats/index.ts';
 import type { TvRecord } from '../../golden-model/tvtrace/records.ts';
 import { TVTRACE_SETTINGS, tvtraceConfig, validateTvtraceSettings, type TvtraceConfig } from '../../golden-model/tvtrace/settings.ts';
-import { buildWorkload, qemuCommand, WORKLOAD_ARCHES, WORKLOADS, type WorkloadArch } from '../../workloads/build.ts';
+import { buildWorkload, WORKLOAD_ARCHES, WORKLOADS, type WorkloadArch } from '../../workloads/build.ts';
 import { DEFAULT_TIMEOUT_SECONDS } from '../../workloads/qemu.ts';
-import { checkTv, formatDivergence, TV_ABSENT, type TvAbsent } from '../../workloads/tv/check.ts';
-import { elfFlen, traceProgramTv } from '../../workloads/tv/trace.ts';
+import { checkTv, formatDivergence, recordPcs, TV_ABSENT, type TvAbsent } from '../../workloads/tv/check.ts';
+import { elfFlen, traceProgramTv, workloadQemuCpu } from '../../workloads/tv/trace.ts';
 
 // --- shared with trace-elf --tv -------------------------------------------------------------------
 
@@ -77,9 +77,8 @@ export function programOf(program: string, arch: string): { path: string; cpu?: 
     throw new RvError('bad-option', `--arch ${arch}: expected one of ${WORKLOAD_ARCHES.join(', ')}`);
   }
   const path = buildWorkload(program, arch as WorkloadArch);
-  const args = qemuCommand(arch as WorkloadArch, path).args;
-  const i = args.indexOf('-cpu');
-  return { path, ...(i >= 0 ? { cpu: args[i + 1]! } : {}) };
+  const cpu = workloadQemuCpu(arch as WorkloadArch);
+  return { path, ...(cpu !== undefined ? { cpu } : {}) };
 }
 
 export function positiveNumber(value: string, option: string, integer: boolean): number {
@@ -88,17 +87,6 @@ export function positiveNumber(value: string, option: string, integer: boolean):
     throw new RvError('bad-option', `${option} ${value}: expected a positive ${integer ? 'integer' : 'number'}`);
   }
   return n;
-}
-
-/** The address of each record's instruction: the previous record's next pc (the entry for the first). */
-export function recordPcs(records: readonly TvRecord[], entry: bigint): bigint[] {
-  const pcs: bigint[] = [];
-  let pc = entry;
-  for (const r of records) {
-    pcs.push(pc);
-    if ('nextPc' in r) pc = r.nextPc;
-  }
-  return pcs;
 }
 
 // --- the command -----------------------------------------------------------------------------------
@@ -111,6 +99,7 @@ interface Options {
   expected?: string;
   absent?: string;
   prefix?: boolean;
+  maxInstructions?: string;
   timeout: string;
   keepLog?: string;
   qemuCpu?: string;
@@ -156,6 +145,7 @@ export const tvCheckCommand: CommandDefinition<Options> = {
       .option('--expected <RECORDS>', "QEMU's records from `trace-elf --tv` (text or bin) instead of running QEMU")
       .option('--absent <LIST>', `elements the core does not trace at all: ${TV_ABSENT.join(', ')}`)
       .option('--prefix', 'a stream that stops before the end of the run passes when its groups match')
+      .option('--max-instructions <N>', 'check only the first N groups (QEMU stops after them; later groups of the stream are not read)')
       .option('--timeout <SECONDS>', 'stop QEMU after this long (an error)', String(DEFAULT_TIMEOUT_SECONDS))
       .option('--keep-log <FILE>', "keep QEMU's CPU-state log (large: 1-2.5 KB per instruction)")
       .option('--qemu-cpu <CPU>', "QEMU's -cpu (default: the workload's hart; rv64 or rv32 for an ELF)"),
@@ -165,6 +155,7 @@ export const tvCheckCommand: CommandDefinition<Options> = {
     const config = tvConfigFor(elf, settings, o.component, o.set ?? [], 'tv-check');
     const absent = absentList(o.absent);
     const timeout = positiveNumber(o.timeout, '--timeout', false);
+    const max = o.maxInstructions !== undefined ? positiveNumber(o.maxInstructions, '--max-instructions', true) : undefined;
     const bytes = readInput(o.in);
     if (bytes.length === 0) throw new RvError('bad-file', 'the stream is empty; expected the tandem-verification bytes of a run', { file: o.in });
 
@@ -172,6 +163,7 @@ export const tvCheckCommand: CommandDefinition<Options> = {
     let source: string;
     if (o.expected !== undefined) {
       records = parseTvRecords(readInput(o.expected), o.expected);
+      if (max !== undefined) records = records.slice(0, max);
       source = o.expected;
     } else {
       const cpu = o.qemuCpu ?? prog.cpu;
@@ -180,6 +172,7 @@ export const tvCheckCommand: CommandDefinition<Options> = {
         fpu: elfFlen(elf) !== 0 || config.flen !== 0,
         flen: config.flen === 32 ? 32 : 64,
         timeoutSeconds: timeout,
+        ...(max !== undefined ? { maxRecords: max } : {}),
         ...(cpu !== undefined ? { cpu } : {}),
         ...(o.keepLog !== undefined ? { keepLog: o.keepLog } : {}),
       });
@@ -191,6 +184,7 @@ export const tvCheckCommand: CommandDefinition<Options> = {
       entry: elf.entry,
       absent,
       ...(o.prefix ? { prefix: true } : {}),
+      ...(max !== undefined ? { expectedIsPrefix: true } : {}),
     });
     if (result.divergence !== undefined) {
       process.stdout.write(`tv-check: ${o.in} diverges from ${source}\n${formatDivergence(result.divergence, elf.xlen, o.in).join('\n')}\n`);
@@ -201,8 +195,9 @@ export const tvCheckCommand: CommandDefinition<Options> = {
       throw new RvError(e.code, `${e.message} (the ${result.matched} groups before it match)`, { file: o.in, offset: e.offset });
     }
     const skipped = result.skipped > 0 ? `, ${result.skipped} loader or ungrouped group(s) skipped` : '';
-    const partial = result.matched < result.expectedGroups ? ` (the first ${result.matched} of ${result.expectedGroups}: --prefix)` : '';
-    process.stdout.write(`tv-check: ${o.in} matches ${source}: ${result.matched} groups${partial}${skipped}\n`);
+    const limited = max !== undefined ? ` (--max-instructions ${max})` : '';
+    const partial = result.matched < result.expectedGroups ? ` (the first ${result.matched} of ${result.expectedGroups}: --prefix${result.cutShort ? '; the stream ends inside the next group' : ''})` : '';
+    process.stdout.write(`tv-check: ${o.in} matches ${source}: ${result.matched} groups${limited}${partial}${skipped}\n`);
     return ExitStatus.ok;
   },
 };

@@ -23,7 +23,7 @@
 import type { Xlen } from '../../golden-model/hart/stream.ts';
 import type { TvRecord } from '../../golden-model/tvtrace/records.ts';
 import { formatTvRecord } from '../../golden-model/tvtrace/formats/text.ts';
-import { decodeTv, type TvDecodeError, type TvGroupChanges, type TvParams } from '../../golden-model/tvtrace-decoder/decoder.ts';
+import { decodeTv, type TvDecodeError, type TvGroupChanges, type TvParams, type TvRebuild } from '../../golden-model/tvtrace-decoder/decoder.ts';
 import { groupLine } from '../../golden-model/tvtrace-decoder/dump.ts';
 import { privName, regName } from '../../golden-model/tvtrace-decoder/names.ts';
 import { disassemble } from './insn.ts';
@@ -37,8 +37,13 @@ export interface TvCheckOptions {
   /** The pc before the first group (the ELF entry). */
   readonly entry: bigint;
   readonly absent?: readonly TvAbsent[];
-  /** A stream that stops before the run's end passes when every group it holds matches. */
+  /**
+   * A stream that stops before the run's end passes when every group it holds matches (a last
+   * group cut short is left out).
+   */
   readonly prefix?: boolean;
+  /** `expected` is the start of a longer run: groups of the stream after it are not compared. */
+  readonly expectedIsPrefix?: boolean;
 }
 
 export interface TvFieldDiff {
@@ -73,6 +78,8 @@ export interface TvCheckResult {
   readonly divergence?: TvDivergence;
   /** The stream could not be decoded past this point (every group before it matched). */
   readonly decodeError?: TvDecodeError;
+  /** With prefix: the stream ends inside a group, which was not checked. */
+  readonly cutShort?: boolean;
 }
 
 const FCSR = 0x003;
@@ -82,32 +89,42 @@ const GPR0 = 0x1000;
 
 const hex = (v: bigint | number): string => `0x${v.toString(16)}`;
 
-/** The register writes of a record, by Debug-spec register number. */
-function recordWrites(r: TvRecord): Map<number, bigint> {
-  const w = new Map<number, bigint>();
+/** The address of each record's instruction: the previous record's next pc (the entry for the first). */
+export function recordPcs(records: readonly TvRecord[], entry: bigint): bigint[] {
+  const pcs: bigint[] = [];
+  let pc = entry;
+  for (const r of records) {
+    pcs.push(pc);
+    if ('nextPc' in r) pc = r.nextPc;
+  }
+  return pcs;
+}
+
+/** The register writes of a record, by Debug-spec register number, in `out` (cleared first). */
+function recordWrites(r: TvRecord, out: Map<number, bigint | undefined>): void {
+  out.clear();
   switch (r.kind) {
     case 'instruction':
-      if (r.gpr !== undefined && r.gpr.reg !== 0) w.set(0x1000 + r.gpr.reg, r.gpr.value);
-      if (r.fpr !== undefined) w.set(0x1020 + r.fpr.reg, r.fpr.value);
-      for (const c of r.csrs ?? []) w.set(c.csr, c.value);
-      if (r.fcsr !== undefined) w.set(FCSR, r.fcsr);
+      if (r.gpr !== undefined && r.gpr.reg !== 0) out.set(0x1000 + r.gpr.reg, r.gpr.value);
+      if (r.fpr !== undefined) out.set(0x1020 + r.fpr.reg, r.fpr.value);
+      if (r.csrs !== undefined) for (const c of r.csrs) out.set(c.csr, c.value);
+      if (r.fcsr !== undefined) out.set(FCSR, r.fcsr);
       break;
     case 'trap':
     case 'interrupt': {
       const base = r.priv === 3 ? 0x300 : r.priv === 1 ? 0x100 : 0x000;
-      w.set(base, r.status);
-      w.set(base + 0x42, r.cause);
-      w.set(base + 0x41, r.epc);
-      w.set(base + 0x43, r.tval);
+      out.set(base, r.status);
+      out.set(base + 0x42, r.cause);
+      out.set(base + 0x41, r.epc);
+      out.set(base + 0x43, r.tval);
       break;
     }
     case 'xret':
-      w.set(0x300, r.mstatus);
+      out.set(0x300, r.mstatus);
       break;
     default:
       break;
   }
-  return w;
 }
 
 /** fcsr = frm << 5 | fflags: after writes to one view, the others follow (unknown parts stay unknown). */
@@ -123,8 +140,6 @@ function completeViews(w: Map<number, bigint | undefined>, prior: ReadonlyMap<nu
   }
 }
 
-const recordKind = (r: TvRecord): string => r.kind;
-
 function instrOf(r: TvRecord): { size: 16 | 32; bits: number } | undefined {
   return r.kind === 'instruction' || r.kind === 'trap' || r.kind === 'xret' ? r.instr : undefined;
 }
@@ -137,16 +152,24 @@ function nextPcOf(r: TvRecord): bigint | undefined {
   return r.kind === 'instruction' || r.kind === 'trap' || r.kind === 'interrupt' || r.kind === 'xret' ? r.nextPc : undefined;
 }
 
+const showReg = (v: bigint | undefined, written: boolean): string =>
+  v === undefined ? (written ? 'unknown' : 'not written (value unknown)') : written ? hex(v) : `not written (still ${hex(v)})`;
+const memText = (field: TvAbsent, v: { value: bigint; bytes?: number }): string =>
+  field === 'store-data' ? `${hex(v.value)} (${v.bytes} byte${v.bytes === 1 ? '' : 's'})` : hex(v.value);
+
 /**
  * Compares `bytes` with `expected` (records of QEMU's run; `pcs[i]` is the address of record i's
  * instruction). Never throws on any byte stream.
  */
 export function checkTv(bytes: Uint8Array, expected: readonly TvRecord[], pcs: readonly bigint[], opts: TvCheckOptions): TvCheckResult {
-  const xlen = opts.params.xlen;
-  const xmask = (1n << BigInt(xlen)) - 1n;
+  return checkDecoded(decodeTv(bytes, opts.params, { pc: opts.entry, priv: 3 }), expected, pcs, opts);
+}
+
+/** checkTv on a stream already decoded with `decodeTv(bytes, params, { pc: entry, priv: 3 })`. */
+export function checkDecoded(decoded: TvRebuild, expected: readonly TvRecord[], pcs: readonly bigint[], opts: TvCheckOptions): TvCheckResult {
+  const xmask = (1n << BigInt(opts.params.xlen)) - 1n;
   const fmask = (1n << BigInt(opts.params.flen)) - 1n;
   const absent = new Set(opts.absent ?? []);
-  const decoded = decodeTv(bytes, opts.params, { pc: opts.entry, priv: 3 });
   const groups = decoded.groups;
 
   /** The state both sides agree on so far (registers by number, the privilege mode). */
@@ -156,6 +179,8 @@ export function checkTv(bytes: Uint8Array, expected: readonly TvRecord[], pcs: r
   let skipped = 0;
   let g = 0;
   let first = true;
+  const ew = new Map<number, bigint | undefined>();
+  const aw = new Map<number, bigint | undefined>();
 
   const nextActual = (): TvGroupChanges | undefined => {
     while (g < groups.length) {
@@ -184,13 +209,14 @@ export function checkTv(bytes: Uint8Array, expected: readonly TvRecord[], pcs: r
     const pc = pcs[i] ?? 0n;
     const act = nextActual();
     if (act === undefined) {
-      if (decoded.error) return { ok: false, matched: i, expectedGroups: expected.length, skipped, decodeError: decoded.error };
-      if (opts.prefix) return { ok: true, matched: i, expectedGroups: expected.length, skipped };
-      return diverge(i, pc, [{ field: 'group', expected: `${recordKind(exp)} (group ${i} of ${expected.length})`, actual: `none: the stream ends after ${i} groups` }], exp, undefined);
+      // With prefix, a stream cut inside its last group (a simulation stopped mid-write) ends before it.
+      if (decoded.error && !(opts.prefix && decoded.error.code === 'truncated')) return { ok: false, matched: i, expectedGroups: expected.length, skipped, decodeError: decoded.error };
+      if (opts.prefix) return { ok: true, matched: i, expectedGroups: expected.length, skipped, ...(decoded.error ? { cutShort: true } : {}) };
+      return diverge(i, pc, [{ field: 'group', expected: `${exp.kind} (group ${i} of ${expected.length})`, actual: `none: the stream ends after ${i} groups` }], exp, undefined);
     }
-    const diffs: TvFieldDiff[] = [];
+    let diffs: TvFieldDiff[] | undefined;
     const diff = (field: string, e: string, a: string): void => {
-      diffs.push({ field, expected: e, actual: a });
+      (diffs ??= []).push({ field, expected: e, actual: a });
     };
 
     if (act.kind !== exp.kind) diff('kind', exp.kind, act.kind);
@@ -203,15 +229,13 @@ export function checkTv(bytes: Uint8Array, expected: readonly TvRecord[], pcs: r
     // Instruction.
     const ei = instrOf(exp);
     const ai = act.instr;
-    if (ei !== undefined || ai !== undefined) {
-      const et = ei === undefined ? 'none' : `${hex(ei.bits)} (${ei.size}-bit)`;
-      const at = ai === undefined ? 'none' : `${hex(ai.value)} (${ai.bits}-bit)`;
-      if (et !== at) diff('instr', et, at);
+    if ((ei === undefined) !== (ai === undefined) || (ei !== undefined && (ei.bits !== ai!.value || ei.size !== ai!.bits))) {
+      diff('instr', ei === undefined ? 'none' : `${hex(ei.bits)} (${ei.size}-bit)`, ai === undefined ? 'none' : `${hex(ai.value)} (${ai.bits}-bit)`);
     }
 
     // Registers, as state.
-    const ew = new Map<number, bigint | undefined>(recordWrites(exp));
-    const aw = new Map<number, bigint | undefined>();
+    recordWrites(exp, ew);
+    aw.clear();
     for (const r of act.regs) {
       if (r.regno === GPR0) continue;
       let v = r.value;
@@ -225,13 +249,19 @@ export function checkTv(bytes: Uint8Array, expected: readonly TvRecord[], pcs: r
     }
     completeViews(ew, prior);
     completeViews(aw, prior);
-    const regs = new Set([...ew.keys(), ...aw.keys()]);
-    for (const k of [...regs].sort((a, b) => a - b)) {
-      const ev = ew.has(k) ? ew.get(k) : prior.get(k);
+    let regDiffs: number[] | undefined;
+    for (const [k, v] of ew) {
       const av = aw.has(k) ? aw.get(k) : prior.get(k);
-      if (ev !== av) {
-        const show = (v: bigint | undefined, written: boolean): string => (v === undefined ? (written ? 'unknown' : 'not written (value unknown)') : written ? hex(v) : `not written (still ${hex(v)})`);
-        diff(regName(k), show(ev, ew.has(k)), show(av, aw.has(k)));
+      if (v !== av) (regDiffs ??= []).push(k);
+    }
+    for (const [k, v] of aw) {
+      if (!ew.has(k) && prior.get(k) !== v) (regDiffs ??= []).push(k);
+    }
+    if (regDiffs !== undefined) {
+      for (const k of regDiffs.sort((a, b) => a - b)) {
+        const ev = ew.has(k) ? ew.get(k) : prior.get(k);
+        const av = aw.has(k) ? aw.get(k) : prior.get(k);
+        diff(regName(k), showReg(ev, ew.has(k)), showReg(av, aw.has(k)));
       }
     }
 
@@ -241,30 +271,29 @@ export function checkTv(bytes: Uint8Array, expected: readonly TvRecord[], pcs: r
     if (ep !== ap) diff('priv', privName(ep), act.priv === undefined ? `not reported (still ${privName(ap)})` : privName(ap));
 
     // Memory: effective and physical address, store data.
-    const addl = (name: string): { value: bigint; bytes: number } | undefined => {
-      let found: { value: bigint; bytes: number } | undefined;
-      for (const a of act.addl) if (a.name === name) found = { value: a.value, bytes: a.bytes };
-      return found;
-    };
-    const memField = (field: TvAbsent, e: { value: bigint; bytes?: number } | undefined, a: { value: bigint; bytes: number } | undefined): void => {
-      const text = (v: { value: bigint; bytes?: number }): string => (field === 'store-data' ? `${hex(v.value)} (${v.bytes} byte${v.bytes === 1 ? '' : 's'})` : hex(v.value));
-      if (e === undefined && a === undefined) return;
-      if (e !== undefined && a === undefined) {
-        if (!absent.has(field)) diff(field, text(e), 'not reported');
-        return;
-      }
-      if (e === undefined) {
-        diff(field, 'none', text(a!));
-        return;
-      }
-      if (e.value !== a!.value || (field === 'store-data' && e.bytes !== a!.bytes)) diff(field, text(e), text(a!));
-    };
+    let aE: { value: bigint; bytes: number } | undefined;
+    let aP: { value: bigint; bytes: number } | undefined;
+    let aS: { value: bigint; bytes: number } | undefined;
+    for (const a of act.addl) {
+      if (a.name === 'eaddr') aE = a;
+      else if (a.name === 'paddr') aP = a;
+      else if (a.name === 'store.data') aS = a;
+    }
     const isInstr = exp.kind === 'instruction';
-    memField('eaddr', isInstr && exp.eaddr !== undefined ? { value: exp.eaddr } : undefined, addl('eaddr'));
-    memField('paddr', isInstr && exp.paddr !== undefined ? { value: exp.paddr } : undefined, addl('paddr'));
-    memField('store-data', isInstr && exp.storeData !== undefined ? { value: exp.storeData.value, bytes: exp.storeData.bytes } : undefined, addl('store.data'));
+    const memField = (field: TvAbsent, e: { value: bigint; bytes?: number } | undefined, a: { value: bigint; bytes: number } | undefined): void => {
+      if (e === undefined && a === undefined) return;
+      if (a === undefined) {
+        if (!absent.has(field)) diff(field, memText(field, e!), 'not reported');
+      } else if (e === undefined) diff(field, 'none', memText(field, a));
+      else if (e.value !== a.value || (field === 'store-data' && e.bytes !== a.bytes)) diff(field, memText(field, e), memText(field, a));
+    };
+    if (isInstr || aE !== undefined || aP !== undefined || aS !== undefined) {
+      memField('eaddr', isInstr && exp.eaddr !== undefined ? { value: exp.eaddr } : undefined, aE);
+      memField('paddr', isInstr && exp.paddr !== undefined ? { value: exp.paddr } : undefined, aP);
+      memField('store-data', isInstr && exp.storeData !== undefined ? { value: exp.storeData.value, bytes: exp.storeData.bytes } : undefined, aS);
+    }
 
-    if (diffs.length > 0) return diverge(i, pc, diffs, exp, act);
+    if (diffs !== undefined) return diverge(i, pc, diffs, exp, act);
 
     for (const [k, v] of ew) {
       if (v === undefined) prior.delete(k);
@@ -274,11 +303,11 @@ export function checkTv(bytes: Uint8Array, expected: readonly TvRecord[], pcs: r
     recent.push({ index: i, pc, expected: exp, actual: act });
     if (recent.length > 3) recent.shift();
   }
-  const extra = nextActual();
+  const extra = opts.expectedIsPrefix ? undefined : nextActual();
   if (extra !== undefined) {
     return diverge(expected.length, extra.pc?.value ?? 0n, [{ field: 'group', expected: `none: QEMU's run ends after ${expected.length} groups`, actual: extra.kind }], undefined, extra);
   }
-  if (decoded.error) return { ok: false, matched: expected.length, expectedGroups: expected.length, skipped, decodeError: decoded.error };
+  if (decoded.error && !opts.expectedIsPrefix) return { ok: false, matched: expected.length, expectedGroups: expected.length, skipped, decodeError: decoded.error };
   return { ok: true, matched: expected.length, expectedGroups: expected.length, skipped };
 }
 

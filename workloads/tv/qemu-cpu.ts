@@ -56,13 +56,27 @@ export function cpuLogArgs(opts: { elf: string; cpu?: string; fpu: boolean }, co
   ];
 }
 
-/** QEMU processes this process started and has not seen end, with their temporary folders. */
-const live = new Map<ChildProcess, string[]>();
+/** QEMU processes this process started and has not seen end: their log pipe, the paths to remove. */
+const live = new Map<ChildProcess, { fifo: string; paths: string[] }>();
 const SIGNAL_STATUS: Record<string, number> = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 };
 
+/**
+ * Opens the pipe for writing and closes it: a reader still waiting in open() (QEMU ended, or was
+ * killed, before opening its log) gets end-of-file instead of blocking a thread for ever, which
+ * would also keep this process from exiting.
+ */
+function releaseReader(fifo: string): void {
+  try {
+    closeSync(openSync(fifo, constants.O_WRONLY | constants.O_NONBLOCK));
+  } catch {
+    // no reader waiting
+  }
+}
+
 function killAll(): void {
-  for (const [c, paths] of live) {
+  for (const [c, { fifo, paths }] of live) {
     c.kill('SIGKILL');
+    releaseReader(fifo);
     for (const p of paths) rmSync(p, { recursive: true, force: true });
   }
 }
@@ -72,12 +86,12 @@ function onSignal(sig: NodeJS.Signals): void {
 }
 
 /** While a QEMU runs: interrupting or ending this process kills it (and removes its folder). */
-function track(child: ChildProcess, paths: string[]): void {
+function track(child: ChildProcess, fifo: string, paths: string[]): void {
   if (live.size === 0) {
     process.on('exit', killAll);
     for (const sig of Object.keys(SIGNAL_STATUS)) process.on(sig, onSignal);
   }
-  live.set(child, paths);
+  live.set(child, { fifo, paths });
 }
 function untrack(child: ChildProcess): void {
   live.delete(child);
@@ -118,7 +132,7 @@ export async function runCpuLog(opts: CpuLogRunOptions, consume: (lines: string[
   }
   const started = performance.now();
   const child = spawn(qemu, cpuLogArgs(opts, consoleFile, fifo), { stdio: ['ignore', 'ignore', 'pipe'] });
-  track(child, keepTmp !== undefined ? [dir, keepTmp] : [dir]);
+  track(child, fifo, keepTmp !== undefined ? [dir, keepTmp] : [dir]);
   let stderr = '';
   child.stderr!.setEncoding('utf8').on('data', (s: string) => {
     if (stderr.length < 1 << 16) stderr += s;
@@ -134,13 +148,7 @@ export async function runCpuLog(opts: CpuLogRunOptions, consume: (lines: string[
     child.on('close', (status, signal) => resolve({ status, signal }));
   });
   // A QEMU that ends before opening its log would leave the reader waiting for a writer: be one.
-  void closed.then(() => {
-    try {
-      closeSync(openSync(fifo, constants.O_WRONLY | constants.O_NONBLOCK));
-    } catch {
-      // no reader waiting
-    }
-  });
+  void closed.then(() => releaseReader(fifo));
   const log = createReadStream(fifo, { encoding: 'latin1', highWaterMark: 1 << 20 });
 
   try {

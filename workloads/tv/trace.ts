@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { RvError } from '../../golden-model/common/errors.ts';
 import { parseElf, type ElfProgram } from '../../golden-model/hart/elf.ts';
 import type { TvRecord } from '../../golden-model/tvtrace/records.ts';
+import { qemuCommand, type WorkloadArch } from '../build.ts';
 import { timeoutMessage } from '../qemu.ts';
 import { TvDeriver, type DeriveStats } from './derive.ts';
 import { CpuLogParser, runCpuLog } from './qemu-cpu.ts';
@@ -39,6 +40,13 @@ export interface TvTrace {
   seconds: number;
 }
 
+/** QEMU's -cpu for the hart of a workload arch (build.ts: the RV32IMC hart has no A, F, D). */
+export function workloadQemuCpu(arch: WorkloadArch): string | undefined {
+  const args = qemuCommand(arch, '').args;
+  const i = args.indexOf('-cpu');
+  return i >= 0 ? args[i + 1] : undefined;
+}
+
 /** The float ABI of an ELF (e_flags bits 2:1): 0 soft, 1 single, 2 double, 3 quad. */
 export function elfFloatAbi(elf: ElfProgram): number {
   return (elf.flags >> 1) & 3;
@@ -48,6 +56,36 @@ export function elfFloatAbi(elf: ElfProgram): number {
 export function elfFlen(elf: ElfProgram): 0 | 32 | 64 {
   const abi = elfFloatAbi(elf);
   return abi === 0 ? 0 : abi === 1 ? 32 : 64;
+}
+
+/**
+ * The derivation of a log already written (e.g. kept with keepLog): for tests, and for a log taken
+ * by hand with the same QEMU options. `fpu` must say whether the log has the f registers.
+ */
+export function deriveTvFromLines(lines: Iterable<string>, elf: ElfProgram, opts: { fpu: boolean; flen?: 0 | 32 | 64; fileName: string; maxRecords?: number }): Pick<TvTrace, 'records' | 'pcs' | 'stats'> {
+  let parser: CpuLogParser;
+  const deriver: TvDeriver = new TvDeriver(
+    { xlen: elf.xlen, flen: opts.flen ?? (opts.fpu ? 64 : 0), image: elf.image, entry: elf.entry, fileName: opts.fileName, ...(opts.maxRecords !== undefined ? { maxRecords: opts.maxRecords } : {}) },
+    { get csrNames() { return parser.csrNames; } },
+  );
+  parser = new CpuLogParser(elf.xlen, opts.fpu, deriver, opts.fileName);
+  const batch: string[] = [];
+  for (const l of lines) {
+    batch.push(l);
+    if (batch.length >= 4096) {
+      parser.lines(batch);
+      batch.length = 0;
+      if (deriver.done) break;
+    }
+  }
+  if (!deriver.done) {
+    parser.lines(batch);
+    if (!deriver.done) {
+      parser.end();
+      deriver.end();
+    }
+  }
+  return { records: deriver.records, pcs: deriver.pcs, stats: { ...deriver.stats, logLines: parser.stats.lines } };
 }
 
 export async function traceProgramTv(elfPath: string, opts: TvTraceOptions = {}): Promise<TvTrace> {
