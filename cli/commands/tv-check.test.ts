@@ -179,7 +179,7 @@ describe.skipIf(!toolsAvailable())('trace-elf --tv and tv-check', () => {
     expect(existsSync(path('fp.tv'))).toBe(false);
     // With FLEN 64 the same program round-trips, floating point and AMOs included.
     const ok = rvtrace('trace-elf', fp, '--tv', '--format', 'bytes', '--out', path('fp.tv'), '--check');
-    expect(ok.stdout).toMatch(/^check: the tvtrace encoding of the 196 groups/);
+    expect(ok.stdout).toMatch(/^check: the tvtrace encoding of the 199 groups/);
     expect(ok.status).toBe(0);
   });
 

@@ -145,7 +145,7 @@ export const tvCheckCommand: CommandDefinition<Options> = {
       .option('--expected <RECORDS>', "QEMU's records from `trace-elf --tv` (text or bin) instead of running QEMU")
       .option('--absent <LIST>', `elements the core does not trace at all: ${TV_ABSENT.join(', ')}`)
       .option('--prefix', 'a stream that stops before the end of the run passes when its groups match')
-      .option('--max-instructions <N>', 'check only the first N groups (QEMU stops after them; later groups of the stream are not read)')
+      .option('--max-instructions <N>', 'check only the first N groups (QEMU stops after them; later groups of the stream are not compared)')
       .option('--timeout <SECONDS>', 'stop QEMU after this long (an error)', String(DEFAULT_TIMEOUT_SECONDS))
       .option('--keep-log <FILE>', "keep QEMU's CPU-state log (large: 1-2.5 KB per instruction)")
       .option('--qemu-cpu <CPU>', "QEMU's -cpu (default: the workload's hart; rv64 or rv32 for an ELF)"),

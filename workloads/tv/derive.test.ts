@@ -100,6 +100,12 @@ describe.skipIf(!toolsAvailable())('derivation from QEMU runs', () => {
     // csrs sstatus, t0 (SUM): sstatus, then the mstatus it changed.
     const sum = byInstr(0x1002_a073)[0];
     expect(sum).toMatchObject({ csrs: [{ csr: 0x100 }, { csr: 0x300 }] });
+    // csrw menvcfg, -1: the write records what QEMU holds, as the program reads it back (WARL).
+    const envcfg = byInstr(0x30a2_9073)[0];
+    const readBack = byInstr(0x30a0_2573)[0];
+    expect(readBack).toMatchObject({ gpr: { reg: 10 } });
+    expect(envcfg).toEqual({ kind: 'instruction', nextPc: tv64.pcs[recs.indexOf(envcfg!)]! + 4n, instr: { size: 32, bits: 0x30a2_9073 }, csrs: [{ csr: 0x30a, value: readBack!.kind === 'instruction' ? readBack!.gpr!.value : 0n }] });
+    expect(readBack!.kind === 'instruction' && readBack!.gpr!.value).not.toBe((1n << 64n) - 1n);
     expect(tv64.stats).toMatchObject({ amos: 13, traps: 2, fpInstructions: 42 });
   });
 

@@ -12,6 +12,7 @@
  */
 import { classify } from '../../golden-model/hart/isa/classify.ts';
 import type { Xlen } from '../../golden-model/hart/stream.ts';
+import { CSR_NAMES } from '../../golden-model/tvtrace-decoder/names.ts';
 
 export interface RegRef {
   readonly file: 'x' | 'f';
@@ -104,16 +105,8 @@ const F = [
 export const xName = (r: number): string => X[r] ?? `x${r}`;
 export const fName = (r: number): string => F[r] ?? `f${r}`;
 
-const CSR_TEXT: Record<number, string> = {
-  0x001: 'fflags', 0x002: 'frm', 0x003: 'fcsr', 0x100: 'sstatus', 0x104: 'sie', 0x105: 'stvec', 0x106: 'scounteren',
-  0x140: 'sscratch', 0x141: 'sepc', 0x142: 'scause', 0x143: 'stval', 0x144: 'sip', 0x180: 'satp',
-  0x300: 'mstatus', 0x301: 'misa', 0x302: 'medeleg', 0x303: 'mideleg', 0x304: 'mie', 0x305: 'mtvec', 0x306: 'mcounteren',
-  0x310: 'mstatush', 0x340: 'mscratch', 0x341: 'mepc', 0x342: 'mcause', 0x343: 'mtval', 0x344: 'mip',
-  0x3a0: 'pmpcfg0', 0x3b0: 'pmpaddr0', 0xb00: 'mcycle', 0xb02: 'minstret', 0xb80: 'mcycleh', 0xb82: 'minstreth',
-  0xc00: 'cycle', 0xc01: 'time', 0xc02: 'instret', 0xc80: 'cycleh', 0xc81: 'timeh', 0xc82: 'instreth',
-  0xf11: 'mvendorid', 0xf12: 'marchid', 0xf13: 'mimpid', 0xf14: 'mhartid',
-};
-export const csrText = (csr: number): string => CSR_TEXT[csr] ?? `0x${csr.toString(16)}`;
+/** A CSR by its privileged-spec name (the decoder's table), else its number. */
+export const csrText = (csr: number): string => CSR_NAMES.get(csr) ?? `0x${csr.toString(16)}`;
 
 function bits(x: number, hi: number, lo: number): number {
   return (x >>> lo) & ((1 << (hi - lo + 1)) - 1);

@@ -2,7 +2,8 @@
  * RV64GC fixture of the tandem-verification derivation (workloads/tv/): what the workloads do not
  * exercise. Floating point with every exception flag, read back with frflags after each operation
  * (the derivation checks each read against the flags it computed, so QEMU judges fflags.ts); the
- * rounding modes (static and dynamic); AMOs, with rd = x0 too (the old value then comes from the
+ * rounding modes (static and dynamic); a WARL CSR QEMU does not print (menvcfg), written and read
+ * back; AMOs, with rd = x0 too (the old value then comes from the
  * derived memory), lr/sc with a failing sc; S-mode with an ecall delegated to it (a trap into S:
  * sstatus, scause, sepc, stval), sret, an sstatus write; an ebreak back to M-mode; exit through the
  * SiFive test device.
@@ -152,6 +153,11 @@ _start:
 	frcsr a0
 	fscsr a1, zero
 	frcsr a0
+
+	/* A WARL CSR QEMU does not print: the value read back is the one held (menvcfg keeps few bits). */
+	li t0, -1
+	csrw menvcfg, t0
+	csrr a0, menvcfg
 
 	/* AMOs, lr/sc. */
 	la s1, amodata
