@@ -21,6 +21,7 @@ import { infoCommand } from './commands/info.ts';
 import { ipxactCommand } from './commands/ipxact.ts';
 import { stimulusCommand } from './commands/stimulus.ts';
 import { traceElfCommand } from './commands/trace-elf.ts';
+import { tvCheckCommand } from './commands/tv-check.ts';
 import { collectSet, describeSettings, resolveSettings } from '../golden-model/common/settings.ts';
 import { BLOCKS, resolveComponent, shippedOf } from '../blocks/index.ts';
 import type { CommandDefinition } from '../core/block.ts';
@@ -41,6 +42,7 @@ const COMMANDS: CommandDefinition<never>[] = [
   mergeCommand as CommandDefinition<never>,
   fuzzCommand as CommandDefinition<never>,
   traceElfCommand as CommandDefinition<never>,
+  tvCheckCommand as CommandDefinition<never>,
   componentsCommand as CommandDefinition<never>,
   ...BLOCKS.flatMap((b) => b.commands ?? []),
 ];
