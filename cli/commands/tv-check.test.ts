@@ -6,10 +6,10 @@
  * without the cross compiler or QEMU.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildFixture, FIXTURE_DIR } from '../../golden-model/hart/test-fixtures/qemu/build.ts';
 import { parseTv } from '../../golden-model/tvtrace-decoder/decoder.ts';
 import { buildTvFixture, toolsAvailable } from '../../workloads/tv/test-fixtures/build.ts';
@@ -35,6 +35,7 @@ function oneLine(r: { status: number | null; stderr: string }): string {
 const path = (name: string): string => join(dir, name);
 
 describe.skipIf(!toolsAvailable())('trace-elf --tv and tv-check', () => {
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
   let bytes: Uint8Array;
   let groups: ReturnType<typeof parseTv>['groups'];
   beforeAll(() => {

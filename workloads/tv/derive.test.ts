@@ -4,10 +4,10 @@
  * vouch for a record stops with an error naming the log line. Skipped without the cross compiler
  * or QEMU.
  */
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RvError } from '../../golden-model/common/errors.ts';
 import { parseElf, type ElfProgram } from '../../golden-model/hart/elf.ts';
 import { FIXTURE_DIR } from '../../golden-model/hart/test-fixtures/qemu/build.ts';
@@ -21,6 +21,7 @@ const hex = (v: bigint): string => `0x${v.toString(16)}`;
 const at = (t: Pick<TvTrace, 'records' | 'pcs'>, pc: bigint): TvRecord[] => t.records.filter((_, i) => t.pcs[i] === pc);
 
 describe.skipIf(!toolsAvailable())('derivation from QEMU runs', () => {
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
   let rv64: TvTrace;
   let rv32: TvTrace;
   let tv64: TvTrace;

@@ -5,7 +5,7 @@
  * typed from the ISA manual.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -49,6 +49,7 @@ describe.skipIf(!haveObjdump)('disassembly agrees with objdump -M no-aliases', (
         if (mine !== theirs && wrong.length < 10) wrong.push(`${file}:${m[1]}: ${mine} | objdump: ${theirs}`);
       }
     }
+    rmSync(dir, { recursive: true, force: true });
     expect(wrong).toEqual([]);
     expect(compared).toBeGreaterThan(15000);
   });
