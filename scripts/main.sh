@@ -5,7 +5,8 @@
 # shipped component into out/rtl/, co-simulate the default E-Trace, PMU and N-Trace components' RTL against
 # the model, run every SBI PMU call on QEMU virt's PMU (model and RTL), and
 # trace a real program (the bytecode interpreter of workloads/) through QEMU with every optional
-# mode, checking that the trace decodes back to what QEMU executed, and count it with pmu-stat. Between the two, a lossy
+# mode, checking that the trace decodes back to what QEMU executed, and count it with pmu-stat; the same
+# program through the default N-Trace encoder, and a program in tandem-verification form checked by tv-check. Between the two, a lossy
 # transport: the trace is lost in bursts and recovers, the fraction recovered is printed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -42,3 +43,10 @@ rvtrace trace-elf interp --arch rv64gc --out out/interp.bin --check \
   --set ImplicitReturn=1 --set BranchPrediction=1 --set JumpTargetCache=1 --set siJump=1
 echo "main: workloads/interp traced through QEMU (out/interp.bin) and round-tripped with every optional mode"
 rvtrace pmu-stat --component pmu --stream out/interp.bin
+# The same program through the default N-Trace encoder, decoded back by the independent decoder.
+rvtrace encode --component ntrace --in out/interp.bin --out out/interp.nt
+rvtrace decode --component ntrace --in out/interp.nt --image out/interp.bin --out out/interp-nt.pcs --check
+# A real program in tandem-verification form (QEMU's state changes), checked by the tandem checker.
+rvtrace trace-elf crc --tv --format bytes --component tvtrace --out out/crc.tv
+rvtrace tv-check --elf crc --in out/crc.tv --component tvtrace
+echo "main: interp traced through N-Trace and decoded back; crc checked in tandem-verification form"
