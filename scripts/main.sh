@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # The README's first command: installs what is missing, then runs the main job on the shipped
 # defaults: generate a stimulus stream, print its statistics, trace it with the default E-Trace
-# component and decode the trace back (every instruction must come back), generate the RTL of every
-# shipped component into out/rtl/, co-simulate the default E-Trace, PMU and N-Trace components' RTL against
-# the model, run every SBI PMU call on QEMU virt's PMU (model and RTL), and
+# component and decode the trace back (every instruction must come back), then through a lossy
+# transport (the trace is lost in bursts and recovers; the fraction recovered is printed); generate
+# the RTL of every shipped component into out/rtl/; co-simulate the default E-Trace, PMU and N-Trace
+# components' RTL against the model; run every SBI PMU call on QEMU virt's PMU (model and RTL);
 # trace a real program (the bytecode interpreter of workloads/) through QEMU with every optional
-# mode, checking that the trace decodes back to what QEMU executed, and count it with pmu-stat; the same
-# program through the default N-Trace encoder, and a program in tandem-verification form checked by tv-check. Between the two, a lossy
-# transport: the trace is lost in bursts and recovers, the fraction recovered is printed.
+# mode, checking that the trace decodes back to what QEMU executed, count it with pmu-stat, and
+# trace it through the default N-Trace encoder; and derive another program's tandem-verification
+# trace from QEMU and check it with tv-check.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
