@@ -81,17 +81,6 @@ export function ntraceStats(items: readonly ParsedItem[], bytes: Uint8Array): Nt
   };
 }
 
-/** The summary as text lines: one per TCODE, then the totals. */
-export function formatStats(s: NtraceStats): string[] {
-  const lines = s.perTcode.map(
-    (t) => `${`${t.name}(${t.tcode})`.padEnd(28)} ${String(t.count).padStart(8)} messages ${String(t.bytes).padStart(10)} bytes`,
-  );
-  lines.push(
-    `total: ${s.messages} messages, ${s.messageBytes} bytes in messages, ${s.idleBytes} idle bytes, ${s.errors} framing errors, ${s.totalBytes} bytes`,
-  );
-  return lines;
-}
-
 /** Messages only (framing errors dropped). */
 export function messagesOf(items: readonly ParsedItem[]): NtraceMessage[] {
   return items.filter((i): i is NtraceMessage => i.kind === 'message');
