@@ -44,9 +44,10 @@ export const fuzzCommand: CommandDefinition<Options> = {
     'random traps, faults, halts, resets and idle cycles, with the co-simulation\'s random CSR program.',
     'PMU: one of four builds per component (as it is, 16-bit counters, clamped or hard-wired selectors),',
     'random traps, faults, halts, resets and idle cycles. N-Trace: every setting is a build: the mode,',
-    'HIST-full timing, empty-HIST messages, implicit return, I-CNT width, periodic sync, address MSB',
-    'dropping and stall flipped or kept, half the time the smallest FIFO the configuration allows;',
-    'random traps/halts/resets/triggers and random back-pressure (loss and SYNC 7 recovery).',
+    'HIST-full timing, empty-HIST messages, implicit return (counter or stack), RepeatBranch, HIST',
+    'repeats, Ownership messages, I-CNT width, periodic sync, address MSB dropping and stall flipped',
+    'or kept, half the time the smallest FIFO the configuration allows; random traps/halts/resets/',
+    'triggers and random back-pressure (loss and SYNC 7 recovery).',
     'Exit status 1 when a failure was found.',
   ].join('\n'),
   options: (cmd: Command) =>

@@ -50,7 +50,7 @@ export const block: Block<NtraceConfig> = {
 
   randomSets(rng, r) {
     // Every N-Trace setting is a parameter of the hardware, so each draw is a build: the mode and
-    // the options are flipped or kept, and half the time the FIFO is made as small as the
+    // the options (implicit return, repeats, Ownership messages, ...) are flipped or kept, and half the time the FIFO is made as small as the
     // configuration allows (loss and recovery, or stalls, under back-pressure).
     const c = r.config;
     const below = (n: number): number => rng.int(0, n - 1);
@@ -59,7 +59,10 @@ export const block: Block<NtraceConfig> = {
     if (mode !== c.mode) sets.push(`ntrace_mode=${mode}`, ...(mode === 'btm' ? ['repeat_history=0'] : []));
     if (mode === 'htm' && below(3) === 0) sets.push(`hist_full=${c.histFull === 'spec' ? 'deferred' : 'spec'}`);
     if (mode === 'htm' && below(4) === 0) sets.push(`empty_hist_indirect=${c.emptyHistIndirect === 'hist' ? 'plain' : 'hist'}`);
-    if (below(3) === 0) sets.push(`implicit_return=${rng.pick(['none', 'counter'])}`, `call_stack_size=${1 + below(8)}`);
+    if (below(3) === 0) sets.push(`implicit_return=${rng.pick(['none', 'counter', 'stack'])}`, `call_stack_size=${1 + below(8)}`);
+    if (below(4) === 0) sets.push(`repeat_branch=${c.repeatBranch ? 0 : 1}`);
+    if (mode === 'htm' && below(4) === 0) sets.push(`repeat_history=${c.repeatHistory ? 0 : 1}`);
+    if (below(4) === 0) sets.push(`ownership=${c.ownership ? 0 : 1}`);
     if (below(3) === 0) sets.push(`icnt_width=${1 + below(22)}`);
     if (below(3) === 0) sets.push(`sync_period=${below(64)}`);
     if (below(4) === 0) sets.push(`address_msb_drop=${c.addressMsbDrop ? 0 : 1}`);
