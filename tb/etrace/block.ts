@@ -4,7 +4,7 @@
  * co-simulation adapter, stimulus and fuzz policy (tb/etrace/).
  */
 import type { Block } from '../../core/block.ts';
-import type { Rng } from '../../golden-model/common/rng.ts';
+import { randomTraceKnobs } from '../trace-knobs.ts';
 import type { EtraceConfig } from '../../golden-model/etrace/config.ts';
 import { ETRACE_TOP_MODULE } from '../../golden-model/etrace/ports.ts';
 import { ETRACE_SETTINGS, etraceConfig, validateEtraceSettings } from '../../golden-model/etrace/settings.ts';
@@ -13,8 +13,6 @@ import { etraceLintWaivers, renderEtraceRtl } from '../../generator/etrace/rtl.t
 import { caseRecords, etraceCaseModel, runEtraceCase } from './case.ts';
 import { etraceCodec } from './codec.ts';
 import { cosimEtrace } from './cosim.ts';
-
-const rate = (rng: Rng, max: number): number => Number((rng.float() * max).toFixed(5));
 
 export const block: Block<EtraceConfig> = {
   name: 'etrace',
@@ -72,20 +70,7 @@ export const block: Block<EtraceConfig> = {
     }
     return sets;
   },
-  randomKnobs(rng) {
-    return {
-      interrupt_rate: rate(rng, 0.01),
-      fault_rate: rate(rng, 0.01),
-      halt_rate: rate(rng, 0.002),
-      reset_rate: rate(rng, 0.001),
-      idle_rate: rate(rng, 0.1),
-      trace_on_rate: rate(rng, 0.005),
-      trace_off_rate: rate(rng, 0.005),
-      // Half the cases run loop-heavy code (long loops, few data-dependent ifs): only there do the
-      // branch predictor's counts (F0 SF0) and its forwarding between steps show in the trace.
-      ...(rng.float() < 0.5 ? { loop_continue: Number((0.9 + rng.float() * 0.09).toFixed(5)), w_if: rng.int(0, 5) } : {}),
-    };
-  },
+  randomKnobs: randomTraceKnobs,
 
   codec: etraceCodec,
 };

@@ -4,7 +4,7 @@
  * co-simulation adapter, stimulus and fuzz policy (tb/ntrace/).
  */
 import type { Block } from '../../core/block.ts';
-import type { Rng } from '../../golden-model/common/rng.ts';
+import { randomTraceKnobs } from '../trace-knobs.ts';
 import { resolveSettings } from '../../golden-model/common/settings.ts';
 import { NTRACE_TOP_MODULE } from '../../golden-model/ntrace/ports.ts';
 import { registerMapErrors } from '../../golden-model/ntrace/registers.ts';
@@ -13,8 +13,6 @@ import { ntraceExportComponent } from '../../generator/ntrace/ipxact.ts';
 import { ntraceLintWaivers, renderNtraceRtl } from '../../generator/ntrace/rtl.ts';
 import { ntraceCaseModel, runNtraceCase } from './case.ts';
 import { ntraceCodec } from './codec.ts';
-
-const rate = (rng: Rng, max: number): number => Number((rng.float() * max).toFixed(5));
 
 export const block: Block<NtraceConfig> = {
   name: 'ntrace',
@@ -73,18 +71,7 @@ export const block: Block<NtraceConfig> = {
     else if (drawn.fifoBytes < largest) sets.push(`fifo_bytes=${largest}`);
     return sets;
   },
-  randomKnobs(rng) {
-    return {
-      interrupt_rate: rate(rng, 0.01),
-      fault_rate: rate(rng, 0.01),
-      halt_rate: rate(rng, 0.002),
-      reset_rate: rate(rng, 0.001),
-      idle_rate: rate(rng, 0.1),
-      trace_on_rate: rate(rng, 0.005),
-      trace_off_rate: rate(rng, 0.005),
-      ...(rng.float() < 0.5 ? { loop_continue: Number((0.9 + rng.float() * 0.09).toFixed(5)), w_if: rng.int(0, 5) } : {}),
-    };
-  },
+  randomKnobs: randomTraceKnobs,
 
   codec: ntraceCodec,
 };
