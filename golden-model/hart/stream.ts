@@ -1,3 +1,4 @@
+import type { DataTrace } from './data-records.ts';
 import type { ProgramImage } from './image.ts';
 import type { RetirementRecord } from './records.ts';
 
@@ -14,4 +15,6 @@ export interface RetirementStream {
   retiresPerCycle: number;
   image: ProgramImage;
   records: RetirementRecord[];
+  /** The data trace interface's accesses and split-load responses (absent: no data trace). */
+  data?: DataTrace;
 }
