@@ -4,7 +4,6 @@
  * default component: its byte stream must equal the golden model's and the Verilator harness's
  * (tb/etrace/cosim.ts, the co-simulation of tb/etrace/cosim.test.ts) for the same frames.
  */
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,6 +19,7 @@ import { loadComponent } from '../../ipxact/load.ts';
 import { buildEtraceModel, cosimEtrace } from '../../tb/etrace/cosim.ts';
 import { etraceFrames } from '../../tb/etrace/frames.ts';
 import { etraceLintWaivers, renderEtraceRtl } from './rtl.ts';
+import { icarusProblems, LATCH_INFERRED, runTool as run, yosysLatchCheck } from '../tool-checks.ts';
 import { renderWaivers } from '../waivers.ts';
 
 const ETRACE_WAIVERS = 'etrace.vlt';
@@ -39,13 +39,6 @@ function generated(name: string, sets: string[] = []): { dir: string; files: str
   for (const f of files) writeFileSync(join(out, f.name), f.content);
   writeFileSync(join(out, ETRACE_WAIVERS), renderWaivers(ETRACE_WAIVERS, etraceLintWaivers(), banner).content);
   return { dir: out, files: files.map((f) => f.name) };
-}
-
-/** Runs a tool; after `timeout` ms it is killed (status -1): e.g. a simulation that never advances. */
-function run(cmd: string, args: string[], cwd: string, timeout?: number): { status: number; out: string } {
-  const r = spawnSync(cmd, args, { cwd, encoding: 'utf8', maxBuffer: 64 << 20, ...(timeout !== undefined ? { timeout, killSignal: 'SIGKILL' as const } : {}) });
-  const killed = r.signal !== null ? `\n${cmd} killed by ${r.signal}${timeout !== undefined ? ` (time limit ${timeout} ms)` : ''}` : '';
-  return { status: r.status ?? -1, out: `${r.stdout ?? ''}${r.stderr ?? ''}${killed}` };
 }
 
 /**
@@ -76,18 +69,15 @@ describe('generated E-Trace RTL with the tools', () => {
     }
   });
 
-  it.each(SYNTHESISED.map(([n, s]) => [label(n, s), n, s] as const))('%s: yosys synthesises etrace_top without latches', (_l, name, sets) => {
+  it.each(SYNTHESISED.map(([n, s]) => [label(n, s), n, s] as const))('%s: yosys coarse-synthesises etrace_top without latches', (_l, name, sets) => {
     const g = generated(name, [...sets]);
-    const script = `read_verilog -sv ${g.files.join(' ')}; synth -top etrace_top; select -assert-none t:$dlatch t:$adlatch t:$_DLATCH_* t:$_DLATCHSR_*; check -assert; stat`;
-    const r = run('yosys', ['-q', '-p', script], g.dir);
-    expect(r.out).not.toMatch(/(?<!No )latch inferred/i);
+    const r = yosysLatchCheck(g.files, 'etrace_top', g.dir);
+    expect(r.out).not.toMatch(LATCH_INFERRED);
     expect(r.out).not.toMatch(/ERROR/);
     expect(r.status, r.out.slice(-2000)).toBe(0);
   }, 240_000);
 });
 
-/** Icarus's notes about constructs it simulates correctly but not optimally. */
-const ICARUS_NOTES = [/sorry: constant selects in always_\* processes are not currently supported \(all bits will be included\)\.$/, /sorry: Case unique\/unique0 qualities are ignored\.$/];
 
 /**
  * An Icarus testbench: reads one frame per line (hex values of the inputs, in `inputs` order),
@@ -157,7 +147,7 @@ describe('generated E-Trace RTL in Icarus Verilog', () => {
     writeFileSync(join(g.dir, 'tb.sv'), icarusTestbench(c, inputs));
     const compile = run('iverilog', ['-g2012', '-o', 'tb.vvp', '-s', 'tb', 'tb.sv', ...g.files], g.dir);
     expect(compile.status, compile.out).toBe(0);
-    const notes = compile.out.split('\n').filter((l) => l.trim() !== '' && !ICARUS_NOTES.some((re) => re.test(l)));
+    const notes = icarusProblems(compile.out);
     expect(notes).toEqual([]);
     // A zero-delay loop between always_comb blocks would hang vvp (see etrace_encoder's header).
     const sim = run('vvp', ['-n', 'tb.vvp'], g.dir, 30_000);
