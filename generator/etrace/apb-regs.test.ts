@@ -5,7 +5,6 @@
  * golden-model/etrace/registers.ts (reset values and field access rules), independent of the
  * generator's own field-to-flop mapping.
  */
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,6 +15,7 @@ import { shippedComponents } from '../../ipxact/load.ts';
 import { etraceConfigOf, resolvedOf } from '../../blocks/testing.ts';
 import { etraceApbRegsOutputs } from './apb-regs.ts';
 import { renderEtraceApbRegs } from './rtl.ts';
+import { icarusProblems, LATCH_INFERRED, runTool as run, yosysLatchCheck } from '../tool-checks.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'rvtrace-regs-'));
 
@@ -42,12 +42,6 @@ function generated(k: Case): string {
   const file = join(out, 'etrace_apb_regs.sv');
   writeFileSync(file, renderEtraceApbRegs(configOf(k), resolvedOf('etrace', k.component, k.sets).provenance));
   return file;
-}
-
-function run(cmd: string, args: string[], cwd: string): { status: number; out: string } {
-  const r = spawnSync(cmd, args, { cwd, encoding: 'utf8' });
-  if (r.error) throw r.error;
-  return { status: r.status ?? -1, out: `${r.stdout}${r.stderr}` };
 }
 
 describe('etrace_apb_regs structure', () => {
@@ -93,11 +87,9 @@ describe('etrace_apb_regs with the tools', () => {
 
   it.each(CASES)('$label: yosys synthesises it without latches', (k) => {
     const file = generated(k);
-    const script = `read_verilog -sv ${file}; synth -top etrace_apb_regs; select -assert-none t:$dlatch t:$adlatch t:$_DLATCH_* t:$_DLATCHSR_*; check -assert; stat`;
-    const r = run('yosys', ['-p', script], dir);
-    expect(r.out).not.toMatch(/(?<!No )latch inferred/i);
+    const r = yosysLatchCheck([file], 'etrace_apb_regs', dir);
+    expect(r.out).not.toMatch(LATCH_INFERRED);
     expect(r.status, r.out.slice(-2000)).toBe(0);
-    expect(r.out).toMatch(/Number of cells:\s+\d+/);
   });
 });
 
@@ -256,8 +248,6 @@ endmodule
 `;
 }
 
-/** Icarus's notes about constructs it simulates correctly but not optimally. */
-const ICARUS_NOTES = [/sorry: constant selects in always_\* processes are not currently supported \(all bits will be included\)\.$/, /sorry: Case unique\/unique0 qualities are ignored\.$/];
 
 describe('etrace_apb_regs behaviour (Icarus) against the register map of registers.ts', () => {
   it.each(CASES)('$label: reads after reset, writes (RW, RO, byte strobes, W1C) and unmapped accesses', (k) => {
@@ -276,7 +266,7 @@ describe('etrace_apb_regs behaviour (Icarus) against the register map of registe
     const vvp = join(dir, k.label, 'tb.vvp');
     const compile = run('iverilog', ['-g2012', '-o', vvp, '-s', 'tb', tb, file], dir);
     expect(compile.status, compile.out).toBe(0);
-    const notes = compile.out.split('\n').filter((l) => l.trim() !== '' && !ICARUS_NOTES.some((re) => re.test(l)));
+    const notes = icarusProblems(compile.out);
     expect(notes).toEqual([]);
     const sim = run('vvp', ['-n', vvp], dir);
     expect(sim.status).toBe(0);

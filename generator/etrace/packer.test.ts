@@ -10,7 +10,6 @@
  * Plus: Verilator lint, Yosys synthesis without latches, Icarus compilation, and the generator's
  * contract (ports, encapsulation errors, deterministic output).
  */
-import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -32,6 +31,7 @@ import { shippedComponents } from '../../ipxact/load.ts';
 import { etraceConfigOf, resolvedOf } from '../../blocks/testing.ts';
 import { type BannerInput } from '../render.ts';
 import { etracePackerContext, packerMaxBytes, packerPorts, renderEtracePacker } from './packer.ts';
+import { LATCH_INFERRED, runTool as run, yosysLatchCheck } from '../tool-checks.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'rvtrace-packer-'));
 // The builds are a few MB per configuration: removed unless PACKER_KEEP is set (to debug a failure).
@@ -91,12 +91,6 @@ function generated(k: Case): string {
     rendered.set(k.label, out);
   }
   return out;
-}
-
-function run(cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = process.env): { status: number; out: string } {
-  const r = spawnSync(cmd, args, { cwd, encoding: 'utf8', env, maxBuffer: 64 << 20 });
-  if (r.error) throw r.error;
-  return { status: r.status ?? -1, out: `${r.stdout}${r.stderr}` };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -455,6 +449,7 @@ describe('etrace_packer against the model (Verilator)', () => {
       'verilator',
       ['--binary', '-O2', '-j', '2', '--Mdir', 'obj', '--top-module', 'tb', '-Wno-fatal', '-Wno-lint', '-Wno-style', 'tb.sv', 'etrace_packer.sv'],
       p.out,
+      undefined,
       { ...process.env, OBJCACHE: process.env.OBJCACHE ?? 'ccache' },
     );
     expect(build.status, build.out.slice(-3000)).toBe(0);
@@ -505,10 +500,8 @@ describe('etrace_packer with the tools', () => {
   });
 
   it.each(SHIPPED)('$label: yosys synthesises it without latches', (k) => {
-    const script = 'read_verilog -sv etrace_packer.sv; synth -top etrace_packer; select -assert-none t:$dlatch t:$adlatch t:$_DLATCH_* t:$_DLATCHSR_*; check -assert; stat';
-    const r = run('yosys', ['-p', script], generated(k));
-    expect(r.out).not.toMatch(/(?<!No )latch inferred/i);
+    const r = yosysLatchCheck(['etrace_packer.sv'], 'etrace_packer', generated(k));
+    expect(r.out).not.toMatch(LATCH_INFERRED);
     expect(r.status, r.out.slice(-2000)).toBe(0);
-    expect(r.out).toMatch(/Number of cells:\s+\d+/);
   });
 });

@@ -22,7 +22,6 @@
  * clear moved to the other side of its own operation) must all disagree with the RTL: the stimulus
  * does exercise what the comparison claims to check.
  */
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -33,6 +32,7 @@ import { BranchPredictor, JumpTargetCache, ReturnPredictor } from '../../golden-
 import { etraceConfigOf as caseConfig } from '../../blocks/testing.ts';
 import { renderEtrace } from './rtl.ts';
 import { bpredContext, irstackContext, jtcContext, stepsPerCycle } from './core.ts';
+import { icarusProblems, runTool as run } from '../tool-checks.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'rvtrace-structures-'));
 // Removed unless STRUCTURES_KEEP is set (to look at a failing simulation).
@@ -295,15 +295,6 @@ function irstackStructure(label: string, c: EtraceConfig): Structure {
 // ---------------------------------------------------------------------------------------------
 // Simulation
 
-/** Runs a tool; after `timeout` ms it is killed (status -1). */
-function run(cmd: string, args: string[], cwd: string, timeout?: number): { status: number; out: string } {
-  const r = spawnSync(cmd, args, { cwd, encoding: 'utf8', maxBuffer: 64 << 20, ...(timeout !== undefined ? { timeout, killSignal: 'SIGKILL' as const } : {}) });
-  const killed = r.signal !== null ? `\n${cmd} killed by ${r.signal}` : '';
-  return { status: r.status ?? -1, out: `${r.stdout ?? ''}${r.stderr ?? ''}${killed}` };
-}
-
-/** Icarus's notes about constructs it simulates correctly but not optimally. */
-const ICARUS_NOTES = [/sorry: constant selects in always_\* processes are not currently supported \(all bits will be included\)\.$/, /sorry: Case unique\/unique0 qualities are ignored\.$/];
 
 const portName = (s: Signal, k: number, dir: 'i' | 'o') => `${s.base}${k}_${dir}`;
 
@@ -405,7 +396,7 @@ function simulate(s: Structure, seed: number): Simulation {
       return port;
     });
   });
-  const compileNotes = compile.out.split('\n').filter((l) => l.trim() !== '' && !ICARUS_NOTES.some((re) => re.test(l)));
+  const compileNotes = icarusProblems(compile.out);
   const result = { cycles, actual, compileNotes };
   simulations.set(s.label, result);
   return result;
