@@ -159,7 +159,7 @@ export function checkDataTrace(stream: { readonly records: readonly unknown[]; r
     if (typeof a.daddr !== 'bigint' || a.daddr < 0n || a.daddr > MAX_U64) bad(`${p}.daddr`, `${String(a.daddr)}, expected an unsigned 64-bit value`);
     const bits = dataBits(a.dtype, a.dsize);
     if (typeof a.data !== 'bigint' || a.data < 0n || a.data >> BigInt(bits) !== 0n) {
-      bad(`${p}.data`, `0x${a.data.toString(16)} does not fit ${bits} bits (dsize ${a.dsize})`);
+      bad(`${p}.data`, `${typeof a.data === 'bigint' ? `0x${a.data.toString(16)}` : String(a.data)} does not fit ${bits} bits (dsize ${a.dsize})`);
     }
     for (const f of ['lrid', 'iaddrLsbs', 'dblock'] as const) {
       if (!isU32(a[f])) bad(`${p}.${f}`, `${a[f]}, expected 0-4294967295`);
@@ -186,7 +186,7 @@ export function checkDataTrace(stream: { readonly records: readonly unknown[]; r
     const a = data.accesses[k]!;
     const bits = 8 * 2 ** a.dsize;
     if (typeof r.ldata !== 'bigint' || r.ldata < 0n || r.ldata >> BigInt(bits) !== 0n) {
-      bad(`${p}.ldata`, `0x${r.ldata.toString(16)} does not fit the ${bits}-bit load of data.accesses[${k}]`);
+      bad(`${p}.ldata`, `${typeof r.ldata === 'bigint' ? `0x${r.ldata.toString(16)}` : String(r.ldata)} does not fit the ${bits}-bit load of data.accesses[${k}]`);
     }
   }
   for (; next < data.accesses.length; next++) issue(next);
