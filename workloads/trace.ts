@@ -19,7 +19,15 @@ import type { ProgramImage } from '../golden-model/hart/image.ts';
 import { Itype } from '../golden-model/hart/records.ts';
 import type { RetirementStream, Xlen } from '../golden-model/hart/stream.ts';
 import { readFileSync } from 'node:fs';
+import type { DataAccess } from '../golden-model/hart/data-records.ts';
+import { dataAccessOf } from '../golden-model/hart/isa/data-access.ts';
+import type { TvRecord } from '../golden-model/tvtrace/records.ts';
 import { runQemu, timeoutMessage, type QemuRun } from './qemu.ts';
+import { TvDeriver } from './tv/derive.ts';
+import { decodeInsn } from './tv/insn.ts';
+import { ShadowMemory } from './tv/memory.ts';
+import { type CpuDump, type CpuLogEvents, CpuLogParser, runCpuLog } from './tv/qemu-cpu.ts';
+import { elfFlen } from './tv/trace.ts';
 
 // --- tracing -----------------------------------------------------------------------------------
 
@@ -235,4 +243,179 @@ export async function qemuRetiredAddresses(
   }
   if (entered !== undefined && out.length < maxInstructions) retire(entered);
   return out.slice(0, maxInstructions);
+}
+
+// --- data accesses (--data) ----------------------------------------------------------------------
+//
+// QEMU's execution log names no memory address or value. The tandem-verification derivation
+// (tv/derive.ts) gets them from QEMU's CPU-state log, checking itself as it goes; its records give
+// each instruction's effective address, store data and destination register value. What they do
+// not give (an AMO's or CSR instruction's source operand, the value of a load into x0) comes from
+// replaying the records' register writes from the state at the ELF entry, and from a shadow of
+// memory the derived stores keep.
+
+/** One data access of a run, with the address of the instruction that made it. */
+export interface TracedAccess {
+  pc: bigint;
+  dtype: number;
+  daddr: bigint;
+  dsize: number;
+  /** As in DataAccess: store data low, load data or operand high for CSR and atomic accesses. */
+  data: bigint;
+}
+
+/** Feeds a CPU-state log to the derivation and keeps the register state at the ELF entry. */
+class DataLogConsumer {
+  readonly parser: CpuLogParser;
+  readonly deriver: TvDeriver;
+  entryState: CpuDump | undefined;
+
+  constructor(
+    readonly elf: ElfProgram,
+    fpu: boolean,
+    fileName: string,
+  ) {
+    let parser: CpuLogParser;
+    const deriver: TvDeriver = new TvDeriver(
+      { xlen: elf.xlen, flen: fpu ? 64 : 0, image: elf.image, entry: elf.entry, fileName },
+      { get csrNames() { return parser.csrNames; } },
+    );
+    const events: CpuLogEvents = {
+      enter: (line, pc, flags, dump) => {
+        if (this.entryState === undefined && pc === elf.entry) this.entryState = dump;
+        deriver.enter(line, pc, flags, dump);
+      },
+      cancel: (line, pc) => deriver.cancel(line, pc),
+      trap: (line, async, cause, epc, tval, desc) => deriver.trap(line, async, cause, epc, tval, desc),
+    };
+    this.parser = parser = new CpuLogParser(elf.xlen, fpu, events, fileName);
+    this.deriver = deriver;
+  }
+
+  end(): TracedAccess[] {
+    this.parser.end();
+    this.deriver.end();
+    if (this.entryState === undefined) throw new RvError('bad-value', `the log never reaches the ELF entry 0x${this.elf.entry.toString(16)}`, {});
+    const regs = Array.from({ length: 32 }, (_, r) => (r === 0 ? 0n : BigInt('0x' + this.entryState!.xText(r))));
+    return accessesOfTvRecords(this.deriver.records, this.deriver.pcs, regs, this.elf);
+  }
+}
+
+/**
+ * The data accesses of tandem-verification records (`pcs[k]` the address of record k's
+ * instruction), given the integer registers at the first record.
+ */
+export function accessesOfTvRecords(records: readonly TvRecord[], pcs: readonly bigint[], entryRegs: readonly bigint[], elf: ElfProgram): TracedAccess[] {
+  const xlen = elf.xlen;
+  const regs = [...entryRegs];
+  const memory = new ShadowMemory(elf.image);
+  const csrs = new Map<number, bigint>();
+  const out: TracedAccess[] = [];
+  const csrSize = xlen === 64 ? 3 : 2;
+  for (let k = 0; k < records.length; k++) {
+    const rec = records[k]!;
+    if (rec.kind !== 'instruction' || rec.instr === undefined) continue;
+    const length = rec.instr.size === 16 ? 2 : 4;
+    const pc = pcs[k]!;
+    const info = dataAccessOf(rec.instr.bits, length, xlen);
+    const fx = decodeInsn(rec.instr.bits, pc, xlen);
+    const written = rec.gpr?.value ?? rec.fpr?.value;
+    const fail = (what: string): never => {
+      throw new RvError('bad-value', `${fx.text} at 0x${pc.toString(16)}: ${what}`, {});
+    };
+    if (info !== undefined && fx.mem !== undefined && info.kind !== 'csr') {
+      const bytes = fx.mem.bytes;
+      const dsize = Math.log2(bytes);
+      const mask = (1n << BigInt(8 * bytes)) - 1n;
+      const daddr = rec.eaddr ?? fail('no effective address in its record');
+      const remembered = (): bigint => memory.read(daddr, bytes) ?? fail('loads into x0 from memory the trace has not seen written');
+      if (info.kind === 'store') {
+        const v = rec.storeData?.value ?? fail('no store data in its record');
+        memory.write(daddr, bytes, v);
+        out.push({ pc, dtype: info.dtype, daddr, dsize, data: v });
+      } else if (info.kind === 'load') {
+        const v = written !== undefined && (fx.rd !== 0 || fx.frd !== undefined) ? written & mask : remembered();
+        memory.write(daddr, bytes, v);
+        out.push({ pc, dtype: info.dtype, daddr, dsize, data: v });
+      } else {
+        const old = rec.gpr !== undefined ? rec.gpr.value & mask : remembered();
+        const operand = regs[fx.mem.data!.reg]! & mask;
+        if (rec.storeData !== undefined) memory.write(daddr, bytes, rec.storeData.value);
+        out.push({ pc, dtype: info.dtype, daddr, dsize, data: operand | (old << BigInt(8 * bytes)) });
+      }
+    } else if (info !== undefined && fx.csr !== undefined) {
+      const c = fx.csr;
+      const operand = 'imm' in c.src ? BigInt(c.src.imm) : regs[c.src.reg]!;
+      // rd = x0 does not read the CSR architecturally: the last value the trace knows stands in.
+      const old = rec.gpr !== undefined ? rec.gpr.value : (csrs.get(c.csr) ?? 0n);
+      out.push({ pc, dtype: info.dtype, daddr: BigInt(c.csr), dsize: csrSize, data: operand | (old << BigInt(xlen)) });
+    }
+    if (rec.gpr !== undefined && rec.gpr.reg !== 0) regs[rec.gpr.reg] = rec.gpr.value;
+    for (const w of rec.csrs ?? []) csrs.set(w.csr, w.value);
+  }
+  return out;
+}
+
+/** Runs the program with QEMU's CPU-state log and returns its data accesses in retirement order. */
+export async function traceDataAccesses(elfPath: string, elf: ElfProgram, opts: { timeoutSeconds?: number; logName?: string } = {}): Promise<TracedAccess[]> {
+  const fpu = elfFlen(elf) !== 0;
+  const consumer = new DataLogConsumer(elf, fpu, opts.logName ?? 'QEMU CPU-state log');
+  const run = await runCpuLog(
+    { elf: elfPath, xlen: elf.xlen, fpu, ...(opts.timeoutSeconds !== undefined ? { timeoutSeconds: opts.timeoutSeconds } : {}) },
+    (lines) => {
+      consumer.parser.lines(lines);
+      return true;
+    },
+  );
+  if (run.exit.kind === 'timeout') throw new RvError('tool-failure', timeoutMessage(run.exit.seconds), { file: elfPath });
+  if (run.exit.kind === 'fail') throw new RvError('tool-failure', `the program reported failure code ${run.exit.code} through the test device; nothing written`, { file: elfPath });
+  return consumer.end();
+}
+
+/** The data accesses of a CPU-state log already written (tests; a log taken by hand with the same QEMU options). */
+export function dataAccessesFromLog(lines: Iterable<string>, elf: ElfProgram, fpu: boolean, fileName: string): TracedAccess[] {
+  const consumer = new DataLogConsumer(elf, fpu, fileName);
+  const batch: string[] = [];
+  for (const l of lines) {
+    batch.push(l);
+    if (batch.length >= 4096) {
+      consumer.parser.lines(batch);
+      batch.length = 0;
+    }
+  }
+  consumer.parser.lines(batch);
+  return consumer.end();
+}
+
+/**
+ * The stream with the accesses as its data trace: the n-th access on the record that retires the
+ * n-th data access instruction of the stream (`dataAccessOf`), whose address must be the access's
+ * pc (the two QEMU runs retire the same instructions; a difference is an error naming both).
+ * Accesses beyond the stream's end (a run cut by --max-instructions) are dropped.
+ */
+export function attachTracedAccesses(stream: RetirementStream, accesses: readonly TracedAccess[]): RetirementStream {
+  const out: DataAccess[] = [];
+  let n = 0;
+  for (let i = 0; i < stream.records.length; i++) {
+    const r = stream.records[i]!;
+    const end = r.iaddr + 2n * BigInt(r.iretire);
+    for (let pc = r.iaddr; pc < end; ) {
+      const insn = stream.image.fetch(pc);
+      if (insn === undefined) throw new RvError('bad-value', `record ${i}: the instruction at 0x${pc.toString(16)} is not in the ELF image`, {});
+      if (dataAccessOf(insn.encoding, insn.length, stream.xlen) !== undefined) {
+        const a = accesses[n];
+        if (a === undefined || a.pc !== pc) {
+          throw new RvError(
+            'tool-failure',
+            `the execution log and the CPU-state log disagree: data access instruction ${n} is at 0x${pc.toString(16)} in one and ${a === undefined ? 'missing' : `at 0x${a.pc.toString(16)}`} in the other`,
+            {},
+          );
+        }
+        out.push({ at: i, dtype: a.dtype, daddr: a.daddr, dsize: a.dsize, data: a.data, lrid: 0, iaddrLsbs: 0, dblock: 0 });
+        n++;
+      }
+      pc += BigInt(insn.length);
+    }
+  }
+  return { ...stream, data: { accesses: out, responses: [] } };
 }

@@ -19,7 +19,7 @@ import { ETRACE_SETTINGS } from '../../golden-model/etrace/settings.ts';
 import { parseElf, symbolize, type ElfProgram } from '../../golden-model/hart/elf.ts';
 import { buildWorkload, WORKLOAD_ARCHES, WORKLOADS, type WorkloadArch } from '../../workloads/build.ts';
 import { DEFAULT_TIMEOUT_SECONDS } from '../../workloads/qemu.ts';
-import { roundTrip, roundTripConfig, traceProgram } from '../../workloads/trace.ts';
+import { attachTracedAccesses, roundTrip, roundTripConfig, traceDataAccesses, traceProgram } from '../../workloads/trace.ts';
 import type { CommandDefinition } from '../../core/block.ts';
 import { readInput } from '../../core/io.ts';
 import { outputFormat, writeStream } from '../../core/stream-io.ts';
@@ -42,6 +42,7 @@ interface Options {
   format?: string;
   component?: string;
   qemuCpu?: string;
+  data?: boolean;
 }
 
 // --- the command -------------------------------------------------------------------------------
@@ -99,8 +100,11 @@ export const traceElfCommand: CommandDefinition<Options> = {
     '(--format text or bin, default by extension: .txt text, else bin) or the encoded byte stream',
     '(--format bytes) for --component (a tvtrace component) or the tvtrace settings. --check then encodes',
     'the records with the tvtrace model and checks the decoded bytes against them (as tv-check does).',
+    'With --data: the stream also carries the E-Trace data trace (every load, store, AMO and CSR access',
+    "with its address and value, from a second run with QEMU's CPU-state log; docs/trace-elf.md, \"--data\").",
     'Example:',
     '  rvtrace trace-elf sort.elf --out sort.bin',
+    '  rvtrace trace-elf sort --out sort.txt --data',
     '  rvtrace trace-elf sort.elf --out sort.bin --check --set ImplicitReturn=1 --set return_stack_size_p=3',
     '  rvtrace trace-elf interp --arch rv32imc --out interp.bin --check',
     '  rvtrace trace-elf sort --tv --out sort.tvr.txt',
@@ -116,11 +120,13 @@ export const traceElfCommand: CommandDefinition<Options> = {
       .option('--keep-log <FILE>', "keep QEMU's execution log (error messages then give its line numbers)")
       .option('--max-instructions <N>', 'stop after N retired instructions (QEMU is stopped, the stream truncated)')
       .option('--check', 'round trip: encode with E-Trace, decode with the ELF image, compare with what QEMU retired (with --tv: tvtrace)')
+      .option('--data', 'add the data accesses (E-Trace data trace) of every load, store, AMO and CSR instruction')
       .option('--tv', "tandem-verification output: every instruction's state changes, from QEMU's CPU-state log")
       .option('--format <FORMAT>', 'with --tv: text or bin (tvtrace records), bytes (the encoded stream)')
       .option('-c, --component <NAME|FILE>', 'with --tv --format bytes: a tvtrace component (the stream parameters)')
       .option('--qemu-cpu <CPU>', "with --tv: QEMU's -cpu (default: the workload's hart; rv64 or rv32 for an ELF)"),
   async run([program], o, settings: Settings) {
+    if (o.tv && o.data) throw new RvError('bad-option', '--data: not with --tv (the tandem-verification records carry the memory accesses already)');
     if (o.tv) return runTv(program!, o, settings);
     for (const [given, name] of [[o.format, '--format'], [o.component, '--component'], [o.qemuCpu, '--qemu-cpu']] as const) {
       if (given !== undefined) throw new RvError('bad-option', `${name} ${given}: only with --tv`);
@@ -143,10 +149,13 @@ export const traceElfCommand: CommandDefinition<Options> = {
       logName: o.keepLog ?? 'QEMU log (--keep-log FILE keeps it)',
       ...(o.keepLog !== undefined ? { keepLog: (from: string) => keepLog(from, o.keepLog!) } : {}),
     });
-    const { stream, stats } = traced;
+    const { stats } = traced;
+    let stream = traced.stream;
+    if (o.data) stream = attachTracedAccesses(stream, await traceDataAccesses(elfPath, elf, { timeoutSeconds: timeout }));
     writeStream(o.out, stream, outputFormat(o.out, undefined));
     process.stderr.write(
       `wrote ${o.out}: ${stats.instructions} instructions, ${stats.exceptions} exceptions, ${stats.interrupts} interrupts` +
+        `${stream.data !== undefined ? `, ${stream.data.accesses.length} data accesses` : ''}` +
         `${stats.truncated ? ` (stopped at --max-instructions ${max})` : ''}` +
         `${stats.assumedPrivileges ? ` (${stats.assumedPrivileges} trap privileges taken from the instruction the handler returned to)` : ''}` +
         `; QEMU ${traced.qemuSeconds.toFixed(2)} s, conversion ${traced.convertSeconds.toFixed(2)} s\n`,

@@ -108,7 +108,7 @@ describe('binary format', () => {
       expect(thrown(() => decodeBinaryStream(x, 'f.bin')).oneLine()).toBe('f.bin (byte offset 9): bad xlen 16 in header, expected 32 or 64');
       const f = good.slice();
       f[10] = 4;
-      expect(thrown(() => decodeBinaryStream(f, 'f.bin')).message).toBe('unknown header flags 0x4, expected 0 (version 1 defines none)');
+      expect(thrown(() => decodeBinaryStream(f, 'f.bin')).message).toBe('unknown header flags 0x4, expected 0 or 1 (bit 0: data section)');
     });
 
     it('truncated in the header', () => {

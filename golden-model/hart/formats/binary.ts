@@ -6,6 +6,7 @@
  *            retiresPerCycle u32, record count u32, segment count u32          (24 bytes)
  *   segments base u64, length u32, bytes[length]                               (per segment)
  *   records  head u8 [ext u8 [ext2 u8]] then the fields the flags announce
+ *   data     only when header flag bit 0 is set: the data trace (see "Data section" below)
  *
  * A record is coded against the state left by the previous one, so the common case (one
  * sequential instruction, nothing else changing) is the single head byte:
@@ -29,6 +30,7 @@
  * value: a zigzag code of at most 64 bits, 10 LEB128 bytes.
  */
 import { RvError } from '../../common/errors.ts';
+import { checkDataTrace, type DataAccess, type DataTrace, type LoadResponse } from '../data-records.ts';
 import { ProgramImage, type Segment } from '../image.ts';
 import type { RetirementRecord } from '../records.ts';
 import type { RetirementStream, Xlen } from '../stream.ts';
@@ -57,6 +59,9 @@ const X_TVAL = 0x01;
 const X_CONTEXT = 0x02;
 const X_IMPDEF = 0x04;
 const X_RESERVED = 0xf8;
+
+/** Header flags: the only one defined says a data section follows the records. */
+const F_DATA = 0x01;
 
 /** Largest encoding of one record: 3 flag bytes, 3 LEB128 u32 (5 each), 4 LEB128 64-bit codes (10 each), the priv byte. */
 const MAX_RECORD_BYTES = 3 + 15 + 40 + 1;
@@ -175,7 +180,9 @@ export function encodeBinaryStream(stream: RetirementStream): Uint8Array {
   for (let i = 0; i < BINARY_MAGIC.length; i++) w.u8(BINARY_MAGIC.charCodeAt(i));
   w.u8(BINARY_VERSION);
   w.u8(stream.xlen);
-  w.u8(0); // flags: none defined in version 1
+  // A stream without data trace keeps flags 0, so its file is the same as before data trace existed.
+  if (stream.data !== undefined) checkDataTrace(stream);
+  w.u8(stream.data !== undefined ? F_DATA : 0);
   w.u8(0); // reserved
   w.u32(stream.retiresPerCycle);
   w.u32(records.length);
@@ -243,7 +250,142 @@ export function encodeBinaryStream(stream: RetirementStream): Uint8Array {
     impdef = r.impdef;
     time = r.time;
   }
+  if (stream.data !== undefined) encodeDataSection(w, stream.data);
   return w.buf.slice(0, w.pos);
+}
+
+// ------------------------------------------------------------------------------------------------
+// Data section (header flag bit 0): the accesses and split-load responses of `stream.data`.
+//
+//   access count u32, response count u32
+//   access   head u8: dtype (bits 0-3) | dsize << 4 (bits 4-6) | bit 7 "ext byte follows"
+//            [ext u8: bit 0 lrid, 1 iaddrLsbs, 2 dblock follow; 3-7 reserved]
+//            at delta (LEB128, from the previous access's at), daddr delta (zigzag LEB128 from the
+//            previous access's daddr, 64-bit wrap), data (LEB128), then lrid, iaddrLsbs, dblock
+//            (LEB128 each) when announced
+//   response at delta (LEB128, from the previous response's at), lid (LEB128),
+//            u8: lresp (bits 0-1) | bit 7 "ldata follows" (bits 2-6 reserved), [ldata (LEB128)]
+// Addresses of successive accesses are close (stack, arrays), so a delta is usually one or two bytes.
+
+const A_EXT = 0x80;
+const AX_LRID = 0x01;
+const AX_LSBS = 0x02;
+const AX_DBLOCK = 0x04;
+const AX_RESERVED = 0xf8;
+const R_LDATA = 0x80;
+const R_RESERVED = 0x7c;
+
+/** Largest encoding of an access: head, ext, at (5), daddr delta (10), data (293 for 2048 bits), three u32 (15). */
+const MAX_ACCESS_BYTES = 2 + 5 + 10 + 293 + 15;
+
+function encodeDataSection(w: ByteWriter, data: DataTrace): void {
+  w.ensure(8);
+  w.u32(data.accesses.length);
+  w.u32(data.responses.length);
+  let at = 0;
+  let daddr = 0n;
+  for (const a of data.accesses) {
+    w.ensure(MAX_ACCESS_BYTES);
+    const ext = (a.lrid !== 0 ? AX_LRID : 0) | (a.iaddrLsbs !== 0 ? AX_LSBS : 0) | (a.dblock !== 0 ? AX_DBLOCK : 0);
+    w.u8(a.dtype | (a.dsize << 4) | (ext !== 0 ? A_EXT : 0));
+    if (ext !== 0) w.u8(ext);
+    w.leb(a.at - at);
+    w.zigzagBig(delta64(a.daddr, daddr));
+    w.lebBig(a.data);
+    if (ext & AX_LRID) w.leb(a.lrid);
+    if (ext & AX_LSBS) w.leb(a.iaddrLsbs);
+    if (ext & AX_DBLOCK) w.leb(a.dblock);
+    at = a.at;
+    daddr = a.daddr;
+  }
+  at = 0;
+  for (const r of data.responses) {
+    w.ensure(MAX_ACCESS_BYTES);
+    w.leb(r.at - at);
+    w.leb(r.lid);
+    w.u8(r.lresp | (r.ldata !== 0n ? R_LDATA : 0));
+    if (r.ldata !== 0n) w.lebBig(r.ldata);
+    at = r.at;
+  }
+}
+
+/** The data section at `p`; returns it and the position after it. Checked as the writer checks. */
+function decodeDataSection(bytes: Uint8Array, start: number, fileName: string, recordCount: number): { data: DataTrace; end: number } {
+  const end = bytes.length;
+  let p = start;
+  if (p + 8 > end) truncated(fileName, 'data section', p, 'the access count and response count (u32 each)');
+  const accessCount = u32At(bytes, p);
+  const responseCount = u32At(bytes, p + 4);
+  p += 8;
+  const accesses: DataAccess[] = [];
+  let at = 0;
+  let daddr = 0n;
+  for (let n = 0; n < accessCount; n++) {
+    const unit = `data access ${n}`;
+    const startOf = p;
+    if (p >= end) truncated(fileName, unit, p, 'the access head byte');
+    const head = bytes[p++]!;
+    let ext = 0;
+    if (head & A_EXT) {
+      if (p >= end) truncated(fileName, unit, p, 'the access ext byte');
+      ext = bytes[p++]!;
+      if (ext & AX_RESERVED) fail(fileName, 'bad-value', `${unit} at byte offset ${startOf}: reserved ext bits 0x${(ext & AX_RESERVED).toString(16)} are set`, startOf);
+    }
+    const dAt = readLeb32(bytes, p, end);
+    if (dAt < 0) lebFailed(fileName, unit, p, 'at delta', 32);
+    p = lebEnd;
+    at += dAt;
+    const d = readZigzag(bytes, p, end);
+    if (d === undefined) lebFailed(fileName, unit, p, 'daddr delta', 64);
+    p = lebEnd;
+    daddr = wrap64(daddr + d);
+    const dtype = head & 0x0f;
+    const dsize = (head >> 4) & 7;
+    const v = readLebBig(bytes, p, end, 2048);
+    if (v === undefined) lebFailed(fileName, unit, p, 'data', 2048);
+    p = lebEnd;
+    const extra = [0, 0, 0];
+    [AX_LRID, AX_LSBS, AX_DBLOCK].forEach((bit, k) => {
+      if (!(ext & bit)) return;
+      const x = readLeb32(bytes, p, end);
+      if (x < 0) lebFailed(fileName, unit, p, ['lrid', 'iaddrLsbs', 'dblock'][k]!, 32);
+      p = lebEnd;
+      extra[k] = x;
+    });
+    accesses.push({ at, dtype, daddr, dsize, data: v, lrid: extra[0]!, iaddrLsbs: extra[1]!, dblock: extra[2]! });
+  }
+  const responses: LoadResponse[] = [];
+  at = 0;
+  for (let n = 0; n < responseCount; n++) {
+    const unit = `load response ${n}`;
+    const dAt = readLeb32(bytes, p, end);
+    if (dAt < 0) lebFailed(fileName, unit, p, 'at delta', 32);
+    p = lebEnd;
+    at += dAt;
+    const lid = readLeb32(bytes, p, end);
+    if (lid < 0) lebFailed(fileName, unit, p, 'lid', 32);
+    p = lebEnd;
+    if (p >= end) truncated(fileName, unit, p, 'the lresp byte');
+    const b = bytes[p]!;
+    if (b & R_RESERVED) fail(fileName, 'bad-value', `${unit} at byte offset ${p}: reserved lresp byte bits 0x${(b & R_RESERVED).toString(16)} are set`, p);
+    p++;
+    let ldata = 0n;
+    if (b & R_LDATA) {
+      const v = readLebBig(bytes, p, end, 1024);
+      if (v === undefined) lebFailed(fileName, unit, p, 'ldata', 1024);
+      p = lebEnd;
+      ldata = v;
+    }
+    responses.push({ at, lid, lresp: b & 3, ldata });
+  }
+  const data = { accesses, responses };
+  try {
+    checkDataTrace({ records: { length: recordCount } as unknown[], data });
+  } catch (e) {
+    if (e instanceof RvError) fail(fileName, 'bad-value', `data section at byte offset ${start}: ${e.message}`, start);
+    throw e;
+  }
+  return { data, end: p };
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -384,8 +526,9 @@ export function decodeBinaryStream(bytes: Uint8Array, fileName: string): Retirem
   const xlenByte = bytes[9]!;
   if (xlenByte !== 32 && xlenByte !== 64) fail(fileName, 'bad-header', `bad xlen ${xlenByte} in header, expected 32 or 64`, 9);
   const xlen: Xlen = xlenByte;
-  if (bytes[10] !== 0) {
-    fail(fileName, 'bad-header', `unknown header flags 0x${bytes[10]!.toString(16)}, expected 0 (version 1 defines none)`, 10);
+  const flags = bytes[10]!;
+  if ((flags & ~F_DATA) !== 0) {
+    fail(fileName, 'bad-header', `unknown header flags 0x${flags.toString(16)}, expected 0 or 1 (bit 0: data section)`, 10);
   }
   if (bytes[11] !== 0) fail(fileName, 'bad-header', `reserved header byte is ${bytes[11]}, expected 0`, 11);
   const retiresPerCycle = u32At(bytes, 12);
@@ -527,8 +670,13 @@ export function decodeBinaryStream(bytes: Uint8Array, fileName: string): Retirem
     next = iaddr + byteLength(iretire);
     if (next > MAX_U64) next -= TWO_64;
   }
+  let data: DataTrace | undefined;
+  if (flags & F_DATA) ({ data, end: p } = decodeDataSection(bytes, p, fileName, count));
   if (p !== end) {
-    fail(fileName, 'bad-file', `${end - p} unexpected bytes after the last record (the header announces ${count} records)`, p);
+    const after = data !== undefined ? 'the data section' : `the last record (the header announces ${count} records)`;
+    fail(fileName, 'bad-file', `${end - p} unexpected bytes after ${after}`, p);
   }
-  return { xlen, retiresPerCycle, image: new ProgramImage(segments), records };
+  const stream: RetirementStream = { xlen, retiresPerCycle, image: new ProgramImage(segments), records };
+  if (data !== undefined) stream.data = data;
+  return stream;
 }

@@ -25,6 +25,11 @@ export function hexU64(s: string): bigint | undefined {
   return v <= MAX_U64 ? v : undefined;
 }
 
+/** Hex with an optional 0x, as people type it. */
+export function hexToken(s: string): bigint | undefined {
+  return hexU64(s.startsWith('0x') || s.startsWith('0X') ? s.slice(2) : s);
+}
+
 /** Hexadecimal digits as a number up to `max` (a safe integer), or undefined. */
 export function hexSmall(s: string, max: number): number | undefined {
   if (!HEX_RE.test(s)) return undefined;

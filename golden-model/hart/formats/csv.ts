@@ -52,6 +52,13 @@ export class CsvLine {
     return v;
   }
 
+  /** Hex digits of any width (data of two packed 64-bit values is 128 bits). */
+  hexWide(c: number): bigint {
+    const s = this.text(c);
+    if (!isHex(s)) this.badHex(c);
+    return BigInt('0x' + s);
+  }
+
   /** An address-sized value: XLEN bits, or for RV32 a sign-extended 64-bit value (simulators keep 64-bit registers). */
   addr(c: number): bigint {
     const v = this.u64(c);

@@ -5,6 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { type DataAccess, type DataTrace, DTYPE_NAMES, dataBits, hasLoadPart, type LoadResponse, Lresp } from '../data-records.ts';
 import { ProgramImage } from '../image.ts';
 import { type RetirementRecord, sequentialNext } from '../records.ts';
 import type { RetirementStream, Xlen } from '../stream.ts';
@@ -107,6 +108,68 @@ describe(`random streams (fast-check seed ${SEED})`, () => {
         const fromText = decodeTextStream(encodeTextStream(stream), 'p.txt');
         expect(streamValue(fromText)).toEqual(streamValue(fromBin));
         expect(Array.from(encodeBinaryStream(decodeTextStream(encodeTextStream(fromBin), 'p.txt')))).toEqual(Array.from(bin));
+      }),
+      { seed: SEED, numRuns: 300 },
+    );
+  });
+});
+
+const DTYPES = Object.keys(DTYPE_NAMES).map(Number);
+
+/** An access drawn without its record; `place` puts it on a record. */
+const accessArb = fc.record({
+  where: fc.double({ min: 0, max: 1, noNaN: true, maxExcluded: true }),
+  dtype: fc.constantFrom(...DTYPES),
+  dsize: fc.oneof(fc.integer({ min: 0, max: 3 }), fc.integer({ min: 0, max: 7 })),
+  daddrKind: fc.constantFrom('near', 'any'),
+  daddrNear: fc.integer({ min: -64, max: 64 }),
+  daddrAny: u64,
+  data: fc.bigInt({ min: 0n, max: (1n << 2048n) - 1n }),
+  lrid: fc.oneof(fc.constant(0), u32),
+  iaddrLsbs: fc.oneof(fc.constant(0), u32),
+  dblock: fc.oneof(fc.constant(0), u32),
+  // Split: how many records later the response comes, whether it is an error, its data.
+  delay: fc.integer({ min: 0, max: 5 }),
+  error: fc.boolean(),
+  ldata: u64,
+});
+type AccessDraw = typeof accessArb extends fc.Arbitrary<infer T> ? T : never;
+
+/** Accesses on the records of a stream: unified, or split with unique IDs and out-of-order responses. */
+function place(records: number, draws: AccessDraw[], split: boolean): DataTrace {
+  if (records === 0) return { accesses: [], responses: [] };
+  const sorted = draws.map((d) => ({ d, at: Math.floor(d.where * records) })).sort((a, b) => a.at - b.at);
+  const accesses: DataAccess[] = [];
+  const responses: LoadResponse[] = [];
+  let daddr = 0n;
+  sorted.forEach(({ d, at }, k) => {
+    daddr = d.daddrKind === 'near' ? BigInt.asUintN(64, daddr + BigInt(d.daddrNear)) : d.daddrAny;
+    const lrid = split && hasLoadPart(d.dtype) ? k : d.lrid;
+    const data = split && d.dtype === 0 ? 0n : d.data & ((1n << BigInt(dataBits(d.dtype, d.dsize))) - 1n);
+    accesses.push({ at, dtype: d.dtype, daddr, dsize: d.dsize, data, lrid, iaddrLsbs: d.iaddrLsbs, dblock: d.dblock });
+    if (split && hasLoadPart(d.dtype)) {
+      const ldata = d.ldata & ((1n << BigInt(8 * 2 ** d.dsize)) - 1n);
+      responses.push({ at: Math.min(records - 1, at + d.delay), lid: lrid, lresp: d.error ? Lresp.error : Lresp.okay, ldata: d.error && d.delay % 2 ? 0n : ldata });
+    }
+  });
+  responses.sort((a, b) => a.at - b.at);
+  return { accesses, responses };
+}
+
+const dataStreamArb = fc
+  .record({ stream: streamArb, accesses: fc.array(accessArb, { maxLength: 30 }), split: fc.boolean() })
+  .map(({ stream, accesses, split }): RetirementStream => ({ ...stream, data: place(stream.records.length, accesses, split) }));
+
+describe(`random streams with a data trace (fast-check seed ${SEED})`, () => {
+  it('round-trip through bin, through text, and bin -> text -> bin is the identity', () => {
+    fc.assert(
+      fc.property(dataStreamArb, (stream) => {
+        const bin = encodeBinaryStream(stream);
+        const fromBin = decodeBinaryStream(bin, 'p.bin');
+        expect(fromBin.data).toEqual(stream.data);
+        const fromText = decodeTextStream(encodeTextStream(stream), 'p.txt');
+        expect(streamValue(fromText)).toEqual(streamValue(fromBin));
+        expect(Array.from(encodeBinaryStream(fromText))).toEqual(Array.from(bin));
       }),
       { seed: SEED, numRuns: 300 },
     );

@@ -92,6 +92,7 @@ export function streamValue(s: RetirementStream): unknown {
     retiresPerCycle: s.retiresPerCycle,
     segments: s.image.segments.map((seg) => ({ base: seg.base, bytes: Array.from(seg.bytes) })),
     records: s.records,
+    data: s.data,
   };
 }
 

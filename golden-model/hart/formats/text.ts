@@ -22,7 +22,9 @@ import { RvError } from '../../common/errors.ts';
 import { ProgramImage, type Segment } from '../image.ts';
 import { emptyRecord, ITYPE_NAMES, type RetirementRecord, sequentialNext } from '../records.ts';
 import type { RetirementStream, Xlen } from '../stream.ts';
-import { canonicalSegments, checkRecord, decSmall, decU64, hexSmall, hexU64, MAX_U32, splitLines, stripBom } from './common.ts';
+import { canonicalSegments, checkRecord, decSmall, decU64, hexSmall, hexToken, MAX_U32, splitLines, stripBom } from './common.ts';
+import { DATA_KEYWORD, DATA_TRACE_HEADER, DataLineReader, formatAccess, formatResponse, RESP_KEYWORD } from './text-data.ts';
+import { checkDataTrace } from '../data-records.ts';
 
 export const TEXT_VERSION = 1;
 export const TEXT_SIGNATURE = '# rvtrace retirement stream';
@@ -34,10 +36,6 @@ const PRIV_BY_NAME: Record<string, number> = { U: 0, S: 1, M: 3, D: 4 };
 const CTYPE_NAMES = ['unreported', 'imprecise', 'precise', 'asynchronous'];
 const TRIGGER_BITS = ['on', 'off', 'notify'];
 
-/** Hex with an optional 0x, as people type it. */
-function hexToken(s: string): bigint | undefined {
-  return hexU64(s.startsWith('0x') || s.startsWith('0X') ? s.slice(2) : s);
-}
 
 interface Field {
   /** Name in the text (record field name, except `same-cycle`). */
@@ -245,7 +243,7 @@ function field(name: string): Field {
   return FIELDS[FIELD_BY_NAME.get(name)!]!;
 }
 const DEFAULT_COLUMNS = ['iaddr', 'iretire', 'ilastsize', 'itype'];
-const HEADER_KEYWORDS = new Set(['xlen', 'retires', 'records', 'image', 'columns']);
+const HEADER_KEYWORDS = new Set(['xlen', 'retires', 'records', 'image', 'columns', DATA_TRACE_HEADER]);
 
 // ------------------------------------------------------------------------------------------------
 // Writer
@@ -273,6 +271,14 @@ export function encodeTextChunks(stream: RetirementStream): string[] {
     });
   }
   const out: string[] = [TEXT_FIRST_LINE, `xlen ${stream.xlen}`, `retires ${stream.retiresPerCycle}`, `records ${records.length}`];
+  // Only a stream with a data trace gets the header line and data lines: others keep their old text.
+  const data = stream.data;
+  if (data !== undefined) {
+    checkDataTrace(stream);
+    out.push(DATA_TRACE_HEADER);
+  }
+  let nextAccess = 0;
+  let nextResponse = 0;
   for (const s of canonicalSegments(stream.image)) {
     for (let at = 0; at < s.bytes.length; at += IMAGE_BYTES_PER_LINE) {
       const chunk = s.bytes.subarray(at, at + IMAGE_BYTES_PER_LINE);
@@ -314,6 +320,7 @@ export function encodeTextChunks(stream: RetirementStream): string[] {
   out.push('columns ' + columns.map((c, i) => (i === last ? c : c.padStart(widths[i]!))).join(' '));
 
   let prev = emptyRecord();
+  let recordIndex = 0;
   for (const r of records) {
     let line = indent;
     for (let i = 0; i < colFields.length; i++) {
@@ -327,8 +334,17 @@ export function encodeTextChunks(stream: RetirementStream): string[] {
     }
     if (extras) line = line.padEnd(lineWidth) + extras.slice(1);
     out.push(line);
+    if (data !== undefined) {
+      while (nextAccess < data.accesses.length && data.accesses[nextAccess]!.at === recordIndex) {
+        out.push(indent + formatAccess(data.accesses[nextAccess++]!));
+      }
+      while (nextResponse < data.responses.length && data.responses[nextResponse]!.at === recordIndex) {
+        out.push(indent + formatResponse(data.responses[nextResponse++]!));
+      }
+    }
+    recordIndex++;
     prev = r;
-    if (out.length === CHUNK_LINES) {
+    if (out.length >= CHUNK_LINES) {
       chunks.push(out.join('\n') + '\n');
       out.length = 0;
     }
@@ -373,6 +389,8 @@ export function decodeTextStream(text: string, fileName: string): RetirementStre
   const records: RetirementRecord[] = [];
   let prev = emptyRecord();
   const given = new Uint8Array(FIELDS.length); // per line: 1 when the field was given
+  const dataLines = new DataLineReader((message, line) => err('bad-value', message, line));
+  let hasData = false;
 
   for (let i = 1; i < lines.length; i++) {
     const lineNo = i + 1;
@@ -384,6 +402,11 @@ export function decodeTextStream(text: string, fileName: string): RetirementStre
     const tokens = line.split(/\s+/);
     const kw = tokens[0]!;
 
+    if (kw === DATA_KEYWORD || kw === RESP_KEYWORD) {
+      dataLines.read(tokens, records.length - 1, lineNo);
+      hasData = true;
+      continue;
+    }
     if (HEADER_KEYWORDS.has(kw)) {
       if (records.length > 0) err('bad-header', `header line "${kw}" after the first record, expected all header lines before the records`, lineNo);
       const args = tokens.slice(1);
@@ -396,7 +419,10 @@ export function decodeTextStream(text: string, fileName: string): RetirementStre
         if (args.length !== 1) err('bad-header', `"${kw}" takes one value, found ${args.length}`, lineNo);
         return args[0]!;
       };
-      if (kw === 'xlen') {
+      if (kw === DATA_TRACE_HEADER) {
+        if (args.length !== 0) err('bad-header', `"${DATA_TRACE_HEADER}" takes no value, found ${args.length}`, lineNo);
+        hasData = true;
+      } else if (kw === 'xlen') {
         const v = one();
         if (v !== '32' && v !== '64') err('bad-header', `bad xlen "${v}", expected 32 or 64`, lineNo);
         xlen = v === '32' ? 32 : 64;
@@ -506,5 +532,7 @@ export function decodeTextStream(text: string, fileName: string): RetirementStre
       lines.length,
     );
   }
-  return { xlen, retiresPerCycle: retiresPerCycle ?? 1, image: new ProgramImage(segments), records };
+  const stream: RetirementStream = { xlen, retiresPerCycle: retiresPerCycle ?? 1, image: new ProgramImage(segments), records };
+  if (hasData) stream.data = dataLines.finish(records.length);
+  return stream;
 }

@@ -94,6 +94,9 @@ const GOLDEN: Array<[asm: string, hex: number, encode: () => number]> = [
   ['c.jal .+2046', 0x2ffd, () => enc.cJal(2046)],
   ['c.jal .-2048', 0x3001, () => enc.cJal(-2048)],
   ['c.jal .+4', 0x2011, () => enc.cJal(4)],
+  // riscv64-unknown-elf-as -march=rv64ga
+  ['amoadd.w s0, a0, (s1)', 0x00a4a42f, () => enc.amo('add', 4, 8, 10, 9)],
+  ['amomaxu.d a1, a2, (a3)', 0xe0c6b5af, () => enc.amo('maxu', 8, 11, 12, 13)],
 ];
 
 describe('encoders match the GNU assembler', () => {

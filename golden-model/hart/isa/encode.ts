@@ -191,6 +191,14 @@ export const ld = load('ld', 3);
 export const sw = store('sw', 2);
 export const sd = store('sd', 3);
 
+export type AmoOp = 'add' | 'swap' | 'xor' | 'or' | 'and' | 'min' | 'max' | 'minu' | 'maxu';
+const AMO_FUNCT5: Record<AmoOp, number> = { add: 0x00, swap: 0x01, xor: 0x04, or: 0x08, and: 0x0c, min: 0x10, max: 0x14, minu: 0x18, maxu: 0x1c };
+
+/** amo<op>.w (width 4) or .d (width 8) rd, rs2, (rs1), aq = rl = 0. */
+export function amo(op: AmoOp, width: 4 | 8, rd: number, rs2: number, rs1: number): number {
+  return rType(0x2f, width === 4 ? 2 : 3, AMO_FUNCT5[op] << 2, reg(`amo${op} rd`, rd), reg(`amo${op} rs1`, rs1), reg(`amo${op} rs2`, rs2));
+}
+
 export const nop = (): number => addi(0, 0, 0);
 
 // --- system ---------------------------------------------------------------------------------------

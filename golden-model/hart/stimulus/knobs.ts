@@ -33,6 +33,8 @@ export interface StimulusKnobs {
   w_ecall: number;
   w_ebreak: number;
   w_illegal: number;
+  /** AMOs (amo<op>.w/.d on a global); 0 by default so that programs stay what they were. */
+  w_amo: number;
 
   // Dynamic densities: probabilities per retired instruction unless said otherwise.
   /** Asynchronous interrupt before an instruction of non-handler code. */
@@ -80,6 +82,7 @@ export function defaultKnobs(): StimulusKnobs {
     w_ecall: 2,
     w_ebreak: 1,
     w_illegal: 1,
+    w_amo: 0,
     interrupt_rate: 0.001,
     fault_rate: 0.002,
     nested_interrupt_rate: 0.05,
@@ -117,6 +120,7 @@ export const KNOB_HELP: Record<keyof StimulusKnobs, string> = {
   w_ecall: 'weight of ecall',
   w_ebreak: 'weight of ebreak / c.ebreak',
   w_illegal: 'weight of illegal instructions (emulated by the handler)',
+  w_amo: 'weight of atomic memory operations (amoadd.w, amoswap.d, ...; 0 keeps older programs)',
   interrupt_rate: 'interrupts per instruction',
   fault_rate: 'page faults per executed load',
   nested_interrupt_rate: 'interrupts on S-handler entry, per entry',

@@ -358,6 +358,8 @@ class Generator {
       k.w_ebreak,
       k.w_illegal,
     ];
+    // Appended only when used: an extra zero weight could still change a pick at the float edge.
+    if (k.w_amo > 0) w.push(k.w_amo);
     switch (this.rng.weighted(w)) {
       case 0:
         this.fillers(a, 1, 6);
@@ -386,10 +388,22 @@ class Generator {
       case 11:
         a.raw(this.k.compressed && this.rng.chance(0.5) ? enc.cEbreak() : enc.ebreak(), { kind: 'trap' });
         return;
-      default:
+      case 12:
         a.raw(this.k.compressed && this.rng.chance(0.5) ? enc.cUnimp() : enc.unimp(), { kind: 'trap' });
         return;
+      default:
+        return this.atomic(a);
     }
+  }
+
+  /** An AMO on one of 64 globals: addi rd, gp, offset; amo<op> rd2, rs2, (rd). */
+  private atomic(a: Assembler): void {
+    const rng = this.rng;
+    const width = this.k.xlen === 64 && rng.chance(0.5) ? 8 : 4;
+    const ptr = rng.pick(FILLER_REGS);
+    a.raw(enc.addi(ptr, GP, width * rng.int(0, 63)));
+    const ops: enc.AmoOp[] = ['add', 'swap', 'xor', 'or', 'and', 'min', 'max', 'minu', 'maxu'];
+    a.raw(enc.amo(rng.pick(ops), width, rng.pick(FILLER_REGS), rng.pick(FILLER_REGS), ptr));
   }
 
   private ifStatement(a: Assembler, f: Fn, depth: number): void {

@@ -1,0 +1,125 @@
+import { describe, expect, it } from 'vitest';
+import { checkDataTrace, Dtype, isAtomic, Lresp } from '../data-records.ts';
+import { ProgramImage } from '../image.ts';
+import { emptyRecord, type RetirementRecord } from '../records.ts';
+import type { RetirementStream } from '../stream.ts';
+import { checkContinuity } from '../continuity.ts';
+import { addDataAccesses, defaultDataKnobs, type DataKnobs } from './data.ts';
+import { generateStimulus } from './generate.ts';
+import { defaultKnobs } from './knobs.ts';
+
+// riscv64-unknown-elf-as -march=rv64gc, then objcopy -O binary:
+//   0 c.sdsp ra,24(sp)   2 c.sdsp ra,8(sp)   4 lw a0,8(gp)   8 sw a0,8(gp)   c lw a1,8(gp)
+//  10 csrw mtvec,a0     14 csrci mstatus,8  18 csrr a2,mstatus   1c addi s1,gp,16
+//  20 amoadd.w s0,a0,(s1)   24 lw a3,16(gp)
+// prettier-ignore
+const CODE = [
+  0x06, 0xec, 0x06, 0xe4, 0x03, 0xa5, 0x81, 0x00, 0x23, 0xa4, 0xa1, 0x00, 0x83, 0xa5, 0x81, 0x00, 0x73, 0x10, 0x55, 0x30,
+  0x73, 0x70, 0x04, 0x30, 0x73, 0x26, 0x00, 0x30, 0x93, 0x84, 0x01, 0x01, 0x2f, 0xa4, 0xa4, 0x00, 0x83, 0xa6, 0x01, 0x01,
+];
+const LENGTHS = [2, 2, 4, 4, 4, 4, 4, 4, 4, 4, 4];
+
+function handStream(): RetirementStream {
+  const records: RetirementRecord[] = [];
+  let pc = 0x8000_0000n;
+  for (const n of LENGTHS) {
+    records.push({ ...emptyRecord(), iaddr: pc, iretire: n / 2, ilastsize: n === 4 ? 1 : 0 });
+    pc += BigInt(n);
+  }
+  return { xlen: 64, retiresPerCycle: 1, image: new ProgramImage([{ base: 0x8000_0000n, bytes: Uint8Array.from(CODE) }]), records };
+}
+
+const knobs = (over: Partial<DataKnobs> = {}): DataKnobs => ({ ...defaultDataKnobs(), ...over });
+
+describe('addDataAccesses on a hand-assembled program', () => {
+  const data = addDataAccesses(handStream(), knobs(), 1).data!;
+  const [sd24, sd8, lw, sw, lw2, csrw, csrci, csrr, amo, lw3] = data.accesses;
+  const k = defaultDataKnobs();
+
+  it('makes one access per load, store, CSR and AMO instruction, on its record, with its dtype and size', () => {
+    expect(data.accesses.map((a) => [a.at, a.dtype, a.dsize])).toEqual([
+      [0, Dtype.store, 3], [1, Dtype.store, 3], [2, Dtype.load, 2], [3, Dtype.store, 2], [4, Dtype.load, 2],
+      [5, Dtype.csrReadWrite, 3], [6, Dtype.csrReadClear, 3], [7, Dtype.csrReadSet, 3], [9, Dtype.atomicAdd, 2], [10, Dtype.load, 2],
+    ]);
+    expect(data.responses).toEqual([]);
+  });
+
+  it('takes addresses from the base register and offset: stack and globals as the knobs place them', () => {
+    expect(sd24!.daddr).toBe(k.stack_top + 24n);
+    expect(sd8!.daddr).toBe(k.stack_top + 8n);
+    expect([lw!.daddr, sw!.daddr, lw2!.daddr]).toEqual([k.globals_base + 8n, k.globals_base + 8n, k.globals_base + 8n]);
+    expect([csrw!.daddr, csrci!.daddr, csrr!.daddr]).toEqual([0x305n, 0x300n, 0x300n]);
+  });
+
+  it('a load returns what the last store left there', () => {
+    expect(lw2!.data).toBe(sw!.data);
+  });
+
+  it('CSR accesses: operand low, old value high; a read sees what the clear left', () => {
+    expect(csrci!.data & 0xffff_ffff_ffff_ffffn).toBe(8n); // csrci's immediate
+    const afterClear = (csrci!.data >> 64n) & ~8n;
+    expect(csrr!.data).toBe(afterClear << 64n); // csrr: operand x0 = 0, reads the cleared value
+  });
+
+  it('an AMO packs operand (low) and old value (high); memory then holds their sum', () => {
+    const operand = amo!.data & 0xffff_ffffn;
+    const old = amo!.data >> 32n;
+    expect(amo!.daddr).toBe(k.globals_base + 16n);
+    expect(lw3!.daddr).toBe(amo!.daddr);
+    expect(lw3!.data).toBe((old + operand) & 0xffff_ffffn);
+  });
+
+  it('is deterministic per seed', () => {
+    expect(addDataAccesses(handStream(), knobs(), 1).data).toEqual(data);
+    expect(addDataAccesses(handStream(), knobs(), 2).data).not.toEqual(data);
+  });
+});
+
+describe('addDataAccesses on random stimulus', () => {
+  const stimulus = (seed: number, over = {}) => generateStimulus({ ...defaultKnobs(), w_amo: 3, ...over }, seed, 20_000);
+
+  it('w_amo adds atomics and keeps the program executable (continuity)', () => {
+    const s = stimulus(3);
+    expect(checkContinuity(s.records, s.image, s.xlen)).toEqual([]);
+    const d = addDataAccesses(s, knobs(), 3).data!;
+    const dtypes = new Set(d.accesses.map((a) => a.dtype));
+    for (const t of [Dtype.load, Dtype.store, Dtype.csrReadWrite, Dtype.csrReadSet]) expect(dtypes.has(t), `dtype ${t}`).toBe(true);
+    expect([...dtypes].filter(isAtomic).length).toBeGreaterThanOrEqual(2);
+  });
+
+  it.each([
+    ['RV64 unified', {}, {}],
+    ['RV32 unified', { xlen: 32 }, {}],
+    ['RV64 split', {}, { signalling: 'split' as const }],
+    ['RV32 split, 2 IDs, wide window', { xlen: 32 }, { signalling: 'split' as const, lrids: 2, response_window: 20 }],
+  ])('%s: a valid data trace (seeds 1-3)', (_, over, data) => {
+    for (let seed = 1; seed <= 3; seed++) {
+      const s = addDataAccesses(stimulus(seed, over), knobs(data), seed);
+      expect(() => checkDataTrace(s), `seed ${seed}`).not.toThrow();
+    }
+  });
+
+  it('split: responses out of order, some errors; values have locality', () => {
+    const d = addDataAccesses(stimulus(5), knobs({ signalling: 'split', error_rate: 0.1 }), 5).data!;
+    const loads = d.accesses.filter((a) => a.dtype === Dtype.load);
+    expect(loads.length).toBeGreaterThan(500);
+    // Out of order: some response answers a later load than the one answered after it.
+    // IDs are handed out lowest-free first, so in-order answers would mostly repeat the low IDs;
+    // count responses whose load retired after the load of the next response.
+    const loadAt = new Map<number, number[]>(); // lrid -> cycles of its loads, in order
+    for (const a of d.accesses) if (a.dtype === Dtype.load || isAtomic(a.dtype)) loadAt.set(a.lrid, [...(loadAt.get(a.lrid) ?? []), a.at]);
+    const answered = d.responses.map((r) => loadAt.get(r.lid)!.shift()!);
+    const outOfOrder = answered.filter((at, i) => i > 0 && at < answered[i - 1]!).length;
+    expect(outOfOrder).toBeGreaterThan(50);
+    const errors = d.responses.filter((r) => r.lresp === Lresp.error).length;
+    expect(errors / d.responses.length).toBeGreaterThan(0.05);
+    expect(errors / d.responses.length).toBeLessThan(0.15);
+    // Locality: most consecutive stores lie within 4 KiB of the previous store.
+    const stores = d.accesses.filter((a) => a.dtype === Dtype.store);
+    const near = stores.slice(1).filter((a, i) => {
+      const diff = a.daddr - stores[i]!.daddr;
+      return diff > -4096n && diff < 4096n;
+    }).length;
+    expect(near / stores.length).toBeGreaterThan(0.5);
+  });
+});
