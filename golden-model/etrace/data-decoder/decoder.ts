@@ -11,6 +11,7 @@ import type { EtraceParams } from '../config.ts';
 import { MSG_TYPE, splitStream } from '../packet/encapsulate.ts';
 import { unpackPacket } from '../packet/pack.ts';
 import { readDataPacket, type ReadPacket } from './packets.ts';
+import type { DataTrace } from '../../hart/data-records.ts';
 
 export interface DecodedAccess {
   /** Byte offset of the packet that reported the access (its request for a split access). */
@@ -98,7 +99,8 @@ export class DataDecoder {
     }
   }
 
-  dataPacket(payload: Uint8Array, offset: number): void {
+  /** A te_data packet: decodes it, and returns its fields as read (for dumps). */
+  dataPacket(payload: Uint8Array, offset: number): ReadPacket {
     const dp = this.params.dataTrace!;
     const pkt = readDataPacket(
       payload,
@@ -113,6 +115,7 @@ export class DataDecoder {
       offset,
     );
     this.interpret(pkt, offset);
+    return pkt;
   }
 
   private dataOnlyCode(diff: bigint, offset: number): Code {
@@ -279,4 +282,16 @@ export function decodeDataStream(bytes: Uint8Array, params: EtraceParams): Decod
     else d.instructionPacket(sp.payload, sp.payloadOffset);
   }
   return d.out;
+}
+
+/**
+ * The decoded data trace as the stream formats' DataTrace: `at` is the byte offset of the packet
+ * (it orders accesses and responses as the stream did; the records are the instruction decoder's).
+ * What noData / noAddress omitted is 0.
+ */
+export function toDataTrace(d: DecodedData): DataTrace {
+  return {
+    accesses: d.accesses.map((a) => ({ at: a.offset, dtype: a.dtype, daddr: a.daddr ?? 0n, dsize: a.dsize, data: a.data ?? 0n, lrid: a.lrid ?? 0, iaddrLsbs: 0, dblock: 0 })),
+    responses: d.responses.map((r) => ({ at: r.offset, lid: r.lid, lresp: r.lresp, ldata: r.ldata ?? 0n })),
+  };
 }
