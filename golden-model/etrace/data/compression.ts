@@ -44,13 +44,22 @@ export function bytesNeeded(coded: bigint, bits: number): number {
   return bits / 8;
 }
 
+/** Bits needed so that sign-extending them gives the `bits`-wide coded value back (at least one). */
+export function significantBits(coded: bigint, bits: number): number {
+  const top = (coded >> BigInt(bits - 1)) & 1n;
+  const magnitude = top === 1n ? ~coded & mask(bits) : coded;
+  return Math.min(bits, magnitude.toString(2).length + (magnitude === 0n ? 0 : 1));
+}
+
 /**
  * Chooses the code for a chain of values (an atomic's operand then data, a CSR's data then operand):
  * each value is coded against the one before it in the chain, the first against `previous`. The
- * code with the fewest bytes over the chain wins, ties going to the earlier code of `allowedCodes`.
+ * code with the fewest bytes over the chain wins; among equals the one with the fewest significant
+ * bits (a value that ends its packet is sent to the bit, before the padding); then the earlier code
+ * of `allowedCodes`.
  */
 export function chooseCode(codes: readonly DataCode[], values: readonly bigint[], previous: bigint, bits: number): { code: DataCode; coded: bigint[] } {
-  let best: { code: DataCode; coded: bigint[]; bytes: number } | undefined;
+  let best: { code: DataCode; coded: bigint[]; bytes: number; sig: number } | undefined;
   for (const code of codes) {
     let prev = previous;
     const coded = values.map((v) => {
@@ -59,7 +68,8 @@ export function chooseCode(codes: readonly DataCode[], values: readonly bigint[]
       return c;
     });
     const bytes = coded.reduce((sum, c) => sum + bytesNeeded(c, bits), 0);
-    if (best === undefined || bytes < best.bytes) best = { code, coded, bytes };
+    const sig = coded.reduce((sum, c) => sum + significantBits(c, bits), 0);
+    if (best === undefined || bytes < best.bytes || (bytes === best.bytes && sig < best.sig)) best = { code, coded, bytes, sig };
   }
   return { code: best!.code, coded: best!.coded };
 }
