@@ -131,6 +131,48 @@ describe('te_data packets typed from the tables', () => {
     expect(run(c, [access(1, 0x80001000n, 2, 0x12345678n), access(1, 0x80001004n, 2, 0x12345679n)])[1]).toBe('69 92 f3 ac 68 24 02 08 00 40');
   });
 
+  it('differential address with full data (diff 10) when no compression is shorter; unaligned store word', () => {
+    // store d 0 at 0x80001000: format 010, size 11, diff 00, data_len 000, data 0x00, address >>3.
+    // store d 0x0123456789abcdef at 0x80001008: XOR and difference with 0 are the value itself, so
+    // full wins the tie: diff 10, data_len 111, data (64 bits), address +1.
+    expect(run(full64, [access(1, 0x80001000n, 3, 0n), access(1, 0x80001008n, 3, 0x0123456789abcdefn)])).toEqual(['66 1a 00 00 08 00 40', '6a da bf 37 af 26 9e 15 8d 04 04']);
+    // store w 0x11 at 0x80001002: format 011, size 10, diff 00, data_len 00, data 0x11, byte address.
+    expect(run(full64, [access(1, 0x80001002n, 2, 0x11n)])).toEqual(['67 13 22 04 20 00 00 01']);
+  });
+
+  it('atomic address only (table 7.7) and data and operand only (table 7.8)', () => {
+    // amoswap.d at 0x80004008, noData: format 110, subtype 000, size 11, diff 0, address >>3.
+    expect(run(config('2.0', 64, {}, { noData: true }), [access(8, 0x80004008n, 3, 0n)])).toEqual(['65 c6 02 10 00 20']);
+    // amoor.w, noAddress, operand 0xf0 written, 0x0f read: format 110, subtype 011, size 10, diff 00,
+    // op_len 01 (0xf0 needs 2 bytes to stay positive), operand 0x00f0, data (64 bits) 0x0f.
+    expect(run(config('2.0', 64, {}, { noAddress: true }), [access(11, 0x80004000n, 2, 0xf0n | (0x0fn << 32n))])).toEqual(['65 9e 04 0f f0 00']);
+  });
+
+  it('split atomic: request with operand and address (table 7.9), response XOR-compressed (table 7.10)', () => {
+    const c = config('2.0', 64, { data_split_p: 1, lrid_width_p: 2 });
+    // amomax.d lrid 3 operand 2 at 0x80004010: format 110, subtype 101, size 11, lrid 11, diff 00,
+    // op_len 000, operand 0x02, address >>3. Response 3: against the operand 2, XOR 1 (as short as the
+    // difference 1, and XOR comes first): format 111, lrid 11, resp 01, data_len 000, data 0x01.
+    expect(run(c, [access(13, 0x80004010n, 3, 2n, 3), { at: 0, lid: 3, lresp: Lresp.okay, ldata: 3n }])).toEqual(['67 ee 03 01 01 04 00 08', '62 3f 04']);
+    // noAddress: amoand.w lrid 1 operand 0x55: format 110, subtype 010, size 10, lrid 01, diff 00,
+    // operand (64 bits) 0x55.
+    const n = config('2.0', 64, { data_split_p: 1, lrid_width_p: 2 }, { noAddress: true });
+    expect(run(n, [access(10, 0x80004000n, 2, 0x55n, 1)])).toEqual(['63 96 51 05']);
+  });
+
+  it('split loads under noAddress: responses only, full then differential (resp 11)', () => {
+    const c = config('2.0', 64, { data_split_p: 1, lrid_width_p: 2 }, { noAddress: true });
+    // Response lrid 0, 0x1000: format 100, size 10, lrid 00, resp 10, data 0x1000. Response lrid 1,
+    // 0x0fff: XOR 0x1fff needs 2 bytes, the difference -1 one: resp 11, data all ones.
+    const steps = [access(0, 0x80005000n, 2, 0n, 0), access(0, 0x80005004n, 2, 0n, 1), { at: 0, lid: 0, lresp: Lresp.okay, ldata: 0x1000n }, { at: 0, lid: 1, lresp: Lresp.okay, ldata: 0xfffn }];
+    expect(run(c, steps)).toEqual(['63 14 01 20', '61 b4']);
+  });
+
+  it('data only with differential data (diff 11)', () => {
+    // format 010, size 10, diff 00, data 0x1000; then 0x0fff: diff 11, data all ones.
+    expect(run(config('2.0', 64, {}, { noAddress: true }), [access(1, 0n, 2, 0x1000n), access(1, 4n, 2, 0xfffn)])).toEqual(['63 12 00 08', '61 f2']);
+  });
+
   it('the history resets at a sync: the same access after resync() is full again', () => {
     const enc = new DataEncoder(full64);
     const a = access(1, 0x80001000n, 2, 0x12345678n);
