@@ -129,6 +129,9 @@ export class DataEncoder {
     if (DTYPE_NAMES[a.dtype] === undefined) throw new RvError('bad-value', `${where}: ${name} is not a data access type of table 4.9`);
     if (isCsrAccess(a.dtype) && !p.data_csr_p) throw new RvError('bad-value', `${where}: ${name} needs a component with data_csr_p = 1`);
     if (isAtomic(a.dtype) && !p.data_atomics_p) throw new RvError('bad-value', `${where}: ${name} needs a component with data_atomics_p = 1`);
+    const csrSize = this.config.params.iaddress_width_p > 32 ? 3 : 2;
+    // CSR packets carry no size: a decoder takes XLEN-wide CSRs (docs/etrace-data.md).
+    if (isCsrAccess(a.dtype) && a.dsize !== csrSize) throw new RvError('bad-value', `${where}: ${name} values must be XLEN wide (dsize ${csrSize}), not dsize ${a.dsize}`);
     if (8 << a.dsize > p.data_width_p) throw new RvError('bad-value', `${where}: dsize ${a.dsize} (${1 << a.dsize} bytes) is wider than data_width_p = ${p.data_width_p}`);
     if (isAtomic(a.dtype) && (a.dsize < 2 || (a.daddr & ((1n << BigInt(a.dsize)) - 1n)) !== 0n)) {
       throw new RvError('bad-value', `${where}: ${name} must be 4 or 8 bytes at an aligned address, not dsize ${a.dsize} at 0x${a.daddr.toString(16)}`);

@@ -11,6 +11,7 @@ import { splitStream, unpackPacket } from '../packet/index.ts';
 import { defaultDataParams } from './params.ts';
 import { emptyRecord, type RetirementRecord } from '../../hart/records.ts';
 import type { DataTrace } from '../../hart/data-records.ts';
+import { decodeDataStream } from '../data-decoder/decoder.ts';
 
 function config(layout: '1.1.1' | '2.0', options: Partial<EtraceConfig['options']> = {}): EtraceConfig {
   return { params: { ...defaultParams(layout), iaddress_width_p: 64, dataTrace: defaultDataParams(), dataTraceSupport: true }, options: { ...defaultOptions(), ...options } };
@@ -56,4 +57,16 @@ describe('data trace in the byte stream', () => {
       expect([p.denable, p.doptions]).toEqual([1n, 0b1010n]);
     });
   }
+});
+
+describe('run-time option changes', () => {
+  it('the decoder follows noData switched on mid-stream through the support packets', () => {
+    const c = config('2.0');
+    const records: RetirementRecord[] = Array.from({ length: 40 }, (_, i) => ({ ...emptyRecord(), iretire: 2, iaddr: 0x1000n + 4n * BigInt(i) }));
+    const accesses = records.map((_, i) => ({ lrid: 0, iaddrLsbs: 0, dblock: 0, at: i, dtype: 1, daddr: 0x2000n + 8n * BigInt(i), dsize: 3, data: BigInt(i * 3) }));
+    const changes = new Map([[20, { ...c.options, noData: true }]]);
+    const bytes = encodeStream(records, c, { data: { accesses, responses: [] }, optionChanges: changes }).bytes;
+    const got = decodeDataStream(bytes, c.params).accesses;
+    expect(got.map((a) => [a.daddr, a.data])).toEqual(accesses.map((a, i) => [a.daddr, i < 20 ? a.data : undefined]));
+  });
 });
