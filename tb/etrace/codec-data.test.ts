@@ -26,13 +26,20 @@ const data: DataTrace = {
   ],
   responses: [],
 };
-const config: EtraceConfig = {
-  params: { ...defaultParams('2.0'), iaddress_width_p: 64, dataTrace: defaultDataParams(), dataTraceSupport: true },
+const configOf = (layout: '1.1.1' | '2.0'): EtraceConfig => ({
+  params: { ...defaultParams(layout), iaddress_width_p: 64, dataTrace: defaultDataParams(), dataTraceSupport: true },
   options: defaultOptions(),
-};
+});
+const config = configOf('2.0');
 
 describe('E-Trace codec with data trace', () => {
   const encoded = etraceCodec.encode(records, config, { data });
+
+  it('the instruction decoder reads the 1.1.1 support packet with its appended data options', () => {
+    const c = configOf('1.1.1');
+    const items = etraceCodec.decode(etraceCodec.encode(records, c, { data }).bytes, image, c, {});
+    expect(items.flatMap((i) => (i.kind === 'pc' ? [i.address] : []))).toEqual(records.map((r) => r.iaddr));
+  });
 
   it('decodes the instructions as without data, and attaches each access to its instruction', () => {
     const items = etraceCodec.decode(encoded.bytes, image, config, {});
