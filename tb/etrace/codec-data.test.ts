@@ -66,3 +66,11 @@ describe('E-Trace codec with data trace', () => {
     expect(() => etraceCodec.decode(etraceCodec.encode(records, plain, {}).bytes, image, plain, { 'data-out': 'x.csv' })).toThrow(/--data-out x.csv: the component has no data trace/);
   });
 });
+
+describe('E-Trace codec statistics with data trace', () => {
+  it('counts te_data packets per format', () => {
+    const s = etraceCodec.stats(etraceCodec.encode(records, config, { data }).bytes, config);
+    const rows = Object.fromEntries(s.rows.filter((r) => r.kind.startsWith('D')).map((r) => [r.kind, r.count]));
+    expect(rows).toEqual({ 'D0 load-aligned': 1, 'D2 store-aligned': 1, 'D5 csr': 1, 'D6 atomic': 1 });
+  });
+});

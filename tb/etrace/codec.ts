@@ -62,6 +62,16 @@ function trapHandlers(text: string | undefined): ((trap: TrapEntry) => bigint) |
   };
 }
 
+const DATA_FORMAT_NAMES = ['load-aligned', 'load-unaligned', 'store-aligned', 'store-unaligned', 'split-load-data', 'csr', 'atomic', 'split-atomic-data'];
+
+/** The statistics row of a te_data packet: its format code (the low 2 or 3 payload bits) and name. */
+function dataKind(payload: Uint8Array, params: PacketParams): string {
+  const d = (params as EtraceConfig['params']).dataTrace;
+  if (!d) return 'data';
+  const format = (payload[0] ?? 0) & (d.data_split_p || d.data_atomics_p || d.data_csr_p ? 7 : 3);
+  return `D${format} ${DATA_FORMAT_NAMES[format]}`;
+}
+
 const xlenOf = (c: EtraceConfig): Xlen => (c.params.iaddress_width_p > 32 ? 64 : 32);
 
 /** Statistics rows in format/subformat order, data packets last. */
@@ -80,7 +90,7 @@ function etraceStats(bytes: Uint8Array, params: PacketParams): TraceStats {
     // header, srcID bytes, the timestamp when the header's extend bit says so, then the payload.
     const header = bytes[sp.offset]!;
     const size = 1 + Math.floor(params.encap_srcid_width / 8) + (header & 0x80 ? params.encap_timestamp_width / 8 : 0) + (header & 0x1f);
-    let kind = 'data';
+    let kind = dataKind(sp.payload, params);
     if (sp.msgType === MSG_TYPE.instruction) {
       const pkt = unpackPacket(sp.payload, params, sp.payloadOffset, mode);
       const k = packetKind(pkt, params);
