@@ -12,6 +12,7 @@
 import type { RvError } from '../golden-model/common/errors.ts';
 import type { Rng } from '../golden-model/common/rng.ts';
 import type { SettingSpec, Settings } from '../golden-model/common/settings.ts';
+import type { DataTrace } from '../golden-model/hart/data-records.ts';
 import type { ProgramImage } from '../golden-model/hart/image.ts';
 import type { RetirementRecord } from '../golden-model/hart/records.ts';
 import type { Xlen } from '../golden-model/hart/stream.ts';
@@ -179,8 +180,9 @@ export interface TraceCodec<C = unknown> {
   /**
    * The stream as it leaves the output FIFO; `ready` says whether the transport takes a byte in a
    * cycle (cycles numbered as the block's co-simulation numbers them; absent: always ready).
+   * `data`: the stream's data accesses, for an encoder that traces them (E-Trace data trace).
    */
-  encode(records: readonly RetirementRecord[], config: C, transport: { ready?: (cycle: number) => boolean }): EncodedTrace;
+  encode(records: readonly RetirementRecord[], config: C, transport: { ready?: (cycle: number) => boolean; data?: DataTrace }): EncodedTrace;
   /** Options only this codec's decoder takes (E-Trace: `--trap-handler`); `decode` gets them by name. */
   readonly decodeOptions?: readonly CodecOption[];
   /**

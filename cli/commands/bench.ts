@@ -25,6 +25,7 @@ import { measureSuite } from '../../workloads/efficiency.ts';
 import { efficiencyJson, efficiencyMarkdown, efficiencySvg } from '../../workloads/efficiency-report.ts';
 import { writeOutputAtomic } from '../../core/io.ts';
 import { componentCells, efficiencyGates } from '../../workloads/gates.ts';
+import { dataEfficiency, type DataEfficiencyRow } from '../../golden-model/etrace/data/efficiency.ts';
 
 interface Options {
   count: string;
@@ -70,6 +71,26 @@ function table(rows: Row[]): string {
   const w = [Math.max(4, ...rows.map((r) => r.what.length)), Math.max(4, ...rows.map((r) => r.rate.length)), Math.max(4, ...rows.map((r) => r.goal.length))];
   const line = (a: string, b: string, c: string, d: string): string => `| ${a.padEnd(w[0]!)} | ${b.padStart(w[1]!)} | ${c.padEnd(w[2]!)} | ${d}`;
   return [line('what', 'rate', 'goal', 'detail'), `|${'-'.repeat(w[0]! + 2)}|${'-'.repeat(w[1]! + 2)}|${'-'.repeat(w[2]! + 2)}|---`, ...rows.map((r) => line(r.what, r.rate, r.goal, r.detail))].join('\n');
+}
+
+/**
+ * E-Trace data trace: bytes per access (te_data packets with headers) by compression option on the
+ * access patterns of golden-model/etrace/data/access-patterns.ts, beside the reference flow's data
+ * encoder; goal (issue 21): fewer than the reference flow's address-and-data mode.
+ */
+function dataTraceRows(seed: number): Row[] {
+  const { ours, reference } = dataEfficiency(5000, seed);
+  const goal = reference[0]!.bytesPerAccess;
+  const detail = (r: DataEfficiencyRow): string => Object.entries(r.byPattern).map(([p, v]) => `${p} ${v.toFixed(2)}`).join(', ');
+  return [
+    ...ours.map((r) => ({
+      what: `E-Trace data trace, ${r.what}`,
+      rate: `${r.bytesPerAccess.toFixed(2)} B/access`,
+      goal: r.what.startsWith('XOR or differential') ? `< ${goal.toFixed(2)} (reference flow): ${r.bytesPerAccess < goal ? 'met' : 'MISSED'}` : '',
+      detail: detail(r),
+    })),
+    ...reference.map((r) => ({ what: `E-Trace data trace, ${r.what}`, rate: `${r.bytesPerAccess.toFixed(2)} B/access`, goal: '', detail: detail(r) })),
+  ];
 }
 
 export const benchCommand: CommandDefinition<Options> = {
@@ -237,6 +258,7 @@ export const benchCommand: CommandDefinition<Options> = {
         rows.push({ what: `RTL cells (${name})`, rate: String(y.cells), goal: '', detail: `Yosys synth -top ${r.block.topModule}, ${y.seconds.toFixed(0)} s` });
       }
     }
+    if (o.efficiency) rows.push(...dataTraceRows(seed));
     const rss = process.memoryUsage().rss / 2 ** 20;
     process.stdout.write(`${table(rows)}\n\npeak resident memory ${rss.toFixed(0)} MiB; ${count} instructions, seed ${seed}, best of 3 runs\n`);
     if (o.efficiency) {

@@ -75,7 +75,7 @@ export const encodeCommand: CommandDefinition<Options> = {
       // The encoder would cut the upper address bits: a trace that decodes to wrong addresses.
       if (stream.xlen > xlen) throw new RvError('bad-file', `the records are XLEN ${stream.xlen}, and ${r.component} encodes XLEN ${xlen} addresses: choose a component for XLEN ${stream.xlen}`, { file: o.in });
       const started = performance.now();
-      result = codec.encode(stream.records, r.config, transport);
+      result = codec.encode(stream.records, r.config, stream.data ? { ...transport, data: stream.data } : transport);
       seconds = (performance.now() - started) / 1000;
       n = streamStats(stream.records, stream.image.size > 0 ? stream.image : undefined).instructions;
     }

@@ -6,8 +6,14 @@
 import { RvError } from '../common/errors.ts';
 import { defaultPacketParams, type PacketParams, type PayloadLayout } from './packet/params.ts';
 import { validatePacketParams } from './packet/fields.ts';
+import { type DataOptions, type DataParams, defaultDataOptions, validateDataConfig } from './data/params.ts';
 
 export interface EtraceParams extends PacketParams {
+  /**
+   * Data trace (data_trace_p = 1): its parameters; absent without data trace. Nested so that the
+   * instruction-trace RTL, which knows nothing of data trace, sees the same parameters as before.
+   */
+  readonly dataTrace?: DataParams;
   /** 3: every uninferable jump is itype 6 (no implicit return possible); 4: full classification. */
   readonly itype_width_p: 3 | 4;
   readonly retires_p: number;
@@ -44,7 +50,7 @@ export type ResyncPolicy = 'flowchart' | 'block';
 
 /** Comparator control, table 2.6. */
 export interface Comparator {
-  /** 0 iaddr, 1 context, 2 tval (3 daddr: data trace, not modelled). */
+  /** 0 iaddr, 1 context, 2 tval, 3 daddr (data trace: only data filters see it; 0 for instructions). */
   pInput: number;
   sInput: number;
   /** 0 ==, 1 !=, 2 <, 3 <=, 4 >, 5 >=, 6/7 always. */
@@ -80,7 +86,7 @@ export interface Filter {
 }
 
 /** Run-time options, tables 2.1-2.3. */
-export interface EtraceOptions {
+export interface EtraceOptions extends DataOptions {
   iEnable: boolean;
   /** trace-on / trace-off triggers may set / clear iEnable. */
   iTrigEnable: boolean;
@@ -131,6 +137,7 @@ export function defaultParams(layout: PayloadLayout = '1.1.1'): EtraceParams {
 
 export function defaultOptions(): EtraceOptions {
   return {
+    ...defaultDataOptions(),
     iEnable: true,
     iTrigEnable: false,
     stallEnable: false,
@@ -235,9 +242,11 @@ export function validateConfig(c: EtraceConfig): RvError[] {
     for (const input of [c.pInput, c.sInput]) {
       if (input === 1 && !p.filter_context_p) bad(`${where}.pInput`, 'comparing the context needs filter_context_p = 1');
       if (input === 2 && !p.filter_tval_p) bad(`${where}.pInput`, 'comparing tval needs filter_tval_p = 1');
-      if (input === 3) bad(`${where}.pInput`, 'daddr (3) is a data trace input; this encoder traces instructions only');
+      if (input === 3 && !p.dataTrace) bad(`${where}.pInput`, 'daddr (3) is a data trace input and needs data_trace_p = 1');
     }
   });
+  if (p.dataTrace) errors.push(...validateDataConfig({ ...p.dataTrace, iaddress_width_p: p.iaddress_width_p }, o, p.filters_p, o.filters));
+  else if (o.dFilters !== 0) bad('options/dFilters', 'dFilters needs data_trace_p = 1');
   if (o.iFilters >>> p.filters_p !== 0) bad('options/iFilters', `iFilters selects filters beyond filters_p = ${p.filters_p}`);
   if (o.filters.length > p.filters_p) bad('options/filters', `${o.filters.length} filters configured, filters_p is ${p.filters_p}`);
   if (o.comparators.length > p.comparators_p) bad('options/comparators', `${o.comparators.length} comparators configured, comparators_p is ${p.comparators_p}`);

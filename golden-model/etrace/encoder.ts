@@ -773,9 +773,21 @@ export function supportPacket(config: EtraceConfig, enable: boolean, qualStatus:
     sijump: o.siJump,
   };
   const on = enable ? 1n : 0n;
+  const data = dataSupportFields(config);
   const head: Packet =
     config.params.payload_layout === '2.0'
-      ? { format: 3n, subformat: 3n, ienable: on, encoder_mode: 0n, qual_status: qualStatus, denable: 0n, dloss: 0n, doptions: 0n }
-      : { format: 3n, subformat: 3n, enable: on, encoder_mode: 0n, qual_status: qualStatus };
+      ? { format: 3n, subformat: 3n, ienable: on, encoder_mode: 0n, qual_status: qualStatus, dloss: 0n, ...data }
+      : { format: 3n, subformat: 3n, enable: on, encoder_mode: 0n, qual_status: qualStatus, ...(config.params.dataTrace ? data : {}) };
   return { ...head, ...optionFields(opts, config.params) };
+}
+
+/**
+ * The support packet's data trace fields: denable = dEnable, doptions bit 0 noAddress, bit 1 noData,
+ * bits 3:2 DataCompress (the reference flow's first two bits; docs/etrace-data.md). Zero without
+ * data trace.
+ */
+function dataSupportFields(config: EtraceConfig): { denable: bigint; doptions: bigint } {
+  const o = config.options;
+  if (!config.params.dataTrace) return { denable: 0n, doptions: 0n };
+  return { denable: o.dEnable ? 1n : 0n, doptions: (o.noAddress ? 1n : 0n) | (o.noData ? 2n : 0n) | (BigInt(o.DataCompress) << 2n) };
 }

@@ -10,6 +10,11 @@ import { type EmittedPacket, EtraceEncoder, supportPacket } from './encoder.ts';
 import { type Packet, QUAL_STATUS } from './packet/index.ts';
 import { packetInto } from './packet/fast.ts';
 import type { RetirementRecord } from '../hart/records.ts';
+import type { DataAccess, DataTrace, LoadResponse } from '../hart/data-records.ts';
+import { DataEncoder } from './data/encoder.ts';
+import { packData, type DataPacket } from './data/packets.ts';
+import { dataPacketParams, dataWidths } from './data/params.ts';
+import { encapsulate, MSG_TYPE } from './packet/encapsulate.ts';
 
 export interface EncodeResult {
   /** The encapsulated byte stream, as it leaves the FIFO. */
@@ -17,6 +22,8 @@ export interface EncodeResult {
   /** The packets in the stream, in order, with their byte offset (empty unless `keepPackets`). */
   packets: { packet: Packet; offset: number; record: number }[];
   packetCount: number;
+  /** The te_data packets in the stream with their byte offset (data trace; empty unless `keepPackets`). */
+  dataPackets: { packet: DataPacket; offset: number; record: number }[];
   /** Packets dropped by a full FIFO. */
   dropped: number;
   /** Cycles the hart was stalled (stallEnable). */
@@ -33,6 +40,11 @@ export interface EncodeOptions {
   keepPackets?: boolean;
   /** Run-time option changes (register writes), applied before the record of the given index. */
   optionChanges?: ReadonlyMap<number, EtraceOptions>;
+  /**
+   * The stream's data accesses and split-load responses: encoded into te_data packets when the
+   * component has data trace (data_trace_p = 1); ignored otherwise.
+   */
+  data?: DataTrace;
 }
 
 /** Encodes a whole stream. */
@@ -50,15 +62,28 @@ export class StreamEncoder {
   private readonly out: OutputFifo;
   private readonly encoder: EtraceEncoder;
   private index = 0;
+  private config: EtraceConfig;
+  /** Data trace: the encoder, and the stream's accesses and responses grouped by record. */
+  private readonly data?: { encoder: DataEncoder; accesses: Map<number, { a: DataAccess; n: number }[]>; responses: Map<number, LoadResponse[]>; cycle: RetirementRecord[] };
 
   constructor(
     config: EtraceConfig,
     private readonly opts: EncodeOptions = {},
   ) {
+    this.config = config;
     this.out = new OutputFifo(config, opts.ready, opts.keepPackets ?? true);
     this.encoder = new EtraceEncoder(config, (p) => this.out.offer(p));
     this.out.onLoss = () => this.encoder.lost();
     this.out.awaitingSync = () => this.encoder.isAwaitingSync();
+    if (config.params.dataTrace && opts.data) {
+      const accesses = new Map<number, { a: DataAccess; n: number }[]>();
+      opts.data.accesses.forEach((a, n) => accesses.set(a.at, [...(accesses.get(a.at) ?? []), { a, n }]));
+      const responses = new Map<number, LoadResponse[]>();
+      for (const r of opts.data.responses) responses.set(r.at, [...(responses.get(r.at) ?? []), r]);
+      const encoder = new DataEncoder(config);
+      this.data = { encoder, accesses, responses, cycle: [] };
+      this.out.onSync = () => encoder.resync();
+    }
   }
 
   push(r: RetirementRecord): void {
@@ -66,10 +91,32 @@ export class StreamEncoder {
     if (change) {
       this.encoder.changeOptions(change);
       this.out.setOptions(change);
+      this.config = { params: this.config.params, options: change };
+      this.data?.encoder.changeOptions(this.config);
     }
     if (!r.sameCycle) this.out.nextCycle();
     this.encoder.push(r);
+    if (this.data) this.pushData(r);
     this.index++;
+  }
+
+  /**
+   * The te_data packets of the record's accesses, then of the responses that arrived with it: after
+   * the instruction packets the record caused (docs/etrace-data.md, "Order in the byte stream").
+   */
+  private pushData(r: RetirementRecord): void {
+    const d = this.data!;
+    if (!r.sameCycle) d.cycle = [];
+    d.cycle.push(r);
+    d.encoder.record(r);
+    for (const { a, n } of d.accesses.get(this.index) ?? []) {
+      // dblock names the block (signal group) of the cycle whose address iaddr_lsbs completes.
+      const block = a.dblock > 0 ? (d.cycle[a.dblock] ?? r) : r;
+      for (const e of d.encoder.access(a, block, n)) this.out.offerData(e.packet, e.atomicSizeField, this.index);
+    }
+    for (const resp of d.responses.get(this.index) ?? []) {
+      for (const e of d.encoder.response(resp)) this.out.offerData(e.packet, e.atomicSizeField, this.index);
+    }
   }
 
   finish(): EncodeResult {
@@ -83,6 +130,9 @@ class OutputFifo {
   /** The byte stream so far; packets are written in place, accepted by moving `length`. */
   private out = new Uint8Array(1 << 16);
   private readonly packets: EncodeResult['packets'] = [];
+  private readonly dataPackets: EncodeResult['dataPackets'] = [];
+  /** An instruction-trace synchronisation was accepted: the data history starts afresh. */
+  onSync: () => void = () => {};
   private count = 0;
   private length = 0;
   /** Bytes accepted but not yet drained. */
@@ -126,6 +176,7 @@ class OutputFifo {
 
   private accept(packet: Packet, size: number, record: number): void {
     if (this.keepPackets) this.packets.push({ packet, offset: this.length, record });
+    if (packet.format === 3n && packet.subformat !== 2n) this.onSync();
     this.count++;
     this.length += size;
     if (this.ready !== undefined) this.fill += size;
@@ -171,6 +222,42 @@ class OutputFifo {
     return true;
   }
 
+  /**
+   * A te_data packet (encapsulated with flow 3). It waits, stalls or is lost as an instruction
+   * packet would; after a loss nothing of data trace goes out until the instruction sync does.
+   */
+  offerData(packet: DataPacket, atomicSizeField: number, record: number): boolean {
+    const bytes = encapsulate(packData(packet, dataWidths(dataPacketParams(this.config.params)), this.config.params.payload_layout, atomicSizeField), this.config.params, { msgType: MSG_TYPE.data });
+    const place = (): void => {
+      if (this.out.length - this.length < bytes.length) {
+        const bigger = new Uint8Array(Math.max(this.out.length * 2, this.length + bytes.length));
+        bigger.set(this.out.subarray(0, this.length));
+        this.out = bigger;
+      }
+      this.out.set(bytes, this.length);
+      if (this.keepPackets) this.dataPackets.push({ packet, offset: this.length, record });
+      this.count++;
+      this.length += bytes.length;
+      if (this.ready !== undefined) this.fill += bytes.length;
+    };
+    if (this.config.options.stallEnable) {
+      while (!this.fits(bytes.length)) {
+        this.stallCycles++;
+        this.cycle++;
+        this.drain();
+      }
+      place();
+      return true;
+    }
+    if (this.lostPending || this.awaitingSync() || !this.fits(bytes.length)) {
+      if (!this.lostPending && !this.awaitingSync()) this.lostPending = true;
+      this.dropped++;
+      return false;
+    }
+    place();
+    return true;
+  }
+
   /** A sync offered after a loss: when dropped it is tried again, so it is not a lost packet. */
   private isRetry(p: Packet): boolean {
     return this.awaitingSync() && isSync(p);
@@ -190,6 +277,7 @@ class OutputFifo {
     return {
       bytes: this.out.slice(0, this.length),
       packets: this.packets,
+      dataPackets: this.dataPackets,
       packetCount: this.count,
       dropped: this.dropped,
       stallCycles: this.stallCycles,

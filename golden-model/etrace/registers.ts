@@ -31,8 +31,9 @@
  *    - Comparator function code 6 keeps the meaning of the seed's table 2.6 (primary: always
  *      match; secondary: sMatch masks pMatch), which the golden model implements; the TCI redefines
  *      primary code 6 as "always false".
- *    - Not present (no model behind them): data trace (trTeDataControl, trTeDataFilters,
- *      trTeFilter<i>MatchData), the timestamp unit (0x040-0x04C) and the trigger-control
+ *    - Data trace (only with data_trace_p = 1): trTeDataControl and trTeDataFilters, see
+ *      dataRegisters. Not present (no model behind them): trTeFilter<i>MatchData (data filters
+ *      use the comparators' daddr input instead), the timestamp unit (0x040-0x04C) and the trigger-control
  *      registers (0x050-0x058), trTeInstImplicitReturnMode is read-only.
  *
  * 2. `discovery`, 0x1000-0x100F: the seed's discovery registers of section 9.2, discovery_info_0
@@ -81,6 +82,41 @@ export function etraceMemoryMap(c: EtraceConfig): MemoryMapSpec {
     description: 'E-Trace encoder registers on the APB port: Trace Control Interface layout, then the discovery registers.',
     addressBlocks: [controlBlock(c), discoveryBlock(c)],
   };
+}
+
+/**
+ * Data trace control (only with data_trace_p = 1, so components without data trace keep their
+ * map): trTeDataControl at 0x010 and trTeDataFilters at 0x01C, the offsets of the Trace Control
+ * Interface. The bit positions inside trTeDataControl are this model's choice, to be checked
+ * against the TCI document (not among the project's specs) before the RTL implements them;
+ * DataCompress has no TCI field and takes vendor bits (docs/etrace-registers.md).
+ */
+function dataRegisters(c: EtraceConfig): RegisterSpec[] {
+  const d = c.params.dataTrace!;
+  const o = c.options;
+  return [
+    {
+      name: 'trTeDataControl',
+      offset: 0x010,
+      size: 32,
+      description: 'Trace Data Control Register (E-Trace data trace options, tables 2.1 and 2.2).',
+      fields: [
+        field('trTeDataImplemented', 0, 1, 'read-only', 1n, 'Data trace is implemented (data_trace_p = 1).'),
+        field('trTeDataTracing', 2, 1, 'read-write', b(o.dEnable), 'Data trace enable (E-Trace dEnable).', 'dEnable'),
+        field('trTeDataTrigEnable', 3, 1, 'read-write', b(o.dTrigEnable), 'Trace-on/off triggers set and clear trTeDataTracing (E-Trace dTrigEnable).', 'dTrigEnable'),
+        field('trTeDataNoValue', 24, 1, 'read-write', b(o.noData), 'Omit data values from data trace packets (E-Trace noData).', 'noData'),
+        field('trTeDataNoAddr', 25, 1, 'read-write', b(o.noAddress), 'Omit addresses from data trace packets (E-Trace noAddress).', 'noAddress'),
+        field('rvDataCompress', 28, 2, rw(d.data_compress_p > 0), n(o.DataCompress), 'Vendor field: E-Trace DataCompress, 0 full values, 1 XOR, 2 differential, 3 the shorter; values the hardware lacks are refused.', 'DataCompress'),
+      ],
+    },
+    {
+      name: 'trTeDataFilters',
+      offset: 0x01c,
+      size: 32,
+      description: 'Trace Data Filters Register (E-Trace dFilters): bit N selects filter N; bits at and above filters_p read 0.',
+      fields: [field('trTeDataFilters', 0, 16, rw(c.params.filters_p > 0), n(o.dFilters), 'Filters that qualify data trace; 0 = every access.', 'dFilters')],
+    },
+  ];
 }
 
 function controlBlock(c: EtraceConfig): AddressBlockSpec {
@@ -149,6 +185,7 @@ function controlBlock(c: EtraceConfig): AddressBlockSpec {
       fields: [field('trTeInstFilters', 0, 16, rw(p.filters_p > 0), n(o.iFilters), 'Filters that qualify instruction trace; 0 = trace everything.', 'iFilters')],
     },
   ];
+  if (p.dataTrace) registers.push(...dataRegisters(c));
   c.options.filters.slice(0, p.filters_p).forEach((f, i) => {
     const base = FILTER_BASE + UNIT_STRIDE * i;
     const s = (name: string): string => `filter${i}.${name}`;

@@ -8,6 +8,7 @@ import type { RvError } from '../common/errors.ts';
 import type { SettingSpec, Settings } from '../common/settings.ts';
 import { type Comparator, defaultOptions, defaultParams, emptyComparator, emptyFilter, type EtraceConfig, type Filter, validateConfig } from './config.ts';
 import { registerMapErrors } from './registers.ts';
+import { defaultDataOptions, defaultDataParams } from './data/params.ts';
 
 const MAX_FILTERS = 16;
 const MAX_COMPARATORS = 8;
@@ -82,11 +83,39 @@ export const ETRACE_OPTIONS: readonly SettingSpec[] = [
   bool('BranchPrediction', O.BranchPrediction, 'branch predictor enabled'),
   bool('JumpTargetCache', O.JumpTargetCache, 'jump target cache enabled'),
   int('iFilters', O.iFilters, 0, 0xffff, 'filters that qualify instruction trace (bit mask, 0: all)'),
+
   ...filterSpecs(),
   ...comparatorSpecs(),
 ];
 
-export const ETRACE_SETTINGS: readonly SettingSpec[] = [...ETRACE_PARAMETERS, ...ETRACE_OPTIONS];
+const D = defaultDataParams();
+const DO = defaultDataOptions();
+
+/**
+ * Data trace parameters and options (docs/etrace-data.md). Kept apart from ETRACE_PARAMETERS and
+ * ETRACE_OPTIONS, which the generated RTL and its IP-XACT export list: the RTL has no data trace
+ * yet, so a component without data trace stays byte-identical.
+ */
+export const ETRACE_DATA_SETTINGS: readonly SettingSpec[] = [
+  int('data_trace_p', 0, 0, 1, 'data trace (chapter 7): 0 none, 1 te_data packets beside te_inst'),
+  int('data_width_p', D.data_width_p, 32, 64, 'data trace: width of the data bus (32 or 64)'),
+  int('dtype_width_p', D.dtype_width_p, 1, 4, 'data trace: width of dtype (1 loads/stores, 3 with CSR, 4 with atomics)'),
+  int('data_split_p', D.data_split_p, 0, 1, 'data trace: loads signalled in request and response phases'),
+  int('data_atomics_p', D.data_atomics_p, 0, 1, 'data trace: atomic accesses traced'),
+  int('data_csr_p', D.data_csr_p, 0, 1, 'data trace: CSR accesses traced'),
+  int('lrid_width_p', D.lrid_width_p, 1, 8, 'data trace: width of lrid/lid (split loads)'),
+  int('iaddr_lsbs_width_p', D.iaddr_lsbs_width_p, 0, 8, 'data trace: width of iaddr_lsbs (data filters with several instructions per block)'),
+  int('dblock_width_p', D.dblock_width_p, 0, 4, 'data trace: width of dblock (several blocks per cycle)'),
+  int('data_compress_p', D.data_compress_p, 0, 3, 'data trace: compression offered, bit 0 XOR, bit 1 differential'),
+  bool('dEnable', DO.dEnable, 'data trace enable (with data_trace_p)'),
+  bool('dTrigEnable', DO.dTrigEnable, 'trace-on/off triggers set and clear dEnable'),
+  bool('noData', DO.noData, 'omit data values from data trace packets'),
+  bool('noAddress', DO.noAddress, 'omit addresses from data trace packets'),
+  int('DataCompress', DO.DataCompress, 0, 3, 'data compression: 0 full values, 1 XOR, 2 differential, 3 the shorter per packet'),
+  int('dFilters', DO.dFilters, 0, 0xffff, 'filters that qualify data trace (bit mask, 0: all)'),
+];
+
+export const ETRACE_SETTINGS: readonly SettingSpec[] = [...ETRACE_PARAMETERS, ...ETRACE_OPTIONS, ...ETRACE_DATA_SETTINGS];
 
 function filterSpecs(): SettingSpec[] {
   const f = emptyFilter();
@@ -144,6 +173,24 @@ export function etraceConfig(s: Settings): EtraceConfig {
     for (const field of Object.keys(c)) c[field] = s[`comparator${n}.${field}`];
     comparators.push(c as unknown as Comparator);
   }
+  const dataTrace =
+    num('data_trace_p') === 1
+      ? {
+          data_width_p: num('data_width_p'),
+          dtype_width_p: num('dtype_width_p'),
+          data_split_p: num('data_split_p'),
+          data_atomics_p: num('data_atomics_p'),
+          data_csr_p: num('data_csr_p'),
+          lrid_width_p: num('lrid_width_p'),
+          iaddr_lsbs_width_p: num('iaddr_lsbs_width_p'),
+          dblock_width_p: num('dblock_width_p'),
+          data_compress_p: num('data_compress_p'),
+        }
+      : undefined;
+  if (dataTrace) {
+    params.dataTrace = dataTrace;
+    params.dataTraceSupport = true;
+  }
   const options = {
     ...defaultOptions(),
     iEnable: s.iEnable as boolean,
@@ -158,6 +205,12 @@ export function etraceConfig(s: Settings): EtraceConfig {
     BranchPrediction: s.BranchPrediction as boolean,
     JumpTargetCache: s.JumpTargetCache as boolean,
     iFilters: num('iFilters'),
+    dEnable: s.dEnable as boolean,
+    dTrigEnable: s.dTrigEnable as boolean,
+    noData: s.noData as boolean,
+    noAddress: s.noAddress as boolean,
+    DataCompress: num('DataCompress'),
+    dFilters: num('dFilters'),
     filters,
     comparators,
   };

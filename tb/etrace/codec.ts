@@ -21,6 +21,30 @@ import {
   unpackPacket,
 } from '../../golden-model/etrace/packet/index.ts';
 import type { Xlen } from '../../golden-model/hart/stream.ts';
+import type { ProgramImage } from '../../golden-model/hart/image.ts';
+import { attachAccesses } from '../../golden-model/etrace/data-decoder/attach.ts';
+import { decodeDataStream, type DecodedData } from '../../golden-model/etrace/data-decoder/decoder.ts';
+import { dataPacketDump } from '../../golden-model/etrace/data-decoder/dump.ts';
+
+/**
+ * HOOK: the writer of the reference flow's data CSV (`DRETIRE,DTYPE,DADDR,DSIZE,DATA`), which the
+ * data-trace input side adds as golden-model/hart/formats/etrace-data-csv.ts. Until it is in the
+ * tree, `decode --data-out` says so in one line; replace the body with a call to that writer.
+ */
+function writeDecodedDataCsv(file: string, _data: DecodedData): never {
+  // With the writer: writeOutputAtomic-style write of writeEtraceDataCsv(toDataTrace(_data)) to `file`.
+  throw new RvError('bad-option', `--data-out ${file}: the reference flow's data CSV writer (golden-model/hart/formats/etrace-data-csv.ts) is not in this tree yet`);
+}
+
+/**
+ * The data side of a stream: the accesses and split-load responses its te_data packets give back,
+ * each access attached to its instruction among the decoded instruction addresses.
+ */
+export function decodeEtraceData(bytes: Uint8Array, image: ProgramImage, config: EtraceConfig, pcs: readonly bigint[]): DecodedData {
+  const data = decodeDataStream(bytes, config.params);
+  attachAccesses(data.accesses, pcs, image, xlenOf(config), config.params.dataTrace!, config.options);
+  return data;
+}
 
 /** `--trap-handler ADDR` or `CAUSE=ADDR,...,default=ADDR` for implicit exception mode. */
 function trapHandlers(text: string | undefined): ((trap: TrapEntry) => bigint) | undefined {
@@ -36,6 +60,16 @@ function trapHandlers(text: string | undefined): ((trap: TrapEntry) => bigint) |
     if (a === undefined) throw new RvError('bad-option', `--trap-handler gives no handler for ${interrupt ? 'interrupt' : 'exception'} cause ${cause}`);
     return a;
   };
+}
+
+const DATA_FORMAT_NAMES = ['load-aligned', 'load-unaligned', 'store-aligned', 'store-unaligned', 'split-load-data', 'csr', 'atomic', 'split-atomic-data'];
+
+/** The statistics row of a te_data packet: its format code (the low 2 or 3 payload bits) and name. */
+function dataKind(payload: Uint8Array, params: PacketParams): string {
+  const d = (params as EtraceConfig['params']).dataTrace;
+  if (!d) return 'data';
+  const format = (payload[0] ?? 0) & (d.data_split_p || d.data_atomics_p || d.data_csr_p ? 7 : 3);
+  return `D${format} ${DATA_FORMAT_NAMES[format]}`;
 }
 
 const xlenOf = (c: EtraceConfig): Xlen => (c.params.iaddress_width_p > 32 ? 64 : 32);
@@ -56,7 +90,7 @@ function etraceStats(bytes: Uint8Array, params: PacketParams): TraceStats {
     // header, srcID bytes, the timestamp when the header's extend bit says so, then the payload.
     const header = bytes[sp.offset]!;
     const size = 1 + Math.floor(params.encap_srcid_width / 8) + (header & 0x80 ? params.encap_timestamp_width / 8 : 0) + (header & 0x1f);
-    let kind = 'data';
+    let kind = dataKind(sp.payload, params);
     if (sp.msgType === MSG_TYPE.instruction) {
       const pkt = unpackPacket(sp.payload, params, sp.payloadOffset, mode);
       const k = packetKind(pkt, params);
@@ -82,8 +116,8 @@ function etraceStats(bytes: Uint8Array, params: PacketParams): TraceStats {
 export const etraceCodec: TraceCodec<EtraceConfig> = {
   units: 'packets',
   xlen: xlenOf,
-  encode(records, config, { ready }) {
-    const r = encodeStream(records, config, { keepPackets: false, ...(ready ? { ready } : {}) });
+  encode(records, config, { ready, data }) {
+    const r = encodeStream(records, config, { keepPackets: false, ...(ready ? { ready } : {}), ...(data ? { data } : {}) });
     return { bytes: r.bytes, count: r.packetCount, lost: r.dropped, stallCycles: r.stallCycles };
   },
   decodeOptions: [
@@ -92,10 +126,22 @@ export const etraceCodec: TraceCodec<EtraceConfig> = {
       argument: '<SPEC>',
       help: 'E-Trace: trap handler addresses for implicit exception mode: ADDR, or CAUSE=ADDR,iN=ADDR,default=ADDR',
     },
+    {
+      name: 'data-out',
+      argument: '<FILE>',
+      help: "E-Trace data trace: write the decoded data accesses to FILE in the reference flow's data CSV",
+    },
   ],
   decode(bytes, image, config, options): DecodedTraceItem[] {
-    return decodeStream(bytes, image, { params: config.params, xlen: xlenOf(config), trapHandler: trapHandlers(options['trap-handler']) });
+    const items = decodeStream(bytes, image, { params: config.params, xlen: xlenOf(config), trapHandler: trapHandlers(options['trap-handler']) });
+    const out = options['data-out'];
+    if (out !== undefined) {
+      if (!config.params.dataTrace) throw new RvError('bad-option', `--data-out ${out}: the component has no data trace (data_trace_p = 0)`);
+      const pcs = items.flatMap((i) => (i.kind === 'pc' ? [i.address] : []));
+      writeDecodedDataCsv(out, decodeEtraceData(bytes, image, config, pcs));
+    }
+    return items;
   },
-  dump: (bytes, config) => dumpStream(bytes, config.params),
+  dump: (bytes, config) => dumpStream(bytes, config.params, {}, config.params.dataTrace ? dataPacketDump(config.params) : undefined),
   stats: (bytes, config) => etraceStats(bytes, config.params),
 };

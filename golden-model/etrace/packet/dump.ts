@@ -75,13 +75,28 @@ export function dumpPacket(pkt: Packet, params: PacketParams, offset: number, op
  * on run-time options, which the dump learns from each support packet (starting from `initial`).
  * Errors (RvError with the byte offset) propagate.
  */
-export function dumpStream(bytes: Uint8Array, params: PacketParams, initial: DumpOptions = {}): string[] {
+/**
+ * The dump of te_data packets (data trace), kept by the data decoder: it sees every packet, since
+ * the instruction trace's syncs and support packets steer how data packets read.
+ */
+export interface DataPacketDump {
+  instruction(payload: Uint8Array, payloadOffset: number): void;
+  /** The line of a data packet (after the offset), every field named. */
+  data(payload: Uint8Array, offset: number): string;
+}
+
+export function dumpStream(bytes: Uint8Array, params: PacketParams, initial: DumpOptions = {}, dataDump?: DataPacketDump): string[] {
   let mode: DumpOptions = initial;
   const lines: string[] = [];
   for (const sp of splitStream(bytes, params)) {
     const prefix: string[] = [];
     if (params.encap_srcid_width > 0) prefix.push(`srcid=${sp.srcId}`);
     if (sp.timestamp !== undefined) prefix.push(`timestamp=${hex(sp.timestamp)}`);
+    if (sp.msgType !== 2 && dataDump) {
+      lines.push(`${offsetText(sp.offset)}  ${[...prefix, dataDump.data(sp.payload, sp.offset)].join(' ')}`);
+      continue;
+    }
+    dataDump?.instruction(sp.payload, sp.payloadOffset);
     if (sp.msgType !== 2) {
       const bytesText = Array.from(sp.payload, (b) => b.toString(16).padStart(2, '0')).join('');
       lines.push(`${offsetText(sp.offset)}  data  ${[...prefix, `payload=${bytesText}`].join(' ')}`);

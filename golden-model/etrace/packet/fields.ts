@@ -239,6 +239,11 @@ export function packetFields(pkt: Packet, params: PacketParams, mode: PacketMode
             add('denable', 1);
             add('dloss', 1);
             add('doptions', w.doptions);
+          } else if (w.denable111) {
+            // Data trace in the seed's layout: its options field is implementation defined, and
+            // the data options follow it (docs/etrace-data.md).
+            add('denable', 1);
+            add('doptions', w.doptions);
           }
           add('sijump', w.sijump);
           // Standard Support Packet extension: the Implicit Return extension is implemented. The

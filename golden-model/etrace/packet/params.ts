@@ -53,6 +53,12 @@ export interface PacketParams {
   readonly f0s_width_p: number;
   /** 1: the encoder supports sequentially inferable jumps; the support packet gets a sijump bit. */
   readonly sijump_p: number;
+  /**
+   * The encoder also traces data accesses (data_trace_p = 1, golden-model/etrace/data/): the
+   * support packet reports the data options, 2.0 in its denable/doptions fields, 1.1.1 in denable
+   * and doptions fields appended after options (docs/etrace-data.md). Absent: false.
+   */
+  readonly dataTraceSupport?: boolean;
   /** Width of support-packet encoder_mode (implementation defined; design note: 1). */
   readonly encoder_mode_width: number;
   /** Width of ioptions (1.1.1: options); design note: 5, see IOPTION_BIT. */
@@ -176,8 +182,10 @@ export interface PacketWidths {
   readonly time: number;
   readonly encoderMode: number;
   readonly ioptions: number;
-  /** 2.0 only. */
+  /** 2.0, and 1.1.1 with data trace (data_trace_p). */
   readonly doptions: number;
+  /** The 1.1.1 support packet's appended denable bit: 1 with data trace. */
+  readonly denable111: number;
   /** The sijump option bit, above all other support-packet fields: 1 when sijump_p. */
   readonly sijump: number;
 }
@@ -201,7 +209,8 @@ export function packetWidths(p: PacketParams): PacketWidths {
     time: ratified && !p.notime_p ? p.time_width_p : 0,
     encoderMode: p.encoder_mode_width,
     ioptions: p.ioptions_width,
-    doptions: ratified ? p.doptions_width : 0,
+    doptions: ratified || p.dataTraceSupport ? p.doptions_width : 0,
+    denable111: !ratified && p.dataTraceSupport ? 1 : 0,
     sijump: p.sijump_p ? 1 : 0,
   };
 }
