@@ -183,6 +183,8 @@ export interface TraceCodec<C = unknown> {
    * `data`: the stream's data accesses, for an encoder that traces them (E-Trace data trace).
    */
   encode(records: readonly RetirementRecord[], config: C, transport: { ready?: (cycle: number) => boolean; data?: DataTrace }): EncodedTrace;
+  /** True when `encode` traces the stream's data accesses with this configuration; absent: never. */
+  tracesData?(config: C): boolean;
   /** Options only this codec's decoder takes (E-Trace: `--trap-handler`); `decode` gets them by name. */
   readonly decodeOptions?: readonly CodecOption[];
   /**

@@ -7,6 +7,7 @@ import { blockSettings, CODEC_BLOCKS } from '../../blocks/index.ts';
 import type { CommandDefinition, EncodedTrace } from '../../core/block.ts';
 import { readInput, writeOutputAtomic } from '../../core/io.ts';
 import { readStream } from '../../core/stream-io.ts';
+import { joinEtraceDataCsv } from '../../golden-model/hart/formats/etrace-data-csv.ts';
 import { RvError } from '../../golden-model/common/errors.ts';
 import { cycleChance } from '../../golden-model/common/rng.ts';
 import { streamStats } from '../../golden-model/hart/stats.ts';
@@ -15,10 +16,10 @@ interface Options {
   in: string;
   out: string;
   inFormat?: string;
+  dataIn?: string;
   backpressure: string;
   seed: string;
 }
-
 
 export const encodeCommand: CommandDefinition<Options> = {
   name: 'encode',
@@ -33,6 +34,7 @@ export const encodeCommand: CommandDefinition<Options> = {
     '  rvtrace encode --component ntrace-btm-mcu --in a.bin --out a.nt',
     '  rvtrace encode -c ntrace-btm-mcu --in a.bin --out a.nt --backpressure 0.5 --set stall_enable=1',
     '  rvtrace encode --component tvtrace --in a.tvr --out a.tv',
+    '  rvtrace encode --component etrace --set data_trace_p=1 --in spike.csv --data-in data.csv --out a.te',
     '  rvtrace encode --component tvtrace --in flute.trace --in-format bluespec-tv --out a.tv',
     'The block comes from the component; --set takes that block\'s settings. E-Trace: the component',
     'parameters (Table 9.1 names) and run-time options (Tables 2.1-2.3 names); filters and comparators',
@@ -48,6 +50,7 @@ export const encodeCommand: CommandDefinition<Options> = {
       .requiredOption('--in <STREAM>', 'retirement stream (bin, text, etrace-csv, spike-csv); tvtrace: TV records (text, bin, bluespec-tv)')
       .requiredOption('--out <TRACE>', 'output byte stream')
       .option('--in-format <FORMAT>', 'force the input format')
+      .option('--data-in <CSV>', "E-Trace data trace: the reference flow's data CSV of the same run (DRETIRE,DTYPE,DADDR,DSIZE,DATA), joined with --in")
       .option('--backpressure <P>', 'probability that the transport is not ready in a cycle', '0')
       .option('--seed <S>', 'seed of the back-pressure pattern', '1'),
   run(_args, o, _settings, resolved) {
@@ -62,6 +65,7 @@ export const encodeCommand: CommandDefinition<Options> = {
     let n: number | undefined;
     let seconds: number;
     if (codec.encodeFile) {
+      if (o.dataIn !== undefined) throw new RvError('bad-option', `--data-in ${o.dataIn}: ${r.component} does not trace data; --data-in is for E-Trace components with data trace`);
       // The codec reads its own input (tvtrace: TV records).
       const bytes = readInput(o.in);
       const started = performance.now();
@@ -71,7 +75,17 @@ export const encodeCommand: CommandDefinition<Options> = {
       n = encoded.instructions;
     } else {
       const xlen = codec.xlen(r.config);
-      const stream = readStream(o.in, o.inFormat, xlen);
+      let stream = readStream(o.in, o.inFormat, xlen);
+      if (o.dataIn !== undefined) {
+        if (stream.data) throw new RvError('bad-option', `--data-in ${o.dataIn}: ${o.in} carries its data accesses already`);
+        stream = joinEtraceDataCsv(stream, new TextDecoder().decode(readInput(o.dataIn)), o.dataIn);
+      }
+      if (stream.data && stream.data.accesses.length > 0 && !codec.tracesData?.(r.config)) {
+        const why = `${r.component} does not trace data (an E-Trace component with data_trace_p = 1 does)`;
+        // Asked for by --data-in: an error. Carried by the stream: the instruction trace is still wanted.
+        if (o.dataIn !== undefined) throw new RvError('bad-option', `--data-in ${o.dataIn}: ${why}`);
+        process.stderr.write(`note: the ${stream.data.accesses.length} data accesses of ${o.in} are not encoded: ${why}\n`);
+      }
       // The encoder would cut the upper address bits: a trace that decodes to wrong addresses.
       if (stream.xlen > xlen) throw new RvError('bad-file', `the records are XLEN ${stream.xlen}, and ${r.component} encodes XLEN ${xlen} addresses: choose a component for XLEN ${stream.xlen}`, { file: o.in });
       const started = performance.now();

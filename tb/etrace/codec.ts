@@ -23,17 +23,14 @@ import {
 import type { Xlen } from '../../golden-model/hart/stream.ts';
 import type { ProgramImage } from '../../golden-model/hart/image.ts';
 import { attachAccesses } from '../../golden-model/etrace/data-decoder/attach.ts';
-import { decodeDataStream, type DecodedData } from '../../golden-model/etrace/data-decoder/decoder.ts';
+import { decodeDataStream, toDataTrace, type DecodedData } from '../../golden-model/etrace/data-decoder/decoder.ts';
+import { writeEtraceDataCsv } from '../../golden-model/hart/formats/etrace-data-csv.ts';
+import { writeOutputAtomic } from '../../core/io.ts';
 import { dataPacketDump } from '../../golden-model/etrace/data-decoder/dump.ts';
 
-/**
- * HOOK: the writer of the reference flow's data CSV (`DRETIRE,DTYPE,DADDR,DSIZE,DATA`), which the
- * data-trace input side adds as golden-model/hart/formats/etrace-data-csv.ts. Until it is in the
- * tree, `decode --data-out` says so in one line; replace the body with a call to that writer.
- */
-function writeDecodedDataCsv(file: string, _data: DecodedData): never {
-  // With the writer: writeOutputAtomic-style write of writeEtraceDataCsv(toDataTrace(_data)) to `file`.
-  throw new RvError('bad-option', `--data-out ${file}: the reference flow's data CSV writer (golden-model/hart/formats/etrace-data-csv.ts) is not in this tree yet`);
+/** `decode --data-out`: the decoded accesses in the reference flow's data CSV (`DRETIRE,DTYPE,DADDR,DSIZE,DATA`). */
+function writeDecodedDataCsv(file: string, data: DecodedData): void {
+  writeOutputAtomic(file, writeEtraceDataCsv(toDataTrace(data)));
 }
 
 /**
@@ -120,6 +117,7 @@ export const etraceCodec: TraceCodec<EtraceConfig> = {
     const r = encodeStream(records, config, { keepPackets: false, ...(ready ? { ready } : {}), ...(data ? { data } : {}) });
     return { bytes: r.bytes, count: r.packetCount, lost: r.dropped, stallCycles: r.stallCycles };
   },
+  tracesData: (config) => config.params.dataTrace !== undefined,
   decodeOptions: [
     {
       name: 'trap-handler',
@@ -133,10 +131,10 @@ export const etraceCodec: TraceCodec<EtraceConfig> = {
     },
   ],
   decode(bytes, image, config, options): DecodedTraceItem[] {
-    const items = decodeStream(bytes, image, { params: config.params, xlen: xlenOf(config), trapHandler: trapHandlers(options['trap-handler']) });
     const out = options['data-out'];
+    if (out !== undefined && !config.params.dataTrace) throw new RvError('bad-option', `--data-out ${out}: the component has no data trace (data_trace_p = 0)`);
+    const items = decodeStream(bytes, image, { params: config.params, xlen: xlenOf(config), trapHandler: trapHandlers(options['trap-handler']) });
     if (out !== undefined) {
-      if (!config.params.dataTrace) throw new RvError('bad-option', `--data-out ${out}: the component has no data trace (data_trace_p = 0)`);
       const pcs = items.flatMap((i) => (i.kind === 'pc' ? [i.address] : []));
       writeDecodedDataCsv(out, decodeEtraceData(bytes, image, config, pcs));
     }
