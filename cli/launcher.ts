@@ -12,7 +12,7 @@
 import { rmSync } from 'node:fs';
 import { MessageChannel, receiveMessageOnPort, Worker } from 'node:worker_threads';
 import type { UnfinishedEvent } from '../core/unfinished-files.ts';
-import { killDescendants } from './process-tree.ts';
+import { chainToNpm, isAlive, killDescendants } from './process-tree.ts';
 import type { WorkerMainData } from './worker-main.ts';
 
 /**
@@ -37,6 +37,25 @@ const BUNDLE = new URL('../rvtrace.mjs', import.meta.url);
 function onlyHelp(argv: readonly string[]): boolean {
   const args = argv.slice(2);
   return args.length === 0 || args[0] === 'help' || args.includes('--help') || args.includes('-h');
+}
+
+/**
+ * npm (npx, npm start, npm test) passes a signal on to the shell it ran us through, not to us, and
+ * ends: the shell either ends too (SIGTERM) and leaves this process to init, or waits for us
+ * (SIGINT, which it expects us to have from the terminal as well). Under npm, losing npm or
+ * any process between it and us is therefore taken as that signal (SIGTERM). Outside npm it is
+ * not: `nohup rvtrace ... &` must go on after its shell has gone.
+ */
+function watchNpm(onLost: () => void): void {
+  if (process.env['npm_command'] === undefined) return;
+  const chain = chainToNpm();
+  const parent = process.ppid;
+  const timer = setInterval(() => {
+    if (process.ppid === parent && chain.every(isAlive)) return;
+    clearInterval(timer);
+    onLost();
+  }, 200);
+  timer.unref();
 }
 
 export async function launch(argv: string[]): Promise<void> {
@@ -74,15 +93,19 @@ export async function launch(argv: string[]): Promise<void> {
       killDescendants(); // also wakes a worker blocked on a child (spawnSync returns)
       await Promise.race([terminated, new Promise((r) => setTimeout(r, STOP_WAIT_MS).unref())]);
       killDescendants(); // whatever it started before it stopped
-      for (let m = receiveMessageOnPort(channel.port1); m !== undefined; m = receiveMessageOnPort(channel.port1)) note(m.message);
+      removeUnfinished();
       channel.port1.close();
-      for (const p of unfinished) rmSync(p, { recursive: true, force: true });
     })());
+  const removeUnfinished = (): void => {
+    for (let m = receiveMessageOnPort(channel.port1); m !== undefined; m = receiveMessageOnPort(channel.port1)) note(m.message);
+    for (const p of unfinished) rmSync(p, { recursive: true, force: true });
+  };
 
   const onSignal = (sig: NodeJS.Signals): void => {
     if (stopping !== undefined) {
-      // The second signal: no more waiting.
+      // The second signal: no more waiting for the worker to stop.
       killDescendants();
+      removeUnfinished();
       process.kill(process.pid, 'SIGKILL');
       return;
     }
@@ -94,6 +117,7 @@ export async function launch(argv: string[]): Promise<void> {
     });
   };
   for (const s of SIGNALS) process.on(s, onSignal);
+  watchNpm(() => onSignal('SIGTERM'));
 
   // `rvtrace dump ... | head` closes the pipe early: that is the reader's choice, not an error.
   process.stdout.on('error', (e: NodeJS.ErrnoException) => {

@@ -68,3 +68,39 @@ export function killDescendants(root: number = process.pid): number {
   for (const p of seen) signal(p, 'SIGKILL');
   return seen.size;
 }
+
+/** The parent of `pid` and the command line of `pid`, or undefined once it has ended. */
+function parentAndCommand(pid: number): { ppid: number; command: string } | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const command = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ');
+    return { ppid: Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]), command };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The processes between this one and the npm (npx) that started it, that npm included: [parent,
+ * ..., npm]; [parent] when no npm is found within `depth` levels.
+ */
+export function chainToNpm(depth = 4): number[] {
+  const chain: number[] = [];
+  for (let pid = process.ppid; pid > 1 && chain.length < depth; ) {
+    chain.push(pid);
+    const p = parentAndCommand(pid);
+    if (p === undefined) break;
+    if (/(^|[\s/])np[mx](-cli\.js)?(\s|$)/.test(p.command)) return chain;
+    pid = p.ppid;
+  }
+  return chain.slice(0, 1);
+}
+
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
