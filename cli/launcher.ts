@@ -1,6 +1,7 @@
 /**
  * What bin/rvtrace.js runs (compiled, from dist/): the command runs in a worker thread
- * (cli/worker-main.ts) while this thread only waits, for two reasons:
+ * (cli/worker-boot.ts, running the bundle of cli/worker-main.ts) while this thread only waits, for
+ * two reasons:
  *   - V8 flags without a second process: the worker gets a large young generation through
  *     resourceLimits (streams of millions of records make many short-lived objects);
  *   - signals are heard at once: the command's thread may sit in a synchronous call for minutes
@@ -14,6 +15,7 @@ import { MessageChannel, receiveMessageOnPort, Worker } from 'node:worker_thread
 import type { UnfinishedEvent } from '../core/unfinished-files.ts';
 import { chainToNpm, isAlive, killDescendants } from './process-tree.ts';
 import type { WorkerMainData } from './worker-main.ts';
+import { loadBundle } from './bundle.ts';
 
 /**
  * The worker's young generation. V8 splits it into two semi-spaces and a large-object space of
@@ -27,8 +29,6 @@ const STOP_WAIT_MS = 3000;
 
 const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
 
-/** The bundle of cli/worker-main.ts (scripts/dist.mjs), beside this file's folder in dist/. */
-const BUNDLE = new URL('../rvtrace.mjs', import.meta.url);
 
 /**
  * Help only prints: it runs in this thread, which saves starting a worker (about a third of the
@@ -59,9 +59,14 @@ function watchNpm(onLost: () => void): void {
 }
 
 export async function launch(argv: string[]): Promise<void> {
+  // `rvtrace dump ... | head` closes the pipe early: that is the reader's choice, not an error.
+  let onPipeClosed = (): void => process.exit(process.exitCode ?? 0);
+  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code !== 'EPIPE') throw e;
+    onPipeClosed();
+  });
   if (onlyHelp(argv)) {
-    const { main } = (await import(BUNDLE.href)) as { main: (argv: string[]) => Promise<number> };
-    process.exitCode = await main(argv);
+    process.exitCode = await loadBundle().main(argv);
     return;
   }
   const unfinished = new Set<string>();
@@ -78,7 +83,7 @@ export async function launch(argv: string[]): Promise<void> {
     stderrIsTTY: process.stderr.isTTY === true,
     stderrColumns: process.stderr.columns,
   };
-  const worker = new Worker(BUNDLE, {
+  const worker = new Worker(new URL('./worker-boot.js', import.meta.url), {
     workerData: data,
     transferList: [channel.port2],
     resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
@@ -119,11 +124,7 @@ export async function launch(argv: string[]): Promise<void> {
   for (const s of SIGNALS) process.on(s, onSignal);
   watchNpm(() => onSignal('SIGTERM'));
 
-  // `rvtrace dump ... | head` closes the pipe early: that is the reader's choice, not an error.
-  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
-    if (e.code !== 'EPIPE') throw e;
-    void stop().then(() => process.exit(process.exitCode ?? 0));
-  });
+  onPipeClosed = () => void stop().then(() => process.exit(process.exitCode ?? 0));
 
   worker.on('error', (e) => {
     // main() turns every error into a message and a status; reaching here is a bug.

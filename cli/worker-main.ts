@@ -1,10 +1,8 @@
 /**
- * The CLI's bundle (scripts/dist.mjs bundles this file into dist/rvtrace.mjs). Started as a worker
- * by cli/launcher.ts, it runs the command line's main with the process's arguments and reports the
- * files it has not finished writing to the launcher, which removes them if the run is
- * interrupted. The launcher also imports `main` from it to run --help in its own thread.
+ * The CLI's bundle (scripts/dist.mjs bundles this file into dist/rvtrace.cjs, loaded by
+ * cli/bundle.ts): the command line's main, and what the worker of cli/launcher.ts runs.
  */
-import { isMainThread, type MessagePort, workerData } from 'node:worker_threads';
+import type { MessagePort } from 'node:worker_threads';
 import { setUnfinishedSink } from '../core/unfinished-files.ts';
 import { main } from './main.ts';
 
@@ -18,7 +16,8 @@ export interface WorkerMainData {
   stderrColumns: number | undefined;
 }
 
-async function runInWorker(data: WorkerMainData): Promise<void> {
+/** Runs the command in the launcher's worker, reporting the files it has not finished writing. */
+export async function runInWorker(data: WorkerMainData): Promise<void> {
   setUnfinishedSink((event, path) => data.unfinished.postMessage({ event, path }));
   if (data.stderrIsTTY) {
     // Progress lines (regress) redraw in place only on a terminal.
@@ -28,6 +27,3 @@ async function runInWorker(data: WorkerMainData): Promise<void> {
   process.exitCode = await main(data.argv);
   data.unfinished.close();
 }
-
-// Only the launcher's worker has this data; an import for `main` runs nothing.
-if (!isMainThread && (workerData as Partial<WorkerMainData> | null)?.unfinished !== undefined) await runInWorker(workerData as WorkerMainData);

@@ -10,7 +10,8 @@ const SOURCES = ['core', 'golden-model', 'ipxact', 'generator', 'tb', 'blocks', 
 /** Uses that find no file beside the sources. */
 const ALLOWED = new Map([
   [join('core', 'paths.ts'), 'computes REPO_ROOT'],
-  [join('cli', 'launcher.ts'), 'runs only from dist/ and finds the bundle there'],
+  [join('cli', 'launcher.ts'), 'runs only from dist/ and finds the worker entry there'],
+  [join('cli', 'bundle.ts'), 'runs only from dist/ and finds the bundle there'],
   [join('workloads', 'measure.ts'), 'asks whether it runs as a script'],
 ]);
 
