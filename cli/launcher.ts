@@ -20,7 +20,7 @@ import { loadBundle } from './bundle.ts';
 /**
  * The worker's young generation. V8 splits it into two semi-spaces and a large-object space of
  * the same size each, so 192 MiB is what `--max-semi-space-size=64` gave the former restarted
- * process; see README ("Start-up") for the measurement.
+ * process (a new space of 128 MiB instead of 32); README, "Set-up and start-up", has what it does.
  */
 export const YOUNG_GENERATION_MB = 192;
 
@@ -29,11 +29,7 @@ const STOP_WAIT_MS = 3000;
 
 const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
 
-
-/**
- * Help only prints: it runs in this thread, which saves starting a worker (about a third of the
- * time `rvtrace --help` takes).
- */
+/** Help only prints: it runs in this thread, sparing a worker's start and a second load of the bundle. */
 function onlyHelp(argv: readonly string[]): boolean {
   const args = argv.slice(2);
   return args.length === 0 || args[0] === 'help' || args.includes('--help') || args.includes('-h');
