@@ -2,6 +2,7 @@
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { RvError } from '../golden-model/common/errors.ts';
+import { finishedWriting, startedWriting } from './unfinished-files.ts';
 
 export function readInput(file: string): Uint8Array {
   try {
@@ -16,6 +17,7 @@ export function readInput(file: string): Uint8Array {
 /** Writes through a temporary file in the same directory and renames it, so readers never see half a file. */
 export function writeOutputAtomic(file: string, data: Uint8Array | string): void {
   const tmp = `${file}.tmp-${process.pid}`;
+  startedWriting(tmp);
   try {
     mkdirSync(dirname(file), { recursive: true });
     writeFileSync(tmp, data);
@@ -23,5 +25,7 @@ export function writeOutputAtomic(file: string, data: Uint8Array | string): void
   } catch (e) {
     rmSync(tmp, { force: true });
     throw new RvError('io', `cannot write: ${(e as Error).message}`, { file });
+  } finally {
+    finishedWriting(tmp);
   }
 }

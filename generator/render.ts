@@ -14,8 +14,9 @@ import { basename, dirname, join } from 'node:path';
 import Handlebars from 'handlebars';
 import type { OutputFile, Provenance } from '../core/block.ts';
 import { RvError } from '../golden-model/common/errors.ts';
+import { REPO_ROOT } from '../core/paths.ts';
 
-export const ROOT = join(import.meta.dirname, '..');
+export const ROOT = REPO_ROOT;
 export const TEMPLATES_DIR = join(ROOT, 'templates');
 
 /** The rvtrace version (package.json), written into every banner. */

@@ -32,21 +32,21 @@
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { ExitStatus, RvError } from '../golden-model/common/errors.ts';
 import type { SettingSpec, Settings, SettingValue } from '../golden-model/common/settings.ts';
 import { detectStandard, readComponent, resolveParameters, type IpxactComponent, type IpxactStandard, type Vlnv } from './reader/component.ts';
 import { readXmlDocument, readXmlFile, type XmlElement } from './reader/xml.ts';
 import { defaultSchemaDir, validateXsd } from './reader/xsd.ts';
 import { isSvKeyword } from './sv-keywords.ts';
+import { REPO_ROOT } from '../core/paths.ts';
 
 /** The namespace of our vendor extensions. */
 export const RVTRACE_NS = 'https://rvtrace.dev/ipxact/1.0';
 /** The prefix rvtrace writes it with (any prefix is read). */
 export const RVTRACE_PREFIX = 'rvtrace';
 
-export const COMPONENTS_DIR = join(dirname(fileURLToPath(import.meta.url)), 'components');
+export const COMPONENTS_DIR = join(REPO_ROOT, 'ipxact', 'components');
 
 /** The settings and semantic check of one block, as the loader needs them. */
 export interface BlockSettings {

@@ -3,6 +3,7 @@
 # each step checks first and does nothing when its tool is already there.
 #   npm packages  -> `npm ci` when node_modules is absent or older than package-lock.json
 #   Debian tools  -> `apt-get install` of the packages whose command is absent (needs root or sudo)
+#   dist/         -> tsc + bundle of the CLI when a source is newer than it (node scripts/dist.mjs)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -41,3 +42,7 @@ if [ "${#missing[@]}" -gt 0 ]; then
   $SUDO apt-get update -qq >&2
   $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
 fi
+
+# The CLI runs the compiled TypeScript in dist/ (scripts/dist.mjs): compiled here when it is missing
+# or older than a source, so that the README's commands and the tests start from current code.
+node scripts/dist.mjs

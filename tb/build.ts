@@ -9,9 +9,10 @@
  * (Verilator's output and the binary obj/rvtrace_harness), build.log and build.json (the inputs).
  */
 import { spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { accessSync, constants, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash, randomBytes } from 'node:crypto';
+import { accessSync, constants, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { delimiter, dirname, isAbsolute, join } from 'node:path';
+import { finishedWriting, startedWriting } from '../core/unfinished-files.ts';
 import { RvError } from '../golden-model/common/errors.ts';
 import { ROOT, sha256Hex } from '../generator/render.ts';
 import type { HarnessSpec } from './harness-spec.ts';
@@ -66,6 +67,7 @@ export function installRtl(files: readonly { name: string; content: string }[]):
   const rtlDir = join(cacheRoot(), '..', 'rtl', hash);
   if (!existsSync(rtlDir)) {
     const tmp = `${rtlDir}.tmp-${process.pid}`;
+    startedWriting(tmp);
     rmSync(tmp, { recursive: true, force: true });
     mkdirSync(tmp, { recursive: true });
     for (const f of files) writeFileSync(join(tmp, f.name), f.content);
@@ -74,6 +76,7 @@ export function installRtl(files: readonly { name: string; content: string }[]):
     } catch {
       rmSync(tmp, { recursive: true, force: true }); // another process installed it first
     }
+    finishedWriting(tmp);
   }
   return { rtlDir, paths: files.map((f) => join(rtlDir, f.name)) };
 }
@@ -195,8 +198,12 @@ export function buildModel(req: BuildRequest, log: (line: string) => void = () =
   }
 
   mkdirSync(root, { recursive: true });
-  const tmp = mkdtempSync(join(root, `.tmp-${key.slice(0, 16)}-`));
+  // Named before it exists, so that an interrupted run (whose thread is stopped mid-build) can
+  // remove it whenever the signal comes: the launcher hears of it first.
+  const tmp = join(root, `.tmp-${key.slice(0, 16)}-${process.pid}-${randomBytes(4).toString('hex')}`);
+  startedWriting(tmp);
   try {
+    mkdirSync(tmp);
     const harnessFile = join(tmp, 'harness.cpp');
     writeFileSync(harnessFile, harness);
     // Verilator reads the original files, so its messages (and $error/$fatal at run time) name
@@ -248,5 +255,7 @@ export function buildModel(req: BuildRequest, log: (line: string) => void = () =
   } catch (e) {
     rmSync(tmp, { recursive: true, force: true });
     throw e;
+  } finally {
+    finishedWriting(tmp);
   }
 }

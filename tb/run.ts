@@ -8,8 +8,10 @@
  * captures come back as stdout chunks and are parsed incrementally (ResponseParser).
  */
 import { statSync } from 'node:fs';
-import { resolve as resolvePath } from 'node:path';
+import { join, resolve as resolvePath } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { REPO_ROOT } from '../core/paths.ts';
 import { RvError } from '../golden-model/common/errors.ts';
 import type { BuiltModel } from './build.ts';
 import { captureDataBytes, checkSpec, frameLayout, specHash, type FrameSlot, type HarnessSpec } from './harness-spec.ts';
@@ -340,7 +342,8 @@ export function encodeHeader(spec: HarnessSpec, opts: RunOptions): Buffer {
 // ---------------------------------------------------------------------------------------------
 // Running
 
-const WORKER_URL = new URL('./run-worker.mjs', import.meta.url);
+// Plain JavaScript, never compiled: from dist/ it is found beside the sources.
+const WORKER_URL = pathToFileURL(join(REPO_ROOT, 'tb', 'run-worker.mjs'));
 
 /** Thrown by emit when the harness stopped reading; runModel replaces it with the harness's error. */
 class HarnessStopped extends Error {}

@@ -14,6 +14,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { RvError } from '../golden-model/common/errors.ts';
+import { REPO_ROOT } from '../core/paths.ts';
 
 export type WorkloadArch = 'rv64gc' | 'rv32imc';
 
@@ -75,8 +76,8 @@ export const WORKLOADS: readonly Workload[] = [
 export const WORKLOAD_ARCHES: readonly WorkloadArch[] = ['rv64gc', 'rv32imc'];
 
 /** This folder and the repository root. */
-export const WORKLOADS_DIR = import.meta.dirname;
-export const REPO_ROOT = join(WORKLOADS_DIR, '..');
+export const WORKLOADS_DIR = join(REPO_ROOT, 'workloads');
+export { REPO_ROOT };
 
 export const GCC = 'riscv64-unknown-elf-gcc';
 export const PICOLIBC_DIR = '/usr/lib/picolibc/riscv64-unknown-elf';

@@ -26,6 +26,7 @@ import { efficiencyJson, efficiencyMarkdown, efficiencySvg } from '../../workloa
 import { writeOutputAtomic } from '../../core/io.ts';
 import { componentCells, efficiencyGates } from '../../workloads/gates.ts';
 import { dataEfficiency, type DataEfficiencyRow } from '../../golden-model/etrace/data/efficiency.ts';
+import { startupRows } from '../startup-bench.ts';
 
 interface Options {
   count: string;
@@ -104,7 +105,8 @@ export const benchCommand: CommandDefinition<Options> = {
     'the N-Trace model encodes at least 5 million instructions per second and the co-simulation of',
     '`ntrace` compares at least 1 million per second (issue 19); the tandem-verification trace model',
     'encodes at least 5 million records per second and the co-simulation of `tvtrace` compares at',
-    'least 1 million per second (issue 20).',
+    'least 1 million per second (issue 20); `rvtrace --help` takes at most 150 ms and `rvtrace encode`',
+    'of a 1,000-record stream at most 250 ms, whole process (issue 22).',
     'The RTL size is the Yosys 0.23 cell count of rtl-out/<component> (generic synth, etrace_top).',
     'Trace efficiency (issue 7): every workload of workloads/ for RV64GC and RV32IMC, traced through',
     'QEMU, encoded by E-Trace in both payload layouts with the baseline, each optional mode alone and',
@@ -130,6 +132,10 @@ export const benchCommand: CommandDefinition<Options> = {
     const progress = (s: string): void => {
       process.stderr.write(`[bench] ${s}\n`);
     };
+
+    // Issue 22: whole-process start-up, measured first, before this process loads the machine.
+    progress('start-up: rvtrace --help and encode of 1,000 records, whole process');
+    rows.push(...startupRows());
 
     progress(`stimulus: ${count} instructions`);
     let stream = generateStimulus(defaultKnobs(), seed, count);

@@ -5,15 +5,14 @@
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { RvError } from '../../golden-model/common/errors.ts';
+import { REPO_ROOT } from '../../core/paths.ts';
 import { IPXACT_NAMESPACES, type IpxactStandard } from './component.ts';
 
-/** The shared schema folder: `shared/ipxact-schema` beside the checkout root (two levels above this folder). */
+/** The shared schema folder: `shared/ipxact-schema` beside the checkout root. */
 export function defaultSchemaDir(): string {
-  const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-  return join(repoRoot, '..', 'shared', 'ipxact-schema');
+  return join(REPO_ROOT, '..', 'shared', 'ipxact-schema');
 }
 
 /** The schema xmllint is given for a standard. */
