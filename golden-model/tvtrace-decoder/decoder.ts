@@ -174,9 +174,23 @@ interface Input {
 
 /** Splits a trace byte stream into groups. Never throws; stops at the first error. */
 export function parseTv(bytes: Uint8Array, params: TvParams): TvParse {
+  const groups: TvGroup[] = [];
+  const error = scanTv(bytes, params, (g) => {
+    groups.push(g);
+    return true;
+  });
+  return error ? { groups, error } : { groups };
+}
+
+/**
+ * parseTv's work: hands each complete group to `sink` as soon as it is read, and stops when the sink
+ * returns false (no error then) or at the first error (returned). decodeTv rebuilds each group as it
+ * comes, so that the items of a million groups are never alive at once.
+ */
+function scanTv(bytes: Uint8Array, params: TvParams, sink: (g: TvGroup) => boolean): TvDecodeError | undefined {
   const bad = checkTvParams(params);
   if (bad) throw bad; // a caller bug, not bad input: the parameters come from the component
-  const groups: TvGroup[] = [];
+  let more = true;
   const input: Input = {
     b: bytes,
     view: new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength),
@@ -195,14 +209,14 @@ export function parseTv(bytes: Uint8Array, params: TvParams): TvParse {
     const g: { begin?: number; end?: number; endImplied: boolean; items: TvItem[] } = { endImplied, items };
     if (begin >= 0) g.begin = begin;
     if (end !== undefined) g.end = end;
-    groups.push(g);
+    more = sink(g);
     items = undefined;
     begin = -1;
   };
 
   let i = 0;
   try {
-    while (i < bytes.length) {
+    while (more && i < bytes.length) {
       const op = bytes[i]!;
       if (op === TV_OP.beginGroup) {
         // A begin group while a group is open implies that group's end (spec chapter 3).
@@ -223,13 +237,14 @@ export function parseTv(bytes: Uint8Array, params: TvParams): TvParse {
         i += item.length;
       }
     }
+    if (!more) return undefined;
     if (items !== undefined && begin >= 0) {
       throw new Stop(new TvDecodeError('truncated', bytes.length, `stream ends inside the group begun at byte offset ${begin}`, 'end group (opcode 2)'));
     }
     close(undefined, false); // an ungrouped run at the end
-    return { groups };
+    return undefined;
   } catch (e) {
-    if (e instanceof Stop) return { groups, error: e.error };
+    if (e instanceof Stop) return e.error;
     throw e;
   }
 }
@@ -510,19 +525,35 @@ const FCSR = 0x003;
  *   be combined").
  */
 export function rebuildTv(groups: readonly TvGroup[], params: TvParams, initial?: TvInitialState): TvRebuild {
-  const state: TvState = { regs: new Map(initial?.regs ?? []) };
-  if (initial?.pc !== undefined) state.pc = initial.pc;
-  if (initial?.priv !== undefined) state.priv = initial.priv;
-  if (!state.regs.has(GPR_BASE)) state.regs.set(GPR_BASE, 0n);
-  const widths: Widths = { xmask: (1n << BigInt(params.xlen)) - 1n, fmask: (1n << BigInt(params.flen)) - 1n, xlen: params.xlen };
-  const out: TvGroupChanges[] = [];
-  for (let index = 0; index < groups.length; index++) {
-    const g = groups[index]!;
-    const problem = checkGroup(g);
-    if (problem) return { groups: out, state, error: problem };
-    out.push(applyGroup(g, index, state, widths));
+  const r = new Rebuilder(params, initial);
+  for (const g of groups) {
+    const error = r.add(g);
+    if (error) return { groups: r.out, state: r.state, error };
   }
-  return { groups: out, state };
+  return { groups: r.out, state: r.state };
+}
+
+/** The state and the changes so far; `add` checks and applies the next group. */
+class Rebuilder {
+  readonly state: TvState;
+  readonly out: TvGroupChanges[] = [];
+  private readonly widths: Widths;
+
+  constructor(params: TvParams, initial: TvInitialState | undefined) {
+    this.state = { regs: new Map(initial?.regs ?? []) };
+    if (initial?.pc !== undefined) this.state.pc = initial.pc;
+    if (initial?.priv !== undefined) this.state.priv = initial.priv;
+    if (!this.state.regs.has(GPR_BASE)) this.state.regs.set(GPR_BASE, 0n);
+    this.widths = { xmask: (1n << BigInt(params.xlen)) - 1n, fmask: (1n << BigInt(params.flen)) - 1n, xlen: params.xlen };
+  }
+
+  /** The group's problem (nothing applied then), or undefined when its changes were applied. */
+  add(g: TvGroup): TvDecodeError | undefined {
+    const problem = checkGroup(g);
+    if (problem) return problem;
+    this.out.push(applyGroup(g, this.out.length, this.state, this.widths));
+    return undefined;
+  }
 }
 
 interface Widths {
@@ -579,9 +610,10 @@ type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 function applyGroup(g: TvGroup, index: number, state: TvState, w: Widths): TvGroupChanges {
   const items = g.items;
   const pcBefore = state.pc;
+  // Most groups have no additional state and no memory access: those share one empty list.
   const regs: TvRegChange[] = [];
-  const addl: TvAddl[] = [];
-  const mem: TvMemAccess[] = [];
+  let addl: TvAddl[] | undefined;
+  let mem: TvMemAccess[] | undefined;
   let pc: Mutable<TvPcChange> | undefined;
   let instr: TvGroupChanges['instr'];
   let priv: number | undefined;
@@ -628,20 +660,20 @@ function applyGroup(g: TvGroup, index: number, state: TvState, w: Widths): TvGro
       case 'addlState':
         if (it.id === TV_ADDL.pc) pc = { offset: it.offset, how: 'set', value: it.value };
         else if (it.id === TV_ADDL.priv) priv = Number(it.value);
-        else addl.push({ offset: it.offset, id: it.id, name: ADDL_NAMES.get(it.id)!, value: it.value, bytes: it.bytes });
+        else (addl ??= []).push({ offset: it.offset, id: it.id, name: ADDL_NAMES.get(it.id)!, value: it.value, bytes: it.bytes });
         break;
       case 'memRequest': {
         const m: Mutable<TvMemAccess> = { offset: it.offset, op: it.op, opName: memOpName(it.op), addr: it.addr, size: 1 << it.size };
         if (it.data !== undefined) m.data = it.data;
-        mem.push(m);
+        (mem ??= []).push(m);
         break;
       }
       case 'memResponse': {
         // The parser guarantees the request is the item right before.
-        const req = mem.pop()!;
+        const req = mem!.pop()!;
         const response: Mutable<NonNullable<TvMemAccess['response']>> = { offset: it.offset, size: 1 << it.size, ok: it.result === 0 };
         if (it.data !== undefined) response.data = it.data;
-        mem.push({ ...req, response });
+        mem!.push({ ...req, response });
         break;
       }
       case 'instr':
@@ -660,7 +692,7 @@ function applyGroup(g: TvGroup, index: number, state: TvState, w: Widths): TvGro
   }
   if (priv !== undefined) state.priv = priv;
 
-  const changes: Mutable<TvGroupChanges> = { index, offset: groupOffset(g), grouped: g.begin !== undefined, endImplied: g.endImplied, kind: 'empty', regs, addl, mem, hartReset, stateInit };
+  const changes: Mutable<TvGroupChanges> = { index, offset: groupOffset(g), grouped: g.begin !== undefined, endImplied: g.endImplied, kind: 'empty', regs, addl: addl ?? NONE, mem: mem ?? NONE, hartReset, stateInit };
   if (instr && pcBefore !== undefined) changes.instrPc = pcBefore;
   if (pc) changes.pc = pc;
   if (instr) changes.instr = instr;
@@ -668,6 +700,8 @@ function applyGroup(g: TvGroup, index: number, state: TvState, w: Widths): TvGro
   changes.kind = groupKind(changes, items.length, w.xlen);
   return changes;
 }
+
+const NONE: readonly never[] = Object.freeze([]);
 
 /** Names by register number, made once each (regName builds CSR and unknown names as strings). */
 const REG_NAMES = new Map<number, string>();
@@ -749,8 +783,13 @@ function groupKind(c: Omit<TvGroupChanges, 'kind'>, itemCount: number, xlen: num
 
 /** parseTv then rebuildTv: the first error of either. */
 export function decodeTv(bytes: Uint8Array, params: TvParams, initial?: TvInitialState): TvRebuild {
-  const parsed = parseTv(bytes, params);
-  const rebuilt = rebuildTv(parsed.groups, params, initial);
-  if (rebuilt.error || !parsed.error) return rebuilt;
-  return { ...rebuilt, error: parsed.error };
+  // Group by group: a rebuild error ends the parse there (it comes before any parse error).
+  const r = new Rebuilder(params, initial);
+  let rebuildError: TvDecodeError | undefined;
+  const parseError = scanTv(bytes, params, (g) => {
+    rebuildError = r.add(g);
+    return rebuildError === undefined;
+  });
+  const error = rebuildError ?? parseError;
+  return error ? { groups: r.out, state: r.state, error } : { groups: r.out, state: r.state };
 }
