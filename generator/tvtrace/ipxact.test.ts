@@ -60,7 +60,7 @@ describe('tvtrace IP-XACT export', () => {
     expect(ports.find((p) => p.name === 'csr_data_i')!.width).toBe(4 * config.xlen);
     expect(ports.find((p) => p.name === 'store_data_i')!.width).toBe(Math.max(config.xlen, config.flen));
     expect(ports.some((p) => p.name === 'tv_bytes_o')).toBe(config.outBytes > 1);
-    for (const f of tvtraceRtlFiles()) expect(xml).toContain(`<ipxact:name>${f}</ipxact:name>`);
+    for (const f of tvtraceRtlFiles(config)) expect(xml).toContain(`<ipxact:name>${f}</ipxact:name>`);
     expect(xml).toContain('<rvtrace:block>tvtrace</rvtrace:block>');
   });
 });

@@ -28,8 +28,14 @@ import { mlenBytes, type TvtraceRtlConfig } from '../../golden-model/tvtrace/set
 
 export const TVTRACE_TOP_MODULE = 'tvtrace_top';
 
-/** The generated RTL files, in compilation order (leaves first); one module per file. */
-export const TVTRACE_RTL_MODULES = ['tvtrace_assemble', 'tvtrace_fifo', 'tvtrace_top'] as const;
+/** The generated RTL modules, in compilation order (leaves first); one module per file. */
+export const TVTRACE_RTL_MODULES = ['tvtrace_seed_state', 'tvtrace_assemble', 'tvtrace_fifo', 'tvtrace_top'] as const;
+export type TvtraceRtlModule = (typeof TVTRACE_RTL_MODULES)[number];
+
+/** The modules of a configuration: the decoder's state (pc, fcsr) only for field_order = seed. */
+export function tvtraceRtlModules(c: Pick<TvtraceRtlConfig, 'fieldOrder'>): TvtraceRtlModule[] {
+  return TVTRACE_RTL_MODULES.filter((m) => m !== 'tvtrace_seed_state' || c.fieldOrder === 'seed');
+}
 
 export type TvtracePortGroup = 'clock' | 'record' | 'unobserved' | 'trace';
 export type TvtracePortSpec = PortSpec<TvtracePortGroup>;

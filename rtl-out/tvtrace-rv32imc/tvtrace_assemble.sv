@@ -4,8 +4,8 @@
 //
 // tvtrace_assemble: the bytes of one record of the tandem-verification trace (Trace Protocol
 // Specification 2018-11-20, chapter 2: opcodes and payloads, multi-byte fields little endian), the
-// first byte in bits 7:0, and their number. The fields of a group in the order of Bluespec's Flute
-// encoder (TV_Encode.bsv):
+// first byte in bits 7:0, and their number. The fields of a group
+// in the order of Bluespec's Flute encoder (TV_Encode.bsv):
 //   instruction: 01, 07 0a pc, [10/11 instr], [07 01 priv], [04 rd], [04 frd], [07 04..07 store
 //                data], [07 03 eaddr], [07 02 paddr], [04 csr] in slot order, [04 0003 fcsr], 02
 //   trap:        01, 07 0a pc, [10/11 instr], 07 01 priv, 04 xstatus, 04 xcause, 04 xepc, 04 xtval, 02
