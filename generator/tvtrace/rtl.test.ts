@@ -25,7 +25,7 @@ const CONFIGS: Record<string, string[]> = {
   'rv64d-byte': ['out_bytes=1'],
   'rv64f-2': ['flen=32', 'out_bytes=2'],
   'rv32imc-sv32': ['xlen=32', 'flen=0', 'mlen=34', 'out_bytes=4', 'fifo_bytes=128'],
-  'rv32f-smallest-fifo': ['xlen=32', 'flen=32', 'mlen=32', 'fifo_bytes=83'],
+  'rv32f-smallest-fifo': ['xlen=32', 'flen=32', 'mlen=32', 'fifo_bytes=121'],
   'rv32d-sv32-8': ['xlen=32', 'flen=64', 'mlen=34', 'out_bytes=8', 'fifo_bytes=1024'],
   // The seed's field order: the decoder's pc and fcsr in tvtrace_seed_state.
   'rv64d-seed': ['field_order=seed'],
@@ -98,6 +98,15 @@ describe('tvtrace RTL generation', () => {
           paddr: ones(c.mlen),
           csrs: [0, 1, 2, 3].map((k) => ({ csr: 0x7c0 + k, value: ones(c.xlen) })),
           fcsr: ones(c.xlen),
+          pcPaddr: ones(c.mlen),
+          // Two AMOs: request and response both with data of max(XLEN, FLEN) bits.
+          mem: [0, 1].map(() => ({
+            op: 12,
+            bytes: (Math.max(c.xlen, c.flen) / 8) as 4 | 8,
+            addr: ones(c.mlen),
+            data: ones(Math.max(c.xlen, c.flen)),
+            response: { ok: false, data: ones(Math.max(c.xlen, c.flen)) },
+          })),
         },
       ],
       c,
@@ -105,17 +114,18 @@ describe('tvtrace RTL generation', () => {
     expect(bytes.length).toBe(longest);
   });
 
-  it('known longest records: 127 bytes for RV64 D, 78 for RV32 without F with Sv32 (typed from chapter 2)', () => {
-    // 1 + (2 + 8) pc + 5 instr + 3 priv + 11 rd + 11 frd + 10 store + 10 eaddr + 10 paddr + 4 * 11 csr + 11 fcsr + 1
-    expect(maxTvRecordBytes(tvtraceRtlConfig(settingsOf([])))).toBe(127);
-    // 1 + 6 + 5 + 3 + 7 rd + 6 store + 7 eaddr + 7 paddr + 4 * 7 + 7 + 1
-    expect(maxTvRecordBytes(tvtraceRtlConfig(settingsOf(['xlen=32', 'flen=0', 'mlen=34'])))).toBe(78);
+  it('known longest records: 193 bytes for RV64 D, 119 for RV32 without F with Sv32 (typed from chapter 2)', () => {
+    // 1 + (2 + 8) pc + 10 pc paddr + 5 instr + 3 priv + 11 rd + 11 frd + 10 store + 10 eaddr + 10 paddr
+    // + 2 * (10 request head + 8 data + 2 response head + 8 data) + 4 * 11 csr + 11 fcsr + 1
+    expect(maxTvRecordBytes(tvtraceRtlConfig(settingsOf([])))).toBe(193);
+    // 1 + 6 + 7 pc paddr + 5 + 3 + 7 rd + 6 store + 7 eaddr + 7 paddr + 2 * (7 + 4 + 2 + 4) + 4 * 7 + 7 + 1
+    expect(maxTvRecordBytes(tvtraceRtlConfig(settingsOf(['xlen=32', 'flen=0', 'mlen=34'])))).toBe(119);
   });
 
   it('refuses a FIFO smaller than the longest record', () => {
-    expect(validateTvtraceRtlSettings(settingsOf(['fifo_bytes=126'])).map((e) => e.oneLine())).toEqual([
-      'parameters/fifo_bytes: fifo_bytes is 126; allowed: at least 127, the longest record of RV64 with FLEN 64 and MLEN 64 (a record enters the FIFO whole)',
+    expect(validateTvtraceRtlSettings(settingsOf(['fifo_bytes=192'])).map((e) => e.oneLine())).toEqual([
+      'parameters/fifo_bytes: fifo_bytes is 192; allowed: at least 193, the longest record of RV64 with FLEN 64 and MLEN 64 (a record enters the FIFO whole)',
     ]);
-    expect(validateTvtraceRtlSettings(settingsOf(['xlen=32', 'flen=0', 'mlen=34', 'fifo_bytes=78']))).toEqual([]);
+    expect(validateTvtraceRtlSettings(settingsOf(['xlen=32', 'flen=0', 'mlen=34', 'fifo_bytes=119']))).toEqual([]);
   });
 });

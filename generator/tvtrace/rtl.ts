@@ -23,7 +23,7 @@ import { mlenBytes, TVTRACE_BLOCK_SETTINGS, type TvtraceRtlConfig } from '../../
 import { camelCase, commentBanner, connections, padColumn, renderTemplate, svLogic, svRange, svSized, wrapComment, type OutputFile } from '../render.ts';
 import { alignDeclarations } from '../sv-align.ts';
 import { configurationLocalparamsWaiver } from '../waivers.ts';
-import { TV_CSR_SLOTS, tvBytesWidth, tvtracePorts, tvtraceRtlModules, type TvtraceRtlModule } from './ports.ts';
+import { TV_CSR_SLOTS, TV_MEM_SLOTS, tvBytesWidth, tvtracePorts, tvtraceRtlModules, type TvtraceRtlModule } from './ports.ts';
 
 const bitsFor = (n: number): number => Math.max(1, 32 - Math.clz32(n));
 
@@ -65,15 +65,17 @@ export function tvSlots(c: TvtraceRtlConfig): TvSlot[] {
     eaddr: { name: 'eaddr', maxBytes: { instruction: 2 + m } },
     reg3: { name: 'reg3', maxBytes: { trap: reg, interrupt: reg, ...(rv32 ? { unobserved: reg } : {}) } },
     paddr: { name: 'paddr', maxBytes: { instruction: 2 + m } },
+    pcPaddr: { name: 'pc_paddr', maxBytes: { instruction: 2 + m } },
+    mems: Array.from({ length: TV_MEM_SLOTS }, (_, k) => ({ name: `mem${k}`, maxBytes: { instruction: 1 + m + 1 + sw + 2 + sw } })),
     csrs: Array.from({ length: TV_CSR_SLOTS }, (_, k) => ({ name: `csr${k}`, maxBytes: { instruction: reg } })),
     fcsr: { name: 'fcsr', maxBytes: { instruction: reg } },
     close: { name: 'close', maxBytes: { instruction: 1, trap: 1, interrupt: 1, xret: 1, 'debug-reg': 1, 'debug-mem': 1, reset: 1 } },
   } satisfies Record<string, TvSlot | TvSlot[]>;
   const s = slot;
   if (c.fieldOrder === 'seed') {
-    return [s.head, s.instr, s.reg0, ...s.fpr, s.reg1, s.reg2, s.reg3, ...s.csrs, s.fcsr, s.paddr, s.eaddr, s.store, s.priv, s.close];
+    return [s.head, s.pcPaddr, s.instr, s.reg0, ...s.fpr, s.reg1, s.reg2, s.reg3, ...s.csrs, s.fcsr, s.paddr, s.eaddr, s.store, ...s.mems, s.priv, s.close];
   }
-  return [s.head, s.instr, s.priv, s.reg0, ...s.fpr, s.reg1, s.store, s.reg2, s.eaddr, s.reg3, s.paddr, ...s.csrs, s.fcsr, s.close];
+  return [s.head, s.pcPaddr, s.instr, s.priv, s.reg0, ...s.fpr, s.reg1, s.store, s.reg2, s.eaddr, s.reg3, s.paddr, ...s.mems, ...s.csrs, s.fcsr, s.close];
 }
 
 /** Each slot's widest bytes, the most bytes before it (any kind), and the record's longest length. */
@@ -237,6 +239,32 @@ function assembleContext(c: TvtraceRtlConfig, banner: string) {
     cycleLow: rv32 ? 'mcycle_i[31:0]' : 'mcycle_i',
     instretLow: rv32 ? 'minstret_i[31:0]' : 'minstret_i',
     paddrField: mlenField('paddr_i', c.mlen),
+    pcPaddrField: mlenField('pc_paddr_i', c.mlen),
+    memHi: 8 * (1 + m + 1 + sw / 8 + 2 + sw / 8) - 1,
+    memReqHi: 8 * (2 + m + sw / 8) - 1,
+    memRspHi: 8 * (2 + sw / 8) - 1,
+    memAllBits: 8 * (1 + m + 1 + sw / 8 + 2 + sw / 8),
+    memHeadLen: len(2 + m),
+    len2Mem: len(2),
+    memLenHi: bitsFor(2 + m + sw / 8) - 1,
+    // The memory transaction slots; a size above the widest (8 bytes on RV32 without D) is taken as
+    // the widest, as for the store data. Data: the low 2^size bytes, zero extended.
+    memSlots: Array.from({ length: TV_MEM_SLOTS }, (_, k) => {
+      const wdata = `mem_data_i[${sw * k + sw - 1}:${sw * k}]`;
+      const rdata = `mem_rsp_data_i[${sw * k + sw - 1}:${sw * k}]`;
+      return {
+        k,
+        op: `mem_op_i[${4 * k + 3}:${4 * k}]`,
+        size: `mem_size_i[${2 * k + 1}:${2 * k}]`,
+        addr: mlenField(`mem_addr_i[${c.mlen * k + c.mlen - 1}:${c.mlen * k}]`, c.mlen),
+        sizes: [0, 1, 2, 3].map((code) => {
+          const e = Math.min(code, maxSize);
+          const bits = 8 << e;
+          const keep = (d: string): string => (bits === sw ? d : `${sw}'(${d.replace(/\[(\d+):(\d+)\]$/, (_m, _hi, lo: string) => `[${Number(lo) + bits - 1}:${lo}]`)})`);
+          return { code: svSized(2, BigInt(code)), e: svSized(4, BigInt(e)), n: len(1 << e), wdata: keep(wdata), rdata: keep(rdata) };
+        }),
+      };
+    }),
     eaddrField: mlenField('eaddr_i', c.mlen),
     sizes,
     sizeNote: maxSize === 3 ? 'every size fits.' : `sizes above ${maxSize} (wider than max(XLEN, FLEN)) are taken as ${maxSize}.`,

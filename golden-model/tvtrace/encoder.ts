@@ -16,7 +16,19 @@
  */
 import { RvError } from '../common/errors.ts';
 import { Csr, sizeCode, TvOp, TvState, trapCsrs } from './protocol.ts';
-import { MAX_CSR_WRITES, type TvCsrWrite, type TvInstr, type TvPriv, type TvRecord, type TvRegWrite, type TvStoreData } from './records.ts';
+import {
+  MAX_CSR_WRITES,
+  MAX_MEM_TRANSACTIONS,
+  tvMemRequestHasData,
+  tvMemResponseHasData,
+  type TvCsrWrite,
+  type TvInstr,
+  type TvMemTransaction,
+  type TvPriv,
+  type TvRecord,
+  type TvRegWrite,
+  type TvStoreData,
+} from './records.ts';
 import { mlenBytes, type TvtraceConfig } from './settings.ts';
 
 /** State the decoder already holds when the stream starts (e.g. after a previous trace). */
@@ -28,10 +40,11 @@ export interface TvEncoderStart {
 }
 
 /**
- * The most bytes one record can take (an instruction with every field at 64 bits: 127), with margin:
- * a field of fewer than 8 bytes is written as 8 (see uBytes), so up to 7 bytes past the record.
+ * The most bytes one record can take (an instruction with every field at 64 bits: 193,
+ * maxTvRecordBytes), with margin: a field of fewer than 8 bytes is written as 8 (see uBytes), so up
+ * to 7 bytes past the record.
  */
-const MAX_RECORD_BYTES = 192;
+const MAX_RECORD_BYTES = 256;
 
 /**
  * A 64-bit value split into two 32-bit numbers without allocating: store it in a BigUint64Array and
@@ -97,8 +110,8 @@ export class TvEncoder {
     try {
       switch (r.kind) {
         case 'instruction':
-          if (this.seed) this.instructionSeed(r.nextPc, r.instr, r.gpr, r.fpr, r.csrs, r.fcsr, r.paddr, r.eaddr, r.storeData, r.priv);
-          else this.instructionBluespec(r.nextPc, r.instr, r.gpr, r.fpr, r.csrs, r.fcsr, r.paddr, r.eaddr, r.storeData, r.priv);
+          if (this.seed) this.instructionSeed(r.nextPc, r.instr, r.gpr, r.fpr, r.csrs, r.fcsr, r.paddr, r.eaddr, r.storeData, r.priv, r.mem, r.pcPaddr);
+          else this.instructionBluespec(r.nextPc, r.instr, r.gpr, r.fpr, r.csrs, r.fcsr, r.paddr, r.eaddr, r.storeData, r.priv, r.mem, r.pcPaddr);
           break;
         case 'trap':
         case 'interrupt':
@@ -166,11 +179,13 @@ export class TvEncoder {
 
   /**
    * Flute's order (TV_Encode.bsv, the rules of TRACE_OTHER ... TRACE_CSRRX):
-   * pc, instr, [priv], [rd], [frd], [store data], [eaddr], [paddr], [CSR writes in record order], [fcsr].
+   * pc, [pc paddr], instr, [priv], [rd], [frd], [store data], [eaddr], [paddr], [memory requests,
+   * each with its response], [CSR writes in record order], [fcsr].
    * rd before store data before eaddr is TRACE_AMO; frd, eaddr, then mstatus is TRACE_F_LOAD; rd or
    * frd, then fflags, then mstatus is TRACE_F_GRD / TRACE_F_FRD; rd, csr, mstatus is TRACE_CSRRX.
-   * priv (after the instruction, as TRACE_RET places it), paddr and fcsr are not in Flute's
-   * instruction records: their places are ours.
+   * priv (after the instruction, as TRACE_RET places it), paddr, the pc's paddr (beside the pc),
+   * memory transactions (after the addresses) and fcsr are not in Flute's instruction records: their
+   * places are ours.
    */
   private instructionBluespec(
     nextPc: bigint,
@@ -183,9 +198,12 @@ export class TvEncoder {
     eaddr: bigint | undefined,
     storeData: TvStoreData | undefined,
     priv: TvPriv | undefined,
+    mem: readonly TvMemTransaction[] | undefined,
+    pcPaddr: bigint | undefined,
   ): void {
     this.u8(TvOp.beginGroup);
     this.pcFull(nextPc);
+    if (pcPaddr !== undefined) this.address(TvState.pcPaddr, pcPaddr, 'pcPaddr');
     if (instr !== undefined) this.instr(instr);
     if (priv !== undefined) this.priv(priv);
     if (gpr !== undefined) this.gpr(gpr);
@@ -193,6 +211,7 @@ export class TvEncoder {
     if (storeData !== undefined) this.storeData(storeData);
     if (eaddr !== undefined) this.address(TvState.eaddr, eaddr, 'eaddr');
     if (paddr !== undefined) this.address(TvState.paddr, paddr, 'paddr');
+    if (mem !== undefined) this.memTransactions(mem);
     if (csrs !== undefined) this.csrs(csrs);
     if (fcsr !== undefined) this.fcsrFull(fcsr);
     this.u8(TvOp.endGroup);
@@ -202,10 +221,12 @@ export class TvEncoder {
 
   /**
    * The seed's order (Appendix C): pc (opcode 3 when it is the known pc plus the instruction
-   * length: Tables C.1, C.3-C.6; else additional state 10: Table C.2), instr, rd (C.1, C.4-C.6), frd
-   * (C.3), CSR writes (C.6), fcsr (C.3, opcode 6 when only new bits are set), paddr (C.5), eaddr,
-   * store data, priv (last, as in C.7). The seed shows no example with eaddr, store data or priv on
-   * an instruction; their places follow Appendix D's field lists ("pc, instr, gpr, paddr, eaddr, memdata").
+   * length: Tables C.1, C.3-C.6; else additional state 10: Table C.2), [pc paddr], instr, rd (C.1,
+   * C.4-C.6), frd (C.3), CSR writes (C.6), fcsr (C.3, opcode 6 when only new bits are set), paddr
+   * (C.5), eaddr, store data, memory requests with their responses, priv (last, as in C.7). The seed
+   * shows no example with eaddr, store data, memory transactions, the pc's paddr or priv on an
+   * instruction; their places follow Appendix D's field lists ("pc, instr, gpr, paddr, eaddr,
+   * memdata"), the bus transactions after the instruction-centric memdata, the pc's paddr beside the pc.
    */
   private instructionSeed(
     nextPc: bigint,
@@ -218,6 +239,8 @@ export class TvEncoder {
     eaddr: bigint | undefined,
     storeData: TvStoreData | undefined,
     priv: TvPriv | undefined,
+    mem: readonly TvMemTransaction[] | undefined,
+    pcPaddr: bigint | undefined,
   ): void {
     this.u8(TvOp.beginGroup);
     this.checkX(nextPc, 'nextPc');
@@ -228,6 +251,7 @@ export class TvEncoder {
     } else {
       this.pcFull(nextPc);
     }
+    if (pcPaddr !== undefined) this.address(TvState.pcPaddr, pcPaddr, 'pcPaddr');
     if (instr !== undefined) this.instr(instr);
     if (gpr !== undefined) this.gpr(gpr);
     if (fpr !== undefined) this.fpr(fpr);
@@ -236,6 +260,7 @@ export class TvEncoder {
     if (paddr !== undefined) this.address(TvState.paddr, paddr, 'paddr');
     if (eaddr !== undefined) this.address(TvState.eaddr, eaddr, 'eaddr');
     if (storeData !== undefined) this.storeData(storeData);
+    if (mem !== undefined) this.memTransactions(mem);
     if (priv !== undefined) this.priv(priv);
     this.u8(TvOp.endGroup);
     this.pc = nextPc;
@@ -471,7 +496,33 @@ export class TvEncoder {
     this.uBytes(d.value, d.bytes);
   }
 
-  /** Additional state 2 or 3: an MLEN address. */
+  /**
+   * Memory requests (opcode 8: MLEN address, op in bits 3:0 and size in bits 7:4, data for a store,
+   * sc or AMO), each followed by its response when there is one (opcode 9: size in bits 3:0, result
+   * in bits 7:4, data unless a store or sc; chapter 3: the response "must immediately follow").
+   */
+  private memTransactions(list: readonly TvMemTransaction[]): void {
+    if (list.length > MAX_MEM_TRANSACTIONS) throw this.fail(`${list.length} memory transactions; allowed: at most ${MAX_MEM_TRANSACTIONS}`);
+    for (let k = 0; k < list.length; k++) {
+      const { op, bytes, addr, data, response } = list[k]!;
+      if (!(Number.isInteger(op) && op >= 0 && op <= 13)) throw this.fail(`mem[${k}].op is ${String(op)}; allowed: 0-13 (the memory request opcodes)`);
+      if (tvMemRequestHasData(op) !== (data !== undefined)) throw this.fail(`mem[${k}]: op ${op} ${data === undefined ? 'needs' : 'has no'} request data`);
+      const code = this.checkStore(bytes, data ?? 0n, `mem[${k}].data`);
+      this.u8(TvOp.memoryRequest);
+      this.mlen(addr, `mem[${k}].addr`);
+      this.u8(op | (code << 4));
+      if (data !== undefined) this.uBytes(data, bytes);
+      if (response === undefined) continue;
+      const rd = response.data;
+      if (tvMemResponseHasData(op) !== (rd !== undefined)) throw this.fail(`mem[${k}].response: op ${op} ${rd === undefined ? 'needs' : 'has no'} response data`);
+      if (rd !== undefined) this.checkStore(bytes, rd, `mem[${k}].response.data`);
+      this.u8(TvOp.memoryResponse);
+      this.u8(code | ((response.ok ? 0 : 1) << 4));
+      if (rd !== undefined) this.uBytes(rd, bytes);
+    }
+  }
+
+  /** Additional state 2, 3 or 9: an MLEN address. */
   private address(id: number, a: bigint, field: string): void {
     this.u8(TvOp.additionalState);
     this.u8(id);

@@ -24,7 +24,7 @@ const CONFIGS: { component: string; sets: string[]; count: number }[] = [
   { component: 'tvtrace', sets: [], count: 6000 }, // 8 bytes a beat
   { component: 'tvtrace', sets: ['out_bytes=1'], count: 1500 },
   { component: 'tvtrace-rv32imc', sets: [], count: 6000 }, // 4 bytes a beat
-  { component: 'tvtrace-rv32imc', sets: ['out_bytes=1', 'fifo_bytes=78'], count: 1500 }, // the smallest FIFO
+  { component: 'tvtrace-rv32imc', sets: ['out_bytes=1', 'fifo_bytes=119'], count: 1500 }, // the smallest FIFO
   // The seed's field order: increment pc and OR into fcsr against the decoder's state (tvtrace_seed_state).
   { component: 'tvtrace', sets: ['field_order=seed'], count: 6000 },
   { component: 'tvtrace-rv32imc', sets: ['field_order=seed', 'out_bytes=1'], count: 1500 },
@@ -146,6 +146,24 @@ const HAND: { component: string; sets: string[]; text: string; bytes: string }[]
     ].join(' '),
   },
   {
+    // Memory transactions and the pc's paddr (chapter 2: opcode 8 = address, op | size << 4, data of
+    // a store/sc/AMO; opcode 9 = size | result << 4, data unless a store/sc; additional state 9):
+    // amoadd.w a0, a1, (a2) on RV64, then a failed sc.w with a load-reserved before it on RV32 Sv32.
+    component: 'tvtrace',
+    sets: ['out_bytes=1'],
+    text: 'instruction next_pc=80000104 pc_paddr=80000104 instr=00b6252f x10=7 store=4:c eaddr=80001000 mem0=amoadd:4:80001000:5/ok:7',
+    bytes: [
+      '01 07 0a 04 01 00 80 00 00 00 00 07 09 04 01 00 80 00 00 00 00 11 2f 25 b6 00 04 0a 10 07 00 00 00 00 00 00 00',
+      '07 06 0c 00 00 00 07 03 00 10 00 80 00 00 00 00 08 00 10 00 80 00 00 00 00 25 05 00 00 00 09 02 07 00 00 00 02',
+    ].join(' '),
+  },
+  {
+    component: 'tvtrace-rv32imc',
+    sets: [],
+    text: 'instruction next_pc=80000108 instr=18b6252f x10=1 mem0=lr:4:280001000/ok:5 mem1=sc:4:280001000:5/fail',
+    bytes: '01 07 0a 08 01 00 80 11 2f 25 b6 18 04 0a 10 01 00 00 00 08 00 10 00 80 02 22 09 02 05 00 00 00 08 00 10 00 80 02 23 05 00 00 00 09 12 02',
+  },
+  {
     // The seed's field order, Appendix C's examples in a row (errata 2 and 6 of tvtrace.md applied):
     // C.2 with the pc in full (nothing known yet), C.1 with increment pc, a csrw fcsr that tells the
     // decoder fcsr, C.3 with the OR into fcsr, C.4 (16-bit), C.7, a reset, and an instruction whose
@@ -236,7 +254,7 @@ describe('mutants of the generated RTL are caught', () => {
   it('one byte less room in the FIFO: identical bytes, but the beats differ from the cycle model', async () => {
     const m = mutant([["assign free = 9'h100 - count_q;", "assign free = 9'h0ff - count_q;"]]);
     const model = buildTvtraceModel(m.config, m.paths);
-    const records = generateTvRecords(m.config, 4, 2000);
+    const records = generateTvRecords(m.config, 4, 8000);
     // Only a FIFO that fills and empties shows its size in the beats: a saturated one sends a beat
     // in every ready cycle whatever its size. Idle cycles between records make it so.
     const result = await cosimTvtrace(model, m.config, records, { seed: 4, backpressure: 0.3, idle: 0.8 });
