@@ -24,7 +24,7 @@ const CASES: { label: string; component: string; sets: string[] }[] = [
   { label: 'tvtrace', component: 'tvtrace', sets: [] },
   { label: 'tvtrace-rv32imc', component: 'tvtrace-rv32imc', sets: [] },
   { label: 'tvtrace, byte-wide, FLEN 32', component: 'tvtrace', sets: ['flen=32', 'out_bytes=1', 'fifo_bytes=200'] },
-  { label: 'tvtrace-rv32imc with D, 2 bytes a beat', component: 'tvtrace-rv32imc', sets: ['flen=64', 'out_bytes=2'] },
+  { label: 'tvtrace-rv32imc with D, 2 bytes a beat, 160-byte FIFO', component: 'tvtrace-rv32imc', sets: ['flen=64', 'out_bytes=2', 'fifo_bytes=160'] },
 ];
 const RUNS = CASES.flatMap((k) => (['2014', '2022'] as const).map((standard) => ({ ...k, standard })));
 
@@ -60,7 +60,7 @@ describe('tvtrace IP-XACT export', () => {
     expect(ports.find((p) => p.name === 'csr_data_i')!.width).toBe(4 * config.xlen);
     expect(ports.find((p) => p.name === 'store_data_i')!.width).toBe(Math.max(config.xlen, config.flen));
     expect(ports.some((p) => p.name === 'tv_bytes_o')).toBe(config.outBytes > 1);
-    for (const f of tvtraceRtlFiles()) expect(xml).toContain(`<ipxact:name>${f}</ipxact:name>`);
+    for (const f of tvtraceRtlFiles(config)) expect(xml).toContain(`<ipxact:name>${f}</ipxact:name>`);
     expect(xml).toContain('<rvtrace:block>tvtrace</rvtrace:block>');
   });
 });

@@ -27,7 +27,7 @@ export function tvtraceExportComponent(c: TvtraceRtlConfig, settings: Settings, 
         ? { name: p.name, direction: p.direction, description: p.description }
         : { name: p.name, direction: p.direction, left: `${p.widthExpr.includes('?') ? `(${p.widthExpr})` : p.widthExpr} - 1`, right: '0', description: p.description },
     ),
-    fileSets: [{ name: 'rtl', files: tvtraceRtlFiles().map((name) => ({ name, fileType: 'systemVerilogSource' })) }],
+    fileSets: [{ name: 'rtl', files: tvtraceRtlFiles(c).map((name) => ({ name, fileType: 'systemVerilogSource' })) }],
     vendorExtensions: [{ name: `${RVTRACE_PREFIX}:block`, children: ['tvtrace'] }],
     namespaces: { [RVTRACE_PREFIX]: RVTRACE_NS },
   };

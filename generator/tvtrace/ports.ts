@@ -8,7 +8,8 @@
  * - One record per handshake on `rec_valid_i`/`rec_ready_o`: every field of a record
  *   (golden-model/tvtrace/records.ts TvRecord) is a port, with a valid bit where the field is
  *   optional. `kind_i` says which record it is; the kinds share the field ports:
- *   - instruction: next_pc, instr, priv, gpr, fpr, csr (up to four, in slot order), fcsr, eaddr, paddr, store;
+ *   - instruction: next_pc, instr, priv, gpr, fpr, csr (up to four, in slot order), fcsr, eaddr, paddr, store,
+ *     pc_paddr, mem (up to two transactions, in slot order, each with an optional response);
  *   - trap / interrupt: next_pc, instr (trap only), priv (selects the CSR set), xstatus, xcause, xepc, xtval;
  *   - xret: next_pc, instr, priv, and xstatus as the new mstatus;
  *   - debug-reg: gpr_* (a GPR), or fpr_* (an FPR), or csr slot 0 (a CSR), the first valid of these;
@@ -28,8 +29,14 @@ import { mlenBytes, type TvtraceRtlConfig } from '../../golden-model/tvtrace/set
 
 export const TVTRACE_TOP_MODULE = 'tvtrace_top';
 
-/** The generated RTL files, in compilation order (leaves first); one module per file. */
-export const TVTRACE_RTL_MODULES = ['tvtrace_assemble', 'tvtrace_fifo', 'tvtrace_top'] as const;
+/** The generated RTL modules, in compilation order (leaves first); one module per file. */
+export const TVTRACE_RTL_MODULES = ['tvtrace_seed_state', 'tvtrace_assemble', 'tvtrace_fifo', 'tvtrace_top'] as const;
+export type TvtraceRtlModule = (typeof TVTRACE_RTL_MODULES)[number];
+
+/** The modules of a configuration: the decoder's state (pc, fcsr) only for field_order = seed. */
+export function tvtraceRtlModules(c: Pick<TvtraceRtlConfig, 'fieldOrder'>): TvtraceRtlModule[] {
+  return TVTRACE_RTL_MODULES.filter((m) => m !== 'tvtrace_seed_state' || c.fieldOrder === 'seed');
+}
 
 export type TvtracePortGroup = 'clock' | 'record' | 'unobserved' | 'trace';
 export type TvtracePortSpec = PortSpec<TvtracePortGroup>;
@@ -48,6 +55,8 @@ export const TV_KIND_CODES = {
 
 /** The CSR slots of an instruction record (TraceData's `Vector#(4, Maybe#(...)) csr`). */
 export const TV_CSR_SLOTS = 4;
+/** The memory transaction slots of an instruction record (MAX_MEM_TRANSACTIONS). */
+export const TV_MEM_SLOTS = 2;
 
 /** Bits of tv_bytes_o: enough for 1..out_bytes. */
 export function tvBytesWidth(outBytes: number): number {
@@ -92,6 +101,16 @@ export function tvtracePorts(c: TvtraceRtlConfig): TvtracePortSpec[] {
   port('store_valid_i', 'in', 1, '1', 'record', 'store_data_i is data the instruction stores (store, AMO, SC).');
   port('store_size_i', 'in', 2, '2', 'record', 'Bytes stored: 2^store_size_i (instruction with store_valid_i, debug-mem).');
   port('store_data_i', 'in', sw, 'xlen > flen ? xlen : flen', 'record', 'Store data: the low 2^store_size_i bytes are reported, the rest ignored.');
+  port('pc_paddr_valid_i', 'in', 1, '1', 'record', 'pc_paddr_i is the physical address of the next pc (instruction): additional state 9.');
+  port('pc_paddr_i', 'in', c.mlen, 'mlen', 'record', 'Physical address of the next pc, MLEN bits.');
+  port('mem_valid_i', 'in', TV_MEM_SLOTS, String(TV_MEM_SLOTS), 'record', 'Memory transaction slot k is valid (instruction; bus order): a memory request (opcode 8).');
+  port('mem_op_i', 'in', 4 * TV_MEM_SLOTS, `4 * ${TV_MEM_SLOTS}`, 'record', 'Request opcode of slot k in bits [4*k +: 4]: 0 load ... 13 instruction fetch (data for 1 store, 3 sc, 4-12 AMOs).');
+  port('mem_size_i', 'in', 2 * TV_MEM_SLOTS, `2 * ${TV_MEM_SLOTS}`, 'record', 'Size of slot k in bits [2*k +: 2]: 2^size bytes.');
+  port('mem_addr_i', 'in', c.mlen * TV_MEM_SLOTS, `mlen * ${TV_MEM_SLOTS}`, 'record', 'Address of slot k in bits [mlen*k +: mlen].');
+  port('mem_data_i', 'in', sw * TV_MEM_SLOTS, `(xlen > flen ? xlen : flen) * ${TV_MEM_SLOTS}`, 'record', 'Request data of slot k (store, sc, AMO): the low 2^size bytes of bits [w*k +: w], w = max(XLEN, FLEN).');
+  port('mem_rsp_valid_i', 'in', TV_MEM_SLOTS, String(TV_MEM_SLOTS), 'record', 'Slot k has a response (opcode 9), written right after its request.');
+  port('mem_rsp_fail_i', 'in', TV_MEM_SLOTS, String(TV_MEM_SLOTS), 'record', 'The response of slot k is a failure (result 1).');
+  port('mem_rsp_data_i', 'in', sw * TV_MEM_SLOTS, `(xlen > flen ? xlen : flen) * ${TV_MEM_SLOTS}`, 'record', 'Response data of slot k (not for store, sc): the low 2^size bytes of bits [w*k +: w].');
   port('xstatus_i', 'in', c.xlen, 'xlen', 'record', 'New xstatus of the trap or interrupt; new mstatus of an xret.');
   port('xcause_i', 'in', c.xlen, 'xlen', 'record', 'New xcause of the trap or interrupt.');
   port('xepc_i', 'in', c.xlen, 'xlen', 'record', 'New xepc of the trap or interrupt.');

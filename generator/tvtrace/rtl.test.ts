@@ -3,8 +3,9 @@
  * the ports of the port contract; the slot layout's longest record is the model's longest record
  * (maxTvRecordBytes, and an instruction record with every field as the encoder writes it); Verilator
  * lint with and without --assert reports nothing and Icarus elaborates it for configurations beyond
- * the shipped ones (RV32 with F or D, RV64 with F, every beat width, a FIFO of the longest record);
- * the seed field order and a FIFO smaller than the longest record are refused. (Yosys and the
+ * the shipped ones (RV32 with F or D, RV64 with F, every beat width, a FIFO of the longest record,
+ * the seed field order);
+ * a FIFO smaller than the longest record is refused. (Yosys and the
  * shipped components are blocks/gates.test.ts's.)
  */
 import { spawnSync } from 'node:child_process';
@@ -24,8 +25,11 @@ const CONFIGS: Record<string, string[]> = {
   'rv64d-byte': ['out_bytes=1'],
   'rv64f-2': ['flen=32', 'out_bytes=2'],
   'rv32imc-sv32': ['xlen=32', 'flen=0', 'mlen=34', 'out_bytes=4', 'fifo_bytes=128'],
-  'rv32f-smallest-fifo': ['xlen=32', 'flen=32', 'mlen=32', 'fifo_bytes=83'],
+  'rv32f-smallest-fifo': ['xlen=32', 'flen=32', 'mlen=32', 'fifo_bytes=121'],
   'rv32d-sv32-8': ['xlen=32', 'flen=64', 'mlen=34', 'out_bytes=8', 'fifo_bytes=1024'],
+  // The seed's field order: the decoder's pc and fcsr in tvtrace_seed_state.
+  'rv64d-seed': ['field_order=seed'],
+  'rv32imc-sv32-seed-byte': ['xlen=32', 'flen=0', 'mlen=34', 'field_order=seed', 'out_bytes=1'],
 };
 const NAMES = Object.keys(CONFIGS);
 const dir = mkdtempSync(join(tmpdir(), 'rvtrace-tvtrace-rtl-'));
@@ -52,7 +56,8 @@ describe('tvtrace RTL generation', () => {
   it.each(NAMES)('%s: deterministic, and tvtrace_top declares exactly the contract ports', (name) => {
     const a = render(name);
     expect(render(name).files).toEqual(a.files);
-    expect(a.files.map((f) => f.name)).toEqual([...tvtraceRtlFiles(), 'tvtrace.vlt']);
+    expect(a.files.map((f) => f.name)).toEqual([...tvtraceRtlFiles(a.c), 'tvtrace.vlt']);
+    expect(a.files.some((f) => f.name === 'tvtrace_seed_state.sv')).toBe(a.c.fieldOrder === 'seed');
     const top = a.files.find((f) => f.name === `${TVTRACE_TOP_MODULE}.sv`)!.content;
     const declared = [...top.matchAll(/^\s*(input|output)\s+logic\s*(\[(\d+):0\])?\s+(\w+)/gm)].map((m) => [m[4], m[1] === 'input' ? 'in' : 'out', m[3] === undefined ? 1 : Number(m[3]) + 1]);
     expect(declared).toEqual(tvtracePorts(a.c).map((p) => [p.name, p.direction, p.width]));
@@ -62,9 +67,9 @@ describe('tvtrace RTL generation', () => {
   it.each(NAMES)('%s: verilator --lint-only -Wall (with and without --assert) reports nothing; iverilog elaborates it', (name) => {
     const out = join(dir, name);
     mkdirSync(out, { recursive: true });
-    const { files } = render(name);
+    const { c, files } = render(name);
     for (const f of files) writeFileSync(join(out, f.name), f.content);
-    const sv = tvtraceRtlFiles();
+    const sv = tvtraceRtlFiles(c);
     for (const extra of [[], ['--assert']]) {
       const r = run('verilator', ['--lint-only', '-Wall', ...extra, '--top-module', TVTRACE_TOP_MODULE, 'tvtrace.vlt', ...sv], out);
       expect(r.out).toBe('');
@@ -93,6 +98,15 @@ describe('tvtrace RTL generation', () => {
           paddr: ones(c.mlen),
           csrs: [0, 1, 2, 3].map((k) => ({ csr: 0x7c0 + k, value: ones(c.xlen) })),
           fcsr: ones(c.xlen),
+          pcPaddr: ones(c.mlen),
+          // Two AMOs: request and response both with data of max(XLEN, FLEN) bits.
+          mem: [0, 1].map(() => ({
+            op: 12,
+            bytes: (Math.max(c.xlen, c.flen) / 8) as 4 | 8,
+            addr: ones(c.mlen),
+            data: ones(Math.max(c.xlen, c.flen)),
+            response: { ok: false, data: ones(Math.max(c.xlen, c.flen)) },
+          })),
         },
       ],
       c,
@@ -100,21 +114,18 @@ describe('tvtrace RTL generation', () => {
     expect(bytes.length).toBe(longest);
   });
 
-  it('known longest records: 127 bytes for RV64 D, 78 for RV32 without F with Sv32 (typed from chapter 2)', () => {
-    // 1 + (2 + 8) pc + 5 instr + 3 priv + 11 rd + 11 frd + 10 store + 10 eaddr + 10 paddr + 4 * 11 csr + 11 fcsr + 1
-    expect(maxTvRecordBytes(tvtraceRtlConfig(settingsOf([])))).toBe(127);
-    // 1 + 6 + 5 + 3 + 7 rd + 6 store + 7 eaddr + 7 paddr + 4 * 7 + 7 + 1
-    expect(maxTvRecordBytes(tvtraceRtlConfig(settingsOf(['xlen=32', 'flen=0', 'mlen=34'])))).toBe(78);
+  it('known longest records: 193 bytes for RV64 D, 119 for RV32 without F with Sv32 (typed from chapter 2)', () => {
+    // 1 + (2 + 8) pc + 10 pc paddr + 5 instr + 3 priv + 11 rd + 11 frd + 10 store + 10 eaddr + 10 paddr
+    // + 2 * (10 request head + 8 data + 2 response head + 8 data) + 4 * 11 csr + 11 fcsr + 1
+    expect(maxTvRecordBytes(tvtraceRtlConfig(settingsOf([])))).toBe(193);
+    // 1 + 6 + 7 pc paddr + 5 + 3 + 7 rd + 6 store + 7 eaddr + 7 paddr + 2 * (7 + 4 + 2 + 4) + 4 * 7 + 7 + 1
+    expect(maxTvRecordBytes(tvtraceRtlConfig(settingsOf(['xlen=32', 'flen=0', 'mlen=34'])))).toBe(119);
   });
 
-  it('refuses the seed field order (the RTL writes the bluespec order) and a FIFO smaller than the longest record', () => {
-    const s = settingsOf(['field_order=seed']);
-    expect(() => renderTvtraceRtl(tvtraceRtlConfig(s), s, { component: 'tvtrace', inputHash: 'test', sets: [] })).toThrow(
-      'the tvtrace RTL generator implements field_order=bluespec only, not field_order=seed',
-    );
-    expect(validateTvtraceRtlSettings(settingsOf(['fifo_bytes=126'])).map((e) => e.oneLine())).toEqual([
-      'parameters/fifo_bytes: fifo_bytes is 126; allowed: at least 127, the longest record of RV64 with FLEN 64 and MLEN 64 (a record enters the FIFO whole)',
+  it('refuses a FIFO smaller than the longest record', () => {
+    expect(validateTvtraceRtlSettings(settingsOf(['fifo_bytes=192'])).map((e) => e.oneLine())).toEqual([
+      'parameters/fifo_bytes: fifo_bytes is 192; allowed: at least 193, the longest record of RV64 with FLEN 64 and MLEN 64 (a record enters the FIFO whole)',
     ]);
-    expect(validateTvtraceRtlSettings(settingsOf(['xlen=32', 'flen=0', 'mlen=34', 'fifo_bytes=78']))).toEqual([]);
+    expect(validateTvtraceRtlSettings(settingsOf(['xlen=32', 'flen=0', 'mlen=34', 'fifo_bytes=119']))).toEqual([]);
   });
 });

@@ -2,10 +2,13 @@
  * The generated RTL of the tandem-verification trace encoder for one configuration
  * (templates/tvtrace/*.sv.hbs), with the banner of every generated file and deterministic to the byte.
  *
- * Module split (TVTRACE_RTL_MODULES):
+ * Module split (tvtraceRtlModules):
+ * - tvtrace_seed_state (field_order = seed only): the pc and fcsr a decoder holds after the records
+ *   taken so far, which the compact opcodes of the seed order (3, increment pc; 6, OR into fcsr)
+ *   depend on, as the model's encoder keeps them;
  * - tvtrace_assemble: the bytes of one record, combinationally: the record's fields are laid out in
- *   slots (TV_SLOTS, in the order of Bluespec's Flute encoder, the model's default field order), each
- *   slot's bytes follow the previous valid slot's, and the record's length comes out with them;
+ *   slots (tvSlots, in the configuration's field order), each slot's bytes follow the previous valid
+ *   slot's, and the record's length comes out with them;
  * - tvtrace_fifo: the output FIFO of fifo_bytes bytes (a shift register: the bytes leave from the
  *   bottom, a record enters whole above the bytes that stay), the record handshake (ready when the
  *   record fits) and the byte- or word-wide output port;
@@ -15,27 +18,12 @@
  * the templates only choose, loop and paste.
  */
 import type { Provenance, Waiver } from '../../core/block.ts';
-import { RvError } from '../../golden-model/common/errors.ts';
 import type { Settings } from '../../golden-model/common/settings.ts';
 import { mlenBytes, TVTRACE_BLOCK_SETTINGS, type TvtraceRtlConfig } from '../../golden-model/tvtrace/settings.ts';
 import { camelCase, commentBanner, connections, padColumn, renderTemplate, svLogic, svRange, svSized, wrapComment, type OutputFile } from '../render.ts';
 import { alignDeclarations } from '../sv-align.ts';
 import { configurationLocalparamsWaiver } from '../waivers.ts';
-import { TV_CSR_SLOTS, tvBytesWidth, tvtracePorts, TVTRACE_RTL_MODULES } from './ports.ts';
-
-/** What the RTL does not implement: a configuration asking for it is refused. */
-export function tvtraceRtlUnsupported(c: TvtraceRtlConfig): string[] {
-  return c.fieldOrder === 'bluespec' ? [] : [`field_order=${c.fieldOrder}`];
-}
-
-function checkSupport(c: TvtraceRtlConfig): void {
-  const u = tvtraceRtlUnsupported(c);
-  if (u.length > 0) {
-    throw new RvError('invalid-component', `the tvtrace RTL generator implements field_order=bluespec only, not ${u.join(', ')} (the increment-pc and OR-fcsr opcodes of the seed order need the decoder's state)`, {
-      path: 'parameters/field_order',
-    });
-  }
-}
+import { TV_CSR_SLOTS, TV_MEM_SLOTS, tvBytesWidth, tvtracePorts, tvtraceRtlModules, type TvtraceRtlModule } from './ports.ts';
 
 const bitsFor = (n: number): number => Math.max(1, 32 - Math.clz32(n));
 
@@ -49,11 +37,13 @@ export interface TvSlot {
 }
 
 /**
- * The slots of a record, in stream order (bluespec order, encoder.ts and docs/tvtrace-model.md):
+ * The slots of a record, in stream order (encoder.ts and docs/tvtrace-model.md). Bluespec order:
  * head (begin group and pc, or the debug/reset opcode, or unobserved mtime), instruction, privilege,
  * four register slots shared by the kinds (reg0: rd, xstatus, mstatus, a debug GPR/CSR, mcycle; reg1:
  * xcause, mcycleh; reg2: xepc, minstret; reg3: xtval, minstreth), frd, store data (or a debug memory
- * request), eaddr, paddr, the CSR slots, fcsr, end group.
+ * request), eaddr, paddr, the CSR slots, fcsr, end group. Seed order: head (pc or increment pc),
+ * instruction, reg0 (rd, xepc, mstatus, ...), frd, reg1 (xcause), reg2 (xstatus), reg3 (xtval), the
+ * CSR slots, fcsr (full or OR), paddr, eaddr, store data, privilege, end group.
  */
 export function tvSlots(c: TvtraceRtlConfig): TvSlot[] {
   const x = c.xlen / 8;
@@ -63,23 +53,29 @@ export function tvSlots(c: TvtraceRtlConfig): TvSlot[] {
   const reg = 3 + x;
   const rv32 = x === 4;
   const steps = { instruction: 3 + x, trap: 3 + x, interrupt: 3 + x, xret: 3 + x };
-  const slots: TvSlot[] = [
-    { name: 'head', maxBytes: { ...steps, 'debug-reg': 2, 'debug-mem': 2, reset: 2, unobserved: 10 } },
-    { name: 'instr', maxBytes: { instruction: 5, trap: 5, xret: 5 } },
-    { name: 'priv', maxBytes: { instruction: 3, trap: 3, interrupt: 3, xret: 3 } },
-    { name: 'reg0', maxBytes: { instruction: reg, trap: reg, interrupt: reg, xret: reg, 'debug-reg': reg, unobserved: reg } },
-    ...(f > 0 ? [{ name: 'fpr', maxBytes: { instruction: 3 + f, 'debug-reg': 3 + f } }] : []),
-    { name: 'reg1', maxBytes: { trap: reg, interrupt: reg, ...(rv32 ? { unobserved: reg } : {}) } },
-    { name: 'store', maxBytes: { instruction: 2 + sw, 'debug-mem': 2 + m + sw } },
-    { name: 'reg2', maxBytes: { trap: reg, interrupt: reg, unobserved: reg } },
-    { name: 'eaddr', maxBytes: { instruction: 2 + m } },
-    { name: 'reg3', maxBytes: { trap: reg, interrupt: reg, ...(rv32 ? { unobserved: reg } : {}) } },
-    { name: 'paddr', maxBytes: { instruction: 2 + m } },
-    ...Array.from({ length: TV_CSR_SLOTS }, (_, k) => ({ name: `csr${k}`, maxBytes: { instruction: reg } })),
-    { name: 'fcsr', maxBytes: { instruction: reg } },
-    { name: 'close', maxBytes: { instruction: 1, trap: 1, interrupt: 1, xret: 1, 'debug-reg': 1, 'debug-mem': 1, reset: 1 } },
-  ];
-  return slots;
+  const slot = {
+    head: { name: 'head', maxBytes: { ...steps, 'debug-reg': 2, 'debug-mem': 2, reset: 2, unobserved: 10 } },
+    instr: { name: 'instr', maxBytes: { instruction: 5, trap: 5, xret: 5 } },
+    priv: { name: 'priv', maxBytes: { instruction: 3, trap: 3, interrupt: 3, xret: 3 } },
+    reg0: { name: 'reg0', maxBytes: { instruction: reg, trap: reg, interrupt: reg, xret: reg, 'debug-reg': reg, unobserved: reg } },
+    fpr: f > 0 ? [{ name: 'fpr', maxBytes: { instruction: 3 + f, 'debug-reg': 3 + f } }] : [],
+    reg1: { name: 'reg1', maxBytes: { trap: reg, interrupt: reg, ...(rv32 ? { unobserved: reg } : {}) } },
+    store: { name: 'store', maxBytes: { instruction: 2 + sw, 'debug-mem': 2 + m + sw } },
+    reg2: { name: 'reg2', maxBytes: { trap: reg, interrupt: reg, unobserved: reg } },
+    eaddr: { name: 'eaddr', maxBytes: { instruction: 2 + m } },
+    reg3: { name: 'reg3', maxBytes: { trap: reg, interrupt: reg, ...(rv32 ? { unobserved: reg } : {}) } },
+    paddr: { name: 'paddr', maxBytes: { instruction: 2 + m } },
+    pcPaddr: { name: 'pc_paddr', maxBytes: { instruction: 2 + m } },
+    mems: Array.from({ length: TV_MEM_SLOTS }, (_, k) => ({ name: `mem${k}`, maxBytes: { instruction: 1 + m + 1 + sw + 2 + sw } })),
+    csrs: Array.from({ length: TV_CSR_SLOTS }, (_, k) => ({ name: `csr${k}`, maxBytes: { instruction: reg } })),
+    fcsr: { name: 'fcsr', maxBytes: { instruction: reg } },
+    close: { name: 'close', maxBytes: { instruction: 1, trap: 1, interrupt: 1, xret: 1, 'debug-reg': 1, 'debug-mem': 1, reset: 1 } },
+  } satisfies Record<string, TvSlot | TvSlot[]>;
+  const s = slot;
+  if (c.fieldOrder === 'seed') {
+    return [s.head, s.pcPaddr, s.instr, s.reg0, ...s.fpr, s.reg1, s.reg2, s.reg3, ...s.csrs, s.fcsr, s.paddr, s.eaddr, s.store, ...s.mems, s.priv, s.close];
+  }
+  return [s.head, s.pcPaddr, s.instr, s.priv, s.reg0, ...s.fpr, s.reg1, s.store, s.reg2, s.eaddr, s.reg3, s.paddr, ...s.mems, ...s.csrs, s.fcsr, s.close];
 }
 
 /** Each slot's widest bytes, the most bytes before it (any kind), and the record's longest length. */
@@ -110,6 +106,67 @@ function portLines(ports: readonly { name: string; direction: 'in' | 'out'; widt
 function recordPorts(c: TvtraceRtlConfig) {
   return tvtracePorts(c).filter((p) => (p.group === 'record' || p.group === 'unobserved') && p.name !== 'rec_valid_i' && p.name !== 'rec_ready_o');
 }
+
+/** The decoder's state as tvtrace_seed_state gives it to tvtrace_assemble (seed order only). */
+function decoderStatePorts(c: TvtraceRtlConfig) {
+  return [
+    { name: 'dec_pc_valid_i', direction: 'in' as const, width: 1, description: 'The decoder knows the pc (a group with a pc since the start or the last hart reset).' },
+    { name: 'dec_pc_i', direction: 'in' as const, width: c.xlen, description: 'The pc the decoder holds: the next pc of the last group.' },
+    { name: 'dec_fcsr_valid_i', direction: 'in' as const, width: 1, description: 'The decoder knows fcsr after the CSR writes of this record.' },
+    { name: 'dec_fcsr_i', direction: 'in' as const, width: c.xlen, description: 'The fcsr the decoder holds after the CSR writes of this record.' },
+  ];
+}
+
+/** The state module's ports: what it watches of the record port and what it gives the assembly. */
+function seedStatePorts(c: TvtraceRtlConfig) {
+  const watched = new Set(['kind_i', 'next_pc_i', 'gpr_valid_i', 'fpr_valid_i', 'csr_valid_i', 'csr_addr_i', 'csr_data_i', 'fcsr_valid_i', 'fcsr_i']);
+  const record = recordPorts(c).filter((p) => watched.has(p.name));
+  return [
+    { name: 'clk_i', direction: 'in' as const, width: 1, description: 'Clock.' },
+    { name: 'rst_ni', direction: 'in' as const, width: 1, description: 'Asynchronous reset, active low: the decoder knows nothing yet.' },
+    { name: 'take_i', direction: 'in' as const, width: 1, description: 'The record on the inputs enters the FIFO in this cycle.' },
+    ...record,
+    ...decoderStatePorts(c).map((p) => ({ ...p, name: p.name.replace(/^dec_(.*)_i$/, '$1_o'), direction: 'out' as const })),
+  ];
+}
+
+function seedStateContext(c: TvtraceRtlConfig, banner: string) {
+  const x = c.xlen;
+  const hasF = c.flen > 0;
+  return {
+    banner,
+    portLines: portLines(seedStatePorts(c)),
+    xr: svRange(x),
+    // The CSR writes a decoder applies, in slot order: every valid slot of an instruction; slot 0 of
+    // a debug-module CSR write (a debug-reg record whose GPR and FPR are not valid).
+    csrNotes: Array.from({ length: TV_CSR_SLOTS }, (_, k) => ({
+      k,
+      when: k === 0 ? `csr_valid_i[0] && (is_instruction || (kind_i == KindDebugReg && !gpr_valid_i${hasF ? ' && !fpr_valid_i' : ''}))` : `csr_valid_i[${k}] && is_instruction`,
+      addr: `csr_addr_i[${k * 12 + 11}:${k * 12}]`,
+      data: `csr_data_i[${k * x + x - 1}:${k * x}]`,
+    })),
+  };
+}
+
+/** The fields of each kind in stream order, for the header of tvtrace_assemble. */
+const BLUESPEC_ORDER_LINES = [
+  "in the order of Bluespec's Flute encoder (TV_Encode.bsv):",
+  '  instruction: 01, 07 0a pc, [10/11 instr], [07 01 priv], [04 rd], [04 frd], [07 04..07 store',
+  '               data], [07 03 eaddr], [07 02 paddr], [04 csr] in slot order, [04 0003 fcsr], 02',
+  '  trap:        01, 07 0a pc, [10/11 instr], 07 01 priv, 04 xstatus, 04 xcause, 04 xepc, 04 xtval, 02',
+  '  interrupt:   as a trap, without the instruction',
+  '  xret:        01, 07 0a pc, [10/11 instr], 07 01 priv, 04 0300 mstatus, 02',
+];
+const SEED_ORDER_LINES = [
+  "in the order of the seed's Appendix C examples:",
+  '  instruction: 01, 03 (pc + instruction length, when the decoder knows the pc) or 07 0a pc,',
+  '               [10/11 instr], [04 rd], [04 frd], [04 csr] in slot order, [06 0003 mask (when',
+  '               the decoder knows fcsr and only bits 7:0 are newly set) or 04 0003 fcsr],',
+  '               [07 02 paddr], [07 03 eaddr], [07 04..07 store data], [07 01 priv], 02',
+  '  trap:        01, 07 0a pc, [10/11 instr], 04 xepc, 04 xcause, 04 xstatus, 04 xtval, 07 01 priv, 02',
+  '  interrupt:   as a trap, without the instruction',
+  '  xret:        01, 07 0a pc, [10/11 instr], 04 0300 mstatus, 07 01 priv, 02',
+];
 
 function assembleContext(c: TvtraceRtlConfig, banner: string) {
   const layout = tvSlotLayout(c);
@@ -143,10 +200,19 @@ function assembleContext(c: TvtraceRtlConfig, banner: string) {
     { name: 'rec_o', direction: 'out' as const, width: 8 * rb, description: 'The bytes of the record, the first in bits 7:0; zero above len_o.' },
     { name: 'len_o', direction: 'out' as const, width: lw, description: 'Bytes of the record (0 for unobserved state with nothing valid).' },
   ];
+  const seed = c.fieldOrder === 'seed';
   return {
     banner,
-    portLines: portLines(ports),
+    seed,
+    orderLines: seed ? SEED_ORDER_LINES : BLUESPEC_ORDER_LINES,
+    portLines: portLines(seed ? [...ports.slice(0, -2), ...decoderStatePorts(c), ...ports.slice(-2)] : ports),
     lr: svRange(lw),
+    xr: svRange(x),
+    pcStep2: svSized(x, 2n),
+    pcStep4: svSized(x, 4n),
+    fcsrHighBits: `[${x - 1}:8]`,
+    regBits: 8 * regBytes,
+    len4: len(4),
     hasF: c.flen > 0,
     rv32,
     zero: len(0),
@@ -173,6 +239,32 @@ function assembleContext(c: TvtraceRtlConfig, banner: string) {
     cycleLow: rv32 ? 'mcycle_i[31:0]' : 'mcycle_i',
     instretLow: rv32 ? 'minstret_i[31:0]' : 'minstret_i',
     paddrField: mlenField('paddr_i', c.mlen),
+    pcPaddrField: mlenField('pc_paddr_i', c.mlen),
+    memHi: 8 * (1 + m + 1 + sw / 8 + 2 + sw / 8) - 1,
+    memReqHi: 8 * (2 + m + sw / 8) - 1,
+    memRspHi: 8 * (2 + sw / 8) - 1,
+    memAllBits: 8 * (1 + m + 1 + sw / 8 + 2 + sw / 8),
+    memHeadLen: len(2 + m),
+    len2Mem: len(2),
+    memLenHi: bitsFor(2 + m + sw / 8) - 1,
+    // The memory transaction slots; a size above the widest (8 bytes on RV32 without D) is taken as
+    // the widest, as for the store data. Data: the low 2^size bytes, zero extended.
+    memSlots: Array.from({ length: TV_MEM_SLOTS }, (_, k) => {
+      const wdata = `mem_data_i[${sw * k + sw - 1}:${sw * k}]`;
+      const rdata = `mem_rsp_data_i[${sw * k + sw - 1}:${sw * k}]`;
+      return {
+        k,
+        op: `mem_op_i[${4 * k + 3}:${4 * k}]`,
+        size: `mem_size_i[${2 * k + 1}:${2 * k}]`,
+        addr: mlenField(`mem_addr_i[${c.mlen * k + c.mlen - 1}:${c.mlen * k}]`, c.mlen),
+        sizes: [0, 1, 2, 3].map((code) => {
+          const e = Math.min(code, maxSize);
+          const bits = 8 << e;
+          const keep = (d: string): string => (bits === sw ? d : `${sw}'(${d.replace(/\[(\d+):(\d+)\]$/, (_m, _hi, lo: string) => `[${Number(lo) + bits - 1}:${lo}]`)})`);
+          return { code: svSized(2, BigInt(code)), e: svSized(4, BigInt(e)), n: len(1 << e), wdata: keep(wdata), rdata: keep(rdata) };
+        }),
+      };
+    }),
     eaddrField: mlenField('eaddr_i', c.mlen),
     sizes,
     sizeNote: maxSize === 3 ? 'every size fits.' : `sizes above ${maxSize} (wider than max(XLEN, FLEN)) are taken as ${maxSize}.`,
@@ -244,7 +336,13 @@ function configLocalparams(settings: Settings): string[] {
 function topContext(c: TvtraceRtlConfig, settings: Settings, banner: string) {
   const rb = tvSlotLayout(c).recordBytes;
   const lw = bitsFor(rb);
-  const assembleConns: [string, string][] = [...recordPorts(c).map((p) => [p.name, p.name] as [string, string]), ['rec_o', 'rec'], ['len_o', 'len']];
+  const seed = c.fieldOrder === 'seed';
+  const decoderConns: [string, string][] = seed ? decoderStatePorts(c).map((p) => [p.name, p.name.replace(/_i$/, '')]) : [];
+  const assembleConns: [string, string][] = [...recordPorts(c).map((p) => [p.name, p.name] as [string, string]), ...decoderConns, ['rec_o', 'rec'], ['len_o', 'len']];
+  const stateConns: [string, string][] = seedStatePorts(c).map((p) => [
+    p.name,
+    p.name === 'take_i' ? 'take' : p.direction === 'out' ? `dec_${p.name.replace(/_o$/, '')}` : p.name,
+  ]);
   const fifoConns: [string, string][] = [
     ['clk_i', 'clk_i'],
     ['rst_ni', 'rst_ni'],
@@ -259,7 +357,7 @@ function topContext(c: TvtraceRtlConfig, settings: Settings, banner: string) {
   ];
   const head =
     `tvtrace_top: a tandem-verification trace encoder (Bluespec Trace Protocol Specification 2018-11-20) of an RV${c.xlen} hart ` +
-    `with FLEN ${c.flen}, ILEN ${c.ilen} and MLEN ${c.mlen}, fields in the order of Bluespec's Flute encoder; one record per handshake in, ` +
+    `with FLEN ${c.flen}, ILEN ${c.ilen} and MLEN ${c.mlen}, fields in the order of ${seed ? "the seed's Appendix C examples (with increment pc and OR into fcsr)" : "Bluespec's Flute encoder"}; one record per handshake in, ` +
     `${c.outBytes === 1 ? 'a byte' : `up to ${c.outBytes} bytes`} per beat out of a ${c.fifoBytes}-byte FIFO. The longest record is ${rb} bytes.`;
   return {
     banner,
@@ -268,26 +366,29 @@ function topContext(c: TvtraceRtlConfig, settings: Settings, banner: string) {
     configLines: configLocalparams(settings),
     recR: svRange(8 * rb),
     lr: svRange(lw),
+    seed,
+    xr: svRange(c.xlen),
+    stateConns: connections(stateConns),
     assembleConns: connections(assembleConns),
     fifoConns: connections(fifoConns),
   };
 }
 
 /** The RTL files of a configuration, in compilation order (leaves first). */
-export function tvtraceRtlFiles(): string[] {
-  return TVTRACE_RTL_MODULES.map((m) => `${m}.sv`);
+export function tvtraceRtlFiles(c: Pick<TvtraceRtlConfig, 'fieldOrder'>): string[] {
+  return tvtraceRtlModules(c).map((m) => `${m}.sv`);
 }
 
 /** Every RTL file of a configuration, in compilation order. */
 export function renderTvtraceRtl(c: TvtraceRtlConfig, settings: Settings, provenance: Provenance): OutputFile[] {
-  checkSupport(c);
   const banner = commentBanner(provenance, '//');
-  const render: Record<(typeof TVTRACE_RTL_MODULES)[number], () => string> = {
+  const render: Record<TvtraceRtlModule, () => string> = {
+    tvtrace_seed_state: () => renderTemplate('tvtrace/tvtrace_seed_state.sv.hbs', seedStateContext(c, banner)),
     tvtrace_assemble: () => renderTemplate('tvtrace/tvtrace_assemble.sv.hbs', assembleContext(c, banner)),
     tvtrace_fifo: () => renderTemplate('tvtrace/tvtrace_fifo.sv.hbs', fifoContext(c, banner)),
     tvtrace_top: () => renderTemplate('tvtrace/tvtrace_top.sv.hbs', topContext(c, settings, banner)),
   };
-  return TVTRACE_RTL_MODULES.map((m) => ({ name: `${m}.sv`, content: alignDeclarations(render[m]()) }));
+  return tvtraceRtlModules(c).map((m) => ({ name: `${m}.sv`, content: alignDeclarations(render[m]()) }));
 }
 
 /** The lint waivers of the generated RTL (rendered into tvtrace.vlt), each with its reason. */

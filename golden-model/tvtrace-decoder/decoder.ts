@@ -158,159 +158,238 @@ class Stop {
   constructor(readonly error: TvDecodeError) {}
 }
 
+/**
+ * The stream and the payload lengths its parameters give. The reading functions below take it as an
+ * argument: no closure is made per item, and an error message is only built for the error.
+ */
+interface Input {
+  readonly b: Uint8Array;
+  readonly view: DataView;
+  readonly params: TvParams;
+  readonly xlenBytes: number;
+  readonly flenBytes: number;
+  readonly mlenBytes: number;
+  readonly mlenLimit: bigint;
+}
+
 /** Splits a trace byte stream into groups. Never throws; stops at the first error. */
 export function parseTv(bytes: Uint8Array, params: TvParams): TvParse {
+  const groups: TvGroup[] = [];
+  const error = scanTv(bytes, params, (g) => {
+    groups.push(g);
+    return true;
+  });
+  return error ? { groups, error } : { groups };
+}
+
+/**
+ * parseTv's work: hands each complete group to `sink` as soon as it is read, and stops when the sink
+ * returns false (no error then) or at the first error (returned). decodeTv rebuilds each group as it
+ * comes, so that the items of a million groups are never alive at once.
+ */
+function scanTv(bytes: Uint8Array, params: TvParams, sink: (g: TvGroup) => boolean): TvDecodeError | undefined {
   const bad = checkTvParams(params);
   if (bad) throw bad; // a caller bug, not bad input: the parameters come from the component
-  const groups: TvGroup[] = [];
-  const xlenBytes = params.xlen / 8;
-  const flenBytes = params.flen / 8;
-  const mlenBytes = Math.ceil(params.mlen / 8);
-  const mlenLimit = 1n << BigInt(params.mlen);
+  let more = true;
+  const input: Input = {
+    b: bytes,
+    view: new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength),
+    params,
+    xlenBytes: params.xlen / 8,
+    flenBytes: params.flen / 8,
+    mlenBytes: Math.ceil(params.mlen / 8),
+    mlenLimit: 1n << BigInt(params.mlen),
+  };
 
-  /** The open group (after a begin group) or the current ungrouped run. */
-  let current: { begin?: number; items: TvItem[] } | undefined;
+  /** The open group (after a begin group) or the current ungrouped run (begin -1). */
+  let begin = -1;
+  let items: TvItem[] | undefined;
   const close = (end: number | undefined, endImplied: boolean): void => {
-    if (current) groups.push({ ...(current.begin !== undefined ? { begin: current.begin } : {}), ...(end !== undefined ? { end } : {}), endImplied, items: current.items });
-    current = undefined;
+    if (items === undefined) return;
+    const g: { begin?: number; end?: number; endImplied: boolean; items: TvItem[] } = { endImplied, items };
+    if (begin >= 0) g.begin = begin;
+    if (end !== undefined) g.end = end;
+    more = sink(g);
+    items = undefined;
+    begin = -1;
   };
 
   let i = 0;
   try {
-    while (i < bytes.length) {
+    while (more && i < bytes.length) {
       const op = bytes[i]!;
       if (op === TV_OP.beginGroup) {
         // A begin group while a group is open implies that group's end (spec chapter 3).
-        close(undefined, current?.begin !== undefined);
-        current = { begin: i, items: [] };
+        close(undefined, items !== undefined && begin >= 0);
+        begin = i;
+        items = [];
         i++;
       } else if (op === TV_OP.endGroup) {
-        if (current?.begin === undefined) {
+        if (items === undefined || begin < 0) {
           throw new Stop(new TvDecodeError('bad-file', i, 'end group (opcode 2) with no group open', 'begin group (opcode 1) or a state change'));
         }
         close(i, false);
         i++;
       } else {
-        current ??= { items: [] };
-        const item = readItem(bytes, i, current.items[current.items.length - 1]);
-        current.items.push(item);
+        items ??= [];
+        const item = readItem(input, i, items.length > 0 ? items[items.length - 1] : undefined);
+        items.push(item);
         i += item.length;
       }
     }
-    if (current?.begin !== undefined) {
-      throw new Stop(new TvDecodeError('truncated', bytes.length, `stream ends inside the group begun at byte offset ${current.begin}`, 'end group (opcode 2)'));
+    if (!more) return undefined;
+    if (items !== undefined && begin >= 0) {
+      throw new Stop(new TvDecodeError('truncated', bytes.length, `stream ends inside the group begun at byte offset ${begin}`, 'end group (opcode 2)'));
     }
     close(undefined, false); // an ungrouped run at the end
-    return { groups };
+    return undefined;
   } catch (e) {
-    if (e instanceof Stop) return { groups, error: e.error };
+    if (e instanceof Stop) return e.error;
     throw e;
   }
+}
 
-  /** Reads the item whose opcode is at `at`; `previous` is the item before it in the same group. */
-  function readItem(b: Uint8Array, at: number, previous: TvItem | undefined): TvItem {
-    const opcode = b[at]!;
-    /** Little-endian unsigned value of `n` payload bytes starting `from` (checks the stream holds them). */
-    const le = (from: number, n: number, what: string): bigint => {
-      if (from + n > b.length) {
+/** What a payload field holds, for the message when the stream ends inside it (built only then). */
+type FieldName = string | ((b: Uint8Array, at: number) => string);
+
+/** Throws unless the stream holds `n` payload bytes from `from` (the item's opcode is at `at`). */
+function need(inp: Input, at: number, from: number, n: number, what: FieldName): void {
+  const b = inp.b;
+  if (from + n <= b.length) return;
+  const field = typeof what === 'string' ? what : what(b, at);
+  throw new Stop(
+    new TvDecodeError(
+      'truncated',
+      b.length,
+      `stream ends inside ${article(opText(b[at]!))} at byte offset ${at}`,
+      `${n} byte${n === 1 ? '' : 's'} of ${field} at offset ${from}, ${Math.max(0, b.length - from)} present`,
+    ),
+  );
+}
+
+/**
+ * The little-endian unsigned value of `n` (1 to 8) bytes at `from`, which the caller checked are
+ * there. One BigInt is made: values up to 6 bytes are assembled as a number (exact below 2^53),
+ * 8 bytes read by the DataView; 7 bytes (no field has 7) as a number of 6 plus a shifted top byte.
+ */
+function le(inp: Input, from: number, n: number): bigint {
+  if (n === 8) return inp.view.getBigUint64(from, true);
+  const b = inp.b;
+  let v = 0;
+  for (let k = Math.min(n, 6) - 1; k >= 0; k--) v = v * 256 + b[from + k]!;
+  return n === 7 ? (BigInt(b[from + 6]!) << 48n) | BigInt(v) : BigInt(v);
+}
+
+/** A little-endian 16-bit number at `from` (checked by the caller). */
+const le16 = (b: Uint8Array, from: number): number => b[from]! | (b[from + 1]! << 8);
+
+/** Data bytes of a register number: FLEN for an FPR, XLEN for everything else. */
+function regBytes(inp: Input, regno: number, where: number): number {
+  if (regno < FPR_FIRST || regno > FPR_LAST) return inp.xlenBytes;
+  if (inp.flenBytes === 0) {
+    throw new Stop(new TvDecodeError('bad-value', where, `register ${regName(regno)} (${hex(regno, 4)}) is an FPR but FLEN = 0`, 'a GPR, CSR or other register number'));
+  }
+  return inp.flenBytes;
+}
+
+/** An MLEN field, which must have no bits above MLEN ("zero extended"). */
+function mlenField(inp: Input, at: number, from: number, what: string): bigint {
+  need(inp, at, from, inp.mlenBytes, what);
+  const v = le(inp, from, inp.mlenBytes);
+  if (v >= inp.mlenLimit) throw new Stop(new TvDecodeError('bad-value', from, `${what} ${hex(v)} has bits above MLEN = ${inp.params.mlen}`, `a ${inp.params.mlen}-bit address, zero extended`));
+  return v;
+}
+
+const FPR_FIRST = 0x1020;
+const FPR_LAST = 0x103f;
+const regData = (b: Uint8Array, at: number): string => `${regName(le16(b, at + 1))} data`;
+
+/** Reads the item whose opcode is at `at`; `previous` is the item before it in the same group. */
+function readItem(inp: Input, at: number, previous: TvItem | undefined): TvItem {
+  const b = inp.b;
+  const opcode = b[at]!;
+  switch (opcode) {
+    case TV_OP.incrementPc:
+      return { offset: at, opcode, kind: 'incrementPc', length: 1 };
+    case TV_OP.fullReg: {
+      need(inp, at, at + 1, 2, 'register number');
+      const regno = le16(b, at + 1);
+      const n = regBytes(inp, regno, at + 1);
+      need(inp, at, at + 3, n, regData);
+      return { offset: at, opcode, kind: 'fullReg', length: 3 + n, regno, value: le(inp, at + 3, n) };
+    }
+    case TV_OP.incrRegAdd:
+    case TV_OP.incrRegOr: {
+      need(inp, at, at + 1, 2, 'register number');
+      const regno = le16(b, at + 1);
+      regBytes(inp, regno, at + 1);
+      need(inp, at, at + 3, 1, opcode === TV_OP.incrRegAdd ? 'signed offset' : 'OR mask');
+      const byte = b[at + 3]!;
+      return opcode === TV_OP.incrRegAdd
+        ? { offset: at, opcode, kind: 'incrRegAdd', length: 4, regno, delta: byte >= 0x80 ? byte - 0x100 : byte }
+        : { offset: at, opcode, kind: 'incrRegOr', length: 4, regno, mask: byte };
+    }
+    case TV_OP.addlState: {
+      need(inp, at, at + 1, 1, 'additional-state identifier');
+      const id = b[at + 1]!;
+      const n = addlBytes(id, inp.xlenBytes, inp.mlenBytes);
+      if (n === undefined) {
+        throw new Stop(new TvDecodeError('bad-value', at + 1, `additional-state identifier ${id} (${hex(id, 2)})`, 'an identifier 1..10'));
+      }
+      let value: bigint;
+      if (id === TV_ADDL.paddr || id === TV_ADDL.eaddr || id === TV_ADDL.pcPaddr) {
+        value = mlenField(inp, at, at + 2, ADDL_NAMES.get(id)!);
+      } else {
+        need(inp, at, at + 2, n, ADDL_NAMES.get(id)!);
+        if (id === TV_ADDL.priv && b[at + 2]! > 3) {
+          throw new Stop(new TvDecodeError('bad-value', at + 2, `privilege mode ${b[at + 2]!}`, 'a privilege mode 0..3 (PRIVLEN = 2, zero extended)'));
+        }
+        value = le(inp, at + 2, n);
+      }
+      return { offset: at, opcode, kind: 'addlState', length: 2 + n, id, value, bytes: n };
+    }
+    case TV_OP.memRequest: {
+      const addr = mlenField(inp, at, at + 1, 'memory request address');
+      const where = at + 1 + inp.mlenBytes;
+      need(inp, at, where, 1, 'op and size');
+      // Sub-byte fields: the first listed (op) in the least significant bits.
+      const op = b[where]! & 0xf;
+      const size = b[where]! >> 4;
+      if (op > MEM_FETCH) throw new Stop(new TvDecodeError('bad-value', where, `memory request op ${op}`, 'an op 0..13 in bits [3:0]'));
+      if (size > 3) throw new Stop(new TvDecodeError('bad-value', where, `memory request size ${size}`, 'a size 0..3 (8 to 64 bits) in bits [7:4]'));
+      if (!requestHasData(op)) return { offset: at, opcode, kind: 'memRequest', length: 2 + inp.mlenBytes, addr, op, size };
+      const n = 1 << size;
+      need(inp, at, where + 1, n, `${memOpName(op)} data`);
+      return { offset: at, opcode, kind: 'memRequest', length: 2 + inp.mlenBytes + n, addr, op, size, data: le(inp, where + 1, n) };
+    }
+    case TV_OP.memResponse: {
+      if (previous?.kind !== 'memRequest') {
         throw new Stop(
-          new TvDecodeError(
-            'truncated',
-            b.length,
-            `stream ends inside ${article(opText(opcode))} at byte offset ${at}`,
-            `${n} byte${n === 1 ? '' : 's'} of ${what} at offset ${from}, ${Math.max(0, b.length - from)} present`,
-          ),
+          new TvDecodeError('bad-file', at, `memory response (opcode 9) after ${previous ? article(opText(previous.opcode)) : 'no item of its group'}`, 'a memory request (opcode 8) right before it'),
         );
       }
-      let v = 0n;
-      for (let k = n - 1; k >= 0; k--) v = (v << 8n) | BigInt(b[from + k]!);
-      return v;
-    };
-    const base = { offset: at, opcode };
-    /** Data bytes of a register number: FLEN for an FPR, XLEN for everything else. */
-    const regBytes = (regno: number, where: number): number => {
-      if (regClass(regno) !== 'fpr') return xlenBytes;
-      if (flenBytes === 0) {
-        throw new Stop(new TvDecodeError('bad-value', where, `register ${regName(regno)} (${hex(regno, 4)}) is an FPR but FLEN = 0`, 'a GPR, CSR or other register number'));
-      }
-      return flenBytes;
-    };
-    /** An MLEN field must have no bits above MLEN ("zero extended"). */
-    const mlenField = (from: number, what: string): bigint => {
-      const v = le(from, mlenBytes, what);
-      if (v >= mlenLimit) throw new Stop(new TvDecodeError('bad-value', from, `${what} ${hex(v)} has bits above MLEN = ${params.mlen}`, `a ${params.mlen}-bit address, zero extended`));
-      return v;
-    };
-
-    switch (opcode) {
-      case TV_OP.incrementPc:
-        return { ...base, kind: 'incrementPc', length: 1 };
-      case TV_OP.fullReg: {
-        const regno = Number(le(at + 1, 2, 'register number'));
-        const n = regBytes(regno, at + 1);
-        return { ...base, kind: 'fullReg', length: 3 + n, regno, value: le(at + 3, n, `${regName(regno)} data`) };
-      }
-      case TV_OP.incrRegAdd:
-      case TV_OP.incrRegOr: {
-        const regno = Number(le(at + 1, 2, 'register number'));
-        regBytes(regno, at + 1);
-        const byte = Number(le(at + 3, 1, opcode === TV_OP.incrRegAdd ? 'signed offset' : 'OR mask'));
-        return opcode === TV_OP.incrRegAdd
-          ? { ...base, kind: 'incrRegAdd', length: 4, regno, delta: byte >= 0x80 ? byte - 0x100 : byte }
-          : { ...base, kind: 'incrRegOr', length: 4, regno, mask: byte };
-      }
-      case TV_OP.addlState: {
-        const id = Number(le(at + 1, 1, 'additional-state identifier'));
-        const n = addlBytes(id, xlenBytes, mlenBytes);
-        if (n === undefined) {
-          throw new Stop(new TvDecodeError('bad-value', at + 1, `additional-state identifier ${id} (${hex(id, 2)})`, 'an identifier 1..10'));
-        }
-        const what = ADDL_NAMES.get(id)!;
-        const value = id === TV_ADDL.paddr || id === TV_ADDL.eaddr || id === TV_ADDL.pcPaddr ? mlenField(at + 2, what) : le(at + 2, n, what);
-        if (id === TV_ADDL.priv && value > 3n) {
-          throw new Stop(new TvDecodeError('bad-value', at + 2, `privilege mode ${value}`, 'a privilege mode 0..3 (PRIVLEN = 2, zero extended)'));
-        }
-        return { ...base, kind: 'addlState', length: 2 + n, id, value, bytes: n };
-      }
-      case TV_OP.memRequest: {
-        const addr = mlenField(at + 1, 'memory request address');
-        const where = at + 1 + mlenBytes;
-        const opSize = Number(le(where, 1, 'op and size'));
-        // Sub-byte fields: the first listed (op) in the least significant bits.
-        const op = opSize & 0xf;
-        const size = opSize >> 4;
-        if (op > MEM_FETCH) throw new Stop(new TvDecodeError('bad-value', where, `memory request op ${op}`, 'an op 0..13 in bits [3:0]'));
-        if (size > 3) throw new Stop(new TvDecodeError('bad-value', where, `memory request size ${size}`, 'a size 0..3 (8 to 64 bits) in bits [7:4]'));
-        if (!requestHasData(op)) return { ...base, kind: 'memRequest', length: 2 + mlenBytes, addr, op, size };
-        const n = 1 << size;
-        return { ...base, kind: 'memRequest', length: 2 + mlenBytes + n, addr, op, size, data: le(where + 1, n, `${memOpName(op)} data`) };
-      }
-      case TV_OP.memResponse: {
-        if (previous?.kind !== 'memRequest') {
-          throw new Stop(
-            new TvDecodeError('bad-file', at, `memory response (opcode 9) after ${previous ? article(opText(previous.opcode)) : 'no item of its group'}`, 'a memory request (opcode 8) right before it'),
-          );
-        }
-        const sizeResult = Number(le(at + 1, 1, 'size and result'));
-        const size = sizeResult & 0xf;
-        const result = sizeResult >> 4;
-        if (size > 3) throw new Stop(new TvDecodeError('bad-value', at + 1, `memory response size ${size}`, 'a size 0..3 (8 to 64 bits) in bits [3:0]'));
-        if (result > 1) throw new Stop(new TvDecodeError('bad-value', at + 1, `memory response result ${result}`, 'a result 0 (success) or 1 (failure) in bits [7:4]'));
-        if (!responseHasData(previous.op)) return { ...base, kind: 'memResponse', length: 2, size, result };
-        const n = 1 << size;
-        return { ...base, kind: 'memResponse', length: 2 + n, size, result, data: le(at + 2, n, `${memOpName(previous.op)} response data`) };
-      }
-      case TV_OP.hartReset:
-        return { ...base, kind: 'hartReset', length: 1 };
-      case TV_OP.stateInit:
-        return { ...base, kind: 'stateInit', length: 1 };
-      case TV_OP.instr16:
-        return { ...base, kind: 'instr', length: 3, bits: 16, value: Number(le(at + 1, 2, 'instruction')) };
-      case TV_OP.instr32:
-        return { ...base, kind: 'instr', length: 5, bits: 32, value: Number(le(at + 1, 4, 'instruction')) };
-      default:
-        throw new Stop(new TvDecodeError('bad-value', at, `unknown opcode ${hex(opcode, 2)} (${opcode})`, 'an opcode 1..11, 16 or 17'));
+      need(inp, at, at + 1, 1, 'size and result');
+      const size = b[at + 1]! & 0xf;
+      const result = b[at + 1]! >> 4;
+      if (size > 3) throw new Stop(new TvDecodeError('bad-value', at + 1, `memory response size ${size}`, 'a size 0..3 (8 to 64 bits) in bits [3:0]'));
+      if (result > 1) throw new Stop(new TvDecodeError('bad-value', at + 1, `memory response result ${result}`, 'a result 0 (success) or 1 (failure) in bits [7:4]'));
+      if (!responseHasData(previous.op)) return { offset: at, opcode, kind: 'memResponse', length: 2, size, result };
+      const n = 1 << size;
+      need(inp, at, at + 2, n, `${memOpName(previous.op)} response data`);
+      return { offset: at, opcode, kind: 'memResponse', length: 2 + n, size, result, data: le(inp, at + 2, n) };
     }
+    case TV_OP.hartReset:
+      return { offset: at, opcode, kind: 'hartReset', length: 1 };
+    case TV_OP.stateInit:
+      return { offset: at, opcode, kind: 'stateInit', length: 1 };
+    case TV_OP.instr16:
+      need(inp, at, at + 1, 2, 'instruction');
+      return { offset: at, opcode, kind: 'instr', length: 3, bits: 16, value: le16(b, at + 1) };
+    case TV_OP.instr32:
+      need(inp, at, at + 1, 4, 'instruction');
+      return { offset: at, opcode, kind: 'instr', length: 5, bits: 32, value: inp.view.getUint32(at + 1, true) };
+    default:
+      throw new Stop(new TvDecodeError('bad-value', at, `unknown opcode ${hex(opcode, 2)} (${opcode})`, 'an opcode 1..11, 16 or 17'));
   }
 }
 
@@ -446,196 +525,225 @@ const FCSR = 0x003;
  *   be combined").
  */
 export function rebuildTv(groups: readonly TvGroup[], params: TvParams, initial?: TvInitialState): TvRebuild {
-  const xmask = (1n << BigInt(params.xlen)) - 1n;
-  const fmask = (1n << BigInt(params.flen)) - 1n;
-  const widthMask = (regno: number): bigint => (regClass(regno) === 'fpr' ? fmask : xmask);
-  const state: TvState = { regs: new Map(initial?.regs ?? []) };
-  if (initial?.pc !== undefined) state.pc = initial.pc;
-  if (initial?.priv !== undefined) state.priv = initial.priv;
-  if (!state.regs.has(GPR_BASE)) state.regs.set(GPR_BASE, 0n);
-  const out: TvGroupChanges[] = [];
-
-  for (let index = 0; index < groups.length; index++) {
-    const g = groups[index]!;
-    const problem = checkGroup(g);
-    if (problem) return { groups: out, state, error: problem };
-    out.push(applyGroup(g, index));
+  const r = new Rebuilder(params, initial);
+  for (const g of groups) {
+    const error = r.add(g);
+    if (error) return { groups: r.out, state: r.state, error };
   }
-  return { groups: out, state };
+  return { groups: r.out, state: r.state };
+}
 
-  function checkGroup(g: TvGroup): TvDecodeError | undefined {
-    let instr: TvItem | undefined;
-    let pc: TvItem | undefined;
-    let priv: TvItem | undefined;
-    let reset: TvItem | undefined;
-    let init: TvItem | undefined;
-    const twice = (first: TvItem, second: TvItem, what: string): TvDecodeError =>
-      new TvDecodeError('bad-file', second.offset, `second ${what} in one group (the first at byte offset ${first.offset})`, `at most one ${what} per group`);
-    for (const it of g.items) {
-      if (it.kind === 'instr') {
-        if (instr) return twice(instr, it, 'instruction');
-        instr = it;
-      } else if (it.kind === 'incrementPc' || (it.kind === 'addlState' && it.id === TV_ADDL.pc)) {
-        if (pc) return twice(pc, it, 'pc change (increment pc or additional state 10)');
-        pc = it;
-      } else if (it.kind === 'addlState' && it.id === TV_ADDL.priv) {
-        if (priv) return twice(priv, it, 'privilege mode (additional state 1)');
-        priv = it;
-      } else if (it.kind === 'hartReset') reset ??= it;
-      else if (it.kind === 'stateInit') init ??= it;
-    }
-    if (pc?.kind === 'incrementPc' && !instr) {
-      return new TvDecodeError('bad-file', pc.offset, 'increment pc (opcode 3) in a group without an instruction', 'a 16- or 32-bit instruction (opcode 16 or 17) in the same group');
-    }
-    if (init && (instr || reset)) {
-      const other = instr ?? reset!;
-      return new TvDecodeError(
-        'bad-file',
-        init.offset,
-        `state initialization (opcode 11) in a group with ${article(opText(other.opcode))} at byte offset ${other.offset}`,
-        'register or memory updates only with a state initialization',
-      );
-    }
+/** The state and the changes so far; `add` checks and applies the next group. */
+class Rebuilder {
+  readonly state: TvState;
+  readonly out: TvGroupChanges[] = [];
+  private readonly widths: Widths;
+
+  constructor(params: TvParams, initial: TvInitialState | undefined) {
+    this.state = { regs: new Map(initial?.regs ?? []) };
+    if (initial?.pc !== undefined) this.state.pc = initial.pc;
+    if (initial?.priv !== undefined) this.state.priv = initial.priv;
+    if (!this.state.regs.has(GPR_BASE)) this.state.regs.set(GPR_BASE, 0n);
+    this.widths = { xmask: (1n << BigInt(params.xlen)) - 1n, fmask: (1n << BigInt(params.flen)) - 1n, xlen: params.xlen };
+  }
+
+  /** The group's problem (nothing applied then), or undefined when its changes were applied. */
+  add(g: TvGroup): TvDecodeError | undefined {
+    const problem = checkGroup(g);
+    if (problem) return problem;
+    this.out.push(applyGroup(g, this.out.length, this.state, this.widths));
     return undefined;
   }
+}
 
-  function applyGroup(g: TvGroup, index: number): TvGroupChanges {
-    const pcBefore = state.pc;
-    const regs: TvRegChange[] = [];
-    const addl: TvAddl[] = [];
-    const mem: TvMemAccess[] = [];
-    let pc: TvPcChange | undefined;
-    let instr: TvGroupChanges['instr'];
-    let priv: number | undefined;
-    const hartReset = g.items.some((it) => it.kind === 'hartReset');
-    const stateInit = g.items.some((it) => it.kind === 'stateInit');
-    const instrItem = g.items.find((it) => it.kind === 'instr');
+interface Widths {
+  /** 2^XLEN - 1 and 2^FLEN - 1: the pc and the registers wrap at them. */
+  readonly xmask: bigint;
+  readonly fmask: bigint;
+  readonly xlen: number;
+}
 
-    // A reset makes everything unknown and the hart starts in M-mode (privileged spec "Reset");
-    // the group's own changes (in any order) then apply on top.
-    if (hartReset) {
-      state.regs.clear();
-      state.regs.set(GPR_BASE, 0n);
-      delete state.pc;
-      state.priv = 3;
-    }
+function twice(first: TvItem, second: TvItem, what: string): TvDecodeError {
+  return new TvDecodeError('bad-file', second.offset, `second ${what} in one group (the first at byte offset ${first.offset})`, `at most one ${what} per group`);
+}
 
-    for (let k = 0; k < g.items.length; k++) {
-      const it = g.items[k]!;
-      switch (it.kind) {
-        case 'fullReg':
-          regs.push(writeReg(it.offset, it.regno, 'full', it.value, it.value));
-          break;
-        case 'incrRegAdd':
-        case 'incrRegOr': {
-          const before = state.regs.get(it.regno);
-          const operand = it.kind === 'incrRegAdd' ? BigInt(it.delta) : BigInt(it.mask);
-          // add: two's complement modulo the register width; or: the mask is 8 bits, zero extended.
-          const after = before === undefined ? undefined : (it.kind === 'incrRegAdd' ? before + operand : before | operand) & widthMask(it.regno);
-          regs.push(writeReg(it.offset, it.regno, it.kind === 'incrRegAdd' ? 'add' : 'or', operand, after));
-          break;
-        }
-        case 'incrementPc': {
-          const by = instrItem?.kind === 'instr' ? instrItem.bits / 8 : 0; // checkGroup made sure there is one
-          pc = { offset: it.offset, how: 'increment', by, ...(pcBefore !== undefined ? { value: (pcBefore + BigInt(by)) & xmask } : {}) };
-          break;
-        }
-        case 'addlState':
-          if (it.id === TV_ADDL.pc) pc = { offset: it.offset, how: 'set', value: it.value };
-          else if (it.id === TV_ADDL.priv) priv = Number(it.value);
-          else addl.push({ offset: it.offset, id: it.id, name: ADDL_NAMES.get(it.id)!, value: it.value, bytes: it.bytes });
-          break;
-        case 'memRequest':
-          mem.push({
-            offset: it.offset,
-            op: it.op,
-            opName: memOpName(it.op),
-            addr: it.addr,
-            size: 1 << it.size,
-            ...(it.data !== undefined ? { data: it.data } : {}),
-          });
-          break;
-        case 'memResponse': {
-          // The parser guarantees the request is the item right before.
-          const req = mem.pop()!;
-          mem.push({ ...req, response: { offset: it.offset, size: 1 << it.size, ok: it.result === 0, ...(it.data !== undefined ? { data: it.data } : {}) } });
-          break;
-        }
-        case 'instr':
-          instr = { offset: it.offset, bits: it.bits, value: it.value };
-          break;
-        case 'hartReset':
-        case 'stateInit':
-          break;
-      }
-    }
+/** The first reason a group's changes are ambiguous (see rebuildTv), or undefined. */
+function checkGroup(g: TvGroup): TvDecodeError | undefined {
+  let instr: TvItem | undefined;
+  let pc: TvItem | undefined;
+  let priv: TvItem | undefined;
+  let reset: TvItem | undefined;
+  let init: TvItem | undefined;
+  const items = g.items;
+  for (let k = 0; k < items.length; k++) {
+    const it = items[k]!;
+    if (it.kind === 'instr') {
+      if (instr) return twice(instr, it, 'instruction');
+      instr = it;
+    } else if (it.kind === 'incrementPc' || (it.kind === 'addlState' && it.id === TV_ADDL.pc)) {
+      if (pc) return twice(pc, it, 'pc change (increment pc or additional state 10)');
+      pc = it;
+    } else if (it.kind === 'addlState' && it.id === TV_ADDL.priv) {
+      if (priv) return twice(priv, it, 'privilege mode (additional state 1)');
+      priv = it;
+    } else if (it.kind === 'hartReset') reset ??= it;
+    else if (it.kind === 'stateInit') init ??= it;
+  }
+  if (pc?.kind === 'incrementPc' && !instr) {
+    return new TvDecodeError('bad-file', pc.offset, 'increment pc (opcode 3) in a group without an instruction', 'a 16- or 32-bit instruction (opcode 16 or 17) in the same group');
+  }
+  if (init && (instr || reset)) {
+    const other = instr ?? reset!;
+    return new TvDecodeError(
+      'bad-file',
+      init.offset,
+      `state initialization (opcode 11) in a group with ${article(opText(other.opcode))} at byte offset ${other.offset}`,
+      'register or memory updates only with a state initialization',
+    );
+  }
+  return undefined;
+}
 
-    if (pc) {
-      if (pc.value === undefined) delete state.pc;
-      else state.pc = pc.value;
-    } else if (instr) {
-      // An instruction retired but the trace does not say where the next one is: partial trace.
-      delete state.pc;
-    }
-    if (priv !== undefined) state.priv = priv;
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
-    const changes = {
-      index,
-      offset: groupOffset(g),
-      grouped: g.begin !== undefined,
-      endImplied: g.endImplied,
-      ...(instr && pcBefore !== undefined ? { instrPc: pcBefore } : {}),
-      ...(pc ? { pc } : {}),
-      ...(instr ? { instr } : {}),
-      regs,
-      ...(priv !== undefined ? { priv } : {}),
-      addl,
-      mem,
-      hartReset,
-      stateInit,
-    };
-    return { ...changes, kind: groupKind(changes, g.items.length, params.xlen) };
+/** Applies one group (checked by checkGroup) to `state` and reports its changes. */
+function applyGroup(g: TvGroup, index: number, state: TvState, w: Widths): TvGroupChanges {
+  const items = g.items;
+  const pcBefore = state.pc;
+  // Most groups have no additional state and no memory access: those share one empty list.
+  const regs: TvRegChange[] = [];
+  let addl: TvAddl[] | undefined;
+  let mem: TvMemAccess[] | undefined;
+  let pc: Mutable<TvPcChange> | undefined;
+  let instr: TvGroupChanges['instr'];
+  let priv: number | undefined;
+  let hartReset = false;
+  let stateInit = false;
+  for (let k = 0; k < items.length; k++) {
+    const it = items[k]!;
+    if (it.kind === 'hartReset') hartReset = true;
+    else if (it.kind === 'stateInit') stateInit = true;
+    else if (it.kind === 'instr') instr = { offset: it.offset, bits: it.bits, value: it.value };
   }
 
-  /** Records a register change and applies it to the state (`value` undefined: the register becomes unknown). */
-  function writeReg(offset: number, regno: number, how: TvRegChange['how'], operand: bigint, value: bigint | undefined): TvRegChange {
-    const before = state.regs.get(regno);
-    if (value === undefined) state.regs.delete(regno);
-    else state.regs.set(regno, value);
-    keepFcsrViews(regno);
-    return {
-      offset,
-      regno,
-      name: regName(regno),
-      how,
-      operand,
-      ...(before !== undefined ? { before } : {}),
-      ...(value !== undefined ? { value } : {}),
-    };
+  // A reset makes everything unknown and the hart starts in M-mode (privileged spec "Reset");
+  // the group's own changes (in any order) then apply on top.
+  if (hartReset) {
+    state.regs.clear();
+    state.regs.set(GPR_BASE, 0n);
+    delete state.pc;
+    state.priv = 3;
   }
 
-  /**
-   * fflags and frm are views of fcsr (fcsr = frm << 5 | fflags). The spec's own example (Table C.3)
-   * ORs into fcsr while Bluespec's cores write fflags, so an incremental update of one must see
-   * writes to the others. No other aliasing (sstatus/mstatus, sie/mie, ...) is modelled.
-   */
-  function keepFcsrViews(regno: number): void {
-    const r = state.regs;
-    if (regno === FCSR) {
-      const v = r.get(FCSR);
-      if (v === undefined) {
-        r.delete(FFLAGS);
-        r.delete(FRM);
-      } else {
-        r.set(FFLAGS, v & 0x1fn);
-        r.set(FRM, (v >> 5n) & 0x7n);
+  for (let k = 0; k < items.length; k++) {
+    const it = items[k]!;
+    switch (it.kind) {
+      case 'fullReg':
+        regs.push(writeReg(state, it.offset, it.regno, 'full', it.value, it.value));
+        break;
+      case 'incrRegAdd':
+      case 'incrRegOr': {
+        const before = state.regs.get(it.regno);
+        const operand = it.kind === 'incrRegAdd' ? BigInt(it.delta) : BigInt(it.mask);
+        // add: two's complement modulo the register width; or: the mask is 8 bits, zero extended.
+        const mask = it.regno >= FPR_FIRST && it.regno <= FPR_LAST ? w.fmask : w.xmask;
+        const after = before === undefined ? undefined : (it.kind === 'incrRegAdd' ? before + operand : before | operand) & mask;
+        regs.push(writeReg(state, it.offset, it.regno, it.kind === 'incrRegAdd' ? 'add' : 'or', operand, after));
+        break;
       }
-    } else if (regno === FFLAGS || regno === FRM) {
-      const flags = r.get(FFLAGS);
-      const rm = r.get(FRM);
-      if (flags === undefined || rm === undefined) r.delete(FCSR);
-      else r.set(FCSR, ((rm & 0x7n) << 5n) | (flags & 0x1fn));
+      case 'incrementPc': {
+        const by = instr !== undefined ? instr.bits / 8 : 0; // checkGroup made sure there is one
+        pc = { offset: it.offset, how: 'increment', by };
+        if (pcBefore !== undefined) pc.value = (pcBefore + BigInt(by)) & w.xmask;
+        break;
+      }
+      case 'addlState':
+        if (it.id === TV_ADDL.pc) pc = { offset: it.offset, how: 'set', value: it.value };
+        else if (it.id === TV_ADDL.priv) priv = Number(it.value);
+        else (addl ??= []).push({ offset: it.offset, id: it.id, name: ADDL_NAMES.get(it.id)!, value: it.value, bytes: it.bytes });
+        break;
+      case 'memRequest': {
+        const m: Mutable<TvMemAccess> = { offset: it.offset, op: it.op, opName: memOpName(it.op), addr: it.addr, size: 1 << it.size };
+        if (it.data !== undefined) m.data = it.data;
+        (mem ??= []).push(m);
+        break;
+      }
+      case 'memResponse': {
+        // The parser guarantees the request is the item right before.
+        const req = mem!.pop()!;
+        const response: Mutable<NonNullable<TvMemAccess['response']>> = { offset: it.offset, size: 1 << it.size, ok: it.result === 0 };
+        if (it.data !== undefined) response.data = it.data;
+        mem!.push({ ...req, response });
+        break;
+      }
+      case 'instr':
+      case 'hartReset':
+      case 'stateInit':
+        break;
     }
+  }
+
+  if (pc) {
+    if (pc.value === undefined) delete state.pc;
+    else state.pc = pc.value;
+  } else if (instr) {
+    // An instruction retired but the trace does not say where the next one is: partial trace.
+    delete state.pc;
+  }
+  if (priv !== undefined) state.priv = priv;
+
+  const changes: Mutable<TvGroupChanges> = { index, offset: groupOffset(g), grouped: g.begin !== undefined, endImplied: g.endImplied, kind: 'empty', regs, addl: addl ?? NONE, mem: mem ?? NONE, hartReset, stateInit };
+  if (instr && pcBefore !== undefined) changes.instrPc = pcBefore;
+  if (pc) changes.pc = pc;
+  if (instr) changes.instr = instr;
+  if (priv !== undefined) changes.priv = priv;
+  changes.kind = groupKind(changes, items.length, w.xlen);
+  return changes;
+}
+
+const NONE: readonly never[] = Object.freeze([]);
+
+/** Names by register number, made once each (regName builds CSR and unknown names as strings). */
+const REG_NAMES = new Map<number, string>();
+
+function nameOf(regno: number): string {
+  let name = REG_NAMES.get(regno);
+  if (name === undefined) REG_NAMES.set(regno, (name = regName(regno)));
+  return name;
+}
+
+/** Records a register change and applies it to the state (`value` undefined: the register becomes unknown). */
+function writeReg(state: TvState, offset: number, regno: number, how: TvRegChange['how'], operand: bigint, value: bigint | undefined): TvRegChange {
+  const before = state.regs.get(regno);
+  if (value === undefined) state.regs.delete(regno);
+  else state.regs.set(regno, value);
+  if (regno <= FCSR) keepFcsrViews(state.regs, regno);
+  const change: Mutable<TvRegChange> = { offset, regno, name: nameOf(regno), how, operand };
+  if (before !== undefined) change.before = before;
+  if (value !== undefined) change.value = value;
+  return change;
+}
+
+/**
+ * fflags and frm are views of fcsr (fcsr = frm << 5 | fflags). The spec's own example (Table C.3)
+ * ORs into fcsr while Bluespec's cores write fflags, so an incremental update of one must see
+ * writes to the others. No other aliasing (sstatus/mstatus, sie/mie, ...) is modelled.
+ */
+function keepFcsrViews(r: Map<number, bigint>, regno: number): void {
+  if (regno === FCSR) {
+    const v = r.get(FCSR);
+    if (v === undefined) {
+      r.delete(FFLAGS);
+      r.delete(FRM);
+    } else {
+      r.set(FFLAGS, v & 0x1fn);
+      r.set(FRM, (v >> 5n) & 0x7n);
+    }
+  } else if (regno === FFLAGS || regno === FRM) {
+    const flags = r.get(FFLAGS);
+    const rm = r.get(FRM);
+    if (flags === undefined || rm === undefined) r.delete(FCSR);
+    else r.set(FCSR, ((rm & 0x7n) << 5n) | (flags & 0x1fn));
   }
 }
 
@@ -659,8 +767,13 @@ function groupKind(c: Omit<TvGroupChanges, 'kind'>, itemCount: number, xlen: num
   if (c.hartReset) return 'reset';
   if (c.stateInit) return 'debug-write';
   for (const t of TRAP_CSRS) {
-    const cause = c.regs.find((r) => r.regno === t.cause);
-    if (cause && c.regs.some((r) => r.regno === t.epc)) {
+    let cause: TvRegChange | undefined;
+    let epc = false;
+    for (const r of c.regs) {
+      if (r.regno === t.cause) cause ??= r;
+      else if (r.regno === t.epc) epc = true;
+    }
+    if (cause && epc) {
       return cause.value !== undefined && (cause.value >> BigInt(xlen - 1)) & 1n ? 'interrupt' : 'trap';
     }
   }
@@ -670,8 +783,13 @@ function groupKind(c: Omit<TvGroupChanges, 'kind'>, itemCount: number, xlen: num
 
 /** parseTv then rebuildTv: the first error of either. */
 export function decodeTv(bytes: Uint8Array, params: TvParams, initial?: TvInitialState): TvRebuild {
-  const parsed = parseTv(bytes, params);
-  const rebuilt = rebuildTv(parsed.groups, params, initial);
-  if (rebuilt.error || !parsed.error) return rebuilt;
-  return { ...rebuilt, error: parsed.error };
+  // Group by group: a rebuild error ends the parse there (it comes before any parse error).
+  const r = new Rebuilder(params, initial);
+  let rebuildError: TvDecodeError | undefined;
+  const parseError = scanTv(bytes, params, (g) => {
+    rebuildError = r.add(g);
+    return rebuildError === undefined;
+  });
+  const error = rebuildError ?? parseError;
+  return error ? { groups: r.out, state: r.state, error } : { groups: r.out, state: r.state };
 }

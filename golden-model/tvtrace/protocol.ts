@@ -65,6 +65,11 @@ export const TvMemOp = {
   instructionFetch: 13,
 } as const;
 
+/** Names of the memory request opcodes, by number (the text record format's `memN=<op>:...`). */
+export const TV_MEM_OP_NAMES: readonly string[] = [
+  'load', 'store', 'lr', 'sc', 'amoswap', 'amoadd', 'amoxor', 'amoand', 'amoor', 'amomin', 'amomax', 'amominu', 'amomaxu', 'fetch',
+];
+
 /** log2 of a byte count 1, 2, 4, 8: the memory request size code and the store-data identifier offset. */
 export function sizeCode(bytes: 1 | 2 | 4 | 8): 0 | 1 | 2 | 3 {
   return bytes === 1 ? 0 : bytes === 2 ? 1 : bytes === 4 ? 2 : 3;

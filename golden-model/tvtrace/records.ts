@@ -60,6 +60,43 @@ export interface TvStoreData {
 }
 
 /**
+ * A memory transaction of an instruction as the system bus saw it: a memory request (opcode 8) and,
+ * when the core reports it, its response (opcode 9), which follows the request in the stream
+ * (chapter 3: "If present, a memory response field must immediately follow the corresponding memory
+ * request"). Implementation dependent: an AMO may be a load and a store, an unaligned access two
+ * transactions (chapter 3); the instruction-centric view is `storeData` (additional state 4-7).
+ */
+export interface TvMemTransaction {
+  /** The request opcode of chapter 2's "Memory Request Opcode" table, 0 (load) to 13 (instruction fetch): TvMemOp. */
+  readonly op: number;
+  /** Bytes of the access: 1, 2, 4 or 8 (request size 0-3), at most max(XLEN, FLEN) bits (TraceData's MemData). */
+  readonly bytes: 1 | 2 | 4 | 8;
+  /** The address, MLEN bits. */
+  readonly addr: bigint;
+  /** The data written: present exactly for a store, sc or AMO (ops 1, 3, 4-12), below 2^(8 * bytes). */
+  readonly data?: bigint;
+  /** The response, when reported. */
+  readonly response?: TvMemResponse;
+}
+
+/** A memory response: the result, and the data read, present exactly when the request is not a store or sc. */
+export interface TvMemResponse {
+  /** Result 0 (success) or 1 (failure). */
+  readonly ok: boolean;
+  readonly data?: bigint;
+}
+
+/** Whether a memory request carries data: stores, sc and AMOs (chapter 2: "0 for load"). */
+export function tvMemRequestHasData(op: number): boolean {
+  return op !== 0 && op !== 2 && op !== 13;
+}
+
+/** Whether a memory response carries data: all but store and sc (chapter 2: "0 for store"; tvtrace.md erratum 4). */
+export function tvMemResponseHasData(op: number): boolean {
+  return op !== 1 && op !== 3;
+}
+
+/**
  * A retired instruction that did not trap and is not an xRET: the seed's `TraceData` (every
  * instruction kind of Flute: OTHER, I_RD, F_GRD, F_FRD, I_LOAD, F_LOAD, I_STORE, F_STORE, AMO, CSRRX).
  */
@@ -89,6 +126,13 @@ export interface TvInstructionRecord {
   readonly fcsr?: bigint;
   /** A new privilege mode set by this instruction without a trap (e.g. dret); additional state 1. */
   readonly priv?: TvPriv;
+  /** Memory transactions on the bus, at most MAX_MEM_TRANSACTIONS, in bus order (opcodes 8 and 9). */
+  readonly mem?: readonly TvMemTransaction[];
+  /**
+   * The physical address of the pc after the group (additional state 9, MLEN bits): the same pc as
+   * `nextPc`, since additional state reports the state a group leaves.
+   */
+  readonly pcPaddr?: bigint;
 }
 
 /** The trap CSRs of the privilege the trap enters: xstatus, xcause, xepc, xtval (all XLEN bits). */
@@ -193,6 +237,8 @@ export const TV_RECORD_KINDS: readonly TvRecordKind[] = ['instruction', 'trap', 
 export const MAX_U64 = (1n << 64n) - 1n;
 /** At most this many CSR writes per instruction record (TraceData's vector of four). */
 export const MAX_CSR_WRITES = 4;
+/** At most this many memory transactions per instruction record (an AMO as a load and a store, an unaligned access as two). */
+export const MAX_MEM_TRANSACTIONS = 2;
 
 /**
  * A single-precision value (32 bits) as a FLEN-bit register holds it: NaN-boxed (upper FLEN - 32
@@ -234,6 +280,27 @@ function checkBytes(bytes: number, value: bigint, field: string): string | undef
   return undefined;
 }
 
+function checkMem(list: readonly TvMemTransaction[]): string | undefined {
+  if (list.length > MAX_MEM_TRANSACTIONS) return `${list.length} memory transactions; allowed: at most ${MAX_MEM_TRANSACTIONS}`;
+  for (const [k, t] of list.entries()) {
+    const at = `mem[${k}]`;
+    if (!small(t.op, 13)) return `${at}.op is ${String(t.op)}; allowed: 0-13 (the memory request opcodes)`;
+    if (!u64(t.addr)) return `${at}.addr ${String(t.addr)} is not an unsigned 64-bit value`;
+    if (tvMemRequestHasData(t.op) !== (t.data !== undefined)) return `${at}: op ${t.op} ${tvMemRequestHasData(t.op) ? 'needs' : 'has no'} request data`;
+    const problem = t.data !== undefined ? checkBytes(t.bytes, t.data, `${at}.data`) : checkBytes(t.bytes, 0n, at);
+    if (problem) return problem;
+    if (t.response !== undefined) {
+      const d = t.response.data;
+      if (tvMemResponseHasData(t.op) !== (d !== undefined)) return `${at}.response: op ${t.op} ${tvMemResponseHasData(t.op) ? 'needs' : 'has no'} response data`;
+      if (d !== undefined) {
+        const bad = checkBytes(t.bytes, d, `${at}.response.data`);
+        if (bad) return bad;
+      }
+    }
+  }
+  return undefined;
+}
+
 function checkValues(fields: readonly [string, bigint | undefined][]): string | undefined {
   for (const [name, v] of fields) if (v !== undefined && !u64(v)) return `${name} ${String(v)} is not an unsigned 64-bit value`;
   return undefined;
@@ -258,7 +325,9 @@ export function checkTvRecord(r: TvRecord): string | undefined {
         checkInstr(r.instr) ??
         (r.priv !== undefined ? checkPriv(r.priv) : undefined) ??
         (r.storeData !== undefined ? checkBytes(r.storeData.bytes, r.storeData.value, 'storeData') : undefined) ??
+        (r.mem !== undefined ? checkMem(r.mem) : undefined) ??
         checkValues([
+          ['pcPaddr', r.pcPaddr],
           ['nextPc', r.nextPc],
           ['gpr value', r.gpr?.value],
           ['fpr value', r.fpr?.value],

@@ -6,6 +6,7 @@
  */
 import { RvError } from '../common/errors.ts';
 import type { SettingSpec, Settings } from '../common/settings.ts';
+import { MAX_MEM_TRANSACTIONS } from './records.ts';
 
 /**
  * Order of the fields inside a group:
@@ -126,10 +127,11 @@ export function tvtraceRtlConfig(s: Settings): TvtraceRtlConfig {
 
 /**
  * The most bytes one record can take in a configuration (either field order: the seed order only
- * shortens fields). The longest is an instruction with every field: begin, pc (2 + XLEN/8),
- * a 32-bit instruction (5), privilege (3), rd and frd (3 + XLEN/8, 3 + FLEN/8), store data
- * (2 + max(XLEN, FLEN)/8), eaddr and paddr (2 + MLEN bytes each), four CSRs and fcsr (3 + XLEN/8
- * each), end. The other kinds are listed for the smaller configurations' sake.
+ * shortens fields). The longest is an instruction with every field: begin, pc (2 + XLEN/8), the
+ * pc's paddr (2 + MLEN bytes), a 32-bit instruction (5), privilege (3), rd and frd (3 + XLEN/8,
+ * 3 + FLEN/8), store data (2 + max(XLEN, FLEN)/8), eaddr and paddr (2 + MLEN bytes each), two
+ * memory transactions (each an AMO: request 2 + MLEN bytes + data, response 2 + data, data
+ * max(XLEN, FLEN)/8), four CSRs and fcsr (3 + XLEN/8 each), end. The other kinds are listed for the smaller configurations' sake.
  */
 export function maxTvRecordBytes(c: TvtraceConfig): number {
   const x = c.xlen / 8;
@@ -137,7 +139,9 @@ export function maxTvRecordBytes(c: TvtraceConfig): number {
   const m = mlenBytes(c.mlen);
   const widest = Math.max(x, f);
   const reg = 3 + x;
-  const instruction = 1 + (2 + x) + 5 + 3 + reg + (f > 0 ? 3 + f : 0) + (2 + widest) + 2 * (2 + m) + 4 * reg + reg + 1;
+  // A memory transaction at its longest: an AMO's request with data and its response with data.
+  const transaction = 1 + m + 1 + widest + (1 + 1 + widest);
+  const instruction = 1 + (2 + x) + (2 + m) + 5 + 3 + reg + (f > 0 ? 3 + f : 0) + (2 + widest) + 2 * (2 + m) + MAX_MEM_TRANSACTIONS * transaction + 4 * reg + reg + 1;
   const trap = 1 + (2 + x) + 5 + 3 + 4 * reg + 1;
   const debugReg = 3 + 3 + widest;
   const debugMem = 3 + 1 + m + 1 + widest;

@@ -4,8 +4,8 @@
 //
 // tvtrace_assemble: the bytes of one record of the tandem-verification trace (Trace Protocol
 // Specification 2018-11-20, chapter 2: opcodes and payloads, multi-byte fields little endian), the
-// first byte in bits 7:0, and their number. The fields of a group in the order of Bluespec's Flute
-// encoder (TV_Encode.bsv):
+// first byte in bits 7:0, and their number. The fields of a group
+// in the order of Bluespec's Flute encoder (TV_Encode.bsv):
 //   instruction: 01, 07 0a pc, [10/11 instr], [07 01 priv], [04 rd], [04 frd], [07 04..07 store
 //                data], [07 03 eaddr], [07 02 paddr], [04 csr] in slot order, [04 0003 fcsr], 02
 //   trap:        01, 07 0a pc, [10/11 instr], 07 01 priv, 04 xstatus, 04 xcause, 04 xepc, 04 xtval, 02
@@ -69,6 +69,28 @@ module tvtrace_assemble (
   input  logic [1:0]   store_size_i,
   // Store data: the low 2^store_size_i bytes are reported, the rest ignored.
   input  logic [31:0]  store_data_i,
+  // pc_paddr_i is the physical address of the next pc (instruction): additional state 9.
+  input  logic         pc_paddr_valid_i,
+  // Physical address of the next pc, MLEN bits.
+  input  logic [33:0]  pc_paddr_i,
+  // Memory transaction slot k is valid (instruction; bus order): a memory request (opcode 8).
+  input  logic [1:0]   mem_valid_i,
+  // Request opcode of slot k in bits [4*k +: 4]: 0 load ... 13 instruction fetch (data for 1
+  // store, 3 sc, 4-12 AMOs).
+  input  logic [7:0]   mem_op_i,
+  // Size of slot k in bits [2*k +: 2]: 2^size bytes.
+  input  logic [3:0]   mem_size_i,
+  // Address of slot k in bits [mlen*k +: mlen].
+  input  logic [67:0]  mem_addr_i,
+  // Request data of slot k (store, sc, AMO): the low 2^size bytes of bits [w*k +: w], w =
+  // max(XLEN, FLEN).
+  input  logic [63:0]  mem_data_i,
+  // Slot k has a response (opcode 9), written right after its request.
+  input  logic [1:0]   mem_rsp_valid_i,
+  // The response of slot k is a failure (result 1).
+  input  logic [1:0]   mem_rsp_fail_i,
+  // Response data of slot k (not for store, sc): the low 2^size bytes of bits [w*k +: w].
+  input  logic [63:0]  mem_rsp_data_i,
   // New xstatus of the trap or interrupt; new mstatus of an xret.
   input  logic [31:0]  xstatus_i,
   // New xcause of the trap or interrupt.
@@ -90,7 +112,7 @@ module tvtrace_assemble (
   // minstret, 64 bits.
   input  logic [63:0]  minstret_i,
   // The bytes of the record, the first in bits 7:0; zero above len_o.
-  output logic [623:0] rec_o,
+  output logic [951:0] rec_o,
   // Bytes of the record (0 for unobserved state with nothing valid).
   output logic [6:0]   len_o
 );
@@ -342,6 +364,154 @@ module tvtrace_assemble (
     end
   end
 
+  // Additional state 9: the physical address of the next pc, MLEN bits in whole bytes.
+  logic [55:0] pc_paddr;
+  logic [6:0]  pc_paddr_len;
+  always_comb begin
+    pc_paddr = '0;
+    pc_paddr_len = 7'h00;
+    if (is_instruction && pc_paddr_valid_i) begin
+      pc_paddr = { {6'h00, pc_paddr_i}, 8'h09, 8'h07};
+      pc_paddr_len = 7'h07;
+    end
+  end
+
+  // Memory transaction slot 0: the request (opcode 8: the address, op in bits 3:0 and size in
+  // bits 7:4, then the data of a store, sc or AMO) and right after it the response when there is
+  // one (opcode 9: size in bits 3:0, result in bits 7:4, then the data unless a store or sc).
+  logic [3:0]  mem0_op, mem0_size;
+  logic [6:0]  mem0_bytes;
+  logic [31:0] mem0_wdata, mem0_rdata;
+  always_comb begin
+    mem0_op = mem_op_i[3:0];
+    unique case (mem_size_i[1:0])
+      2'h0: begin
+        mem0_size = 4'h0;
+        mem0_bytes = 7'h01;
+        mem0_wdata = 32'(mem_data_i[7:0]);
+        mem0_rdata = 32'(mem_rsp_data_i[7:0]);
+      end
+      2'h1: begin
+        mem0_size = 4'h1;
+        mem0_bytes = 7'h02;
+        mem0_wdata = 32'(mem_data_i[15:0]);
+        mem0_rdata = 32'(mem_rsp_data_i[15:0]);
+      end
+      2'h2: begin
+        mem0_size = 4'h2;
+        mem0_bytes = 7'h04;
+        mem0_wdata = mem_data_i[31:0];
+        mem0_rdata = mem_rsp_data_i[31:0];
+      end
+      2'h3: begin
+        mem0_size = 4'h2;
+        mem0_bytes = 7'h04;
+        mem0_wdata = mem_data_i[31:0];
+        mem0_rdata = mem_rsp_data_i[31:0];
+      end
+      default: begin
+        mem0_size = 4'h0;
+        mem0_bytes = 7'h00;
+        mem0_wdata = '0;
+        mem0_rdata = '0;
+      end
+    endcase
+  end
+
+  logic mem0_req_data, mem0_rsp_data;
+  assign mem0_req_data = !(mem0_op == 4'd0 || mem0_op == 4'd2 || mem0_op == 4'd13);
+  assign mem0_rsp_data = !(mem0_op == 4'd1 || mem0_op == 4'd3);
+
+  logic [87:0]  mem0_req;
+  logic [47:0]  mem0_rsp;
+  logic [6:0]   mem0_req_len, mem0_rsp_len;
+  logic [135:0] mem0;
+  logic [6:0]   mem0_len;
+  always_comb begin
+    mem0_req = {mem0_req_data ? mem0_wdata : '0, mem0_size, mem0_op, {6'h00, mem_addr_i[33:0]}, 8'h08};
+    mem0_req_len = 7'h07 + (mem0_req_data ? mem0_bytes : 7'h00);
+    mem0_rsp = {mem0_rsp_data ? mem0_rdata : '0, 3'b000, mem_rsp_fail_i[0], mem0_size, 8'h09};
+    mem0_rsp_len = 7'h02 + (mem0_rsp_data ? mem0_bytes : 7'h00);
+    mem0 = '0;
+    mem0_len = 7'h00;
+    if (is_instruction && mem_valid_i[0]) begin
+      mem0 = 136'(mem0_req);
+      mem0_len = mem0_req_len;
+      if (mem_rsp_valid_i[0]) begin
+        mem0 = mem0 | (136'(mem0_rsp) << {mem0_req_len[3:0], 3'b000});
+        mem0_len = mem0_req_len + mem0_rsp_len;
+      end
+    end
+  end
+
+  // Memory transaction slot 1: the request (opcode 8: the address, op in bits 3:0 and size in
+  // bits 7:4, then the data of a store, sc or AMO) and right after it the response when there is
+  // one (opcode 9: size in bits 3:0, result in bits 7:4, then the data unless a store or sc).
+  logic [3:0]  mem1_op, mem1_size;
+  logic [6:0]  mem1_bytes;
+  logic [31:0] mem1_wdata, mem1_rdata;
+  always_comb begin
+    mem1_op = mem_op_i[7:4];
+    unique case (mem_size_i[3:2])
+      2'h0: begin
+        mem1_size = 4'h0;
+        mem1_bytes = 7'h01;
+        mem1_wdata = 32'(mem_data_i[39:32]);
+        mem1_rdata = 32'(mem_rsp_data_i[39:32]);
+      end
+      2'h1: begin
+        mem1_size = 4'h1;
+        mem1_bytes = 7'h02;
+        mem1_wdata = 32'(mem_data_i[47:32]);
+        mem1_rdata = 32'(mem_rsp_data_i[47:32]);
+      end
+      2'h2: begin
+        mem1_size = 4'h2;
+        mem1_bytes = 7'h04;
+        mem1_wdata = mem_data_i[63:32];
+        mem1_rdata = mem_rsp_data_i[63:32];
+      end
+      2'h3: begin
+        mem1_size = 4'h2;
+        mem1_bytes = 7'h04;
+        mem1_wdata = mem_data_i[63:32];
+        mem1_rdata = mem_rsp_data_i[63:32];
+      end
+      default: begin
+        mem1_size = 4'h0;
+        mem1_bytes = 7'h00;
+        mem1_wdata = '0;
+        mem1_rdata = '0;
+      end
+    endcase
+  end
+
+  logic mem1_req_data, mem1_rsp_data;
+  assign mem1_req_data = !(mem1_op == 4'd0 || mem1_op == 4'd2 || mem1_op == 4'd13);
+  assign mem1_rsp_data = !(mem1_op == 4'd1 || mem1_op == 4'd3);
+
+  logic [87:0]  mem1_req;
+  logic [47:0]  mem1_rsp;
+  logic [6:0]   mem1_req_len, mem1_rsp_len;
+  logic [135:0] mem1;
+  logic [6:0]   mem1_len;
+  always_comb begin
+    mem1_req = {mem1_req_data ? mem1_wdata : '0, mem1_size, mem1_op, {6'h00, mem_addr_i[67:34]}, 8'h08};
+    mem1_req_len = 7'h07 + (mem1_req_data ? mem1_bytes : 7'h00);
+    mem1_rsp = {mem1_rsp_data ? mem1_rdata : '0, 3'b000, mem_rsp_fail_i[1], mem1_size, 8'h09};
+    mem1_rsp_len = 7'h02 + (mem1_rsp_data ? mem1_bytes : 7'h00);
+    mem1 = '0;
+    mem1_len = 7'h00;
+    if (is_instruction && mem_valid_i[1]) begin
+      mem1 = 136'(mem1_req);
+      mem1_len = mem1_req_len;
+      if (mem_rsp_valid_i[1]) begin
+        mem1 = mem1 | (136'(mem1_rsp) << {mem1_req_len[3:0], 3'b000});
+        mem1_len = mem1_req_len + mem1_rsp_len;
+      end
+    end
+  end
+
   // CSR slot 0: the CSR write an instruction reports in this slot.
   logic [55:0] csr0;
   logic [6:0]  csr0_len;
@@ -411,69 +581,81 @@ module tvtrace_assemble (
   // The slots one after the other: each shifted by the length of those before it, within the
   // bytes it can reach.
   logic [6:0]   len;
-  logic [95:0]  instr_at;
-  logic [119:0] priv_at;
-  logic [175:0] reg0_at;
+  logic [111:0] pc_paddr_at;
+  logic [151:0] instr_at;
+  logic [175:0] priv_at;
+  logic [231:0] reg0_at;
   logic [231:0] reg1_at;
-  logic [263:0] store_at;
+  logic [319:0] store_at;
   logic [287:0] reg2_at;
-  logic [279:0] eaddr_at;
+  logic [335:0] eaddr_at;
   logic [343:0] reg3_at;
-  logic [335:0] paddr_at;
-  logic [391:0] csr0_at;
-  logic [447:0] csr1_at;
-  logic [503:0] csr2_at;
-  logic [559:0] csr3_at;
-  logic [615:0] fcsr_at;
-  logic [623:0] close_at;
+  logic [391:0] paddr_at;
+  logic [527:0] mem0_at;
+  logic [663:0] mem1_at;
+  logic [719:0] csr0_at;
+  logic [775:0] csr1_at;
+  logic [831:0] csr2_at;
+  logic [887:0] csr3_at;
+  logic [943:0] fcsr_at;
+  logic [951:0] close_at;
   always_comb begin
     rec_o = '0;
     len = 7'h00;
-    rec_o = rec_o | 624'(head);
+    rec_o = rec_o | 952'(head);
     len = len + head_len;
-    instr_at = 96'(instr) << {len[2:0], 3'b000};
-    rec_o = rec_o | 624'(instr_at);
+    pc_paddr_at = 112'(pc_paddr) << {len[2:0], 3'b000};
+    rec_o = rec_o | 952'(pc_paddr_at);
+    len = len + pc_paddr_len;
+    instr_at = 152'(instr) << {len[3:0], 3'b000};
+    rec_o = rec_o | 952'(instr_at);
     len = len + instr_len;
-    priv_at = 120'(priv) << {len[3:0], 3'b000};
-    rec_o = rec_o | 624'(priv_at);
+    priv_at = 176'(priv) << {len[4:0], 3'b000};
+    rec_o = rec_o | 952'(priv_at);
     len = len + priv_len;
-    reg0_at = 176'(reg0) << {len[3:0], 3'b000};
-    rec_o = rec_o | 624'(reg0_at);
+    reg0_at = 232'(reg0) << {len[4:0], 3'b000};
+    rec_o = rec_o | 952'(reg0_at);
     len = len + reg0_len;
     reg1_at = 232'(reg1) << {len[4:0], 3'b000};
-    rec_o = rec_o | 624'(reg1_at);
+    rec_o = rec_o | 952'(reg1_at);
     len = len + reg1_len;
-    store_at = 264'(store) << {len[4:0], 3'b000};
-    rec_o = rec_o | 624'(store_at);
+    store_at = 320'(store) << {len[4:0], 3'b000};
+    rec_o = rec_o | 952'(store_at);
     len = len + store_len;
     reg2_at = 288'(reg2) << {len[4:0], 3'b000};
-    rec_o = rec_o | 624'(reg2_at);
+    rec_o = rec_o | 952'(reg2_at);
     len = len + reg2_len;
-    eaddr_at = 280'(eaddr) << {len[4:0], 3'b000};
-    rec_o = rec_o | 624'(eaddr_at);
+    eaddr_at = 336'(eaddr) << {len[5:0], 3'b000};
+    rec_o = rec_o | 952'(eaddr_at);
     len = len + eaddr_len;
     reg3_at = 344'(reg3) << {len[5:0], 3'b000};
-    rec_o = rec_o | 624'(reg3_at);
+    rec_o = rec_o | 952'(reg3_at);
     len = len + reg3_len;
-    paddr_at = 336'(paddr) << {len[5:0], 3'b000};
-    rec_o = rec_o | 624'(paddr_at);
+    paddr_at = 392'(paddr) << {len[5:0], 3'b000};
+    rec_o = rec_o | 952'(paddr_at);
     len = len + paddr_len;
-    csr0_at = 392'(csr0) << {len[5:0], 3'b000};
-    rec_o = rec_o | 624'(csr0_at);
+    mem0_at = 528'(mem0) << {len[5:0], 3'b000};
+    rec_o = rec_o | 952'(mem0_at);
+    len = len + mem0_len;
+    mem1_at = 664'(mem1) << {len[6:0], 3'b000};
+    rec_o = rec_o | 952'(mem1_at);
+    len = len + mem1_len;
+    csr0_at = 720'(csr0) << {len[6:0], 3'b000};
+    rec_o = rec_o | 952'(csr0_at);
     len = len + csr0_len;
-    csr1_at = 448'(csr1) << {len[5:0], 3'b000};
-    rec_o = rec_o | 624'(csr1_at);
+    csr1_at = 776'(csr1) << {len[6:0], 3'b000};
+    rec_o = rec_o | 952'(csr1_at);
     len = len + csr1_len;
-    csr2_at = 504'(csr2) << {len[5:0], 3'b000};
-    rec_o = rec_o | 624'(csr2_at);
+    csr2_at = 832'(csr2) << {len[6:0], 3'b000};
+    rec_o = rec_o | 952'(csr2_at);
     len = len + csr2_len;
-    csr3_at = 560'(csr3) << {len[5:0], 3'b000};
-    rec_o = rec_o | 624'(csr3_at);
+    csr3_at = 888'(csr3) << {len[6:0], 3'b000};
+    rec_o = rec_o | 952'(csr3_at);
     len = len + csr3_len;
-    fcsr_at = 616'(fcsr) << {len[6:0], 3'b000};
-    rec_o = rec_o | 624'(fcsr_at);
+    fcsr_at = 944'(fcsr) << {len[6:0], 3'b000};
+    rec_o = rec_o | 952'(fcsr_at);
     len = len + fcsr_len;
-    close_at = 624'(close) << {len[6:0], 3'b000};
+    close_at = 952'(close) << {len[6:0], 3'b000};
     rec_o = rec_o | close_at;
     len = len + close_len;
   end

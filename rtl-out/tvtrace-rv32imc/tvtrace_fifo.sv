@@ -14,7 +14,7 @@ module tvtrace_fifo (
   input  logic         rst_ni,
   input  logic         rec_valid_i,
   output logic         rec_ready_o,
-  input  logic [623:0] rec_i,
+  input  logic [951:0] rec_i,
   input  logic [6:0]   len_i,
   output logic [31:0]  tv_data_o,
   output logic [2:0]   tv_bytes_o,

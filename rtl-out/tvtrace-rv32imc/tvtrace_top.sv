@@ -5,7 +5,7 @@
 // tvtrace_top: a tandem-verification trace encoder (Bluespec Trace Protocol Specification
 // 2018-11-20) of an RV32 hart with FLEN 0, ILEN 32 and MLEN 34, fields in the order of Bluespec's
 // Flute encoder; one record per handshake in, up to 4 bytes per beat out of a 128-byte FIFO. The
-// longest record is 78 bytes.
+// longest record is 119 bytes.
 //
 // tvtrace_assemble (the bytes of the record on the inputs and their number) -> tvtrace_fifo (the
 // record enters whole when it fits, rec_ready_o; the bytes leave on the tv_* port).
@@ -66,6 +66,28 @@ module tvtrace_top (
   input  logic [1:0]   store_size_i,
   // Store data: the low 2^store_size_i bytes are reported, the rest ignored.
   input  logic [31:0]  store_data_i,
+  // pc_paddr_i is the physical address of the next pc (instruction): additional state 9.
+  input  logic         pc_paddr_valid_i,
+  // Physical address of the next pc, MLEN bits.
+  input  logic [33:0]  pc_paddr_i,
+  // Memory transaction slot k is valid (instruction; bus order): a memory request (opcode 8).
+  input  logic [1:0]   mem_valid_i,
+  // Request opcode of slot k in bits [4*k +: 4]: 0 load ... 13 instruction fetch (data for 1
+  // store, 3 sc, 4-12 AMOs).
+  input  logic [7:0]   mem_op_i,
+  // Size of slot k in bits [2*k +: 2]: 2^size bytes.
+  input  logic [3:0]   mem_size_i,
+  // Address of slot k in bits [mlen*k +: mlen].
+  input  logic [67:0]  mem_addr_i,
+  // Request data of slot k (store, sc, AMO): the low 2^size bytes of bits [w*k +: w], w =
+  // max(XLEN, FLEN).
+  input  logic [63:0]  mem_data_i,
+  // Slot k has a response (opcode 9), written right after its request.
+  input  logic [1:0]   mem_rsp_valid_i,
+  // The response of slot k is a failure (result 1).
+  input  logic [1:0]   mem_rsp_fail_i,
+  // Response data of slot k (not for store, sc): the low 2^size bytes of bits [w*k +: w].
+  input  logic [63:0]  mem_rsp_data_i,
   // New xstatus of the trap or interrupt; new mstatus of an xret.
   input  logic [31:0]  xstatus_i,
   // New xcause of the trap or interrupt.
@@ -103,7 +125,7 @@ module tvtrace_top (
   localparam int OutBytes  = 4;
   localparam int FifoBytes = 128;
 
-  logic [623:0] rec;
+  logic [951:0] rec;
   logic [6:0]   len;
 
   tvtrace_assemble u_assemble (
@@ -129,6 +151,16 @@ module tvtrace_top (
     .store_valid_i    (store_valid_i),
     .store_size_i     (store_size_i),
     .store_data_i     (store_data_i),
+    .pc_paddr_valid_i (pc_paddr_valid_i),
+    .pc_paddr_i       (pc_paddr_i),
+    .mem_valid_i      (mem_valid_i),
+    .mem_op_i         (mem_op_i),
+    .mem_size_i       (mem_size_i),
+    .mem_addr_i       (mem_addr_i),
+    .mem_data_i       (mem_data_i),
+    .mem_rsp_valid_i  (mem_rsp_valid_i),
+    .mem_rsp_fail_i   (mem_rsp_fail_i),
+    .mem_rsp_data_i   (mem_rsp_data_i),
     .xstatus_i        (xstatus_i),
     .xcause_i         (xcause_i),
     .xepc_i           (xepc_i),

@@ -4,8 +4,8 @@
 //
 // tvtrace_assemble: the bytes of one record of the tandem-verification trace (Trace Protocol
 // Specification 2018-11-20, chapter 2: opcodes and payloads, multi-byte fields little endian), the
-// first byte in bits 7:0, and their number. The fields of a group in the order of Bluespec's Flute
-// encoder (TV_Encode.bsv):
+// first byte in bits 7:0, and their number. The fields of a group
+// in the order of Bluespec's Flute encoder (TV_Encode.bsv):
 //   instruction: 01, 07 0a pc, [10/11 instr], [07 01 priv], [04 rd], [04 frd], [07 04..07 store
 //                data], [07 03 eaddr], [07 02 paddr], [04 csr] in slot order, [04 0003 fcsr], 02
 //   trap:        01, 07 0a pc, [10/11 instr], 07 01 priv, 04 xstatus, 04 xcause, 04 xepc, 04 xtval, 02
@@ -75,6 +75,28 @@ module tvtrace_assemble (
   input  logic [1:0]    store_size_i,
   // Store data: the low 2^store_size_i bytes are reported, the rest ignored.
   input  logic [63:0]   store_data_i,
+  // pc_paddr_i is the physical address of the next pc (instruction): additional state 9.
+  input  logic          pc_paddr_valid_i,
+  // Physical address of the next pc, MLEN bits.
+  input  logic [63:0]   pc_paddr_i,
+  // Memory transaction slot k is valid (instruction; bus order): a memory request (opcode 8).
+  input  logic [1:0]    mem_valid_i,
+  // Request opcode of slot k in bits [4*k +: 4]: 0 load ... 13 instruction fetch (data for 1
+  // store, 3 sc, 4-12 AMOs).
+  input  logic [7:0]    mem_op_i,
+  // Size of slot k in bits [2*k +: 2]: 2^size bytes.
+  input  logic [3:0]    mem_size_i,
+  // Address of slot k in bits [mlen*k +: mlen].
+  input  logic [127:0]  mem_addr_i,
+  // Request data of slot k (store, sc, AMO): the low 2^size bytes of bits [w*k +: w], w =
+  // max(XLEN, FLEN).
+  input  logic [127:0]  mem_data_i,
+  // Slot k has a response (opcode 9), written right after its request.
+  input  logic [1:0]    mem_rsp_valid_i,
+  // The response of slot k is a failure (result 1).
+  input  logic [1:0]    mem_rsp_fail_i,
+  // Response data of slot k (not for store, sc): the low 2^size bytes of bits [w*k +: w].
+  input  logic [127:0]  mem_rsp_data_i,
   // New xstatus of the trap or interrupt; new mstatus of an xret.
   input  logic [63:0]   xstatus_i,
   // New xcause of the trap or interrupt.
@@ -96,9 +118,9 @@ module tvtrace_assemble (
   // minstret, 64 bits.
   input  logic [63:0]   minstret_i,
   // The bytes of the record, the first in bits 7:0; zero above len_o.
-  output logic [1015:0] rec_o,
+  output logic [1543:0] rec_o,
   // Bytes of the record (0 for unobserved state with nothing valid).
-  output logic [6:0]    len_o
+  output logic [7:0]    len_o
 );
   localparam logic [2:0] KindInstruction = 3'd0;
   localparam logic [2:0] KindTrap        = 3'd1;
@@ -122,27 +144,27 @@ module tvtrace_assemble (
   // Head: begin group and the pc after it; begin group and state initialization (a debug-module
   // write); begin group and hart reset; or, outside any group, mtime (additional state 8).
   logic [87:0] head;
-  logic [6:0]  head_len;
+  logic [7:0]  head_len;
   always_comb begin
     head = '0;
-    head_len = 7'h00;
+    head_len = 8'h00;
     unique case (kind_i)
       KindInstruction, KindTrap, KindInterrupt, KindXret: begin
         head = 88'({next_pc_i, 8'h0a, 8'h07, 8'h01});
-        head_len = 7'h0b;
+        head_len = 8'h0b;
       end
       KindDebugReg, KindDebugMem: begin
         head = 88'({8'h0b, 8'h01});
-        head_len = 7'h02;
+        head_len = 8'h02;
       end
       KindReset: begin
         head = 88'({8'h0a, 8'h01});
-        head_len = 7'h02;
+        head_len = 8'h02;
       end
       KindUnobserved: begin
         if (mtime_valid_i) begin
           head = 88'({mtime_i, 8'h08, 8'h07});
-          head_len = 7'h0a;
+          head_len = 8'h0a;
         end
       end
       default: ;
@@ -151,70 +173,70 @@ module tvtrace_assemble (
 
   // The instruction: opcode 16 and 16 bits, or opcode 17 and 32 bits (not for an interrupt).
   logic [39:0] instr;
-  logic [6:0]  instr_len;
+  logic [7:0]  instr_len;
   always_comb begin
     instr = '0;
-    instr_len = 7'h00;
+    instr_len = 8'h00;
     if ((is_instruction || is_trap || is_xret) && instr_valid_i) begin
       if (instr_size_i) begin
         instr = {instr_i, 8'h11};
-        instr_len = 7'h05;
+        instr_len = 8'h05;
       end else begin
         instr = {16'h0000, instr_i[15:0], 8'h10};
-        instr_len = 7'h03;
+        instr_len = 8'h03;
       end
     end
   end
 
   // Additional state 1: the privilege mode after the group, zero extended to a byte.
   logic [23:0] priv;
-  logic [6:0]  priv_len;
+  logic [7:0]  priv_len;
   always_comb begin
     priv = '0;
-    priv_len = 7'h00;
+    priv_len = 8'h00;
     if ((is_instruction && priv_valid_i) || is_trap || is_interrupt || is_xret) begin
       priv = {6'b000000, priv_i, 8'h01, 8'h07};
-      priv_len = 7'h03;
+      priv_len = 8'h03;
     end
   end
 
   // Register slot 0: rd; xstatus of the new privilege (address priv << 8); the mstatus of an xRET;
   // a debug-module write of a GPR or a CSR; mcycle.
   logic [87:0] reg0;
-  logic [6:0]  reg0_len;
+  logic [7:0]  reg0_len;
   always_comb begin
     reg0 = '0;
-    reg0_len = 7'h00;
+    reg0_len = 8'h00;
     unique case (kind_i)
       KindInstruction: begin
         if (gpr_valid_i && gpr_addr_i != 5'd0) begin
           reg0 = {gpr_data_i, 8'h10, 3'b000, gpr_addr_i, 8'h04};
-          reg0_len = 7'h0b;
+          reg0_len = 8'h0b;
         end
       end
       KindTrap, KindInterrupt: begin
         reg0 = {xstatus_i, 6'b000000, priv_i, 8'h00, 8'h04};
-        reg0_len = 7'h0b;
+        reg0_len = 8'h0b;
       end
       KindXret: begin
         reg0 = {xstatus_i, 8'h03, 8'h00, 8'h04};
-        reg0_len = 7'h0b;
+        reg0_len = 8'h0b;
       end
       KindDebugReg: begin
         if (gpr_valid_i) begin
           if (gpr_addr_i != 5'd0) begin
             reg0 = {gpr_data_i, 8'h10, 3'b000, gpr_addr_i, 8'h04};
-            reg0_len = 7'h0b;
+            reg0_len = 8'h0b;
           end
         end else if (!fpr_valid_i && csr_valid_i[0]) begin
           reg0 = { csr_data_i[63:0], 4'h0, csr_addr_i[11:0], 8'h04};
-          reg0_len = 7'h0b;
+          reg0_len = 8'h0b;
         end
       end
       KindUnobserved: begin
         if (mcycle_valid_i) begin
           reg0 = { mcycle_i, 8'h0b, 8'h00, 8'h04};
-          reg0_len = 7'h0b;
+          reg0_len = 8'h0b;
         end
       end
       default: ;
@@ -223,25 +245,25 @@ module tvtrace_assemble (
 
   // The FPR slot: frd, or a debug-module write of an FPR; FLEN bits of data.
   logic [87:0] fpr;
-  logic [6:0]  fpr_len;
+  logic [7:0]  fpr_len;
   always_comb begin
     fpr = '0;
-    fpr_len = 7'h00;
+    fpr_len = 8'h00;
     if ((is_instruction || (is_debug_reg && !gpr_valid_i)) && fpr_valid_i) begin
       fpr = {fpr_data_i, 8'h10, 3'b001, fpr_addr_i, 8'h04};
-      fpr_len = 7'h0b;
+      fpr_len = 8'h0b;
     end
   end
 
   // Register slot 1: xcause.
   logic [87:0] reg1;
-  logic [6:0]  reg1_len;
+  logic [7:0]  reg1_len;
   always_comb begin
     reg1 = '0;
-    reg1_len = 7'h00;
+    reg1_len = 8'h00;
     if (is_trap || is_interrupt) begin
       reg1 = {xcause_i, 6'b000000, priv_i, 8'h42, 8'h04};
-      reg1_len = 7'h0b;
+      reg1_len = 8'h0b;
     end
   end
 
@@ -250,52 +272,52 @@ module tvtrace_assemble (
   // then the data). The low 2^size bytes of store_data_i; every size fits.
   logic [63:0] store_data;
   logic [7:0]  store_id, mem_op;
-  logic [6:0]  store_bytes_len, mem_len;
+  logic [7:0]  store_bytes_len, mem_len;
   always_comb begin
     unique case (store_size_i)
       2'h0: begin
         store_data = 64'(store_data_i[7:0]);
         store_id = 8'h04;
-        store_bytes_len = 7'h03;
+        store_bytes_len = 8'h03;
         mem_op = 8'h01;
-        mem_len = 7'h0b;
+        mem_len = 8'h0b;
       end
       2'h1: begin
         store_data = 64'(store_data_i[15:0]);
         store_id = 8'h05;
-        store_bytes_len = 7'h04;
+        store_bytes_len = 8'h04;
         mem_op = 8'h11;
-        mem_len = 7'h0c;
+        mem_len = 8'h0c;
       end
       2'h2: begin
         store_data = 64'(store_data_i[31:0]);
         store_id = 8'h06;
-        store_bytes_len = 7'h06;
+        store_bytes_len = 8'h06;
         mem_op = 8'h21;
-        mem_len = 7'h0e;
+        mem_len = 8'h0e;
       end
       2'h3: begin
         store_data = store_data_i;
         store_id = 8'h07;
-        store_bytes_len = 7'h0a;
+        store_bytes_len = 8'h0a;
         mem_op = 8'h31;
-        mem_len = 7'h12;
+        mem_len = 8'h12;
       end
       default: begin
         store_data = '0;
         store_id = 8'h00;
-        store_bytes_len = 7'h00;
+        store_bytes_len = 8'h00;
         mem_op = 8'h00;
-        mem_len = 7'h00;
+        mem_len = 8'h00;
       end
     endcase
   end
 
   logic [143:0] store;
-  logic [6:0]   store_len;
+  logic [7:0]   store_len;
   always_comb begin
     store = '0;
-    store_len = 7'h00;
+    store_len = 8'h00;
     if (is_instruction && store_valid_i) begin
       store = 144'({store_data, store_id, 8'h07});
       store_len = store_bytes_len;
@@ -307,191 +329,351 @@ module tvtrace_assemble (
 
   // Register slot 2: xepc; minstret.
   logic [87:0] reg2;
-  logic [6:0]  reg2_len;
+  logic [7:0]  reg2_len;
   always_comb begin
     reg2 = '0;
-    reg2_len = 7'h00;
+    reg2_len = 8'h00;
     if (is_trap || is_interrupt) begin
       reg2 = {xepc_i, 6'b000000, priv_i, 8'h41, 8'h04};
-      reg2_len = 7'h0b;
+      reg2_len = 8'h0b;
     end else if (is_unobserved && minstret_valid_i) begin
       reg2 = { minstret_i, 8'h0b, 8'h02, 8'h04};
-      reg2_len = 7'h0b;
+      reg2_len = 8'h0b;
     end
   end
 
   // Additional state 3: the effective address, MLEN bits in whole bytes.
   logic [79:0] eaddr;
-  logic [6:0]  eaddr_len;
+  logic [7:0]  eaddr_len;
   always_comb begin
     eaddr = '0;
-    eaddr_len = 7'h00;
+    eaddr_len = 8'h00;
     if (is_instruction && eaddr_valid_i) begin
       eaddr = { eaddr_i, 8'h03, 8'h07};
-      eaddr_len = 7'h0a;
+      eaddr_len = 8'h0a;
     end
   end
 
   // Register slot 3: xtval.
   logic [87:0] reg3;
-  logic [6:0]  reg3_len;
+  logic [7:0]  reg3_len;
   always_comb begin
     reg3 = '0;
-    reg3_len = 7'h00;
+    reg3_len = 8'h00;
     if (is_trap || is_interrupt) begin
       reg3 = {xtval_i, 6'b000000, priv_i, 8'h43, 8'h04};
-      reg3_len = 7'h0b;
+      reg3_len = 8'h0b;
     end
   end
 
   // Additional state 2: the physical address, MLEN bits in whole bytes.
   logic [79:0] paddr;
-  logic [6:0]  paddr_len;
+  logic [7:0]  paddr_len;
   always_comb begin
     paddr = '0;
-    paddr_len = 7'h00;
+    paddr_len = 8'h00;
     if (is_instruction && paddr_valid_i) begin
       paddr = { paddr_i, 8'h02, 8'h07};
-      paddr_len = 7'h0a;
+      paddr_len = 8'h0a;
+    end
+  end
+
+  // Additional state 9: the physical address of the next pc, MLEN bits in whole bytes.
+  logic [79:0] pc_paddr;
+  logic [7:0]  pc_paddr_len;
+  always_comb begin
+    pc_paddr = '0;
+    pc_paddr_len = 8'h00;
+    if (is_instruction && pc_paddr_valid_i) begin
+      pc_paddr = { pc_paddr_i, 8'h09, 8'h07};
+      pc_paddr_len = 8'h0a;
+    end
+  end
+
+  // Memory transaction slot 0: the request (opcode 8: the address, op in bits 3:0 and size in
+  // bits 7:4, then the data of a store, sc or AMO) and right after it the response when there is
+  // one (opcode 9: size in bits 3:0, result in bits 7:4, then the data unless a store or sc).
+  logic [3:0]  mem0_op, mem0_size;
+  logic [7:0]  mem0_bytes;
+  logic [63:0] mem0_wdata, mem0_rdata;
+  always_comb begin
+    mem0_op = mem_op_i[3:0];
+    unique case (mem_size_i[1:0])
+      2'h0: begin
+        mem0_size = 4'h0;
+        mem0_bytes = 8'h01;
+        mem0_wdata = 64'(mem_data_i[7:0]);
+        mem0_rdata = 64'(mem_rsp_data_i[7:0]);
+      end
+      2'h1: begin
+        mem0_size = 4'h1;
+        mem0_bytes = 8'h02;
+        mem0_wdata = 64'(mem_data_i[15:0]);
+        mem0_rdata = 64'(mem_rsp_data_i[15:0]);
+      end
+      2'h2: begin
+        mem0_size = 4'h2;
+        mem0_bytes = 8'h04;
+        mem0_wdata = 64'(mem_data_i[31:0]);
+        mem0_rdata = 64'(mem_rsp_data_i[31:0]);
+      end
+      2'h3: begin
+        mem0_size = 4'h3;
+        mem0_bytes = 8'h08;
+        mem0_wdata = mem_data_i[63:0];
+        mem0_rdata = mem_rsp_data_i[63:0];
+      end
+      default: begin
+        mem0_size = 4'h0;
+        mem0_bytes = 8'h00;
+        mem0_wdata = '0;
+        mem0_rdata = '0;
+      end
+    endcase
+  end
+
+  logic mem0_req_data, mem0_rsp_data;
+  assign mem0_req_data = !(mem0_op == 4'd0 || mem0_op == 4'd2 || mem0_op == 4'd13);
+  assign mem0_rsp_data = !(mem0_op == 4'd1 || mem0_op == 4'd3);
+
+  logic [143:0] mem0_req;
+  logic [79:0]  mem0_rsp;
+  logic [7:0]   mem0_req_len, mem0_rsp_len;
+  logic [223:0] mem0;
+  logic [7:0]   mem0_len;
+  always_comb begin
+    mem0_req = {mem0_req_data ? mem0_wdata : '0, mem0_size, mem0_op, mem_addr_i[63:0], 8'h08};
+    mem0_req_len = 8'h0a + (mem0_req_data ? mem0_bytes : 8'h00);
+    mem0_rsp = {mem0_rsp_data ? mem0_rdata : '0, 3'b000, mem_rsp_fail_i[0], mem0_size, 8'h09};
+    mem0_rsp_len = 8'h02 + (mem0_rsp_data ? mem0_bytes : 8'h00);
+    mem0 = '0;
+    mem0_len = 8'h00;
+    if (is_instruction && mem_valid_i[0]) begin
+      mem0 = 224'(mem0_req);
+      mem0_len = mem0_req_len;
+      if (mem_rsp_valid_i[0]) begin
+        mem0 = mem0 | (224'(mem0_rsp) << {mem0_req_len[4:0], 3'b000});
+        mem0_len = mem0_req_len + mem0_rsp_len;
+      end
+    end
+  end
+
+  // Memory transaction slot 1: the request (opcode 8: the address, op in bits 3:0 and size in
+  // bits 7:4, then the data of a store, sc or AMO) and right after it the response when there is
+  // one (opcode 9: size in bits 3:0, result in bits 7:4, then the data unless a store or sc).
+  logic [3:0]  mem1_op, mem1_size;
+  logic [7:0]  mem1_bytes;
+  logic [63:0] mem1_wdata, mem1_rdata;
+  always_comb begin
+    mem1_op = mem_op_i[7:4];
+    unique case (mem_size_i[3:2])
+      2'h0: begin
+        mem1_size = 4'h0;
+        mem1_bytes = 8'h01;
+        mem1_wdata = 64'(mem_data_i[71:64]);
+        mem1_rdata = 64'(mem_rsp_data_i[71:64]);
+      end
+      2'h1: begin
+        mem1_size = 4'h1;
+        mem1_bytes = 8'h02;
+        mem1_wdata = 64'(mem_data_i[79:64]);
+        mem1_rdata = 64'(mem_rsp_data_i[79:64]);
+      end
+      2'h2: begin
+        mem1_size = 4'h2;
+        mem1_bytes = 8'h04;
+        mem1_wdata = 64'(mem_data_i[95:64]);
+        mem1_rdata = 64'(mem_rsp_data_i[95:64]);
+      end
+      2'h3: begin
+        mem1_size = 4'h3;
+        mem1_bytes = 8'h08;
+        mem1_wdata = mem_data_i[127:64];
+        mem1_rdata = mem_rsp_data_i[127:64];
+      end
+      default: begin
+        mem1_size = 4'h0;
+        mem1_bytes = 8'h00;
+        mem1_wdata = '0;
+        mem1_rdata = '0;
+      end
+    endcase
+  end
+
+  logic mem1_req_data, mem1_rsp_data;
+  assign mem1_req_data = !(mem1_op == 4'd0 || mem1_op == 4'd2 || mem1_op == 4'd13);
+  assign mem1_rsp_data = !(mem1_op == 4'd1 || mem1_op == 4'd3);
+
+  logic [143:0] mem1_req;
+  logic [79:0]  mem1_rsp;
+  logic [7:0]   mem1_req_len, mem1_rsp_len;
+  logic [223:0] mem1;
+  logic [7:0]   mem1_len;
+  always_comb begin
+    mem1_req = {mem1_req_data ? mem1_wdata : '0, mem1_size, mem1_op, mem_addr_i[127:64], 8'h08};
+    mem1_req_len = 8'h0a + (mem1_req_data ? mem1_bytes : 8'h00);
+    mem1_rsp = {mem1_rsp_data ? mem1_rdata : '0, 3'b000, mem_rsp_fail_i[1], mem1_size, 8'h09};
+    mem1_rsp_len = 8'h02 + (mem1_rsp_data ? mem1_bytes : 8'h00);
+    mem1 = '0;
+    mem1_len = 8'h00;
+    if (is_instruction && mem_valid_i[1]) begin
+      mem1 = 224'(mem1_req);
+      mem1_len = mem1_req_len;
+      if (mem_rsp_valid_i[1]) begin
+        mem1 = mem1 | (224'(mem1_rsp) << {mem1_req_len[4:0], 3'b000});
+        mem1_len = mem1_req_len + mem1_rsp_len;
+      end
     end
   end
 
   // CSR slot 0: the CSR write an instruction reports in this slot.
   logic [87:0] csr0;
-  logic [6:0]  csr0_len;
+  logic [7:0]  csr0_len;
   always_comb begin
     csr0 = '0;
-    csr0_len = 7'h00;
+    csr0_len = 8'h00;
     if (is_instruction && csr_valid_i[0]) begin
       csr0 = { csr_data_i[63:0], 4'h0, csr_addr_i[11:0], 8'h04};
-      csr0_len = 7'h0b;
+      csr0_len = 8'h0b;
     end
   end
 
   // CSR slot 1: the CSR write an instruction reports in this slot.
   logic [87:0] csr1;
-  logic [6:0]  csr1_len;
+  logic [7:0]  csr1_len;
   always_comb begin
     csr1 = '0;
-    csr1_len = 7'h00;
+    csr1_len = 8'h00;
     if (is_instruction && csr_valid_i[1]) begin
       csr1 = { csr_data_i[127:64], 4'h0, csr_addr_i[23:12], 8'h04};
-      csr1_len = 7'h0b;
+      csr1_len = 8'h0b;
     end
   end
 
   // CSR slot 2: the CSR write an instruction reports in this slot.
   logic [87:0] csr2;
-  logic [6:0]  csr2_len;
+  logic [7:0]  csr2_len;
   always_comb begin
     csr2 = '0;
-    csr2_len = 7'h00;
+    csr2_len = 8'h00;
     if (is_instruction && csr_valid_i[2]) begin
       csr2 = { csr_data_i[191:128], 4'h0, csr_addr_i[35:24], 8'h04};
-      csr2_len = 7'h0b;
+      csr2_len = 8'h0b;
     end
   end
 
   // CSR slot 3: the CSR write an instruction reports in this slot.
   logic [87:0] csr3;
-  logic [6:0]  csr3_len;
+  logic [7:0]  csr3_len;
   always_comb begin
     csr3 = '0;
-    csr3_len = 7'h00;
+    csr3_len = 8'h00;
     if (is_instruction && csr_valid_i[3]) begin
       csr3 = { csr_data_i[255:192], 4'h0, csr_addr_i[47:36], 8'h04};
-      csr3_len = 7'h0b;
+      csr3_len = 8'h0b;
     end
   end
 
   // fcsr (CSR 0x003), after the CSR slots.
   logic [87:0] fcsr;
-  logic [6:0]  fcsr_len;
+  logic [7:0]  fcsr_len;
   always_comb begin
     fcsr = '0;
-    fcsr_len = 7'h00;
+    fcsr_len = 8'h00;
     if (is_instruction && fcsr_valid_i) begin
       fcsr = {fcsr_i, 8'h00, 8'h03, 8'h04};
-      fcsr_len = 7'h0b;
+      fcsr_len = 8'h0b;
     end
   end
 
   // End group: every record but unobserved state is a group.
   logic [7:0] close;
-  logic [6:0] close_len;
+  logic [7:0] close_len;
   assign close = is_unobserved ? 8'h00 : 8'h02;
-  assign close_len = is_unobserved ? 7'h00 : 7'h01;
+  assign close_len = is_unobserved ? 8'h00 : 8'h01;
 
   // The slots one after the other: each shifted by the length of those before it, within the
   // bytes it can reach.
-  logic [6:0]    len;
-  logic [127:0]  instr_at;
-  logic [151:0]  priv_at;
-  logic [239:0]  reg0_at;
-  logic [327:0]  fpr_at;
+  logic [7:0]    len;
+  logic [167:0]  pc_paddr_at;
+  logic [207:0]  instr_at;
+  logic [231:0]  priv_at;
+  logic [319:0]  reg0_at;
+  logic [407:0]  fpr_at;
   logic [327:0]  reg1_at;
-  logic [471:0]  store_at;
+  logic [551:0]  store_at;
   logic [415:0]  reg2_at;
-  logic [487:0]  eaddr_at;
+  logic [567:0]  eaddr_at;
   logic [503:0]  reg3_at;
-  logic [567:0]  paddr_at;
-  logic [655:0]  csr0_at;
-  logic [743:0]  csr1_at;
-  logic [831:0]  csr2_at;
-  logic [919:0]  csr3_at;
-  logic [1007:0] fcsr_at;
-  logic [1015:0] close_at;
+  logic [647:0]  paddr_at;
+  logic [871:0]  mem0_at;
+  logic [1095:0] mem1_at;
+  logic [1183:0] csr0_at;
+  logic [1271:0] csr1_at;
+  logic [1359:0] csr2_at;
+  logic [1447:0] csr3_at;
+  logic [1535:0] fcsr_at;
+  logic [1543:0] close_at;
   always_comb begin
     rec_o = '0;
-    len = 7'h00;
-    rec_o = rec_o | 1016'(head);
+    len = 8'h00;
+    rec_o = rec_o | 1544'(head);
     len = len + head_len;
-    instr_at = 128'(instr) << {len[3:0], 3'b000};
-    rec_o = rec_o | 1016'(instr_at);
+    pc_paddr_at = 168'(pc_paddr) << {len[3:0], 3'b000};
+    rec_o = rec_o | 1544'(pc_paddr_at);
+    len = len + pc_paddr_len;
+    instr_at = 208'(instr) << {len[4:0], 3'b000};
+    rec_o = rec_o | 1544'(instr_at);
     len = len + instr_len;
-    priv_at = 152'(priv) << {len[4:0], 3'b000};
-    rec_o = rec_o | 1016'(priv_at);
+    priv_at = 232'(priv) << {len[4:0], 3'b000};
+    rec_o = rec_o | 1544'(priv_at);
     len = len + priv_len;
-    reg0_at = 240'(reg0) << {len[4:0], 3'b000};
-    rec_o = rec_o | 1016'(reg0_at);
+    reg0_at = 320'(reg0) << {len[4:0], 3'b000};
+    rec_o = rec_o | 1544'(reg0_at);
     len = len + reg0_len;
-    fpr_at = 328'(fpr) << {len[4:0], 3'b000};
-    rec_o = rec_o | 1016'(fpr_at);
+    fpr_at = 408'(fpr) << {len[5:0], 3'b000};
+    rec_o = rec_o | 1544'(fpr_at);
     len = len + fpr_len;
     reg1_at = 328'(reg1) << {len[4:0], 3'b000};
-    rec_o = rec_o | 1016'(reg1_at);
+    rec_o = rec_o | 1544'(reg1_at);
     len = len + reg1_len;
-    store_at = 472'(store) << {len[5:0], 3'b000};
-    rec_o = rec_o | 1016'(store_at);
+    store_at = 552'(store) << {len[5:0], 3'b000};
+    rec_o = rec_o | 1544'(store_at);
     len = len + store_len;
     reg2_at = 416'(reg2) << {len[5:0], 3'b000};
-    rec_o = rec_o | 1016'(reg2_at);
+    rec_o = rec_o | 1544'(reg2_at);
     len = len + reg2_len;
-    eaddr_at = 488'(eaddr) << {len[5:0], 3'b000};
-    rec_o = rec_o | 1016'(eaddr_at);
+    eaddr_at = 568'(eaddr) << {len[5:0], 3'b000};
+    rec_o = rec_o | 1544'(eaddr_at);
     len = len + eaddr_len;
     reg3_at = 504'(reg3) << {len[5:0], 3'b000};
-    rec_o = rec_o | 1016'(reg3_at);
+    rec_o = rec_o | 1544'(reg3_at);
     len = len + reg3_len;
-    paddr_at = 568'(paddr) << {len[5:0], 3'b000};
-    rec_o = rec_o | 1016'(paddr_at);
+    paddr_at = 648'(paddr) << {len[6:0], 3'b000};
+    rec_o = rec_o | 1544'(paddr_at);
     len = len + paddr_len;
-    csr0_at = 656'(csr0) << {len[6:0], 3'b000};
-    rec_o = rec_o | 1016'(csr0_at);
+    mem0_at = 872'(mem0) << {len[6:0], 3'b000};
+    rec_o = rec_o | 1544'(mem0_at);
+    len = len + mem0_len;
+    mem1_at = 1096'(mem1) << {len[6:0], 3'b000};
+    rec_o = rec_o | 1544'(mem1_at);
+    len = len + mem1_len;
+    csr0_at = 1184'(csr0) << {len[7:0], 3'b000};
+    rec_o = rec_o | 1544'(csr0_at);
     len = len + csr0_len;
-    csr1_at = 744'(csr1) << {len[6:0], 3'b000};
-    rec_o = rec_o | 1016'(csr1_at);
+    csr1_at = 1272'(csr1) << {len[7:0], 3'b000};
+    rec_o = rec_o | 1544'(csr1_at);
     len = len + csr1_len;
-    csr2_at = 832'(csr2) << {len[6:0], 3'b000};
-    rec_o = rec_o | 1016'(csr2_at);
+    csr2_at = 1360'(csr2) << {len[7:0], 3'b000};
+    rec_o = rec_o | 1544'(csr2_at);
     len = len + csr2_len;
-    csr3_at = 920'(csr3) << {len[6:0], 3'b000};
-    rec_o = rec_o | 1016'(csr3_at);
+    csr3_at = 1448'(csr3) << {len[7:0], 3'b000};
+    rec_o = rec_o | 1544'(csr3_at);
     len = len + csr3_len;
-    fcsr_at = 1008'(fcsr) << {len[6:0], 3'b000};
-    rec_o = rec_o | 1016'(fcsr_at);
+    fcsr_at = 1536'(fcsr) << {len[7:0], 3'b000};
+    rec_o = rec_o | 1544'(fcsr_at);
     len = len + fcsr_len;
-    close_at = 1016'(close) << {len[6:0], 3'b000};
+    close_at = 1544'(close) << {len[7:0], 3'b000};
     rec_o = rec_o | close_at;
     len = len + close_len;
   end

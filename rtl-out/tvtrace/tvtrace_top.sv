@@ -5,7 +5,7 @@
 // tvtrace_top: a tandem-verification trace encoder (Bluespec Trace Protocol Specification
 // 2018-11-20) of an RV64 hart with FLEN 64, ILEN 32 and MLEN 64, fields in the order of Bluespec's
 // Flute encoder; one record per handshake in, up to 8 bytes per beat out of a 256-byte FIFO. The
-// longest record is 127 bytes.
+// longest record is 193 bytes.
 //
 // tvtrace_assemble (the bytes of the record on the inputs and their number) -> tvtrace_fifo (the
 // record enters whole when it fits, rec_ready_o; the bytes leave on the tv_* port).
@@ -72,6 +72,28 @@ module tvtrace_top (
   input  logic [1:0]   store_size_i,
   // Store data: the low 2^store_size_i bytes are reported, the rest ignored.
   input  logic [63:0]  store_data_i,
+  // pc_paddr_i is the physical address of the next pc (instruction): additional state 9.
+  input  logic         pc_paddr_valid_i,
+  // Physical address of the next pc, MLEN bits.
+  input  logic [63:0]  pc_paddr_i,
+  // Memory transaction slot k is valid (instruction; bus order): a memory request (opcode 8).
+  input  logic [1:0]   mem_valid_i,
+  // Request opcode of slot k in bits [4*k +: 4]: 0 load ... 13 instruction fetch (data for 1
+  // store, 3 sc, 4-12 AMOs).
+  input  logic [7:0]   mem_op_i,
+  // Size of slot k in bits [2*k +: 2]: 2^size bytes.
+  input  logic [3:0]   mem_size_i,
+  // Address of slot k in bits [mlen*k +: mlen].
+  input  logic [127:0] mem_addr_i,
+  // Request data of slot k (store, sc, AMO): the low 2^size bytes of bits [w*k +: w], w =
+  // max(XLEN, FLEN).
+  input  logic [127:0] mem_data_i,
+  // Slot k has a response (opcode 9), written right after its request.
+  input  logic [1:0]   mem_rsp_valid_i,
+  // The response of slot k is a failure (result 1).
+  input  logic [1:0]   mem_rsp_fail_i,
+  // Response data of slot k (not for store, sc): the low 2^size bytes of bits [w*k +: w].
+  input  logic [127:0] mem_rsp_data_i,
   // New xstatus of the trap or interrupt; new mstatus of an xret.
   input  logic [63:0]  xstatus_i,
   // New xcause of the trap or interrupt.
@@ -109,8 +131,8 @@ module tvtrace_top (
   localparam int OutBytes  = 8;
   localparam int FifoBytes = 256;
 
-  logic [1015:0] rec;
-  logic [6:0]    len;
+  logic [1543:0] rec;
+  logic [7:0]    len;
 
   tvtrace_assemble u_assemble (
     .kind_i           (kind_i),
@@ -138,6 +160,16 @@ module tvtrace_top (
     .store_valid_i    (store_valid_i),
     .store_size_i     (store_size_i),
     .store_data_i     (store_data_i),
+    .pc_paddr_valid_i (pc_paddr_valid_i),
+    .pc_paddr_i       (pc_paddr_i),
+    .mem_valid_i      (mem_valid_i),
+    .mem_op_i         (mem_op_i),
+    .mem_size_i       (mem_size_i),
+    .mem_addr_i       (mem_addr_i),
+    .mem_data_i       (mem_data_i),
+    .mem_rsp_valid_i  (mem_rsp_valid_i),
+    .mem_rsp_fail_i   (mem_rsp_fail_i),
+    .mem_rsp_data_i   (mem_rsp_data_i),
     .xstatus_i        (xstatus_i),
     .xcause_i         (xcause_i),
     .xepc_i           (xepc_i),

@@ -152,8 +152,12 @@ describe('encode -> dump -> decode -> encode with tvtrace components', () => {
   });
 
   it('decode writes a comment line for a group no record expresses, and the records of the others', () => {
-    // A load with a memory request and response (opcodes 8, 9: no record field), then a reset.
-    const bytes = hexBytes('01 07 0a 04 00 00 80 00 00 00 00 11 03 a2 82 00 08 08 00 00 01 00 00 00 00 20 09 02 44 33 22 11 02 01 0a 02');
+    // A load with a memory request and response (opcodes 8, 9: the record's mem0), a nop that
+    // reports a write of x0 (no record: the encoder reports none), then a reset.
+    const bytes = hexBytes(
+      '01 07 0a 04 00 00 80 00 00 00 00 11 03 a2 82 00 08 08 00 00 01 00 00 00 00 20 09 02 44 33 22 11 02' +
+        ' 01 07 0a 08 00 00 80 00 00 00 00 11 13 00 00 00 04 00 10 00 00 00 00 00 00 00 00 02 01 0a 02',
+    );
     const file = at('mem.tv');
     writeFileSync(file, Uint8Array.from(bytes));
     const out = at('mem.tvr');
@@ -162,7 +166,8 @@ describe('encode -> dump -> decode -> encode with tvtrace components', () => {
     expect(readFileSync(out, 'utf8')).toBe(
       [
         '# rvtrace tv records v1',
-        '# 0x0000 instruction pc=0x80000004 instr=0x0082a203 (32-bit) mem.load addr=0x1000008 size=4 rsp=ok rsp.size=4 rsp.data=0x11223344: not a TV record: memory requests on an instruction (a record has none)',
+        'instruction next_pc=80000004 instr=0082a203 mem0=load:4:1000008/ok:11223344',
+        '# 0x0021 instruction pc=0x80000008 instr=0x00000013 (32-bit) zero=0x0: not a TV record: a write of x0 (the encoder reports none)',
         'reset',
         '',
       ].join('\n'),

@@ -19,11 +19,11 @@ import { RvError } from '../../golden-model/common/errors.ts';
 import { cycleChance, Rng } from '../../golden-model/common/rng.ts';
 import { TvEncoder } from '../../golden-model/tvtrace/encoder.ts';
 import { formatTvRecord } from '../../golden-model/tvtrace/formats/text.ts';
-import type { TvRecord } from '../../golden-model/tvtrace/records.ts';
+import type { TvMemTransaction, TvRecord } from '../../golden-model/tvtrace/records.ts';
 import type { TvtraceRtlConfig } from '../../golden-model/tvtrace/settings.ts';
 import { decodeTv } from '../../golden-model/tvtrace-decoder/decoder.ts';
 import { groupLine } from '../../golden-model/tvtrace-decoder/dump.ts';
-import { TV_CSR_SLOTS, TV_KIND_CODES, TVTRACE_TOP_MODULE, tvtracePorts } from '../../generator/tvtrace/ports.ts';
+import { TV_CSR_SLOTS, TV_KIND_CODES, TV_MEM_SLOTS, TVTRACE_TOP_MODULE, tvtracePorts } from '../../generator/tvtrace/ports.ts';
 import { type BuiltModel, buildModel, installRtl } from '../build.ts';
 import type { HarnessSpec } from '../harness-spec.ts';
 import { FrameWriter, runModel } from '../run.ts';
@@ -121,6 +121,18 @@ export function tvtraceFrameWriter(c: TvtraceRtlConfig, w: FrameWriter, rng: Rng
   const mcycle = s('mcycle_i');
   const minstretValid = s('minstret_valid_i');
   const minstret = s('minstret_i');
+  const pcPaddrValid = s('pc_paddr_valid_i');
+  const pcPaddr = s('pc_paddr_i');
+  const memValid = s('mem_valid_i');
+  const memOp = s('mem_op_i');
+  const memSize = s('mem_size_i');
+  const memAddr = s('mem_addr_i');
+  const memData = s('mem_data_i');
+  const memRspValid = s('mem_rsp_valid_i');
+  const memRspFail = s('mem_rsp_fail_i');
+  const memRspData = s('mem_rsp_data_i');
+  const sw = BigInt(Math.max(c.xlen, c.flen));
+  const mlen = BigInt(c.mlen);
   const xlen = BigInt(c.xlen);
   const swMask = (1n << BigInt(Math.max(c.xlen, c.flen))) - 1n;
   const sizeCode = (bytes: number): number => (bytes === 1 ? 0 : bytes === 2 ? 1 : bytes === 4 ? 2 : 3);
@@ -142,6 +154,56 @@ export function tvtraceFrameWriter(c: TvtraceRtlConfig, w: FrameWriter, rng: Rng
     minstretValid((v >>> 14) & 1);
     storeSize((v >>> 15) & 3);
     instrSize((v >>> 17) & 1);
+    pcPaddrValid((v >>> 18) & 1);
+    memValid((v >>> 19) & 3);
+    memRspValid((v >>> 21) & 3);
+    memRspFail((v >>> 23) & 3);
+    memOp((v >>> 25) & 0x7f);
+  };
+  /**
+   * The memory transaction slots: the record's in the first slots; above them, and above each
+   * transaction's size, random values (valid bits 0 for unused slots).
+   */
+  const setMem = (list: readonly TvMemTransaction[]): void => {
+    let valid = 0;
+    let rspValid = 0;
+    let fail = rng.u32() & 3;
+    let op = rng.u32() & 0xff;
+    let size = rng.u32() & 0xf;
+    let addr = 0n;
+    let data = 0n;
+    let rdata = 0n;
+    for (let k = 0; k < TV_MEM_SLOTS; k++) {
+      const t = list[k];
+      const kk = BigInt(k);
+      if (t === undefined) {
+        addr |= (rng.u64() & ((1n << mlen) - 1n)) << (mlen * kk);
+        data |= (rng.u64() & ((1n << sw) - 1n)) << (sw * kk);
+        rdata |= (rng.u64() & ((1n << sw) - 1n)) << (sw * kk);
+        continue;
+      }
+      valid |= 1 << k;
+      op = (op & ~(0xf << (4 * k))) | (t.op << (4 * k));
+      size = (size & ~(3 << (2 * k))) | (sizeCode(t.bytes) << (2 * k));
+      addr |= t.addr << (mlen * kk);
+      const above = t.bytes === 8 ? 0n : (rng.u64() << BigInt(8 * t.bytes)) & ((1n << sw) - 1n);
+      data |= ((t.data ?? rng.u64() & ((1n << sw) - 1n)) | (t.data !== undefined ? above : 0n)) << (sw * kk);
+      if (t.response !== undefined) {
+        rspValid |= 1 << k;
+        fail = (fail & ~(1 << k)) | ((t.response.ok ? 0 : 1) << k);
+        rdata |= ((t.response.data ?? rng.u64() & ((1n << sw) - 1n)) | (t.response.data !== undefined ? above : 0n)) << (sw * kk);
+      } else {
+        rdata |= (rng.u64() & ((1n << sw) - 1n)) << (sw * kk);
+      }
+    }
+    memValid(valid);
+    memRspValid(rspValid);
+    memRspFail(fail);
+    memOp(op);
+    memSize(size);
+    memAddr(addr);
+    memData(data);
+    memRspData(rdata);
   };
   const setInstr = (i: { size: 16 | 32; bits: number } | undefined): void => {
     if (i === undefined) {
@@ -207,6 +269,10 @@ export function tvtraceFrameWriter(c: TvtraceRtlConfig, w: FrameWriter, rng: Rng
         if (r.paddr !== undefined) paddr(r.paddr);
         storeValid(r.storeData !== undefined ? 1 : 0);
         if (r.storeData !== undefined) setStore(r.storeData.bytes, r.storeData.value);
+        pcPaddrValid(r.pcPaddr !== undefined ? 1 : 0);
+        if (r.pcPaddr !== undefined) pcPaddr(r.pcPaddr);
+        if ((r.mem?.length ?? 0) > TV_MEM_SLOTS) throw new RvError('bad-value', `${r.mem!.length} memory transactions; the RTL has ${TV_MEM_SLOTS} slots`);
+        setMem(r.mem ?? []);
         return;
       }
       case 'trap':

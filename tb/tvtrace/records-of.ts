@@ -15,14 +15,14 @@
  *   fcsr, paddr, eaddr, store data, privilege);
  * - state outside any group: `unobserved` records (mtime, mcycle, minstret; on RV32 each counter as
  *   its pair), a new record whenever the next change could not follow in one.
- * A group no record can express (memory trace on an instruction, two GPR writes, a write to x0, an
+ * A group no record can express (more than two memory transactions on an instruction, two GPR writes, a write to x0, an
  * increment of a register whose value is unknown, an unknown pc, ...) becomes a comment line with
  * its dump and the reason. Re-encoded, the records give the stream back byte for byte when it was
  * written in the component's field order by an encoder that writes what records hold (the model,
  * the generated RTL); other orders come back reordered.
  */
 import { Csr } from '../../golden-model/tvtrace/protocol.ts';
-import type { TvCsrWrite, TvInstr, TvPriv, TvRecord, TvUnobservedRecord } from '../../golden-model/tvtrace/records.ts';
+import { MAX_MEM_TRANSACTIONS, type TvCsrWrite, type TvInstr, type TvMemTransaction, type TvPriv, type TvRecord, type TvUnobservedRecord } from '../../golden-model/tvtrace/records.ts';
 import { FPR_BASE, GPR_BASE } from '../../golden-model/tvtrace-decoder/names.ts';
 import type { TvGroupChanges, TvRegChange } from '../../golden-model/tvtrace-decoder/decoder.ts';
 
@@ -97,7 +97,14 @@ export function recordOfGroup(g: TvGroupChanges, xlen: number): RecordOf {
     return { record: { kind: 'xret', nextPc, ...(instr ? { instr } : {}), priv: g.priv, mstatus: g.regs[0]!.value } };
   }
   // An instruction record.
-  if (g.mem.length > 0) return { why: 'memory requests on an instruction (a record has none)' };
+  if (g.mem.length > MAX_MEM_TRANSACTIONS) return { why: `${g.mem.length} memory transactions (a record has at most ${MAX_MEM_TRANSACTIONS})` };
+  const mem: TvMemTransaction[] = g.mem.map((m) => ({
+    op: m.op,
+    bytes: m.size as 1 | 2 | 4 | 8,
+    addr: m.addr,
+    ...(m.data !== undefined ? { data: m.data } : {}),
+    ...(m.response ? { response: { ok: m.response.ok, ...(m.response.data !== undefined ? { data: m.response.data } : {}) } } : {}),
+  }));
   if (g.priv !== undefined && !isPriv(g.priv)) return { why: `privilege ${g.priv} (reserved)` };
   let gpr: { reg: number; value: bigint } | undefined;
   let fpr: { reg: number; value: bigint } | undefined;
@@ -125,7 +132,7 @@ export function recordOfGroup(g: TvGroupChanges, xlen: number): RecordOf {
     if (a.name === 'store.data') {
       if (storeData) return { why: 'store data twice' };
       storeData = { bytes: a.bytes as 1 | 2 | 4 | 8, value: a.value };
-    } else if (a.name === 'paddr' || a.name === 'eaddr') {
+    } else if (a.name === 'paddr' || a.name === 'eaddr' || a.name === 'pc.paddr') {
       if (addl[a.name] !== undefined) return { why: `${a.name} twice` };
       addl[a.name] = a.value;
     } else return { why: `${a.name} on an instruction (a record has none)` };
@@ -142,6 +149,8 @@ export function recordOfGroup(g: TvGroupChanges, xlen: number): RecordOf {
     ...(addl.eaddr !== undefined ? { eaddr: addl.eaddr } : {}),
     ...(storeData ? { storeData } : {}),
     ...(fcsr !== undefined ? { fcsr } : {}),
+    ...(mem.length > 0 ? { mem } : {}),
+    ...(addl['pc.paddr'] !== undefined ? { pcPaddr: addl['pc.paddr'] } : {}),
   };
   return { record };
 }

@@ -33,6 +33,9 @@ interface Want {
 const reg = (regno: number, value: bigint): string => `${regno.toString(16)}=${value.toString(16)}`;
 const empty = (grouped: boolean): Want => ({ grouped, regs: [], addl: [], mem: [], hartReset: false, stateInit: false });
 
+/** The seed's "Memory Request Opcode" table, as the decoder names the ops. */
+const MEM_OPS = ['load', 'store', 'lr', 'sc', 'amoswap', 'amoadd', 'amoxor', 'amoand', 'amoor', 'amomin', 'amomax', 'amominu', 'amomaxu', 'fetch'];
+
 /** The changes of one record (unobserved: added to the run `into`). */
 function wantOf(r: TvRecord, c: TvtraceConfig, into?: Want): Want {
   switch (r.kind) {
@@ -48,6 +51,11 @@ function wantOf(r: TvRecord, c: TvtraceConfig, into?: Want): Want {
       if (r.paddr !== undefined) w.addl.push(`paddr=${r.paddr.toString(16)}`);
       if (r.eaddr !== undefined) w.addl.push(`eaddr=${r.eaddr.toString(16)}`);
       if (r.storeData) w.addl.push(`store.data=${r.storeData.value.toString(16)}/${r.storeData.bytes}`);
+      if (r.pcPaddr !== undefined) w.addl.push(`pc.paddr=${r.pcPaddr.toString(16)}`);
+      for (const t of r.mem ?? []) {
+        const rsp = t.response ? ` +response ${t.response.ok ? 'ok' : 'fail'} ${t.response.data?.toString(16)}` : '';
+        w.mem.push(`${MEM_OPS[t.op]} ${t.addr.toString(16)} ${t.bytes} ${t.data?.toString(16)}${rsp}`);
+      }
       return w;
     }
     case 'trap':
@@ -136,7 +144,7 @@ function seen(g: TvGroupChanges): Want {
     regs: g.regs.map((r) => (r.value === undefined ? `${r.regno.toString(16)}=?` : reg(r.regno, r.value))),
     ...(g.priv !== undefined ? { priv: g.priv } : {}),
     addl: g.addl.map((a) => (a.name === 'store.data' ? `store.data=${a.value.toString(16)}/${a.bytes}` : `${a.name}=${a.value.toString(16)}`)),
-    mem: g.mem.map((m) => `${m.opName} ${m.addr.toString(16)} ${m.size} ${m.data?.toString(16)}${m.response ? ' +response' : ''}`),
+    mem: g.mem.map((m) => `${m.opName} ${m.addr.toString(16)} ${m.size} ${m.data?.toString(16)}${m.response ? ` +response ${m.response.ok ? 'ok' : 'fail'} ${m.response.data?.toString(16)}` : ''}`),
     hartReset: g.hartReset,
     stateInit: g.stateInit,
   };

@@ -3,7 +3,8 @@
  * round-trip tests and `rvtrace fuzz`: every kind, and inside `instruction` every shape a Flute core
  * reports (Flute's Trace_Op: OTHER, I_RD, F_GRD, F_FRD, I_LOAD, F_LOAD, I_STORE, F_STORE, AMO,
  * CSRRX), plus the shapes only the protocol allows (a new privilege on an instruction, no
- * instruction at all, every field at once, four CSR writes, a separate fcsr, x0 writes).
+ * instruction at all, every field at once, four CSR writes, a separate fcsr, x0 writes, memory
+ * transactions with and without responses, the pc's physical address).
  *
  * Values fit the configuration (XLEN, FLEN, MLEN, store data up to max(XLEN, FLEN)), so the model
  * encodes every record; they are drawn to reach every byte of every field (all ones, zero, small,
@@ -13,7 +14,7 @@
 import { Rng } from '../../golden-model/common/rng.ts';
 import type { StimulusKnobs } from '../../golden-model/hart/stimulus/knobs.ts';
 import { Csr } from '../../golden-model/tvtrace/protocol.ts';
-import { nanBoxSingle, type TvCsrWrite, type TvInstr, type TvPriv, type TvRecord, type TvRecordKind, type TvStoreData } from '../../golden-model/tvtrace/records.ts';
+import { nanBoxSingle, tvMemRequestHasData, tvMemResponseHasData, type TvMemTransaction, type TvCsrWrite, type TvInstr, type TvPriv, type TvRecord, type TvRecordKind, type TvStoreData } from '../../golden-model/tvtrace/records.ts';
 import type { TvtraceConfig } from '../../golden-model/tvtrace/settings.ts';
 
 /** Probabilities per record of the kinds other than `instruction`, and of an idle cycle. */
@@ -75,7 +76,8 @@ const SHAPES = [
   ['priv', 1], // dret and friends: a new privilege
   ['fcsr', 1], // TraceData's separate fcsr
   ['partial', 1], // no instruction (partial trace)
-  ['everything', 1], // every field at once, four CSR writes
+  ['everything', 1], // every field at once, four CSR writes, two memory transactions
+  ['bus', 3], // memory transactions (opcodes 8, 9) with the pc's paddr: the bus view of loads, stores, AMOs, fetches
 ] as const;
 type Shape = (typeof SHAPES)[number][0];
 
@@ -236,8 +238,37 @@ export class TvStimulus {
           eaddr: this.m(),
           storeData: this.store(),
           fcsr: this.x(),
+          pcPaddr: this.m(),
+          mem: [this.transaction(), this.transaction()],
         };
+      case 'bus': {
+        const n = r.int(1, 2);
+        return {
+          kind: 'instruction',
+          nextPc,
+          instr,
+          ...(r.chance(0.5) ? { gpr: rd() } : {}),
+          ...(r.chance(0.5) ? { pcPaddr: this.m() } : {}),
+          ...mem(),
+          mem: Array.from({ length: n }, () => this.transaction()),
+        };
+      }
     }
+  }
+
+  /** A memory transaction of any op, size and result, with a response 70 % of the time. */
+  private transaction(): TvMemTransaction {
+    const r = this.rng;
+    const op = r.int(0, 13);
+    const bytes = this.storeBytes();
+    const withResponse = r.chance(0.7);
+    return {
+      op,
+      bytes,
+      addr: this.m(),
+      ...(tvMemRequestHasData(op) ? { data: this.bytesValue(bytes) } : {}),
+      ...(withResponse ? { response: { ok: r.chance(0.9), ...(tvMemResponseHasData(op) ? { data: this.bytesValue(bytes) } : {}) } } : {}),
+    };
   }
 
   // ---- values ---------------------------------------------------------------------------------

@@ -204,6 +204,20 @@ export function checkDecoded(decoded: TvRebuild, expected: readonly TvRecord[], 
     divergence: { index, pc, ...(exp ? { expected: exp } : {}), ...(act ? { actual: act } : {}), diffs, preceding: recent.slice() },
   });
 
+  // The differences of the group being compared (made once, not per group: a closure per group
+  // was a noticeable share of a long check).
+  let diffs: TvFieldDiff[] | undefined;
+  const diff = (field: string, e: string, a: string): void => {
+    (diffs ??= []).push({ field, expected: e, actual: a });
+  };
+  const memField = (field: TvAbsent, e: { value: bigint; bytes?: number } | undefined, a: { value: bigint; bytes: number } | undefined): void => {
+    if (e === undefined && a === undefined) return;
+    if (a === undefined) {
+      if (!absent.has(field)) diff(field, memText(field, e!), 'not reported');
+    } else if (e === undefined) diff(field, 'none', memText(field, a));
+    else if (e.value !== a.value || (field === 'store-data' && e.bytes !== a.bytes)) diff(field, memText(field, e), memText(field, a));
+  };
+
   for (let i = 0; i < expected.length; i++) {
     const exp = expected[i]!;
     const pc = pcs[i] ?? 0n;
@@ -214,10 +228,7 @@ export function checkDecoded(decoded: TvRebuild, expected: readonly TvRecord[], 
       if (opts.prefix) return { ok: true, matched: i, expectedGroups: expected.length, skipped, ...(decoded.error ? { cutShort: true } : {}) };
       return diverge(i, pc, [{ field: 'group', expected: `${exp.kind} (group ${i} of ${expected.length})`, actual: `none: the stream ends after ${i} groups` }], exp, undefined);
     }
-    let diffs: TvFieldDiff[] | undefined;
-    const diff = (field: string, e: string, a: string): void => {
-      (diffs ??= []).push({ field, expected: e, actual: a });
-    };
+    diffs = undefined as TvFieldDiff[] | undefined; // (the closure above fills it: no narrowing to undefined)
 
     if (act.kind !== exp.kind) diff('kind', exp.kind, act.kind);
 
@@ -280,13 +291,6 @@ export function checkDecoded(decoded: TvRebuild, expected: readonly TvRecord[], 
       else if (a.name === 'store.data') aS = a;
     }
     const isInstr = exp.kind === 'instruction';
-    const memField = (field: TvAbsent, e: { value: bigint; bytes?: number } | undefined, a: { value: bigint; bytes: number } | undefined): void => {
-      if (e === undefined && a === undefined) return;
-      if (a === undefined) {
-        if (!absent.has(field)) diff(field, memText(field, e!), 'not reported');
-      } else if (e === undefined) diff(field, 'none', memText(field, a));
-      else if (e.value !== a.value || (field === 'store-data' && e.bytes !== a.bytes)) diff(field, memText(field, e), memText(field, a));
-    };
     if (isInstr || aE !== undefined || aP !== undefined || aS !== undefined) {
       memField('eaddr', isInstr && exp.eaddr !== undefined ? { value: exp.eaddr } : undefined, aE);
       memField('paddr', isInstr && exp.paddr !== undefined ? { value: exp.paddr } : undefined, aP);

@@ -7,7 +7,14 @@
  * addresses and sizes as fixed-width little-endian integers.
  */
 import { RvError } from '../../common/errors.ts';
-import { checkTvRecord, MAX_U64, type TvCsrWrite, type TvInstr, type TvPriv, type TvRecord, type TvRegFile } from '../records.ts';
+import {
+  checkTvRecord,
+  MAX_MEM_TRANSACTIONS,
+  tvMemRequestHasData,
+  tvMemResponseHasData,
+  type TvMemTransaction,
+  MAX_U64,
+  type TvCsrWrite, type TvInstr, type TvPriv, type TvRecord, type TvRegFile } from '../records.ts';
 
 export const BINARY_MAGIC = 'RVTVRECS';
 export const BINARY_VERSION = 1;
@@ -16,9 +23,16 @@ export const BINARY_VERSION = 1;
 const KIND = { instruction: 1, trap: 2, interrupt: 3, xret: 4, 'debug-reg': 5, 'debug-mem': 6, reset: 7, unobserved: 8 } as const;
 const KIND_NAMES = ['', 'instruction', 'trap', 'interrupt', 'xret', 'debug-reg', 'debug-mem', 'reset', 'unobserved'] as const;
 
-/** Instruction presence flags (u16). Bits 9-11 hold the number of CSR writes; 12-15 are zero. */
-const F = { instr: 1, instr16: 2, gpr: 4, fpr: 8, paddr: 16, eaddr: 32, store: 64, fcsr: 128, priv: 256 } as const;
+/**
+ * Instruction presence flags (u16). Bits 9-11 hold the number of CSR writes, bits 13-14 the number
+ * of memory transactions; 15 is zero. (Files without bits 12-14, the pc's paddr and memory
+ * transactions, read as before.)
+ */
+const F = { instr: 1, instr16: 2, gpr: 4, fpr: 8, paddr: 16, eaddr: 32, store: 64, fcsr: 128, priv: 256, pcPaddr: 4096 } as const;
 const CSR_COUNT_SHIFT = 9;
+const MEM_COUNT_SHIFT = 13;
+/** A memory transaction's response byte: none, ok, fail. */
+const RESPONSE = { none: 0, ok: 1, fail: 2 } as const;
 const FILES: readonly TvRegFile[] = ['gpr', 'fpr', 'csr'];
 
 // ---- writing ------------------------------------------------------------------------------
@@ -73,6 +87,9 @@ function writeRecord(w: Writer, r: TvRecord): void {
       if (r.storeData) flags |= F.store;
       if (r.fcsr !== undefined) flags |= F.fcsr;
       if (r.priv !== undefined) flags |= F.priv;
+      if (r.pcPaddr !== undefined) flags |= F.pcPaddr;
+      const mem = r.mem ?? [];
+      flags |= mem.length << MEM_COUNT_SHIFT;
       w.u16(flags);
       w.leb(r.nextPc);
       if (r.instr) w.instr(r.instr);
@@ -96,6 +113,15 @@ function writeRecord(w: Writer, r: TvRecord): void {
       }
       if (r.fcsr !== undefined) w.leb(r.fcsr);
       if (r.priv !== undefined) w.u8(r.priv);
+      if (r.pcPaddr !== undefined) w.leb(r.pcPaddr);
+      // Each transaction: op | size code << 4, the address, [data], the response byte, [response data].
+      for (const t of mem) {
+        w.u8(t.op | (Math.log2(t.bytes) << 4));
+        w.leb(t.addr);
+        if (t.data !== undefined) w.leb(t.data);
+        w.u8(t.response === undefined ? RESPONSE.none : t.response.ok ? RESPONSE.ok : RESPONSE.fail);
+        if (t.response?.data !== undefined) w.leb(t.response.data);
+      }
       return;
     }
     case 'trap':
@@ -225,7 +251,10 @@ function readRecord(rd: Reader): TvRecord {
       const flagsAt = rd.at;
       const flags = rd.u16('the flags');
       const count = (flags >> CSR_COUNT_SHIFT) & 7;
-      if (flags >> 12 !== 0 || count > 4) rd.fail(`${rd.what}: flags 0x${flags.toString(16)}; expected bits 12-15 clear and at most 4 CSR writes`, flagsAt);
+      const memCount = (flags >> MEM_COUNT_SHIFT) & 3;
+      if (flags >> 15 !== 0 || count > 4 || memCount > MAX_MEM_TRANSACTIONS) {
+        rd.fail(`${rd.what}: flags 0x${flags.toString(16)}; expected bit 15 clear, at most 4 CSR writes and ${MAX_MEM_TRANSACTIONS} memory transactions`, flagsAt);
+      }
       const nextPc = rd.leb('next_pc');
       const instr = rd.instr(flags);
       const gpr = flags & F.gpr ? { reg: rd.u8('the GPR number'), value: rd.leb('the GPR value') } : undefined;
@@ -237,6 +266,28 @@ function readRecord(rd: Reader): TvRecord {
       const storeData = flags & F.store ? { bytes: rd.u8('the store size') as 1 | 2 | 4 | 8, value: rd.leb('the store data') } : undefined;
       const fcsr = flags & F.fcsr ? rd.leb('fcsr') : undefined;
       const priv = flags & F.priv ? (rd.u8('priv') as TvPriv) : undefined;
+      const pcPaddr = flags & F.pcPaddr ? rd.leb('pc_paddr') : undefined;
+      const mem: TvMemTransaction[] = [];
+      for (let k = 0; k < memCount; k++) {
+        const opAt = rd.at;
+        const opSize = rd.u8('a memory op and size');
+        const op = opSize & 0xf;
+        if (op > 13 || opSize >> 4 > 3) rd.fail(`${rd.what}: memory transaction byte 0x${opSize.toString(16)}; expected op 0-13 in bits 3:0 and size 0-3 in bits 7:4`, opAt);
+        const bytes = (1 << (opSize >> 4)) as 1 | 2 | 4 | 8;
+        const addr = rd.leb('a memory address');
+        const data = tvMemRequestHasData(op) ? rd.leb('memory request data') : undefined;
+        const rspAt = rd.at;
+        const rsp = rd.u8('a memory response');
+        if (rsp > RESPONSE.fail) rd.fail(`${rd.what}: memory response byte ${rsp}; expected 0 (none), 1 (ok) or 2 (fail)`, rspAt);
+        const rspData = rsp !== RESPONSE.none && tvMemResponseHasData(op) ? rd.leb('memory response data') : undefined;
+        mem.push({
+          op,
+          bytes,
+          addr,
+          ...(data !== undefined && { data }),
+          ...(rsp !== RESPONSE.none && { response: { ok: rsp === RESPONSE.ok, ...(rspData !== undefined && { data: rspData }) } }),
+        });
+      }
       return {
         kind,
         nextPc,
@@ -249,6 +300,8 @@ function readRecord(rd: Reader): TvRecord {
         ...(storeData && { storeData }),
         ...(fcsr !== undefined && { fcsr }),
         ...(priv !== undefined && { priv }),
+        ...(mem.length > 0 && { mem }),
+        ...(pcPaddr !== undefined && { pcPaddr }),
       };
     }
     case 'trap':

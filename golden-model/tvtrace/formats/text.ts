@@ -7,6 +7,7 @@
  *   instruction next_pc=8000000e instr=8d0d x10=ffffffff12345678
  *   instruction next_pc=80000016 instr=3045b4f3 x9=888 csr304=880
  *   trap next_pc=10000 instr=00000000 priv=M status=a000018b0 cause=2 epc=81234 tval=0
+ *   instruction next_pc=80000108 instr=0c55352f x10=5 mem0=amoadd:8:80001000:1/ok:4   # amoadd.d
  *   debug-mem paddr=80000000 data=4:00000297
  *   reset
  *
@@ -17,8 +18,13 @@
  */
 import { RvError } from '../../common/errors.ts';
 import { hexU64, splitLines, stripBom } from '../../hart/formats/common.ts';
+import { TV_MEM_OP_NAMES } from '../protocol.ts';
 import {
   checkTvRecord,
+  MAX_MEM_TRANSACTIONS,
+  tvMemRequestHasData,
+  tvMemResponseHasData,
+  type TvMemTransaction,
   type TvCsrWrite,
   type TvInstr,
   type TvPriv,
@@ -38,7 +44,7 @@ const PRIV_BY_NAME: Record<string, TvPriv> = { U: 0, S: 1, M: 3 };
 
 /** The fields each kind accepts, for "expected ..." in error messages. */
 const FIELDS_OF: Record<TvRecordKind, string> = {
-  instruction: 'next_pc, instr, priv, xN, fN, store, eaddr, paddr, csrNNN, fcsr',
+  instruction: 'next_pc, pc_paddr, instr, priv, xN, fN, store, eaddr, paddr, mem0, mem1, csrNNN, fcsr',
   trap: 'next_pc, instr, priv, status, cause, epc, tval',
   interrupt: 'next_pc, priv, status, cause, epc, tval',
   xret: 'next_pc, instr, priv, mstatus',
@@ -55,6 +61,13 @@ const instrText = (i: TvInstr): string => i.bits.toString(16).padStart(i.size / 
 const csrKey = (csr: number): string => `csr${csr.toString(16).padStart(3, '0')}`;
 const sized = (bytes: number, v: bigint): string => `${bytes}:${h(v)}`;
 
+/** A memory transaction: OP:BYTES:ADDR[:DATA][/ok|/fail[:DATA]] (data where the op has it). */
+function memText(t: TvMemTransaction): string {
+  let s = `${TV_MEM_OP_NAMES[t.op]}:${t.bytes}:${h(t.addr)}${t.data !== undefined ? `:${h(t.data)}` : ''}`;
+  if (t.response) s += `/${t.response.ok ? 'ok' : 'fail'}${t.response.data !== undefined ? `:${h(t.response.data)}` : ''}`;
+  return s;
+}
+
 /** One record as a line (no newline). Throws an RvError naming the record when it cannot be stored. */
 export function formatTvRecord(r: TvRecord, index = 0): string {
   const problem = checkTvRecord(r);
@@ -70,8 +83,10 @@ export function formatTvRecord(r: TvRecord, index = 0): string {
       if (r.storeData) f.push(`store=${sized(r.storeData.bytes, r.storeData.value)}`);
       if (r.eaddr !== undefined) f.push(`eaddr=${h(r.eaddr)}`);
       if (r.paddr !== undefined) f.push(`paddr=${h(r.paddr)}`);
+      (r.mem ?? []).forEach((t, k) => f.push(`mem${k}=${memText(t)}`));
       for (const c of r.csrs ?? []) f.push(`${csrKey(c.csr)}=${h(c.value)}`);
       if (r.fcsr !== undefined) f.push(`fcsr=${h(r.fcsr)}`);
+      if (r.pcPaddr !== undefined) f.push(`pc_paddr=${h(r.pcPaddr)}`);
       break;
     case 'trap':
     case 'interrupt':
@@ -140,6 +155,29 @@ function sizedValue(name: string, t: string): TvStoreData {
   return { bytes, value: hexValue(name, t.slice(colon + 1)) };
 }
 
+const MEM_SYNTAX = 'OP:BYTES:ADDR[:DATA][/ok|/fail[:DATA]] (OP load, store, lr, sc, amoswap ... amomaxu, fetch; DATA where the op has it)';
+
+function memValue(name: string, t: string): TvMemTransaction {
+  const [req, rsp, ...rest] = t.split('/');
+  const parts = req!.split(':');
+  const op = TV_MEM_OP_NAMES.indexOf(parts[0]!);
+  const bytes = Number(parts[1]);
+  if (rest.length > 0 || op < 0 || (bytes !== 1 && bytes !== 2 && bytes !== 4 && bytes !== 8) || parts.length < 3 || parts.length > 4) return bad(`${name}=${t}: expected ${MEM_SYNTAX}`);
+  const withData = tvMemRequestHasData(op);
+  if (withData !== (parts.length === 4)) return bad(`${name}=${t}: ${parts[0]} ${withData ? 'needs' : 'has no'} request data; expected ${MEM_SYNTAX}`);
+  const tr: { op: number; bytes: 1 | 2 | 4 | 8; addr: bigint; data?: bigint; response?: { ok: boolean; data?: bigint } } = { op, bytes, addr: hexValue(name, parts[2]!) };
+  if (withData) tr.data = hexValue(name, parts[3]!);
+  if (rsp !== undefined) {
+    const [result, data, ...more] = rsp.split(':');
+    const rspData = tvMemResponseHasData(op);
+    if ((result !== 'ok' && result !== 'fail') || more.length > 0 || rspData !== (data !== undefined)) {
+      return bad(`${name}=${t}: a ${parts[0]} response is /ok or /fail${rspData ? ' with :DATA' : ' without data'}; expected ${MEM_SYNTAX}`);
+    }
+    tr.response = { ok: result === 'ok', ...(data !== undefined && { data: hexValue(name, data) }) };
+  }
+  return tr;
+}
+
 const GPR_KEY = /^x([0-9]|[12][0-9]|3[01])$/;
 const FPR_KEY = /^f([0-9]|[12][0-9]|3[01])$/;
 const CSR_KEY = /^csr([0-9a-fA-F]{1,3})$/;
@@ -178,9 +216,16 @@ function parseInstruction(fs: [string, string][]): TvRecord {
   let eaddr: bigint | undefined;
   let paddr: bigint | undefined;
   let fcsr: bigint | undefined;
+  let pcPaddr: bigint | undefined;
   const csrs: TvCsrWrite[] = [];
+  const mem: TvMemTransaction[] = [];
   for (const [name, v] of fs) {
     if (name === 'next_pc') nextPc = hexValue(name, v);
+    else if (name === 'pc_paddr') pcPaddr = hexValue(name, v);
+    else if (/^mem\d$/.test(name) && Number(name.slice(3)) < MAX_MEM_TRANSACTIONS) {
+      if (Number(name.slice(3)) !== mem.length) bad(`${name} after ${mem.length} memory transaction(s); expected mem0, then mem1, in order`);
+      mem.push(memValue(name, v));
+    }
     else if (name === 'instr') instr = instrValue(v);
     else if (name === 'priv') priv = privValue(v);
     else if (name === 'store') storeData = sizedValue(name, v);
@@ -208,6 +253,8 @@ function parseInstruction(fs: [string, string][]): TvRecord {
     ...(storeData && { storeData }),
     ...(fcsr !== undefined && { fcsr }),
     ...(priv !== undefined && { priv }),
+    ...(mem.length > 0 && { mem }),
+    ...(pcPaddr !== undefined && { pcPaddr }),
   };
 }
 
