@@ -10,7 +10,7 @@ import type { CommandDefinition } from '../../core/block.ts';
 import { writeOutputAtomic } from '../../core/io.ts';
 import { parseCount, parseProbability } from '../../core/options.ts';
 import { RvError } from '../../golden-model/common/errors.ts';
-import { junitXml, mergeResults, parseShard, runRegression, summaryTable, totals, type Matrix, type Results } from '../../tb/regress.ts';
+import { junitXml, mergeResults, parseShard, partialLine, runRegression, summaryTable, totals, type Matrix, type Results } from '../../tb/regress.ts';
 
 interface RegressOptions {
   components?: string;
@@ -56,7 +56,9 @@ function report(r: Results): number {
   const failed = r.cases.filter((c) => c.status === 'failed');
   for (const c of failed) process.stdout.write(`FAILED ${c.id}\n  replay: ${c.replay}\n`);
   const t = totals(r.cases);
-  process.stdout.write(`${t.passed} passed, ${t.failed} failed\n`);
+  const partial = partialLine(r);
+  if (partial !== '') process.stdout.write(`${partial}\n`);
+  process.stdout.write(`${t.passed} passed, ${t.failed} failed${r.partial ? ` (partial: ${r.partial.missingCases.length} not run)` : ''}\n`);
   return t.failed === 0 ? 0 : 1;
 }
 
@@ -125,6 +127,7 @@ export const regressCommand: CommandDefinition<RegressOptions> = {
 interface MergeOptions {
   json?: string;
   junit?: string;
+  allowPartial?: boolean;
 }
 
 export const mergeCommand: CommandDefinition<MergeOptions> = {
@@ -132,8 +135,20 @@ export const mergeCommand: CommandDefinition<MergeOptions> = {
   args: '<RESULTS...>',
   summary: 'merge the JSON results of regression shards into one (summary, JSON, JUnit XML)',
   settings: [],
-  details: ['Example:', '  rvtrace merge shard-*.json --json all.json --junit all.xml'].join('\n'),
-  options: (cmd: Command) => cmd.option('--json <FILE>', 'write the merged results as JSON').option('--junit <FILE>', 'write JUnit XML'),
+  details: [
+    'Example:',
+    '  rvtrace merge shard-*.json --json all.json --junit all.xml',
+    'Every shard of the split (each result file names its shard K/N) and every case of the matrix',
+    '(each lists them) must be there: otherwise the merge fails, naming what is missing (exit status 2).',
+    'With --allow-partial it merges what there is and marks the result partial: a "partial" field in',
+    'the JSON, the missing cases as skipped test cases in the JUnit XML (suite "rvtrace regress',
+    '(partial)"), a PARTIAL line in the summary; the exit status then follows the cases that ran.',
+  ].join('\n'),
+  options: (cmd: Command) =>
+    cmd
+      .option('--json <FILE>', 'write the merged results as JSON')
+      .option('--junit <FILE>', 'write JUnit XML')
+      .option('--allow-partial', 'merge an incomplete set of shards and mark the result partial instead of failing'),
   run(args, o) {
     const parts = args.map((file) => {
       let text: string;
@@ -150,7 +165,7 @@ export const mergeCommand: CommandDefinition<MergeOptions> = {
         throw new RvError('bad-file', `not a result file of rvtrace regress: ${(e as Error).message}`, { file });
       }
     });
-    const merged = mergeResults(parts, args);
+    const merged = mergeResults(parts, args, { allowPartial: o.allowPartial === true });
     writeReports(merged, o.json, o.junit);
     return report(merged);
   },
