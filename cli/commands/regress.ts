@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { blockSettings, resolver, shippedOf } from '../../blocks/index.ts';
 import type { CommandDefinition } from '../../core/block.ts';
-import { writeOutputAtomic } from '../../core/io.ts';
+import { checkOutputFile, writeOutputAtomic } from '../../core/io.ts';
 import { parseCount, parseProbability } from '../../core/options.ts';
 import { RvError } from '../../golden-model/common/errors.ts';
 import { junitXml, mergeResults, parseShard, partialLine, runRegression, summaryTable, totals, type Matrix, type Results } from '../../tb/regress.ts';
@@ -44,6 +44,12 @@ export function parseSeeds(text: string): number[] {
     for (let s = a; s <= b; s++) if (!out.includes(s)) out.push(s);
   }
   return out;
+}
+
+/** `--json` and `--junit` checked before anything runs. */
+function checkReports(json: string | undefined, junit: string | undefined): void {
+  if (json !== undefined) checkOutputFile(json, '--json');
+  if (junit !== undefined) checkOutputFile(junit, '--junit');
 }
 
 function writeReports(r: Results, json: string | undefined, junit: string | undefined): void {
@@ -91,6 +97,7 @@ export const regressCommand: CommandDefinition<RegressOptions> = {
       .option('--json <FILE>', 'write the results as JSON (input of rvtrace merge)')
       .option('--junit <FILE>', 'write JUnit XML'),
   async run(_args, o) {
+    checkReports(o.json, o.junit);
     const matrix: Matrix = {
       components: componentList(o.components),
       sets: o.set ?? [],
@@ -150,6 +157,7 @@ export const mergeCommand: CommandDefinition<MergeOptions> = {
       .option('--junit <FILE>', 'write JUnit XML')
       .option('--allow-partial', 'merge an incomplete set of shards and mark the result partial instead of failing'),
   run(args, o) {
+    checkReports(o.json, o.junit);
     const parts = args.map((file) => {
       let text: string;
       try {
@@ -157,13 +165,16 @@ export const mergeCommand: CommandDefinition<MergeOptions> = {
       } catch (e) {
         throw new RvError('io', `cannot read: ${(e as Error).message}`, { file });
       }
+      let r: Results;
       try {
-        const r = JSON.parse(text) as Results;
-        if (!Array.isArray(r.cases) || r.matrix === undefined) throw new Error('no cases or matrix');
-        return r;
-      } catch (e) {
-        throw new RvError('bad-file', `not a result file of rvtrace regress: ${(e as Error).message}`, { file });
+        r = JSON.parse(text) as Results;
+      } catch {
+        throw new RvError('bad-file', 'not a result file of rvtrace regress (not JSON; give the --json output of a regress run)', { file });
       }
+      if (r === null || typeof r !== 'object' || !Array.isArray(r.cases) || r.matrix === undefined) {
+        throw new RvError('bad-file', 'not a result file of rvtrace regress (JSON without "matrix" and "cases"; give the --json output of a regress run)', { file });
+      }
+      return r;
     });
     const merged = mergeResults(parts, args, { allowPartial: o.allowPartial === true });
     writeReports(merged, o.json, o.junit);

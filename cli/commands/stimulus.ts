@@ -4,6 +4,7 @@ import { generateStimulus } from '../../golden-model/hart/stimulus/generate.ts';
 import { knobSettings, knobsFrom, parseCount } from '../../core/options.ts';
 import type { CommandDefinition } from '../../core/block.ts';
 import { outputFormat, writeStream } from '../../core/stream-io.ts';
+import { checkOutputFile } from '../../core/io.ts';
 
 interface Options {
   seed: string;
@@ -29,6 +30,7 @@ export const stimulusCommand: CommandDefinition<Options> = {
       .requiredOption('--out <FILE>', 'output file (.txt: text format, else binary)')
       .option('--format <bin|text>', 'force the output format'),
   run(_args, o, settings) {
+    checkOutputFile(o.out);
     const seed = parseCount(o.seed, '--seed', 0);
     const count = parseCount(o.count, '--count', 1);
     const format = outputFormat(o.out, o.format);

@@ -21,7 +21,7 @@ import { buildWorkload, WORKLOAD_ARCHES, WORKLOADS, type WorkloadArch } from '..
 import { DEFAULT_TIMEOUT_SECONDS } from '../../workloads/qemu.ts';
 import { roundTrip, roundTripConfig, traceProgram } from '../../workloads/trace.ts';
 import type { CommandDefinition } from '../../core/block.ts';
-import { readInput } from '../../core/io.ts';
+import { checkOutputFile, readInput } from '../../core/io.ts';
 import { outputFormat, writeStream } from '../../core/stream-io.ts';
 import { writeOutputAtomic } from '../../core/io.ts';
 import { encodeTvRecords } from '../../golden-model/tvtrace/encoder.ts';
@@ -121,6 +121,7 @@ export const traceElfCommand: CommandDefinition<Options> = {
       .option('-c, --component <NAME|FILE>', 'with --tv --format bytes: a tvtrace component (the stream parameters)')
       .option('--qemu-cpu <CPU>', "with --tv: QEMU's -cpu (default: the workload's hart; rv64 or rv32 for an ELF)"),
   async run([program], o, settings: Settings) {
+    checkOutputFile(o.out);
     if (o.tv) return runTv(program!, o, settings);
     for (const [given, name] of [[o.format, '--format'], [o.component, '--component'], [o.qemuCpu, '--qemu-cpu']] as const) {
       if (given !== undefined) throw new RvError('bad-option', `${name} ${given}: only with --tv`);
