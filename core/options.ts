@@ -50,7 +50,14 @@ export const COSIM_KNOBS = knobSettings().filter((s) => s.name !== 'retires_p' &
 /** Parses `--knob NAME=VALUE` items into the knobs that differ from the defaults. */
 export function parseKnobs(items: readonly string[]): Partial<StimulusKnobs> {
   if (items.length === 0) return {};
-  const all = resolveSettings('cosim', COSIM_KNOBS, items);
+  let all: Settings;
+  try {
+    all = resolveSettings('cosim', COSIM_KNOBS, items);
+  } catch (e) {
+    // The settings parser speaks of --set and of a command; a knob is given with --knob.
+    if (!(e instanceof RvError)) throw e;
+    throw new RvError(e.code, e.message.replace(/^--set /, '--knob ').replace(/'cosim' has no setting of that name/, 'no stimulus knob of that name'), e.location, e.status);
+  }
   const out: Record<string, unknown> = {};
   for (const item of items) {
     const name = item.slice(0, item.indexOf('='));

@@ -79,8 +79,21 @@ export type Resolver = (component: string, sets: readonly string[]) => ResolvedC
 export interface Results {
   readonly tool: string;
   readonly matrix: Matrix;
+  /**
+   * The id of every case of the whole matrix, in order (a case's index is its position), written
+   * by every shard: what a merge must find.
+   */
+  readonly plan?: readonly string[];
   readonly shard?: Shard;
+  /** Only in a merge made with `allowPartial` that lacked something: the shards and cases no result file had. */
+  readonly partial?: Partial;
   readonly cases: CaseRecord[];
+}
+
+/** What a partial merge lacks: shards as `K/N`, cases by id. */
+export interface Partial {
+  readonly missingShards: readonly string[];
+  readonly missingCases: readonly string[];
 }
 
 /** Every case of the matrix, in the fixed order. */
@@ -150,11 +163,27 @@ export async function runRegression(m: Matrix, opts: RegressOptions): Promise<Re
     }
   };
   await Promise.all(Array.from({ length: Math.min(jobs, mine.length) }, worker));
-  return { tool: `rvtrace ${TOOL_VERSION}`, matrix: m, ...(shard ? { shard } : {}), cases: results };
+  return { tool: `rvtrace ${TOOL_VERSION}`, matrix: m, plan: all.map((c) => c.id), ...(shard ? { shard } : {}), cases: results };
 }
 
-/** Merges shard results of one matrix: every case once, in matrix order. */
-export function mergeResults(parts: readonly Results[], names: readonly string[]): Results {
+export interface MergeOptions {
+  /** Merge an incomplete set (shards or cases missing) and mark the result partial instead of failing. */
+  readonly allowPartial?: boolean;
+}
+
+/** `a, b, c` of the first few names, then `and N more`. */
+function someOf(names: readonly string[], shown = 5): string {
+  const head = names.slice(0, shown).join(', ');
+  return names.length > shown ? `${head} and ${names.length - shown} more` : head;
+}
+
+/**
+ * Merges shard results of one matrix: every case once, in matrix order. A set that lacks a shard
+ * (each result names its shard K/N) or a case of the matrix (each result lists every case of the
+ * matrix) is an error naming what is missing, unless `allowPartial`: the result then says what it
+ * lacks (`partial`).
+ */
+export function mergeResults(parts: readonly Results[], names: readonly string[], opts: MergeOptions = {}): Results {
   if (parts.length === 0) throw new RvError('bad-option', 'merge: no result files');
   const first = JSON.stringify(parts[0]!.matrix);
   const byIndex = new Map<number, CaseRecord>();
@@ -165,8 +194,38 @@ export function mergeResults(parts: readonly Results[], names: readonly string[]
       byIndex.set(c.index, c);
     }
   });
+  // Shards: every K of the N the shards were cut into, unless a whole run is among the files.
+  const sharded = parts.map((p, i) => ({ shard: p.shard, name: names[i]! })).filter((x): x is { shard: Shard; name: string } => x.shard !== undefined);
+  const missingShards: string[] = [];
+  if (sharded.length === parts.length) {
+    const n = sharded[0]!.shard.count;
+    const other = sharded.find((x) => x.shard.count !== n);
+    if (other) throw new RvError('bad-file', `merge: ${other.name} is shard ${other.shard.index}/${other.shard.count} but ${sharded[0]!.name} is shard ${sharded[0]!.shard.index}/${n}: shards of different splits`, { file: other.name });
+    const present = new Set(sharded.map((x) => x.shard.index));
+    for (let k = 1; k <= n; k++) if (!present.has(k)) missingShards.push(`${k}/${n}`);
+  }
+  const plan = parts.find((p) => p.plan !== undefined)?.plan;
+  const missingCases = plan === undefined ? [] : plan.filter((_, index) => !byIndex.has(index));
   const cases = [...byIndex.values()].sort((a, b) => a.index - b.index);
-  return { tool: parts[0]!.tool, matrix: parts[0]!.matrix, cases };
+  const merged: Results = { tool: parts[0]!.tool, matrix: parts[0]!.matrix, ...(plan !== undefined ? { plan } : {}), cases };
+  if (missingShards.length === 0 && missingCases.length === 0) return merged;
+  if (!opts.allowPartial) {
+    const what = [
+      ...(missingShards.length > 0 ? [`shard${missingShards.length > 1 ? 's' : ''} ${someOf(missingShards)} missing`] : []),
+      ...(missingCases.length > 0 ? [`${missingCases.length} of ${plan!.length} cases missing (${someOf(missingCases)})`] : []),
+    ];
+    throw new RvError('bad-file', `merge: incomplete: ${what.join('; ')}; give every shard's results, or --allow-partial to merge what there is`);
+  }
+  return { ...merged, partial: { missingShards, missingCases } };
+}
+
+/** The summary's line about a partial merge ('' for a complete one). */
+export function partialLine(r: Results): string {
+  const p = r.partial;
+  if (p === undefined) return '';
+  const shards = p.missingShards.length > 0 ? `, shard${p.missingShards.length > 1 ? 's' : ''} ${someOf(p.missingShards)}` : '';
+  const cases = p.missingCases.length > 0 ? `: ${someOf(p.missingCases)}` : '';
+  return `PARTIAL: ${p.missingCases.length} case${p.missingCases.length === 1 ? '' : 's'} of the matrix not run${shards} missing${cases}`;
 }
 
 export interface Totals {
@@ -224,11 +283,23 @@ const xml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replac
 export function junitXml(r: Results): string {
   const out = ['<?xml version="1.0" encoding="UTF-8"?>'];
   const t = totals(r.cases);
-  out.push(`<testsuites name="rvtrace regress" tests="${t.cases}" failures="${t.failed}" time="${t.seconds.toFixed(3)}">`);
-  for (const comp of new Set(r.cases.map((c) => c.component))) {
+  const missing = r.partial?.missingCases ?? [];
+  // A partial merge: its name says so, and each missing case is a skipped test case of its component.
+  const name = r.partial ? 'rvtrace regress (partial)' : 'rvtrace regress';
+  const skippedAttr = (n: number): string => (r.partial ? ` skipped="${n}"` : '');
+  out.push(`<testsuites name="${name}" tests="${t.cases + missing.length}" failures="${t.failed}"${skippedAttr(missing.length)} time="${t.seconds.toFixed(3)}">`);
+  if (r.partial) {
+    const shards = r.partial.missingShards.length > 0 ? `; missing shards: ${r.partial.missingShards.join(', ')}` : '';
+    out.push(`  <properties><property name="partial" value="${xml(`${missing.length} cases not run${shards}`)}"/></properties>`);
+  }
+  // A missing case's component from its id (component/bpP/seedS; a component may be a path).
+  const componentOf = (id: string): string => id.slice(0, id.lastIndexOf('/', id.lastIndexOf('/') - 1));
+  const missingOf = (comp: string): string[] => missing.filter((id) => componentOf(id) === comp);
+  for (const comp of new Set([...r.cases.map((c) => c.component), ...missing.map(componentOf)])) {
     const cases = r.cases.filter((c) => c.component === comp);
     const ct = totals(cases);
-    out.push(`  <testsuite name="${xml(comp)}" tests="${ct.cases}" failures="${ct.failed}" time="${ct.seconds.toFixed(3)}">`);
+    const skipped = missingOf(comp);
+    out.push(`  <testsuite name="${xml(comp)}" tests="${ct.cases + skipped.length}" failures="${ct.failed}"${skippedAttr(skipped.length)} time="${ct.seconds.toFixed(3)}">`);
     for (const c of cases) {
       const name = `bp${c.backpressure} seed${c.seed}`;
       if (c.status === 'passed') {
@@ -238,6 +309,11 @@ export function junitXml(r: Results): string {
         out.push(`      <failure message="RTL and model differ">${xml(`${c.mismatch ?? ''}\nreplay: ${c.replay}`)}</failure>`);
         out.push('    </testcase>');
       }
+    }
+    for (const id of skipped) {
+      out.push(`    <testcase classname="${xml(comp)}" name="${xml(id.slice(comp.length + 1).replace('/', ' '))}" time="0.000">`);
+      out.push('      <skipped message="not run: missing from the merged results"/>');
+      out.push('    </testcase>');
     }
     out.push('  </testsuite>');
   }

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import type { Xlen } from '../../golden-model/hart/stream.ts';
 import type { CommandDefinition } from '../../core/block.ts';
 import { outputFormat, readStream, TRACE_INPUT_SETTINGS, writeStream } from '../../core/stream-io.ts';
+import { checkOutputFile } from '../../core/io.ts';
 
 interface Options {
   out: string;
@@ -21,6 +22,7 @@ export const convertCommand: CommandDefinition<Options> = {
       .option('--in-format <FORMAT>', 'force the input format: bin, text, etrace-csv, spike-csv')
       .option('--format <bin|text>', 'force the output format'),
   run([file], o, settings) {
+    checkOutputFile(o.out);
     const stream = readStream(file!, o.inFormat, Number(settings.xlen) as Xlen);
     writeStream(o.out, stream, outputFormat(o.out, o.format));
     return 0;

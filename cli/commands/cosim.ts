@@ -7,6 +7,7 @@
 import type { Command } from 'commander';
 import type { CaseSpec, CommandDefinition } from '../../core/block.ts';
 import { collect, parseCount, parseKnobs, parseProbability } from '../../core/options.ts';
+import { checkOutputFile } from '../../core/io.ts';
 import { RvError } from '../../golden-model/common/errors.ts';
 import { blockSettings } from '../../blocks/index.ts';
 import { replayCommand } from '../../tb/case.ts';
@@ -50,6 +51,7 @@ export const cosimCommand: CommandDefinition<Options> = {
       .option('--fst <FILE>', 'waveform written on a mismatch', 'cosim-mismatch.fst')
       .option('--window <CYCLES>', 'cycles of waveform before the mismatch', '200'),
   async run(_args, o, _settings, resolved) {
+    checkOutputFile(o.fst, '--fst');
     const r = resolved!;
     const spec: CaseSpec = {
       component: r.component,

@@ -6,7 +6,7 @@
 import { Option, type Command } from 'commander';
 import { BLOCKS, blockSettings, CODEC_BLOCKS } from '../../blocks/index.ts';
 import type { CodecOption, CommandDefinition } from '../../core/block.ts';
-import { readInput, writeOutputAtomic } from '../../core/io.ts';
+import { checkOutputFile, readNonEmptyInput, writeOutputAtomic } from '../../core/io.ts';
 import { readStream } from '../../core/stream-io.ts';
 import { ExitStatus, RvError } from '../../golden-model/common/errors.ts';
 import { recoveryLine, retiredAddresses, traceRecovery } from '../../golden-model/hart/recovery.ts';
@@ -67,6 +67,7 @@ export const decodeCommand: CommandDefinition<Options> = {
     return c.option('--check', 'check the decoded addresses against the retired instructions of --image and print the fraction recovered');
   },
   run(_args, o, _settings, resolved) {
+    checkOutputFile(o.out);
     const r = resolved!;
     // resolveComponent took only components of CODEC_BLOCKS.
     const codec = r.block.codec!;
@@ -84,7 +85,7 @@ export const decodeCommand: CommandDefinition<Options> = {
       }
       let decoded;
       try {
-        decoded = codec.decodeFile(readInput(o.in), r.config);
+        decoded = codec.decodeFile(readNonEmptyInput(o.in, `a trace byte stream of the ${r.block.title}`), r.config);
       } catch (e) {
         throw e instanceof RvError && e.location.file === undefined ? e.inFile(o.in) : e;
       }
@@ -96,7 +97,7 @@ export const decodeCommand: CommandDefinition<Options> = {
     const stream = readStream(o.image, undefined, codec.xlen(r.config));
     const image = stream.image;
     if (image.size === 0) throw new RvError('bad-file', 'this file holds no program image', { file: o.image });
-    const bytes = readInput(o.in);
+    const bytes = readNonEmptyInput(o.in, `a trace byte stream of the ${r.block.title}`);
     let items;
     try {
       items = codec.decode(bytes, image, r.config, codecOptions);

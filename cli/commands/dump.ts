@@ -7,7 +7,7 @@
 import type { Command } from 'commander';
 import { blockSettings, CODEC_BLOCKS } from '../../blocks/index.ts';
 import type { CommandDefinition, TraceStats } from '../../core/block.ts';
-import { readInput } from '../../core/io.ts';
+import { readNonEmptyInput } from '../../core/io.ts';
 import { readStream } from '../../core/stream-io.ts';
 import { RvError } from '../../golden-model/common/errors.ts';
 import { streamStats } from '../../golden-model/hart/stats.ts';
@@ -61,7 +61,7 @@ export const dumpCommand: CommandDefinition<Options> = {
     // resolveComponent took only components of CODEC_BLOCKS.
     const codec = r.block.codec!;
     if (o.image !== undefined && !o.stats) throw new RvError('bad-option', `--image ${o.image}: only with --stats (bits per instruction)`);
-    const bytes = readInput(o.in);
+    const bytes = readNonEmptyInput(o.in, `a trace byte stream of the ${r.block.title}`);
     let lines: string[];
     try {
       lines = o.stats ? statsLines(codec.stats(bytes, r.config), codec.units, bytes.length) : codec.dump(bytes, r.config);

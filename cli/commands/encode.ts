@@ -5,7 +5,8 @@
 import type { Command } from 'commander';
 import { blockSettings, CODEC_BLOCKS } from '../../blocks/index.ts';
 import type { CommandDefinition, EncodedTrace } from '../../core/block.ts';
-import { readInput, writeOutputAtomic } from '../../core/io.ts';
+import { parseCount } from '../../core/options.ts';
+import { checkOutputFile, readInput, writeOutputAtomic } from '../../core/io.ts';
 import { readStream } from '../../core/stream-io.ts';
 import { joinEtraceDataCsv } from '../../golden-model/hart/formats/etrace-data-csv.ts';
 import { RvError } from '../../golden-model/common/errors.ts';
@@ -54,12 +55,13 @@ export const encodeCommand: CommandDefinition<Options> = {
       .option('--backpressure <P>', 'probability that the transport is not ready in a cycle', '0')
       .option('--seed <S>', 'seed of the back-pressure pattern', '1'),
   run(_args, o, _settings, resolved) {
+    checkOutputFile(o.out);
     const r = resolved!;
     // resolveComponent took only components of CODEC_BLOCKS.
     const codec = r.block.codec!;
     const p = Number(o.backpressure);
     if (!(p >= 0 && p < 1)) throw new RvError('bad-option', `--backpressure ${o.backpressure}: expected a probability from 0 to below 1`);
-    const seed = Number(o.seed);
+    const seed = parseCount(o.seed, '--seed', 0);
     const transport = p > 0 ? { ready: (c: number) => !cycleChance(seed, c, p) } : {};
     let result: EncodedTrace;
     let n: number | undefined;

@@ -7,6 +7,7 @@
 import type { Command } from 'commander';
 import type { CommandDefinition } from '../../core/block.ts';
 import { parseCount } from '../../core/options.ts';
+import { checkOutputDir } from '../../core/io.ts';
 import { RvError } from '../../golden-model/common/errors.ts';
 import { replayCommand } from '../../tb/case.ts';
 import { type CaseRunner, FIXTURE_DIR, fuzz } from '../../tb/fuzz.ts';
@@ -59,6 +60,7 @@ export const fuzzCommand: CommandDefinition<Options> = {
       .option('--schema-dir <DIR>', 'folder with the IEEE 1685-2014/2022 schemas the components are validated against'),
   async run(_args, o) {
     const seconds = parseDuration(o.time);
+    checkOutputDir(o.out);
     const seed = parseCount(o.seed, '--seed', 0);
     const components = componentList(o.components);
     const resolve = resolver('fuzz', o.schemaDir);

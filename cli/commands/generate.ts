@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import type { Command } from 'commander';
 import { blockSettings } from '../../blocks/index.ts';
 import type { CommandDefinition } from '../../core/block.ts';
+import { checkOutputDir } from '../../core/io.ts';
 import { generatedFiles, outputNames } from '../../generator/output.ts';
 import { writeDirectoryAtomic } from '../../generator/render.ts';
 import { defaultSchemaDir, validateXsd } from '../../ipxact/reader/xsd.ts';
@@ -37,6 +38,7 @@ export const generateCommand: CommandDefinition<Options> = {
   ].join('\n'),
   options: (cmd: Command) => cmd.requiredOption('-o, --out <DIR>', 'output directory (replaced whole)'),
   run(_args, o, _settings, resolved) {
+    checkOutputDir(o.out);
     const r = resolved!;
     const files = generatedFiles(r);
     const schemaDir = o.schemaDir ?? defaultSchemaDir();

@@ -10,6 +10,7 @@ import { basename, dirname, join } from 'node:path';
 import type { Command } from 'commander';
 import { blockSettings } from '../../blocks/index.ts';
 import type { CommandDefinition, Provenance } from '../../core/block.ts';
+import { checkOutputFile, writeOutputAtomic } from '../../core/io.ts';
 import { RvError } from '../../golden-model/common/errors.ts';
 import { componentXml } from '../../generator/output.ts';
 import type { IpxactStandard } from '../../ipxact/reader/component.ts';
@@ -47,6 +48,7 @@ export const ipxactCommand: CommandDefinition<Options> = {
   run(_args, o, _settings, resolved) {
     if (o.standard !== '2014' && o.standard !== '2022') throw new RvError('bad-option', `--standard ${o.standard}: expected 2014 or 2022`);
     const standard: IpxactStandard = o.standard;
+    checkOutputFile(o.out);
     const r = resolved!;
     writeValidated(o.out, componentXml(r, standard, ipxactCommandLine(r.provenance, standard)), standard, o.schemaDir ?? defaultSchemaDir());
     const v = r.vlnv;
@@ -61,9 +63,14 @@ function writeValidated(out: string, text: string, standard: IpxactStandard, sch
   try {
     mkdirSync(dirname(out), { recursive: true });
     writeFileSync(tmp, text);
-  } catch (e) {
-    rmSync(tmp, { force: true });
-    throw new RvError('io', `cannot write: ${(e as Error).message}`, { file: out });
+  } catch {
+    try {
+      rmSync(tmp, { force: true });
+    } catch {
+      // Nothing was written there.
+    }
+    // The same write again, for its error in the user's terms.
+    writeOutputAtomic(out, text);
   }
   const errors = validateXsd(tmp, standard, schemaDir);
   if (errors.length > 0) {
@@ -74,8 +81,8 @@ function writeValidated(out: string, text: string, standard: IpxactStandard, sch
   }
   try {
     renameSync(tmp, out);
-  } catch (e) {
+  } catch {
     rmSync(tmp, { force: true });
-    throw new RvError('io', `cannot write: ${(e as Error).message}`, { file: out });
+    writeOutputAtomic(out, text);
   }
 }

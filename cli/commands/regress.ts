@@ -7,10 +7,10 @@ import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { blockSettings, resolver, shippedOf } from '../../blocks/index.ts';
 import type { CommandDefinition } from '../../core/block.ts';
-import { writeOutputAtomic } from '../../core/io.ts';
+import { checkOutputFile, writeOutputAtomic } from '../../core/io.ts';
 import { parseCount, parseProbability } from '../../core/options.ts';
 import { RvError } from '../../golden-model/common/errors.ts';
-import { junitXml, mergeResults, parseShard, runRegression, summaryTable, totals, type Matrix, type Results } from '../../tb/regress.ts';
+import { junitXml, mergeResults, parseShard, partialLine, runRegression, summaryTable, totals, type Matrix, type Results } from '../../tb/regress.ts';
 
 interface RegressOptions {
   components?: string;
@@ -46,6 +46,12 @@ export function parseSeeds(text: string): number[] {
   return out;
 }
 
+/** `--json` and `--junit` checked before anything runs. */
+function checkReports(json: string | undefined, junit: string | undefined): void {
+  if (json !== undefined) checkOutputFile(json, '--json');
+  if (junit !== undefined) checkOutputFile(junit, '--junit');
+}
+
 function writeReports(r: Results, json: string | undefined, junit: string | undefined): void {
   if (json !== undefined) writeOutputAtomic(json, Buffer.from(`${JSON.stringify(r, null, 1)}\n`));
   if (junit !== undefined) writeOutputAtomic(junit, Buffer.from(junitXml(r)));
@@ -56,7 +62,9 @@ function report(r: Results): number {
   const failed = r.cases.filter((c) => c.status === 'failed');
   for (const c of failed) process.stdout.write(`FAILED ${c.id}\n  replay: ${c.replay}\n`);
   const t = totals(r.cases);
-  process.stdout.write(`${t.passed} passed, ${t.failed} failed\n`);
+  const partial = partialLine(r);
+  if (partial !== '') process.stdout.write(`${partial}\n`);
+  process.stdout.write(`${t.passed} passed, ${t.failed} failed${r.partial ? ` (partial: ${r.partial.missingCases.length} not run)` : ''}\n`);
   return t.failed === 0 ? 0 : 1;
 }
 
@@ -89,6 +97,7 @@ export const regressCommand: CommandDefinition<RegressOptions> = {
       .option('--json <FILE>', 'write the results as JSON (input of rvtrace merge)')
       .option('--junit <FILE>', 'write JUnit XML'),
   async run(_args, o) {
+    checkReports(o.json, o.junit);
     const matrix: Matrix = {
       components: componentList(o.components),
       sets: o.set ?? [],
@@ -125,6 +134,7 @@ export const regressCommand: CommandDefinition<RegressOptions> = {
 interface MergeOptions {
   json?: string;
   junit?: string;
+  allowPartial?: boolean;
 }
 
 export const mergeCommand: CommandDefinition<MergeOptions> = {
@@ -132,9 +142,22 @@ export const mergeCommand: CommandDefinition<MergeOptions> = {
   args: '<RESULTS...>',
   summary: 'merge the JSON results of regression shards into one (summary, JSON, JUnit XML)',
   settings: [],
-  details: ['Example:', '  rvtrace merge shard-*.json --json all.json --junit all.xml'].join('\n'),
-  options: (cmd: Command) => cmd.option('--json <FILE>', 'write the merged results as JSON').option('--junit <FILE>', 'write JUnit XML'),
+  details: [
+    'Example:',
+    '  rvtrace merge shard-*.json --json all.json --junit all.xml',
+    'Every shard of the split (each result file names its shard K/N) and every case of the matrix',
+    '(each lists them) must be there: otherwise the merge fails, naming what is missing (exit status 2).',
+    'With --allow-partial it merges what there is and marks the result partial: a "partial" field in',
+    'the JSON, the missing cases as skipped test cases in the JUnit XML (suite "rvtrace regress',
+    '(partial)"), a PARTIAL line in the summary; the exit status then follows the cases that ran.',
+  ].join('\n'),
+  options: (cmd: Command) =>
+    cmd
+      .option('--json <FILE>', 'write the merged results as JSON')
+      .option('--junit <FILE>', 'write JUnit XML')
+      .option('--allow-partial', 'merge an incomplete set of shards and mark the result partial instead of failing'),
   run(args, o) {
+    checkReports(o.json, o.junit);
     const parts = args.map((file) => {
       let text: string;
       try {
@@ -142,15 +165,18 @@ export const mergeCommand: CommandDefinition<MergeOptions> = {
       } catch (e) {
         throw new RvError('io', `cannot read: ${(e as Error).message}`, { file });
       }
+      let r: Results;
       try {
-        const r = JSON.parse(text) as Results;
-        if (!Array.isArray(r.cases) || r.matrix === undefined) throw new Error('no cases or matrix');
-        return r;
-      } catch (e) {
-        throw new RvError('bad-file', `not a result file of rvtrace regress: ${(e as Error).message}`, { file });
+        r = JSON.parse(text) as Results;
+      } catch {
+        throw new RvError('bad-file', 'not a result file of rvtrace regress (not JSON; give the --json output of a regress run)', { file });
       }
+      if (r === null || typeof r !== 'object' || !Array.isArray(r.cases) || r.matrix === undefined) {
+        throw new RvError('bad-file', 'not a result file of rvtrace regress (JSON without "matrix" and "cases"; give the --json output of a regress run)', { file });
+      }
+      return r;
     });
-    const merged = mergeResults(parts, args);
+    const merged = mergeResults(parts, args, { allowPartial: o.allowPartial === true });
     writeReports(merged, o.json, o.junit);
     return report(merged);
   },

@@ -6,6 +6,7 @@ import { dataKnobSettings, dataKnobsFrom } from '../../golden-model/hart/stimulu
 import { knobSettings, knobsFrom, parseCount } from '../../core/options.ts';
 import type { CommandDefinition } from '../../core/block.ts';
 import { outputFormat, writeStream } from '../../core/stream-io.ts';
+import { checkOutputFile } from '../../core/io.ts';
 
 interface Options {
   seed: string;
@@ -35,6 +36,7 @@ export const stimulusCommand: CommandDefinition<Options> = {
       .option('--format <bin|text>', 'force the output format')
       .option('--data', 'add the data accesses of E-Trace data trace (loads, stores, AMOs, CSRs; data_* settings)'),
   run(_args, o, settings) {
+    checkOutputFile(o.out);
     const seed = parseCount(o.seed, '--seed', 0);
     const count = parseCount(o.count, '--count', 1);
     const format = outputFormat(o.out, o.format);

@@ -21,7 +21,7 @@ import { buildWorkload, WORKLOAD_ARCHES, WORKLOADS, type WorkloadArch } from '..
 import { DEFAULT_TIMEOUT_SECONDS } from '../../workloads/qemu.ts';
 import { attachTracedAccesses, roundTrip, roundTripConfig, traceDataAccesses, traceProgram } from '../../workloads/trace.ts';
 import type { CommandDefinition } from '../../core/block.ts';
-import { readInput } from '../../core/io.ts';
+import { checkOutputFile, readInput } from '../../core/io.ts';
 import { outputFormat, writeStream } from '../../core/stream-io.ts';
 import { writeOutputAtomic } from '../../core/io.ts';
 import { encodeTvRecords } from '../../golden-model/tvtrace/encoder.ts';
@@ -127,6 +127,7 @@ export const traceElfCommand: CommandDefinition<Options> = {
       .option('--qemu-cpu <CPU>', "with --tv: QEMU's -cpu (default: the workload's hart; rv64 or rv32 for an ELF)"),
   async run([program], o, settings: Settings) {
     if (o.tv && o.data) throw new RvError('bad-option', '--data: not with --tv (the tandem-verification records carry the memory accesses already)');
+    checkOutputFile(o.out);
     if (o.tv) return runTv(program!, o, settings);
     for (const [given, name] of [[o.format, '--format'], [o.component, '--component'], [o.qemuCpu, '--qemu-cpu']] as const) {
       if (given !== undefined) throw new RvError('bad-option', `${name} ${given}: only with --tv`);

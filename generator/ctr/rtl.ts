@@ -248,7 +248,7 @@ function entriesContext(c: CtrConfig, banner: string) {
   const liveRows = CTR_DEPTHS.map((_, i) => i)
     .filter((i) => i >= lo && i <= hi)
     .map((i) => ({ idx: `3'd${i}`, live: svSized(n, (1n << BigInt(16 << i)) - 1n) }));
-  return { ...common(c, banner), entriesR: svRange(n), wdataHiBits: c.xlen === 64 ? svBits(63, 32) : '', liveRows, defaultLive: liveRows[0]!.live };
+  return { ...common(c, banner), srcHiR: svRange(c.xlen - 1), srcHiBits: svBits(c.xlen - 1, 1), entriesR: svRange(n), wdataHiBits: c.xlen === 64 ? svBits(63, 32) : '', liveRows, defaultLive: liveRows[0]!.live };
 }
 
 function topContext(c: CtrConfig, rtl: CtrRtlParams, settings: Settings, banner: string) {

@@ -3,14 +3,19 @@
 // Do not edit: regenerate with `npx rvtrace generate -c ctr-rv32 -o <dir>`.
 //
 // ctr_entries: the CTR array, 64 physical entries of ctrsource (32 bits), ctrtarget
-// (32 bits) and ctrdata (32 bits, implemented fields only) held in flops, so that a clear
-// zeroes every entry in one cycle. Writes of one cycle, in the order they apply (a later one wins
-// where two write the same register): the hardware update of ctr_record (a push or overwrite
-// writes all three registers of one entry, a pop clears ctrsource.V of one entry), then the CSR
-// side (one register of one entry through *ireg*), then the zeroing of entries a larger depth
-// exposes, then CLR / SCTRCLR (every entry). One read port: the entry the CSR access addresses.
-// The arrays are unpacked (Yosys turns them into registers, one per entry, and the read into a
-// multiplexer; Verilator indexes them directly); every entry's flops are reset and loaded.
+// (32 bits) and ctrdata (32 bits, implemented fields only). Writes of one cycle, in the
+// order they apply (a later one wins where two write the same register): the hardware update of
+// ctr_record (a push or overwrite writes all three registers of one entry, a pop clears
+// ctrsource.V of one entry), then the CSR side (one register of one entry through *ireg*), then
+// the zeroing of entries a larger depth exposes, then CLR / SCTRCLR (every entry). One read
+// port: the entry the CSR access addresses.
+//
+// The values are held as a memory with two write ports and no reset, and one flop per entry
+// and register says whether it holds a value written since reset or its last zeroing; a
+// register without one reads as zero. A clear thus zeroes every entry in one cycle by
+// resetting 64-bit vectors, a write touches one entry, and ctrsource.V, which a pop
+// clears on its own, is a vector bit beside the memory. Synthesis needs no per-entry reset or
+// clear multiplexer, and a simulator does a cycle's work without visiting every entry.
 module ctr_entries (
   input  logic        clk_i,
   input  logic        rst_ni,
@@ -34,14 +39,17 @@ module ctr_entries (
 );
   localparam int Entries = 64;
 
-  // mem2reg: registers, not a RAM (Yosys would otherwise say so in a warning).
-  (* mem2reg *) logic [31:0] src_q [Entries];
-  (* mem2reg *) logic [31:0] src_d [Entries];
-  (* mem2reg *) logic [31:0] tgt_q [Entries];
-  (* mem2reg *) logic [31:0] tgt_d [Entries];
-  (* mem2reg *) logic [31:0] dat_q [Entries];
-  (* mem2reg *) logic [31:0] dat_d [Entries];
+  // ctrsource without V, ctrtarget, ctrdata: meaningful only where the *_ok_q bit is set.
+  logic [30:0] src_mem [Entries];
+  logic [31:0] tgt_mem [Entries];
+  logic [31:0] dat_mem [Entries];
 
+  // One bit per entry: ctrsource.V, and for each register whether it was written since reset
+  // or its entry's last zeroing.
+  logic [63:0] src_v_q, src_v_d;
+  logic [63:0] src_ok_q, src_ok_d;
+  logic [63:0] tgt_ok_q, tgt_ok_d;
+  logic [63:0] dat_ok_q, dat_ok_d;
   logic [63:0] zero_sel;
 
   // The physical entries below the depth of an index (log2(depth) - 4).
@@ -54,52 +62,61 @@ module ctr_entries (
     endcase
   endfunction
 
-  assign zero_sel = grow_i ? (live_of(grow_to_i) & ~live_of(grow_from_i)) : '0;
+  // The entries this cycle zeroes: every one on a clear, those a larger depth exposes.
+  assign zero_sel = clear_i ? '1 : grow_i ? (live_of(grow_to_i) & ~live_of(grow_from_i)) : '0;
 
-  // The next state of every entry. The selects compare the entry's index with the written
-  // physical index (a decoder per entry, as a one-hot shift would give, without a shift of
-  // 64 bits for every entry in simulation).
+  always_ff @(posedge clk_i) begin
+    if (hw_we_i) begin
+      src_mem[hw_phys_i] <= hw_src_i[31:1];
+      tgt_mem[hw_phys_i] <= hw_tgt_i;
+      dat_mem[hw_phys_i] <= hw_dat_i;
+    end
+    if (csr_we_i && (csr_reg_i == 2'd1)) src_mem[csr_phys_i] <= csr_wdata_i[31:1];
+    if (csr_we_i && (csr_reg_i == 2'd2)) tgt_mem[csr_phys_i] <= csr_wdata_i;
+    if (csr_we_i && (csr_reg_i == 2'd3)) dat_mem[csr_phys_i] <= csr_wdata_i[31:0];
+  end
+
   always_comb begin
-    for (int i = 0; i < Entries; i++) begin
-      src_d[i] = src_q[i];
-      tgt_d[i] = tgt_q[i];
-      dat_d[i] = dat_q[i];
-      if (hw_we_i && (hw_phys_i == i[5:0])) begin
-        src_d[i] = hw_src_i;
-        tgt_d[i] = hw_tgt_i;
-        dat_d[i] = hw_dat_i;
-      end
-      if (hw_inval_i && (hw_phys_i == i[5:0])) src_d[i][0] = 1'b0;
-      if (csr_we_i && (csr_phys_i == i[5:0])) begin
-        if (csr_reg_i == 2'd1) src_d[i] = csr_wdata_i;
-        if (csr_reg_i == 2'd2) tgt_d[i] = csr_wdata_i;
-        if (csr_reg_i == 2'd3) dat_d[i] = csr_wdata_i[31:0];
-      end
-      if (clear_i || zero_sel[i]) begin
-        src_d[i] = '0;
-        tgt_d[i] = '0;
-        dat_d[i] = '0;
-      end
+    src_v_d  = src_v_q;
+    src_ok_d = src_ok_q;
+    tgt_ok_d = tgt_ok_q;
+    dat_ok_d = dat_ok_q;
+    if (hw_we_i) begin
+      src_v_d[hw_phys_i]  = hw_src_i[0];
+      src_ok_d[hw_phys_i] = 1'b1;
+      tgt_ok_d[hw_phys_i] = 1'b1;
+      dat_ok_d[hw_phys_i] = 1'b1;
+    end
+    if (hw_inval_i) src_v_d[hw_phys_i] = 1'b0;
+    if (csr_we_i && (csr_reg_i == 2'd1)) begin
+      src_v_d[csr_phys_i]  = csr_wdata_i[0];
+      src_ok_d[csr_phys_i] = 1'b1;
+    end
+    if (csr_we_i && (csr_reg_i == 2'd2)) tgt_ok_d[csr_phys_i] = 1'b1;
+    if (csr_we_i && (csr_reg_i == 2'd3)) dat_ok_d[csr_phys_i] = 1'b1;
+    src_v_d  = src_v_d & ~zero_sel;
+    src_ok_d = src_ok_d & ~zero_sel;
+    tgt_ok_d = tgt_ok_d & ~zero_sel;
+    dat_ok_d = dat_ok_d & ~zero_sel;
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      src_v_q  <= '0;
+      src_ok_q <= '0;
+      tgt_ok_q <= '0;
+      dat_ok_q <= '0;
+    end else begin
+      src_v_q  <= src_v_d;
+      src_ok_q <= src_ok_d;
+      tgt_ok_q <= tgt_ok_d;
+      dat_ok_q <= dat_ok_d;
     end
   end
 
-  assign rd_src_o = src_q[csr_phys_i];
-  assign rd_tgt_o = tgt_q[csr_phys_i];
-  assign rd_dat_o = dat_q[csr_phys_i];
-
-  for (genvar g = 0; g < Entries; g++) begin : g_entry
-    always_ff @(posedge clk_i or negedge rst_ni) begin
-      if (!rst_ni) begin
-        src_q[g] <= '0;
-        tgt_q[g] <= '0;
-        dat_q[g] <= '0;
-      end else begin
-        src_q[g] <= src_d[g];
-        tgt_q[g] <= tgt_d[g];
-        dat_q[g] <= dat_d[g];
-      end
-    end
-  end
+  assign rd_src_o = { src_ok_q[csr_phys_i] ? src_mem[csr_phys_i] : '0, src_v_q[csr_phys_i] };
+  assign rd_tgt_o = tgt_ok_q[csr_phys_i] ? tgt_mem[csr_phys_i] : '0;
+  assign rd_dat_o = dat_ok_q[csr_phys_i] ? dat_mem[csr_phys_i] : '0;
 
 `ifndef SYNTHESIS
   // Invariants, checked at each rising edge out of reset (the reset edge is in the sensitivity
