@@ -217,6 +217,19 @@ function fieldsContext(c: NtraceConfig, banner: string) {
   };
 }
 
+/** The rows of ntrace_bytes's table of ceil(len / 6) for every len of lw + 1 bits, one row per result. */
+function mdosRows(lw: number, nw: number): string[] {
+  const top = 2 ** (lw + 1) - 1;
+  const rows: string[] = [];
+  for (let q = 0; 6 * q - 5 <= top; q++) {
+    const lens: string[] = [];
+    // Hexadecimal: the decimal literals of TCODEs (6'd30 ...) mark their messages in the RTL.
+    for (let len = Math.max(0, 6 * q - 5); len <= Math.min(6 * q, top); len++) lens.push(svSized(lw + 1, BigInt(len)));
+    rows.push(`${lens.join(', ')}: mdos = ${svSized(nw, BigInt(q % 2 ** nw))};`);
+  }
+  return rows;
+}
+
 function bytesContext(c: NtraceConfig, banner: string) {
   const w = ntraceWidths(c);
   const mb = maxNtraceMessageBytes(c);
@@ -227,7 +240,9 @@ function bytesContext(c: NtraceConfig, banner: string) {
     nw: bitsFor(mb),
     nr: svRange(bitsFor(mb)),
     br: svRange(mb * 8),
+    mdosRows: mdosRows(w.lw, bitsFor(mb)),
     s1w,
+    headBase: 6 + c.srcWidth,
     c1: Math.min(mb, Math.ceil(s1w / 6)),
     cv: Math.min(mb, Math.ceil(w.vw / 6)),
     vOnes: `{${w.vw}{1'b1}}`,

@@ -3,9 +3,9 @@
 // Do not edit: regenerate with `npx rvtrace generate -c ntrace-full -o <dir>`.
 //
 // ntrace_fields: the layout of one message for the packer: the head (TCODE[6], SRC[4] = 1, then
-// the message's fixed fields, which share bytes and so are one field) and the length of each
-// variable field: its bit length, at least 1 (N-Trace "Fields in Messages": a zero value is one
-// bit), and for an address field (F-ADDR, U-ADDR) with the Virtual Addresses
+// the message's fixed fields, which share bytes and so are one field) and the length of each of
+// its nvar_i variable fields (0 for the fields it does not have): its bit length, at least 1
+// (N-Trace "Fields in Messages": a zero value is one bit), and for an address field (F-ADDR, U-ADDR) with the Virtual Addresses
 // Optimization the fewest whole MDOs (6k bits) whose top bit, extended, gives back the value.
 // An Ownership message (TCODE 2) has no fixed field: its PROCESS = {CONTEXT, V, PRV[1:0],
 // FORMAT[1:0]} (N-Trace "Ownership Message") is one variable field, v0, right after the head.
@@ -14,6 +14,7 @@ module ntrace_fields (
   input  logic [5:0]  fix_i,
   input  logic [2:0]  fixw_i,
   input  logic        addr_i,
+  input  logic [2:0]  nvar_i,
   input  logic [63:0] v0_i,
   input  logic [63:0] v1_i,
   input  logic [63:0] v2_i,
@@ -72,8 +73,17 @@ module ntrace_fields (
 
   assign head_o = {fix_i, 4'h1, tcode_i};
   assign head_len_o = Lw'(10) + Lw'(fixw_i);
-  assign l0_o = var_length(v0_i);
-  assign l1_o = addr_i ? addr_length(v1_i) : var_length(v1_i);
-  assign l2_o = var_length(v2_i);
-  assign l3_o = var_length(v3_i);
+
+  // Only the nvar_i fields the message has are measured (the others are 0): an empty slot or a
+  // short message costs the simulator nothing more.
+  always_comb begin
+    l0_o = 7'h00;
+    l1_o = 7'h00;
+    l2_o = 7'h00;
+    l3_o = 7'h00;
+    if (nvar_i > 3'd0) l0_o = var_length(v0_i);
+    if (nvar_i > 3'd1) l1_o = addr_i ? addr_length(v1_i) : var_length(v1_i);
+    if (nvar_i > 3'd2) l2_o = var_length(v2_i);
+    if (nvar_i > 3'd3) l3_o = var_length(v3_i);
+  end
 endmodule

@@ -3,14 +3,15 @@
 // Do not edit: regenerate with `npx rvtrace generate -c ntrace -o <dir>`.
 //
 // ntrace_fields: the layout of one message for the packer: the head (TCODE[6], no SRC, then
-// the message's fixed fields, which share bytes and so are one field) and the length of each
-// variable field: its bit length, at least 1 (N-Trace "Fields in Messages": a zero value is one
-// bit).
+// the message's fixed fields, which share bytes and so are one field) and the length of each of
+// its nvar_i variable fields (0 for the fields it does not have): its bit length, at least 1
+// (N-Trace "Fields in Messages": a zero value is one bit).
 module ntrace_fields (
   input  logic [5:0]  tcode_i,
   input  logic [5:0]  fix_i,
   input  logic [2:0]  fixw_i,
   input  logic        addr_i,
+  input  logic [2:0]  nvar_i,
   input  logic [62:0] v0_i,
   input  logic [62:0] v1_i,
   input  logic [62:0] v2_i,
@@ -51,8 +52,17 @@ module ntrace_fields (
   assign unused_addr = addr_i;  // every address field is a plain variable field
   assign head_o = {fix_i, tcode_i};
   assign head_len_o = Lw'(6) + Lw'(fixw_i);
-  assign l0_o = var_length(v0_i);
-  assign l1_o = var_length(v1_i);
-  assign l2_o = var_length(v2_i);
-  assign l3_o = var_length(v3_i);
+
+  // Only the nvar_i fields the message has are measured (the others are 0): an empty slot or a
+  // short message costs the simulator nothing more.
+  always_comb begin
+    l0_o = 6'h00;
+    l1_o = 6'h00;
+    l2_o = 6'h00;
+    l3_o = 6'h00;
+    if (nvar_i > 3'd0) l0_o = var_length(v0_i);
+    if (nvar_i > 3'd1) l1_o = var_length(v1_i);
+    if (nvar_i > 3'd2) l2_o = var_length(v2_i);
+    if (nvar_i > 3'd3) l3_o = var_length(v3_i);
+  end
 endmodule

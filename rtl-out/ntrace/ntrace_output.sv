@@ -90,7 +90,8 @@ module ntrace_output (
   // The slots' variable fields, with TSTAMP last.
   always_comb begin
     for (int k = 0; k < K; k++) begin
-      nvar[k*3 +: 3] = s_nvar_i[k*3 +: 3];
+      // An empty slot has no fields (ntrace_bytes lays nothing out).
+      nvar[k*3 +: 3] = s_valid_i[k] ? s_nvar_i[k*3 +: 3] : 3'd0;
       v1[k*Vw +: Vw] = s_v1_i[k*Vw +: Vw];
       v2[k*Vw +: Vw] = s_v2_i[k*Vw +: Vw];
       v3[k*Vw +: Vw] = 63'h0000_0000_0000_0000;
@@ -148,11 +149,15 @@ module ntrace_output (
     end
 
     // The bytes written at wptr onwards (modulo Cap).
-    rot = (2*Cap*8)'(stage) << {wptr_q, 3'b000};
     mem_d = mem_q;
-    for (int i = 0; i < Cap; i++) begin
-      rel = ((Cw+1)'(i) >= (Cw+1)'(wptr_q)) ? (Cw+1)'(i) - (Cw+1)'(wptr_q) : (Cw+1)'(Cap + i) - (Cw+1)'(wptr_q);
-      if (rel < used) mem_d[8*i +: 8] = rot[8*i +: 8] | rot[8*(i+Cap) +: 8];
+    rot = '0;
+    rel = '0;
+    if (used != '0) begin  // most cycles write nothing
+      rot = (2*Cap*8)'(stage) << {wptr_q, 3'b000};
+      for (int i = 0; i < Cap; i++) begin
+        rel = ((Cw+1)'(i) >= (Cw+1)'(wptr_q)) ? (Cw+1)'(i) - (Cw+1)'(wptr_q) : (Cw+1)'(Cap + i) - (Cw+1)'(wptr_q);
+        if (rel < used) mem_d[8*i +: 8] = rot[8*i +: 8] | rot[8*(i+Cap) +: 8];
+      end
     end
     count_d = Cw'((Cw+1)'(count_q) - (Cw+1)'(pop) + used);
     rptr_d = rptr_q;

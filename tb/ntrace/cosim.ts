@@ -127,14 +127,23 @@ export function ntraceFrameWriter(c: NtraceConfig, w: FrameWriter): (rs: readonl
         throw new RvError('bad-value', `record ${index + k}: a further signal group of a cycle with its own priv, context or ctype (the cycle's first group carries them)`);
       }
     });
-    itype(groups(rs, 4n, (g) => BigInt(g.itype & 0xf)));
-    iretire(groups(rs, iw, (g) => BigInt(g.iretire)));
-    ilastsize(groups(rs, 1n, (g) => BigInt(g.ilastsize & 1)));
-    iaddr(groups(rs, aw, (g) => g.iaddr & addrMask));
+    if (rs.length === 1) {
+      // One signal group (nearly every cycle): the values as they are, without packing bigints.
+      itype(r.itype & 0xf);
+      iretire(r.iretire);
+      ilastsize(r.ilastsize & 1);
+      iaddr(r.iaddr & addrMask);
+      trigger(r.trigger & 7);
+    } else {
+      itype(groups(rs, 4n, (g) => BigInt(g.itype & 0xf)));
+      iretire(groups(rs, iw, (g) => BigInt(g.iretire)));
+      ilastsize(groups(rs, 1n, (g) => BigInt(g.ilastsize & 1)));
+      iaddr(groups(rs, aw, (g) => g.iaddr & addrMask));
+      trigger(groups(rs, 3n, (g) => BigInt(g.trigger & 7)));
+    }
     priv(r.priv & 7);
     context?.(r.context & contextMask);
     ctype?.(r.ctype & 3);
-    trigger(groups(rs, 3n, (g) => BigInt(g.trigger & 7)));
     halted(r.halted ? 1 : 0);
     reset(r.reset ? 1 : 0);
     tstamp?.(r.time & ((1n << 64n) - 1n));
