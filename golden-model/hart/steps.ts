@@ -45,6 +45,11 @@ export interface Step {
   tval: bigint;
   /** Where the step comes from (a line of the input), for error messages. */
   line: number;
+  /**
+   * The sequential successor of `addr` (addr + the instruction's length, wrapped to XLEN), when the
+   * importer has it (importers cache what they know per address); computed when undefined.
+   */
+  successor?: bigint;
 }
 
 export interface StepOptions<S extends Step> {
@@ -139,12 +144,15 @@ export class StepConverter<S extends Step = Step> {
       this.prevInfo = undefined;
       return;
     }
-    let known = this.successors.get(info);
-    if (known === undefined || known.addr !== step.addr) {
-      known = { addr: step.addr, next: BigInt.asUintN(this.xlen, step.addr + BigInt(info.length)) };
-      this.successors.set(info, known);
+    let successor = step.successor;
+    if (successor === undefined) {
+      let known = this.successors.get(info);
+      if (known === undefined || known.addr !== step.addr) {
+        known = { addr: step.addr, next: BigInt.asUintN(this.xlen, step.addr + BigInt(info.length)) };
+        this.successors.set(info, known);
+      }
+      successor = known.next;
     }
-    const successor = known.next;
     let itype: number = Itype.none;
     let sijump = false;
     if (info.control === 'branch') {
