@@ -10,7 +10,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { accessSync, constants, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { delimiter, dirname, isAbsolute, join } from 'node:path';
 import { finishedWriting, startedWriting } from '../core/unfinished-files.ts';
 import { RvError } from '../golden-model/common/errors.ts';
@@ -97,15 +97,51 @@ function findOnPath(cmd: string): string | undefined {
 
 let versionMemo: string | undefined;
 
-/** `verilator --version`, run once per process. */
+/** The size and modification time of the verilator executables on PATH: they change when Verilator does. */
+function verilatorStamp(): string | undefined {
+  const parts: string[] = [];
+  for (const name of ['verilator', 'verilator_bin']) {
+    const p = findOnPath(name);
+    if (p === undefined) continue;
+    const st = statSync(p);
+    parts.push(`${p} ${st.size} ${st.mtimeMs}`);
+  }
+  return parts.length > 0 ? parts.join('; ') : undefined;
+}
+
+/**
+ * `verilator --version`, run once per process; across processes it is remembered in
+ * <cache>/verilator-version.json while the executables keep their size and time (the command
+ * costs about 0.2 s, a part of every short co-simulation).
+ */
 export function verilatorVersion(): string {
   if (versionMemo !== undefined) return versionMemo;
+  const stamp = verilatorStamp();
+  const memoFile = join(cacheRoot(), 'verilator-version.json');
+  if (stamp !== undefined) {
+    try {
+      const m = JSON.parse(readFileSync(memoFile, 'utf8')) as { stamp?: unknown; version?: unknown };
+      if (m.stamp === stamp && typeof m.version === 'string') return (versionMemo = m.version);
+    } catch {
+      // no memo yet
+    }
+  }
   const r = spawnSync('verilator', ['--version'], { encoding: 'utf8' });
   if (r.error !== undefined || r.status !== 0) {
     const why = r.error !== undefined ? r.error.message : (r.stderr || `exit status ${r.status}`);
     throw new RvError('tool-failure', `cannot run verilator --version (scripts/setup.sh installs Verilator): ${why.trim()}`);
   }
   versionMemo = r.stdout.trim();
+  if (stamp !== undefined) {
+    try {
+      mkdirSync(cacheRoot(), { recursive: true });
+      const tmp = `${memoFile}.tmp-${process.pid}`;
+      writeFileSync(tmp, `${JSON.stringify({ stamp, version: versionMemo })}\n`);
+      renameSync(tmp, memoFile);
+    } catch {
+      // a read-only cache: the version is asked again next time
+    }
+  }
   return versionMemo;
 }
 

@@ -4,7 +4,8 @@
  * and the command line that replays a case. The block supplies how its harness is built.
  */
 import type { Block, CaseSpec, Log, ResolvedComponent } from '../core/block.ts';
-import { type BuiltModel, installRtl } from './build.ts';
+import type { BuiltModel } from './build.ts';
+import { installedRtl } from './rtl-key.ts';
 
 export interface CaseModel {
   readonly model: BuiltModel;
@@ -24,7 +25,8 @@ export function caseModel(r: ResolvedComponent, build: (paths: string[], fst: bo
   const memo = JSON.stringify([r.block.name, r.file, p.inputHash, p.sets, fst]);
   const known = models.get(memo);
   if (known) return known;
-  const { rtlDir, paths } = installRtl(r.block.rtl(r));
+  // The RTL is generated only when its key (tb/rtl-key.ts) was not seen before.
+  const { rtlDir, paths } = installedRtl(r, () => r.block.rtl(r));
   const entry = { model: build(paths, fst), rtlDir, paths };
   models.set(memo, entry);
   return entry;

@@ -168,6 +168,22 @@ describe('response parser', () => {
     }
   });
 
+  it('hands captures to a sink instead of keeping them, cut at every possible point', () => {
+    const s = stream();
+    for (let cut = 0; cut <= s.length; cut++) {
+      const seen: string[] = [];
+      const p = new ResponseParser(FIFO_SPEC, (index, cycle, data, offset) => {
+        seen.push(`${index}@${cycle}: ${Buffer.from(data.subarray(offset, offset + (index === 1 ? 15 : 3))).toString('hex')}`);
+      });
+      p.feed(s.subarray(0, cut));
+      p.feed(s.subarray(cut));
+      expect(p.finish()).toEqual({ cycles: 12, frames: 10, holds: 2, flags: 0 });
+      expect(p.captures).toEqual([[], [], []]);
+      // The bytes written into the stream above: push data 7f, wide 1032547698badcfe 3f, tag 01000000 0f; probe 01 00 04.
+      expect(seen).toEqual(['1@5000000000: 7f1032547698badcfe3f010000000f', '2@7: 010004']);
+    }
+  });
+
   it('decodes data ports of every width 1..512', () => {
     const widths = Array.from({ length: 512 }, (_, i) => i + 1);
     const spec: HarnessSpec = {

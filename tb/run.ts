@@ -30,7 +30,16 @@ export interface RunOptions {
   fst?: { file: string; from: number; to: number };
   /** Stop after this many cycles (0 or absent: run until the frames end); the remaining frames are read and dropped. */
   maxCycles?: number;
+  /**
+   * Takes each capture as it is parsed instead of keeping it in RunResult.captures (which then
+   * stays empty): no object per capture in long runs. `data[offset..]` holds the capture's values,
+   * little-endian, in the order of its data ports, each in ceil(width / 8) bytes; valid during
+   * the call only.
+   */
+  onCapture?: CaptureSink;
 }
+
+export type CaptureSink = (index: number, cycle: number, data: Uint8Array, offset: number) => void;
 
 export interface Capture {
   index: number;
@@ -219,7 +228,11 @@ export class ResponseParser {
   private readonly recordBytes: number[];
   private readonly hash: bigint;
 
-  constructor(spec: HarnessSpec) {
+  constructor(
+    spec: HarnessSpec,
+    /** Where captures go instead of `captures` (see RunOptions.onCapture). */
+    private readonly sink?: CaptureSink,
+  ) {
     const width = new Map(spec.ports.map((p) => [p.name, p.width]));
     this.dataBytes = spec.captures.map((c) => c.data.map((d) => Math.ceil(width.get(d)! / 8)));
     this.recordBytes = captureDataBytes(spec).map((n) => CAPTURE_HEAD_BYTES + n);
@@ -256,6 +269,11 @@ export class ResponseParser {
         if (size === undefined) this.fail(`capture index ${index} out of range`, pos + 1);
         if (left < size) break;
         const cycle = b.readUInt32LE(pos + 3) + b.readInt32LE(pos + 7) * 4294967296;
+        if (this.sink !== undefined) {
+          this.sink(index, cycle, b, pos + CAPTURE_HEAD_BYTES);
+          pos += size;
+          continue;
+        }
         const values: bigint[] = [];
         let o = pos + CAPTURE_HEAD_BYTES;
         for (const n of this.dataBytes[index]!) {
@@ -379,7 +397,7 @@ export async function runModel(
   const sab = new SharedArrayBuffer(CTRL_BYTES + capacity * fb);
   const ctrl = new Int32Array(sab, 0, CTRL_BYTES / 4);
   const ring = new Uint8Array(sab, CTRL_BYTES, capacity * fb);
-  const parser = new ResponseParser(spec);
+  const parser = new ResponseParser(spec, opts.onCapture);
 
   const worker = new Worker(WORKER_URL, {
     workerData: { binary: model.binary, args: [], header, sab, ctrlBytes: CTRL_BYTES, frameBytes: fb, capacity, chunkFrames },

@@ -37,7 +37,8 @@ export const cosimCommand: CommandDefinition<Options> = {
     'interleaved CSR operations and a final dump of every entry. --backpressure applies to blocks with',
     'an output stream (E-Trace) and is refused for the others.',
     'The RTL is generated into .cache/rtl/ and built once per configuration (.cache/verilator/;',
-    'RVTRACE_CACHE moves both). Exit status: 0 identical, 1 mismatch, 2 bad input.',
+    'RVTRACE_CACHE moves both). Exit status: 0 identical, 1 mismatch, 2 bad input. The peak resident',
+    'memory of the run goes to stderr after the case.',
     'On a mismatch: where and why (E-Trace: packet, byte, both decodings, the records around it; CTR:',
     'the cycle, the CSR access, both responses), an FST waveform of the cycles around it (--fst) and',
     'the command that replays the case.',
@@ -67,6 +68,8 @@ export const cosimCommand: CommandDefinition<Options> = {
     const window = parseCount(o.window, '--window', 1);
     const log = (line: string) => process.stderr.write(`${line}\n`);
     const result = await r.block.runCase(r, spec, log);
+    // Peak memory of the whole run, on stderr with the build messages (rvtrace bench reads it).
+    log(`[cosim] peak resident memory ${Math.round(process.resourceUsage().maxRSS / 1024)} MiB`);
     process.stdout.write(`${spec.component} seed ${spec.seed}: ${result.summary}: ${result.identical ? 'identical' : 'MISMATCH'}\n`);
     if (result.identical) return 0;
     process.stdout.write(`${result.mismatch}\n`);

@@ -45,6 +45,11 @@ export interface Step {
   tval: bigint;
   /** Where the step comes from (a line of the input), for error messages. */
   line: number;
+  /**
+   * The sequential successor of `addr` (addr + the instruction's length, wrapped to XLEN), when the
+   * importer has it (importers cache what they know per address); computed when undefined.
+   */
+  successor?: bigint;
 }
 
 export interface StepOptions<S extends Step> {
@@ -139,12 +144,15 @@ export class StepConverter<S extends Step = Step> {
       this.prevInfo = undefined;
       return;
     }
-    let known = this.successors.get(info);
-    if (known === undefined || known.addr !== step.addr) {
-      known = { addr: step.addr, next: BigInt.asUintN(this.xlen, step.addr + BigInt(info.length)) };
-      this.successors.set(info, known);
+    let successor = step.successor;
+    if (successor === undefined) {
+      let known = this.successors.get(info);
+      if (known === undefined || known.addr !== step.addr) {
+        known = { addr: step.addr, next: BigInt.asUintN(this.xlen, step.addr + BigInt(info.length)) };
+        this.successors.set(info, known);
+      }
+      successor = known.next;
     }
-    const successor = known.next;
     let itype: number = Itype.none;
     let sijump = false;
     if (info.control === 'branch') {
@@ -161,25 +169,27 @@ export class StepConverter<S extends Step = Step> {
   }
 
   private checkSuccessor(step: S, info: InstructionInfo, successor: bigint, next: S): void {
-    const fail = this.opts.fail;
-    if (fail === undefined) throw new Error('StepConverter: checkFlow needs fail');
-    const what = `${info.mnemonic} at ${hex(step.addr)}`;
-    const nextWhat = next.info === undefined ? `${next.trap === 'interrupt' ? 'an interrupt' : 'a fetch fault'} at ${hex(next.addr)}` : hex(next.addr);
     switch (info.control) {
       case 'branch':
         if (next.addr !== successor && next.addr !== info.target) {
-          fail(`${what} is followed by ${nextWhat}, which is neither its target ${hex(info.target!)} nor its successor ${hex(successor)}`, next.line);
+          this.flowError(step, info, next, `which is neither its target ${hex(info.target!)} nor its successor ${hex(successor)}`);
         }
         return;
       case 'jump':
-        if (info.target !== undefined && next.addr !== info.target) {
-          fail(`${what} is followed by ${nextWhat}, not by its target ${hex(info.target)}`, next.line);
-        }
+        if (info.target !== undefined && next.addr !== info.target) this.flowError(step, info, next, `not by its target ${hex(info.target)}`);
         return;
       case 'trap-return':
         return;
       default:
-        if (next.addr !== successor) fail(`${what} is followed by ${nextWhat}, not by its successor ${hex(successor)}`, next.line);
+        if (next.addr !== successor) this.flowError(step, info, next, `not by its successor ${hex(successor)}`);
     }
+  }
+
+  /** Reports a step that cannot follow `step` (the message is only built here: checks run per step). */
+  private flowError(step: S, info: InstructionInfo, next: S, why: string): never {
+    const fail = this.opts.fail;
+    if (fail === undefined) throw new Error('StepConverter: checkFlow needs fail');
+    const nextWhat = next.info === undefined ? `${next.trap === 'interrupt' ? 'an interrupt' : 'a fetch fault'} at ${hex(next.addr)}` : hex(next.addr);
+    return fail(`${info.mnemonic} at ${hex(step.addr)} is followed by ${nextWhat}, ${why}`, next.line);
   }
 }

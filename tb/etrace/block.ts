@@ -10,7 +10,7 @@ import { ETRACE_TOP_MODULE } from '../../golden-model/etrace/ports.ts';
 import { ETRACE_SETTINGS, etraceConfig, validateEtraceSettings } from '../../golden-model/etrace/settings.ts';
 import { etraceExportComponent } from '../../generator/etrace/ipxact.ts';
 import { etraceLintWaivers, renderEtraceRtl } from '../../generator/etrace/rtl.ts';
-import { caseRecords, etraceCaseModel, runEtraceCase } from './case.ts';
+import { caseSource, etraceCaseModel, runEtraceCase } from './case.ts';
 import { etraceCodec } from './codec.ts';
 import { cosimEtrace } from './cosim.ts';
 
@@ -39,7 +39,7 @@ export const block: Block<EtraceConfig> = {
   runCase: runEtraceCase,
   async waveform(r, spec, file, from, to, log) {
     const { model } = etraceCaseModel(r, log, true);
-    await cosimEtrace(model, r.config, caseRecords(r.config, spec), { seed: spec.seed, backpressure: spec.backpressure, fst: { file, from, to } });
+    await cosimEtrace(model, r.config, caseSource(r.config, spec), { seed: spec.seed, backpressure: spec.backpressure, fst: { file, from, to } });
   },
 
   randomSets(rng, r) {

@@ -10,10 +10,10 @@ import { regroupIntoBlocks } from '../../golden-model/hart/blocks.ts';
 import type { ProgramImage } from '../../golden-model/hart/image.ts';
 import type { RetirementRecord } from '../../golden-model/hart/records.ts';
 import { trapHandler as handlerOf } from '../../golden-model/hart/stimulus/execute.ts';
-import { generateProgramAndStream } from '../../golden-model/hart/stimulus/generate.ts';
+import { generateProgramAndStream, generateStimulusChunks } from '../../golden-model/hart/stimulus/generate.ts';
 import { defaultKnobs, type StimulusKnobs } from '../../golden-model/hart/stimulus/knobs.ts';
 import { type CaseModel, caseModel } from '../case.ts';
-import { buildEtraceModel, cosimEtrace, type CosimResult } from './cosim.ts';
+import { buildEtraceModel, cosimEtrace, type CosimResult, type RecordSource } from './cosim.ts';
 
 /** The stimulus of a case: the random program executed for `count` instructions. */
 export function caseRecords(c: EtraceConfig, spec: CaseSpec): RetirementRecord[] {
@@ -22,7 +22,17 @@ export function caseRecords(c: EtraceConfig, spec: CaseSpec): RetirementRecord[]
 
 /** The same with what a decoder needs: the program image and its trap handlers (implicit exception). */
 export function caseStream(c: EtraceConfig, spec: CaseSpec): { records: RetirementRecord[]; image: ProgramImage; trapHandler: (trap: TrapEntry) => bigint } {
-  const knobs: StimulusKnobs = {
+  const { stream, program } = generateProgramAndStream(caseKnobs(c, spec), spec.seed, spec.count);
+  const { records, image } = stream;
+  const trapHandler = (trap: TrapEntry) => handlerOf(program, Number(trap.privilege));
+  // A hart that retires several instructions a cycle presents them in blocks.
+  const p = c.params;
+  return { records: p.retires_p > 1 || p.taken_branches_p > 1 ? regroupIntoBlocks(records, p) : records, image, trapHandler };
+}
+
+/** The stimulus knobs of a case: the defaults with more interrupts, halts and resets, then the case's own. */
+function caseKnobs(c: EtraceConfig, spec: CaseSpec): StimulusKnobs {
+  return {
     ...defaultKnobs(),
     xlen: c.params.iaddress_width_p > 32 ? 64 : 32,
     interrupt_rate: 0.003,
@@ -30,12 +40,21 @@ export function caseStream(c: EtraceConfig, spec: CaseSpec): { records: Retireme
     reset_rate: 0.0002,
     ...spec.knobs,
   };
-  const { stream, program } = generateProgramAndStream(knobs, spec.seed, spec.count);
-  const { records, image } = stream;
-  const trapHandler = (trap: TrapEntry) => handlerOf(program, Number(trap.privilege));
-  // A hart that retires several instructions a cycle presents them in blocks.
+}
+
+/**
+ * The records of `caseRecords` as a source for cosimEtrace: with single retirement they are
+ * generated chunk by chunk while the co-simulation runs (memory independent of the count);
+ * regrouping into blocks works on the whole stream, so multiple retirement holds it.
+ */
+export function caseSource(c: EtraceConfig, spec: CaseSpec): RecordSource {
   const p = c.params;
-  return { records: p.retires_p > 1 || p.taken_branches_p > 1 ? regroupIntoBlocks(records, p) : records, image, trapHandler };
+  if (p.retires_p > 1 || p.taken_branches_p > 1) {
+    const records = caseRecords(c, spec);
+    return { chunks: () => [records] };
+  }
+  const stimulus = generateStimulusChunks(caseKnobs(c, spec), spec.seed, spec.count);
+  return { chunks: () => stimulus.chunks() };
 }
 
 /** The Verilator model of a configuration (`fst`: the waveform build). */
@@ -49,21 +68,33 @@ export interface EtraceCaseResult extends CaseResult {
 
 export async function runEtraceCase(r: ResolvedComponent<EtraceConfig>, spec: CaseSpec, log?: Log): Promise<EtraceCaseResult> {
   const { model } = etraceCaseModel(r, log);
-  const records = caseRecords(r.config, spec);
+  const source = caseSource(r.config, spec);
+  // Counts the records as they pass (each pass of the source has them all).
+  let count = 0;
+  const counted: RecordSource = {
+    *chunks() {
+      count = 0;
+      for (const chunk of source.chunks()) {
+        count += chunk.length;
+        yield chunk;
+      }
+    },
+  };
+  // The time includes generating the stimulus: it is made while the co-simulation runs.
   const started = performance.now();
-  const result = await cosimEtrace(model, r.config, records, { seed: spec.seed, backpressure: spec.backpressure });
+  const result = await cosimEtrace(model, r.config, counted, { seed: spec.seed, backpressure: spec.backpressure });
   const seconds = (performance.now() - started) / 1000;
   const e = result.expected;
   return {
     spec,
-    records: records.length,
+    records: count,
     cycles: result.cycles,
     seconds,
     identical: result.mismatch === undefined,
     metrics: { bytes: e.bytes.length, packets: e.packetCount, lost: e.dropped },
     summary:
-      `${records.length} records, ${e.packetCount} packets, ${e.bytes.length} bytes` +
-      `${e.dropped ? `, ${e.dropped} packets lost` : ''}, ${result.cycles} cycles, ${seconds.toFixed(2)} s (${(records.length / seconds / 1e6).toFixed(2)} M records/s)`,
+      `${count} records, ${e.packetCount} packets, ${e.bytes.length} bytes` +
+      `${e.dropped ? `, ${e.dropped} packets lost` : ''}, ${result.cycles} cycles, ${seconds.toFixed(2)} s (${(count / seconds / 1e6).toFixed(2)} M records/s)`,
     ...(result.mismatch ? { mismatch: result.mismatch.text, mismatchCycle: result.mismatch.cycle } : {}),
     result,
   };

@@ -17,13 +17,13 @@
  */
 import { cycleChance } from '../../golden-model/common/rng.ts';
 import type { EtraceConfig } from '../../golden-model/etrace/config.ts';
-import { type EncodeResult, StreamEncoder } from '../../golden-model/etrace/output.ts';
+import { type EncodeResult, encodeStream, StreamEncoder } from '../../golden-model/etrace/output.ts';
 import { dumpPacket, dumpStream } from '../../golden-model/etrace/packet/index.ts';
 import { encodeTextStream } from '../../golden-model/hart/formats/text.ts';
 import { ProgramImage } from '../../golden-model/hart/image.ts';
 import { etracePorts, ETRACE_TOP_MODULE } from '../../golden-model/etrace/ports.ts';
 import type { RetirementRecord } from '../../golden-model/hart/records.ts';
-import { READY_OFFSET, writeEtraceFrames } from './frames.ts';
+import { EtraceFrameStream, READY_OFFSET } from './frames.ts';
 import type { HarnessSpec } from '../harness-spec.ts';
 import { type BuiltModel, buildModel } from '../build.ts';
 import { FrameWriter, runModel } from '../run.ts';
@@ -89,33 +89,107 @@ export interface Mismatch {
   readonly text: string;
 }
 
-/** Runs one co-simulation of `records` and compares the RTL's bytes with the model's. */
-export async function cosimEtrace(verilated: BuiltModel, c: EtraceConfig, records: readonly RetirementRecord[], opts: CosimOptions = {}): Promise<CosimResult> {
+/**
+ * Records too many to hold: `chunks()` yields them in order, in pieces, and starts again from the
+ * first on every call (a generated stimulus is generated again; see generateStimulusChunks).
+ */
+export interface RecordSource {
+  chunks(): Iterable<readonly RetirementRecord[]>;
+}
+
+/** Bytes and the cycle each one left the RTL, in arrays that grow (no object per byte). */
+class ByteLog {
+  bytes = new Uint8Array(1 << 16);
+  cycles = new Float64Array(1 << 16);
+  length = 0;
+  push(byte: number, cycle: number): void {
+    if (this.length === this.bytes.length) {
+      const bytes = new Uint8Array(this.length * 2);
+      bytes.set(this.bytes);
+      this.bytes = bytes;
+      const cycles = new Float64Array(this.length * 2);
+      cycles.set(this.cycles);
+      this.cycles = cycles;
+    }
+    this.bytes[this.length] = byte;
+    this.cycles[this.length++] = cycle;
+  }
+}
+
+/** Lets the response messages of the harness in between chunks (they are parsed on this thread). */
+const drainResponses = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+/**
+ * Runs one co-simulation of `records` and compares the RTL's bytes with the model's. The records
+ * may be a `RecordSource`: each chunk is written as frames and pushed into the model, then
+ * dropped, so memory does not grow with the stream but for the two byte streams. The model keeps
+ * no packet objects; on a mismatch it encodes the stream again for the report.
+ */
+export async function cosimEtrace(
+  verilated: BuiltModel,
+  c: EtraceConfig,
+  records: readonly RetirementRecord[] | RecordSource,
+  opts: CosimOptions = {},
+): Promise<CosimResult> {
   const p = opts.backpressure ?? 0;
   const seed = opts.seed ?? 1;
+  const source: RecordSource = isRecordSource(records) ? records : { chunks: () => [records] };
+  const ready = (cycle: number): boolean => !cycleChance(seed, cycle, p);
   // The model with the same transport (always a finite FIFO, ready as the harness drives it),
   // encoding each record as its frame goes to the RTL: the model runs on this thread while the
   // simulator runs in its own process.
-  const model = new StreamEncoder(c, { ready: (cycle) => !cycleChance(seed, cycle, p) });
+  const model = new StreamEncoder(c, { ready, keepPackets: false });
   const spec = etraceHarnessSpec(c);
+  const tx = new ByteLog();
   const run = await runModel(
     verilated,
     spec,
-    (emit) => {
+    async (emit) => {
       const w = new FrameWriter(spec);
-      writeEtraceFrames(c, records, p, w, (first, end) => {
+      const frames = new EtraceFrameStream(c, p, w, (chunk, first, end) => {
         emit(w);
-        for (let i = first; i < end; i++) model.push(records[i]!);
+        for (let i = first; i < end; i++) model.push(chunk[i]!);
       });
+      for (const chunk of source.chunks()) {
+        frames.push(chunk);
+        await drainResponses();
+      }
+      frames.finish();
     },
-    { seed, readyChance: p, readyOffset: READY_OFFSET, ...(opts.fst ? { fst: opts.fst } : {}) },
+    {
+      seed,
+      readyChance: p,
+      readyOffset: READY_OFFSET,
+      // Capture 0 is tx (one byte of tx_data_o); the APB read captures are not used here.
+      onCapture: (index, cycle, data, offset) => {
+        if (index === 0) tx.push(data[offset]!, cycle);
+      },
+      ...(opts.fst ? { fst: opts.fst } : {}),
+    },
   );
-  const expected = model.finish();
-  const tx = run.captures[0] ?? [];
-  const actual = Uint8Array.from(tx.map((cap) => Number(cap.values[0])));
-  const mismatch = compareStreams(c, expected, actual, records);
-  if (mismatch) mismatch.cycle = tx[Math.min(mismatch.offset, tx.length - 1)]?.cycle ?? 0;
+  let expected = model.finish();
+  const actual = tx.bytes.slice(0, tx.length);
+  if (equalBytes(expected.bytes, actual)) return { expected, actual, cycles: run.cycles, holds: run.holds };
+  // The report needs the packets and the records around the difference: both come again.
+  expected = encodeStream(allRecords(source), c, { ready });
+  const mismatch = compareStreams(c, expected, actual, allRecords(source));
+  if (mismatch) mismatch.cycle = tx.length > 0 ? tx.cycles[Math.min(mismatch.offset, tx.length - 1)]! : 0;
   return { expected, actual, cycles: run.cycles, holds: run.holds, ...(mismatch ? { mismatch } : {}) };
+}
+
+function isRecordSource(r: readonly RetirementRecord[] | RecordSource): r is RecordSource {
+  return !Array.isArray(r);
+}
+
+function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
+  return a.length === b.length && Buffer.from(a.buffer, a.byteOffset, a.length).equals(Buffer.from(b.buffer, b.byteOffset, b.length));
+}
+
+/** Every record of a source in one array (a mismatch report only). */
+function allRecords(source: RecordSource): RetirementRecord[] {
+  const out: RetirementRecord[] = [];
+  for (const chunk of source.chunks()) for (const r of chunk) out.push(r);
+  return out;
 }
 
 /** The first difference between the model's stream and the RTL's, explained packet by packet. */

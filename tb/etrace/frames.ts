@@ -54,117 +54,193 @@ export function writeEtraceFrames(
   sink: FrameSink,
   emit: (first: number, end: number) => void,
 ): void {
-  const p = c.params;
-  const ports = new Set(etracePorts(c).map((q) => q.name));
-  const optional = (name: string): PortSetter | undefined => (ports.has(name) ? sink.setter(name) : undefined);
-  const itype = sink.setter('itype_i');
-  const iretire = sink.setter('iretire_i');
-  const ilastsize = sink.setter('ilastsize_i');
-  const iaddr = sink.setter('iaddr_i');
-  const sijump = optional('sijump_i');
-  const cause = sink.setter('cause_i');
-  const tval = sink.setter('tval_i');
-  const priv = sink.setter('priv_i');
-  const context = optional('context_i');
-  const ctype = sink.setter('ctype_i');
-  const trigger = sink.setter('trigger_i');
-  const halted = sink.setter('halted_i');
-  const reset = sink.setter('reset_i');
-  const impdef = optional('impdef_i');
-  const time = optional('time_i');
-  const psel = sink.setter('psel_i');
-  const penable = sink.setter('penable_i');
-  const pwrite = sink.setter('pwrite_i');
-  const paddr = sink.setter('paddr_i');
-  const pwdata = sink.setter('pwdata_i');
-  const pstrb = sink.setter('pstrb_i');
-  const privMask = (1 << p.privilege_width_p) - 1;
-  const causeMask = (1 << p.ecause_width_p) - 1;
-  const ctypeMask = (1 << p.ctype_width_p) - 1;
-  const impdefMask = (1 << p.impdef_width_p) - 1;
-  // 64-bit fields need no mask (bigint arithmetic per frame is the expensive part).
-  const mask = (w: number) => (w >= 64 ? (v: bigint) => v : ((m: bigint) => (v: bigint) => v & m)((1n << BigInt(w)) - 1n));
-  const addrMask = mask(p.iaddress_width_p);
-  const ctxMask = mask(p.context_width_p);
-  const timeMask = mask(p.time_width_p);
-  const itype3 = p.itype_width_p === 3;
-  const endWrite = endOfTraceWrite(c);
+  const frames = new EtraceFrameStream(c, backpressure, sink, (_records, first, end) => emit(first, end));
+  frames.push(records);
+  frames.finish();
+}
 
-  const groups = p.taken_branches_p;
-  const itypeOf = (r: RetirementRecord) => (itype3 ? toItype3(r.itype) : r.itype);
-  /** Group k of a replicated port in bits [k*w +: w] (group 0 is the oldest record of the cycle). */
-  const grouped = (first: number, end: number, w: number, value: (r: RetirementRecord) => bigint): bigint => {
-    let v = 0n;
-    for (let i = end - 1; i >= first; i--) v = (v << BigInt(w)) | value(records[i]!);
-    return v;
-  };
-  const hart = (first: number, end: number): void => {
-    const r = records[first]!;
-    if (groups === 1) {
-      itype(itypeOf(r));
-      iretire(r.iretire);
-      ilastsize(r.ilastsize);
-      iaddr(addrMask(r.iaddr));
-      sijump?.(r.sijump ? 1 : 0);
-      trigger(r.trigger & 7);
+/**
+ * The frames of `writeEtraceFrames` for records that arrive in chunks (a stream too long to hold):
+ * `push` each chunk in order, then `finish`. `emit(records, first, end)` gets the frame's records
+ * as records[first..end-1] of the chunk they came in (or of a small array holding a cycle that
+ * spans two chunks); a chunk may be dropped once `push` returned. The last cycle seen is held back
+ * until the next chunk or `finish`, as it may continue in the next chunk (sameCycle records) and
+ * the last cycle's frame carries the setup phase of the end-of-trace write.
+ */
+export class EtraceFrameStream {
+  private readonly hart: (records: readonly RetirementRecord[], first: number, end: number) => void;
+  private readonly idleHart: () => void;
+  private readonly apb: (phase: ApbPhase) => void;
+  private readonly groups: number;
+  private readonly drain: number;
+  /** The held-back last cycle: records[first..end-1], the index of its first record in the stream. */
+  private held: { records: readonly RetirementRecord[]; first: number; end: number; index: number } | undefined;
+  /** Records pushed before the current chunk (for error messages). */
+  private base = 0;
+  private started = false;
+
+  constructor(
+    c: EtraceConfig,
+    backpressure: number,
+    sink: FrameSink,
+    private readonly emit: (records: readonly RetirementRecord[], first: number, end: number) => void,
+  ) {
+    const p = c.params;
+    const ports = new Set(etracePorts(c).map((q) => q.name));
+    const optional = (name: string): PortSetter | undefined => (ports.has(name) ? sink.setter(name) : undefined);
+    const itype = sink.setter('itype_i');
+    const iretire = sink.setter('iretire_i');
+    const ilastsize = sink.setter('ilastsize_i');
+    const iaddr = sink.setter('iaddr_i');
+    const sijump = optional('sijump_i');
+    const cause = sink.setter('cause_i');
+    const tval = sink.setter('tval_i');
+    const priv = sink.setter('priv_i');
+    const context = optional('context_i');
+    const ctype = sink.setter('ctype_i');
+    const trigger = sink.setter('trigger_i');
+    const halted = sink.setter('halted_i');
+    const reset = sink.setter('reset_i');
+    const impdef = optional('impdef_i');
+    const time = optional('time_i');
+    const psel = sink.setter('psel_i');
+    const penable = sink.setter('penable_i');
+    const pwrite = sink.setter('pwrite_i');
+    const paddr = sink.setter('paddr_i');
+    const pwdata = sink.setter('pwdata_i');
+    const pstrb = sink.setter('pstrb_i');
+    const privMask = (1 << p.privilege_width_p) - 1;
+    const causeMask = (1 << p.ecause_width_p) - 1;
+    const ctypeMask = (1 << p.ctype_width_p) - 1;
+    const impdefMask = (1 << p.impdef_width_p) - 1;
+    // 64-bit fields need no mask (bigint arithmetic per frame is the expensive part).
+    const mask = (w: number) => (w >= 64 ? (v: bigint) => v : ((m: bigint) => (v: bigint) => v & m)((1n << BigInt(w)) - 1n));
+    const addrMask = mask(p.iaddress_width_p);
+    const ctxMask = mask(p.context_width_p);
+    const timeMask = mask(p.time_width_p);
+    const itype3 = p.itype_width_p === 3;
+    const endWrite = endOfTraceWrite(c);
+
+    const groups = p.taken_branches_p;
+    this.groups = groups;
+    const itypeOf = (r: RetirementRecord) => (itype3 ? toItype3(r.itype) : r.itype);
+    /** Group k of a replicated port in bits [k*w +: w] (group 0 is the oldest record of the cycle). */
+    const grouped = (records: readonly RetirementRecord[], first: number, end: number, w: number, value: (r: RetirementRecord) => bigint): bigint => {
+      let v = 0n;
+      for (let i = end - 1; i >= first; i--) v = (v << BigInt(w)) | value(records[i]!);
+      return v;
+    };
+    this.hart = (records, first, end) => {
+      const r = records[first]!;
+      if (groups === 1) {
+        itype(itypeOf(r));
+        iretire(r.iretire);
+        ilastsize(r.ilastsize);
+        iaddr(addrMask(r.iaddr));
+        sijump?.(r.sijump ? 1 : 0);
+        trigger(r.trigger & 7);
+      } else {
+        itype(grouped(records, first, end, p.itype_width_p, (g) => BigInt(itypeOf(g))));
+        iretire(grouped(records, first, end, p.iretire_width_p, (g) => BigInt(g.iretire)));
+        ilastsize(grouped(records, first, end, p.lastsize_width_p, (g) => BigInt(g.ilastsize)));
+        iaddr(grouped(records, first, end, p.iaddress_width_p, (g) => addrMask(g.iaddr)));
+        sijump?.(grouped(records, first, end, 1, (g) => (g.sijump ? 1n : 0n)));
+        trigger(grouped(records, first, end, 3, (g) => BigInt(g.trigger & 7)));
+      }
+      // The cycle's fields: a trap is the newest group's (a trap ends its cycle).
+      const newest = records[end - 1]!;
+      cause(newest.cause & causeMask);
+      tval(addrMask(newest.tval));
+      priv(r.priv & privMask);
+      context?.(ctxMask(r.context));
+      ctype(r.ctype & ctypeMask);
+      halted(r.halted ? 1 : 0);
+      reset(r.reset ? 1 : 0);
+      impdef?.(r.impdef & impdefMask);
+      time?.(timeMask(r.time));
+    };
+    this.idleHart = (): void => {
+      for (const s of [itype, iretire, ilastsize, iaddr, sijump, cause, tval, priv, context, ctype, trigger, halted, reset, impdef, time]) s?.(0);
+    };
+    this.apb = (phase: ApbPhase): void => {
+      psel(phase === 'idle' ? 0 : 1);
+      penable(phase === 'access' ? 1 : 0);
+      pwrite(phase === 'idle' ? 0 : 1);
+      paddr(0);
+      pwdata(phase === 'idle' ? 0 : endWrite);
+      pstrb(phase === 'idle' ? 0 : 0b0001);
+    };
+    // The FIFO holds at most fifo_depth_p bytes; a byte leaves in each ready cycle, on average one
+    // cycle in 1/(1 - backpressure): twice that, for the randomness (and at least 1% ready).
+    this.drain = Math.ceil((2 * p.fifo_depth_p) / Math.max(0.01, 1 - backpressure)) + 64;
+  }
+
+  /** The frames of the cycles of `records` (the next records of the stream), but the last. */
+  push(records: readonly RetirementRecord[]): void {
+    if (!this.started) {
+      this.apb('idle');
+      this.started = true;
+    }
+    const n = records.length;
+    let first = 0;
+    // sameCycle records at the start continue the held-back cycle: that cycle moves into an array
+    // of its own (a few records).
+    const h = this.held;
+    if (h !== undefined && n > 0 && records[0]!.sameCycle) {
+      let end = 1;
+      while (end < n && records[end]!.sameCycle) end++;
+      const joined = [...h.records.slice(h.first, h.end), ...records.slice(0, end)];
+      this.held = undefined;
+      this.hold(joined, 0, joined.length, h.index);
+      first = end;
+    }
+    for (; first < n; ) {
+      let end = first + 1;
+      while (end < n && records[end]!.sameCycle) end++;
+      this.flushHeld();
+      this.hold(records, first, end, this.base + first);
+      first = end;
+    }
+    this.base += n;
+  }
+
+  private hold(records: readonly RetirementRecord[], first: number, end: number, index: number): void {
+    if (end - first > this.groups) {
+      throw new RvError('bad-value', `record ${index}: ${end - first} signal groups in one cycle, more than taken_branches_p = ${this.groups}`);
+    }
+    this.held = { records, first, end, index };
+  }
+
+  /** The frame of the held-back cycle (`last`: no cycle follows). */
+  private flushHeld(last = false): void {
+    const h = this.held;
+    if (h === undefined) return;
+    this.hart(h.records, h.first, h.end);
+    if (last) this.apb('setup');
+    this.emit(h.records, h.first, h.end);
+    this.held = undefined;
+  }
+
+  /** The last cycle's frame, the end-of-trace write and the frames that drain the FIFO. */
+  finish(): void {
+    if (!this.started) {
+      this.apb('idle');
+      this.started = true;
+    }
+    const none: readonly RetirementRecord[] = [];
+    if (this.held !== undefined) {
+      this.flushHeld(true);
     } else {
-      itype(grouped(first, end, p.itype_width_p, (g) => BigInt(itypeOf(g))));
-      iretire(grouped(first, end, p.iretire_width_p, (g) => BigInt(g.iretire)));
-      ilastsize(grouped(first, end, p.lastsize_width_p, (g) => BigInt(g.ilastsize)));
-      iaddr(grouped(first, end, p.iaddress_width_p, (g) => addrMask(g.iaddr)));
-      sijump?.(grouped(first, end, 1, (g) => (g.sijump ? 1n : 0n)));
-      trigger(grouped(first, end, 3, (g) => BigInt(g.trigger & 7)));
+      this.idleHart();
+      this.apb('setup');
+      this.emit(none, 0, 0);
     }
-    // The cycle's fields: a trap is the newest group's (a trap ends its cycle).
-    const newest = records[end - 1]!;
-    cause(newest.cause & causeMask);
-    tval(addrMask(newest.tval));
-    priv(r.priv & privMask);
-    context?.(ctxMask(r.context));
-    ctype(r.ctype & ctypeMask);
-    halted(r.halted ? 1 : 0);
-    reset(r.reset ? 1 : 0);
-    impdef?.(r.impdef & impdefMask);
-    time?.(timeMask(r.time));
-  };
-  const idleHart = (): void => {
-    for (const s of [itype, iretire, ilastsize, iaddr, sijump, cause, tval, priv, context, ctype, trigger, halted, reset, impdef, time]) s?.(0);
-  };
-  const apb = (phase: ApbPhase): void => {
-    psel(phase === 'idle' ? 0 : 1);
-    penable(phase === 'access' ? 1 : 0);
-    pwrite(phase === 'idle' ? 0 : 1);
-    paddr(0);
-    pwdata(phase === 'idle' ? 0 : endWrite);
-    pstrb(phase === 'idle' ? 0 : 0b0001);
-  };
-
-  const n = records.length;
-  apb('idle');
-  for (let first = 0; first < n; ) {
-    let end = first + 1;
-    while (end < n && records[end]!.sameCycle) end++;
-    if (end - first > groups) {
-      throw new RvError('bad-value', `record ${first}: ${end - first} signal groups in one cycle, more than taken_branches_p = ${groups}`);
-    }
-    hart(first, end);
-    if (end === n) apb('setup');
-    emit(first, end);
-    first = end;
+    this.idleHart();
+    this.apb('access');
+    this.emit(none, 0, 0);
+    this.apb('idle');
+    for (let i = 0; i < this.drain; i++) this.emit(none, 0, 0);
   }
-  if (n === 0) {
-    idleHart();
-    apb('setup');
-    emit(n, n);
-  }
-  idleHart();
-  apb('access');
-  emit(n, n);
-  apb('idle');
-  // The FIFO holds at most fifo_depth_p bytes; a byte leaves in each ready cycle, on average one
-  // cycle in 1/(1 - backpressure): twice that, for the randomness (and at least 1% ready).
-  const drain = Math.ceil((2 * p.fifo_depth_p) / Math.max(0.01, 1 - backpressure)) + 64;
-  for (let i = 0; i < drain; i++) emit(n, n);
 }
 
 /** The same frames, each as a callback that sets every input by name (for other simulators). */

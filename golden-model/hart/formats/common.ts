@@ -183,3 +183,85 @@ export function splitLines(text: string): string[] {
 export function stripBom(text: string): string {
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
+
+/**
+ * Walks the lines of a text without splitting it: `next()` moves to the next line and sets `start`
+ * and `end` (the line is text.slice(start, end), without its '\n' and a trailing '\r') and `lineNo`
+ * (1-based). The readers scan each line in place, so a file of millions of lines costs no array of
+ * millions of strings.
+ */
+export class LineCursor {
+  start = 0;
+  end = 0;
+  lineNo = 0;
+  private at = 0;
+
+  constructor(readonly text: string) {}
+
+  next(): boolean {
+    const text = this.text;
+    if (this.at >= text.length) return false;
+    this.start = this.at;
+    let nl = text.indexOf('\n', this.at);
+    if (nl < 0) nl = text.length;
+    this.at = nl + 1;
+    this.end = nl > this.start && text.charCodeAt(nl - 1) === 13 ? nl - 1 : nl;
+    this.lineNo++;
+    return true;
+  }
+
+  /** The current line as a string (for header lines and error messages). */
+  line(): string {
+    return this.text.slice(this.start, this.end);
+  }
+
+  /** True when the current line holds nothing but white space. */
+  blank(): boolean {
+    for (let i = this.start; i < this.end; i++) if (this.text.charCodeAt(i) > 32) return false;
+    return true;
+  }
+}
+
+/** Value of a hexadecimal digit's character code, or -1. */
+function hexDigit(c: number): number {
+  if (c >= 48 && c <= 57) return c - 48;
+  const l = c | 32;
+  return l >= 97 && l <= 102 ? l - 87 : -1;
+}
+
+/**
+ * text[start, end) as hexadecimal digits, when there are 1 to 13 after leading zeros (below 2^52:
+ * exact as a number; simulators often print 16 digits with leading zeros); -1 otherwise (empty,
+ * another character, or longer: the callers' string paths handle those).
+ */
+export function scanHex(text: string, start: number, end: number): number {
+  if (end <= start) return -1;
+  while (end - start > 1 && text.charCodeAt(start) === 48) start++;
+  if (end - start > 13) return -1;
+  let v = 0;
+  for (let i = start; i < end; i++) {
+    const d = hexDigit(text.charCodeAt(i));
+    if (d < 0) return -1;
+    v = v * 16 + d;
+  }
+  return v;
+}
+
+/** text[start, end) as 1 to 15 decimal digits after leading zeros (exact as a number), or -1 as in scanHex. */
+export function scanDec(text: string, start: number, end: number): number {
+  if (end <= start) return -1;
+  while (end - start > 1 && text.charCodeAt(start) === 48) start++;
+  if (end - start > 15) return -1;
+  let v = 0;
+  for (let i = start; i < end; i++) {
+    const d = text.charCodeAt(i) - 48;
+    if (d < 0 || d > 9) return -1;
+    v = v * 10 + d;
+  }
+  return v;
+}
+
+/** A bigint of a number found by scanHex/scanDec; the frequent 0 without a new bigint. */
+export function big(v: number): bigint {
+  return v === 0 ? 0n : BigInt(v);
+}

@@ -23,7 +23,7 @@ import { RvError } from '../../common/errors.ts';
 import { ProgramImage } from '../image.ts';
 import type { RetirementRecord } from '../records.ts';
 import type { RetirementStream, Xlen } from '../stream.ts';
-import { MAX_U32, splitLines, stripBom } from './common.ts';
+import { LineCursor, MAX_U32, stripBom } from './common.ts';
 import { CsvLine } from './csv.ts';
 
 /** Columns every etrace-csv file has (the rest are optional). */
@@ -53,16 +53,16 @@ interface Group {
 
 export function importEtraceCsv(text: string, fileName: string, opts: EtraceCsvOptions = {}): RetirementStream {
   const xlen: Xlen = opts.xlen ?? 64;
-  const lines = splitLines(stripBom(text));
+  const lines = new LineCursor(stripBom(text));
   function headerError(message: string): never {
     throw new RvError('bad-header', message, { file: fileName, line: 1 });
   }
 
   // Header: where each column is.
-  if (lines.length === 0 || lines[0]!.trim() === '') {
+  if (!lines.next() || lines.blank()) {
     headerError(`empty file, expected the etrace-csv header (${ETRACE_CSV_REQUIRED.join(',')}, ...)`);
   }
-  const names = lines[0]!.split(',').map((c) => c.trim());
+  const names = lines.line().split(',').map((c) => c.trim());
   const at = new Map<string, number>();
   let groupCount = 0;
   names.forEach((name, i) => {
@@ -106,12 +106,11 @@ export function importEtraceCsv(text: string, fileName: string, opts: EtraceCsvO
   let maxInstructions = 1;
 
   const v = new CsvLine(fileName, names, xlen);
-  for (let i = 1; i < lines.length; i++) {
-    const line = lines[i]!;
-    if (line.trim() === '') continue;
-    v.line = i + 1;
-    v.values = line.split(',');
-    if (v.values.length !== names.length) v.fail(`line has ${v.values.length} values, the header has ${names.length} columns`);
+  while (lines.next()) {
+    if (lines.blank()) continue;
+    v.line = lines.lineNo;
+    v.scan(lines.text, lines.start, lines.end);
+    if (v.count !== names.length) v.fail(`line has ${v.count} values, the header has ${names.length} columns`);
 
     const cause = v.cause(cCause, 'dec');
     const tval = v.addr(cTval);
@@ -125,7 +124,7 @@ export function importEtraceCsv(text: string, fileName: string, opts: EtraceCsvO
       const G = groups[g]!;
       const itype = v.small(G.itype, MAX_U32, 'an itype 0-6 or 8-15', 'dec');
       if (itype > 15 || itype === 7) {
-        v.fail(`unknown itype ${v.values[G.itype]!.trim()} in column ${names[G.itype]}, expected 0-6 or 8-15${itype === 7 ? ' (7 is reserved)' : ''}`);
+        v.fail(`unknown itype ${v.value(G.itype)} in column ${names[G.itype]}, expected 0-6 or 8-15${itype === 7 ? ' (7 is reserved)' : ''}`);
       }
       let iretire = v.small(G.iretire, MAX_U32, 'a count 0-4294967295', 'dec');
       const ilastsize = v.small(G.ilastsize, 1, '0 or 1', 'dec');

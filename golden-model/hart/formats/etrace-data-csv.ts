@@ -87,8 +87,8 @@ export function importEtraceDataCsv(text: string, fileName: string, opts: Etrace
     const text = lines[i]!;
     if (text.trim() === '') continue;
     csv.line = i + 1;
-    csv.values = text.split(',');
-    if (csv.values.length !== COLUMNS.length) csv.fail(`row has ${csv.values.length} values, expected ${COLUMNS.length} (${ETRACE_DATA_CSV_HEADER})`);
+    csv.scan(text, 0, text.length);
+    if (csv.count !== COLUMNS.length) csv.fail(`row has ${csv.count} values, expected ${COLUMNS.length} (${ETRACE_DATA_CSV_HEADER})`);
     const dretire = csv.small(0, 1, '0 or 1', 'dec');
     if (dretire === 0) continue;
     const dtype = csv.small(1, 15, 'a dtype code 0-15', 'dec');

@@ -234,6 +234,9 @@ describe('QEMU log import: excerpts', () => {
     // offsets: 0 nop, 4 nop, 8 beq -> 16, 12 ecall, 16 csrw mstatus, 20 mret, 24 nop, 28 (48-bit encoding)
     const cases: [string, string[], string, number, Partial<QemuLogOptions>?][] = [
       ['a malformed Trace line', ['Trace 0: 0x1 [0/1]'], 'malformed Trace line, expected "Trace <cpu>: <host address> [<cs_base>/<pc>/<flags>/<cflags>]"', 1],
+      ['a Trace line without its closing bracket', ['Trace 0: 0x1 [0/80000000/200003/1'], 'malformed Trace line, expected "Trace <cpu>: <host address> [<cs_base>/<pc>/<flags>/<cflags>]"', 1],
+      ['a Trace line with a non-hex pc', ['Trace 0: 0x1 [0/8000000g/200003/1]'], 'malformed Trace line, expected "Trace <cpu>: <host address> [<cs_base>/<pc>/<flags>/<cflags>]"', 1],
+      ['a Trace line without a CPU number', ['Trace : 0x1 [0/80000000/200003/1]'], 'malformed Trace line, expected "Trace <cpu>: <host address> [<cs_base>/<pc>/<flags>/<cflags>]"', 1],
       ['a second CPU', [T(0), T(4).replace('Trace 0:', 'Trace 1:')], 'Trace line of CPU 1: only single-hart programs (CPU 0) are supported', 2],
       [
         'blocks of several instructions',

@@ -42,7 +42,7 @@ import { Itype, Priv, type RetirementRecord } from '../records.ts';
 import type { RetirementStream, Xlen } from '../stream.ts';
 import { classify, type InstructionInfo } from '../isa/classify.ts';
 import { FETCH_FAULTS, type Step, StepConverter } from '../steps.ts';
-import { stripInterruptBit } from './common.ts';
+import { scanDec, scanHex, stripInterruptBit } from './common.ts';
 
 export interface QemuLogOptions {
   /** The program as loaded (ELF PT_LOAD segments): instruction encodings come from here. */
@@ -108,6 +108,8 @@ interface Insn {
   info: InstructionInfo;
   /** The CSR the instruction writes, if it is a CSR instruction that writes. */
   csrWrite: number | undefined;
+  /** The sequential successor of its address (wrapped to XLEN). */
+  successor: bigint;
 }
 
 interface QemuStep extends Step {
@@ -117,7 +119,8 @@ interface QemuStep extends Step {
 /** An entered block (one instruction) whose execution is not confirmed yet. */
 interface Entered {
   line: number;
-  pcText: string;
+  /** The pc as a number (below 2^52), or its text: the key of the per-address caches. */
+  pcKey: number | string;
   pc: bigint;
   priv: number;
 }
@@ -137,10 +140,16 @@ function csrWritten(encoding: number): number | undefined {
   return funct3 === 1 || funct3 === 5 || rs1 !== 0 ? encoding >>> 20 : undefined;
 }
 
-const TRACE_RE = /^Trace (\d+): \S+ \[([0-9a-f]+)\/([0-9a-f]+)\/([0-9a-f]+)\/([0-9a-f]+)\]/;
+const TRACE_MALFORMED = 'malformed Trace line, expected "Trace <cpu>: <host address> [<cs_base>/<pc>/<flags>/<cflags>]"';
 const INT_RE = /^riscv_cpu_do_interrupt: hart:(\d+), async:(\d+), cause:([0-9a-f]+), epc:0x([0-9a-f]+), tval:0x([0-9a-f]+), desc=(\S*)/;
 const STOPPED_RE = /^Stopped execution of TB chain before \S+ \[([0-9a-f]+)\]/;
 const REWOUND_RE = /^cpu_io_recompile: rewound execution of TB to ([0-9a-f]+)/;
+
+/** Hex digits text[start, end) as a number (flags fields are at most 8 digits; longer ones as parseInt reads them). */
+function hexField(text: string, start: number, end: number): number {
+  const v = scanHex(text, start, end);
+  return v >= 0 ? v : Number.parseInt(text.slice(start, end), 16);
+}
 
 /**
  * Push-style converter: `line()` for each line of the log in order (without the newline), then
@@ -150,9 +159,11 @@ export class QemuLogConverter {
   private readonly opts: QemuLogOptions;
   private readonly xlen: Xlen;
   private readonly steps: StepConverter<QemuStep>;
-  private readonly insns = new Map<string, Insn>();
-  private readonly pcs = new Map<string, bigint>();
+  private readonly insns = new Map<number | string, Insn>();
+  private readonly pcs = new Map<number | string, bigint>();
   private lineNo = 0;
+  /** Where the fields of the Trace line being read start (each after the previous one's separator). */
+  private readonly fieldAt = new Int32Array(5);
   private entered: Entered | undefined;
   private started = false;
   private done = false;
@@ -216,19 +227,50 @@ export class QemuLogConverter {
     return !this.done;
   }
 
+  /**
+   * Reads "Trace <cpu>: <host address> [<cs_base>/<pc>/<flags>/<cflags>]" in place (one line per
+   * executed instruction: no regular expression and no strings but the pc's on its first sight).
+   */
   private trace(text: string): void {
-    const m = TRACE_RE.exec(text);
-    if (!m) this.fail(`malformed Trace line, expected "Trace <cpu>: <host address> [<cs_base>/<pc>/<flags>/<cflags>]"`);
-    if (m[1] !== '0') this.fail(`Trace line of CPU ${m[1]}: only single-hart programs (CPU 0) are supported`);
-    const pcText = m[3]!;
-    // Loops execute the same addresses again and again: parse each pc text once.
-    let pc = this.pcs.get(pcText);
-    if (pc === undefined) {
-      pc = this.addr(pcText, 'pc');
-      this.pcs.set(pcText, pc);
+    const end = text.length;
+    let i = 6; // after "Trace "
+    const cpuStart = i;
+    while (i < end && text.charCodeAt(i) !== 58 /* : */) i++;
+    const cpuEnd = i;
+    if (scanDec(text, cpuStart, cpuEnd) < 0 || text.charCodeAt(i + 1) !== 32) this.fail(TRACE_MALFORMED);
+    i += 2;
+    const host = i;
+    while (i < end && text.charCodeAt(i) > 32) i++;
+    if (i === host || text.charCodeAt(i) !== 32 || text.charCodeAt(i + 1) !== 91 /* [ */) this.fail(TRACE_MALFORMED);
+    i += 2;
+    // The four hex fields, each ended by '/' and the last by ']'.
+    const at = this.fieldAt;
+    at[0] = i;
+    for (let k = 0; k < 4; k++) {
+      const from = i;
+      const stop = k < 3 ? 47 /* / */ : 93; /* ] */
+      let c = 0;
+      while (i < end && (c = text.charCodeAt(i)) !== stop) {
+        if (!((c >= 48 && c <= 57) || (c >= 97 && c <= 102))) this.fail(TRACE_MALFORMED);
+        i++;
+      }
+      if (i === from || i >= end) this.fail(TRACE_MALFORMED);
+      i++;
+      at[k + 1] = i;
     }
-    const flags = Number.parseInt(m[4]!, 16);
-    const cflags = Number.parseInt(m[5]!, 16);
+    if (cpuEnd !== cpuStart + 1 || text.charCodeAt(cpuStart) !== 48) {
+      this.fail(`Trace line of CPU ${text.slice(cpuStart, cpuEnd)}: only single-hart programs (CPU 0) are supported`);
+    }
+    // Loops execute the same addresses again and again: parse each pc once.
+    const pcNumber = scanHex(text, at[1]!, at[2]! - 1);
+    const pcKey = pcNumber >= 0 ? pcNumber : text.slice(at[1]!, at[2]! - 1);
+    let pc = this.pcs.get(pcKey);
+    if (pc === undefined) {
+      pc = this.addr(text.slice(at[1]!, at[2]! - 1), 'pc');
+      this.pcs.set(pcKey, pc);
+    }
+    const flags = hexField(text, at[2]!, at[3]! - 1);
+    const cflags = hexField(text, at[3]!, at[4]! - 1);
     const count = cflags & 0x1ff;
     if (count !== 1) {
       this.fail(
@@ -249,7 +291,7 @@ export class QemuLogConverter {
     if (memIdx === 2) this.fail(`TB flags ${hex(flags)} at ${hex(pc)}: privilege 2 is reserved`);
     // The block entered before this one ran (nothing cancelled it).
     if (this.entered !== undefined) this.executed(this.entered, undefined);
-    this.entered = { line: this.lineNo, pcText, pc, priv: memIdx };
+    this.entered = { line: this.lineNo, pcKey, pc, priv: memIdx };
   }
 
   private cancel(text: string, re: RegExp, what: string): void {
@@ -327,7 +369,7 @@ export class QemuLogConverter {
       this.enterTrap(privVar);
       return;
     }
-    this.push({ addr: e.pc, info: insn.info, priv: e.priv, trap: undefined, cause: 0, tval: 0n, line: e.line, privVar });
+    this.push({ addr: e.pc, info: insn.info, priv: e.priv, trap: undefined, cause: 0, tval: 0n, line: e.line, privVar, successor: insn.successor });
     // What the retired instruction does to the privilege state.
     const csr = insn.csrWrite;
     if (csr === CSR_MSTATUS) {
@@ -430,7 +472,7 @@ export class QemuLogConverter {
 
   /** The instruction at the entered pc, from the image (classified once per address). */
   private instruction(e: Entered): Insn {
-    const cached = this.insns.get(e.pcText);
+    const cached = this.insns.get(e.pcKey);
     if (cached !== undefined) return cached;
     const fetched = this.opts.image.fetch(e.pc);
     if (fetched === undefined) {
@@ -442,8 +484,12 @@ export class QemuLogConverter {
     } catch (err) {
       return this.fail(`instruction at ${hex(e.pc)}: ${(err as Error).message}`, e.line);
     }
-    const insn: Insn = { info, csrWrite: fetched.length === 4 ? csrWritten(fetched.encoding) : undefined };
-    this.insns.set(e.pcText, insn);
+    const insn: Insn = {
+      info,
+      csrWrite: fetched.length === 4 ? csrWritten(fetched.encoding) : undefined,
+      successor: BigInt.asUintN(this.xlen, e.pc + BigInt(info.length)),
+    };
+    this.insns.set(e.pcKey, insn);
     return insn;
   }
 

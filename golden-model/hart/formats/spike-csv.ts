@@ -27,7 +27,7 @@ import { ImageBuilder } from '../image.ts';
 import type { RetirementStream, Xlen } from '../stream.ts';
 import { classify, type InstructionInfo } from '../isa/classify.ts';
 import { FETCH_FAULTS, type Step, StepConverter } from '../steps.ts';
-import { MAX_U32, splitLines, stripBom } from './common.ts';
+import { LineCursor, MAX_U32, stripBom } from './common.ts';
 import { CsvLine } from './csv.ts';
 
 export const SPIKE_CSV_HEADER = 'VALID,ADDRESS,INSN,PRIVILEGE,EXCEPTION,ECAUSE,TVAL,INTERRUPT';
@@ -40,8 +40,11 @@ export interface SpikeCsvOptions {
 
 interface Row {
   line: number;
-  /** ADDRESS as written: the key of the per-address cache (no bigint hashing per row). */
-  addrText: string;
+  /**
+   * The key of the per-address cache: ADDRESS as a number (addresses below 2^52, the usual case) or
+   * as written (no bigint hashing per row).
+   */
+  key: number | string;
   addr: bigint;
   insn: number;
   priv: number;
@@ -57,12 +60,14 @@ interface Seen {
   insn: number;
   info: InstructionInfo;
   line: number;
+  /** The sequential successor of addr (wrapped to XLEN), for the step converter. */
+  next: bigint;
 }
 
 export function importSpikeCsv(text: string, fileName: string, opts: SpikeCsvOptions = {}): RetirementStream {
   const xlen: Xlen = opts.xlen ?? 64;
-  const lines = splitLines(stripBom(text));
-  const header = (lines[0] ?? '').split(',').map((c) => c.trim()).join(',');
+  const lines = new LineCursor(stripBom(text));
+  const header = (lines.next() ? lines.line() : '').split(',').map((c) => c.trim()).join(',');
   if (header.toUpperCase() !== SPIKE_CSV_HEADER) {
     throw new RvError('bad-header', `wrong spike-csv header "${header}", expected ${SPIKE_CSV_HEADER}`, { file: fileName, line: 1 });
   }
@@ -74,12 +79,12 @@ export function importSpikeCsv(text: string, fileName: string, opts: SpikeCsvOpt
   const v = new CsvLine(fileName, COLUMNS, xlen);
   const steps = new StepConverter(xlen);
   const image = new ImageBuilder();
-  const seen = new Map<string, Seen>();
+  const seen = new Map<number | string, Seen>();
 
-  /** The classification of the row's instruction, which also goes into the image. */
-  const instruction = (row: Row): InstructionInfo => {
-    const known = seen.get(row.addrText);
-    if (known !== undefined && known.insn === row.insn) return known.info;
+  /** The row's instruction (classified, and put into the image once per address). */
+  const instruction = (row: Row): Seen => {
+    const known = seen.get(row.key);
+    if (known !== undefined && known.insn === row.insn) return known;
     let info: InstructionInfo;
     try {
       info = classify(row.insn, row.addr, xlen);
@@ -99,53 +104,65 @@ export function importSpikeCsv(text: string, fileName: string, opts: SpikeCsvOpt
         row.line,
       );
     }
-    seen.set(row.addrText, { addr: row.addr, insn: row.insn, info, line: row.line });
-    return info;
+    const entry: Seen = { addr: row.addr, insn: row.insn, info, line: row.line, next: BigInt.asUintN(xlen, row.addr + BigInt(info.length)) };
+    seen.set(row.key, entry);
+    return entry;
   };
 
   /**
    * The step of a row. Rows are turned into steps one row late (after the next row was read), as
    * before the conversion was shared, so that a malformed row is reported before a bad INSN on the
-   * row above it.
+   * row above it. Two rows and two steps are used in turn, not one object per line: the converter
+   * keeps only the step it was last given.
    */
-  const step = (row: Row): Step => {
+  const step = (row: Row, into: Step): Step => {
     // Nothing was fetched for an interrupt or a fetch fault: INSN is not looked at. Anything else
     // was fetched and decoded, so its bytes are known, retired or not.
     const fetched = !(row.interrupt || (row.exception && FETCH_FAULTS.has(row.cause)));
-    return {
-      addr: row.addr,
-      info: fetched ? instruction(row) : undefined,
-      priv: row.priv,
-      trap: row.interrupt ? 'interrupt' : row.exception ? 'exception' : undefined,
-      cause: row.cause,
-      tval: row.tval,
-      line: row.line,
-    };
+    const insn = fetched ? instruction(row) : undefined;
+    into.addr = row.addr;
+    into.info = insn?.info;
+    into.successor = insn?.next;
+    into.priv = row.priv;
+    into.trap = row.interrupt ? 'interrupt' : row.exception ? 'exception' : undefined;
+    into.cause = row.cause;
+    into.tval = row.tval;
+    into.line = row.line;
+    return into;
   };
+  const newRow = (): Row => ({ line: 0, key: 0, addr: 0n, insn: 0, priv: 0, exception: false, cause: 0, tval: 0n, interrupt: false });
+  const newStep = (): Step => ({ addr: 0n, info: undefined, successor: undefined, priv: 0, trap: undefined, cause: 0, tval: 0n, line: 0 });
+  const rows = [newRow(), newRow()];
+  const stepObjects = [newStep(), newStep()];
+  let turn = 0;
 
   let pending: Row | undefined;
-  for (let i = 1; i < lines.length; i++) {
-    const line = lines[i]!;
-    if (line.trim() === '') continue;
-    v.line = i + 1;
-    v.values = line.split(',');
-    if (v.values.length !== COLUMNS.length) v.fail(`line has ${v.values.length} values, expected ${COLUMNS.length} (${SPIKE_CSV_HEADER})`);
+  while (lines.next()) {
+    if (lines.blank()) continue;
+    v.line = lines.lineNo;
+    v.scan(lines.text, lines.start, lines.end);
+    if (v.count !== COLUMNS.length) v.fail(`line has ${v.count} values, expected ${COLUMNS.length} (${SPIKE_CSV_HEADER})`);
     if (v.small(0, 1, '0 or 1') === 0) continue;
-    const row: Row = {
-      line: v.line,
-      addrText: v.values[1]!,
-      addr: v.addr(1),
-      insn: v.small(2, MAX_U32, 'an instruction encoding of at most 32 bits'),
-      priv: v.small(3, 7, 'a privilege level 0-7'),
-      exception: v.small(4, 1, '0 or 1') === 1,
-      cause: v.cause(5),
-      tval: v.addr(6),
-      interrupt: v.small(7, 1, '0 or 1') === 1,
-    };
-    if (pending) steps.push(step(pending));
+    // The address as a number keys the cache, whose entry also holds its bigint: loops repeat
+    // addresses, so most rows make no bigint for ADDRESS.
+    const n = v.addrNumber(1);
+    const key = n >= 0 ? n : v.value(1);
+    const known = seen.get(key);
+    const row = rows[turn]!;
+    row.line = v.line;
+    row.key = key;
+    row.addr = known !== undefined ? known.addr : v.addr(1);
+    row.insn = v.small(2, MAX_U32, 'an instruction encoding of at most 32 bits');
+    row.priv = v.small(3, 7, 'a privilege level 0-7');
+    row.exception = v.small(4, 1, '0 or 1') === 1;
+    row.cause = v.cause(5);
+    row.tval = v.addr(6);
+    row.interrupt = v.small(7, 1, '0 or 1') === 1;
+    if (pending) steps.push(step(pending, stepObjects[turn]!));
     pending = row;
+    turn ^= 1;
   }
-  if (pending) steps.push(step(pending));
+  if (pending) steps.push(step(pending, stepObjects[turn]!));
 
   return { xlen, retiresPerCycle: 1, image: image.build(), records: steps.finish() };
 }

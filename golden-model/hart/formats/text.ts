@@ -22,7 +22,7 @@ import { RvError } from '../../common/errors.ts';
 import { ProgramImage, type Segment } from '../image.ts';
 import { emptyRecord, ITYPE_NAMES, type RetirementRecord, sequentialNext } from '../records.ts';
 import type { RetirementStream, Xlen } from '../stream.ts';
-import { canonicalSegments, checkRecord, decSmall, decU64, hexSmall, hexToken, MAX_U32, splitLines, stripBom } from './common.ts';
+import { big, canonicalSegments, checkRecord, decSmall, decU64, hexSmall, hexToken, LineCursor, MAX_U32, scanDec, scanHex, stripBom } from './common.ts';
 import { DATA_KEYWORD, DATA_TRACE_HEADER, DataLineReader, formatAccess, formatResponse, RESP_KEYWORD } from './text-data.ts';
 import { checkDataTrace } from '../data-records.ts';
 
@@ -45,12 +45,37 @@ interface Field {
   boolean: boolean;
   /** Stores the parsed token into the record; false when the token is not a valid value. */
   set(r: RetirementRecord, token: string): boolean;
+  /**
+   * The fast path of `set` for the frequent fields: reads the token text[start, end) in place and
+   * stores it; false when it cannot (not a valid value, or a form only `set` reads), and the
+   * reader then calls `set` with the token as a string.
+   */
+  scan?(r: RetirementRecord, text: string, start: number, end: number): boolean;
   format(r: RetirementRecord): string;
   /** True when the record's value is the one a line without this field would get. */
   isDefault(r: RetirementRecord, prev: RetirementRecord): boolean;
 }
 
 type FlagKey = 'sijump' | 'halted' | 'reset' | 'sameCycle';
+
+/** True when text[start, end) is all hexadecimal digits (a record line's address, not a keyword). */
+function isHexToken(text: string, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) {
+    const c = text.charCodeAt(i) | 32;
+    if (!((c >= 48 && c <= 57) || (c >= 97 && c <= 102))) return false;
+  }
+  return true;
+}
+
+/** The index of the name text[start, end) in `names`, or -1; without making a string of the token. */
+function nameAt(names: readonly string[], text: string, start: number, end: number): number {
+  const n = end - start;
+  for (let i = 0; i < names.length; i++) {
+    const name = names[i]!;
+    if (name.length === n && text.startsWith(name, start)) return i;
+  }
+  return -1;
+}
 
 function flag(name: string, key: FlagKey): Field {
   return {
@@ -78,6 +103,12 @@ const FIELDS: readonly Field[] = [
       r.iaddr = v;
       return true;
     },
+    scan: (r, text, s, e) => {
+      const v = scanHex(text, s, e);
+      if (v < 0) return false;
+      r.iaddr = big(v);
+      return true;
+    },
     format: (r) => r.iaddr.toString(16),
     isDefault: (r, prev) => r.iaddr === sequentialNext(prev),
   },
@@ -91,6 +122,12 @@ const FIELDS: readonly Field[] = [
       r.iretire = v;
       return true;
     },
+    scan: (r, text, s, e) => {
+      const v = scanDec(text, s, e);
+      if (v < 0 || v > MAX_U32) return false;
+      r.iretire = v;
+      return true;
+    },
     format: (r) => String(r.iretire),
     isDefault: (r) => r.iretire === 0,
   },
@@ -101,6 +138,12 @@ const FIELDS: readonly Field[] = [
     set: (r, t) => {
       if (t !== '0' && t !== '1') return false;
       r.ilastsize = t === '1' ? 1 : 0;
+      return true;
+    },
+    scan: (r, text, s, e) => {
+      const c = text.charCodeAt(s) - 48;
+      if (e - s !== 1 || (c !== 0 && c !== 1)) return false;
+      r.ilastsize = c;
       return true;
     },
     format: (r) => String(r.ilastsize),
@@ -117,6 +160,12 @@ const FIELDS: readonly Field[] = [
       r.itype = v;
       return true;
     },
+    scan: (r, text, s, e) => {
+      const v = nameAt(ITYPE_NAMES, text, s, e);
+      if (v < 0) return false;
+      r.itype = v;
+      return true;
+    },
     format: (r) => ITYPE_NAMES[r.itype]!,
     isDefault: (r) => r.itype === 0,
   },
@@ -128,6 +177,14 @@ const FIELDS: readonly Field[] = [
       const v = decU64(t);
       if (v === undefined) return false;
       r.time = v;
+      return true;
+    },
+    scan: (r, text, s, e) => {
+      const v = scanDec(text, s, e);
+      if (v < 0) return false;
+      // r.time holds the previous record's time: a repeated time (several records per cycle,
+      // idle cycles) keeps its bigint.
+      if (Number(r.time) !== v) r.time = big(v);
       return true;
     },
     format: (r) => r.time.toString(),
@@ -239,6 +296,7 @@ const FIELDS: readonly Field[] = [
 ];
 const FIELD_BY_NAME = new Map(FIELDS.map((f, i) => [f.name, i]));
 const FIELD_NAMES = FIELDS.map((f) => f.name).join(', ');
+const IADDR = FIELD_BY_NAME.get('iaddr')!;
 function field(name: string): Field {
   return FIELDS[FIELD_BY_NAME.get(name)!]!;
 }
@@ -357,12 +415,13 @@ export function encodeTextChunks(stream: RetirementStream): string[] {
 // Reader
 
 export function decodeTextStream(text: string, fileName: string): RetirementStream {
-  const lines = splitLines(stripBom(text));
+  const lines = new LineCursor(stripBom(text));
+  const body = lines.text;
   function err(code: 'bad-header' | 'bad-value' | 'truncated', message: string, line: number): never {
     throw new RvError(code, message, { file: fileName, line });
   }
 
-  const first = (lines[0] ?? '').trim();
+  const first = (lines.next() ? lines.line() : '').trim();
   if (!first.startsWith(TEXT_SIGNATURE)) {
     err('bad-header', `not an rvtrace text stream: the first line must be "${TEXT_FIRST_LINE}"`, 1);
   }
@@ -375,6 +434,8 @@ export function decodeTextStream(text: string, fileName: string): RetirementStre
   let retiresPerCycle: number | undefined;
   let declared: { count: number; line: number } | undefined;
   let columns: Field[] = DEFAULT_COLUMNS.map(field);
+  /** The index in FIELDS of each column (for the given-twice check). */
+  let columnIndex = columns.map((f) => FIELD_BY_NAME.get(f.name)!);
   const seen = new Map<string, number>(); // header keyword -> line, to reject repeats
   const segments: Segment[] = [];
   let segBytes: number[] = [];
@@ -392,15 +453,38 @@ export function decodeTextStream(text: string, fileName: string): RetirementStre
   const dataLines = new DataLineReader((message, line) => err('bad-value', message, line));
   let hasData = false;
 
-  for (let i = 1; i < lines.length; i++) {
-    const lineNo = i + 1;
-    let line = lines[i]!;
-    const hash = line.indexOf('#');
-    if (hash >= 0) line = line.slice(0, hash);
-    line = line.trim();
-    if (line === '') continue;
-    const tokens = line.split(/\s+/);
-    const kw = tokens[0]!;
+  // Where the tokens of the current line start and end: record lines are read in place.
+  let tokStart = new Int32Array(32);
+  let tokEnd = new Int32Array(32);
+  const token = (k: number): string => body.slice(tokStart[k]!, tokEnd[k]!);
+
+  while (lines.next()) {
+    const lineNo = lines.lineNo;
+    // Tokens: runs of characters other than white space, up to a '#' (a comment).
+    let n = 0;
+    for (let i = lines.start, end = lines.end; i < end; ) {
+      let c = body.charCodeAt(i);
+      if (c <= 32) {
+        i++;
+        continue;
+      }
+      if (c === 35 /* # */) break;
+      const from = i;
+      while (i < end && (c = body.charCodeAt(i)) > 32 && c !== 35) i++;
+      if (n === tokStart.length) {
+        tokStart = Int32Array.from({ length: n * 2 }, (_, k) => tokStart[k] ?? 0);
+        tokEnd = Int32Array.from({ length: n * 2 }, (_, k) => tokEnd[k] ?? 0);
+      }
+      tokStart[n] = from;
+      tokEnd[n] = i;
+      n++;
+    }
+    if (n === 0) continue;
+    // Header and data lines are few or short: they are read as strings.
+    const c0 = body.charCodeAt(tokStart[0]!);
+    const keywordLike = c0 >= 97 && c0 <= 122 && tokEnd[0]! - tokStart[0]! > 3 && !isHexToken(body, tokStart[0]!, tokEnd[0]!);
+    const kw = keywordLike ? token(0) : '';
+    const tokens = keywordLike && (kw === DATA_KEYWORD || kw === RESP_KEYWORD || HEADER_KEYWORDS.has(kw)) ? Array.from({ length: n }, (_, k) => token(k)) : [];
 
     if (kw === DATA_KEYWORD || kw === RESP_KEYWORD) {
       dataLines.read(tokens, records.length - 1, lineNo);
@@ -445,6 +529,7 @@ export function decodeTextStream(text: string, fileName: string): RetirementStre
           names.add(name);
           return field(name);
         });
+        columnIndex = columns.map((f) => FIELD_BY_NAME.get(f.name)!);
       } else {
         // image <base> <byte> <byte> ...: a line starting where the previous one ended continues its segment.
         if (args.length < 2) err('bad-header', `"image" needs an address and at least one byte`, lineNo);
@@ -472,10 +557,10 @@ export function decodeTextStream(text: string, fileName: string): RetirementStre
 
     // A record line.
     if (xlen === undefined) err('bad-header', `record before the "xlen" header line, expected "xlen 32" or "xlen 64" first`, lineNo);
-    if (tokens.length < columns.length) {
+    if (n < columns.length) {
       err(
         'bad-value',
-        `record has ${tokens.length} values, expected ${columns.length} (${columns.map((c) => c.name).join(' ')}) before the optional name=value fields`,
+        `record has ${n} values, expected ${columns.length} (${columns.map((c) => c.name).join(' ')}) before the optional name=value fields`,
         lineNo,
       );
     }
@@ -483,7 +568,7 @@ export function decodeTextStream(text: string, fileName: string): RetirementStre
       itype: 0,
       iretire: 0,
       ilastsize: 1,
-      iaddr: BigInt.asUintN(64, sequentialNext(prev)),
+      iaddr: 0n, // the sequential successor of prev unless given (below: most lines give it)
       priv: prev.priv,
       cause: 0,
       tval: 0n,
@@ -498,38 +583,44 @@ export function decodeTextStream(text: string, fileName: string): RetirementStre
       sameCycle: false,
     };
     given.fill(0);
-    for (let k = 0; k < tokens.length; k++) {
-      const t = tokens[k]!;
+    for (let k = 0; k < n; k++) {
       let f: Field;
-      let value: string;
+      let idx: number;
+      let from = tokStart[k]!;
+      const to = tokEnd[k]!;
+      let bare = false;
       if (k < columns.length) {
         f = columns[k]!;
-        value = t;
+        idx = columnIndex[k]!;
       } else {
-        const eq = t.indexOf('=');
-        const name = eq < 0 ? t : t.slice(0, eq);
-        const idx = FIELD_BY_NAME.get(name);
-        if (idx === undefined) err('bad-value', `unknown field "${name}", expected one of: ${FIELD_NAMES}`, lineNo);
+        const eq = body.indexOf('=', from);
+        bare = eq < 0 || eq >= to;
+        const name = body.slice(from, bare ? to : eq);
+        const known = FIELD_BY_NAME.get(name);
+        if (known === undefined) err('bad-value', `unknown field "${name}", expected one of: ${FIELD_NAMES}`, lineNo);
+        idx = known;
         f = FIELDS[idx]!;
-        if (eq < 0 && !f.boolean) err('bad-value', `field "${name}" needs a value, expected ${name}=<${f.expected}>`, lineNo);
-        value = eq < 0 ? '1' : t.slice(eq + 1);
+        if (bare && !f.boolean) err('bad-value', `field "${name}" needs a value, expected ${name}=<${f.expected}>`, lineNo);
+        if (!bare) from = eq + 1;
       }
-      const idx = FIELD_BY_NAME.get(f.name)!;
       if (given[idx]) err('bad-value', `field "${f.name}" given twice`, lineNo);
       given[idx] = 1;
+      if (f.scan !== undefined && !bare && f.scan(r, body, from, to)) continue;
+      const value = bare ? '1' : body.slice(from, to);
       if (!f.set(r, value)) err('bad-value', `bad ${f.name} value "${value}", expected ${f.expected}`, lineNo);
     }
+    if (!given[IADDR]) r.iaddr = BigInt.asUintN(64, sequentialNext(prev));
     records.push(r);
     prev = r;
   }
   closeSegment();
 
-  if (xlen === undefined) err('bad-header', `missing header line "xlen 32" or "xlen 64"`, lines.length);
+  if (xlen === undefined) err('bad-header', `missing header line "xlen 32" or "xlen 64"`, lines.lineNo);
   if (declared !== undefined && declared.count !== records.length) {
     err(
       records.length < declared.count ? 'truncated' : 'bad-value',
       `the "records" line (line ${declared.line}) announces ${declared.count} records, the file has ${records.length}`,
-      lines.length,
+      lines.lineNo,
     );
   }
   const stream: RetirementStream = { xlen, retiresPerCycle: retiresPerCycle ?? 1, image: new ProgramImage(segments), records };

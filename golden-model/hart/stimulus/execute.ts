@@ -16,7 +16,7 @@
  */
 import type { Rng } from '../../common/rng.ts';
 import { classify, type InstructionInfo, isSequentiallyInferable, sequentialTarget, branchItype } from '../isa/classify.ts';
-import { Ctype, emptyRecord, Itype, Priv, type RetirementRecord, Trigger } from '../records.ts';
+import { Ctype, Itype, Priv, type RetirementRecord, Trigger } from '../records.ts';
 import type { AssembledInstruction, Behaviour } from './asm.ts';
 import type { StimulusKnobs } from './knobs.ts';
 import type { ProgramLayout } from './program.ts';
@@ -52,7 +52,7 @@ export function trapHandler(layout: ProgramLayout, handlerPrivilege: number): bi
 export class Executor {
   private readonly byAddress = new Map<bigint, AssembledInstruction>();
   private readonly infoCache = new Map<bigint, InstructionInfo>();
-  private readonly out: RetirementRecord[] = [];
+  private out: RetirementRecord[] = [];
 
   private pc: bigint;
   private priv: number = Priv.M;
@@ -80,6 +80,27 @@ export class Executor {
     return this.out;
   }
 
+  /**
+   * The same records as `run`, handed over in chunks of about `size` records (whole steps; a step
+   * never changes a record it handed over), so that a consumer that drops each chunk after use
+   * holds memory independent of `count`.
+   */
+  *chunks(count: number, size: number): Generator<RetirementRecord[]> {
+    while (this.retired < count) {
+      this.step();
+      if (this.out.length >= size) {
+        const chunk = this.out;
+        this.out = [];
+        yield chunk;
+      }
+    }
+    if (this.out.length > 0) {
+      const chunk = this.out;
+      this.out = [];
+      yield chunk;
+    }
+  }
+
   private label(name: string): bigint {
     const a = this.layout.labels.get(name);
     if (a === undefined) throw new Error(`stimulus: no label ${name}`);
@@ -96,14 +117,27 @@ export class Executor {
   }
 
   private record(fields: Partial<RetirementRecord>): RetirementRecord {
+    // Every field written in one literal, in the order of emptyRecord(): all records share one
+    // object shape, which keeps the consumers' field reads (model, frame writer) monomorphic.
     const r: RetirementRecord = {
-      ...emptyRecord(),
-      iaddr: this.pc,
-      priv: this.priv,
-      context: this.context,
-      time: this.cycle++,
-      ...fields,
+      itype: fields.itype ?? 0,
+      iretire: fields.iretire ?? 0,
+      ilastsize: fields.ilastsize ?? 1,
+      iaddr: fields.iaddr ?? this.pc,
+      priv: fields.priv ?? this.priv,
+      cause: fields.cause ?? 0,
+      tval: fields.tval ?? 0n,
+      context: fields.context ?? this.context,
+      ctype: fields.ctype ?? 0,
+      sijump: fields.sijump ?? false,
+      trigger: fields.trigger ?? 0,
+      halted: fields.halted ?? false,
+      reset: fields.reset ?? false,
+      impdef: fields.impdef ?? 0,
+      time: fields.time ?? this.cycle,
+      sameCycle: fields.sameCycle ?? false,
     };
+    this.cycle++;
     this.out.push(r);
     return r;
   }

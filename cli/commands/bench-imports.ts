@@ -1,0 +1,122 @@
+/**
+ * The import measurements of `rvtrace bench` (issue 22): lines per second of each trace reader on
+ * a file made from the stimulus (golden-model/hart/formats/synthetic.ts), and the whole-process
+ * `rvtrace encode` of a spike-csv, start-up included. Also the peak memory of `rvtrace cosim` at
+ * two counts, each in a process of its own (the bench's own memory holds its streams).
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ROOT } from '../../generator/render.ts';
+import { importEtraceCsv } from '../../golden-model/hart/formats/etrace-csv.ts';
+import { QemuLogConverter } from '../../golden-model/hart/formats/qemu-log.ts';
+import { importSpikeCsv } from '../../golden-model/hart/formats/spike-csv.ts';
+import { etraceCsvChunks, qemuLogChunks, spikeCsvChunks } from '../../golden-model/hart/formats/synthetic.ts';
+import { decodeTextStream, encodeTextChunks } from '../../golden-model/hart/formats/text.ts';
+import { RvError } from '../../golden-model/common/errors.ts';
+import type { RetirementStream } from '../../golden-model/hart/stream.ts';
+import { generateStimulus } from '../../golden-model/hart/stimulus/generate.ts';
+import { defaultKnobs } from '../../golden-model/hart/stimulus/knobs.ts';
+
+export interface ImportRate {
+  format: string;
+  lines: number;
+  seconds: number;
+}
+
+const BIN = join(ROOT, 'bin', 'rvtrace.js');
+
+function lineCount(chunks: readonly string[]): number {
+  let n = 0;
+  for (const c of chunks) for (let i = c.indexOf('\n'); i >= 0; i = c.indexOf('\n', i + 1)) n++;
+  return n;
+}
+
+/** Best wall time of `repeat` runs of `fn`, in seconds. */
+function best(fn: () => void, repeat: number): number {
+  let t = Infinity;
+  for (let i = 0; i < repeat; i++) {
+    const t0 = performance.now();
+    fn();
+    t = Math.min(t, (performance.now() - t0) / 1000);
+  }
+  return t;
+}
+
+/**
+ * The readers on files of `stream` (text, etrace-csv, spike-csv) and on a QEMU log of a trap-free
+ * program of the same length (QEMU logs its traps on lines the import checks against the
+ * privilege state; the stimulus's traps are not that). The QEMU converter takes lines: each
+ * 100,000-line chunk is split once, as the log reader hands over its chunks.
+ */
+export function measureImports(stream: RetirementStream, seed: number, count: number, repeat = 3): ImportRate[] {
+  const out: ImportRate[] = [];
+  const text = encodeTextChunks(stream).join('');
+  out.push({ format: 'text', lines: lineCount([text]), seconds: best(() => decodeTextStream(text, 'bench.txt'), repeat) });
+  const etrace = etraceCsvChunks(stream).join('');
+  out.push({ format: 'etrace-csv', lines: lineCount([etrace]), seconds: best(() => importEtraceCsv(etrace, 'bench.csv'), repeat) });
+  const spike = spikeCsvChunks(stream).join('');
+  out.push({ format: 'spike-csv', lines: lineCount([spike]), seconds: best(() => importSpikeCsv(spike, 'bench.csv'), repeat) });
+  const trapFree = generateStimulus(
+    {
+      ...defaultKnobs(),
+      privileges: 'M',
+      interrupt_rate: 0,
+      fault_rate: 0,
+      nested_interrupt_rate: 0,
+      context_switch_rate: 0,
+      async_context_rate: 0,
+      halt_rate: 0,
+      reset_rate: 0,
+      idle_rate: 0,
+      w_ecall: 0,
+      w_ebreak: 0,
+      w_illegal: 0,
+    },
+    seed,
+    count,
+  );
+  const log = qemuLogChunks(trapFree);
+  const entry = trapFree.records[0]!.iaddr;
+  const seconds = best(() => {
+    const c = new QemuLogConverter({ image: trapFree.image, xlen: trapFree.xlen, entry, fileName: 'bench.log' });
+    for (const chunk of log) {
+      const lines = chunk.split('\n');
+      lines.pop(); // after the chunk's last newline
+      for (const line of lines) c.line(line);
+    }
+    c.finish();
+  }, repeat);
+  out.push({ format: 'qemu-log', lines: lineCount(log), seconds });
+  return out;
+}
+
+/**
+ * `rvtrace encode` of a spike-csv of `stream` as a user runs it: a process of its own, start-up,
+ * reading, import, model and writing included (best of `repeat` wall times). Returns the retired
+ * instructions in the file and the seconds.
+ */
+export function measureEncodeProcess(stream: RetirementStream, repeat = 2): { instructions: number; seconds: number } {
+  const dir = mkdtempSync(join(tmpdir(), 'rvtrace-bench-'));
+  try {
+    const csv = join(dir, 'trace.csv');
+    writeFileSync(csv, spikeCsvChunks(stream).join(''));
+    const instructions = importSpikeCsv(spikeCsvChunks(stream).join(''), 'bench.csv').records.filter((r) => r.iretire > 0).length;
+    const seconds = best(() => {
+      const r = spawnSync(process.execPath, [BIN, 'encode', '--component', 'etrace', '--in', csv, '--out', join(dir, 'trace.te')], { encoding: 'utf8' });
+      if (r.status !== 0) throw new RvError('tool-failure', `bench: rvtrace encode failed (status ${r.status}): ${r.stderr.trim()}`);
+    }, repeat);
+    return { instructions, seconds };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Peak resident memory (MiB) of `rvtrace cosim --component etrace --count N`, as the command reports it. */
+export function cosimPeakMemory(count: number, seed: number): number {
+  const r = spawnSync(process.execPath, [BIN, 'cosim', '--component', 'etrace', '--count', String(count), '--seed', String(seed)], { encoding: 'utf8' });
+  const m = /peak resident memory (\d+) MiB/.exec(r.stderr);
+  if (r.status !== 0 || m === null) throw new RvError('tool-failure', `bench: rvtrace cosim --count ${count} failed (status ${r.status}): ${r.stdout}${r.stderr}`.trim());
+  return Number(m[1]);
+}
