@@ -92,9 +92,10 @@ export function dataEncoderContext(c: EtraceConfig, banner: string) {
     ratified: p.payload_layout === '2.0',
     atomics: dp.data_atomics_p === 1,
     csr: dp.data_csr_p === 1,
+    twoValues: dp.data_atomics_p === 1 || dp.data_csr_p === 1,
     noFilters: p.filters_p === 0,
     isLs: dtw === 1 ? "1'b1" : `dtype_q[${dtw - 1}:1] == '0`,
-    csrTop: svSized(dtw - 2, 1n),
+    csrTop: dtw >= 3 ? svSized(dtw - 2, 1n) : '',
     amoSizeField: p.payload_layout === '2.0' ? 's' : "1'(s - 2'd2)",
   };
 }
