@@ -340,7 +340,7 @@ describe('etrace_packer generator', () => {
     expect(names('etrace')).toEqual([...base, 'branches_i', 'branch_map_i', 'address_i', 'notify_i', 'updiscon_i', 'irreport_i', ...tail, 'context_i', 'ecause_i', 'interrupt_i', 'tval_i', 'enable_i', 'qual_status_i']);
     expect(names('etrace-rv64-full')).toEqual([
       ...base, 'sijump_opt_i', 'branches_i', 'branch_map_i', 'branch_count_i', 'branch_fmt_i', 'index_i', 'address_i', 'notify_i', 'updiscon_i', 'irreport_i',
-      'irets_i', ...tail, 'context_i', 'ecause_i', 'interrupt_i', 'tval_i', 'enable_i', 'qual_status_i',
+      'irets_i', ...tail, 'context_i', 'ecause_i', 'interrupt_i', 'tval_i', 'enable_i', 'qual_status_i', 'denable_i', 'doptions_i',
     ]);
     expect(names('etrace-2.0')).toEqual([...base, 'branches_i', 'branch_map_i', 'address_i', 'notify_i', 'updiscon_i', 'irreport_i', ...tail, 'time_i', 'context_i', 'ecause_i', 'interrupt_i', 'thaddr_i', 'tval_i', 'enable_i', 'qual_status_i']);
     expect(names('2.0+nocontext+notime+sijump')).not.toContain('context_i');

@@ -100,15 +100,14 @@ module etrace_data_encoder (
   logic [Dataw-1:0] data_q;
 
   // ---------------------------------------------------------------- history
-  logic          on_q, on_d;
-  logic [3:0]    addr_valid_q, addr_valid_d, data_valid_q, data_valid_d;
-  logic [Aw-1:0] addr_q [4];
-  logic [Aw-1:0] addr_d [4];
-  logic [Dw-1:0] value_q [4];
-  logic [Dw-1:0] value_d [4];
-  logic          csr_addr_valid_q, csr_addr_valid_d, csr_data_valid_q, csr_data_valid_d;
-  logic [11:0]   csr_addr_q, csr_addr_d;
-  logic [Dw-1:0] csr_data_q, csr_data_d;
+  logic            on_q, on_d;
+  logic [3:0]      addr_valid_q, addr_valid_d, data_valid_q, data_valid_d;
+  // Entry k (size 2^k bytes) in bits [k*W +: W] (plain vectors: Yosys 0.23 cannot assign whole arrays).
+  logic [4*Aw-1:0] addr_q, addr_d;
+  logic [4*Dw-1:0] value_q, value_d;
+  logic            csr_addr_valid_q, csr_addr_valid_d, csr_data_valid_q, csr_data_valid_d;
+  logic [11:0]     csr_addr_q, csr_addr_d;
+  logic [Dw-1:0]   csr_data_q, csr_data_d;
 
   // The access and the history as the packet sees them (empty after this cycle's sync).
   logic          traced, is_ls, is_store, is_amo, is_csr, csr_read_only;
@@ -141,8 +140,8 @@ module etrace_data_encoder (
   assign aligned = (daddr_q & ((Aw'(1) << s) - Aw'(1))) == '0;
   assign hv_addr = ~sync_i & addr_valid_q[s];
   assign hv_data = ~sync_i & data_valid_q[s];
-  assign h_addr = addr_q[s];
-  assign h_value = value_q[s];
+  assign h_addr = addr_q[s*Aw +: Aw];
+  assign h_value = value_q[s*Dw +: Dw];
   // The address field: shifted right by the size when aligned; differential against the last
   // address of the size shifted the same way.
   assign addr_field_full = aligned ? daddr_q >> s : daddr_q;
@@ -347,11 +346,11 @@ module etrace_data_encoder (
     if (traced && (is_ls || is_amo)) begin
       if (!opt_no_addr) begin
         addr_valid_d[s] = 1'b1;
-        addr_d[s] = daddr_q;
+        addr_d[s*Aw +: Aw] = daddr_q;
       end
       if (!opt_no_data) begin
         data_valid_d[s] = 1'b1;
-        value_d[s] = is_amo ? v_hi : v_lo;
+        value_d[s*Dw +: Dw] = is_amo ? v_hi : v_lo;
       end
     end
     if (traced && is_csr) begin
@@ -389,10 +388,8 @@ module etrace_data_encoder (
       on_q         <= 1'b0;
       addr_valid_q <= 4'd0;
       data_valid_q <= 4'd0;
-      for (int i = 0; i < 4; i++) begin
-        addr_q[i]  <= '0;
-        value_q[i] <= '0;
-      end
+      addr_q       <= '0;
+      value_q      <= '0;
       csr_addr_valid_q <= 1'b0;
       csr_data_valid_q <= 1'b0;
       csr_addr_q       <= '0;

@@ -12,6 +12,8 @@ import type { RetirementRecord } from '../../golden-model/hart/records.ts';
 import { trapHandler as handlerOf } from '../../golden-model/hart/stimulus/execute.ts';
 import { generateProgramAndStream } from '../../golden-model/hart/stimulus/generate.ts';
 import { defaultKnobs, type StimulusKnobs } from '../../golden-model/hart/stimulus/knobs.ts';
+import { addDataAccesses, defaultDataKnobs } from '../../golden-model/hart/stimulus/data.ts';
+import { type DataTrace, isAtomic, isCsrAccess } from '../../golden-model/hart/data-records.ts';
 import { type CaseModel, caseModel } from '../case.ts';
 import { buildEtraceModel, cosimEtrace, type CosimResult } from './cosim.ts';
 
@@ -21,7 +23,7 @@ export function caseRecords(c: EtraceConfig, spec: CaseSpec): RetirementRecord[]
 }
 
 /** The same with what a decoder needs: the program image and its trap handlers (implicit exception). */
-export function caseStream(c: EtraceConfig, spec: CaseSpec): { records: RetirementRecord[]; image: ProgramImage; trapHandler: (trap: TrapEntry) => bigint } {
+export function caseStream(c: EtraceConfig, spec: CaseSpec): { records: RetirementRecord[]; image: ProgramImage; trapHandler: (trap: TrapEntry) => bigint; data?: DataTrace } {
   const knobs: StimulusKnobs = {
     ...defaultKnobs(),
     xlen: c.params.iaddress_width_p > 32 ? 64 : 32,
@@ -35,7 +37,13 @@ export function caseStream(c: EtraceConfig, spec: CaseSpec): { records: Retireme
   const trapHandler = (trap: TrapEntry) => handlerOf(program, Number(trap.privilege));
   // A hart that retires several instructions a cycle presents them in blocks.
   const p = c.params;
-  return { records: p.retires_p > 1 || p.taken_branches_p > 1 ? regroupIntoBlocks(records, p) : records, image, trapHandler };
+  // Data trace: the accesses of the stream's loads, stores, AMOs and CSR instructions (unified
+  // signalling: the RTL takes every value with its access).
+  // A hart whose interface has no CSR or atomic codes (data_csr_p, data_atomics_p 0) reports none.
+  const d = p.dataTrace;
+  const all = d ? addDataAccesses(stream, { ...defaultDataKnobs(), signalling: d.data_split_p ? 'split' : 'unified' }, spec.seed).data : undefined;
+  const data = all && d ? { ...all, accesses: all.accesses.filter((a) => (d.data_csr_p || !isCsrAccess(a.dtype)) && (d.data_atomics_p || !isAtomic(a.dtype))) } : undefined;
+  return { records: p.retires_p > 1 || p.taken_branches_p > 1 ? regroupIntoBlocks(records, p) : records, image, trapHandler, ...(data ? { data } : {}) };
 }
 
 /** The Verilator model of a configuration (`fst`: the waveform build). */
@@ -49,9 +57,9 @@ export interface EtraceCaseResult extends CaseResult {
 
 export async function runEtraceCase(r: ResolvedComponent<EtraceConfig>, spec: CaseSpec, log?: Log): Promise<EtraceCaseResult> {
   const { model } = etraceCaseModel(r, log);
-  const records = caseRecords(r.config, spec);
+  const { records, data } = caseStream(r.config, spec);
   const started = performance.now();
-  const result = await cosimEtrace(model, r.config, records, { seed: spec.seed, backpressure: spec.backpressure });
+  const result = await cosimEtrace(model, r.config, records, { seed: spec.seed, backpressure: spec.backpressure, ...(data ? { data } : {}) });
   const seconds = (performance.now() - started) / 1000;
   const e = result.expected;
   return {

@@ -23,6 +23,7 @@ import { encodeTextStream } from '../../golden-model/hart/formats/text.ts';
 import { ProgramImage } from '../../golden-model/hart/image.ts';
 import { etracePorts, ETRACE_TOP_MODULE } from '../../golden-model/etrace/ports.ts';
 import type { RetirementRecord } from '../../golden-model/hart/records.ts';
+import type { DataTrace } from '../../golden-model/hart/data-records.ts';
 import { READY_OFFSET, writeEtraceFrames } from './frames.ts';
 import type { HarnessSpec } from '../harness-spec.ts';
 import { type BuiltModel, buildModel } from '../build.ts';
@@ -68,6 +69,8 @@ export interface CosimOptions {
   /** Seed of the back-pressure pattern. */
   seed?: number;
   fst?: { file: string; from: number; to: number };
+  /** The stream's data accesses (components with data trace): driven on the data ports and encoded by the model. */
+  data?: DataTrace;
 }
 
 export interface CosimResult {
@@ -96,7 +99,7 @@ export async function cosimEtrace(verilated: BuiltModel, c: EtraceConfig, record
   // The model with the same transport (always a finite FIFO, ready as the harness drives it),
   // encoding each record as its frame goes to the RTL: the model runs on this thread while the
   // simulator runs in its own process.
-  const model = new StreamEncoder(c, { ready: (cycle) => !cycleChance(seed, cycle, p) });
+  const model = new StreamEncoder(c, { ready: (cycle) => !cycleChance(seed, cycle, p), ...(opts.data ? { data: opts.data } : {}) });
   const spec = etraceHarnessSpec(c);
   const run = await runModel(
     verilated,
@@ -106,7 +109,7 @@ export async function cosimEtrace(verilated: BuiltModel, c: EtraceConfig, record
       writeEtraceFrames(c, records, p, w, (first, end) => {
         emit(w);
         for (let i = first; i < end; i++) model.push(records[i]!);
-      });
+      }, opts.data);
     },
     { seed, readyChance: p, readyOffset: READY_OFFSET, ...(opts.fst ? { fst: opts.fst } : {}) },
   );

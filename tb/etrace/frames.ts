@@ -18,6 +18,7 @@ import type { EtraceConfig } from '../../golden-model/etrace/config.ts';
 import { etracePorts } from '../../golden-model/etrace/ports.ts';
 import { RvError } from '../../golden-model/common/errors.ts';
 import { toItype3, type RetirementRecord } from '../../golden-model/hart/records.ts';
+import type { DataAccess, DataTrace } from '../../golden-model/hart/data-records.ts';
 
 /** Model cycle c is RTL cycle c + READY_OFFSET. */
 export const READY_OFFSET = 1;
@@ -53,6 +54,7 @@ export function writeEtraceFrames(
   backpressure: number,
   sink: FrameSink,
   emit: (first: number, end: number) => void,
+  data?: DataTrace,
 ): void {
   const p = c.params;
   const ports = new Set(etracePorts(c).map((q) => q.name));
@@ -98,7 +100,12 @@ export function writeEtraceFrames(
     for (let i = end - 1; i >= first; i--) v = (v << BigInt(w)) | value(records[i]!);
     return v;
   };
+  // Data trace (table 4.9, unified signalling): the cycle's access, if any, with its record.
+  const dataPorts = p.dataTrace ? dataSetters(c, sink) : undefined;
+  const accessAt = new Map<number, DataAccess>();
+  if (dataPorts) for (const a of data?.accesses ?? []) accessAt.set(a.at, a);
   const hart = (first: number, end: number): void => {
+    dataPorts?.(accessAt.get(first));
     const r = records[first]!;
     if (groups === 1) {
       itype(itypeOf(r));
@@ -129,6 +136,7 @@ export function writeEtraceFrames(
   };
   const idleHart = (): void => {
     for (const s of [itype, iretire, ilastsize, iaddr, sijump, cause, tval, priv, context, ctype, trigger, halted, reset, impdef, time]) s?.(0);
+    dataPorts?.(undefined);
   };
   const apb = (phase: ApbPhase): void => {
     psel(phase === 'idle' ? 0 : 1);
@@ -168,8 +176,34 @@ export function writeEtraceFrames(
 }
 
 /** The same frames, each as a callback that sets every input by name (for other simulators). */
-export function etraceFrames(c: EtraceConfig, records: readonly RetirementRecord[], backpressure: number, frame: (fill: (set: SetPort) => void) => void): void {
+export function etraceFrames(c: EtraceConfig, records: readonly RetirementRecord[], backpressure: number, frame: (fill: (set: SetPort) => void) => void, data?: DataTrace): void {
   const values = new Map<string, number | bigint>();
   const sink: FrameSink = { setter: (port) => (value) => void values.set(port, value) };
-  writeEtraceFrames(c, records, backpressure, sink, () => frame((set) => values.forEach((v, k) => set(k, v))));
+  writeEtraceFrames(c, records, backpressure, sink, () => frame((set) => values.forEach((v, k) => set(k, v))), data);
+}
+
+/**
+ * The setter of the data access ports (etracePorts: dretire_i, dtype_i, daddr_i, dsize_i, data_i,
+ * iaddr_lsbs_i): an access, or none (dretire_i 0, the rest 0). data_i takes the access's data as
+ * the records hold it: the store value in the low 2^dsize bytes, a CSR's or atomic's other value
+ * above them.
+ */
+function dataSetters(c: EtraceConfig, sink: FrameSink): (a: DataAccess | undefined) => void {
+  const p = c.params;
+  const ports = new Set(etracePorts(c).map((q) => q.name));
+  const dretire = sink.setter('dretire_i');
+  const dtype = sink.setter('dtype_i');
+  const daddr = sink.setter('daddr_i');
+  const dsize = sink.setter('dsize_i');
+  const value = sink.setter('data_i');
+  const lsbs = ports.has('iaddr_lsbs_i') ? sink.setter('iaddr_lsbs_i') : undefined;
+  const addrMask = (1n << BigInt(p.iaddress_width_p)) - 1n;
+  return (a) => {
+    dretire(a ? 1 : 0);
+    dtype(a?.dtype ?? 0);
+    daddr(a ? a.daddr & addrMask : 0n);
+    dsize(a?.dsize ?? 0);
+    value(a?.data ?? 0n);
+    lsbs?.(a?.iaddrLsbs ?? 0);
+  };
 }
