@@ -253,10 +253,12 @@ function modelPacket(d: Descriptor, config: EtraceConfig): { pkt: Packet; implic
         return options[name]!;
       case 'iret_ext':
         return 1n; // the encoder implements the Implicit Return extension (the field is there only then)
-      case 'encoder_mode':
       case 'denable':
-      case 'dloss':
       case 'doptions':
+        // Data trace: the support packet's data options come from the packer's inputs.
+        return d.has(`${name}_i`) ? v(`${name}_i`) : 0n;
+      case 'encoder_mode':
+      case 'dloss':
         return 0n;
       case 'tval':
       case 'tvalepc':
