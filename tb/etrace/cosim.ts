@@ -143,6 +143,10 @@ export function compareStreams(c: EtraceConfig, expected: EncodeResult, actual: 
     const q = packets[k];
     if (q) lines.push(`  model packet ${k}: ${dumpPacket(q.packet, c.params, q.offset)}`);
   }
+  // Data trace: the te_data packets around the offset (they are not in `packets`).
+  for (const q of expected.dataPackets.filter((d) => d.offset >= start - 8 && d.offset <= offset + 8)) {
+    lines.push(`  model te_data packet at byte ${q.offset} (record ${q.record}): ${q.packet.kind} ${Object.entries(q.packet.f).map(([k, v]) => `${k}=0x${v.toString(16)}`).join(' ')}`);
+  }
   // The RTL's bytes from the same packet boundary, decoded the same way (the decoding may fail:
   // the RTL's bytes need not be a valid stream).
   try {
