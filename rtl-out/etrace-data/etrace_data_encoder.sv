@@ -425,4 +425,20 @@ module etrace_data_encoder (
       end
     end
   end
+
+`ifndef SYNTHESIS
+  // ---------------------------------------------------------------- assertions
+  // The hart signals only accesses this encoder was built for (table 4.9): a defined dtype of a
+  // kind it traces, no wider than data_width_p, an atomic of 4 or 8 bytes at an aligned address.
+  always @(posedge clk_i or negedge rst_ni) begin
+    if (rst_ni && dretire_q) begin
+      assert (is_ls || is_amo || is_csr)
+        else $error("etrace_data_encoder: dtype %0d is not a data access this encoder traces", dtype_q);
+      assert ((8 << s) <= Dw)
+        else $error("etrace_data_encoder: dsize %0d is wider than data_width_p", s);
+      assert (!is_amo || (s >= 2'd2 && aligned))
+        else $error("etrace_data_encoder: an atomic of dsize %0d at an unaligned or too narrow access", s);
+    end
+  end
+`endif
 endmodule
