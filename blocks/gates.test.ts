@@ -32,7 +32,7 @@ function generated(component: string, sets: readonly string[] = []): { out: stri
 
 describe('every shipped component of every block', () => {
   it('are found from their <rvtrace:block>, for each registered block', () => {
-    expect(COMPONENTS).toEqual(['ctr', 'ctr-1.0', 'ctr-rv32', 'ctr-small', 'etrace', 'etrace-2.0', 'etrace-rv32-mcu', 'etrace-rv64-full', 'ntrace', 'ntrace-btm-mcu', 'ntrace-full', 'pmu', 'pmu-qemu-virt', 'pmu-rv32-mcu', 'tvtrace', 'tvtrace-rv32imc']);
+    expect(COMPONENTS).toEqual(['ctr', 'ctr-1.0', 'ctr-rv32', 'ctr-small', 'etrace', 'etrace-2.0', 'etrace-data', 'etrace-rv32-mcu', 'etrace-rv64-full', 'ntrace', 'ntrace-btm-mcu', 'ntrace-full', 'pmu', 'pmu-qemu-virt', 'pmu-rv32-mcu', 'tvtrace', 'tvtrace-rv32imc']);
   });
 
   it.each(COMPONENTS)('%s: regenerating gives the checked-in rtl-out/<component>/ byte for byte', (component) => {

@@ -53,7 +53,7 @@ export interface GateEntry {
 /** The E-Trace components of the table: the shipped RTL and the measurements it runs. */
 const ETRACE_GATES = [
   { component: 'etrace', mode: 'baseline', hardware: 'rtl-out/etrace (RV64, layout 1.1.1, no return stack, predictor or cache)' },
-  { component: 'etrace-rv64-full', mode: 'all', hardware: 'rtl-out/etrace-rv64-full (RV64, layout 1.1.1, the bench\'s return stack, predictor and cache)' },
+  { component: 'etrace-rv64-full', mode: 'all', hardware: 'rtl-out/etrace-rv64-full (RV64, layout 1.1.1, the bench\'s return stack, predictor and cache; also its data trace path, which instruction trace bits do not use)' },
 ] as const;
 
 export interface GateOptions {

@@ -49,7 +49,8 @@ describe('etrace_apb_regs structure', () => {
     const small = etraceApbRegsOutputs(configOf(CASES[0]!));
     expect(small).toEqual(['active_o', 'enable_o', 'i_enable_o', 'i_trig_enable_o', 'stall_enable_o', 'resync_mode_o', 'resync_max_o', 'full_address_o', 'implicit_except_o']);
     const full = etraceApbRegsOutputs(configOf(CASES.find((k) => k.label === 'etrace-rv64-full')!));
-    expect(full).toEqual([...small, 'si_jump_o', 'implicit_return_o', 'branch_prediction_o', 'jump_target_cache_o']);
+    // Data trace (trTeDataControl): dEnable, dTrigEnable, noData, noAddress, DataCompress.
+    expect(full).toEqual([...small, 'si_jump_o', 'implicit_return_o', 'branch_prediction_o', 'jump_target_cache_o', 'd_enable_o', 'd_trig_enable_o', 'no_data_o', 'no_address_o', 'data_compress_o']);
     const all = etraceApbRegsOutputs(configOf(CASES[CASES.length - 1]!));
     expect(all).toContain('filter_match_choice_ecause_o');
     expect(all).toContain('comparator_s_match_o');

@@ -53,6 +53,13 @@ const CONTROL_OUTPUTS: Readonly<Record<string, OutputOf>> = {
   trTeInstEnJumpTargetCache: { out: 'jump_target_cache', option: 'JumpTargetCache' },
   trTeSrcID: { out: 'src_id', option: 'trTeSrcID' },
   trTeInstFilters: { out: 'i_filters', option: 'iFilters' },
+  // Data trace (data_trace_p = 1)
+  trTeDataTracing: { out: 'd_enable', option: 'dEnable' },
+  trTeDataTrigEnable: { out: 'd_trig_enable', option: 'dTrigEnable' },
+  trTeDataNoValue: { out: 'no_data', option: 'noData' },
+  trTeDataNoAddr: { out: 'no_address', option: 'noAddress' },
+  rvDataCompress: { out: 'data_compress', option: 'DataCompress' },
+  trTeDataFilters: { out: 'd_filters', option: 'dFilters' },
 };
 
 const FILTER_OUTPUTS: Readonly<Record<string, OutputOf>> = {

@@ -18,9 +18,10 @@ import { RvError } from '../../golden-model/common/errors.ts';
 import type { EtraceConfig } from '../../golden-model/etrace/config.ts';
 import { hasContextInput, hasTimeInput } from '../../golden-model/etrace/ports.ts';
 import { etraceApbRegsContext } from './apb-regs.ts';
-import { padColumn, svVec } from '../render.ts';
+import { padColumn, svLogic, svVec } from '../render.ts';
 import { IRETS_WIDTH, iretExtension, packetFields, packetWidths, returnDepthWidth, type Packet } from '../../golden-model/etrace/packet/index.ts';
 import { encapsulatedBytes, PACKER_KINDS, packerMaxBytes } from './packer.ts';
+import { checkDataRtlSupport, dataEncoderPorts, dataMaxBytes } from './data.ts';
 
 /** A descriptor field of the packer: its name (port `<name>_i`) and width for a configuration (0 = absent). */
 export interface DescriptorField {
@@ -113,7 +114,8 @@ export function coreSizes(c: EtraceConfig): CoreSizes {
   // A step: pre + main (or the resync report: never both) + sf2; then post. Any of them may be the
   // trace_lost support.
   const stepBytes = supportLen + Math.max(maxLen, supportLen) + Math.max(sf2Len, supportLen);
-  const wrBytes = stepsPerCycle(c) * stepBytes + supportLen;
+  // With data trace the cycle's data packet comes between the steps' packets and post.
+  const wrBytes = stepsPerCycle(c) * stepBytes + (c.params.dataTrace ? dataMaxBytes(c) : 0) + supportLen;
   return {
     maxLen,
     supportLen,
@@ -134,6 +136,7 @@ export function checkRtlSupport(c: EtraceConfig): void {
   if (unsupported.length > 0) {
     throw new RvError('invalid-component', `the RTL generator does not implement ${unsupported.join('; ')}`, { path: 'parameters' });
   }
+  checkDataRtlSupport(c);
 }
 
 /** Widths shared by the core templates. */
@@ -453,6 +456,9 @@ function stepPorts(c: EtraceConfig): StepSignal[] {
     input('opt_jtc', 1, jtc ? [CONTENTS, ACCEPT] : [CONTENTS]),
     input('opt_rmode', 2, [DECISION, ACCEPT]),
     input('opt_rmax', 4, [DECISION]),
+    ...(c.params.dataTrace
+      ? [input('opt_denable', 1, [CONTENTS], { comment: 'data trace options for the support packet' }), input('opt_doptions', 4, [CONTENTS])]
+      : []),
     field('p_addr', wd.iaw, [CONTENTS], { heading: ['prev: the view before curr (its updiscon as decided when it was curr)'] }),
     field('p_itype', wd.itw, [DECISION]),
     input('p_retired', 1, [DECISION]),
@@ -495,6 +501,7 @@ function stepPorts(c: EtraceConfig): StepSignal[] {
     output('ir_push_addr', wd.iaw, ACCEPT, { vector: true }),
     output('ir_pop', 1, ACCEPT),
     output('synced', 1, ACCEPT, { comment: 'an F3 SF0/SF1 was taken: the structures are cleared' }),
+    ...(c.params.dataTrace ? [output('dsync', 1, ACCEPT, { comment: 'an F3 other than SF2 was taken: the data history is cleared' })] : []),
     output('updiscon', 1, ACCEPT, { comment: 'curr is an uninferable discontinuity (prev of the next step)' }),
     field('lsup_bytes', 8 * s.maxLen, [ACCEPT], { heading: ['The trace_lost support packet (the same in every step)'] }),
     input('lsup_len', 6, [ACCEPT]),
@@ -746,6 +753,7 @@ export function stepContexts(c: EtraceConfig, banner: string, packerInstance: (s
       ...flags,
       stepbytes: s.stepBytes,
       steplenw: s.stepLenWidth,
+      dataTrace: c.params.dataTrace !== undefined,
       sizePad: zeroExtend('c_size_i', 3, p.iaddress_width_p),
       portLines: stepPortList(ACCEPT, ports, links),
       codes: codeParams(c, ACCEPT),
@@ -869,7 +877,7 @@ function stepInstance(c: EtraceConfig, chain: ViewChain, g: number, isB: boolean
     : `session_q & ${chain.C(g, 'valid')} & ${g === 0 ? `(${valid} | finish)` : valid}`;
   const conns: [string, string][] = [
     ['encode_i', encode],
-    ...['stall', 'full', 'iexc', 'sij', 'ir', 'bp', 'jtc', 'rmode', 'rmax'].map((o): [string, string] => [`opt_${o}_i`, `opt_${o}`]),
+    ...['stall', 'full', 'iexc', 'sij', 'ir', 'bp', 'jtc', 'rmode', 'rmax', ...(c.params.dataTrace ? ['denable', 'doptions'] : [])].map((o): [string, string] => [`opt_${o}_i`, `opt_${o}`]),
     ...['addr', 'itype', 'retired', 'priv', 'cause', 'tval', 'qualified', 'updiscon'].map((f): [string, string] => [`p_${f}_i`, isB ? chain.Q(g, f) : chain.P(g, f)]),
   ];
   const first = chain.firstView(g);
@@ -895,6 +903,7 @@ function stepInstance(c: EtraceConfig, chain: ViewChain, g: number, isB: boolean
     ['room_o', `s${k + 1}_room`],
     ['need_o', `s${k + 1}_need`],
     ['lost_call_o', `st${k}_lost_call`],
+    ...(c.params.dataTrace ? [['dsync_o', `st${k}_dsync`] as [string, string]] : []),
     ['wr_len_o', `st${k}_wr_len`],
     ['wr_data_o', `st${k}_wr_data`],
   );
@@ -1004,6 +1013,7 @@ export function encoderContext(c: EtraceConfig, banner: string, packerInstance: 
   for (const k of stepIndexes) {
     stepDecls.push(`// Step ${k}'s decision about its curr and its packets.`);
     for (const [name, , width] of STRUCTURE_SIGNALS) stepDecls.push(`${vec(width(wd))} st${k}_${name};`);
+    if (c.params.dataTrace) stepDecls.push(`logic st${k}_dsync;`);
     stepDecls.push(
       `logic st${k}_updiscon, st${k}_lost_call;`,
       `logic [${s.stepLenWidth - 1}:0] st${k}_wr_len;`,
@@ -1038,6 +1048,11 @@ export function encoderContext(c: EtraceConfig, banner: string, packerInstance: 
       len: `(lsup_post ? ${ext('lsup_len', 6, s.wrLenWidth)} : ${ext('post_len', 6, s.wrLenWidth)})`,
     },
   ];
+  const data = c.params.dataTrace !== undefined;
+  if (data) {
+    const db = dataMaxBytes(c);
+    writeParts.splice(stepIndexes.length, 0, { take: 'take_dat', bytes: ext('dat_bytes', 8 * db, 8 * s.wrBytes), len: ext('dat_len', 6, s.wrLenWidth) });
+  }
   const groups = Array.from({ length: groupsPerCycle(c) }, (_v, g) => g);
 
   return {
@@ -1049,7 +1064,19 @@ export function encoderContext(c: EtraceConfig, banner: string, packerInstance: 
     wrbytes: s.wrBytes,
     wrlenw: s.wrLenWidth,
     lenPad: zeroExtend('wr_len_o', s.wrLenWidth, s.chainWidth),
-    viewsNeed: `s${steps}_need`,
+    viewsNeed: data ? 'views_need' : `s${steps}_need`,
+    dataTrace: data,
+    datBytes: data ? dataMaxBytes(c) : 0,
+    dataPortLines: data ? dataEncoderPorts(c).map((q) => `input  ${svLogic(q.width)} ${q.name}_i,`) : [],
+    dataConns: data
+      ? (() => {
+          const names = dataEncoderPorts(c).map((q) => q.inner);
+          const col = padColumn(names.map((n) => `.${n}_i`));
+          return dataEncoderPorts(c).map((q, i) => `${col[i]} (${q.name}_i),`);
+        })()
+      : [],
+    datLenPad: zeroExtend('dat_len', 6, s.chainWidth),
+    dsyncSteps: stepIndexes.map((k) => `st${k}_dsync`).join(' | '),
     chunkLen: resize('chunk', s.chainWidth, s.wrLenWidth),
     descriptorDecls: descriptorDecls(ENCODER_SLOTS),
     supportAssigns: supportAssigns([

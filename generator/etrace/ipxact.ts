@@ -9,19 +9,23 @@ import type { SettingSpec, Settings } from '../../golden-model/common/settings.t
 import type { EtraceConfig } from '../../golden-model/etrace/config.ts';
 import { ETRACE_TOP_MODULE, etracePorts, rtlFileNames } from '../../golden-model/etrace/ports.ts';
 import { etraceMemoryMap } from '../../golden-model/etrace/registers.ts';
-import { ETRACE_OPTIONS, ETRACE_PARAMETERS } from '../../golden-model/etrace/settings.ts';
+import { ETRACE_DATA_SETTINGS, ETRACE_OPTIONS, ETRACE_PARAMETERS } from '../../golden-model/etrace/settings.ts';
 import { apbCompleterInterface, exportMemoryMap, exportParameter, type ExportComponent } from '../../ipxact/export.ts';
 import { RVTRACE_NS, RVTRACE_PREFIX } from '../../ipxact/load.ts';
 import type { Vlnv } from '../../ipxact/reader/component.ts';
 
-/** Every setting the configuration depends on: all parameters and options, the filters and comparators in use. */
+/**
+ * Every setting the configuration depends on: all parameters and options, the filters and
+ * comparators in use, and the data trace settings when the component has data trace (without,
+ * they are absent, so such a component's description is unchanged).
+ */
 function exportedSettings(config: EtraceConfig): SettingSpec[] {
   const inUse = (name: string): boolean => {
     const m = /^(filter|comparator)(\d+)\./.exec(name);
     if (!m) return true;
     return Number(m[2]) < (m[1] === 'filter' ? config.params.filters_p : config.params.comparators_p);
   };
-  return [...ETRACE_PARAMETERS, ...ETRACE_OPTIONS.filter((s) => inUse(s.name))];
+  return [...ETRACE_PARAMETERS, ...ETRACE_OPTIONS.filter((s) => inUse(s.name)), ...(config.params.dataTrace ? ETRACE_DATA_SETTINGS : [])];
 }
 
 /** The component description of the generated encoder. */

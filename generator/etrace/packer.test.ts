@@ -253,10 +253,12 @@ function modelPacket(d: Descriptor, config: EtraceConfig): { pkt: Packet; implic
         return options[name]!;
       case 'iret_ext':
         return 1n; // the encoder implements the Implicit Return extension (the field is there only then)
-      case 'encoder_mode':
       case 'denable':
-      case 'dloss':
       case 'doptions':
+        // Data trace: the support packet's data options come from the packer's inputs.
+        return d.has(`${name}_i`) ? v(`${name}_i`) : 0n;
+      case 'encoder_mode':
+      case 'dloss':
         return 0n;
       case 'tval':
       case 'tvalepc':
@@ -340,7 +342,7 @@ describe('etrace_packer generator', () => {
     expect(names('etrace')).toEqual([...base, 'branches_i', 'branch_map_i', 'address_i', 'notify_i', 'updiscon_i', 'irreport_i', ...tail, 'context_i', 'ecause_i', 'interrupt_i', 'tval_i', 'enable_i', 'qual_status_i']);
     expect(names('etrace-rv64-full')).toEqual([
       ...base, 'sijump_opt_i', 'branches_i', 'branch_map_i', 'branch_count_i', 'branch_fmt_i', 'index_i', 'address_i', 'notify_i', 'updiscon_i', 'irreport_i',
-      'irets_i', ...tail, 'context_i', 'ecause_i', 'interrupt_i', 'tval_i', 'enable_i', 'qual_status_i',
+      'irets_i', ...tail, 'context_i', 'ecause_i', 'interrupt_i', 'tval_i', 'enable_i', 'qual_status_i', 'denable_i', 'doptions_i',
     ]);
     expect(names('etrace-2.0')).toEqual([...base, 'branches_i', 'branch_map_i', 'address_i', 'notify_i', 'updiscon_i', 'irreport_i', ...tail, 'time_i', 'context_i', 'ecause_i', 'interrupt_i', 'thaddr_i', 'tval_i', 'enable_i', 'qual_status_i']);
     expect(names('2.0+nocontext+notime+sijump')).not.toContain('context_i');

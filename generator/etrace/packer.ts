@@ -112,6 +112,8 @@ function portSpecs(config: EtraceConfig): PortSpec[] {
     { name: 'tval_i', width: w.tval, doc: ratified ? 'tval' : 'tvalepc' },
     { name: 'enable_i', width: 1, doc: ratified ? 'support packet ienable' : 'support packet enable' },
     { name: 'qual_status_i', width: 2, doc: 'support packet qual_status' },
+    { name: 'denable_i', width: p.dataTrace ? 1 : 0, doc: 'support packet denable (data trace)' },
+    { name: 'doptions_i', width: p.dataTrace ? 4 : 0, doc: 'support packet doptions: bit 0 noAddress, bit 1 noData, bits 3:2 DataCompress' },
   ];
   return all.filter((s) => s.width > 0);
 }
@@ -150,10 +152,12 @@ function fieldAtoms(f: FieldSpec, kindBase: Packet, ports: Map<string, number>):
     case 'format':
     case 'subformat':
       return constBits(kindBase[f.name] ?? 0n, f.width);
-    case 'encoder_mode': // branch trace
     case 'denable':
-    case 'dloss':
     case 'doptions':
+      // With data trace the support packet reports the data options (docs/etrace-data.md).
+      return ports.has(`${f.name}_i`) ? port(`${f.name}_i`) : constBits(0n, f.width);
+    case 'encoder_mode': // branch trace
+    case 'dloss': // data loss is trace loss (qual_status trace_lost)
       return constBits(0n, f.width);
     case 'options':
     case 'ioptions':
@@ -341,6 +345,7 @@ export interface PackerContext {
   banner: string;
   module: string;
   ratified: boolean;
+  dataTrace: boolean;
   encapDoc: string;
   configDoc: string[];
   portLines: string[];
@@ -607,6 +612,7 @@ export function etracePackerContext(config: EtraceConfig, banner: string): Packe
     banner,
     module: ETRACE_PACKER_MODULE,
     ratified: p.payload_layout === '2.0',
+    dataTrace: p.dataTrace !== undefined,
     encapDoc:
       srcBits === 0
         ? 'no source id'

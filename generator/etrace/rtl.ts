@@ -31,6 +31,7 @@ import {
 import { padColumn, svLogic, svVec } from '../render.ts';
 import { alignDeclarations } from '../sv-align.ts';
 import { renderEtracePacker } from './packer.ts';
+import { dataCompressContext, dataEncoderContext, dataEncoderPorts, dataPackerContext, dataTopConnections } from './data.ts';
 import type { Waiver } from '../../core/block.ts';
 
 /** The lint waivers of the generated E-Trace RTL (rendered into etrace.vlt), each with its reason. */
@@ -73,6 +74,7 @@ function packerInstance(c: EtraceConfig, slot: string, opt: string): string {
     ['jump_target_cache_i', `opt_jtc${opt}`],
     ['branch_prediction_i', `opt_bp${opt}`],
     ...(c.params.sijump_p === 1 ? [['sijump_opt_i', `opt_sij${opt}`] as [string, string]] : []),
+    ...(c.params.dataTrace ? [['denable_i', `opt_denable${opt}`] as [string, string], ['doptions_i', `opt_doptions${opt}`] as [string, string]] : []),
     ...descriptorFields(c)
       .filter((f) => f.width > 0)
       .map((f): [string, string] => [`${f.name}_i`, `${slot}_${f.name}`]),
@@ -94,8 +96,9 @@ function topContext(c: EtraceConfig, banner: string) {
   const ports = etracePorts(c);
   const types = padColumn(ports.map((q) => `${q.direction === 'in' ? 'input ' : 'output'} ${svLogic(q.width)}`));
   const present = new Set(etraceApbRegsOutputs(c));
+  const dataOptions = p.dataTrace ? ['d_enable', 'd_trig_enable', 'no_data', 'no_address', 'data_compress'] : [];
   const options = ['active', 'enable', 'i_enable', 'i_trig_enable', 'stall_enable', 'resync_mode', 'resync_max', 'full_address',
-    'implicit_except', 'si_jump', 'implicit_return', 'branch_prediction', 'jump_target_cache'];
+    'implicit_except', 'si_jump', 'implicit_return', 'branch_prediction', 'jump_target_cache', ...dataOptions];
   const col = padColumn(options.map((o) => `.${o}_o`));
   const buses = hasQualifier(c) ? qualifierBuses(c) : [];
   const busCol = padColumn([...options, ...buses.map((b) => b.name)].map((o) => `.${o}_o`)).slice(options.length);
@@ -120,7 +123,24 @@ function topContext(c: EtraceConfig, banner: string) {
     paramLines: params.map(([name, value], k) => `localparam int ${paramCol[k]} = ${value};`),
     portLines: ports.map((q, i) => `${types[i]} ${q.name}${i === ports.length - 1 ? '' : ','}`),
     regOutputs,
-    absentOptions: absent.map((o) => `assign ${o} = 1'b0;  // the component has no such hardware`),
+    absentOptions: absent.map((o) => `assign ${o} = ${o === 'data_compress' ? "2'd0" : "1'b0"};  // the component has no such hardware`),
+    dataTrace: p.dataTrace !== undefined,
+    dataParamLines: p.dataTrace
+      ? (() => {
+          const entries = Object.entries(p.dataTrace);
+          const dcol = padColumn(entries.map(([name]) => name));
+          return entries.map(([, value], k) => `localparam int ${dcol[k]} = ${value};`);
+        })()
+      : [],
+    encoderDataConns: p.dataTrace
+      ? (() => {
+          const src: Record<string, string> = { d_trigger: 'trigger_i[1:0]', d_halted: 'halted_i', d_reset: 'reset_i' };
+          const ports = dataEncoderPorts(c);
+          const dcol = padColumn(ports.map((q) => `.${q.name}_i`));
+          return ports.map((q, k) => `${dcol[k]} (${src[q.name] ?? (dataOptions.includes(q.name) ? q.name : `${q.name}_i`)}),`);
+        })()
+      : [],
+    unusedDataInputs: dataTopConnections(c).unused.join(', '),
     ...widths(c),
     contextSrc: hasContextInput(c) ? 'context_i' : "1'b0",
     timeSrc: hasTimeInput(c) ? 'time_i' : "1'b0",
@@ -184,6 +204,9 @@ export function renderEtraceRtl(c: EtraceConfig, b: BannerInput): OutputFile[] {
     'etrace_jtc.sv': () => renderEtrace('etrace_jtc', jtcContext(c, banner)),
     'etrace_irstack.sv': () => renderEtrace('etrace_irstack', irstackContext(c, banner)),
     'etrace_filter.sv': () => renderEtrace('etrace_filter', filterContext(c, banner)),
+    'etrace_data_encoder.sv': () => renderEtrace('etrace_data_encoder', dataEncoderContext(c, banner)),
+    'etrace_data_compress.sv': () => renderEtrace('etrace_data_compress', dataCompressContext(c, banner)),
+    'etrace_data_packer.sv': () => renderEtrace('etrace_data_packer', dataPackerContext(c, banner)),
   };
   return etraceRtlFiles(c).map((name) => {
     const fn = render[name];

@@ -78,4 +78,31 @@ describe('port contract', () => {
     const full = rtlFileNames(config(['bpred_size_p=2', 'cache_size_p=2', 'f0s_width_p=1', 'return_stack_size_p=2', 'filters_p=1'])).map((f) => f.name);
     for (const n of ['etrace_filter.sv', 'etrace_bpred.sv', 'etrace_jtc.sv', 'etrace_irstack.sv']) expect(full).toContain(n);
   });
+
+  it('has the data interface of table 4.9 exactly with data trace, data_i holding two values when CSRs or atomics are traced', () => {
+    const data = ['dretire_i', 'dtype_i', 'daddr_i', 'dsize_i', 'data_i'];
+    for (const n of [...data, 'iaddr_lsbs_i']) expect(names(config())).not.toContain(n);
+    const withData = (sets: string[]) => {
+      const c = config(['data_trace_p=1', ...sets]);
+      // The IP-XACT export's view: the data parameters are parameters of their own.
+      const params = { ...c.params, ...c.params.dataTrace } as unknown as Record<string, unknown>;
+      for (const p of etracePorts(c)) {
+        const v = evaluate(parseExpression(p.widthExpr), { lookup: (k) => (typeof params[k] === 'number' ? BigInt(params[k] as number) : undefined) });
+        expect(Number(v), p.name).toBe(p.width);
+      }
+      return new Map(etracePorts(c).map((p) => [p.name, p.width]));
+    };
+    // Defaults: 64-bit data, dtype 4 bits, atomics and CSRs: 2 x 64 bits of data.
+    const full = withData(['iaddress_width_p=64']);
+    expect(data.map((n) => full.get(n))).toEqual([1, 4, 64, 2, 128]);
+    expect(full.has('iaddr_lsbs_i')).toBe(false);
+    // Loads and stores only on 32-bit data: one value; dsize still 2 bits (4 bytes: dsize 2).
+    const ls = withData(['iaddress_width_p=48', 'data_width_p=32', 'dtype_width_p=1', 'data_atomics_p=0', 'data_csr_p=0', 'iaddr_lsbs_width_p=3']);
+    expect(data.map((n) => ls.get(n))).toEqual([1, 1, 48, 2, 32]);
+    expect(ls.get('iaddr_lsbs_i')).toBe(3);
+  });
+
+  it('names the data path files with data trace', () => {
+    expect(rtlFileNames(config(['data_trace_p=1'])).map((f) => f.name).slice(-3)).toEqual(['etrace_data_encoder.sv', 'etrace_data_compress.sv', 'etrace_data_packer.sv']);
+  });
 });

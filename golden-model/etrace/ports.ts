@@ -30,6 +30,13 @@
  * - The trace leaves as the encapsulated byte stream (see ../../shared/design/etrace.md) on a
  *   ready/valid byte interface: a byte moves in a cycle where tx_valid_o and tx_ready_i are both 1.
  * - stall_o asks the hart to stall (table 4.6); it is driven only when stallEnable is set.
+ * - Data trace (data_trace_p = 1, table 4.9, unified signalling): one access a cycle, signalled with
+ *   the cycle's signal group: dretire_i, dtype_i, daddr_i (iaddress_width_p bits, the seed's
+ *   daddress width), dsize_i (the size field's width, 2 bits for 32- and 64-bit data) and data_i.
+ *   data_i is data_width_p bits, twice that when CSR or atomic accesses are traced: table 4.9
+ *   reports both values of one through `data`, the store value in the 2^dsize bytes from bit 0 and
+ *   the load value or operand in the 2^dsize bytes above them (so a 64-bit atomic needs 128 bits).
+ *   iaddr_lsbs_i exists when iaddr_lsbs_width_p > 0 (only data filters read it).
  */
 import { haltedResetPorts, privPort, retirementPorts, type PortDirection, type PortSpec as HartPortSpec, type RetirementWidths } from '../hart/ports.ts';
 import type { EtraceConfig } from './config.ts';
@@ -41,7 +48,13 @@ export const ETRACE_APB_DATA_WIDTH = 32;
 /** Name of the generated top-level module. */
 export const ETRACE_TOP_MODULE = 'etrace_top';
 
-export type PortGroup = 'clock' | 'hart' | 'sideband' | 'apb' | 'trace';
+export type PortGroup = 'clock' | 'hart' | 'sideband' | 'data' | 'apb' | 'trace';
+
+/** Width of dsize and of the packets' size field: max(1, clog2(clog2(data_width_p/8 + 1))) (7.1.2). */
+export function dataSizeWidth(dataWidth: number): number {
+  return Math.max(1, Math.ceil(Math.log2(Math.ceil(Math.log2(dataWidth / 8 + 1)))));
+}
+const dataSizeWidthExpr = '$clog2($clog2(data_width_p / 8 + 1))';
 
 export type { PortDirection };
 export type PortSpec = HartPortSpec<PortGroup>;
@@ -98,6 +111,19 @@ export function etracePorts(c: EtraceConfig): PortSpec[] {
   if (hasTimeInput(c)) {
     port('time_i', 'in', p.time_width_p, 'time_width_p', 'sideband', 'Time of the cycle, reported in format 3 packets (2.0 layout).');
   }
+  const d = p.dataTrace;
+  if (d) {
+    const twoValues = d.data_atomics_p === 1 || d.data_csr_p === 1;
+    port('dretire_i', 'in', 1, '1', 'data', 'A data access retired in this cycle (table 4.9).');
+    port('dtype_i', 'in', d.dtype_width_p, 'dtype_width_p', 'data', 'Data access type (table 4.9): 0 load, 1 store, 4-6 CSR, 8-14 atomic.');
+    port('daddr_i', 'in', p.iaddress_width_p, 'iaddress_width_p', 'data', 'Data access address (a CSR access: the CSR number in bits 11:0).');
+    port('dsize_i', 'in', dataSizeWidth(d.data_width_p), dataSizeWidthExpr, 'data', 'The access is 2^dsize bytes.');
+    port('data_i', 'in', (twoValues ? 2 : 1) * d.data_width_p, twoValues ? '2 * data_width_p' : 'data_width_p', 'data',
+      twoValues ? 'Access data; CSR and atomic accesses: store value from bit 0, load value or operand from bit 8*2^dsize.' : 'Access data (the low 2^dsize bytes).');
+    if (d.iaddr_lsbs_width_p > 0) {
+      port('iaddr_lsbs_i', 'in', d.iaddr_lsbs_width_p, 'iaddr_lsbs_width_p', 'data', 'Half-word bits of the accessing instruction address (data filters).');
+    }
+  }
   port('stall_o', 'out', 1, '1', 'sideband', 'Stall request to the hart (table 4.6), with stallEnable when the output FIFO cannot take a packet.');
 
   const aw = String(ETRACE_APB_ADDR_WIDTH);
@@ -137,5 +163,6 @@ export function rtlFileNames(c: EtraceConfig): RtlFile[] {
   if (p.bpred_size_p > 0) names.push('etrace_bpred');
   if (p.cache_size_p > 0) names.push('etrace_jtc');
   if (p.call_counter_size_p > 0 || p.return_stack_size_p > 0) names.push('etrace_irstack');
+  if (p.dataTrace) names.push('etrace_data_encoder', 'etrace_data_compress', 'etrace_data_packer');
   return names.map((n) => ({ name: `${n}.sv`, fileType: 'systemVerilogSource' }));
 }

@@ -30,7 +30,7 @@ export const block: Block<EtraceConfig> = {
   backpressure: true,
   metrics: [
     { name: 'bytes', help: 'trace bytes compared' },
-    { name: 'packets', help: 'te_inst and support packets' },
+    { name: 'packets', help: 'te_inst, support and te_data packets' },
     { name: 'lost', help: 'packets lost to back-pressure' },
   ],
   prepare(r, log) {
@@ -39,7 +39,8 @@ export const block: Block<EtraceConfig> = {
   runCase: runEtraceCase,
   async waveform(r, spec, file, from, to, log) {
     const { model } = etraceCaseModel(r, log, true);
-    await cosimEtrace(model, r.config, caseSource(r.config, spec), { seed: spec.seed, backpressure: spec.backpressure, fst: { file, from, to } });
+    const { source, data } = caseSource(r.config, spec);
+    await cosimEtrace(model, r.config, source, { seed: spec.seed, backpressure: spec.backpressure, fst: { file, from, to }, ...(data ? { data } : {}) });
   },
 
   randomSets(rng, r) {
@@ -58,9 +59,19 @@ export const block: Block<EtraceConfig> = {
     if (p.cache_size_p > 0 && below(2) === 0) sets.push('JumpTargetCache=0');
     if (p.return_stack_size_p + p.call_counter_size_p > 0 && below(2) === 0) sets.push('ImplicitReturn=0');
     if (p.sijump_p > 0 && below(2) === 0) sets.push('siJump=0');
+    // Data trace: the run-time options of tables 2.1-2.3 (noData and noAddress never together; a
+    // DataCompress the hardware offers), and the triggers' hold on dEnable.
+    const d = p.dataTrace;
+    if (d) {
+      const omit = below(4);
+      if (omit === 1) sets.push('noData=1');
+      if (omit === 2) sets.push('noAddress=1');
+      sets.push(`DataCompress=${pick([0, 1, 2, 3].filter((x) => (x & ~d.data_compress_p) === 0))}`);
+      if (below(4) === 0) sets.push('dTrigEnable=1');
+    }
     // Multiple retirement: blocks of up to 2-4 instructions (iretire counts up to 2 * retires_p
-    // half-words), and up to 3 blocks a cycle.
-    if (below(3) === 0) {
+    // half-words), and up to 3 blocks a cycle. The RTL's data path is single retirement.
+    if (!d && below(3) === 0) {
       const retires = 2 + below(3);
       sets.push(`retires_p=${retires}`, `iretire_width_p=${retires === 4 ? 4 : 3}`);
       if (below(2) === 0) sets.push(`taken_branches_p=${2 + below(2)}`);

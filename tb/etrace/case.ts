@@ -12,6 +12,8 @@ import type { RetirementRecord } from '../../golden-model/hart/records.ts';
 import { trapHandler as handlerOf } from '../../golden-model/hart/stimulus/execute.ts';
 import { generateProgramAndStream, generateStimulusChunks } from '../../golden-model/hart/stimulus/generate.ts';
 import { defaultKnobs, type StimulusKnobs } from '../../golden-model/hart/stimulus/knobs.ts';
+import { addDataAccesses, defaultDataKnobs } from '../../golden-model/hart/stimulus/data.ts';
+import { type DataTrace, isAtomic, isCsrAccess } from '../../golden-model/hart/data-records.ts';
 import { type CaseModel, caseModel } from '../case.ts';
 import { buildEtraceModel, cosimEtrace, type CosimResult, type RecordSource } from './cosim.ts';
 
@@ -21,13 +23,19 @@ export function caseRecords(c: EtraceConfig, spec: CaseSpec): RetirementRecord[]
 }
 
 /** The same with what a decoder needs: the program image and its trap handlers (implicit exception). */
-export function caseStream(c: EtraceConfig, spec: CaseSpec): { records: RetirementRecord[]; image: ProgramImage; trapHandler: (trap: TrapEntry) => bigint } {
+export function caseStream(c: EtraceConfig, spec: CaseSpec): { records: RetirementRecord[]; image: ProgramImage; trapHandler: (trap: TrapEntry) => bigint; data?: DataTrace } {
   const { stream, program } = generateProgramAndStream(caseKnobs(c, spec), spec.seed, spec.count);
   const { records, image } = stream;
   const trapHandler = (trap: TrapEntry) => handlerOf(program, Number(trap.privilege));
-  // A hart that retires several instructions a cycle presents them in blocks.
   const p = c.params;
-  return { records: p.retires_p > 1 || p.taken_branches_p > 1 ? regroupIntoBlocks(records, p) : records, image, trapHandler };
+  // Data trace: the accesses of the stream's loads, stores, AMOs and CSR instructions (unified
+  // signalling: the RTL takes every value with its access). A hart whose interface has no CSR or
+  // atomic codes (data_csr_p, data_atomics_p 0) reports none.
+  const d = p.dataTrace;
+  const all = d ? addDataAccesses(stream, { ...defaultDataKnobs(), signalling: d.data_split_p ? 'split' : 'unified' }, spec.seed).data : undefined;
+  const data = all && d ? { ...all, accesses: all.accesses.filter((a) => (d.data_csr_p || !isCsrAccess(a.dtype)) && (d.data_atomics_p || !isAtomic(a.dtype))) } : undefined;
+  // A hart that retires several instructions a cycle presents them in blocks.
+  return { records: p.retires_p > 1 || p.taken_branches_p > 1 ? regroupIntoBlocks(records, p) : records, image, trapHandler, ...(data ? { data } : {}) };
 }
 
 /** The stimulus knobs of a case: the defaults with more interrupts, halts and resets, then the case's own. */
@@ -43,18 +51,19 @@ function caseKnobs(c: EtraceConfig, spec: CaseSpec): StimulusKnobs {
 }
 
 /**
- * The records of `caseRecords` as a source for cosimEtrace: with single retirement they are
- * generated chunk by chunk while the co-simulation runs (memory independent of the count);
- * regrouping into blocks works on the whole stream, so multiple retirement holds it.
+ * The records of `caseStream` as a source for cosimEtrace, with the data accesses: with single
+ * retirement and no data trace they are generated chunk by chunk while the co-simulation runs
+ * (memory independent of the count); regrouping into blocks and adding data accesses work on the
+ * whole stream, so multiple retirement and data trace hold it.
  */
-export function caseSource(c: EtraceConfig, spec: CaseSpec): RecordSource {
+export function caseSource(c: EtraceConfig, spec: CaseSpec): { source: RecordSource; data?: DataTrace } {
   const p = c.params;
-  if (p.retires_p > 1 || p.taken_branches_p > 1) {
-    const records = caseRecords(c, spec);
-    return { chunks: () => [records] };
+  if (p.retires_p > 1 || p.taken_branches_p > 1 || p.dataTrace) {
+    const { records, data } = caseStream(c, spec);
+    return { source: { chunks: () => [records] }, ...(data ? { data } : {}) };
   }
   const stimulus = generateStimulusChunks(caseKnobs(c, spec), spec.seed, spec.count);
-  return { chunks: () => stimulus.chunks() };
+  return { source: { chunks: () => stimulus.chunks() } };
 }
 
 /** The Verilator model of a configuration (`fst`: the waveform build). */
@@ -68,7 +77,7 @@ export interface EtraceCaseResult extends CaseResult {
 
 export async function runEtraceCase(r: ResolvedComponent<EtraceConfig>, spec: CaseSpec, log?: Log): Promise<EtraceCaseResult> {
   const { model } = etraceCaseModel(r, log);
-  const source = caseSource(r.config, spec);
+  const { source, data } = caseSource(r.config, spec);
   // Counts the records as they pass (each pass of the source has them all).
   let count = 0;
   const counted: RecordSource = {
@@ -82,7 +91,7 @@ export async function runEtraceCase(r: ResolvedComponent<EtraceConfig>, spec: Ca
   };
   // The time includes generating the stimulus: it is made while the co-simulation runs.
   const started = performance.now();
-  const result = await cosimEtrace(model, r.config, counted, { seed: spec.seed, backpressure: spec.backpressure });
+  const result = await cosimEtrace(model, r.config, counted, { seed: spec.seed, backpressure: spec.backpressure, ...(data ? { data } : {}) });
   const seconds = (performance.now() - started) / 1000;
   const e = result.expected;
   return {

@@ -23,6 +23,7 @@ import { encodeTextStream } from '../../golden-model/hart/formats/text.ts';
 import { ProgramImage } from '../../golden-model/hart/image.ts';
 import { etracePorts, ETRACE_TOP_MODULE } from '../../golden-model/etrace/ports.ts';
 import type { RetirementRecord } from '../../golden-model/hart/records.ts';
+import type { DataTrace } from '../../golden-model/hart/data-records.ts';
 import { EtraceFrameStream, READY_OFFSET } from './frames.ts';
 import type { HarnessSpec } from '../harness-spec.ts';
 import { type BuiltModel, buildModel } from '../build.ts';
@@ -68,6 +69,11 @@ export interface CosimOptions {
   /** Seed of the back-pressure pattern. */
   seed?: number;
   fst?: { file: string; from: number; to: number };
+  /**
+   * The stream's data accesses (components with data trace): driven on the data ports and encoded
+   * by the model. Their `at` indexes count the records of the whole source.
+   */
+  data?: DataTrace;
 }
 
 export interface CosimResult {
@@ -138,7 +144,8 @@ export async function cosimEtrace(
   // The model with the same transport (always a finite FIFO, ready as the harness drives it),
   // encoding each record as its frame goes to the RTL: the model runs on this thread while the
   // simulator runs in its own process.
-  const model = new StreamEncoder(c, { ready, keepPackets: false });
+  const data = opts.data ? { data: opts.data } : {};
+  const model = new StreamEncoder(c, { ready, keepPackets: false, ...data });
   const spec = etraceHarnessSpec(c);
   const tx = new ByteLog();
   const run = await runModel(
@@ -149,7 +156,7 @@ export async function cosimEtrace(
       const frames = new EtraceFrameStream(c, p, w, (chunk, first, end) => {
         emit(w);
         for (let i = first; i < end; i++) model.push(chunk[i]!);
-      });
+      }, opts.data);
       for (const chunk of source.chunks()) {
         frames.push(chunk);
         await drainResponses();
@@ -171,7 +178,7 @@ export async function cosimEtrace(
   const actual = tx.bytes.slice(0, tx.length);
   if (equalBytes(expected.bytes, actual)) return { expected, actual, cycles: run.cycles, holds: run.holds };
   // The report needs the packets and the records around the difference: both come again.
-  expected = encodeStream(allRecords(source), c, { ready });
+  expected = encodeStream(allRecords(source), c, { ready, ...data });
   const mismatch = compareStreams(c, expected, actual, allRecords(source));
   if (mismatch) mismatch.cycle = tx.length > 0 ? tx.cycles[Math.min(mismatch.offset, tx.length - 1)]! : 0;
   return { expected, actual, cycles: run.cycles, holds: run.holds, ...(mismatch ? { mismatch } : {}) };
@@ -213,6 +220,10 @@ export function compareStreams(c: EtraceConfig, expected: EncodeResult, actual: 
   for (const k of [index - 1, index, index + 1]) {
     const q = packets[k];
     if (q) lines.push(`  model packet ${k}: ${dumpPacket(q.packet, c.params, q.offset)}`);
+  }
+  // Data trace: the te_data packets around the offset (they are not in `packets`).
+  for (const q of expected.dataPackets.filter((d) => d.offset >= start - 8 && d.offset <= offset + 8)) {
+    lines.push(`  model te_data packet at byte ${q.offset} (record ${q.record}): ${q.packet.kind} ${Object.entries(q.packet.f).map(([k, v]) => `${k}=0x${v.toString(16)}`).join(' ')}`);
   }
   // The RTL's bytes from the same packet boundary, decoded the same way (the decoding may fail:
   // the RTL's bytes need not be a valid stream).

@@ -16,6 +16,7 @@
  */
 import type { EtraceConfig } from '../../golden-model/etrace/config.ts';
 import { etracePorts } from '../../golden-model/etrace/ports.ts';
+import type { DataAccess, DataTrace } from '../../golden-model/hart/data-records.ts';
 import { RvError } from '../../golden-model/common/errors.ts';
 import { toItype3, type RetirementRecord } from '../../golden-model/hart/records.ts';
 
@@ -53,8 +54,9 @@ export function writeEtraceFrames(
   backpressure: number,
   sink: FrameSink,
   emit: (first: number, end: number) => void,
+  data?: DataTrace,
 ): void {
-  const frames = new EtraceFrameStream(c, backpressure, sink, (_records, first, end) => emit(first, end));
+  const frames = new EtraceFrameStream(c, backpressure, sink, (_records, first, end) => emit(first, end), data);
   frames.push(records);
   frames.finish();
 }
@@ -71,6 +73,10 @@ export class EtraceFrameStream {
   private readonly hart: (records: readonly RetirementRecord[], first: number, end: number) => void;
   private readonly idleHart: () => void;
   private readonly apb: (phase: ApbPhase) => void;
+  /** Data trace (table 4.9, unified signalling): drives the cycle's access, or none. */
+  private readonly dataPorts: ((a: DataAccess | undefined) => void) | undefined;
+  /** The access of each record that has one, by the record's index in the stream. */
+  private readonly accessAt = new Map<number, DataAccess>();
   private readonly groups: number;
   private readonly drain: number;
   /** The held-back last cycle: records[first..end-1], the index of its first record in the stream. */
@@ -84,8 +90,11 @@ export class EtraceFrameStream {
     backpressure: number,
     sink: FrameSink,
     private readonly emit: (records: readonly RetirementRecord[], first: number, end: number) => void,
+    data?: DataTrace,
   ) {
     const p = c.params;
+    this.dataPorts = p.dataTrace ? dataSetters(c, sink) : undefined;
+    if (this.dataPorts) for (const a of data?.accesses ?? []) this.accessAt.set(a.at, a);
     const ports = new Set(etracePorts(c).map((q) => q.name));
     const optional = (name: string): PortSetter | undefined => (ports.has(name) ? sink.setter(name) : undefined);
     const itype = sink.setter('itype_i');
@@ -216,6 +225,7 @@ export class EtraceFrameStream {
     const h = this.held;
     if (h === undefined) return;
     this.hart(h.records, h.first, h.end);
+    this.dataPorts?.(this.accessAt.get(h.index));
     if (last) this.apb('setup');
     this.emit(h.records, h.first, h.end);
     this.held = undefined;
@@ -232,10 +242,12 @@ export class EtraceFrameStream {
       this.flushHeld(true);
     } else {
       this.idleHart();
+      this.dataPorts?.(undefined);
       this.apb('setup');
       this.emit(none, 0, 0);
     }
     this.idleHart();
+    this.dataPorts?.(undefined);
     this.apb('access');
     this.emit(none, 0, 0);
     this.apb('idle');
@@ -244,8 +256,34 @@ export class EtraceFrameStream {
 }
 
 /** The same frames, each as a callback that sets every input by name (for other simulators). */
-export function etraceFrames(c: EtraceConfig, records: readonly RetirementRecord[], backpressure: number, frame: (fill: (set: SetPort) => void) => void): void {
+export function etraceFrames(c: EtraceConfig, records: readonly RetirementRecord[], backpressure: number, frame: (fill: (set: SetPort) => void) => void, data?: DataTrace): void {
   const values = new Map<string, number | bigint>();
   const sink: FrameSink = { setter: (port) => (value) => void values.set(port, value) };
-  writeEtraceFrames(c, records, backpressure, sink, () => frame((set) => values.forEach((v, k) => set(k, v))));
+  writeEtraceFrames(c, records, backpressure, sink, () => frame((set) => values.forEach((v, k) => set(k, v))), data);
+}
+
+/**
+ * The setter of the data access ports (etracePorts: dretire_i, dtype_i, daddr_i, dsize_i, data_i,
+ * iaddr_lsbs_i): an access, or none (dretire_i 0, the rest 0). data_i takes the access's data as
+ * the records hold it: the store value in the low 2^dsize bytes, a CSR's or atomic's other value
+ * above them.
+ */
+function dataSetters(c: EtraceConfig, sink: FrameSink): (a: DataAccess | undefined) => void {
+  const p = c.params;
+  const ports = new Set(etracePorts(c).map((q) => q.name));
+  const dretire = sink.setter('dretire_i');
+  const dtype = sink.setter('dtype_i');
+  const daddr = sink.setter('daddr_i');
+  const dsize = sink.setter('dsize_i');
+  const value = sink.setter('data_i');
+  const lsbs = ports.has('iaddr_lsbs_i') ? sink.setter('iaddr_lsbs_i') : undefined;
+  const addrMask = (1n << BigInt(p.iaddress_width_p)) - 1n;
+  return (a) => {
+    dretire(a ? 1 : 0);
+    dtype(a?.dtype ?? 0);
+    daddr(a ? a.daddr & addrMask : 0n);
+    dsize(a?.dsize ?? 0);
+    value(a?.data ?? 0n);
+    lsbs?.(a?.iaddrLsbs ?? 0);
+  };
 }

@@ -1,0 +1,92 @@
+/**
+ * The data path generator (generator/etrace/data.ts): what the RTL does not implement is refused
+ * with one line naming it, the packet port is wide enough for the model's longest te_data packet
+ * of each kind, and the output is the same byte for byte from run to run. The data path's
+ * behaviour is checked by co-simulation (tb/etrace/data-cosim.test.ts).
+ */
+import { describe, expect, it } from 'vitest';
+import { RvError } from '../../golden-model/common/errors.ts';
+import type { EtraceConfig } from '../../golden-model/etrace/config.ts';
+import { packData, type DataKind } from '../../golden-model/etrace/data/packets.ts';
+import { dataPacketParams, dataWidths } from '../../golden-model/etrace/data/params.ts';
+import { encapsulate, MSG_TYPE } from '../../golden-model/etrace/packet/encapsulate.ts';
+import { etraceConfigOf } from '../../blocks/testing.ts';
+import { dataMaxBytes } from './data.ts';
+import { renderEtraceRtl } from './rtl.ts';
+
+const banner = { component: 'etrace-data', inputHash: 'test', sets: [] };
+
+describe('data path generator', () => {
+  it.each([
+    [['data_split_p=1'], 'split load signalling (data_split_p = 1)'],
+    [['retires_p=2', 'iretire_width_p=3'], 'data trace with multiple retirement (retires_p or taken_branches_p > 1)'],
+    [['filters_p=1'], 'data filters (data trace with filters_p > 0)'],
+    [['dblock_width_p=1'], 'dblock (dblock_width_p > 0)'],
+  ])('refuses %s with one line naming it', (sets, what) => {
+    const c = etraceConfigOf('etrace-data', sets as string[]);
+    let error: unknown;
+    try {
+      renderEtraceRtl(c, banner);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(RvError);
+    const message = (error as RvError).message;
+    expect(message).toBe(`the RTL generator does not implement ${what}`);
+    expect(message).not.toContain('\n');
+  });
+
+  it('generates the same bytes every time, and nothing of the data path without data trace', () => {
+    const c = etraceConfigOf('etrace-data');
+    const a = renderEtraceRtl(c, banner);
+    const b = renderEtraceRtl(etraceConfigOf('etrace-data'), banner);
+    expect(a).toEqual(b);
+    const off = renderEtraceRtl(etraceConfigOf('etrace-data', ['data_trace_p=0']), banner);
+    expect(off.map((f) => f.name).filter((n) => n.startsWith('etrace_data'))).toEqual([]);
+    for (const f of off) expect(f.content, f.name).not.toMatch(/dretire|etrace_data_encoder|denable_i/);
+  });
+
+  /** The longest packet of each kind the model can make: every value of the widest size, full, all ones. */
+  function longest(c: EtraceConfig): number {
+    const dp = dataPacketParams(c.params);
+    const w = dataWidths(dp);
+    const ones = (bits: number): bigint => (1n << BigInt(bits)) - 1n;
+    const s = Math.log2(dp.data_width_p / 8);
+    const n = BigInt((8 << s) / 8 - 1); // data_len of a full-width value
+    const atomicSize = BigInt(dp.payload_layout === '2.0' ? s : s - 2);
+    const csrLen = BigInt((c.params.iaddress_width_p > 32 ? 8 : 4) - 1);
+    const csrValue = ones(c.params.iaddress_width_p > 32 ? 64 : 32);
+    const value = ones(8 << s);
+    // A 0 in the top bit of the last field keeps sign compression from removing it.
+    const address = ones(w.address - 1);
+    const kinds: [DataKind, Record<string, bigint>][] = [
+      ['ls', { format: 3n, size: BigInt(s), diff: 3n, data_len: n, data: value, address }],
+      ['ls-addr', { format: 3n, size: BigInt(s), diff: 1n, address }],
+      ['ls-data', { format: 3n, size: BigInt(s), diff: ones(w.dataDiff), data: ones(w.data - 1) }],
+    ];
+    if (dp.data_atomics_p) {
+      kinds.push(
+        ['amo', { format: 6n, subtype: 6n, size: atomicSize, diff: 3n, op_len: n, operand: value, data_len: n, data: value, address }],
+        ['amo-addr', { format: 6n, subtype: 6n, size: atomicSize, diff: 1n, address }],
+        ['amo-data', { format: 6n, subtype: 6n, size: atomicSize, diff: ones(w.dataDiff), op_len: n, operand: value, data: ones(w.data - 1) }],
+      );
+    }
+    if (dp.data_csr_p) {
+      kinds.push(
+        ['csr', { format: 5n, subtype: 2n, diff: ones(w.dataDiff), data_len: csrLen, data: csrValue, addr_msbs: 0x2fn, op_len: csrLen, operand: csrValue, addr_lsbs: 0x1fn }],
+        ['csr-addr', { format: 5n, subtype: 2n, diff: 1n, addr_msbs: 0x3fn, addr_lsbs: 0x1fn }],
+      );
+    }
+    return Math.max(...kinds.map(([kind, f]) => encapsulate(packData({ kind, f }, w, dp.payload_layout), c.params, { msgType: MSG_TYPE.data }).length));
+  }
+
+  it.each([
+    ['etrace-data', []],
+    ['etrace-rv64-full', []],
+    ['etrace-data', ['payload_layout=1.1.1', 'iaddress_width_p=32', 'data_width_p=32', 'ecause_width_p=5']],
+    ['etrace-data', ['dtype_width_p=1', 'data_atomics_p=0', 'data_csr_p=0', 'data_compress_p=1', 'DataCompress=1', 'encap_srcid_width=12']],
+  ])('%s %s: the packet port holds the longest packet the model makes, with not a byte to spare', (component, sets) => {
+    const c = etraceConfigOf(component, sets as string[]);
+    expect(dataMaxBytes(c)).toBe(longest(c));
+  });
+});

@@ -1,0 +1,155 @@
+/**
+ * Co-simulation of the E-Trace data trace path (docs/etrace-data.md, RTL section): the generated
+ * RTL and the golden model get the same random programs with their data accesses
+ * (golden-model/hart/stimulus/data.ts) and must produce the same combined byte stream, te_inst and
+ * te_data packets in the model's order, with and without back-pressure, trace loss and the stall
+ * mode. Independently of the model, the RTL's bytes decode (golden-model/etrace/data-decoder) back
+ * to the accesses the program made. A mutant RTL (a wrong diff code, a swapped order) is caught.
+ */
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { EtraceConfig } from '../../golden-model/etrace/config.ts';
+import { decodeDataStream } from '../../golden-model/etrace/data-decoder/decoder.ts';
+import { renderEtraceRtl } from '../../generator/etrace/rtl.ts';
+import { ROOT } from '../../generator/render.ts';
+import type { BuiltModel } from '../build.ts';
+import { etraceConfigOf as configOf } from '../../blocks/testing.ts';
+import { caseStream } from './case.ts';
+import { buildEtraceModel, cosimEtrace } from './cosim.ts';
+
+const RECORDS = Number(process.env.COSIM_RECORDS ?? 8_000);
+
+const models = new Map<string, BuiltModel>();
+function model(key: string, c: EtraceConfig, files: () => string[]): BuiltModel {
+  let m = models.get(key);
+  if (!m) {
+    m = buildEtraceModel(c, files());
+    models.set(key, m);
+  }
+  return m;
+}
+
+/** The shipped RTL of a component, in compilation order (its filelist). */
+function shippedRtl(name: string): string[] {
+  const dir = join(ROOT, 'rtl-out', name);
+  return readFileSync(join(dir, 'etrace.f'), 'utf8')
+    .split('\n')
+    .filter((l) => l.endsWith('.sv'))
+    .map((f) => join(dir, f));
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'rvtrace-data-cosim-'));
+/** The RTL of a configuration generated into a directory of its own; `edit` may change a file. */
+function generated(label: string, component: string, sets: string[], edit?: (name: string, text: string) => string): string[] {
+  const out = join(dir, label.replace(/\W+/g, '-'));
+  mkdirSync(out, { recursive: true });
+  const files = renderEtraceRtl(configOf(component, sets), { component, inputHash: 'test', sets });
+  for (const f of files) writeFileSync(join(out, f.name), edit ? edit(f.name, f.content) : f.content);
+  return files.map((f) => join(out, f.name));
+}
+
+async function run(key: string, c: EtraceConfig, files: () => string[], component: string, sets: string[], seed: number, backpressure: number) {
+  const m = model(key, c, files);
+  const stream = caseStream(c, { component, sets, seed, count: RECORDS, backpressure, knobs: { trace_on_rate: 0.001, trace_off_rate: 0.001 } });
+  expect(stream.data?.accesses.length ?? 0).toBeGreaterThan(RECORDS / 10);
+  const r = await cosimEtrace(m, c, stream.records, { seed, backpressure, data: stream.data! });
+  return { r, stream };
+}
+
+/**
+ * The RTL's bytes decoded by the independent data decoder give the accesses the program made, in
+ * order, with what the options keep (noData: no values, noAddress: no memory addresses). Only
+ * valid when nothing was lost (stall mode) and every access was traced (no dTrigEnable).
+ */
+function checkDecodes(c: EtraceConfig, bytes: Uint8Array, stream: ReturnType<typeof caseStream>): void {
+  const decoded = decodeDataStream(bytes, c.params).accesses;
+  const records = stream.records;
+  const traced = stream.data!.accesses.filter((a) => !records[a.at]!.halted && !records[a.at]!.reset);
+  expect(decoded.length).toBe(traced.length);
+  const o = c.options;
+  const csr = (dtype: number) => dtype >= 4 && dtype <= 6;
+  decoded.forEach((a, i) => {
+    const t = traced[i]!;
+    const keepAddr = !o.noAddress || csr(t.dtype);
+    const want = { dtype: t.dtype, dsize: t.dsize, daddr: keepAddr ? (csr(t.dtype) ? t.daddr & 0xfffn : t.daddr) : undefined, data: o.noData ? undefined : t.data };
+    expect({ dtype: a.dtype, dsize: a.dsize, daddr: a.daddr, data: a.data }, `access ${i} of ${decoded.length}`).toEqual(want);
+  });
+}
+
+describe('E-Trace data trace co-simulation: shipped components', () => {
+  const RUNS = [
+    { seed: 1, backpressure: 0 },
+    { seed: 2, backpressure: 0.3 },
+    { seed: 3, backpressure: 0.85 },
+  ];
+  for (const name of ['etrace-data', 'etrace-rv64-full']) {
+    it.each(RUNS)(`${name}: seed $seed, back-pressure $backpressure: identical bytes`, async ({ seed, backpressure }) => {
+      const c = configOf(name);
+      const { r } = await run(name, c, () => shippedRtl(name), name, [], seed, backpressure);
+      expect(r.mismatch?.text).toBeUndefined();
+      expect(r.actual.length).toBe(r.expected.bytes.length);
+      // One byte a cycle leaves the FIFO: data trace loses packets even without back-pressure.
+      expect(r.expected.dataPackets.length).toBeGreaterThan(0);
+      if (backpressure >= 0.85) expect(r.expected.dropped).toBeGreaterThan(0);
+    });
+  }
+});
+
+/** Configurations of the data path beyond the shipped ones (every one in the stall mode: nothing is lost, so the RTL's bytes must decode to every access). */
+const VARIANTS: { name: string; component: string; sets: string[]; decode: boolean }[] = [
+  { name: 'DataCompress 3', component: 'etrace-data', sets: [], decode: true },
+  { name: 'noData', component: 'etrace-data', sets: ['noData=1'], decode: true },
+  { name: 'noAddress, XOR only', component: 'etrace-data', sets: ['noAddress=1', 'DataCompress=1'], decode: true },
+  { name: 'differential only, 1.1.1 layout, RV32, 32-bit data', component: 'etrace-data', sets: ['payload_layout=1.1.1', 'iaddress_width_p=32', 'data_width_p=32', 'ecause_width_p=5', 'DataCompress=2'], decode: true },
+  { name: 'full values, loads and stores only, differential hardware only', component: 'etrace-data', sets: ['dtype_width_p=1', 'data_atomics_p=0', 'data_csr_p=0', 'data_compress_p=2', 'DataCompress=0'], decode: true },
+  { name: 'dTrigEnable with triggers, dEnable 0 at start, source id', component: 'etrace-data', sets: ['dTrigEnable=1', 'dEnable=0', 'encap_srcid_width=12'], decode: false },
+  { name: 'CSRs without atomics, XOR hardware only, rv64-full', component: 'etrace-rv64-full', sets: ['dtype_width_p=3', 'data_atomics_p=0', 'data_compress_p=1', 'DataCompress=1'], decode: true },
+];
+
+describe('E-Trace data trace co-simulation: configurations', () => {
+  it.each(VARIANTS)('$name: identical bytes (stall mode, back-pressure 0.3)', async ({ name, component, sets, decode }) => {
+    const all = [...sets, 'stallEnable=1'];
+    const c = configOf(component, all);
+    const { r, stream } = await run(name, c, () => generated(name, component, all), component, all, 21, 0.3);
+    expect(r.mismatch?.text).toBeUndefined();
+    expect(r.actual.length).toBe(r.expected.bytes.length);
+    expect(r.holds).toBe(r.expected.stallCycles);
+    expect(r.expected.dataPackets.length).toBeGreaterThan(0);
+    if (decode) checkDecodes(c, r.actual, stream);
+  });
+});
+
+describe('E-Trace data trace co-simulation: the comparison catches a wrong data path', () => {
+  const MUTANTS: { name: string; file: string; from: string; to: string }[] = [
+    // diff of a packet with address and data: XOR data coded as differential.
+    { name: 'a wrong diff code', file: 'etrace_data_encoder.sv', from: "(c_code == CodeXor) ? 2'b01 : 2'b11", to: "(c_code == CodeXor) ? 2'b11 : 2'b11" },
+    // The data packet written before the cycle's te_inst packets.
+    {
+      name: 'data before instruction packets',
+      file: 'etrace_encoder.sv',
+      from: "if (st0_wr_len != '0) begin\n      w_data = w_data | ({248'd0, st0_wr_data} << {8'd0, w_len, 3'd0});\n      w_len = w_len + st0_wr_len;\n    end\n    if (take_dat) begin\n      w_data = w_data | ({248'd0, dat_bytes} << {8'd0, w_len, 3'd0});\n      w_len = w_len + dat_len;\n    end",
+      to: "if (take_dat) begin\n      w_data = w_data | ({248'd0, dat_bytes} << {8'd0, w_len, 3'd0});\n      w_len = w_len + dat_len;\n    end\n    if (st0_wr_len != '0) begin\n      w_data = w_data | ({248'd0, st0_wr_data} << {8'd0, w_len, 3'd0});\n      w_len = w_len + st0_wr_len;\n    end",
+    },
+    // The history kept across an instruction sync.
+    { name: 'no history reset at syncs', file: 'etrace_encoder.sv', from: '.sync_i          (st0_dsync),', to: ".sync_i          (1'b0)," },
+  ];
+  it.each(MUTANTS)('$name is caught', async ({ name, file, from, to }) => {
+    const component = 'etrace-data';
+    const c = configOf(component);
+    let edited = false;
+    const files = generated(`mutant ${name}`, component, [], (f, text) => {
+      if (f !== file) return text;
+      const out = text.replace(from, to);
+      edited = out !== text;
+      return out;
+    });
+    expect(edited).toBe(true);
+    const m = buildEtraceModel(c, files);
+    const stream = caseStream(c, { component, sets: [], seed: 5, count: 3000, backpressure: 0, knobs: {} });
+    const r = await cosimEtrace(m, c, stream.records, { seed: 5, data: stream.data! });
+    expect(r.mismatch).toBeDefined();
+    expect(r.mismatch!.text).toMatch(/first difference at byte \d+/);
+  });
+});
