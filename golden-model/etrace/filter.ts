@@ -14,7 +14,8 @@
 import type { Comparator, EtraceOptions, Filter } from './config.ts';
 import { Itype, type RetirementRecord, Trigger } from '../hart/records.ts';
 
-function compare(fn: number, value: bigint, match: bigint): boolean {
+/** A comparator's function (table 2.6 pFunction/sFunction) applied to an input and its match value. */
+export function compare(fn: number, value: bigint, match: bigint): boolean {
   switch (fn) {
     case 0:
       return value === match;

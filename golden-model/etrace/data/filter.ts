@@ -7,27 +7,9 @@
  * see records, these see accesses (docs/etrace-data.md, "Filtering").
  */
 import type { Comparator, EtraceOptions, Filter } from '../config.ts';
+import { compare } from '../filter.ts';
 import type { DataAccess } from '../../hart/data-records.ts';
 import { type RetirementRecord, Trigger } from '../../hart/records.ts';
-
-function compare(fn: number, value: bigint, match: bigint): boolean {
-  switch (fn) {
-    case 0:
-      return value === match;
-    case 1:
-      return value !== match;
-    case 2:
-      return value < match;
-    case 3:
-      return value <= match;
-    case 4:
-      return value > match;
-    case 5:
-      return value >= match;
-    default:
-      return true;
-  }
-}
 
 /**
  * The accessing instruction's address: the block's first address with half-word bits [w:1]
