@@ -30,7 +30,7 @@ describe('process tree', () => {
     } finally {
       top.kill('SIGKILL');
     }
-  });
+  }, 30_000); // a loaded machine starts the shells slowly; the waits above give up after 5 s each
 
   it('finds nothing below a process without children', () => {
     const lone = spawn('sleep', ['30'], { stdio: 'ignore' });

@@ -118,8 +118,8 @@ describe('a signal to rvtrace', () => {
       expect(end.signal, run.output()).toBe(sig);
       expect(await survivors(run.marker)).toEqual([]);
       expect(partials(join(cache, '..'))).toEqual([]);
-      // No model was installed: the cache holds nothing at all.
-      expect(readdirSync(cache)).toEqual([]);
+      // No model was installed: the cache holds no entry (only the memo of `verilator --version`).
+      expect(readdirSync(cache).filter((n) => n !== 'verilator-version.json')).toEqual([]);
       expect(run.output()).toContain(`rvtrace: ${sig}: stopping the run`);
     });
 
@@ -158,10 +158,14 @@ describe('a signal to rvtrace', () => {
     const cache = join(work, 'twice', 'verilator');
     const run = start(['cosim', '-c', COMPONENT, '--count', '2000'], { RVTRACE_CACHE: cache, CCACHE_DISABLE: '1' });
     await waitFor('make', 120_000, () => (processesOf(run.marker).some((p) => p.name === 'make') ? true : undefined));
+    // Signals do not queue: two sent at once may arrive as one. The second goes once the first is
+    // seen. The first stop can still end the run before the second arrives (it ends by SIGTERM
+    // then); either way nothing of the run may be left.
     run.child.kill('SIGTERM');
+    await waitFor('the first signal seen', 30_000, () => (run.output().includes('stopping the run') ? true : undefined));
     run.child.kill('SIGTERM');
     const end = await run.ended;
-    expect(end.signal, run.output()).toBe('SIGKILL');
+    expect(['SIGKILL', 'SIGTERM'], run.output()).toContain(end.signal);
     expect(await survivors(run.marker)).toEqual([]);
     expect(partials(join(cache, '..'))).toEqual([]);
   });

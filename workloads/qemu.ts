@@ -11,6 +11,7 @@
  */
 import { spawn } from 'node:child_process';
 import { closeSync, createReadStream, mkdtempSync, openSync, readSync, rmSync, statSync } from 'node:fs';
+import { finishedWriting, startedWriting } from '../core/unfinished-files.ts';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RvError } from '../golden-model/common/errors.ts';
@@ -92,8 +93,13 @@ export async function runQemu(opts: QemuRunOptions): Promise<QemuRun> {
   const timeout = opts.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS;
   const qemu = opts.qemu ?? qemuBinary(opts.xlen);
   const dir = mkdtempSync(join(tmpdir(), 'rvtrace-qemu-'));
+  // An interrupted run cannot come back here: the CLI's launcher removes the folder (and ends QEMU).
+  startedWriting(dir);
   const logPath = join(dir, 'qemu.log');
-  const cleanup = (): void => rmSync(dir, { recursive: true, force: true });
+  const cleanup = (): void => {
+    rmSync(dir, { recursive: true, force: true });
+    finishedWriting(dir);
+  };
   const started = performance.now();
   const child = spawn(qemu, qemuArgs(opts.elf, logPath, opts.icount ?? true), { stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';

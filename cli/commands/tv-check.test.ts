@@ -221,10 +221,8 @@ describe.skipIf(!toolsAvailable())('trace-elf --tv and tv-check', () => {
       if (how === 'group') {
         process.kill(-child.pid!, 'SIGINT'); // the terminal's Ctrl-C reaches the whole process group
       } else {
-        // Only the tool (the node process that runs QEMU; the launcher re-executes node with a flag):
-        // QEMU gets no signal, the tool has to stop it.
-        const tool = procs().find((p) => p.cmd.includes('--max-semi-space-size=64'))!;
-        process.kill(tool.pid, 'SIGTERM');
+        // Only the tool (the node process that runs QEMU): QEMU gets no signal, the tool has to stop it.
+        process.kill(child.pid!, 'SIGTERM');
       }
       for (let i = 0; i < 200 && procs().length > 0; i++) await sleep(50);
       expect(procs(), how).toEqual([]);

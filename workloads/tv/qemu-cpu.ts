@@ -11,6 +11,7 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { closeSync, constants, createReadStream, mkdtempSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { finishedWriting, startedWriting } from '../../core/unfinished-files.ts';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RvError } from '../../golden-model/common/errors.ts';
@@ -87,6 +88,9 @@ function onSignal(sig: NodeJS.Signals): void {
 
 /** While a QEMU runs: interrupting or ending this process kills it (and removes its folder). */
 function track(child: ChildProcess, fifo: string, paths: string[]): void {
+  // In the CLI the command runs in a worker thread, which hears no signal and is stopped where it
+  // stands: the launcher removes these paths (and ends QEMU) instead of the handlers below.
+  for (const p of paths) startedWriting(p);
   if (live.size === 0) {
     process.on('exit', killAll);
     for (const sig of Object.keys(SIGNAL_STATUS)) process.on(sig, onSignal);
@@ -94,6 +98,7 @@ function track(child: ChildProcess, fifo: string, paths: string[]): void {
   live.set(child, { fifo, paths });
 }
 function untrack(child: ChildProcess): void {
+  for (const p of live.get(child)?.paths ?? []) finishedWriting(p);
   live.delete(child);
   if (live.size === 0) {
     process.off('exit', killAll);
