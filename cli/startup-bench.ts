@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { REPO_ROOT } from '../core/paths.ts';
+import { REPO_ROOT } from '../golden-model/common/paths.ts';
 import { writeOutputAtomic } from '../core/io.ts';
 import { RvError } from '../golden-model/common/errors.ts';
 import { encodeBinaryStream } from '../golden-model/hart/formats/binary.ts';

@@ -14,7 +14,7 @@ import { basename, dirname, join } from 'node:path';
 import Handlebars from 'handlebars';
 import type { OutputFile, Provenance } from '../core/block.ts';
 import { RvError } from '../golden-model/common/errors.ts';
-import { REPO_ROOT } from '../core/paths.ts';
+import { REPO_ROOT } from '../golden-model/common/paths.ts';
 
 export const ROOT = REPO_ROOT;
 export const TEMPLATES_DIR = join(ROOT, 'templates');

@@ -39,7 +39,7 @@ import { detectStandard, readComponent, resolveParameters, type IpxactComponent,
 import { readXmlDocument, readXmlFile, type XmlElement } from './reader/xml.ts';
 import { defaultSchemaDir, validateXsd } from './reader/xsd.ts';
 import { isSvKeyword } from './sv-keywords.ts';
-import { REPO_ROOT } from '../core/paths.ts';
+import { REPO_ROOT } from '../golden-model/common/paths.ts';
 
 /** The namespace of our vendor extensions. */
 export const RVTRACE_NS = 'https://rvtrace.dev/ipxact/1.0';

@@ -11,7 +11,7 @@ import { statSync } from 'node:fs';
 import { join, resolve as resolvePath } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { REPO_ROOT } from '../core/paths.ts';
+import { REPO_ROOT } from '../golden-model/common/paths.ts';
 import { RvError } from '../golden-model/common/errors.ts';
 import type { BuiltModel } from './build.ts';
 import { captureDataBytes, checkSpec, frameLayout, specHash, type FrameSlot, type HarnessSpec } from './harness-spec.ts';

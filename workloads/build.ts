@@ -14,7 +14,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { RvError } from '../golden-model/common/errors.ts';
-import { REPO_ROOT } from '../core/paths.ts';
+import { REPO_ROOT } from '../golden-model/common/paths.ts';
 
 export type WorkloadArch = 'rv64gc' | 'rv32imc';
 

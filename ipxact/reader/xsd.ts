@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { RvError } from '../../golden-model/common/errors.ts';
-import { REPO_ROOT } from '../../core/paths.ts';
+import { REPO_ROOT } from '../../golden-model/common/paths.ts';
 import { IPXACT_NAMESPACES, type IpxactStandard } from './component.ts';
 
 /** The shared schema folder: `shared/ipxact-schema` beside the checkout root. */

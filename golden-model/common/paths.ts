@@ -11,7 +11,7 @@ import { dirname, join } from 'node:path';
 function nearestPackageRoot(dir: string): string {
   for (let d = dir; ; d = dirname(d)) {
     if (existsSync(join(d, 'package.json'))) return d;
-    if (dirname(d) === d) return dirname(import.meta.dirname); // no package.json at all: core/'s parent
+    if (dirname(d) === d) return join(import.meta.dirname, '..', '..'); // no package.json at all: golden-model/'s parent
   }
 }
 
