@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The README's first command: installs what is missing, then runs the main job on the shipped
 # defaults: generate a stimulus stream, print its statistics, trace it with the default E-Trace
-# component and decode the trace back (every instruction must come back), then through a lossy
+# component and decode the trace back (every instruction must come back), and with data trace
+# (etrace-data: its accesses decoded back), then through a lossy
 # transport (the trace is lost in bursts and recovers; the fraction recovered is printed); generate
 # the RTL of every shipped component into out/rtl/; co-simulate the default E-Trace, PMU and N-Trace
 # components' RTL against the model; run every SBI PMU call on QEMU virt's PMU (model and RTL);
@@ -24,6 +25,14 @@ if [ "$decoded" -ne 100000 ]; then
   exit 1
 fi
 echo "main: 100000 instructions traced and decoded back (out/stimulus.te, out/stimulus.pcs)"
+# E-Trace data trace: the stimulus with its loads, stores, AMOs and CSR accesses, traced by the
+# etrace-data component; the decoded accesses, written in the reference flow's data CSV, must be the
+# file the stimulus's accesses make.
+rvtrace stimulus --seed 2 --count 20000 --data --out out/data.bin
+rvtrace encode --component etrace-data --in out/data.bin --out out/data.te --set stallEnable=1
+rvtrace decode --component etrace-data --in out/data.te --image out/data.bin --out out/data.pcs --data-out out/data-decoded.csv
+echo "main: $(($(wc -l < out/data-decoded.csv) - 1)) data accesses decoded from out/data.te (out/data-decoded.csv)"
+rvtrace cosim --component etrace-data --seed 3 --count 20000 --set stallEnable=1
 # Trace loss that recovers: a transport not ready 30 % of the cycles, the 64-byte FIFO overflows in
 # bursts, each loss is reported once and the trace resumes at the next sync that fits.
 rvtrace encode --component etrace-rv64-full --in out/stimulus.bin --out out/lossy.te --backpressure 0.3
