@@ -7,7 +7,7 @@ import { generateStimulus } from '../../golden-model/hart/stimulus/generate.ts';
 import { defaultKnobs } from '../../golden-model/hart/stimulus/knobs.ts';
 import { allShippedComponents, shippedComponents } from '../../ipxact/load.ts';
 import { resolveComponent } from '../../blocks/index.ts';
-import type { CommandDefinition, ResolvedComponent } from '../../core/block.ts';
+import type { CaseResult, CommandDefinition, ResolvedComponent } from '../../core/block.ts';
 import { RvError } from '../../golden-model/common/errors.ts';
 import { join } from 'node:path';
 import { etraceCaseModel } from '../../tb/etrace/case.ts';
@@ -265,49 +265,26 @@ export const benchCommand: CommandDefinition<Options> = {
       }, 3);
       rows.push({ what: `TV encode (${name})`, rate: `${(count / t / 1e6).toFixed(2)} M records/s`, goal: atLeast(count / t / 1e6, 5, 'M records/s'), detail: `${(bytes.length / count).toFixed(1)} bytes/record` });
     }
+    /** A block's own co-simulation case as a bench row: records or cycles per second beside a goal of 1 M. */
+    const blockCosimRow = async (what: string, name: string, per: 'records' | 'cycles', detail: (r: CaseResult) => string): Promise<Row> => {
+      progress(`co-simulation: ${name} (building or reusing the Verilator model)`);
+      const r = resolveComponent(name, [], { command: 'bench' });
+      r.block.prepare(r, progress);
+      const result = await r.block.runCase(r, { component: name, sets: [], seed, count, backpressure: 0 });
+      const rate = (per === 'records' ? result.records : result.cycles) / result.seconds / 1e6;
+      const verdict = result.identical ? 'identical' : 'MISMATCH';
+      return { what, rate: `${rate.toFixed(2)} M ${per}/s`, goal: atLeast(rate, 1, `M ${per}/s`), detail: `model + Verilator RTL compared, ${detail(result)}, ${verdict}` };
+    };
+    const csrResponses = (r: CaseResult): string => `${r.metrics.responses} CSR responses`;
     if (o.cosim && shippedComponents('tvtrace').includes('tvtrace')) {
       // Goal (issue 20): at least 1 M records/s for the tvtrace component, stimulus excluded.
-      progress('co-simulation: tvtrace (building or reusing the Verilator model)');
-      const r = resolveComponent('tvtrace', [], { command: 'bench' });
-      r.block.prepare(r, progress);
-      const result = await r.block.runCase(r, { component: 'tvtrace', sets: [], seed, count, backpressure: 0 });
-      const rate = result.records / result.seconds / 1e6;
-      rows.push({
-        what: 'TV co-simulation (tvtrace)',
-        rate: `${rate.toFixed(2)} M records/s`,
-        goal: atLeast(rate, 1, 'M records/s'),
-        detail: `model + Verilator RTL compared, ${result.cycles} cycles, ${result.identical ? 'identical' : 'MISMATCH'}`,
-      });
+      rows.push(await blockCosimRow('TV co-simulation (tvtrace)', 'tvtrace', 'records', (r) => `${r.cycles} cycles`));
     }
     if (o.cosim) {
       // Goal (issue 18): at least 1 M cycles/s for the pmu component, stimulus generation excluded.
-      progress('co-simulation: pmu (building or reusing the Verilator model)');
-      const r = resolveComponent('pmu', [], { command: 'bench' });
-      r.block.prepare(r, progress);
-      const result = await r.block.runCase(r, { component: 'pmu', sets: [], seed, count, backpressure: 0 });
-      const rate = result.cycles / result.seconds / 1e6;
-      rows.push({
-        what: 'PMU co-simulation (pmu)',
-        rate: `${rate.toFixed(2)} M cycles/s`,
-        goal: atLeast(rate, 1, 'M cycles/s'),
-        detail: `model + Verilator RTL compared, ${result.metrics.responses} CSR responses, ${result.identical ? 'identical' : 'MISMATCH'}`,
-      });
-    }
-    if (o.cosim) {
+      rows.push(await blockCosimRow('PMU co-simulation (pmu)', 'pmu', 'cycles', csrResponses));
       // Goal (issue 22): every shipped CTR component at least 1 M cycles/s, stimulus generation excluded.
-      for (const name of shippedComponents('ctr')) {
-        progress(`co-simulation: ${name} (building or reusing the Verilator model)`);
-        const r = resolveComponent(name, [], { command: 'bench' });
-        r.block.prepare(r, progress);
-        const result = await r.block.runCase(r, { component: name, sets: [], seed, count, backpressure: 0 });
-        const rate = result.cycles / result.seconds / 1e6;
-        rows.push({
-          what: `CTR co-simulation (${name})`,
-          rate: `${rate.toFixed(2)} M cycles/s`,
-          goal: atLeast(rate, 1, 'M cycles/s'),
-          detail: `model + Verilator RTL compared, ${result.metrics.responses} CSR responses, ${result.identical ? 'identical' : 'MISMATCH'}`,
-        });
-      }
+      for (const name of shippedComponents('ctr')) rows.push(await blockCosimRow(`CTR co-simulation (${name})`, name, 'cycles', csrResponses));
     }
     // Cells by component, counted once per run (the efficiency report's gates-vs-bits table reuses them).
     const cellsOf = new Map<string, number>();

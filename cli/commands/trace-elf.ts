@@ -27,8 +27,7 @@ import { writeOutputAtomic } from '../../core/io.ts';
 import { encodeTvRecords } from '../../golden-model/tvtrace/encoder.ts';
 import { serializeTvRecords } from '../../golden-model/tvtrace/formats/index.ts';
 import { checkTv, formatDivergence, recordPcs } from '../../workloads/tv/check.ts';
-import { elfFlen, traceProgramTv } from '../../workloads/tv/trace.ts';
-import { programOf, tvConfigFor, TV_ELF_SETTINGS, tvSets } from './tv-check.ts';
+import { programOf, traceTv, tvConfigFor, TV_ELF_SETTINGS, tvSets } from './tv-check.ts';
 
 interface Options {
   out: string;
@@ -200,16 +199,7 @@ async function runTv(program: string, o: Options, settings: Settings): Promise<n
   const elf: ElfProgram = parseElf(readInput(prog.path), prog.path);
   // Bad settings or component fail before QEMU runs.
   const config = tvConfigFor(elf, settings, o.component, o.set ?? [], 'trace-elf');
-  const cpu = o.qemuCpu ?? prog.cpu;
-  const t = await traceProgramTv(prog.path, {
-    elf,
-    fpu: elfFlen(elf) !== 0 || config.flen !== 0,
-    flen: config.flen === 32 ? 32 : 64,
-    timeoutSeconds: timeout,
-    ...(max !== undefined ? { maxRecords: max } : {}),
-    ...(cpu !== undefined ? { cpu } : {}),
-    ...(o.keepLog !== undefined ? { keepLog: o.keepLog } : {}),
-  });
+  const t = await traceTv(prog, elf, config, o, timeout, max);
   let bytes: Uint8Array | undefined;
   const encode = (): Uint8Array => {
     try {

@@ -21,7 +21,7 @@ import { TVTRACE_SETTINGS, tvtraceConfig, validateTvtraceSettings, type TvtraceC
 import { buildWorkload, WORKLOAD_ARCHES, WORKLOADS, type WorkloadArch } from '../../workloads/build.ts';
 import { DEFAULT_TIMEOUT_SECONDS } from '../../workloads/qemu.ts';
 import { checkTv, formatDivergence, recordPcs, TV_ABSENT, type TvAbsent } from '../../workloads/tv/check.ts';
-import { elfFlen, traceProgramTv, workloadQemuCpu } from '../../workloads/tv/trace.ts';
+import { elfFlen, traceProgramTv, workloadQemuCpu, type TvTrace } from '../../workloads/tv/trace.ts';
 
 // --- shared with trace-elf --tv -------------------------------------------------------------------
 
@@ -71,6 +71,27 @@ export function tvConfigFor(elf: ElfProgram, settings: Settings, component: stri
 }
 
 /** A program argument: an ELF file, or a workload of workloads/ (built for `arch`) with its QEMU hart. */
+/** QEMU's run of the program as TV records of the component's FLEN (trace-elf --tv and tv-check). */
+export function traceTv(
+  prog: { path: string; cpu?: string },
+  elf: ElfProgram,
+  config: TvtraceConfig,
+  o: { qemuCpu?: string; keepLog?: string },
+  timeoutSeconds: number,
+  maxRecords: number | undefined,
+): Promise<TvTrace> {
+  const cpu = o.qemuCpu ?? prog.cpu;
+  return traceProgramTv(prog.path, {
+    elf,
+    fpu: elfFlen(elf) !== 0 || config.flen !== 0,
+    flen: config.flen === 32 ? 32 : 64,
+    timeoutSeconds,
+    ...(maxRecords !== undefined ? { maxRecords } : {}),
+    ...(cpu !== undefined ? { cpu } : {}),
+    ...(o.keepLog !== undefined ? { keepLog: o.keepLog } : {}),
+  });
+}
+
 export function programOf(program: string, arch: string): { path: string; cpu?: string } {
   if (existsSync(program) || !WORKLOADS.some((w) => w.name === program)) return { path: program };
   if (!(WORKLOAD_ARCHES as readonly string[]).includes(arch)) {
@@ -166,16 +187,7 @@ export const tvCheckCommand: CommandDefinition<Options> = {
       if (max !== undefined) records = records.slice(0, max);
       source = o.expected;
     } else {
-      const cpu = o.qemuCpu ?? prog.cpu;
-      const t = await traceProgramTv(prog.path, {
-        elf,
-        fpu: elfFlen(elf) !== 0 || config.flen !== 0,
-        flen: config.flen === 32 ? 32 : 64,
-        timeoutSeconds: timeout,
-        ...(max !== undefined ? { maxRecords: max } : {}),
-        ...(cpu !== undefined ? { cpu } : {}),
-        ...(o.keepLog !== undefined ? { keepLog: o.keepLog } : {}),
-      });
+      const t = await traceTv(prog, elf, config, o, timeout, max);
       records = t.records;
       source = `QEMU's run of ${o.elf}`;
     }

@@ -10,20 +10,8 @@ import { encodeStream } from '../output.ts';
 import { defaultDataParams, type DataParams } from '../data/params.ts';
 import { type DataAccess, type DataTrace, type LoadResponse, Lresp } from '../../hart/data-records.ts';
 import { emptyRecord, type RetirementRecord } from '../../hart/records.ts';
+import { rng } from '../data/access-patterns.ts';
 import { decodeDataStream } from './decoder.ts';
-
-/** A small deterministic generator (xorshift32), so a failing seed replays. */
-function rng(seed: number): () => number {
-  let x = seed >>> 0 || 1;
-  return () => {
-    x ^= x << 13;
-    x >>>= 0;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    x >>>= 0;
-    return x / 0x100000000;
-  };
-}
 
 function records(n: number): RetirementRecord[] {
   return Array.from({ length: n }, (_, i) => ({ ...emptyRecord(), iretire: 2, iaddr: 0x80000000n + 4n * BigInt(i) }));

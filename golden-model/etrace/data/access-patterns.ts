@@ -11,7 +11,8 @@ import type { DataAccess, DataTrace } from '../../hart/data-records.ts';
 export type AccessPattern = 'stack' | 'array' | 'list' | 'string' | 'mixed';
 export const ACCESS_PATTERNS: readonly AccessPattern[] = ['stack', 'array', 'list', 'string', 'mixed'];
 
-function rng(seed: number): () => number {
+/** A small deterministic generator (xorshift32), so a failing seed replays. */
+export function rng(seed: number): () => number {
   let x = seed >>> 0 || 1;
   return () => {
     x ^= x << 13;
