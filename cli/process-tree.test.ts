@@ -18,6 +18,8 @@ describe('process tree', () => {
   it('finds children and grandchildren and kills them all, the top one left running', async () => {
     // sh -> sleep, and sh -> sh -> sleep (the grandchild)
     const top = spawn('sh', ['-c', 'sleep 60 & sh -c "sleep 61 & wait" & wait'], { stdio: 'ignore' });
+    // Listened for from the start: the shell may end while the test still polls its children.
+    const exited = new Promise<number | null>((r) => top.on('exit', (c) => r(c)));
     try {
       expect(await until(5000, () => descendants(top.pid!).length === 3)).toBe(true);
       const names = (await Promise.all(descendants(top.pid!).map(commOf))).sort();
@@ -25,8 +27,7 @@ describe('process tree', () => {
       expect(killDescendants(top.pid!)).toBe(3);
       expect(await until(5000, () => descendants(top.pid!).length === 0)).toBe(true);
       // Its children gone, the top shell's `wait` returns and it exits by itself.
-      const code = await new Promise<number | null>((r) => top.on('exit', (c) => r(c)));
-      expect(code).toBe(0);
+      expect(await exited).toBe(0);
     } finally {
       top.kill('SIGKILL');
     }
