@@ -1,13 +1,12 @@
 /**
  * The size of each encoder configuration of the efficiency benchmark, for the "gates vs bits"
- * table of the report (efficiency-report.ts): the Yosys cell count (generic `synth -top <top>`, the
- * last "Number of cells" of `stat`, i.e. the whole design) of
+ * table of the report (efficiency-report.ts): the Yosys cell count (generator/synthesis.ts: generic
+ * `synth -top <top> -flatten`, the whole design) of
  * - E-Trace: the shipped RTL of rtl-out/etrace (no return stack, predictor or cache: the hardware of
  *   the baseline) and rtl-out/etrace-rv64-full (the bench's structures: the hardware of every mode);
  * - N-Trace: the RTL generator's output (generator/ntrace/rtl.ts) for each N-Trace mode at RV64,
  *   generated into a temporary directory. A mode the generator does not implement yet gets no number.
  */
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,26 +14,16 @@ import type { ResolvedComponent } from '../core/block.ts';
 import { ntraceRtlFiles, renderNtraceRtl } from '../generator/ntrace/rtl.ts';
 import { outputNames } from '../generator/output.ts';
 import { ROOT } from '../generator/render.ts';
-import { RvError } from '../golden-model/common/errors.ts';
+import { type SynthesisFigures, synthesize } from '../generator/synthesis.ts';
 import { NTRACE_EFFICIENCY_COMMON, NTRACE_EFFICIENCY_MODES, ntraceEfficiencySettings } from '../golden-model/ntrace/efficiency.ts';
 import { NTRACE_TOP_MODULE } from '../golden-model/ntrace/ports.ts';
 import { ntraceConfig } from '../golden-model/ntrace/settings.ts';
 
-/** Yosys's cell count of a design: `read_verilog -sv <files>; synth -top <top>; stat`, run in `dir`. */
-export function yosysCellCount(dir: string, files: readonly string[], top: string): { cells: number; seconds: number } {
-  const started = performance.now();
-  const y = spawnSync('yosys', ['-p', `read_verilog -sv ${files.join(' ')}; synth -top ${top}; stat`], { cwd: dir, encoding: 'utf8', maxBuffer: 256 << 20 });
-  const counts = [...(y.stdout ?? '').matchAll(/Number of cells:\s+(\d+)/g)].map((m) => Number(m[1]));
-  if (y.status !== 0 || counts.length === 0) throw new RvError('tool-failure', `yosys failed on ${dir}: ${(y.stderr ?? '').slice(-500)}`);
-  // stat prints every module, then the whole design last.
-  return { cells: counts[counts.length - 1]!, seconds: (performance.now() - started) / 1000 };
-}
-
-/** Yosys's cell count of the shipped RTL of a component (rtl-out/<component>, its block's top module). */
-export function componentCells(r: ResolvedComponent): { cells: number; seconds: number } {
+/** Cells and logic depth of the shipped RTL of a component (rtl-out/<component>, its block's top module). */
+export function componentSynthesis(r: ResolvedComponent): SynthesisFigures {
   const dir = join(ROOT, 'rtl-out', r.component);
   const files = readFileSync(join(dir, outputNames(r).filelist), 'utf8').split('\n').filter((l) => l.endsWith('.sv'));
-  return yosysCellCount(dir, files, r.block.topModule);
+  return synthesize(dir, files, r.block.topModule);
 }
 
 /** One encoder configuration of the gates-vs-bits table. */
@@ -85,7 +74,7 @@ export function efficiencyGates(opts: GateOptions): GateEntry[] {
       continue;
     }
     opts.log?.(`Yosys synthesis: ${e.component}`);
-    out.push({ ...base, cells: componentCells(r).cells, note: `Yosys synth -top ${top(r)}` });
+    out.push({ ...base, cells: componentSynthesis(r).cells, note: `Yosys synth -top ${top(r)}` });
   }
   for (const mode of NTRACE_EFFICIENCY_MODES) {
     const settings = ntraceEfficiencySettings(64, mode);
@@ -101,7 +90,7 @@ export function efficiencyGates(opts: GateOptions): GateEntry[] {
     const dir = mkdtempSync(join(tmpdir(), 'rvtrace-ntrace-gates-'));
     try {
       for (const f of renderNtraceRtl(c, settings, { component: 'ntrace', inputHash: 'bench', sets })) writeFileSync(join(dir, f.name), f.content);
-      out.push({ ...base, cells: yosysCellCount(dir, ntraceRtlFiles(), NTRACE_TOP_MODULE).cells, note: `Yosys synth -top ${NTRACE_TOP_MODULE}` });
+      out.push({ ...base, cells: synthesize(dir, ntraceRtlFiles(), NTRACE_TOP_MODULE).cells, note: `Yosys synth -top ${NTRACE_TOP_MODULE}` });
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

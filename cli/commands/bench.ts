@@ -25,7 +25,8 @@ import { measureSuite } from '../../workloads/efficiency.ts';
 import { efficiencyJson, efficiencyMarkdown, efficiencySvg } from '../../workloads/efficiency-report.ts';
 import { checkOutputDir, writeOutputAtomic } from '../../core/io.ts';
 import { parseCount } from '../../core/options.ts';
-import { componentCells, efficiencyGates } from '../../workloads/gates.ts';
+import { componentSynthesis, efficiencyGates } from '../../workloads/gates.ts';
+import { DEPTH_GOAL } from '../../generator/synthesis.ts';
 import { dataEfficiency, type DataEfficiencyRow } from '../../golden-model/etrace/data/efficiency.ts';
 import { startupRows } from '../startup-bench.ts';
 import { generateStimulusChunks } from '../../golden-model/hart/stimulus/generate.ts';
@@ -118,7 +119,10 @@ export const benchCommand: CommandDefinition<Options> = {
     '2 million instructions per second with the stimulus generated on the way, and its peak memory',
     '(rvtrace cosim at --count 100000, 1000000 and 2000000, each a process of its own) does not grow with',
     'the count: 2 million within 10 % of 1 million (the young generation fills during the first million).',
-    'The RTL size is the Yosys 0.23 cell count of rtl-out/<component> (generic synth, etrace_top).',
+    'The RTL size and depth of every shipped component (issue 25), from one Yosys 0.23 run on',
+    'rtl-out/<component>: the cells of `synth -top <block>_top -flatten`, then the longest flop-to-flop',
+    'path after `abc -g AND,NAND,OR,NOR,XOR,XNOR,MUX; ltp -noff` in two-input gate levels, with the',
+    'module and signal at both ends (goal: at most 48 levels, about a 1 GHz cycle at 28 nm).',
     'Trace efficiency (issue 7): every workload of workloads/ for RV64GC and RV32IMC, traced through',
     'QEMU, encoded by E-Trace in both payload layouts with the baseline, each optional mode alone and',
     'all of them (goal: at most 0.25 bits per instruction with all modes, mean over the suite), and by',
@@ -132,7 +136,7 @@ export const benchCommand: CommandDefinition<Options> = {
       .option('--count <N>', 'instructions per measurement', '1000000')
       .option('--seed <S>', 'stimulus seed', '1')
       .option('--no-cosim', 'skip the co-simulation measurement')
-      .option('--no-synth', 'skip the Yosys cell counts (about a minute per component), in the efficiency report\'s gates-vs-bits table too')
+      .option('--no-synth', 'skip the Yosys cell counts and logic depths (one to three minutes per component), in the efficiency report\'s gates-vs-bits table too')
       .option('--no-efficiency', 'skip the trace-efficiency measurement on the workloads (about 30 s)')
       .option('--no-imports', 'skip the trace import rates and the whole-process encode of a spike-csv')
       .option('--report <DIR>', 'where the efficiency report goes', 'out/bench'),
@@ -292,9 +296,15 @@ export const benchCommand: CommandDefinition<Options> = {
       for (const name of allShippedComponents()) {
         progress(`Yosys synthesis: ${name}`);
         const r = resolveComponent(name, [], { command: 'bench' });
-        const y = componentCells(r);
+        const y = componentSynthesis(r);
         cellsOf.set(name, y.cells);
-        rows.push({ what: `RTL cells (${name})`, rate: String(y.cells), goal: '', detail: `Yosys synth -top ${r.block.topModule}, ${y.seconds.toFixed(0)} s` });
+        // Goal (issue 25): at most 48 two-input gate levels between flops (about 1 GHz at 28 nm).
+        rows.push({
+          what: `RTL depth (${name})`,
+          rate: `${y.depth} levels`,
+          goal: `≤ ${DEPTH_GOAL} levels: ${y.depth <= DEPTH_GOAL ? 'met' : 'MISSED'}`,
+          detail: `${y.cells} cells; longest path ${y.from} -> ${y.to}; Yosys ${y.seconds.toFixed(0)} s`,
+        });
       }
     }
     if (o.efficiency) rows.push(...dataTraceRows(seed));
