@@ -18,19 +18,32 @@ import { RvError } from '../golden-model/common/errors.ts';
 export interface SynthesisFigures {
   /** Yosys cells of the flattened generic netlist. */
   readonly cells: number;
+  readonly seconds: number;
+}
+
+/** ... and the longest path, when asked for. */
+export interface DepthFigures extends SynthesisFigures {
   /** Two-input gates on the longest flop-to-flop (or port) path. */
   readonly depth: number;
   /** Where that path starts and ends: a flop or port, as `module (hierarchical.signal)`. */
   readonly from: string;
   readonly to: string;
-  readonly seconds: number;
 }
 
 /** The goal of issue 25: at most this many two-input gate levels between flops. */
 export const DEPTH_GOAL = 48;
 
-/** Synthesises `files` (relative to `dir`) with top module `top` and measures cells and depth. */
+/** Synthesises `files` (relative to `dir`) with top module `top` and counts its cells. */
 export function synthesize(dir: string, files: readonly string[], top: string): SynthesisFigures {
+  return run(dir, files, top, false);
+}
+
+/** The same, and the logic depth (the two-input mapping and `ltp` take about as long again). */
+export function synthesizeWithDepth(dir: string, files: readonly string[], top: string): DepthFigures {
+  return run(dir, files, top, true) as DepthFigures;
+}
+
+function run(dir: string, files: readonly string[], top: string, depth: boolean): SynthesisFigures | DepthFigures {
   const started = performance.now();
   const out = mkdtempSync(join(tmpdir(), 'rvtrace-synth-'));
   try {
@@ -40,22 +53,24 @@ export function synthesize(dir: string, files: readonly string[], top: string): 
       `read_verilog -sv ${files.join(' ')}`,
       `synth -top ${top} -flatten`,
       `tee -q -o ${stat} stat`,
-      'abc -g AND,NAND,OR,NOR,XOR,XNOR,MUX',
-      `tee -q -o ${ltp} ltp -noff`,
+      ...(depth ? ['abc -g AND,NAND,OR,NOR,XOR,XNOR,MUX', `tee -q -o ${ltp} ltp -noff`] : []),
     ].join('; ');
     const y = spawnSync('yosys', ['-q', '-p', script], { cwd: dir, encoding: 'utf8', maxBuffer: 64 << 20 });
     if (y.error && (y.error as NodeJS.ErrnoException).code === 'ENOENT') throw new RvError('tool-failure', 'yosys is not installed (scripts/setup.sh installs it)');
     if (y.status !== 0) throw new RvError('tool-failure', `yosys failed on ${dir}: ${(y.stderr || y.stdout || '').trim().split('\n').slice(-3).join(' ')}`);
     const cells = /Number of cells:\s+(\d+)/.exec(readFileSync(stat, 'utf8'));
+    if (!cells) throw new RvError('tool-failure', `yosys on ${dir}: no cell count in its output`);
+    const seconds = () => (performance.now() - started) / 1000;
+    if (!depth) return { cells: Number(cells[1]), seconds: seconds() };
     const path = parseLongestPath(readFileSync(ltp, 'utf8'));
-    if (!cells || !path) throw new RvError('tool-failure', `yosys on ${dir}: no cell count or longest path in its output`);
+    if (!path) throw new RvError('tool-failure', `yosys on ${dir}: no longest path in the output of ltp`);
     const modules = instanceModules(dir, files, top);
     return {
       cells: Number(cells[1]),
       depth: path.length,
       from: placeOf(path.from, modules, top),
       to: placeOf(path.to, modules, top),
-      seconds: (performance.now() - started) / 1000,
+      seconds: seconds(),
     };
   } finally {
     rmSync(out, { recursive: true, force: true });

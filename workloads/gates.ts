@@ -14,16 +14,21 @@ import type { ResolvedComponent } from '../core/block.ts';
 import { ntraceRtlFiles, renderNtraceRtl } from '../generator/ntrace/rtl.ts';
 import { outputNames } from '../generator/output.ts';
 import { ROOT } from '../generator/render.ts';
-import { type SynthesisFigures, synthesize } from '../generator/synthesis.ts';
+import { type DepthFigures, synthesize, synthesizeWithDepth } from '../generator/synthesis.ts';
 import { NTRACE_EFFICIENCY_COMMON, NTRACE_EFFICIENCY_MODES, ntraceEfficiencySettings } from '../golden-model/ntrace/efficiency.ts';
 import { NTRACE_TOP_MODULE } from '../golden-model/ntrace/ports.ts';
 import { ntraceConfig } from '../golden-model/ntrace/settings.ts';
 
-/** Cells and logic depth of the shipped RTL of a component (rtl-out/<component>, its block's top module). */
-export function componentSynthesis(r: ResolvedComponent): SynthesisFigures {
+/** The shipped RTL of a component: rtl-out/<component> and its files in compilation order. */
+function shippedRtl(r: ResolvedComponent): { dir: string; files: string[] } {
   const dir = join(ROOT, 'rtl-out', r.component);
-  const files = readFileSync(join(dir, outputNames(r).filelist), 'utf8').split('\n').filter((l) => l.endsWith('.sv'));
-  return synthesize(dir, files, r.block.topModule);
+  return { dir, files: readFileSync(join(dir, outputNames(r).filelist), 'utf8').split('\n').filter((l) => l.endsWith('.sv')) };
+}
+
+/** Cells and logic depth of the shipped RTL of a component (its block's top module). */
+export function componentSynthesis(r: ResolvedComponent): DepthFigures {
+  const { dir, files } = shippedRtl(r);
+  return synthesizeWithDepth(dir, files, r.block.topModule);
 }
 
 /** One encoder configuration of the gates-vs-bits table. */
@@ -74,7 +79,8 @@ export function efficiencyGates(opts: GateOptions): GateEntry[] {
       continue;
     }
     opts.log?.(`Yosys synthesis: ${e.component}`);
-    out.push({ ...base, cells: componentSynthesis(r).cells, note: `Yosys synth -top ${top(r)}` });
+    const rtl = shippedRtl(r);
+    out.push({ ...base, cells: synthesize(rtl.dir, rtl.files, top(r)).cells, note: `Yosys synth -top ${top(r)}` });
   }
   for (const mode of NTRACE_EFFICIENCY_MODES) {
     const settings = ntraceEfficiencySettings(64, mode);
