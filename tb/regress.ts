@@ -151,7 +151,8 @@ export async function runRegression(m: Matrix, opts: RegressOptions): Promise<Re
       const spec = mine[k]!;
       const resolved = opts.resolve(spec.component, spec.sets);
       const r = await resolved.block.runCase(resolved, spec);
-      coverage?.add(resolved, spec);
+      // Coverage counts passing cases only (a case the RTL fails did not exercise what it covers).
+      if (r.identical) coverage?.add(resolved, spec);
       const record: CaseRecord = {
         id: spec.id,
         index: spec.index,
