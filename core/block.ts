@@ -183,6 +183,11 @@ export interface CoverageModel<C = unknown> {
    * its observer on. Only bins of `space(r)` are hit.
    */
   collect(r: ResolvedComponent<C>, spec: CaseSpec): BinHits;
+  /**
+   * The same model run of the case without the observer (for `rvtrace bench`, which shows what the
+   * observer and the bins add to it); absent: the bench shows the collection time alone.
+   */
+  baseline?(r: ResolvedComponent<C>, spec: CaseSpec): void;
 }
 
 // --- trace codec ------------------------------------------------------------------------------

@@ -162,4 +162,8 @@ export function ctrCoverageHits(c: CtrBlockConfig, spec: CaseSpec): Record<strin
 export const ctrCoverage: CoverageModel<CtrBlockConfig> = {
   space: (r: ResolvedComponent<CtrBlockConfig>) => ctrCoverageSpace(r.config.config),
   collect: (r: ResolvedComponent<CtrBlockConfig>, spec: CaseSpec) => ctrCoverageHits(r.config, spec),
+  baseline(r: ResolvedComponent<CtrBlockConfig>, spec: CaseSpec) {
+    const unit = new CtrUnit(r.config.config);
+    for (const s of ctrCaseSteps(r.config, spec).steps) unit.step(s);
+  },
 };

@@ -12,7 +12,7 @@ import { cycleChance } from '../../golden-model/common/rng.ts';
 import type { EtraceConfig } from '../../golden-model/etrace/config.ts';
 import { encodeStream } from '../../golden-model/etrace/output.ts';
 import { caseStream } from './case.ts';
-import { etraceCoverageHits, etraceCoverageSpace } from './coverage.ts';
+import { etraceCoverageHits, etraceCoverageSpace, significantBits } from './coverage.ts';
 
 const resolve = resolver('test');
 const etrace = (component: string, sets: string[] = []) => resolve(component, sets) as ResolvedComponent<EtraceConfig>;
@@ -64,6 +64,17 @@ describe('E-Trace functional coverage', () => {
       expect(Object.keys(hits).filter((b) => !space.bins.includes(b))).toEqual([]);
     });
   }
+
+  it('counts an address field\'s significant bits as sign compression leaves them', () => {
+    // Two's complement in 31 bits: the bits that repeat the MSB are dropped, one sign bit stays.
+    expect(significantBits(0n, 31)).toBe(1);
+    expect(significantBits(1n, 31)).toBe(2);
+    expect(significantBits(0x7fn, 31)).toBe(8);
+    expect(significantBits((1n << 31n) - 1n, 31)).toBe(1); // -1
+    expect(significantBits((1n << 31n) - 2n, 31)).toBe(2); // -2
+    expect(significantBits(1n << 30n, 31)).toBe(31); // the most negative value
+    expect(significantBits((1n << 30n) - 1n, 31)).toBe(31); // the most positive value
+  });
 
   it('excludes what a configuration cannot reach, with the reason', () => {
     const off = etraceCoverageSpace(etrace('etrace', ['BranchPrediction=0', 'JumpTargetCache=0']).config);

@@ -77,11 +77,11 @@ function kindOf(p: Packet): string {
 }
 
 /** Significant bits of a `width`-bit two's complement value: the bits left when those repeating the MSB are dropped. */
-function significantBits(v: bigint, width: number): number {
-  const msb = (v >> BigInt(width - 1)) & 1n;
-  let n = width;
-  while (n > 1 && ((v >> BigInt(n - 2)) & 1n) === msb) n--;
-  return n;
+export function significantBits(v: bigint, width: number): number {
+  const negative = ((v >> BigInt(width - 1)) & 1n) === 1n;
+  // The magnitude bits of the value (of its complement when negative), plus the sign bit.
+  const x = negative ? ~v & ((1n << BigInt(width)) - 1n) : v;
+  return x === 0n ? 1 : Math.min(width, x.toString(2).length + 1);
 }
 
 function bucketOf(bits: number): string {
@@ -237,7 +237,16 @@ export function etraceCoverageHits(c: EtraceConfig, spec: CaseSpec): Record<stri
   return h.hits;
 }
 
+/** The model pass of `etraceCoverageHits` without the observer (the bench's baseline). */
+function etraceModelPass(c: EtraceConfig, spec: CaseSpec): void {
+  const { source, data } = caseSource(c, spec);
+  const model = new StreamEncoder(c, { ready: (cycle) => !cycleChance(spec.seed, cycle, spec.backpressure), keepPackets: false, ...(data ? { data } : {}) });
+  for (const chunk of source.chunks()) for (const r of chunk) model.push(r);
+  model.finish();
+}
+
 export const etraceCoverage: CoverageModel<EtraceConfig> = {
   space: (r: ResolvedComponent<EtraceConfig>) => etraceCoverageSpace(r.config),
   collect: (r: ResolvedComponent<EtraceConfig>, spec: CaseSpec) => etraceCoverageHits(r.config, spec),
+  baseline: (r: ResolvedComponent<EtraceConfig>, spec: CaseSpec) => etraceModelPass(r.config, spec),
 };
