@@ -122,6 +122,19 @@ describe('rvtrace cosim, regress, merge, fuzz', () => {
     const junk = rvtrace('merge', join(dir, 'junk.json'));
     expect(junk.status).toBe(2);
     expect(junk.stderr).toMatch(/junk\.json: not a result file of rvtrace regress/);
+    // Results whose coverage is not rvtrace's: one line naming the file.
+    const withCoverage = JSON.parse(readFileSync(json, 'utf8')) as Record<string, unknown>;
+    expect(withCoverage['coverage']).toMatchObject({ format: 'rvtrace-coverage-1' });
+    writeFileSync(join(dir, 'badcov.json'), JSON.stringify({ ...withCoverage, coverage: { format: 'rvtrace-coverage-1', groups: [7] } }));
+    const badCov = rvtrace('merge', join(dir, 'badcov.json'));
+    expect(badCov.status).toBe(2);
+    expect(badCov.stderr.trim().split('\n')).toHaveLength(1);
+    expect(badCov.stderr).toMatch(/badcov\.json: "coverage" is not the coverage of rvtrace regress/);
+    const otherFormat = { ...withCoverage, coverage: { ...(withCoverage['coverage'] as object), format: 'other-1' } };
+    writeFileSync(join(dir, 'othercov.json'), JSON.stringify(otherFormat));
+    const other = rvtrace('merge', join(dir, 'othercov.json'));
+    expect(other.status).toBe(2);
+    expect(other.stderr).toMatch(/othercov\.json: merge: coverage format "other-1", expected rvtrace-coverage-1/);
   }, 120_000);
 
   it('regress mixes blocks: an E-Trace and a CTR component in one matrix', () => {

@@ -244,6 +244,10 @@ export const mergeCommand: CommandDefinition<MergeOptions> = {
       if (r === null || typeof r !== 'object' || !Array.isArray(r.cases) || r.matrix === undefined) {
         throw new RvError('bad-file', 'not a result file of rvtrace regress (JSON without "matrix" and "cases"; give the --json output of a regress run)', { file });
       }
+      const cov = r.coverage as unknown;
+      if (cov !== undefined && (cov === null || typeof cov !== 'object' || !Array.isArray((cov as { groups?: unknown }).groups) || (cov as { groups: unknown[] }).groups.some((g) => g === null || typeof g !== 'object' || typeof (g as { bins?: unknown }).bins !== 'object'))) {
+        throw new RvError('bad-file', '"coverage" is not the coverage of rvtrace regress (expected {format, groups: [{block, component, sets, kind, cases, bins, excluded}]})', { file });
+      }
       return r;
     });
     const merged = mergeResults(parts, args, { allowPartial: o.allowPartial === true });
