@@ -83,10 +83,10 @@ function slurm(o: EmitOptions): string {
     `  sbatch --job-name=rvtrace-merge --dependency=afterany:"\${SLURM_ARRAY_JOB_ID}" --output=rvtrace-merge-%j.out --wrap=${shellWord(mergeCommand(o))}`,
     'fi',
     '# Shard K = SLURM_ARRAY_TASK_ID - SLURM_ARRAY_TASK_MIN + 1, as --shard N reads it.',
-    'exec_shard() {',
+    'run_shard() {',
     ...shardLines(o, '${SLURM_ARRAY_TASK_ID} - ${SLURM_ARRAY_TASK_MIN:-0} + 1', true).map((l) => `  ${l}`),
     '}',
-    'exec_shard',
+    'run_shard',
     '',
   ].join('\n');
 }
@@ -105,10 +105,10 @@ function lsf(o: EmitOptions): string {
     `  bsub -J rvtrace-merge -w "ended(\${LSB_JOBID})" -o rvtrace-merge-%J.out ${shellWord(mergeCommand(o))}`,
     'fi',
     '# Shard K = LSB_JOBINDEX (1-based), as --shard N reads it.',
-    'exec_shard() {',
+    'run_shard() {',
     ...shardLines(o, '${LSB_JOBINDEX}', true).map((l) => `  ${l}`),
     '}',
-    'exec_shard',
+    'run_shard',
     '',
   ].join('\n');
 }
