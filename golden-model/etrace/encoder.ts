@@ -88,6 +88,11 @@ export type EtraceReason =
 export interface EtraceObserver {
   packet(packet: Packet, reason: EtraceReason, accepted: boolean): void;
   implicitReturn(irreport: boolean, value: bigint | undefined): void;
+  /**
+   * Each record's qualification (chapter 5): qualified, the comparators' watchpoint notify, whether
+   * it was a halted or reset cycle, and iEnable as the triggers left it.
+   */
+  qualify?(qualified: boolean, notify: boolean, haltedOrReset: boolean, enabled: boolean): void;
 }
 
 const END_VIEW: View = {
@@ -321,6 +326,7 @@ export class EtraceEncoder {
   private pushViews(r: RetirementRecord): void {
     const q = this.qualifier.qualify(r);
     const enabled = this.qualifier.iEnable;
+    if (this.observer?.qualify) this.observer.qualify(q.qualified, q.notify, r.halted || r.reset, enabled);
     const ctype = r.ctype & this.ctypeMask;
     const itype = this.p.itype_width_p === 3 ? toItype3(r.itype) : r.itype;
     const units = this.pendingUnits;

@@ -91,6 +91,21 @@ describe('E-Trace functional coverage', () => {
     expect(etraceCoverageSpace(etrace('etrace-2.0').config).excluded['thaddr:0']).toBeUndefined();
   });
 
+  it('qualification: trace-off triggers disable tracing only with iTrigEnable (table 2.1)', () => {
+    const knobs = { trace_off_rate: 0.01, trace_on_rate: 0.01 };
+    const on = etrace('etrace', ['iTrigEnable=1']);
+    const hits = etraceCoverageHits(on.config, { component: 'etrace', sets: ['iTrigEnable=1'], seed: 4, count: 8000, backpressure: 0, knobs });
+    expect(hits['trigger:trace-off']).toBeGreaterThan(0);
+    expect(hits['qualify:disabled']).toBeGreaterThan(0);
+    expect(etraceCoverageSpace(on.config).excluded['qualify:disabled']).toBeUndefined();
+    const off = etrace('etrace');
+    const ignored = etraceCoverageHits(off.config, { component: 'etrace', sets: [], seed: 4, count: 8000, backpressure: 0, knobs });
+    expect(ignored['qualify:disabled']).toBeUndefined();
+    expect(ignored['trigger:trace-off']).toBeUndefined();
+    expect(ignored['qualify:qualified']).toBeGreaterThan(1000);
+    expect(etraceCoverageSpace(off.config).excluded['qualify:disabled']).toMatch(/iTrigEnable off/);
+  });
+
   it('a stimulus without traps leaves the trap bins uncovered, and the summary names them', () => {
     const r = etrace('etrace-2.0');
     const space = etraceCoverageSpace(r.config);

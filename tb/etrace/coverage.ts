@@ -14,6 +14,8 @@
  * - `predictor:count:<0|1-31|32-1023|1024+>`, `predictor:fmt:<addr|addr-fail|no-addr>`: F0.0 counts;
  * - `thaddr:<0|1>` (2.0 payload), `qual_status:<...>` of support packets;
  * - `fifo:loss`, `fifo:stall`: the output FIFO full with loss, or with the hart stalled;
+ * - `qualify:<qualified|halted-or-reset|disabled|filtered-out|watchpoint>`: each record's
+ *   qualification by the filters, comparators and triggers (chapter 5);
  * - `trigger:<trace-on|trace-off|notify>`: triggers of the retirement records;
  * - `option:<name>=<value>`: each run-time option (tables 2.1-2.2) on and off, ResyncMode 0..3.
  *
@@ -164,6 +166,11 @@ export function etraceCoverageSpace(c: EtraceConfig): CoverageSpace {
   bins.push('fifo:loss', 'fifo:stall');
   if (noLoss) exclude('fifo:loss', noLoss);
   if (!o.stallEnable) exclude('fifo:stall', 'stallEnable is off: a full FIFO loses trace instead');
+  const qual = ['qualify:qualified', 'qualify:halted-or-reset', 'qualify:disabled', 'qualify:filtered-out', 'qualify:watchpoint'];
+  bins.push(...qual);
+  if (o.iFilters === 0) exclude('qualify:filtered-out', 'no filter selected (iFilters 0): every enabled instruction qualifies');
+  if (!o.comparators.some((x) => x.pNotify || x.sNotify)) exclude('qualify:watchpoint', 'no comparator notifies (pNotify/sNotify)');
+  if (o.iEnable && !o.iTrigEnable) exclude('qualify:disabled', 'iEnable is on and no trace-off trigger can clear it (iTrigEnable off)');
   for (const t of ['trace-on', 'trace-off', 'notify']) bins.push(`trigger:${t}`);
   if (!o.iTrigEnable) {
     exclude('trigger:trace-on', 'iTrigEnable is off: trace-on/off triggers are ignored');
@@ -208,6 +215,12 @@ export function etraceCoverageHits(c: EtraceConfig, spec: CaseSpec): Record<stri
       }
       if (kind === 'F3.1' && packet.thaddr !== undefined) h.hit(`thaddr:${packet.thaddr}`);
       if (kind === 'F3.3') h.hit(`qual_status:${QUAL[Number(packet.qual_status)]}`);
+    },
+    qualify(qualified, notify, haltedOrReset, enabled) {
+      if (qualified) {
+        h.hit('qualify:qualified');
+        if (notify) h.hit('qualify:watchpoint');
+      } else h.hit(haltedOrReset ? 'qualify:halted-or-reset' : !enabled ? 'qualify:disabled' : 'qualify:filtered-out');
     },
     implicitReturn(irreport, value) {
       h.hit(`irreport:${irreport ? 1 : 0}`);
