@@ -44,6 +44,14 @@ describe('CTR functional coverage', () => {
     });
   }
 
+  it('sees transfers into, out of and within the debug-mode runs of the stimulus (never recorded)', () => {
+    const r = ctr('ctr-1.0');
+    const hits = ctrCoverageHits(r.config, { component: 'ctr-1.0', sets: [], seed: 1, count: 20000, backpressure: 0 });
+    for (const b of ['debug:entry', 'debug:exit', 'debug:within']) expect(hits[b], b).toBeGreaterThan(0);
+    // No debug-mode transfer is counted as recorded.
+    expect(Object.keys(hits).filter((b) => b.includes(':debug'))).toEqual([]);
+  });
+
   it('excludes what a configuration cannot reach, with the reason', () => {
     const v014 = ctrCoverageSpace(ctr('ctr').config.config);
     expect(v014.excluded['csr:sctrclr:ok']).toMatch(/v0\.1\.4 has no SCTRCLR/);

@@ -3,9 +3,10 @@
  * after the CTR specification (v0.1.4 and 1.0):
  *
  * - `xfer:<type>:<transition>:<rule>`: each transfer type (ctrdata.TYPE names) x privilege
- *   transition (same mode, up = to a more privileged mode, down) x the rule that decided it
- *   (recorded, trap-source-pc-0, external-trap, external-trap-disabled, trap-return-target-pc-0,
- *   inhibited, filtered, frozen, freeze-lcofi, freeze-breakpoint, debug, rasemu-*);
+ *   transition (same mode, up = to a more privileged mode, down; `any` for frozen) x the rule that
+ *   decided it (recorded, trap-source-pc-0, external-trap, external-trap-disabled,
+ *   trap-return-target-pc-0, inhibited, filtered, frozen, freeze-lcofi, freeze-breakpoint, rasemu-*);
+ * - `debug:<entry|exit|within>`: transfers into, out of or within Debug Mode ("never recorded");
  * - `csr:<name>:<ok|illegal|virtual>`: each CSR (and SCTRCLR, and numbers that are not CTR CSRs)
  *   x the access result;
  * - `warl:<depth|control|wrptr>:<kept|legalised>`: WARL writes;
@@ -40,7 +41,7 @@ const TYPES: Readonly<Record<number, string>> = {
   15: 'other-direct-jump',
 };
 
-type Transition = 'same' | 'up' | 'down';
+type Transition = 'same' | 'up' | 'down' | 'any';
 
 /** Privilege order: VU < U < VS < HS(S) < M < Debug. */
 function rank(m: CtrMode): number {
@@ -69,8 +70,9 @@ function pairsOf(type: number): [Transition, CtrRule][] {
     const rasemu: CtrRule = type === 8 || type === 9 ? 'rasemu-push' : type === 13 ? 'rasemu-pop' : type === 12 ? 'rasemu-swap' : 'rasemu-ignored';
     add(['same'], ['recorded', 'inhibited', 'filtered', rasemu]);
   }
-  // Into, out of or within Debug Mode (a debug run between two records); FROZEN is checked first.
-  add(['up', 'down', 'same'], ['frozen', 'debug']);
+  // FROZEN is checked before anything else but the freeze itself, whatever the modes: one bin per
+  // type ('any'). Transfers into, out of or within Debug Mode have bins of their own (debug:*).
+  out.push(['any', 'frozen']);
   return out;
 }
 
@@ -88,7 +90,7 @@ export function ctrCoverageSpace(c: CtrConfig): CoverageSpace {
       if (rule.startsWith('rasemu') && !c.rasemu) exclude(bin, 'RAS emulation not implemented (rasemu 0)');
       if (rule === 'freeze-lcofi' && !c.lcofifrz) exclude(bin, 'LCOFIFRZ not implemented (lcofifrz 0)');
       if (rule === 'freeze-breakpoint' && !c.bpfrz) exclude(bin, 'BPFRZ not implemented (bpfrz 0)');
-      if (mOnly && t !== 'same' && rule !== 'debug') exclude(bin, 'M-mode only: no privilege transition');
+      if (mOnly && (t === 'up' || t === 'down')) exclude(bin, 'M-mode only: no privilege transition');
       if (mOnly && (rule === 'trap-source-pc-0' || rule === 'external-trap' || rule === 'external-trap-disabled' || rule === 'trap-return-target-pc-0')) {
         exclude(bin, 'M-mode only: source and target modes are enabled alike');
       }
@@ -112,6 +114,7 @@ export function ctrCoverageSpace(c: CtrConfig): CoverageSpace {
     else if (result === 'virtual' && !c.hExt) exclude(bin, 'no H extension: no virtual-instruction exception');
     else if (result === 'illegal' && mOnly && c.specVersion === '1.0') exclude(bin, 'M-mode only: SCTRCLR is always allowed from M');
   }
+  bins.push('debug:entry', 'debug:exit', 'debug:within');
   bins.push('csr:not-ctr:illegal');
   for (const f of ['depth', 'control', 'wrptr']) for (const k of ['kept', 'legalised']) bins.push(`warl:${f}:${k}`);
   const depths = CTR_DEPTHS.filter((d) => d >= c.depthMin && d <= c.depthMax);
@@ -133,7 +136,9 @@ export function ctrCoverageHits(c: CtrBlockConfig, spec: CaseSpec): Record<strin
   const observer: CtrObserver = {
     transfer(type, src, tgt, rule) {
       const name = TYPES[type];
-      if (name !== undefined) h.hit(`xfer:${name}:${transition(src, tgt)}:${rule}`);
+      if (name === undefined) return;
+      if (rule === 'debug') h.hit(src.priv === 4 && tgt.priv === 4 ? 'debug:within' : tgt.priv === 4 ? 'debug:entry' : 'debug:exit');
+      else h.hit(`xfer:${name}:${rule === 'frozen' ? 'any' : transition(src, tgt)}:${rule}`);
     },
     csr(address, _write, result) {
       if (address < 0) h.hit(`csr:sctrclr:${result}`);
