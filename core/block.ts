@@ -20,6 +20,7 @@ import type { StimulusKnobs } from '../golden-model/hart/stimulus/knobs.ts';
 import type { ExportComponent } from '../ipxact/export.ts';
 import type { Vlnv } from '../ipxact/reader/component.ts';
 import type { Command } from 'commander';
+import type { BinHits, CoverageSpace } from './coverage.ts';
 
 /** One generated file: a plain name inside the output directory and its text. */
 export interface OutputFile {
@@ -163,6 +164,30 @@ export interface Block<C = unknown> {
 
   /** The trace byte stream of an encoder block, for `rvtrace encode`, `decode` and `dump`; absent: the block makes no trace stream. */
   readonly codec?: TraceCodec<C>;
+
+  /** The block's functional coverage model (core/coverage.ts); cosim, regress and fuzz collect it. */
+  readonly coverage?: CoverageModel<C>;
+}
+
+// --- functional coverage ----------------------------------------------------------------------
+
+/**
+ * A block's functional coverage model: bins named after the specification, observed from the golden
+ * model's decisions. `C` is the block's typed configuration.
+ */
+export interface CoverageModel<C = unknown> {
+  /** Every bin of a configuration, and the ones it cannot reach, each with the reason. */
+  space(r: ResolvedComponent<C>): CoverageSpace;
+  /**
+   * The hits of one case: the golden model runs the case's stimulus (the same as `runCase`'s) with
+   * its observer on. Only bins of `space(r)` are hit.
+   */
+  collect(r: ResolvedComponent<C>, spec: CaseSpec): BinHits;
+  /**
+   * The same model run of the case without the observer (for `rvtrace bench`, which shows what the
+   * observer and the bins add to it); absent: the bench shows the collection time alone.
+   */
+  baseline?(r: ResolvedComponent<C>, spec: CaseSpec): void;
 }
 
 // --- trace codec ------------------------------------------------------------------------------

@@ -45,6 +45,26 @@ describe('fuzz machinery', () => {
     const saved = loadFixtures(dir);
     expect(saved.map((f) => f.spec)).toEqual(report.failures);
   });
+
+  it('collects the functional coverage of the passing cases only', async () => {
+    // A stub runner (no RTL): every case passes, then one in three fails; the coverage comes from the models.
+    let n = 0;
+    const passing: CaseSpec[] = [];
+    const report = await fuzz(120, 9, async (s) => {
+      const ok = n++ % 3 !== 2;
+      if (ok) passing.push(s);
+      return ok;
+    }, { dir: mkdtempSync(join(tmpdir(), 'rvtrace-fuzz-')), stopAfterFailure: true, components: ['etrace', 'ctr-small'], resolve });
+    const cov = report.coverage!;
+    // stopAfterFailure: the third case fails, is shrunk (its runs are not cases), and the session ends.
+    expect(report.cases).toBe(3);
+    const counted = cov.groups.reduce((k, g) => k + g.cases, 0);
+    expect(counted).toBe(2);
+    expect(new Set(cov.groups.map((g) => g.component))).toEqual(new Set(passing.slice(0, 2).map((s) => s.component)));
+    expect(cov.groups.every((g) => Object.values(g.bins).some((h) => h > 0))).toBe(true);
+    const off = await fuzz(0.5, 9, async () => true, { components: ['etrace'], resolve, coverage: false });
+    expect(off.coverage).toBeUndefined();
+  });
 });
 
 // Every saved fixture (a case that once failed, shrunk) replays identically on the current RTL.

@@ -10,6 +10,8 @@ import { join } from 'node:path';
 import { Rng } from '../golden-model/common/rng.ts';
 import { ROOT } from '../generator/render.ts';
 import type { CaseSpec } from '../core/block.ts';
+import type { Coverage } from '../core/coverage.ts';
+import { CoverageCollector } from './coverage.ts';
 import type { Resolver } from './regress.ts';
 
 export const FIXTURE_DIR = join(ROOT, 'tb', 'fuzz-fixtures');
@@ -90,6 +92,8 @@ export interface FuzzReport {
   cases: number;
   records: number;
   failures: CaseSpec[];
+  /** Functional coverage of the cases (not of the shrinking runs); absent with `coverage: false`. */
+  coverage?: Coverage;
 }
 
 /** Runs random cases until `seconds` have passed; shrinks and saves every failure. */
@@ -97,7 +101,15 @@ export async function fuzz(
   seconds: number,
   seed: number,
   run: CaseRunner,
-  opts: { components: readonly string[]; resolve: Resolver; dir?: string; onCase?: (spec: CaseSpec, ok: boolean) => void; stopAfterFailure?: boolean },
+  opts: {
+    components: readonly string[];
+    resolve: Resolver;
+    dir?: string;
+    onCase?: (spec: CaseSpec, ok: boolean) => void;
+    stopAfterFailure?: boolean;
+    /** Collect functional coverage from the blocks' models (default true). */
+    coverage?: boolean;
+  },
 ): Promise<FuzzReport> {
   const rng = new Rng(seed);
   const { components, resolve } = opts;
@@ -105,10 +117,12 @@ export async function fuzz(
   const pool = Array.from({ length: 4 }, () => randomConfig(rng, components, resolve));
   const until = performance.now() + seconds * 1000;
   const report: FuzzReport = { cases: 0, records: 0, failures: [] };
+  const coverage = opts.coverage === false ? undefined : new CoverageCollector();
   while (performance.now() < until) {
     if (report.cases > 0 && report.cases % 20 === 0) pool[below(rng, pool.length)] = randomConfig(rng, components, resolve);
     const spec = randomCase(rng, pool, resolve);
     const ok = await run(spec);
+    if (coverage && ok) coverage.add(resolve(spec.component, spec.sets), spec);
     report.cases++;
     report.records += spec.count;
     opts.onCase?.(spec, ok);
@@ -119,5 +133,6 @@ export async function fuzz(
       if (opts.stopAfterFailure) break;
     }
   }
+  if (coverage) report.coverage = coverage.result();
   return report;
 }

@@ -24,6 +24,16 @@ describe('regress', () => {
     const { seconds: _b, ...t2 } = totals(whole.cases);
     expect(t1).toEqual(t2);
     expect(t1.records).toBeGreaterThan(12 * 1500);
+    // Functional coverage: the merge of the 4 shards is exactly the coverage of the one run (every
+    // bin's hits, per configuration), and it is not empty.
+    expect(merged.coverage).toEqual(whole.coverage);
+    expect(whole.coverage!.groups.map((g) => [g.component, g.cases])).toEqual([
+      ['etrace', 6],
+      ['etrace-rv32-mcu', 6],
+    ]);
+    expect(Object.values(whole.coverage!.groups[0]!.bins).filter((n) => n > 0).length).toBeGreaterThan(20);
+    // Each shard's coverage holds its own cases only (3 of the 12).
+    expect(shards.map((s) => s.coverage!.groups.reduce((n, g) => n + g.cases, 0))).toEqual([3, 3, 3, 3]);
     expect(() => mergeResults([shards[0]!, shards[0]!], ['a', 'b'])).toThrow(/appears twice/);
     // Each shard lists the whole matrix (order: components, back-pressure, seeds) ...
     expect(shards[2]!.plan).toHaveLength(12);

@@ -8,7 +8,9 @@ import { availableParallelism } from 'node:os';
 import { RvError } from '../golden-model/common/errors.ts';
 import { TOOL_VERSION } from '../generator/render.ts';
 import type { CaseSpec, ResolvedComponent } from '../core/block.ts';
+import { type Coverage, mergeCoverage } from '../core/coverage.ts';
 import { replayCommand } from './case.ts';
+import { CoverageCollector } from './coverage.ts';
 
 export interface Shard {
   /** 1-based. */
@@ -88,6 +90,11 @@ export interface Results {
   /** Only in a merge made with `allowPartial` that lacked something: the shards and cases no result file had. */
   readonly partial?: Partial;
   readonly cases: CaseRecord[];
+  /**
+   * Functional coverage of the cases (core/coverage.ts), collected from each block's model; absent
+   * when the run was made without it (or a merge had a part without it).
+   */
+  readonly coverage?: Coverage;
 }
 
 /** What a partial merge lacks: shards as `K/N`, cases by id. */
@@ -119,6 +126,8 @@ export interface RegressOptions {
   /** Called after every case (progress). */
   readonly onCase?: (done: number, total: number, c: CaseRecord) => void;
   readonly log?: (line: string) => void;
+  /** Collect functional coverage from the blocks' models (default true). */
+  readonly coverage?: boolean;
 }
 
 export async function runRegression(m: Matrix, opts: RegressOptions): Promise<Results> {
@@ -133,6 +142,7 @@ export async function runRegression(m: Matrix, opts: RegressOptions): Promise<Re
   }
   const jobs = Math.max(1, opts.jobs ?? availableParallelism());
   const results: CaseRecord[] = new Array(mine.length);
+  const coverage = opts.coverage === false ? undefined : new CoverageCollector();
   let next = 0;
   let done = 0;
   const worker = async (): Promise<void> => {
@@ -141,6 +151,8 @@ export async function runRegression(m: Matrix, opts: RegressOptions): Promise<Re
       const spec = mine[k]!;
       const resolved = opts.resolve(spec.component, spec.sets);
       const r = await resolved.block.runCase(resolved, spec);
+      // Coverage counts passing cases only (a case the RTL fails did not exercise what it covers).
+      if (r.identical) coverage?.add(resolved, spec);
       const record: CaseRecord = {
         id: spec.id,
         index: spec.index,
@@ -163,7 +175,14 @@ export async function runRegression(m: Matrix, opts: RegressOptions): Promise<Re
     }
   };
   await Promise.all(Array.from({ length: Math.min(jobs, mine.length) }, worker));
-  return { tool: `rvtrace ${TOOL_VERSION}`, matrix: m, plan: all.map((c) => c.id), ...(shard ? { shard } : {}), cases: results };
+  return {
+    tool: `rvtrace ${TOOL_VERSION}`,
+    matrix: m,
+    plan: all.map((c) => c.id),
+    ...(shard ? { shard } : {}),
+    cases: results,
+    ...(coverage ? { coverage: coverage.result() } : {}),
+  };
 }
 
 export interface MergeOptions {
@@ -207,7 +226,9 @@ export function mergeResults(parts: readonly Results[], names: readonly string[]
   const plan = parts.find((p) => p.plan !== undefined)?.plan;
   const missingCases = plan === undefined ? [] : plan.filter((_, index) => !byIndex.has(index));
   const cases = [...byIndex.values()].sort((a, b) => a.index - b.index);
-  const merged: Results = { tool: parts[0]!.tool, matrix: parts[0]!.matrix, ...(plan !== undefined ? { plan } : {}), cases };
+  // Coverage adds up exactly (hits are counts); it is there only when every part has it.
+  const coverage = parts.every((p) => p.coverage !== undefined) ? mergeCoverage(parts.map((p) => p.coverage!), names) : undefined;
+  const merged: Results = { tool: parts[0]!.tool, matrix: parts[0]!.matrix, ...(plan !== undefined ? { plan } : {}), cases, ...(coverage ? { coverage } : {}) };
   if (missingShards.length === 0 && missingCases.length === 0) return merged;
   if (!opts.allowPartial) {
     const what = [

@@ -31,6 +31,7 @@ import { dataEfficiency, type DataEfficiencyRow } from '../../golden-model/etrac
 import { startupRows } from '../startup-bench.ts';
 import { generateStimulusChunks } from '../../golden-model/hart/stimulus/generate.ts';
 import { cosimPeakMemory, measureEncodeProcess, measureImports } from './bench-imports.ts';
+import { coverageBenchRows } from '../../tb/coverage-bench.ts';
 
 interface Options {
   count: string;
@@ -222,6 +223,8 @@ export const benchCommand: CommandDefinition<Options> = {
       }, 1);
       rows.push(rateRow(`N-Trace decode (${name})`, count, td, ''));
     }
+    // Functional coverage (issue 23): a case of every block collected from its model, beside the model alone.
+    for (const c of coverageBenchRows(count, seed, progress)) rows.push(rateRow(c.what, c.instructions, c.seconds, c.detail));
     if (o.cosim) {
       progress('co-simulation: etrace (building or reusing the Verilator model)');
       const r = resolveComponent('etrace', [], { command: 'bench' }) as ResolvedComponent<EtraceConfig>;

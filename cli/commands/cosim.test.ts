@@ -22,7 +22,10 @@ describe('rvtrace cosim, regress, merge, fuzz', () => {
   it('cosim: identical RTL and model exit 0 with a one-line summary', () => {
     const r = rvtrace('cosim', '--component', 'etrace-rv32-mcu', '--seed', '3', '--count', '3000', '--backpressure', '0.5', '--knob', 'interrupt_rate=0.01');
     expect(r.status, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/^etrace-rv32-mcu seed 3: \d+ records, \d+ packets, \d+ bytes.*: identical\n$/);
+    // The one-line summary, then the case's functional coverage.
+    expect(r.stdout).toMatch(/^etrace-rv32-mcu seed 3: \d+ records, \d+ packets, \d+ bytes.*: identical\ncoverage etrace \(functional\): \d+\/\d+ bins .* in 1 case/);
+    const quiet = rvtrace('cosim', '--component', 'etrace-rv32-mcu', '--seed', '3', '--count', '3000', '--no-coverage');
+    expect(quiet.stdout).toMatch(/^etrace-rv32-mcu seed 3: .*: identical\n$/);
   }, 120_000);
 
   it('cosim: bad options exit 2 with a one-line error', () => {
@@ -89,7 +92,7 @@ describe('rvtrace cosim, regress, merge, fuzz', () => {
   it('cosim of a CTR component: the block comes from the component; identical CSR responses exit 0', () => {
     const r = rvtrace('cosim', '--component', 'ctr-small', '--seed', '4', '--count', '4000', '--knob', 'interrupt_rate=0.01');
     expect(r.status, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/^ctr-small seed 4: \d+ records, \d+ CSR responses compared, \d+ pushes, \d+ pops, \d+ overwrites, \d+ freezes, \d+ cycles, .*: identical\n$/);
+    expect(r.stdout).toMatch(/^ctr-small seed 4: \d+ records, \d+ CSR responses compared, \d+ pushes, \d+ pops, \d+ overwrites, \d+ freezes, \d+ cycles, .*: identical\ncoverage ctr \(functional\): /);
     const bad = rvtrace('cosim', '--component', 'ctr-small', '--set', 'depthMin=32', '--set', 'depthMax=16');
     expect(bad.status).toBe(2);
     expect(bad.stderr).toContain('rvtrace: component ctr-small with these settings is not valid:\n  parameters/depthMin: depthMin (32) is larger than depthMax (16)');
@@ -119,6 +122,19 @@ describe('rvtrace cosim, regress, merge, fuzz', () => {
     const junk = rvtrace('merge', join(dir, 'junk.json'));
     expect(junk.status).toBe(2);
     expect(junk.stderr).toMatch(/junk\.json: not a result file of rvtrace regress/);
+    // Results whose coverage is not rvtrace's: one line naming the file.
+    const withCoverage = JSON.parse(readFileSync(json, 'utf8')) as Record<string, unknown>;
+    expect(withCoverage['coverage']).toMatchObject({ format: 'rvtrace-coverage-1' });
+    writeFileSync(join(dir, 'badcov.json'), JSON.stringify({ ...withCoverage, coverage: { format: 'rvtrace-coverage-1', groups: [7] } }));
+    const badCov = rvtrace('merge', join(dir, 'badcov.json'));
+    expect(badCov.status).toBe(2);
+    expect(badCov.stderr.trim().split('\n')).toHaveLength(1);
+    expect(badCov.stderr).toMatch(/badcov\.json: "coverage" is not the coverage of rvtrace regress/);
+    const otherFormat = { ...withCoverage, coverage: { ...(withCoverage['coverage'] as object), format: 'other-1' } };
+    writeFileSync(join(dir, 'othercov.json'), JSON.stringify(otherFormat));
+    const other = rvtrace('merge', join(dir, 'othercov.json'));
+    expect(other.status).toBe(2);
+    expect(other.stderr).toMatch(/othercov\.json: merge: coverage format "other-1", expected rvtrace-coverage-1/);
   }, 120_000);
 
   it('regress mixes blocks: an E-Trace and a CTR component in one matrix', () => {
@@ -139,14 +155,14 @@ describe('rvtrace cosim, regress, merge, fuzz', () => {
     const out = join(dir, 'fixtures');
     const r = rvtrace('fuzz', '--time', '5s', '--seed', '3', '--out', out);
     expect(r.status, r.stdout + r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/^\d+ cases, \d+ instructions, 0 failures\n$/);
+    expect(r.stdout).toMatch(/^\d+ cases, \d+ instructions, 0 failures\n(coverage \w+ \(functional\): \d+\/\d+ bins.*\n(  uncovered: .*\n)?)+$/);
     expect(existsSync(out)).toBe(false);
     const bad = rvtrace('fuzz', '--time', 'soon');
     expect(bad.status).toBe(2);
     expect(bad.stderr).toMatch(/--time soon: expected a duration/);
     const ctr = rvtrace('fuzz', '--time', '3s', '--seed', '5', '--components', 'ctr-small', '--out', out);
     expect(ctr.status, ctr.stdout + ctr.stderr).toBe(0);
-    expect(ctr.stdout).toMatch(/^\d+ cases, \d+ instructions, 0 failures\n$/);
+    expect(ctr.stdout).toMatch(/^\d+ cases, \d+ instructions, 0 failures\ncoverage ctr \(functional\): /);
     expect(ctr.stderr).toMatch(/ ok {3}npx rvtrace cosim --component ctr-small --knob interrupt_rate=/);
   }, 180_000);
 });

@@ -11,6 +11,8 @@ import { checkOutputFile } from '../../core/io.ts';
 import { RvError } from '../../golden-model/common/errors.ts';
 import { blockSettings } from '../../blocks/index.ts';
 import { replayCommand } from '../../tb/case.ts';
+import { coverageSummary } from '../../core/coverage.ts';
+import { CoverageCollector } from '../../tb/coverage.ts';
 
 interface Options {
   seed: string;
@@ -19,6 +21,7 @@ interface Options {
   knob?: string[];
   fst: string;
   window: string;
+  coverage: boolean;
 }
 
 export const cosimCommand: CommandDefinition<Options> = {
@@ -50,7 +53,8 @@ export const cosimCommand: CommandDefinition<Options> = {
       .option('--backpressure <P>', 'probability that the transport is not ready in a cycle', '0')
       .option('--knob <NAME=VALUE>', 'a stimulus knob (see rvtrace stimulus --help); repeatable', collect)
       .option('--fst <FILE>', 'waveform written on a mismatch', 'cosim-mismatch.fst')
-      .option('--window <CYCLES>', 'cycles of waveform before the mismatch', '200'),
+      .option('--window <CYCLES>', 'cycles of waveform before the mismatch', '200')
+      .option('--no-coverage', 'do not print the functional coverage of the case'),
   async run(_args, o, _settings, resolved) {
     checkOutputFile(o.fst, '--fst');
     const r = resolved!;
@@ -71,6 +75,11 @@ export const cosimCommand: CommandDefinition<Options> = {
     // Peak memory of the whole run, on stderr with the build messages (rvtrace bench reads it).
     log(`[cosim] peak resident memory ${Math.round(process.resourceUsage().maxRSS / 1024)} MiB`);
     process.stdout.write(`${spec.component} seed ${spec.seed}: ${result.summary}: ${result.identical ? 'identical' : 'MISMATCH'}\n`);
+    if (result.identical && o.coverage) {
+      // The functional coverage of the case: its block's bins, from the model (first 20 uncovered by name).
+      const cov = new CoverageCollector();
+      if (cov.add(r, spec)) process.stdout.write(`${coverageSummary(cov.result(), 20)}\n`);
+    }
     if (result.identical) return 0;
     process.stdout.write(`${result.mismatch}\n`);
     // The waveform: the same case again on the FST build, dumping a window around the mismatch.

@@ -7,7 +7,9 @@
 import type { Command } from 'commander';
 import type { CommandDefinition } from '../../core/block.ts';
 import { parseCount } from '../../core/options.ts';
-import { checkOutputDir } from '../../core/io.ts';
+import { checkOutputDir, checkOutputFile, writeOutputAtomic } from '../../core/io.ts';
+import { coverageSummary } from '../../core/coverage.ts';
+import { TOOL_VERSION } from '../../generator/render.ts';
 import { RvError } from '../../golden-model/common/errors.ts';
 import { replayCommand } from '../../tb/case.ts';
 import { type CaseRunner, FIXTURE_DIR, fuzz } from '../../tb/fuzz.ts';
@@ -20,6 +22,8 @@ interface Options {
   out: string;
   components?: string;
   schemaDir?: string;
+  json?: string;
+  coverage: boolean;
 }
 
 /** `90`, `90s`, `5m`, `2h` -> seconds. */
@@ -49,6 +53,8 @@ export const fuzzCommand: CommandDefinition<Options> = {
     'repeats, Ownership messages, I-CNT width, periodic sync, address MSB dropping and stall flipped',
     'or kept, half the time the smallest FIFO the configuration allows; random traps/halts/resets/',
     'triggers and random back-pressure (loss and SYNC 7 recovery).',
+    'Functional coverage of the passing cases (each block\'s bins, from its model) is summarised at the',
+    'end (covered/total per block, uncovered bins by name) and written with --json; --no-coverage skips it.',
     'Exit status 1 when a failure was found.',
   ].join('\n'),
   options: (cmd: Command) =>
@@ -57,10 +63,13 @@ export const fuzzCommand: CommandDefinition<Options> = {
       .option('--seed <S>', 'seed of the random cases', String(Date.now() % 1_000_000))
       .option('--out <DIR>', 'where failing cases are saved', FIXTURE_DIR)
       .option('--components <LIST>', 'comma-separated components to draw from, of any block (default: every shipped component)')
-      .option('--schema-dir <DIR>', 'folder with the IEEE 1685-2014/2022 schemas the components are validated against'),
+      .option('--schema-dir <DIR>', 'folder with the IEEE 1685-2014/2022 schemas the components are validated against')
+      .option('--json <FILE>', 'write the session as JSON: seed, cases, records, failures, coverage')
+      .option('--no-coverage', 'do not collect functional coverage'),
   async run(_args, o) {
     const seconds = parseDuration(o.time);
     checkOutputDir(o.out);
+    if (o.json !== undefined) checkOutputFile(o.json, '--json');
     const seed = parseCount(o.seed, '--seed', 0);
     const components = componentList(o.components);
     const resolve = resolver('fuzz', o.schemaDir);
@@ -83,6 +92,7 @@ export const fuzzCommand: CommandDefinition<Options> = {
       dir: o.out,
       components,
       resolve,
+      coverage: o.coverage,
       onCase: (spec, ok) => {
         n++;
         process.stderr.write(`${String(n).padStart(5)} ${ok ? 'ok  ' : 'FAIL'} ${replayCommand(resolve(spec.component, []).block, spec)}\n`);
@@ -90,6 +100,11 @@ export const fuzzCommand: CommandDefinition<Options> = {
     });
     process.stdout.write(`${report.cases} cases, ${report.records} instructions, ${report.failures.length} failures\n`);
     for (const f of report.failures) process.stdout.write(`saved a reproducer of ${f.count} instructions: ${replayCommand(resolve(f.component, []).block, f)}\n`);
+    if (report.coverage !== undefined && report.coverage.groups.length > 0) process.stdout.write(`${coverageSummary(report.coverage)}\n`);
+    if (o.json !== undefined) {
+      const out = { tool: `rvtrace ${TOOL_VERSION}`, seed, seconds, components, ...report };
+      writeOutputAtomic(o.json, Buffer.from(`${JSON.stringify(out, null, 1)}\n`));
+    }
     return report.failures.length === 0 ? 0 : 1;
   },
 };

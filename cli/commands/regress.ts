@@ -10,7 +10,9 @@ import type { CommandDefinition } from '../../core/block.ts';
 import { checkOutputFile, writeOutputAtomic } from '../../core/io.ts';
 import { parseCount, parseProbability } from '../../core/options.ts';
 import { RvError } from '../../golden-model/common/errors.ts';
+import { coverageSummary } from '../../core/coverage.ts';
 import { junitXml, mergeResults, parseShard, partialLine, runRegression, summaryTable, totals, type Matrix, type Results } from '../../tb/regress.ts';
+import { emitJobs, parseScheduler } from '../../tb/regress-emit.ts';
 
 interface RegressOptions {
   components?: string;
@@ -23,6 +25,14 @@ interface RegressOptions {
   json?: string;
   junit?: string;
   schemaDir?: string;
+  coverage: boolean;
+  emit?: string;
+  shards?: string;
+  out?: string;
+  rvtrace: string;
+  results: string;
+  image: string;
+  claim: string;
 }
 
 /** `--components LIST` (default: every shipped component), each checked now: a bad one is a one-line error before anything runs. */
@@ -62,6 +72,10 @@ function report(r: Results): number {
   const failed = r.cases.filter((c) => c.status === 'failed');
   for (const c of failed) process.stdout.write(`FAILED ${c.id}\n  replay: ${c.replay}\n`);
   const t = totals(r.cases);
+  if (r.coverage !== undefined) {
+    const text = coverageSummary(r.coverage);
+    if (text !== '') process.stdout.write(`${text}\n`);
+  }
   const partial = partialLine(r);
   if (partial !== '') process.stdout.write(`${partial}\n`);
   process.stdout.write(`${t.passed} passed, ${t.failed} failed${r.partial ? ` (partial: ${r.partial.missingCases.length} not run)` : ''}\n`);
@@ -83,6 +97,16 @@ export const regressCommand: CommandDefinition<RegressOptions> = {
     'Columns: records and cycles, then each block\'s figures (E-Trace: bytes, packets, lost; CTR:',
     'responses, the CSR responses compared). Blocks without an output stream (CTR) run the first',
     'value of --backpressure only.',
+    'Functional coverage: every case\'s hits of its block\'s coverage bins (named after the',
+    'specification, observed from the golden model) are summed per configuration, written with the',
+    'JSON results ("coverage") and summarised after the table: covered/total bins per block and the',
+    'uncovered ones by name; bins a configuration cannot reach are excluded with the reason (in the',
+    'JSON). --no-coverage skips it.',
+    'Scheduler jobs: --emit slurm|lsf|k8s --shards N writes (to --out, or stdout) a Slurm array batch',
+    'script, an LSF job array script or a Kubernetes indexed Job manifest that runs the N shards of the',
+    'matrix given by the other options, each writing <results>/shard-K.json, and then a merge into',
+    '<results>/merged.json and merged.xml; submit it once (sbatch FILE, bsub < FILE, kubectl apply -f FILE).',
+    '  rvtrace regress --seeds 1-64 --emit slurm --shards 16 --out regress.sbatch',
     'Exit status 0 when every case is identical.',
   ].join('\n'),
   options: (cmd: Command) =>
@@ -95,8 +119,18 @@ export const regressCommand: CommandDefinition<RegressOptions> = {
       .option('--jobs <J>', 'cases run at once (default: the number of cores)')
       .option('--shard <K/N|N>', 'run shard K of N (1-based)')
       .option('--json <FILE>', 'write the results as JSON (input of rvtrace merge)')
-      .option('--junit <FILE>', 'write JUnit XML'),
+      .option('--junit <FILE>', 'write JUnit XML')
+      .option('--no-coverage', 'do not collect functional coverage')
+      .option('--emit <SCHEDULER>', 'write a slurm, lsf or k8s job running the matrix in --shards shards and a merge, instead of running it')
+      .option('--shards <N>', 'shards of the job --emit writes')
+      .option('--out <FILE>', 'where --emit writes the job (default: stdout)')
+      .option('--rvtrace <CMD>', 'how the job runs rvtrace on the cluster', 'rvtrace')
+      .option('--results <DIR>', 'shared directory of the job\'s shard and merged results', 'rvtrace-results')
+      .option('--image <IMAGE>', 'container image with rvtrace (--emit k8s)', 'rvtrace:latest')
+      .option('--claim <NAME>', 'PersistentVolumeClaim of the shared results volume (--emit k8s)', 'rvtrace-results'),
   async run(_args, o) {
+    if (o.emit !== undefined) return emit(o);
+    if (o.shards !== undefined) throw new RvError('bad-option', '--shards is for --emit; to run one shard give --shard K/N');
     checkReports(o.json, o.junit);
     const matrix: Matrix = {
       components: componentList(o.components),
@@ -117,6 +151,7 @@ export const regressCommand: CommandDefinition<RegressOptions> = {
       resolve,
       ...(jobs !== undefined ? { jobs } : {}),
       ...(shard ? { shard } : {}),
+      coverage: o.coverage,
       log: (line) => process.stderr.write(`${line}\n`),
       onCase: (done, total, c) => {
         if (c.status === 'failed') failed++;
@@ -130,6 +165,39 @@ export const regressCommand: CommandDefinition<RegressOptions> = {
     return report(r);
   },
 };
+
+/** `--emit`: the matrix options checked as for a run, then the job written. */
+function emit(o: RegressOptions): number {
+  const scheduler = parseScheduler(o.emit!);
+  if (o.shards === undefined) throw new RvError('bad-option', `--emit ${o.emit}: give --shards N`);
+  const shards = parseCount(o.shards, '--shards', 1);
+  if (o.shard !== undefined) throw new RvError('bad-option', '--shard and --emit: the job gives each shard its index; drop --shard');
+  if (o.json !== undefined || o.junit !== undefined) throw new RvError('bad-option', '--json/--junit and --emit: the job writes <results>/shard-K.json and merged.json (see --results)');
+  if (o.out !== undefined) checkOutputFile(o.out, '--out');
+  const components = componentList(o.components);
+  parseSeeds(o.seeds);
+  parseCount(o.count, '--count', 1);
+  o.backpressure.split(',').forEach((p) => parseProbability(p.trim(), '--backpressure'));
+  const resolve = resolver('regress', o.schemaDir);
+  for (const c of components) resolve(c, o.set ?? []);
+  const args = [
+    ...(o.components !== undefined ? ['--components', o.components] : []),
+    '--seeds', o.seeds,
+    '--count', o.count,
+    '--backpressure', o.backpressure,
+    ...(o.set ?? []).flatMap((x) => ['--set', x]),
+    ...(o.jobs !== undefined ? ['--jobs', o.jobs] : []),
+    ...(o.schemaDir !== undefined ? ['--schema-dir', o.schemaDir] : []),
+    ...(o.coverage ? [] : ['--no-coverage']),
+  ];
+  const text = emitJobs({ scheduler, shards, args, rvtrace: o.rvtrace, results: o.results, image: o.image, claim: o.claim });
+  if (o.out === undefined) process.stdout.write(text);
+  else {
+    writeOutputAtomic(o.out, Buffer.from(text));
+    process.stderr.write(`wrote ${o.out}: ${shards} shards on ${scheduler}\n`);
+  }
+  return 0;
+}
 
 interface MergeOptions {
   json?: string;
@@ -150,6 +218,8 @@ export const mergeCommand: CommandDefinition<MergeOptions> = {
     'With --allow-partial it merges what there is and marks the result partial: a "partial" field in',
     'the JSON, the missing cases as skipped test cases in the JUnit XML (suite "rvtrace regress',
     '(partial)"), a PARTIAL line in the summary; the exit status then follows the cases that ran.',
+    'Functional coverage adds up exactly: the merged hits are those of one unsharded run (present',
+    'when every input has coverage), and the summary lists covered/total and the uncovered bins.',
   ].join('\n'),
   options: (cmd: Command) =>
     cmd
@@ -173,6 +243,10 @@ export const mergeCommand: CommandDefinition<MergeOptions> = {
       }
       if (r === null || typeof r !== 'object' || !Array.isArray(r.cases) || r.matrix === undefined) {
         throw new RvError('bad-file', 'not a result file of rvtrace regress (JSON without "matrix" and "cases"; give the --json output of a regress run)', { file });
+      }
+      const cov = r.coverage as unknown;
+      if (cov !== undefined && (cov === null || typeof cov !== 'object' || !Array.isArray((cov as { groups?: unknown }).groups) || (cov as { groups: unknown[] }).groups.some((g) => g === null || typeof g !== 'object' || typeof (g as { bins?: unknown }).bins !== 'object'))) {
+        throw new RvError('bad-file', '"coverage" is not the coverage of rvtrace regress (expected {format, groups: [{block, component, sets, kind, cases, bins, excluded}]})', { file });
       }
       return r;
     });

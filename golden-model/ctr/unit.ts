@@ -129,6 +129,45 @@ export type CtrUpdate =
   | { kind: 'pop'; physical: number }
   | { kind: 'freeze' };
 
+/**
+ * What decided a transfer's fate (v0.1.4 §5, 1.0 Qualification), for functional coverage:
+ * recorded; trap-source-pc-0 (trap from an inhibited mode); external-trap (recorded, target PC 0);
+ * external-trap-disabled (ETEN/xTE clear); trap-return-target-pc-0; inhibited (source or both
+ * modes inhibited); filtered (a transfer type filter bit); frozen; freeze-lcofi, freeze-breakpoint
+ * (the transfer that freezes); debug (into or out of Debug Mode); rasemu-push, rasemu-pop,
+ * rasemu-swap, rasemu-ignored (RAS emulation).
+ */
+export type CtrRule =
+  | 'recorded'
+  | 'trap-source-pc-0'
+  | 'external-trap'
+  | 'external-trap-disabled'
+  | 'trap-return-target-pc-0'
+  | 'inhibited'
+  | 'filtered'
+  | 'frozen'
+  | 'freeze-lcofi'
+  | 'freeze-breakpoint'
+  | 'debug'
+  | 'rasemu-push'
+  | 'rasemu-pop'
+  | 'rasemu-swap'
+  | 'rasemu-ignored';
+
+/** An optional observer of the unit's decisions (functional coverage); set `CtrUnit.observer`. */
+export interface CtrObserver {
+  /** A pending transfer met its target: its type, source and target modes, and the rule that decided it. */
+  transfer(type: number, src: CtrMode, tgt: CtrMode, rule: CtrRule): void;
+  /** A CSR access (or SCTRCLR, address -1) and its response. */
+  csr(address: number, write: boolean, result: 'ok' | 'illegal' | 'virtual'): void;
+  /** A WARL write: the field, and whether the written value was kept or legalised. */
+  warl(field: 'depth' | 'control' | 'wrptr', legalised: boolean): void;
+  /** The depth changed (entries). */
+  depth(from: number, to: number): void;
+  /** The cycle counter reached its maximum. */
+  saturated(): void;
+}
+
 export interface CtrCycleOutput {
   csr?: CtrCsrResponse;
   update?: CtrUpdate;
@@ -234,6 +273,8 @@ export class CtrUnit {
   private popped = false;
   private pending: CtrPending | undefined;
   private lastMode: CtrMode = { priv: PRIV_M, v: false };
+  /** Functional coverage: sees every decision (undefined: nobody looks, nothing is spent). */
+  observer?: CtrObserver;
 
   constructor(config: CtrConfig) {
     const errors = validateCtrConfig(config);
@@ -293,6 +334,11 @@ export class CtrUnit {
 
     // 1. The CSR access: response from the start-of-cycle state, write deferred.
     const access = input.csr ? this.csrAccess(input.csr, mstateen0, hstateen0) : undefined;
+    if (access && this.observer) {
+      const a = input.csr!;
+      const r = access.response;
+      this.observer.csr(a.sctrclr ? -1 : a.address & 0xfff, a.write === true, r.illegalInstruction ? 'illegal' : r.virtualInstruction ? 'virtual' : 'ok');
+    }
     // 2. The retirement: evaluated on the start-of-cycle state.
     const hw = this.retire(record, mode, input);
     // 3. End of cycle: the hardware update, then the CSR write over it.
@@ -396,7 +442,10 @@ export class CtrUnit {
     const halted = record !== undefined && (record.halted || record.reset);
     // Cycle counting (v0.1.4 §5.3): "Qualified cycles are those executed within an enabled
     // privilege mode with FROZEN=0" (1.0: "Only cycles while CTR is active are counted").
-    if (c.cycleCounting && !halted && this.enabled(mode) && !this.frozen) hw.counter = Math.min(CTR_COUNTER_MAX, this.counter + 1);
+    if (c.cycleCounting && !halted && this.enabled(mode) && !this.frozen) {
+      hw.counter = Math.min(CTR_COUNTER_MAX, this.counter + 1);
+      if (hw.counter === CTR_COUNTER_MAX && this.counter !== CTR_COUNTER_MAX) this.observer?.saturated();
+    }
     if (record === undefined) return hw;
     if (halted) {
       // Debug mode or reset: the pending transfer's target is never seen.
@@ -428,6 +477,16 @@ export class CtrUnit {
 
   /** A pending transfer meets its target: freeze, qualify, and record (or pop) into `hw`. */
   private complete(p: CtrPending, targetPc: bigint, tgt: CtrMode, hw: HwUpdate): void {
+    if (this.observer === undefined) {
+      this.decide(p, targetPc, tgt, hw);
+      return;
+    }
+    const rule = this.decide(p, targetPc, tgt, hw);
+    this.observer.transfer(p.type, p.mode, tgt, rule ?? 'recorded');
+  }
+
+  /** `complete` itself; returns the rule that decided (undefined: recorded by the ordinary rules). */
+  private decide(p: CtrPending, targetPc: bigint, tgt: CtrMode, hw: HwUpdate): CtrRule | undefined {
     const l = this.layout;
     const src = p.mode;
     const t = p.type;
@@ -441,12 +500,12 @@ export class CtrUnit {
       if (has(reg, p.lcofi ? l.lcofifrz : l.bpfrz)) {
         hw.frozen = true;
         hw.update = { kind: 'freeze' };
-        return;
+        return p.lcofi ? 'freeze-lcofi' : 'freeze-breakpoint';
       }
     }
     // "mctrstatus.FROZEN is not set" (v0.1.4 §5); "Transfers into and out of Debug Mode are never recorded" (§5.1).
-    if (this.frozen) return;
-    if (src.priv === PRIV_D || tgt.priv === PRIV_D) return;
+    if (this.frozen) return 'frozen';
+    if (src.priv === PRIV_D || tgt.priv === PRIV_D) return 'debug';
 
     const cfg = this.configFor(src, tgt);
     const srcEn = this.enabled(src);
@@ -454,44 +513,60 @@ export class CtrUnit {
     let sourcePc = p.source;
     let target = targetPc;
     let external = false;
+    let rule: CtrRule | undefined;
     if (t === Itype.exception || t === Itype.interrupt) {
       // §5.1 table, Trap row.
       if (srcEn && tgtEn) {
         // "Recorded."
       } else if (!srcEn && tgtEn) {
         sourcePc = 0n; // "Recorded, Source PC is 0."
+        rule = 'trap-source-pc-0';
       } else if (srcEn && !tgtEn) {
         // External trap: "Target PC is 0" when recorded (§5.2.1). The §5.1 table adds "type is
         // External Trap", for which ctrdata.TYPE has no code (0110 is reserved): the record keeps
         // the trap's own TYPE (1 or 2) and is recognisable by its target PC 0.
-        if (!this.externalTrapEnabled(src, tgt, cfg)) return;
+        if (!this.externalTrapEnabled(src, tgt, cfg)) return 'external-trap-disabled';
         target = 0n;
         external = true;
+        rule = 'external-trap';
       } else {
-        return; // "Not recorded."
+        return 'inhibited'; // "Not recorded."
       }
     } else if (t === Itype.trapReturn) {
       // §5.1 table, Trap Return row.
-      if (!srcEn) return; // "Not recorded." (from an inhibited mode)
-      if (!tgtEn) target = 0n; // "Recorded, Target PC is 0."
+      if (!srcEn) return 'inhibited'; // "Not recorded." (from an inhibited mode)
+      if (!tgtEn) {
+        target = 0n; // "Recorded, Target PC is 0."
+        rule = 'trap-return-target-pc-0';
+      }
     } else if (!srcEn) {
-      return; // "The current privilege mode is enabled"
+      return 'inhibited'; // "The current privilege mode is enabled"
     }
 
     if (has(cfg, l.rasemu)) {
       // RAS emulation (v0.1.4 §5.4): calls recorded as normal, returns pop, co-routine swaps
       // overwrite entry 0, "Other transfer types are inhibited", "Transfer Type Filtering bits are ignored".
-      if (t === Itype.uninferableCall || t === Itype.inferableCall) return this.push(p, sourcePc, target, hw, true);
-      if (t === Itype.return) return this.pop(hw);
-      if (t === Itype.coRoutineSwap) return this.overwrite(p, sourcePc, target, hw);
-      return;
+      if (t === Itype.uninferableCall || t === Itype.inferableCall) {
+        this.push(p, sourcePc, target, hw, true);
+        return 'rasemu-push';
+      }
+      if (t === Itype.return) {
+        this.pop(hw);
+        return 'rasemu-pop';
+      }
+      if (t === Itype.coRoutineSwap) {
+        this.overwrite(p, sourcePc, target, hw);
+        return 'rasemu-swap';
+      }
+      return 'rasemu-ignored';
     }
     if (!external) {
       // §5.2: NTBREN opts in to not-taken branches; every other type is recorded unless its
       // inhibit bit is set. External traps do not depend on EXCINH/INTRINH (§5.2.1).
-      if (t === Itype.nontakenBranch ? !has(cfg, filterBit(t)) : has(cfg, filterBit(t))) return;
+      if (t === Itype.nontakenBranch ? !has(cfg, filterBit(t)) : has(cfg, filterBit(t))) return 'filtered';
     }
     this.push(p, sourcePc, target, hw, false);
+    return rule;
   }
 
   /**
@@ -701,6 +776,11 @@ export class CtrUnit {
     return this.config.specVersion === '0.1.4' ? BigInt(depthEncoding014(this.depthIdx)) << BigInt(this.layout.depthLsb!) : 0n;
   }
 
+  /** v0.1.4: the bits of ctrcontrol.DEPTH (legalised apart from the control mask); 0 in 1.0. */
+  private depthBits(): bigint {
+    return this.config.specVersion === '0.1.4' ? 0xfn << BigInt(this.layout.depthLsb!) : 0n;
+  }
+
   private controlValue(reg: 'mctl' | 'sctl' | 'vsctl'): bigint {
     if (reg === 'vsctl') return this.vsctl | this.depthField();
     const m = this.mctl | this.depthField();
@@ -748,10 +828,17 @@ export class CtrUnit {
         const touchesLow = t.half !== 'hi';
         if (t.reg === 'vsctl') {
           this.vsctl = (this.vsctl & ~this.vsMask) | (value & this.vsMask);
+          this.observer?.warl('control', (value & ~this.vsMask & ~this.depthBits()) !== 0n);
         } else {
           const mask = t.reg === 'mctl' ? this.mMask : this.sMask;
+          this.observer?.warl('control', (value & ~mask & ~this.depthBits()) !== 0n);
           this.mctl = (this.mctl & ~mask) | (value & mask);
-          if (c.specVersion === '0.1.4' && touchesLow) this.setDepth(legaliseDepth(c, Number((value >> BigInt(l.depthLsb!)) & 0xfn), this.depthIdx));
+          if (c.specVersion === '0.1.4' && touchesLow) {
+            const written = Number((value >> BigInt(l.depthLsb!)) & 0xfn);
+            const legal = legaliseDepth(c, written, this.depthIdx);
+            this.observer?.warl('depth', depthEncoding014(legal) !== written);
+            this.setDepth(legal);
+          }
         }
         // v0.1.4 §2.1 CLR: "When written to 1, zeroes all [entries]. Also zeroes mctrstatus." A
         // vsctrcontrol.CLR write clears "only when V=1" (§2.3).
@@ -770,6 +857,7 @@ export class CtrUnit {
       case 'status':
         // WRPTR: "Bits above those needed to represent depth-1 ... are read-only 0".
         this.wrptr = Number(merged & 0xffn) & (this.depth - 1);
+        this.observer?.warl('wrptr', this.wrptr !== Number(merged & 0xffn));
         if (c.specVersion === '0.1.4') {
           this.wrap = has(merged, 14);
           this.frozen = has(merged, 15);
@@ -777,9 +865,12 @@ export class CtrUnit {
           this.frozen = has(merged, 31);
         }
         return;
-      case 'depth':
-        this.setDepth(legaliseDepth(c, Number(merged & 7n), this.depthIdx));
+      case 'depth': {
+        const legal = legaliseDepth(c, Number(merged & 7n), this.depthIdx);
+        this.observer?.warl('depth', legal !== Number(merged & 7n));
+        this.setDepth(legal);
         return;
+      }
       case 'iselect':
         if (t.sel === 'm') this.miselect = merged;
         else if (t.sel === 's') this.siselect = merged;
@@ -802,6 +893,7 @@ export class CtrUnit {
     if (index === this.depthIdx) return;
     const oldDepth = this.depth;
     const newDepth = depthOf(index);
+    this.observer?.depth(oldDepth, newDepth);
     if (this.config.entriesOnDepthChange === 'zero') {
       for (let p = oldDepth; p < newDepth; p++) this.zeroEntry(p);
     }

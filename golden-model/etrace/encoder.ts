@@ -51,6 +51,50 @@ export interface EmittedPacket {
 /** Receives packets; returns false when the packet was dropped (output FIFO full). */
 export type PacketSink = (p: EmittedPacket) => boolean;
 
+/**
+ * Why the flowchart (docs/etrace-model.md) sent a packet: the decision that produced it. Sync reasons
+ * (F3 SF0/SF1): first-qualified, trace-loss, resync, privilege-change, context-change, trap. Reasons
+ * of an F0/F1/F2 report: updiscon, implicit-return-mispredict, trap (current is a retired trap),
+ * notify, resync-branches (resync_br), next-trap, next-privilege-change, next-context-change,
+ * next-unqualified. Others: branch-map-full (F1 without address), branch-misprediction (F0 SF0
+ * without address), context-change (F3 SF2), support-start, support-end, option-change (F3 SF3).
+ */
+export type EtraceReason =
+  | 'first-qualified'
+  | 'trace-loss'
+  | 'resync'
+  | 'privilege-change'
+  | 'context-change'
+  | 'trap'
+  | 'updiscon'
+  | 'implicit-return-mispredict'
+  | 'notify'
+  | 'resync-branches'
+  | 'next-trap'
+  | 'next-privilege-change'
+  | 'next-context-change'
+  | 'next-unqualified'
+  | 'branch-map-full'
+  | 'branch-misprediction'
+  | 'support-start'
+  | 'support-end'
+  | 'option-change';
+
+/**
+ * An optional observer of the encoder's decisions (functional coverage). Called for every packet the
+ * encoder offers to the output, with the reason that sent it and whether the output accepted it, and
+ * for every report with its implicit-return fields (irreport, and irdepth or irets).
+ */
+export interface EtraceObserver {
+  packet(packet: Packet, reason: EtraceReason, accepted: boolean): void;
+  implicitReturn(irreport: boolean, value: bigint | undefined): void;
+  /**
+   * Each record's qualification (chapter 5): qualified, the comparators' watchpoint notify, whether
+   * it was a halted or reset cycle, and iEnable as the triggers left it.
+   */
+  qualify?(qualified: boolean, notify: boolean, haltedOrReset: boolean, enabled: boolean): void;
+}
+
 const END_VIEW: View = {
   addr: 0n,
   itype: 0,
@@ -146,10 +190,14 @@ export class EtraceEncoder {
   private failedReturn: PacketFlags | undefined;
   private pendingUnits = 0;
   private finished = false;
+  /** Observer only: the reason of the packet being decided, and of the sync that `syncNext` asks for. */
+  private why: EtraceReason = 'first-qualified';
+  private syncWhy: EtraceReason = 'first-qualified';
 
   constructor(
     private config: EtraceConfig,
     private readonly sink: PacketSink,
+    private readonly observer?: EtraceObserver,
   ) {
     this.p = config.params;
     this.o = config.options;
@@ -164,7 +212,7 @@ export class EtraceEncoder {
     this.irBits = this.iretExt ? packetWidths(this.p).irets : packetWidths(this.p).irdepth;
     this.applyOptions(config.options);
     this.reportedEnable = this.o.iEnable;
-    this.support(this.o.iEnable, QUAL_STATUS.no_change);
+    this.support(this.o.iEnable, QUAL_STATUS.no_change, 'support-start');
   }
 
   /** The structures the options switch on, fresh (as after a synchronisation). */
@@ -197,7 +245,8 @@ export class EtraceEncoder {
     this.clearBranches();
     this.applyOptions(o);
     this.config = { params: this.p, options: o };
-    this.support(o.iEnable, wasTracing ? this.endedStatus() : QUAL_STATUS.no_change);
+    this.syncWhy = 'first-qualified';
+    this.support(o.iEnable, wasTracing ? this.endedStatus() : QUAL_STATUS.no_change, 'option-change');
   }
 
   /** Feeds one retirement record (one signal group). */
@@ -216,12 +265,13 @@ export class EtraceEncoder {
     const wasTracing = this.curr?.qualified === true;
     this.advance(END_VIEW);
     this.finished = true;
-    this.support(false, wasTracing ? this.endedStatus() : QUAL_STATUS.no_change);
+    this.support(false, wasTracing ? this.endedStatus() : QUAL_STATUS.no_change, 'support-end');
   }
 
   /** Trace was lost in the output: restart with a synchronisation at the next qualified view. */
   lost(): void {
     this.syncNext = true;
+    this.syncWhy = 'trace-loss';
     this.awaitingSync = true;
     this.clearBranches();
   }
@@ -276,6 +326,7 @@ export class EtraceEncoder {
   private pushViews(r: RetirementRecord): void {
     const q = this.qualifier.qualify(r);
     const enabled = this.qualifier.iEnable;
+    if (this.observer?.qualify) this.observer.qualify(q.qualified, q.notify, r.halted || r.reset, enabled);
     const ctype = r.ctype & this.ctypeMask;
     const itype = this.p.itype_width_p === 3 ? toItype3(r.itype) : r.itype;
     const units = this.pendingUnits;
@@ -363,12 +414,13 @@ export class EtraceEncoder {
     if (!curr.qualified) {
       if (this.tracing) {
         this.tracing = false;
-        this.support(curr.enabled, this.endedStatus());
+        this.support(curr.enabled, this.endedStatus(), 'support-end');
         this.syncNext = true;
+        this.syncWhy = 'first-qualified';
       }
       return;
     }
-    if (!this.tracing && this.reportedEnable !== true) this.support(true, QUAL_STATUS.no_change);
+    if (!this.tracing && this.reportedEnable !== true) this.support(true, QUAL_STATUS.no_change, 'support-start');
     this.tracing = true;
 
     // 2. Branches.
@@ -394,6 +446,7 @@ export class EtraceEncoder {
       // 3. The instruction after a trap.
       if (prevTrap) {
         reportedBySync = true;
+        this.why = 'trap';
         if (!this.ratified) {
           // A second trap before the handler retired anything: 1.1.1 has no way to say that the
           // handler's first instruction did not retire, so only the second trap is reported.
@@ -416,6 +469,7 @@ export class EtraceEncoder {
       if (currExcOnly) {
         if (this.ratified && (prevUpdiscon || this.syncNext || resync === 'exceeded' || !prev.qualified || this.isPpch(prev, curr))) {
           reportedBySync = true;
+          this.why = 'trap';
           this.trapPacket(curr, curr, 0n);
           this.trapReportedWithThaddr0 = true;
         }
@@ -424,6 +478,7 @@ export class EtraceEncoder {
       // 4. First qualified, privilege or precise context change, resync.
       if (this.syncNext || resync === 'exceeded' || !prev.qualified || this.isPpch(prev, curr)) {
         reportedBySync = true;
+        if (this.observer) this.why = this.syncNext ? this.syncWhy : !prev.qualified ? 'first-qualified' : resync === 'exceeded' ? 'resync' : curr.priv !== prev.priv ? 'privilege-change' : 'context-change';
         this.syncPacket(curr);
         break decide;
       }
@@ -432,6 +487,7 @@ export class EtraceEncoder {
         // updiscon != notify: the next instruction produces a format 3 (section 6.6.2 case 2).
         const resyncNext = this.p.resync_policy === 'flowchart' ? resync === 'reached' : this.resyncDueAt(curr, 1);
         const updiscon = (this.isTrap(curr) && curr.retired) || nextExcOnly || (next.qualified && this.isPpch(curr, next)) || resyncNext;
+        this.why = failedReturn ? 'implicit-return-mispredict' : 'updiscon';
         this.report(curr.addr, 'updiscon', { updiscon, ...(failedReturn ?? { irreport: false }) });
         reported = true;
         break decide;
@@ -440,32 +496,41 @@ export class EtraceEncoder {
       // wait (the format 3 that follows carries no branch map).
       const resyncBr = resync === 'reached' && (this.branches > 0 || this.pbc > 0);
       if ((this.isTrap(curr) && curr.retired) || curr.notify || resyncBr) {
+        this.why = this.isTrap(curr) && curr.retired ? 'trap' : curr.notify ? 'notify' : 'resync-branches';
         this.report(curr.addr, 'other', { notify: curr.notify, ...this.irFlags(curr, depthBefore) });
         reported = true;
         break decide;
       }
       // 7. The next view needs this one reported first.
       if (this.reportNeededByNext(curr, next)) {
+        if (this.observer) this.why = !next.qualified ? 'next-unqualified' : this.isTrap(next) && !next.retired ? 'next-trap' : next.priv !== curr.priv ? 'next-privilege-change' : 'next-context-change';
         this.report(curr.addr, 'other', this.irFlags(curr, depthBefore));
         reported = true;
         break decide;
       }
       // 8. A full branch map, or a failed prediction in count mode.
       if (this.countFailed) {
+        this.why = 'branch-misprediction';
         this.emitFailedBranchCount();
       } else if (this.branches === 31 && this.pbc < 31) {
+        this.why = 'branch-map-full';
         this.emit({ format: 1n, branches: 0n, branch_map: BigInt(this.branchMap) });
         this.clearBranches();
       }
     }
 
     // 9. An imprecise context change not already carried by a sync packet.
-    if (curr.ctype === 1 && !reportedBySync) this.emit({ format: 3n, subformat: 2n, ...this.contextFields(curr) });
+    if (curr.ctype === 1 && !reportedBySync) {
+      this.why = 'context-change';
+      this.emit({ format: 3n, subformat: 2n, ...this.contextFields(curr) });
+    }
 
     // Block placement: compared at block ends only, F3 SF0 at the next view (docs/etrace-model.md).
     if (this.p.resync_policy === 'block' && this.resyncDueAt(curr, 0)) {
+      this.why = 'resync-branches';
       if (this.branches > 0 || this.pbc > 0) this.report(curr.addr, 'other', this.irFlags(curr, depthBefore));
       this.syncNext = true;
+      this.syncWhy = 'resync';
     }
     if (reported || reportedBySync) this.lastReportReason = reported && prevUpdiscon ? 'updiscon' : 'other';
 
@@ -628,6 +693,7 @@ export class EtraceEncoder {
     // notify, updiscon and irreport are sent relative to the address MSB (docs/etrace-model.md).
     const msb = (address >> this.addrMsb) & 1n;
     const full: PacketFlags = { notify: flags.notify ?? false, updiscon: flags.updiscon ?? false, irreport: flags.irreport, irdepth: flags.irdepth, irets: flags.irets };
+    this.observer?.implicitReturn(full.irreport === true, full.irdepth ?? full.irets);
     let pkt: Packet;
     if (this.pbc >= 31) {
       pkt = {
@@ -741,9 +807,11 @@ export class EtraceEncoder {
     this.returns?.reset();
   }
 
-  private support(enable: boolean, qualStatus: bigint): void {
+  private support(enable: boolean, qualStatus: bigint, why: EtraceReason): void {
     this.reportedEnable = enable;
-    this.sink({ packet: supportPacket(this.config, enable, qualStatus), record: this.recordIndex });
+    const packet = supportPacket(this.config, enable, qualStatus);
+    const accepted = this.sink({ packet, record: this.recordIndex });
+    this.observer?.packet(packet, why, accepted);
   }
 
   /** Sends a te_inst packet; false when the output dropped it (trace lost). */
@@ -756,6 +824,7 @@ export class EtraceEncoder {
       this.irets = 0;
     }
     const accepted = this.sink({ packet, record: this.recordIndex });
+    this.observer?.packet(packet, this.why, accepted);
     if (!accepted) this.lost();
     return accepted;
   }

@@ -6,7 +6,7 @@
  * instead and nothing is lost (docs/etrace-model.md, "Output FIFO and trace loss").
  */
 import type { EtraceConfig, EtraceOptions } from './config.ts';
-import { type EmittedPacket, EtraceEncoder, supportPacket } from './encoder.ts';
+import { type EmittedPacket, EtraceEncoder, type EtraceObserver, supportPacket } from './encoder.ts';
 import { type Packet, QUAL_STATUS } from './packet/index.ts';
 import { packetInto } from './packet/fast.ts';
 import type { RetirementRecord } from '../hart/records.ts';
@@ -45,6 +45,8 @@ export interface EncodeOptions {
    * component has data trace (data_trace_p = 1); ignored otherwise.
    */
   data?: DataTrace;
+  /** An observer of the encoder's decisions and of the loss reports (functional coverage). */
+  observer?: EtraceObserver;
 }
 
 /** Encodes a whole stream. */
@@ -72,7 +74,8 @@ export class StreamEncoder {
   ) {
     this.config = config;
     this.out = new OutputFifo(config, opts.ready, opts.keepPackets ?? true);
-    this.encoder = new EtraceEncoder(config, (p) => this.out.offer(p));
+    this.encoder = new EtraceEncoder(config, (p) => this.out.offer(p), opts.observer);
+    if (opts.observer) this.out.observer = opts.observer;
     this.out.onLoss = () => this.encoder.lost();
     this.out.awaitingSync = () => this.encoder.isAwaitingSync();
     if (config.params.dataTrace && opts.data) {
@@ -142,6 +145,8 @@ class OutputFifo {
   private dropped = 0;
   private stallCycles = 0;
   onLoss: () => void = () => {};
+  /** Sees the support packets that report a loss (trace_lost). */
+  observer?: EtraceObserver;
   /** Whether the encoder is waiting for a synchronisation to get through after a loss. */
   awaitingSync: () => boolean = () => false;
   private mode: { implicit_exception: boolean };
@@ -203,6 +208,7 @@ class OutputFifo {
       const size = this.stage(support);
       if (this.fits(size)) {
         this.accept(support, size, p.record);
+        this.observer?.packet(support, 'trace-loss', true);
         this.lostPending = false;
         this.onLoss();
       }

@@ -3,6 +3,7 @@
  * (golden-model/ntrace/), the RTL and its IP-XACT description (generator/ntrace/), and the
  * co-simulation adapter, stimulus and fuzz policy (tb/ntrace/).
  */
+import { ntraceCoverage } from './coverage.ts';
 import type { Block } from '../../core/block.ts';
 import { randomTraceKnobs } from '../trace-knobs.ts';
 import { resolveSettings } from '../../golden-model/common/settings.ts';
@@ -74,4 +75,5 @@ export const block: Block<NtraceConfig> = {
   randomKnobs: randomTraceKnobs,
 
   codec: ntraceCodec,
+  coverage: ntraceCoverage,
 };

@@ -3,6 +3,7 @@
  * (golden-model/pmu/), the RTL and its IP-XACT description (generator/pmu/), the co-simulation
  * adapter, stimulus and fuzz policy (tb/pmu/), and its own commands `sbi-pmu` and `pmu-stat`.
  */
+import { pmuCoverage } from './coverage.ts';
 import type { Block } from '../../core/block.ts';
 import type { Rng } from '../../golden-model/common/rng.ts';
 import { PMU_TOP_MODULE } from '../../golden-model/pmu/ports.ts';
@@ -55,4 +56,5 @@ export const block: Block<PmuBlockConfig> = {
   },
 
   commands: [sbiPmuCommand, pmuStatCommand],
+  coverage: pmuCoverage,
 };

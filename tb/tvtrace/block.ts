@@ -3,6 +3,7 @@
  * RTL's (golden-model/tvtrace/settings.ts), the RTL and its IP-XACT description (generator/tvtrace/),
  * and the co-simulation adapter, record stimulus, fuzz policy and trace codec (tb/tvtrace/).
  */
+import { tvtraceCoverage } from './coverage.ts';
 import type { Block } from '../../core/block.ts';
 import type { Rng } from '../../golden-model/common/rng.ts';
 import { maxTvRecordBytes, TVTRACE_BLOCK_SETTINGS, tvtraceRtlConfig, type TvtraceRtlConfig, validateTvtraceRtlSettings } from '../../golden-model/tvtrace/settings.ts';
@@ -64,4 +65,5 @@ export const block: Block<TvtraceRtlConfig> = {
   },
 
   codec: tvtraceCodec,
+  coverage: tvtraceCoverage,
 };

@@ -1,0 +1,85 @@
+/**
+ * The CTR coverage model: its hits agree with what the unit did, counted from the unit's own outputs
+ * of the same steps (pushes, pops, overwrites, freezes, illegal and virtual responses) without the
+ * observer; exclusions carry reasons; a stimulus without traps leaves the trap bins uncovered.
+ */
+import { describe, expect, it } from 'vitest';
+import { resolver } from '../../blocks/index.ts';
+import type { CaseSpec, ResolvedComponent } from '../../core/block.ts';
+import { addCase, blockCoverage, coverageSummary, emptyCoverage } from '../../core/coverage.ts';
+import type { CtrBlockConfig } from '../../golden-model/ctr/settings.ts';
+import { CtrUnit } from '../../golden-model/ctr/unit.ts';
+import { ctrCaseSteps } from './case.ts';
+import { ctrCoverageHits, ctrCoverageSpace } from './coverage.ts';
+
+const resolve = resolver('test');
+const ctr = (component: string) => resolve(component, []) as ResolvedComponent<CtrBlockConfig>;
+
+const sum = (hits: Record<string, number>, test: (bin: string) => boolean): number =>
+  Object.entries(hits).reduce((n, [bin, k]) => n + (test(bin) ? k : 0), 0);
+
+describe('CTR functional coverage', () => {
+  for (const component of ['ctr', 'ctr-1.0', 'ctr-rv32']) {
+    it(`agrees with the unit's outputs of the same steps (${component})`, () => {
+      const r = ctr(component);
+      const spec: CaseSpec = { component, sets: [], seed: 5, count: 6000, backpressure: 0 };
+      const hits = ctrCoverageHits(r.config, spec);
+      const unit = new CtrUnit(r.config.config);
+      const n = { push: 0, pop: 0, overwrite: 0, freeze: 0, illegal: 0, virtual: 0, ok: 0 };
+      for (const s of ctrCaseSteps(r.config, spec).steps) {
+        const out = unit.step(s);
+        if (out.update) n[out.update.kind]++;
+        if (out.csr) n[out.csr.illegalInstruction ? 'illegal' : out.csr.virtualInstruction ? 'virtual' : 'ok']++;
+      }
+      expect(n.push).toBeGreaterThan(50);
+      expect(n.illegal).toBeGreaterThan(10);
+      const pushes = new Set(['recorded', 'trap-source-pc-0', 'external-trap', 'trap-return-target-pc-0', 'rasemu-push']);
+      expect(sum(hits, (b) => b.startsWith('xfer:') && pushes.has(b.split(':')[3]!))).toBe(n.push);
+      expect(sum(hits, (b) => b.endsWith(':rasemu-pop'))).toBe(n.pop);
+      expect(sum(hits, (b) => b.endsWith(':rasemu-swap'))).toBe(n.overwrite);
+      expect(sum(hits, (b) => /:freeze-(lcofi|breakpoint)$/.test(b))).toBe(n.freeze);
+      for (const result of ['ok', 'illegal', 'virtual'] as const) expect(sum(hits, (b) => b.startsWith('csr:') && b.endsWith(`:${result}`))).toBe(n[result]);
+      const space = ctrCoverageSpace(r.config.config);
+      expect(Object.keys(hits).filter((b) => !space.bins.includes(b))).toEqual([]);
+    });
+  }
+
+  it('sees transfers into, out of and within the debug-mode runs of the stimulus (never recorded)', () => {
+    const r = ctr('ctr-1.0');
+    const hits = ctrCoverageHits(r.config, { component: 'ctr-1.0', sets: [], seed: 1, count: 20000, backpressure: 0 });
+    for (const b of ['debug:entry', 'debug:exit', 'debug:within']) expect(hits[b], b).toBeGreaterThan(0);
+    // No debug-mode transfer is counted as recorded.
+    expect(Object.keys(hits).filter((b) => b.includes(':debug'))).toEqual([]);
+  });
+
+  it('excludes what a configuration cannot reach, with the reason', () => {
+    const v014 = ctrCoverageSpace(ctr('ctr').config.config);
+    expect(v014.excluded['csr:sctrclr:ok']).toMatch(/v0\.1\.4 has no SCTRCLR/);
+    expect(v014.excluded['csr:sctrclr:illegal']).toBeUndefined();
+    const v10 = ctrCoverageSpace(ctr('ctr-1.0').config.config);
+    expect(v10.excluded['csr:sctrclr:ok']).toBeUndefined();
+    expect(v10.bins).toContain('xfer:exception:up:external-trap');
+  });
+
+  it('a stimulus without traps leaves the trap bins uncovered, and the summary names them', () => {
+    const r = ctr('ctr-1.0');
+    const space = ctrCoverageSpace(r.config.config);
+    const run = (knobs: CaseSpec['knobs']) => {
+      const cov = emptyCoverage();
+      for (const seed of [1, 2]) {
+        const spec: CaseSpec = { component: 'ctr-1.0', sets: [], seed, count: 6000, backpressure: 0, ...(knobs ? { knobs } : {}) };
+        addCase(cov, { block: 'ctr', component: 'ctr-1.0', sets: [] }, space, ctrCoverageHits(r.config, spec));
+      }
+      return cov;
+    };
+    // (Trap returns stay: the program starts in M and drops to its mode with an xRET.)
+    const trapBins = ['xfer:exception:up:recorded', 'xfer:interrupt:up:recorded'];
+    const withTraps = blockCoverage(run(undefined))[0]!;
+    for (const b of trapBins) expect(withTraps.uncovered).not.toContain(b);
+    const cov = run({ interrupt_rate: 0, nested_interrupt_rate: 0, fault_rate: 0, w_ecall: 0, w_ebreak: 0, w_illegal: 0 });
+    const without = blockCoverage(cov)[0]!;
+    for (const b of trapBins) expect(without.uncovered).toContain(b);
+    const summary = coverageSummary(cov);
+    for (const b of trapBins) expect(summary).toContain(b);
+  });
+});

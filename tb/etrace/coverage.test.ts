@@ -1,0 +1,132 @@
+/**
+ * The E-Trace coverage model: every packet of the stream is seen with a reason (the packet counts
+ * per format come from parsing the byte stream, an independent path), the bins a configuration
+ * cannot reach are excluded with a reason, and coverage can fail: a stimulus without traps leaves
+ * the trap bins uncovered and the summary names them.
+ */
+import { describe, expect, it } from 'vitest';
+import { resolver } from '../../blocks/index.ts';
+import type { CaseSpec, ResolvedComponent } from '../../core/block.ts';
+import { addCase, blockCoverage, coverageSummary, emptyCoverage } from '../../core/coverage.ts';
+import { cycleChance } from '../../golden-model/common/rng.ts';
+import type { EtraceConfig } from '../../golden-model/etrace/config.ts';
+import { encodeStream } from '../../golden-model/etrace/output.ts';
+import { caseStream } from './case.ts';
+import { etraceCoverageHits, etraceCoverageSpace, significantBits } from './coverage.ts';
+
+const resolve = resolver('test');
+const etrace = (component: string, sets: string[] = []) => resolve(component, sets) as ResolvedComponent<EtraceConfig>;
+
+/** Hits summed by packet kind: `pkt:F3.1:trap` -> F3.1; F0.0 and F0.0-noaddr are both F0 SF0, F1-full is F1. */
+function packetsByKind(hits: Record<string, number>): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const [bin, n] of Object.entries(hits)) {
+    const m = /^pkt:([^:]+):/.exec(bin);
+    if (!m) continue;
+    const kind = m[1]!.replace('-noaddr', '').replace('-full', '');
+    out[kind] = (out[kind] ?? 0) + n;
+  }
+  return out;
+}
+
+/** Packets per kind in the byte stream, from the codec's parse (`F3.SF1 trap` -> F3.1, `F0.SF0 ...` -> F0.0). */
+function streamPackets(r: ResolvedComponent<EtraceConfig>, spec: CaseSpec): Record<string, number> {
+  const ready = (cycle: number): boolean => !cycleChance(spec.seed, cycle, spec.backpressure);
+  const { records, data } = caseStream(r.config, spec);
+  const e = encodeStream(records, r.config, { ready, ...(data ? { data } : {}) });
+  const out: Record<string, number> = {};
+  for (const row of r.block.codec!.stats(e.bytes, r.config).rows) {
+    const head = row.kind.split(' ')[0]!;
+    if (/^D\d/.test(head)) continue; // te_data packets (data trace): not bins of this model yet
+    const m = /^F(\d)(?:\.SF(\d))?$/.exec(head);
+    expect(m, `a packet kind of the stream: ${row.kind}`).not.toBeNull();
+    const kind = m![2] === undefined ? `F${m![1]}` : `F${m![1]}.${m![2]}`;
+    out[kind] = (out[kind] ?? 0) + row.count;
+  }
+  return out;
+}
+
+describe('E-Trace functional coverage', () => {
+  for (const [component, backpressure] of [
+    ['etrace', 0],
+    ['etrace-2.0', 0.6],
+    ['etrace-rv64-full', 0.3],
+  ] as const) {
+    it(`sees every packet of the stream with a reason (${component}, back-pressure ${backpressure})`, () => {
+      const r = etrace(component);
+      const spec: CaseSpec = { component, sets: [], seed: 11, count: 8000, backpressure };
+      const hits = etraceCoverageHits(r.config, spec);
+      const stream = streamPackets(r, spec);
+      expect(Object.values(stream).reduce((a, b) => a + b, 0)).toBeGreaterThan(100);
+      expect(packetsByKind(hits)).toEqual(stream);
+      // Every hit is a bin of the configuration's space.
+      const space = etraceCoverageSpace(r.config);
+      expect(Object.keys(hits).filter((b) => !space.bins.includes(b))).toEqual([]);
+    });
+  }
+
+  it('counts an address field\'s significant bits as sign compression leaves them', () => {
+    // Two's complement in 31 bits: the bits that repeat the MSB are dropped, one sign bit stays.
+    expect(significantBits(0n, 31)).toBe(1);
+    expect(significantBits(1n, 31)).toBe(2);
+    expect(significantBits(0x7fn, 31)).toBe(8);
+    expect(significantBits((1n << 31n) - 1n, 31)).toBe(1); // -1
+    expect(significantBits((1n << 31n) - 2n, 31)).toBe(2); // -2
+    expect(significantBits(1n << 30n, 31)).toBe(31); // the most negative value
+    expect(significantBits((1n << 30n) - 1n, 31)).toBe(31); // the most positive value
+  });
+
+  it('excludes what a configuration cannot reach, with the reason', () => {
+    const off = etraceCoverageSpace(etrace('etrace', ['BranchPrediction=0', 'JumpTargetCache=0']).config);
+    expect(off.excluded['pkt:F0.1:updiscon']).toMatch(/JumpTargetCache is off/);
+    expect(off.excluded['predictor:fmt:no-addr']).toMatch(/BranchPrediction is off/);
+    expect(off.excluded['fifo:stall']).toMatch(/stallEnable is off/);
+    expect(off.excluded['pkt:F3.3:option-change']).toMatch(/change no run-time option/);
+    const stall = etraceCoverageSpace(etrace('etrace', ['stallEnable=1']).config);
+    expect(stall.excluded['fifo:loss']).toMatch(/stallEnable/);
+    expect(stall.excluded['fifo:stall']).toBeUndefined();
+    const v111 = etraceCoverageSpace(etrace('etrace').config);
+    // The shipped etrace component is the 1.1.1 payload: no thaddr.
+    expect(v111.excluded['thaddr:0']).toMatch(/1\.1\.1/);
+    expect(etraceCoverageSpace(etrace('etrace-2.0').config).excluded['thaddr:0']).toBeUndefined();
+  });
+
+  it('qualification: trace-off triggers disable tracing only with iTrigEnable (table 2.1)', () => {
+    const knobs = { trace_off_rate: 0.01, trace_on_rate: 0.01 };
+    const on = etrace('etrace', ['iTrigEnable=1']);
+    const hits = etraceCoverageHits(on.config, { component: 'etrace', sets: ['iTrigEnable=1'], seed: 4, count: 8000, backpressure: 0, knobs });
+    expect(hits['trigger:trace-off']).toBeGreaterThan(0);
+    expect(hits['qualify:disabled']).toBeGreaterThan(0);
+    expect(etraceCoverageSpace(on.config).excluded['qualify:disabled']).toBeUndefined();
+    const off = etrace('etrace');
+    const ignored = etraceCoverageHits(off.config, { component: 'etrace', sets: [], seed: 4, count: 8000, backpressure: 0, knobs });
+    expect(ignored['qualify:disabled']).toBeUndefined();
+    expect(ignored['trigger:trace-off']).toBeUndefined();
+    expect(ignored['qualify:qualified']).toBeGreaterThan(1000);
+    expect(etraceCoverageSpace(off.config).excluded['qualify:disabled']).toMatch(/iTrigEnable off/);
+  });
+
+  it('a stimulus without traps leaves the trap bins uncovered, and the summary names them', () => {
+    const r = etrace('etrace-2.0');
+    const space = etraceCoverageSpace(r.config);
+    const noTraps = { interrupt_rate: 0, nested_interrupt_rate: 0, fault_rate: 0, w_ecall: 0, w_ebreak: 0, w_illegal: 0 };
+    const trapBins = ['pkt:F3.1:trap', 'thaddr:1'];
+    const run = (knobs: CaseSpec['knobs']) => {
+      const cov = emptyCoverage();
+      for (const seed of [1, 2]) {
+        const spec: CaseSpec = { component: 'etrace-2.0', sets: [], seed, count: 10000, backpressure: 0, ...(knobs ? { knobs } : {}) };
+        addCase(cov, { block: 'etrace', component: spec.component, sets: [] }, space, etraceCoverageHits(r.config, spec));
+      }
+      return cov;
+    };
+    const withTraps = blockCoverage(run(undefined))[0]!;
+    for (const b of trapBins) expect(withTraps.uncovered).not.toContain(b);
+    const without = run(noTraps);
+    const b = blockCoverage(without)[0]!;
+    for (const bin of trapBins) expect(b.uncovered).toContain(bin);
+    expect(b.covered).toBeLessThan(withTraps.covered);
+    const summary = coverageSummary(without);
+    expect(summary).toMatch(/^coverage etrace \(functional\): \d+\/\d+ bins/);
+    for (const bin of trapBins) expect(summary).toContain(bin);
+  });
+});
