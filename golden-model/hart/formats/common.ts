@@ -193,10 +193,16 @@ export function stripBom(text: string): string {
 export class LineCursor {
   start = 0;
   end = 0;
-  lineNo = 0;
+  lineNo: number;
   private at = 0;
 
-  constructor(readonly text: string) {}
+  /** `linesBefore`: lines of the file before `text` (a reader fed the file in pieces counts on). */
+  constructor(
+    readonly text: string,
+    linesBefore = 0,
+  ) {
+    this.lineNo = linesBefore;
+  }
 
   next(): boolean {
     const text = this.text;

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { emptyRecord, type RetirementRecord } from '../records.ts';
-import { importSpikeCsv } from './spike-csv.ts';
+import { importSpikeCsv, SpikeCsvReader } from './spike-csv.ts';
 import { thrown } from './test-streams.ts';
 
 const fixture = (name: string): string => readFileSync(new URL(`./test-fixtures/${name}`, import.meta.url), 'utf8');
@@ -111,6 +111,53 @@ describe('spike-csv import', () => {
       const e = thrown(() => importSpikeCsv(text, 'bad.csv', { xlen: 32 }));
       expect(e.message).toBe(message);
       expect(e.location).toEqual({ file: 'bad.csv', line });
+    });
+  });
+
+  describe('read in pieces (SpikeCsvReader, as rvtrace encode reads a file)', () => {
+    /** The text cut after every `every`-th line, each piece fed and its records taken at once. */
+    const inPieces = (text: string, every: number): { records: RetirementRecord[]; takes: number[] } => {
+      const lines = text.split(/(?<=\n)/);
+      const reader = new SpikeCsvReader('p.csv');
+      const records: RetirementRecord[] = [];
+      const takes: number[] = [];
+      for (let i = 0; i < lines.length; i += every) {
+        reader.feed(lines.slice(i, i + every).join(''));
+        const taken = reader.take();
+        takes.push(taken.length);
+        records.push(...taken);
+      }
+      const rest = reader.finish();
+      records.push(...rest.records);
+      takes.push(rest.records.length);
+      return { records, takes };
+    };
+
+    it('gives the records of the whole import, whatever the pieces, each handed over once', () => {
+      const text = fixture('spike-rv64.csv');
+      const whole = importSpikeCsv(text, 'p.csv').records;
+      expect(whole).toHaveLength(21); // the fixture's 21 records, worked out above
+      for (const every of [1, 2, 3, 7, 1000]) expect(inPieces(text, every).records, `pieces of ${every} lines`).toEqual(whole);
+      // A row becomes a step when the next row is read, and a step a record when the next step is
+      // known: the first record comes with the third row (line 4).
+      expect(inPieces(text, 2).takes[0]).toBe(0);
+      expect(inPieces(text, 1).takes.slice(0, 5)).toEqual([0, 0, 0, 1, 1]);
+    });
+
+    it('counts lines across pieces: an error names the line of the file', () => {
+      const text = HEADER + '1,1000,13,3,0,0,0,0\n1,1004,13,3,0,0,0,0\n1,1008,13,3,0,0,0,0\n1,100z,13,3,0,0,0,0\n';
+      for (const every of [1, 2, 4]) {
+        const e = thrown(() => inPieces(text, every));
+        expect(e.message).toBe('bad hex value "100z" in column ADDRESS, expected hexadecimal digits without 0x');
+        expect(e.location).toEqual({ file: 'p.csv', line: 5 });
+      }
+    });
+
+    it('refuses an empty file and a wrong header as the whole import does', () => {
+      const empty = new SpikeCsvReader('e.csv');
+      expect(thrown(() => empty.finish()).message).toBe('wrong spike-csv header "", expected VALID,ADDRESS,INSN,PRIVILEGE,EXCEPTION,ECAUSE,TVAL,INTERRUPT');
+      const wrong = new SpikeCsvReader('w.csv');
+      expect(thrown(() => wrong.feed('A,B\n1,2\n')).location).toEqual({ file: 'w.csv', line: 1 });
     });
   });
 });
