@@ -229,7 +229,7 @@ export class LineCursor {
 }
 
 /** Value of a hexadecimal digit's character code, or -1. */
-function hexDigit(c: number): number {
+export function hexDigit(c: number): number {
   if (c >= 48 && c <= 57) return c - 48;
   const l = c | 32;
   return l >= 97 && l <= 102 ? l - 87 : -1;

@@ -3,6 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { emptyRecord, type RetirementRecord } from '../records.ts';
 import { importSpikeCsv, SpikeCsvReader } from './spike-csv.ts';
 import { thrown } from './test-streams.ts';
+import { spikeCsvChunks } from './synthetic.ts';
+import { generateStimulus } from '../stimulus/generate.ts';
+import { defaultKnobs } from '../stimulus/knobs.ts';
 
 const fixture = (name: string): string => readFileSync(new URL(`./test-fixtures/${name}`, import.meta.url), 'utf8');
 
@@ -159,5 +162,21 @@ describe('spike-csv import', () => {
       const wrong = new SpikeCsvReader('w.csv');
       expect(thrown(() => wrong.feed('A,B\n1,2\n')).location).toEqual({ file: 'w.csv', line: 1 });
     });
+  });
+
+  it('reads a line the same whether it is in the common form or not (one-pass reading and general reading)', () => {
+    // The stimulus file is all common form; a space before each comma sends every line to the
+    // general reading, upper-case digits with leading zeros keep them in the one-pass reading.
+    const csv = spikeCsvChunks(generateStimulus(defaultKnobs(), 3, 5000)).join('');
+    const [header, ...rows] = csv.split('\n');
+    const spaced = [header, ...rows.map((l) => l.replaceAll(',', ' ,'))].join('\n');
+    const upper = [header, ...rows.map((l) => l.split(',').map((x) => (x === '' ? x : `000${x.toUpperCase()}`)).join(','))].join('\n');
+    const common = importSpikeCsv(csv, 'a.csv');
+    expect(common.records.length).toBeGreaterThan(5000);
+    for (const variant of [spaced, upper]) {
+      const other = importSpikeCsv(variant, 'a.csv');
+      expect(other.records).toEqual(common.records);
+      expect(other.image.segments).toEqual(common.image.segments);
+    }
   });
 });
