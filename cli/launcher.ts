@@ -25,8 +25,8 @@ import { loadBundle } from './bundle.ts';
 export const YOUNG_GENERATION_MB = 192;
 
 /**
- * Commands that hold no long stream and run with V8's usual young generation instead: `encode`
- * reads a spike-csv a piece at a time (core/stream-io.ts), and with a large young generation the
+ * Commands that hold no long stream and run with a small young generation instead: `encode`
+ * reads a CSV trace a piece at a time (core/stream-io.ts), and with a large young generation the
  * promoted pieces make its peak memory grow with the stream's length (1 and 2 million records:
  * 111 and 144 MiB with 192 MiB, 94 and 96 MiB with 24 MiB, the same CPU time).
  */

@@ -9,8 +9,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { RvError } from '../golden-model/common/errors.ts';
 import { encodeBinaryStream } from '../golden-model/hart/formats/binary.ts';
+import { importEtraceCsv } from '../golden-model/hart/formats/etrace-csv.ts';
 import { importSpikeCsv } from '../golden-model/hart/formats/spike-csv.ts';
-import { spikeCsvChunks } from '../golden-model/hart/formats/synthetic.ts';
+import { etraceCsvChunks, spikeCsvChunks } from '../golden-model/hart/formats/synthetic.ts';
 import { generateStimulus } from '../golden-model/hart/stimulus/generate.ts';
 import { defaultKnobs } from '../golden-model/hart/stimulus/knobs.ts';
 import { openStreamSource, PIECE_BYTES, wholeStream } from './stream-io.ts';
@@ -41,6 +42,25 @@ describe('openStreamSource', () => {
     const whole = importSpikeCsv(csv, file);
     expect(pieces.flat()).toEqual(whole.records);
     expect(source.image().segments).toEqual(whole.image.segments);
+  });
+
+  it('reads an etrace-csv of several pieces into the stream of the whole import', () => {
+    const text = etraceCsvChunks(stimulus).join('');
+    expect(text.length).toBeGreaterThan(4 * PIECE_BYTES);
+    const file = join(dir, 'a-etrace.csv');
+    writeFileSync(file, text);
+    const source = openStreamSource(file, undefined, 64);
+    const pieces = [...source.pieces()];
+    expect(pieces.length).toBeGreaterThan(4);
+    const whole = importEtraceCsv(text, file);
+    expect(pieces.flat()).toEqual(whole.records);
+    expect(source.retiresPerCycle).toBe(whole.retiresPerCycle);
+    // A line that retires two 16-bit instructions in one group: known only at the end of the file.
+    expect(text.split('\n', 1)[0]).toBe('itype_0,cause,tval,priv,iaddr_0,context,ctype,iretire_0,ilastsize_0');
+    writeFileSync(file, `${text}0,0,0,3,1000,0,0,2,0\n`);
+    const two = openStreamSource(file, undefined, 64);
+    expect(two.retiresPerCycle).toBe(1);
+    expect(wholeStream(two).retiresPerCycle).toBe(2);
   });
 
   it('completes a line and a character cut by a read', () => {

@@ -4,6 +4,7 @@ import type { StreamFormat } from '../golden-model/hart/formats/common.ts';
 import { STREAM_FORMATS } from '../golden-model/hart/formats/common.ts';
 import { DETECT_HEAD_BYTES, detectFormat, parseStream, serializeStream } from '../golden-model/hart/formats/detect.ts';
 import { SpikeCsvReader } from '../golden-model/hart/formats/spike-csv.ts';
+import { EtraceCsvReader } from '../golden-model/hart/formats/etrace-csv.ts';
 import type { DataTrace } from '../golden-model/hart/data-records.ts';
 import type { ProgramImage } from '../golden-model/hart/image.ts';
 import type { RetirementRecord } from '../golden-model/hart/records.ts';
@@ -50,14 +51,16 @@ export function writeStream(file: string, stream: RetirementStream, format: 'bin
 
 /**
  * A retirement stream handed over in pieces: `pieces()` gives the records once, in order, a piece at
- * a time, and a caller that drops each piece after use holds no more than one. A spike-csv file is
- * read a piece of the file at a time (PIECE_BYTES), so neither the file nor its records are ever
- * whole in memory; the other formats are parsed whole first and given as one piece.
+ * a time, and a caller that drops each piece after use holds no more than one. A spike-csv
+ * or etrace-csv file is read a piece of the file at a time (PIECE_BYTES), so neither the file nor
+ * its records are ever whole in memory; the other formats are parsed whole first and given as one
+ * piece.
  */
 export interface StreamSource {
   readonly xlen: Xlen;
+  /** Instructions retired per cycle at most; of a streamed import, complete once `pieces()` has been read. */
   readonly retiresPerCycle: number;
-  /** The data accesses (our own formats can carry them; never a spike-csv). */
+  /** The data accesses (our own formats can carry them; never a CSV import). */
   readonly data?: DataTrace;
   pieces(): Iterable<RetirementRecord[]>;
   /** The program image, complete once `pieces()` has been read to its end. */
@@ -71,20 +74,32 @@ export function wholeStream(source: StreamSource): RetirementStream {
   return { xlen: source.xlen, retiresPerCycle: source.retiresPerCycle, image: source.image(), records, ...(source.data ? { data: source.data } : {}) };
 }
 
+/** What reads a format in pieces (spike-csv.ts, etrace-csv.ts). */
+interface PieceReader {
+  feed(text: string): void;
+  take(): RetirementRecord[];
+  finish(): RetirementStream;
+}
+
 /** How much of a file a streamed import reads at once (about 2,400 spike-csv rows: pieces small enough that most die young, which the garbage collector collects at almost no cost). */
 export const PIECE_BYTES = 1 << 16;
 
 export function openStreamSource(file: string, format: string | undefined, xlen: Xlen): StreamSource {
   const forced = checkInFormat(format);
-  if ((forced ?? detectFormat(readHead(file))) !== 'spike-csv') {
+  const detected = forced ?? detectFormat(readHead(file));
+  if (detected !== 'spike-csv' && detected !== 'etrace-csv') {
     const stream = readStream(file, format, xlen);
     return { xlen: stream.xlen, retiresPerCycle: stream.retiresPerCycle, ...(stream.data ? { data: stream.data } : {}), pieces: () => [stream.records], image: () => stream.image };
   }
-  const reader = new SpikeCsvReader(file, { xlen });
+  const reader: PieceReader = detected === 'spike-csv' ? new SpikeCsvReader(file, { xlen }) : new EtraceCsvReader(file, { xlen });
   let image: ProgramImage | undefined;
+  let retiresPerCycle = 1;
   return {
     xlen,
-    retiresPerCycle: 1,
+    // An etrace-csv's is known at its end (the most instructions a line retires).
+    get retiresPerCycle() {
+      return retiresPerCycle;
+    },
     *pieces() {
       for (const text of textPieces(file)) {
         reader.feed(text);
@@ -92,6 +107,7 @@ export function openStreamSource(file: string, format: string | undefined, xlen:
       }
       const last = reader.finish();
       image = last.image;
+      retiresPerCycle = last.retiresPerCycle;
       yield last.records;
     },
     image: () => {

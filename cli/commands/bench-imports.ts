@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from '../../generator/render.ts';
-import { importEtraceCsv } from '../../golden-model/hart/formats/etrace-csv.ts';
+import { EtraceCsvReader } from '../../golden-model/hart/formats/etrace-csv.ts';
 import { QemuLogConverter } from '../../golden-model/hart/formats/qemu-log.ts';
 import { importSpikeCsv, SpikeCsvReader } from '../../golden-model/hart/formats/spike-csv.ts';
 import { PIECE_BYTES } from '../../core/stream-io.ts';
@@ -69,21 +69,24 @@ export function measureImports(stream: RetirementStream, seed: number, count: nu
   const out: ImportRate[] = [];
   const text = encodeTextChunks(stream).join('');
   out.push({ format: 'text', lines: lineCount([text]), seconds: best(() => decodeTextStream(text, 'bench.txt'), repeat) });
-  const etrace = etraceCsvChunks(stream).join('');
-  out.push({ format: 'etrace-csv', lines: lineCount([etrace]), seconds: best(() => importEtraceCsv(etrace, 'bench.csv'), repeat) });
-  // spike-csv as `rvtrace encode` reads it: pieces of PIECE_BYTES, each piece's records taken and
-  // dropped (core/stream-io.ts); the file's text is in memory already, as for the other readers.
-  const spike = spikeCsvChunks(stream).join('');
-  const pieces = linePieces(spike, PIECE_BYTES);
-  const streamed = (): void => {
-    const reader = new SpikeCsvReader('bench.csv');
-    for (const piece of pieces) {
-      reader.feed(piece);
-      reader.take();
-    }
-    reader.finish();
+  // The CSV imports as `rvtrace encode` reads them: pieces of PIECE_BYTES, each piece's records
+  // taken and dropped (core/stream-io.ts); the file's text is in memory already, as for the others.
+  const how = `streamed as rvtrace encode reads it, ${PIECE_BYTES / 1024} KiB pieces`;
+  const streamed = (text: string, reader: () => SpikeCsvReader | EtraceCsvReader): number => {
+    const pieces = linePieces(text, PIECE_BYTES);
+    return best(() => {
+      const r = reader();
+      for (const piece of pieces) {
+        r.feed(piece);
+        r.take();
+      }
+      r.finish();
+    }, repeat);
   };
-  out.push({ format: 'spike-csv', lines: lineCount([spike]), seconds: best(streamed, repeat), how: `streamed as rvtrace encode reads it, ${PIECE_BYTES / 1024} KiB pieces` });
+  const etrace = etraceCsvChunks(stream).join('');
+  out.push({ format: 'etrace-csv', lines: lineCount([etrace]), seconds: streamed(etrace, () => new EtraceCsvReader('bench.csv')), how });
+  const spike = spikeCsvChunks(stream).join('');
+  out.push({ format: 'spike-csv', lines: lineCount([spike]), seconds: streamed(spike, () => new SpikeCsvReader('bench.csv')), how });
   const trapFree = generateStimulus(
     {
       ...defaultKnobs(),
