@@ -208,6 +208,12 @@ export interface TraceCodec<C = unknown> {
    * `data`: the stream's data accesses, for an encoder that traces them (E-Trace data trace).
    */
   encode(records: readonly RetirementRecord[], config: C, transport: { ready?: (cycle: number) => boolean; data?: DataTrace }): EncodedTrace;
+  /**
+   * `encode` of a stream handed over in pieces, each dropped once encoded (no data accesses): how
+   * `rvtrace encode` holds no more than a piece of a long stream. Absent: the pieces are joined and
+   * given to `encode`.
+   */
+  encodePieces?(pieces: Iterable<readonly RetirementRecord[]>, config: C, transport: { ready?: (cycle: number) => boolean }): EncodedTrace;
   /** True when `encode` traces the stream's data accesses with this configuration; absent: never. */
   tracesData?(config: C): boolean;
   /** Options only this codec's decoder takes (E-Trace: `--trap-handler`); `decode` gets them by name. */

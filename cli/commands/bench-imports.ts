@@ -9,9 +9,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from '../../generator/render.ts';
-import { importEtraceCsv } from '../../golden-model/hart/formats/etrace-csv.ts';
+import { EtraceCsvReader } from '../../golden-model/hart/formats/etrace-csv.ts';
 import { QemuLogConverter } from '../../golden-model/hart/formats/qemu-log.ts';
-import { importSpikeCsv } from '../../golden-model/hart/formats/spike-csv.ts';
+import { importSpikeCsv, SpikeCsvReader } from '../../golden-model/hart/formats/spike-csv.ts';
+import { PIECE_BYTES } from '../../core/stream-io.ts';
 import { etraceCsvChunks, qemuLogChunks, spikeCsvChunks } from '../../golden-model/hart/formats/synthetic.ts';
 import { decodeTextStream, encodeTextChunks } from '../../golden-model/hart/formats/text.ts';
 import { RvError } from '../../golden-model/common/errors.ts';
@@ -23,6 +24,8 @@ export interface ImportRate {
   format: string;
   lines: number;
   seconds: number;
+  /** How the reader was run, when not on the whole text. */
+  how?: string;
 }
 
 const BIN = join(ROOT, 'bin', 'rvtrace.js');
@@ -31,6 +34,18 @@ function lineCount(chunks: readonly string[]): number {
   let n = 0;
   for (const c of chunks) for (let i = c.indexOf('\n'); i >= 0; i = c.indexOf('\n', i + 1)) n++;
   return n;
+}
+
+/** text cut into pieces of about `size` characters that end at line ends. */
+function linePieces(text: string, size: number): string[] {
+  const pieces: string[] = [];
+  for (let at = 0; at < text.length; ) {
+    const nl = text.indexOf('\n', at + size);
+    const end = nl < 0 ? text.length : nl + 1;
+    pieces.push(text.slice(at, end));
+    at = end;
+  }
+  return pieces;
 }
 
 /** Best wall time of `repeat` runs of `fn`, in seconds. */
@@ -54,10 +69,24 @@ export function measureImports(stream: RetirementStream, seed: number, count: nu
   const out: ImportRate[] = [];
   const text = encodeTextChunks(stream).join('');
   out.push({ format: 'text', lines: lineCount([text]), seconds: best(() => decodeTextStream(text, 'bench.txt'), repeat) });
+  // The CSV imports as `rvtrace encode` reads them: pieces of PIECE_BYTES, each piece's records
+  // taken and dropped (core/stream-io.ts); the file's text is in memory already, as for the others.
+  const how = `streamed as rvtrace encode reads it, ${PIECE_BYTES / 1024} KiB pieces`;
+  const streamed = (text: string, reader: () => SpikeCsvReader | EtraceCsvReader): number => {
+    const pieces = linePieces(text, PIECE_BYTES);
+    return best(() => {
+      const r = reader();
+      for (const piece of pieces) {
+        r.feed(piece);
+        r.take();
+      }
+      r.finish();
+    }, repeat);
+  };
   const etrace = etraceCsvChunks(stream).join('');
-  out.push({ format: 'etrace-csv', lines: lineCount([etrace]), seconds: best(() => importEtraceCsv(etrace, 'bench.csv'), repeat) });
+  out.push({ format: 'etrace-csv', lines: lineCount([etrace]), seconds: streamed(etrace, () => new EtraceCsvReader('bench.csv')), how });
   const spike = spikeCsvChunks(stream).join('');
-  out.push({ format: 'spike-csv', lines: lineCount([spike]), seconds: best(() => importSpikeCsv(spike, 'bench.csv'), repeat) });
+  out.push({ format: 'spike-csv', lines: lineCount([spike]), seconds: streamed(spike, () => new SpikeCsvReader('bench.csv')), how });
   const trapFree = generateStimulus(
     {
       ...defaultKnobs(),
@@ -119,4 +148,27 @@ export function cosimPeakMemory(count: number, seed: number): number {
   const m = /peak resident memory (\d+) MiB/.exec(r.stderr);
   if (r.status !== 0 || m === null) throw new RvError('tool-failure', `bench: rvtrace cosim --count ${count} failed (status ${r.status}): ${r.stdout}${r.stderr}`.trim());
   return Number(m[1]);
+}
+
+/**
+ * Peak resident memory (MiB) of `rvtrace encode --component etrace` of a spike-csv of the stimulus
+ * at each count, each a process of its own (scripts/peak-rss.cjs, preloaded, prints the peak as
+ * `rvtrace cosim` prints its own). Issue 22's goal: it does not grow with the count.
+ */
+export function encodePeakMemory(counts: readonly number[], seed: number): number[] {
+  const dir = mkdtempSync(join(tmpdir(), 'rvtrace-bench-'));
+  try {
+    return counts.map((count) => {
+      const csv = join(dir, `trace-${count}.csv`);
+      writeFileSync(csv, spikeCsvChunks(generateStimulus(defaultKnobs(), seed, count)).join(''));
+      const args = ['--require', join(ROOT, 'scripts', 'peak-rss.cjs'), BIN, 'encode', '--component', 'etrace', '--in', csv, '--out', join(dir, 'trace.te')];
+      const r = spawnSync(process.execPath, args, { encoding: 'utf8' });
+      const m = /peak resident memory (\d+) MiB/.exec(r.stderr);
+      if (r.status !== 0 || m === null) throw new RvError('tool-failure', `bench: rvtrace encode of ${count} records failed (status ${r.status}): ${r.stderr.trim()}`);
+      rmSync(csv);
+      return Number(m[1]);
+    });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }

@@ -7,11 +7,12 @@ import { blockSettings, CODEC_BLOCKS } from '../../blocks/index.ts';
 import type { CommandDefinition, EncodedTrace } from '../../core/block.ts';
 import { parseCount } from '../../core/options.ts';
 import { checkOutputFile, readInput, writeOutputAtomic } from '../../core/io.ts';
-import { readStream } from '../../core/stream-io.ts';
+import { openStreamSource, wholeStream } from '../../core/stream-io.ts';
 import { joinEtraceDataCsv } from '../../golden-model/hart/formats/etrace-data-csv.ts';
 import { RvError } from '../../golden-model/common/errors.ts';
 import { cycleChance } from '../../golden-model/common/rng.ts';
-import { streamStats } from '../../golden-model/hart/stats.ts';
+import { InstructionCounter, streamStats } from '../../golden-model/hart/stats.ts';
+import type { RetirementRecord } from '../../golden-model/hart/records.ts';
 
 interface Options {
   in: string;
@@ -77,23 +78,45 @@ export const encodeCommand: CommandDefinition<Options> = {
       n = encoded.instructions;
     } else {
       const xlen = codec.xlen(r.config);
-      let stream = readStream(o.in, o.inFormat, xlen);
-      if (o.dataIn !== undefined) {
-        if (stream.data) throw new RvError('bad-option', `--data-in ${o.dataIn}: ${o.in} carries its data accesses already`);
-        stream = joinEtraceDataCsv(stream, new TextDecoder().decode(readInput(o.dataIn)), o.dataIn);
-      }
-      if (stream.data && stream.data.accesses.length > 0 && !codec.tracesData?.(r.config)) {
-        const why = `${r.component} does not trace data (an E-Trace component with data_trace_p = 1 does)`;
-        // Asked for by --data-in: an error. Carried by the stream: the instruction trace is still wanted.
-        if (o.dataIn !== undefined) throw new RvError('bad-option', `--data-in ${o.dataIn}: ${why}`);
-        process.stderr.write(`note: the ${stream.data.accesses.length} data accesses of ${o.in} are not encoded: ${why}\n`);
-      }
+      const source = openStreamSource(o.in, o.inFormat, xlen);
       // The encoder would cut the upper address bits: a trace that decodes to wrong addresses.
-      if (stream.xlen > xlen) throw new RvError('bad-file', `the records are XLEN ${stream.xlen}, and ${r.component} encodes XLEN ${xlen} addresses: choose a component for XLEN ${stream.xlen}`, { file: o.in });
-      const started = performance.now();
-      result = codec.encode(stream.records, r.config, stream.data ? { ...transport, data: stream.data } : transport);
-      seconds = (performance.now() - started) / 1000;
-      n = streamStats(stream.records, stream.image.size > 0 ? stream.image : undefined).instructions;
+      const xlenCheck = (streamXlen: number): void => {
+        if (streamXlen > xlen) throw new RvError('bad-file', `the records are XLEN ${streamXlen}, and ${r.component} encodes XLEN ${xlen} addresses: choose a component for XLEN ${streamXlen}`, { file: o.in });
+      };
+      if (o.dataIn === undefined && source.data === undefined && codec.encodePieces) {
+        // A piece of the stream at a time: read, encoded and dropped (a spike-csv is never whole in
+        // memory). The time is that of the import and the model together.
+        xlenCheck(source.xlen);
+        const counter = new InstructionCounter();
+        const started = performance.now();
+        const pieces = function* (): Generator<RetirementRecord[]> {
+          for (const piece of source.pieces()) {
+            counter.add(piece);
+            yield piece;
+          }
+        };
+        result = codec.encodePieces(pieces(), r.config, transport);
+        seconds = (performance.now() - started) / 1000;
+        const image = source.image();
+        n = counter.total(image.size > 0 ? image : undefined);
+      } else {
+        let stream = wholeStream(source);
+        if (o.dataIn !== undefined) {
+          if (stream.data) throw new RvError('bad-option', `--data-in ${o.dataIn}: ${o.in} carries its data accesses already`);
+          stream = joinEtraceDataCsv(stream, new TextDecoder().decode(readInput(o.dataIn)), o.dataIn);
+        }
+        if (stream.data && stream.data.accesses.length > 0 && !codec.tracesData?.(r.config)) {
+          const why = `${r.component} does not trace data (an E-Trace component with data_trace_p = 1 does)`;
+          // Asked for by --data-in: an error. Carried by the stream: the instruction trace is still wanted.
+          if (o.dataIn !== undefined) throw new RvError('bad-option', `--data-in ${o.dataIn}: ${why}`);
+          process.stderr.write(`note: the ${stream.data.accesses.length} data accesses of ${o.in} are not encoded: ${why}\n`);
+        }
+        xlenCheck(stream.xlen);
+        const started = performance.now();
+        result = codec.encode(stream.records, r.config, stream.data ? { ...transport, data: stream.data } : transport);
+        seconds = (performance.now() - started) / 1000;
+        n = streamStats(stream.records, stream.image.size > 0 ? stream.image : undefined).instructions;
+      }
     }
     writeOutputAtomic(o.out, result.bytes);
     const bpi = n ? ((result.bytes.length * 8) / n).toFixed(3) : 'n/a';

@@ -82,6 +82,35 @@ export function streamStats(records: readonly RetirementRecord[], image?: Progra
   return s;
 }
 
+/**
+ * The retired instructions of a stream seen a piece at a time, as `streamStats` counts them: the
+ * blocks of more than one instruction (multiple retirement) are kept and counted in the image at
+ * the end, as the image of an import is complete only then.
+ */
+export class InstructionCounter {
+  private single = 0;
+  private readonly blocks: RetirementRecord[] = [];
+
+  add(records: readonly RetirementRecord[]): void {
+    for (const r of records) {
+      if (r.iretire === 0) continue;
+      if (r.iretire === 1 << r.ilastsize) this.single++;
+      else this.blocks.push(r);
+    }
+  }
+
+  /** The count, or undefined when a block cannot be split (no image, or not in it). */
+  total(image?: ProgramImage): number | undefined {
+    let n = this.single;
+    for (const r of this.blocks) {
+      const k = instructionsInBlock(r, image);
+      if (k === undefined) return undefined;
+      n += k;
+    }
+    return n;
+  }
+}
+
 /** Instructions in one block: one when the block is a single instruction, else counted in the image. */
 function instructionsInBlock(r: RetirementRecord, image?: ProgramImage): number | undefined {
   if (r.iretire === 1 << r.ilastsize) return 1;

@@ -68,9 +68,12 @@ export interface StepOptions<S extends Step> {
 const hex = (v: bigint): string => `0x${v.toString(16)}`;
 
 export class StepConverter<S extends Step = Step> {
-  readonly records: RetirementRecord[] = [];
+  /** The records made so far, or since the last `take()`. */
+  records: RetirementRecord[] = [];
   /** Instructions retired so far (records with iretire > 0). */
   retired = 0;
+  /** Records made so far, taken or not (a record's time). */
+  private made = 0;
   /** The step waiting for its successor's address. */
   private pending: S | undefined;
   /** The previous retired instruction, for sijump; undefined after a trap. */
@@ -96,6 +99,16 @@ export class StepConverter<S extends Step = Step> {
     return this.records;
   }
 
+  /**
+   * Hands over the records made since the last call (all of them at the first): a reader that
+   * passes its records on in chunks keeps none of them.
+   */
+  take(): RetirementRecord[] {
+    const taken = this.records;
+    this.records = [];
+    return taken;
+  }
+
   /** Drops the last step without converting it (a truncated conversion stops before it). */
   discardPending(): RetirementRecord[] {
     this.pending = undefined;
@@ -118,7 +131,7 @@ export class StepConverter<S extends Step = Step> {
       halted: false,
       reset: false,
       impdef: 0,
-      time: BigInt(this.records.length),
+      time: BigInt(this.made++),
       sameCycle: false,
     };
     this.records.push(record);

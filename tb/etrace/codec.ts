@@ -7,7 +7,7 @@ import type { DecodedTraceItem, TraceCodec, TraceStats } from '../../core/block.
 import { RvError } from '../../golden-model/common/errors.ts';
 import type { EtraceConfig } from '../../golden-model/etrace/config.ts';
 import { decodeStream, type TrapEntry } from '../../golden-model/etrace/decoder.ts';
-import { encodeStream } from '../../golden-model/etrace/output.ts';
+import { encodeStream, StreamEncoder } from '../../golden-model/etrace/output.ts';
 import {
   dumpStream,
   KIND_NAMES,
@@ -115,6 +115,12 @@ export const etraceCodec: TraceCodec<EtraceConfig> = {
   xlen: xlenOf,
   encode(records, config, { ready, data }) {
     const r = encodeStream(records, config, { keepPackets: false, ...(ready ? { ready } : {}), ...(data ? { data } : {}) });
+    return { bytes: r.bytes, count: r.packetCount, lost: r.dropped, stallCycles: r.stallCycles };
+  },
+  encodePieces(pieces, config, { ready }) {
+    const encoder = new StreamEncoder(config, { keepPackets: false, ...(ready ? { ready } : {}) });
+    for (const piece of pieces) for (const record of piece) encoder.push(record);
+    const r = encoder.finish();
     return { bytes: r.bytes, count: r.packetCount, lost: r.dropped, stallCycles: r.stallCycles };
   },
   tracesData: (config) => config.params.dataTrace !== undefined,

@@ -193,10 +193,16 @@ export function stripBom(text: string): string {
 export class LineCursor {
   start = 0;
   end = 0;
-  lineNo = 0;
+  lineNo: number;
   private at = 0;
 
-  constructor(readonly text: string) {}
+  /** `linesBefore`: lines of the file before `text` (a reader fed the file in pieces counts on). */
+  constructor(
+    readonly text: string,
+    linesBefore = 0,
+  ) {
+    this.lineNo = linesBefore;
+  }
 
   next(): boolean {
     const text = this.text;
@@ -223,7 +229,7 @@ export class LineCursor {
 }
 
 /** Value of a hexadecimal digit's character code, or -1. */
-function hexDigit(c: number): number {
+export function hexDigit(c: number): number {
   if (c >= 48 && c <= 57) return c - 48;
   const l = c | 32;
   return l >= 97 && l <= 102 ? l - 87 : -1;

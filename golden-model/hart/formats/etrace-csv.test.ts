@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { emptyRecord, type RetirementRecord } from '../records.ts';
-import { importEtraceCsv } from './etrace-csv.ts';
+import { EtraceCsvReader, importEtraceCsv } from './etrace-csv.ts';
 import { thrown } from './test-streams.ts';
 
 const fixture = (name: string): string => readFileSync(new URL(`./test-fixtures/${name}`, import.meta.url), 'utf8');
@@ -118,6 +118,40 @@ describe('etrace-csv import', () => {
     it('an address beyond 32 bits with xlen 32', () => {
       const e = thrown(() => importEtraceCsv('itype_0,cause,tval,priv,iaddr_0,iretire_0,ilastsize_0\n0,0,0,3,180000000,1,1\n', 'bad.csv', { xlen: 32 }));
       expect(e.message).toBe('value "180000000" in column iaddr_0 does not fit in 32 bits (xlen 32)');
+    });
+  });
+
+  describe('read in pieces (EtraceCsvReader, as rvtrace encode reads a file)', () => {
+    const text = 'itype_0,cause,tval,priv,iaddr_0,iretire_0,ilastsize_0\n0,0,0,3,1000,1,1\n5,0,0,3,1004,1,1\n0,0,0,3,2000,1,0\n0,0,0,3,2002,1,0\n';
+    /** The text fed a line at a time, the records taken after each. */
+    const byLine = (t: string): RetirementRecord[] => {
+      const reader = new EtraceCsvReader('p.csv');
+      const out: RetirementRecord[] = [];
+      for (const line of t.split(/(?<=\n)/)) {
+        reader.feed(line);
+        out.push(...reader.take());
+      }
+      return [...out, ...reader.finish().records];
+    };
+
+    it('gives the records of the whole import, the cycle count going on across pieces', () => {
+      // time is the line's cycle number from 0: the fourth line is cycle 3 whatever piece holds it.
+      expect(byLine(text).map((x) => [x.iaddr, x.itype, x.time])).toEqual([
+        [0x1000n, 0, 0n],
+        [0x1004n, 5, 1n],
+        [0x2000n, 0, 2n],
+        [0x2002n, 0, 3n],
+      ]);
+      expect(byLine(text)).toEqual(importEtraceCsv(text, 'p.csv').records);
+    });
+
+    it('names the line of the file in an error of a later piece, and refuses an empty file', () => {
+      const e = thrown(() => byLine(text + '0,0,0,9,2004,1,0\n'));
+      expect(e.message).toBe('bad priv value "9", expected a privilege level 0-7');
+      expect(e.location).toEqual({ file: 'p.csv', line: 6 });
+      expect(thrown(() => new EtraceCsvReader('e.csv').finish()).message).toBe(
+        'empty file, expected the etrace-csv header (itype_0,cause,tval,priv,iaddr_0,iretire_0,ilastsize_0, ...)',
+      );
     });
   });
 });

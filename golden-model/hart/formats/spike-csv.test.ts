@@ -1,8 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { emptyRecord, type RetirementRecord } from '../records.ts';
-import { importSpikeCsv } from './spike-csv.ts';
+import { importSpikeCsv, SpikeCsvReader } from './spike-csv.ts';
 import { thrown } from './test-streams.ts';
+import { spikeCsvChunks } from './synthetic.ts';
+import { generateStimulus } from '../stimulus/generate.ts';
+import { defaultKnobs } from '../stimulus/knobs.ts';
 
 const fixture = (name: string): string => readFileSync(new URL(`./test-fixtures/${name}`, import.meta.url), 'utf8');
 
@@ -112,5 +115,68 @@ describe('spike-csv import', () => {
       expect(e.message).toBe(message);
       expect(e.location).toEqual({ file: 'bad.csv', line });
     });
+  });
+
+  describe('read in pieces (SpikeCsvReader, as rvtrace encode reads a file)', () => {
+    /** The text cut after every `every`-th line, each piece fed and its records taken at once. */
+    const inPieces = (text: string, every: number): { records: RetirementRecord[]; takes: number[] } => {
+      const lines = text.split(/(?<=\n)/);
+      const reader = new SpikeCsvReader('p.csv');
+      const records: RetirementRecord[] = [];
+      const takes: number[] = [];
+      for (let i = 0; i < lines.length; i += every) {
+        reader.feed(lines.slice(i, i + every).join(''));
+        const taken = reader.take();
+        takes.push(taken.length);
+        records.push(...taken);
+      }
+      const rest = reader.finish();
+      records.push(...rest.records);
+      takes.push(rest.records.length);
+      return { records, takes };
+    };
+
+    it('gives the records of the whole import, whatever the pieces, each handed over once', () => {
+      const text = fixture('spike-rv64.csv');
+      const whole = importSpikeCsv(text, 'p.csv').records;
+      expect(whole).toHaveLength(21); // the fixture's 21 records, worked out above
+      for (const every of [1, 2, 3, 7, 1000]) expect(inPieces(text, every).records, `pieces of ${every} lines`).toEqual(whole);
+      // A row becomes a step when the next row is read, and a step a record when the next step is
+      // known: the first record comes with the third row (line 4).
+      expect(inPieces(text, 2).takes[0]).toBe(0);
+      expect(inPieces(text, 1).takes.slice(0, 5)).toEqual([0, 0, 0, 1, 1]);
+    });
+
+    it('counts lines across pieces: an error names the line of the file', () => {
+      const text = HEADER + '1,1000,13,3,0,0,0,0\n1,1004,13,3,0,0,0,0\n1,1008,13,3,0,0,0,0\n1,100z,13,3,0,0,0,0\n';
+      for (const every of [1, 2, 4]) {
+        const e = thrown(() => inPieces(text, every));
+        expect(e.message).toBe('bad hex value "100z" in column ADDRESS, expected hexadecimal digits without 0x');
+        expect(e.location).toEqual({ file: 'p.csv', line: 5 });
+      }
+    });
+
+    it('refuses an empty file and a wrong header as the whole import does', () => {
+      const empty = new SpikeCsvReader('e.csv');
+      expect(thrown(() => empty.finish()).message).toBe('wrong spike-csv header "", expected VALID,ADDRESS,INSN,PRIVILEGE,EXCEPTION,ECAUSE,TVAL,INTERRUPT');
+      const wrong = new SpikeCsvReader('w.csv');
+      expect(thrown(() => wrong.feed('A,B\n1,2\n')).location).toEqual({ file: 'w.csv', line: 1 });
+    });
+  });
+
+  it('reads a line the same whether it is in the common form or not (one-pass reading and general reading)', () => {
+    // The stimulus file is all common form; a space before each comma sends every line to the
+    // general reading, upper-case digits with leading zeros keep them in the one-pass reading.
+    const csv = spikeCsvChunks(generateStimulus(defaultKnobs(), 3, 5000)).join('');
+    const [header, ...rows] = csv.split('\n');
+    const spaced = [header, ...rows.map((l) => l.replaceAll(',', ' ,'))].join('\n');
+    const upper = [header, ...rows.map((l) => l.split(',').map((x) => (x === '' ? x : `000${x.toUpperCase()}`)).join(','))].join('\n');
+    const common = importSpikeCsv(csv, 'a.csv');
+    expect(common.records.length).toBeGreaterThan(5000);
+    for (const variant of [spaced, upper]) {
+      const other = importSpikeCsv(variant, 'a.csv');
+      expect(other.records).toEqual(common.records);
+      expect(other.image.segments).toEqual(common.image.segments);
+    }
   });
 });

@@ -24,10 +24,11 @@
  */
 import { RvError } from '../../common/errors.ts';
 import { ImageBuilder } from '../image.ts';
+import type { RetirementRecord } from '../records.ts';
 import type { RetirementStream, Xlen } from '../stream.ts';
 import { classify, type InstructionInfo } from '../isa/classify.ts';
 import { FETCH_FAULTS, type Step, StepConverter } from '../steps.ts';
-import { LineCursor, MAX_U32, stripBom } from './common.ts';
+import { big, hexDigit, LineCursor, MAX_U32, stripBom } from './common.ts';
 import { CsvLine } from './csv.ts';
 
 export const SPIKE_CSV_HEADER = 'VALID,ADDRESS,INSN,PRIVILEGE,EXCEPTION,ECAUSE,TVAL,INTERRUPT';
@@ -65,61 +66,204 @@ interface Seen {
 }
 
 export function importSpikeCsv(text: string, fileName: string, opts: SpikeCsvOptions = {}): RetirementStream {
-  const xlen: Xlen = opts.xlen ?? 64;
-  const lines = new LineCursor(stripBom(text));
-  const header = (lines.next() ? lines.line() : '').split(',').map((c) => c.trim()).join(',');
-  if (header.toUpperCase() !== SPIKE_CSV_HEADER) {
-    throw new RvError('bad-header', `wrong spike-csv header "${header}", expected ${SPIKE_CSV_HEADER}`, { file: fileName, line: 1 });
-  }
-  /** Errors about a row that was read earlier (conversion lags one row behind reading). */
-  const err = (message: string, line: number): never => {
-    throw new RvError('bad-value', message, { file: fileName, line });
-  };
+  const reader = new SpikeCsvReader(fileName, opts);
+  reader.feed(text);
+  return reader.finish();
+}
 
-  const v = new CsvLine(fileName, COLUMNS, xlen);
-  const steps = new StepConverter(xlen);
-  const image = new ImageBuilder();
-  const seen = new Map<number | string, Seen>();
+/**
+ * The spike-csv import a piece of the file at a time, for a caller that passes the records on as
+ * they come (`rvtrace encode` keeps no more than a piece of a long trace in memory). `feed` takes
+ * the file's text in order, each piece ending at the end of a line (or of the file); `take` hands
+ * over the records made so far; `finish` converts the last row and returns the stream, with the
+ * records not taken. `importSpikeCsv` is one `feed` of the whole text.
+ */
+export class SpikeCsvReader {
+  readonly xlen: Xlen;
+  private readonly err: (message: string, line: number) => never;
+  private readonly v: CsvLine;
+  private readonly steps: StepConverter;
+  private readonly image = new ImageBuilder();
+  private readonly seen = new Map<number | string, Seen>();
+  /**
+   * Rows are turned into steps one row late (after the next row was read), as before the
+   * conversion was shared, so that a malformed row is reported before a bad INSN on the row above
+   * it. Two rows and two steps are used in turn, not one object per line: the converter keeps only
+   * the step it was last given.
+   */
+  private readonly rows: Row[] = [newRow(), newRow()];
+  private readonly stepObjects: Step[] = [newStep(), newStep()];
+  private turn = 0;
+  private pending: Row | undefined;
+  /** Lines read so far (the header included). */
+  private lineNo = 0;
+
+  constructor(
+    private readonly fileName: string,
+    opts: SpikeCsvOptions = {},
+  ) {
+    this.xlen = opts.xlen ?? 64;
+    /** Errors about a row that was read earlier (conversion lags one row behind reading). */
+    this.err = (message: string, line: number): never => {
+      throw new RvError('bad-value', message, { file: fileName, line });
+    };
+    this.v = new CsvLine(fileName, COLUMNS, this.xlen);
+    this.steps = new StepConverter(this.xlen);
+  }
+
+  /** Reads the lines of `text`, the next piece of the file (it ends at a line end or the file's end). */
+  feed(text: string): void {
+    const lines = new LineCursor(this.lineNo === 0 ? stripBom(text) : text, this.lineNo);
+    if (this.lineNo === 0) {
+      if (text.length === 0) return;
+      this.header(lines.next() ? lines.line() : '');
+    }
+    const v = this.v;
+    const seen = this.seen;
+    const rows = this.rows;
+    while (lines.next()) {
+      const row = rows[this.turn]!;
+      const quick = this.quickRow(lines.text, lines.start, lines.end, row);
+      if (quick === 0) continue; // VALID 0
+      if (quick < 0) {
+        // Anything but the common form: the general reading, which names what is wrong.
+        if (lines.blank()) continue;
+        v.line = lines.lineNo;
+        v.scan(lines.text, lines.start, lines.end);
+        if (v.count !== COLUMNS.length) v.fail(`line has ${v.count} values, expected ${COLUMNS.length} (${SPIKE_CSV_HEADER})`);
+        if (v.small(0, 1, '0 or 1') === 0) continue;
+        // The address as a number keys the cache, whose entry also holds its bigint: loops repeat
+        // addresses, so most rows make no bigint for ADDRESS.
+        const n = v.addrNumber(1);
+        const key = n >= 0 ? n : v.value(1);
+        const known = seen.get(key);
+        row.key = key;
+        row.addr = known !== undefined ? known.addr : v.addr(1);
+        row.insn = v.small(2, MAX_U32, 'an instruction encoding of at most 32 bits');
+        row.priv = v.small(3, 7, 'a privilege level 0-7');
+        row.exception = v.small(4, 1, '0 or 1') === 1;
+        row.cause = v.cause(5);
+        row.tval = v.addr(6);
+        row.interrupt = v.small(7, 1, '0 or 1') === 1;
+      }
+      row.line = lines.lineNo;
+      if (this.pending) this.steps.push(this.step(this.pending, this.stepObjects[this.turn]!));
+      this.pending = row;
+      this.turn ^= 1;
+    }
+    this.lineNo = lines.lineNo;
+  }
+
+  /** The values of a line in the common form, as quickRow reads them. */
+  private readonly values = new Float64Array(COLUMNS.length);
+
+  /**
+   * A line in the common form: eight values of hexadecimal digits (at most 13 after leading zeros,
+   * so exact as numbers), no white space, each in its column's range (VALID, EXCEPTION and
+   * INTERRUPT 0 or 1, PRIVILEGE 0-7, INSN 32 bits, ECAUSE without the interrupt flag, ADDRESS and
+   * TVAL within XLEN), read in one pass over its characters into `row`. Returns 1, or 0 for VALID
+   * 0, or -1 for any other line: the general reading then gives the same values or the error.
+   */
+  private quickRow(text: string, start: number, end: number, row: Row): number {
+    const values = this.values;
+    let column = 0;
+    let value = 0;
+    let digits = 0;
+    for (let i = start; i < end; i++) {
+      const c = text.charCodeAt(i);
+      if (c === 44 /* , */) {
+        if (digits === 0 || column === 7) return -1;
+        values[column++] = value;
+        value = 0;
+        digits = 0;
+        continue;
+      }
+      const d = hexDigit(c);
+      // A 14th digit after leading zeros could round: left to the general reading.
+      if (d < 0 || value >= 2 ** 48) return -1;
+      value = value * 16 + d;
+      digits++;
+    }
+    if (digits === 0 || column !== 7) return -1;
+    values[7] = value;
+    const xlenMax = this.xlen === 32 ? MAX_U32 : Number.MAX_SAFE_INTEGER;
+    const valid = values[0]!;
+    const address = values[1]!;
+    const insn = values[2]!;
+    const priv = values[3]!;
+    const exception = values[4]!;
+    const cause = values[5]!;
+    const tval = values[6]!;
+    const interrupt = values[7]!;
+    if (valid > 1 || address > xlenMax || insn > MAX_U32 || priv > 7 || exception > 1 || cause >= 0x8000_0000 || tval > xlenMax || interrupt > 1) return -1;
+    if (valid === 0) return 0;
+    const known = this.seen.get(address);
+    row.key = address;
+    row.addr = known !== undefined ? known.addr : big(address);
+    row.insn = insn;
+    row.priv = priv;
+    row.exception = exception === 1;
+    row.cause = cause;
+    row.tval = big(tval);
+    row.interrupt = interrupt === 1;
+    return 1;
+  }
+
+  /** The records made since the last call (a record is made when the row after it was read). */
+  take(): RetirementRecord[] {
+    return this.steps.take();
+  }
+
+  /** Converts the last row; the stream's records are those not taken. */
+  finish(): RetirementStream {
+    if (this.lineNo === 0) this.header('');
+    if (this.pending) this.steps.push(this.step(this.pending, this.stepObjects[this.turn]!));
+    this.pending = undefined;
+    return { xlen: this.xlen, retiresPerCycle: 1, image: this.image.build(), records: this.steps.finish() };
+  }
+
+  private header(line: string): void {
+    const header = line.split(',').map((c) => c.trim()).join(',');
+    if (header.toUpperCase() !== SPIKE_CSV_HEADER) {
+      throw new RvError('bad-header', `wrong spike-csv header "${header}", expected ${SPIKE_CSV_HEADER}`, { file: this.fileName, line: 1 });
+    }
+  }
 
   /** The row's instruction (classified, and put into the image once per address). */
-  const instruction = (row: Row): Seen => {
-    const known = seen.get(row.key);
+  private instruction(row: Row): Seen {
+    const known = this.seen.get(row.key);
     if (known !== undefined && known.insn === row.insn) return known;
+    const xlen = this.xlen;
     let info: InstructionInfo;
     try {
       info = classify(row.insn, row.addr, xlen);
     } catch (e) {
       // Encodings longer than 32 bits: the classifier says why.
-      return err(`INSN ${row.insn.toString(16)}: ${(e as Error).message}`, row.line);
+      return this.err(`INSN ${row.insn.toString(16)}: ${(e as Error).message}`, row.line);
     }
     if (info.length === 2 && row.insn > 0xffff) {
-      err(`INSN ${row.insn.toString(16)} is a 16-bit encoding (low bits not 11) but has more than 16 bits`, row.line);
+      this.err(`INSN ${row.insn.toString(16)} is a 16-bit encoding (low bits not 11) but has more than 16 bits`, row.line);
     }
-    if (image.put(row.addr, row.insn, info.length) === 'conflict') {
+    if (this.image.put(row.addr, row.insn, info.length) === 'conflict') {
       const end = row.addr + BigInt(info.length);
-      const other = [...seen.values()].find((x) => x.addr < end && row.addr < x.addr + BigInt(x.info.length));
+      const other = [...this.seen.values()].find((x) => x.addr < end && row.addr < x.addr + BigInt(x.info.length));
       const where = other !== undefined ? ` on line ${other.line}` : '';
-      err(
+      this.err(
         `instruction ${row.insn.toString(16)} at ${row.addr.toString(16)} conflicts with the instruction executed there${where} (the image cannot hold self-modifying code)`,
         row.line,
       );
     }
     const entry: Seen = { addr: row.addr, insn: row.insn, info, line: row.line, next: BigInt.asUintN(xlen, row.addr + BigInt(info.length)) };
-    seen.set(row.key, entry);
+    this.seen.set(row.key, entry);
     return entry;
-  };
+  }
 
-  /**
-   * The step of a row. Rows are turned into steps one row late (after the next row was read), as
-   * before the conversion was shared, so that a malformed row is reported before a bad INSN on the
-   * row above it. Two rows and two steps are used in turn, not one object per line: the converter
-   * keeps only the step it was last given.
-   */
-  const step = (row: Row, into: Step): Step => {
+  /** The step of a row, written into `into`. */
+  private step(row: Row, into: Step): Step {
     // Nothing was fetched for an interrupt or a fetch fault: INSN is not looked at. Anything else
     // was fetched and decoded, so its bytes are known, retired or not.
     const fetched = !(row.interrupt || (row.exception && FETCH_FAULTS.has(row.cause)));
-    const insn = fetched ? instruction(row) : undefined;
+    const insn = fetched ? this.instruction(row) : undefined;
     into.addr = row.addr;
     into.info = insn?.info;
     into.successor = insn?.next;
@@ -129,40 +273,8 @@ export function importSpikeCsv(text: string, fileName: string, opts: SpikeCsvOpt
     into.tval = row.tval;
     into.line = row.line;
     return into;
-  };
-  const newRow = (): Row => ({ line: 0, key: 0, addr: 0n, insn: 0, priv: 0, exception: false, cause: 0, tval: 0n, interrupt: false });
-  const newStep = (): Step => ({ addr: 0n, info: undefined, successor: undefined, priv: 0, trap: undefined, cause: 0, tval: 0n, line: 0 });
-  const rows = [newRow(), newRow()];
-  const stepObjects = [newStep(), newStep()];
-  let turn = 0;
-
-  let pending: Row | undefined;
-  while (lines.next()) {
-    if (lines.blank()) continue;
-    v.line = lines.lineNo;
-    v.scan(lines.text, lines.start, lines.end);
-    if (v.count !== COLUMNS.length) v.fail(`line has ${v.count} values, expected ${COLUMNS.length} (${SPIKE_CSV_HEADER})`);
-    if (v.small(0, 1, '0 or 1') === 0) continue;
-    // The address as a number keys the cache, whose entry also holds its bigint: loops repeat
-    // addresses, so most rows make no bigint for ADDRESS.
-    const n = v.addrNumber(1);
-    const key = n >= 0 ? n : v.value(1);
-    const known = seen.get(key);
-    const row = rows[turn]!;
-    row.line = v.line;
-    row.key = key;
-    row.addr = known !== undefined ? known.addr : v.addr(1);
-    row.insn = v.small(2, MAX_U32, 'an instruction encoding of at most 32 bits');
-    row.priv = v.small(3, 7, 'a privilege level 0-7');
-    row.exception = v.small(4, 1, '0 or 1') === 1;
-    row.cause = v.cause(5);
-    row.tval = v.addr(6);
-    row.interrupt = v.small(7, 1, '0 or 1') === 1;
-    if (pending) steps.push(step(pending, stepObjects[turn]!));
-    pending = row;
-    turn ^= 1;
   }
-  if (pending) steps.push(step(pending, stepObjects[turn]!));
-
-  return { xlen, retiresPerCycle: 1, image: image.build(), records: steps.finish() };
 }
+
+const newRow = (): Row => ({ line: 0, key: 0, addr: 0n, insn: 0, priv: 0, exception: false, cause: 0, tval: 0n, interrupt: false });
+const newStep = (): Step => ({ addr: 0n, info: undefined, successor: undefined, priv: 0, trap: undefined, cause: 0, tval: 0n, line: 0 });
