@@ -17,7 +17,7 @@
 import { RvError } from '../../golden-model/common/errors.ts';
 import type { EtraceConfig } from '../../golden-model/etrace/config.ts';
 import { hasContextInput, hasTimeInput } from '../../golden-model/etrace/ports.ts';
-import { etraceApbRegsContext } from './apb-regs.ts';
+import { qualifierBuses } from './apb-regs.ts';
 import { padColumn, svLogic, svVec } from '../render.ts';
 import { IRETS_WIDTH, iretExtension, packetFields, packetWidths, returnDepthWidth, type Packet } from '../../golden-model/etrace/packet/index.ts';
 import { encapsulatedBytes, PACKER_KINDS, packerMaxBytes } from './packer.ts';
@@ -1190,31 +1190,7 @@ export function irstackContext(c: EtraceConfig, banner: string) {
   };
 }
 
-/** A run-time option bus of the qualifier: the register file's output `<name>_o`, `width` bits. */
-export interface QualifierBus {
-  readonly name: string;
-  readonly width: number;
-}
-
-/**
- * The register-file outputs etrace_filter takes: trTeInstFilters and the filter and comparator
- * fields, concatenated over the units (unit i in bits [i*W +: W]), in the register file's order.
- */
-export function qualifierBuses(c: EtraceConfig): QualifierBus[] {
-  return registerOutputs(c).filter((b) => b.name === 'i_filters' || b.name.startsWith('filter_') || b.name.startsWith('comparator_'));
-}
-
-/** Every output of the register file other than the APB read data and handshake: `<name>_o`, `width` bits. */
-export function registerOutputs(c: EtraceConfig): QualifierBus[] {
-  return etraceApbRegsContext(c, '')
-    .portLines.filter((l) => l.startsWith('output'))
-    .map((l) => {
-      const m = /^output\s+logic\s+(?:\[(\d+):0\]\s+)?(\w+)_o,?$/.exec(l.trim());
-      if (m === null) throw new Error(`registerOutputs: cannot read ${l}`);
-      return { name: m[2]!, width: m[1] === undefined ? 1 : Number(m[1]) + 1 };
-    })
-    .filter((b) => !['prdata', 'pready', 'pslverr'].includes(b.name));
-}
+export { qualifierBuses, registerOutputs, type QualifierBus } from './apb-regs.ts';
 
 /** Whether the configuration has the qualifier module etrace_filter (rtlFileNames' condition). */
 export function hasQualifier(c: EtraceConfig): boolean {

@@ -1,6 +1,6 @@
 /**
  * The data path generator (generator/etrace/data.ts): what the RTL does not implement is refused
- * with one line naming it, the packet port is wide enough for the model's longest te_data packet
+ * with one line naming it, data filters get their module, the packet port is wide enough for the model's longest te_data packet
  * of each kind, and the output is the same byte for byte from run to run. The data path's
  * behaviour is checked by co-simulation (tb/etrace/data-cosim.test.ts).
  */
@@ -20,7 +20,6 @@ describe('data path generator', () => {
   it.each([
     [['data_split_p=1'], 'split load signalling (data_split_p = 1)'],
     [['retires_p=2', 'iretire_width_p=3'], 'data trace with multiple retirement (retires_p or taken_branches_p > 1)'],
-    [['filters_p=1'], 'data filters (data trace with filters_p > 0)'],
     [['dblock_width_p=1'], 'dblock (dblock_width_p > 0)'],
   ])('refuses %s with one line naming it', (sets, what) => {
     const c = etraceConfigOf('etrace-data', sets as string[]);
@@ -34,6 +33,18 @@ describe('data path generator', () => {
     const message = (error as RvError).message;
     expect(message).toBe(`the RTL generator does not implement ${what}`);
     expect(message).not.toContain('\n');
+  });
+
+  it('with filters the data path has etrace_data_filter, which takes iaddr_lsbs_i and the filter options', () => {
+    const files = renderEtraceRtl(etraceConfigOf('etrace-data', ['filters_p=2', 'comparators_p=1', 'iaddr_lsbs_width_p=2']), banner);
+    const names = files.map((f) => f.name);
+    expect(names).toContain('etrace_data_filter.sv');
+    const top = files.find((f) => f.name === 'etrace_top.sv')!.content;
+    expect(top).toMatch(/\.iaddr_lsbs_i +\(iaddr_lsbs_i\)/);
+    expect(top).toMatch(/\.d_filters_i +\(d_filters\[1:0\]\)/);
+    expect(top).not.toMatch(/unused_data_inputs = \^\{ iaddr_lsbs_i/);
+    const without = renderEtraceRtl(etraceConfigOf('etrace-data', ['comparators_p=1']), banner).map((f) => f.name);
+    expect(without).not.toContain('etrace_data_filter.sv');
   });
 
   it('generates the same bytes every time, and nothing of the data path without data trace', () => {
