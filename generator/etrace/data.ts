@@ -31,7 +31,6 @@ export function checkDataRtlSupport(c: EtraceConfig): void {
   const d = p.dataTrace;
   if (!d) return;
   const missing: string[] = [];
-  if (d.data_split_p === 1) missing.push('split load signalling (data_split_p = 1)');
   if (p.retires_p > 1 || p.taken_branches_p > 1) missing.push('data trace with multiple retirement (retires_p or taken_branches_p > 1)');
   if (d.dblock_width_p > 0) missing.push('dblock (dblock_width_p > 0)');
   if (missing.length > 0) {
@@ -64,7 +63,32 @@ export function dataMaxPayloadBits(c: EtraceConfig): number {
     );
   }
   if (dp.data_csr_p) candidates.push(w.format + 2 + w.dataDiff + 2 * (w.csrLen + csrValue) + 12, w.format + 2 + 1 + 12);
+  if (dp.data_split_p) {
+    candidates.push(w.format + w.size + w.lrid + 1 + w.address); // load request
+    if (dp.data_atomics_p) {
+      candidates.push(
+        w.format + 3 + w.atomicSize + w.lrid + 2 + smax + value + w.address, // atomic request
+        w.format + 3 + w.atomicSize + w.lrid + w.dataDiff + w.data, // atomic request without address
+      );
+    }
+  }
   return Math.max(...candidates);
+}
+
+/** Bits of the longest split response payload (load: format, size, lrid, resp, data; atomic: format, lrid, resp, data_len, data). */
+export function dataResponseMaxPayloadBits(c: EtraceConfig): number {
+  const dp = dataPacketParams(c.params);
+  const w = dataWidths(dp);
+  const smax = Math.log2(dp.data_width_p / 8);
+  const load = w.format + w.size + w.lrid + 2 + w.data;
+  return dp.data_atomics_p ? Math.max(load, w.format + w.lrid + 2 + smax + (8 << smax)) : load;
+}
+
+/** Bytes of the longest encapsulated split response packet (0 without split loads). */
+export function dataResponseMaxBytes(c: EtraceConfig): number {
+  const p = c.params;
+  if (!p.dataTrace?.data_split_p) return 0;
+  return 1 + Math.floor(p.encap_srcid_width / 8) + Math.ceil((dataResponseMaxPayloadBits(c) + encapPrefixBits(p)) / 8);
 }
 
 /** Bytes of the longest encapsulated te_data packet, header included. */
@@ -96,8 +120,21 @@ export function dataEncoderContext(c: EtraceConfig, banner: string) {
     ratified: p.payload_layout === '2.0',
     atomics: dp.data_atomics_p === 1,
     csr: dp.data_csr_p === 1,
-    twoValues: dp.data_atomics_p === 1 || dp.data_csr_p === 1,
+    // A packet with two values: a unified atomic (a split one's request carries its operand only) or a CSR access.
+    twoValues: (dp.data_atomics_p === 1 && dp.data_split_p === 0) || dp.data_csr_p === 1,
+    amoValueHi: dp.data_atomics_p === 1 && dp.data_split_p === 0,
     noFilters: !hasDataFilter(c),
+    split: dp.data_split_p === 1,
+    lw: dp.lrid_width_p,
+    lwm1: dp.lrid_width_p - 1,
+    entries: 1 << dp.lrid_width_p,
+    entries2: 2 << dp.lrid_width_p,
+    rspbytes: dataResponseMaxBytes(c),
+    rspMsb: 8 * dataResponseMaxBytes(c) - 1,
+    rspBits: 8 * dataResponseMaxBytes(c),
+    maxMsb: 8 * dataMaxBytes(c) - 1,
+    rspUnused: dp.data_atomics_p ? 'r_c1, r_n1' : 'r_c1, r_n1, r_n0',
+    splitAtomics: dp.data_split_p === 1 && dp.data_atomics_p === 1,
     ...dataFilterConnections(c),
     isLs: dtw === 1 ? "1'b1" : `dtype_q[${dtw - 1}:1] == '0`,
     csrTop: dtw >= 3 ? svSized(dtw - 2, 1n) : '',
@@ -147,6 +184,7 @@ export function dataEncoderPorts(c: EtraceConfig): { name: string; inner: string
     opt('d_enable', 1), opt('d_trig_enable', 1), opt('no_data', 1), opt('no_address', 1), opt('data_compress', 2),
     q('dretire', 1), q('dtype', d.dtype_width_p), q('daddr', p.iaddress_width_p), q('dsize', 2), q('data', dataPortWidth(d)),
     q('d_trigger', 2, 'trigger', 'trigger_i[1:0]'), q('d_halted', 1, 'halted', 'halted_i'), q('d_reset', 1, 'reset', 'reset_i'),
+    ...(d.data_split_p ? [q('lrid', d.lrid_width_p), q('lresp', 2), q('lid', d.lrid_width_p), q('ldata', d.data_width_p)] : []),
     ...dataFilterPorts(c),
   ];
 }

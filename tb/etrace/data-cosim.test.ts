@@ -241,6 +241,92 @@ describe('E-Trace data trace co-simulation: data filters', () => {
   });
 });
 
+/**
+ * Split loads: the RTL's bytes decode to the accesses and responses the program made. Each
+ * response answers the load of its lrid before it; it is sent when that load was traced (and not
+ * under noData); a split load's request carries no value (its response does), an atomic's its
+ * operand only; under noAddress a load sends nothing but its response.
+ */
+function checkSplitDecodes(c: EtraceConfig, bytes: Uint8Array, stream: ReturnType<typeof caseStream>, passes: (a: DataAccess, r: RetirementRecord) => boolean = () => true): void {
+  const decoded = decodeDataStream(bytes, c.params);
+  const records = stream.records;
+  const o = c.options;
+  const csr = (dtype: number) => dtype >= 4 && dtype <= 6;
+  const splitPart = (dtype: number) => dtype === 0 || dtype >= 8;
+  const traced = stream.data!.accesses.filter((a) => !records[a.at]!.halted && !records[a.at]!.reset && passes(a, records[a.at]!));
+  const wantAccesses = traced
+    .filter((a) => !(a.dtype === 0 && o.noAddress && !o.noData))
+    .map((a) => ({
+      dtype: a.dtype,
+      dsize: a.dsize,
+      daddr: !o.noAddress || csr(a.dtype) ? (csr(a.dtype) ? a.daddr & 0xfffn : a.daddr) : undefined,
+      data: o.noData || a.dtype === 0 ? undefined : a.data,
+    }));
+  expect(decoded.accesses.map((a) => ({ dtype: a.dtype, dsize: a.dsize, daddr: a.daddr, data: a.data }))).toEqual(wantAccesses);
+  // The k-th response of an lrid answers the k-th load of that lrid.
+  const loadsOf = new Map<number, DataAccess[]>();
+  for (const a of stream.data!.accesses) if (splitPart(a.dtype)) loadsOf.set(a.lrid, [...(loadsOf.get(a.lrid) ?? []), a]);
+  const tracedSet = new Set(traced);
+  const wantResponses = o.noData
+    ? []
+    : stream.data!.responses
+        .filter((r) => {
+          const load = loadsOf.get(r.lid)!.shift()!;
+          return tracedSet.has(load);
+        })
+        .map((r) => (r.lresp === 2 ? { lid: r.lid, lresp: 2, ldata: r.ldata } : { lid: r.lid, lresp: 3, ldata: undefined }));
+  expect(decoded.responses.map((r) => ({ lid: r.lid, lresp: r.lresp, ldata: r.ldata }))).toEqual(wantResponses);
+  if (!o.noData) expect(wantResponses.length).toBeGreaterThan(0);
+}
+
+const SPLIT: { name: string; sets: string[]; passes?: (a: DataAccess, r: RetirementRecord) => boolean }[] = [
+  { name: 'split loads and atomics, DataCompress 3', sets: ['data_split_p=1'] },
+  { name: 'split, noAddress (responses only for loads, atomic requests without address)', sets: ['data_split_p=1', 'noAddress=1'] },
+  { name: 'split, noData (address-only requests, no responses)', sets: ['data_split_p=1', 'noData=1'] },
+  {
+    // Accesses outside M mode are filtered out: their responses must not be sent either.
+    name: 'split with a privilege data filter, RV32 1.1.1, 8 load IDs, differential only',
+    sets: [
+      'data_split_p=1',
+      'lrid_width_p=3',
+      'payload_layout=1.1.1',
+      'iaddress_width_p=32',
+      'data_width_p=32',
+      'ecause_width_p=5',
+      'DataCompress=2',
+      'filters_p=1',
+      'dFilters=1',
+      'filter0.filterEnable=1',
+      'filter0.matchPrivilege=1',
+      'filter0.matchChoicePrivilege=8',
+    ],
+    passes: (_a, r) => r.priv === 3,
+  },
+];
+
+describe('E-Trace data trace co-simulation: split loads', () => {
+  it.each(SPLIT)('$name: identical bytes (stall mode, back-pressure 0.3), decoded to the program\'s accesses and responses', async ({ name, sets, passes }) => {
+    const all = [...sets, 'stallEnable=1'];
+    const c = configOf('etrace-data', all);
+    const { r, stream } = await run(name, c, () => generated(name, 'etrace-data', all), 'etrace-data', all, 25, 0.3);
+    expect(r.mismatch?.text).toBeUndefined();
+    expect(r.actual.length).toBe(r.expected.bytes.length);
+    expect(r.holds).toBe(r.expected.stallCycles);
+    expect(stream.data!.responses.length).toBeGreaterThan(RECORDS / 20);
+    checkSplitDecodes(c, r.actual, stream, passes);
+  });
+
+  it.each([0.3, 0.85])('split without stallEnable, back-pressure %s: identical bytes, packets lost and recovered', async (backpressure) => {
+    const sets = ['data_split_p=1'];
+    const c = configOf('etrace-data', sets);
+    const { r } = await run('split, losses', c, () => generated('split, losses', 'etrace-data', sets), 'etrace-data', sets, 26, backpressure);
+    expect(r.mismatch?.text).toBeUndefined();
+    expect(r.actual.length).toBe(r.expected.bytes.length);
+    expect(r.expected.dropped).toBeGreaterThan(0);
+    expect(dataPacketsIn(c, r.actual)).toBeGreaterThan(0);
+  });
+});
+
 describe('E-Trace data trace co-simulation: the comparison catches a wrong data path', () => {
   const MUTANTS: { name: string; file: string; from: string; to: string; sets?: string[]; edit?: (a: DataAccess, n: number) => DataAccess }[] = [
     // diff of a packet with address and data: XOR data coded as differential.
@@ -258,6 +344,10 @@ describe('E-Trace data trace co-simulation: the comparison catches a wrong data 
     { name: 'a data comparator blind to daddr', file: 'etrace_data_filter.sv', from: 'default: r = d;', to: "default: r = 64'd0;", sets: FILTERED[1]!.sets },
     // The accessing instruction's address without iaddr_lsbs: the block's address.
     { name: 'iaddr_lsbs ignored', file: 'etrace_data_filter.sv', from: 'assign offset   = lsbs_q - iaddr_q[3:1];', to: "assign offset   = '0;", sets: FILTERED[2]!.sets, edit: FILTERED[2]!.edit },
+    // Split loads: a response's XOR code sent as differential.
+    { name: 'a wrong split response code', file: 'etrace_data_encoder.sv', from: "(r_code == CodeXor) ? 2'b01 : 2'b11", to: "(r_code == CodeXor) ? 2'b11 : 2'b11", sets: ['data_split_p=1'] },
+    // Split loads: the response coded against the history before its cycle's access changed it.
+    { name: 'a split response blind to its cycle\'s access', file: 'etrace_data_encoder.sv', from: '.prev_i       (value_mid[r_s*Dw +: Dw]),\n    .prev_valid_i (data_valid_mid[r_s]),', to: '.prev_i       (value_q[r_s*Dw +: Dw]),\n    .prev_valid_i (data_valid_q[r_s]),', sets: ['data_split_p=1'] },
     // A latching data comparator that never lets go.
     { name: 'a data latch never cleared', file: 'etrace_data_filter.sv', from: 'latch_next[j] = w_latched & ~w_s;', to: 'latch_next[j] = w_latched;', sets: FILTERED[2]!.sets, edit: FILTERED[2]!.edit },
   ];
