@@ -318,3 +318,29 @@ export function etraceApbRegsOutputs(c: EtraceConfig): string[] {
     .map((l) => l.replace(/,$/, '').trim().split(/\s+/).pop()!)
     .filter((n) => !apb.has(n));
 }
+
+/** A run-time option bus of the qualifier: the register file's output `<name>_o`, `width` bits. */
+export interface QualifierBus {
+  readonly name: string;
+  readonly width: number;
+}
+
+/**
+ * The register-file outputs etrace_filter takes: trTeInstFilters and the filter and comparator
+ * fields, concatenated over the units (unit i in bits [i*W +: W]), in the register file's order.
+ */
+export function qualifierBuses(c: EtraceConfig): QualifierBus[] {
+  return registerOutputs(c).filter((b) => b.name === 'i_filters' || b.name.startsWith('filter_') || b.name.startsWith('comparator_'));
+}
+
+/** Every output of the register file other than the APB read data and handshake: `<name>_o`, `width` bits. */
+export function registerOutputs(c: EtraceConfig): QualifierBus[] {
+  return etraceApbRegsContext(c, '')
+    .portLines.filter((l) => l.startsWith('output'))
+    .map((l) => {
+      const m = /^output\s+logic\s+(?:\[(\d+):0\]\s+)?(\w+)_o,?$/.exec(l.trim());
+      if (m === null) throw new Error(`registerOutputs: cannot read ${l}`);
+      return { name: m[2]!, width: m[1] === undefined ? 1 : Number(m[1]) + 1 };
+    })
+    .filter((b) => !['prdata', 'pready', 'pslverr'].includes(b.name));
+}

@@ -17,11 +17,11 @@
 import { RvError } from '../../golden-model/common/errors.ts';
 import type { EtraceConfig } from '../../golden-model/etrace/config.ts';
 import { hasContextInput, hasTimeInput } from '../../golden-model/etrace/ports.ts';
-import { etraceApbRegsContext } from './apb-regs.ts';
+import { qualifierBuses } from './apb-regs.ts';
 import { padColumn, svLogic, svVec } from '../render.ts';
 import { IRETS_WIDTH, iretExtension, packetFields, packetWidths, returnDepthWidth, type Packet } from '../../golden-model/etrace/packet/index.ts';
 import { encapsulatedBytes, PACKER_KINDS, packerMaxBytes } from './packer.ts';
-import { checkDataRtlSupport, dataEncoderPorts, dataMaxBytes } from './data.ts';
+import { checkDataRtlSupport, dataEncoderPorts, dataMaxBytes, dataResponseMaxBytes } from './data.ts';
 
 /** A descriptor field of the packer: its name (port `<name>_i`) and width for a configuration (0 = absent). */
 export interface DescriptorField {
@@ -115,7 +115,8 @@ export function coreSizes(c: EtraceConfig): CoreSizes {
   // trace_lost support.
   const stepBytes = supportLen + Math.max(maxLen, supportLen) + Math.max(sf2Len, supportLen);
   // With data trace the cycle's data packet comes between the steps' packets and post.
-  const wrBytes = stepsPerCycle(c) * stepBytes + (c.params.dataTrace ? dataMaxBytes(c) : 0) + supportLen;
+  // With split loads a response packet follows it.
+  const wrBytes = stepsPerCycle(c) * stepBytes + (c.params.dataTrace ? dataMaxBytes(c) + dataResponseMaxBytes(c) : 0) + supportLen;
   return {
     maxLen,
     supportLen,
@@ -1052,6 +1053,8 @@ export function encoderContext(c: EtraceConfig, banner: string, packerInstance: 
   if (data) {
     const db = dataMaxBytes(c);
     writeParts.splice(stepIndexes.length, 0, { take: 'take_dat', bytes: ext('dat_bytes', 8 * db, 8 * s.wrBytes), len: ext('dat_len', 6, s.wrLenWidth) });
+    const rb = dataResponseMaxBytes(c);
+    if (rb > 0) writeParts.splice(stepIndexes.length + 1, 0, { take: 'take_rsp', bytes: ext('rsp_bytes', 8 * rb, 8 * s.wrBytes), len: ext('rsp_len', 6, s.wrLenWidth) });
   }
   const groups = Array.from({ length: groupsPerCycle(c) }, (_v, g) => g);
 
@@ -1067,6 +1070,9 @@ export function encoderContext(c: EtraceConfig, banner: string, packerInstance: 
     viewsNeed: data ? 'views_need' : `s${steps}_need`,
     dataTrace: data,
     datBytes: data ? dataMaxBytes(c) : 0,
+    dataSplit: dataResponseMaxBytes(c) > 0,
+    rspBytes: dataResponseMaxBytes(c),
+    rspLenPad: zeroExtend('rsp_len', 6, s.chainWidth),
     dataPortLines: data ? dataEncoderPorts(c).map((q) => `input  ${svLogic(q.width)} ${q.name}_i,`) : [],
     dataConns: data
       ? (() => {
@@ -1190,31 +1196,7 @@ export function irstackContext(c: EtraceConfig, banner: string) {
   };
 }
 
-/** A run-time option bus of the qualifier: the register file's output `<name>_o`, `width` bits. */
-export interface QualifierBus {
-  readonly name: string;
-  readonly width: number;
-}
-
-/**
- * The register-file outputs etrace_filter takes: trTeInstFilters and the filter and comparator
- * fields, concatenated over the units (unit i in bits [i*W +: W]), in the register file's order.
- */
-export function qualifierBuses(c: EtraceConfig): QualifierBus[] {
-  return registerOutputs(c).filter((b) => b.name === 'i_filters' || b.name.startsWith('filter_') || b.name.startsWith('comparator_'));
-}
-
-/** Every output of the register file other than the APB read data and handshake: `<name>_o`, `width` bits. */
-export function registerOutputs(c: EtraceConfig): QualifierBus[] {
-  return etraceApbRegsContext(c, '')
-    .portLines.filter((l) => l.startsWith('output'))
-    .map((l) => {
-      const m = /^output\s+logic\s+(?:\[(\d+):0\]\s+)?(\w+)_o,?$/.exec(l.trim());
-      if (m === null) throw new Error(`registerOutputs: cannot read ${l}`);
-      return { name: m[2]!, width: m[1] === undefined ? 1 : Number(m[1]) + 1 };
-    })
-    .filter((b) => !['prdata', 'pready', 'pslverr'].includes(b.name));
-}
+export { qualifierBuses, registerOutputs, type QualifierBus } from './apb-regs.ts';
 
 /** Whether the configuration has the qualifier module etrace_filter (rtlFileNames' condition). */
 export function hasQualifier(c: EtraceConfig): boolean {

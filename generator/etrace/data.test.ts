@@ -1,6 +1,6 @@
 /**
  * The data path generator (generator/etrace/data.ts): what the RTL does not implement is refused
- * with one line naming it, the packet port is wide enough for the model's longest te_data packet
+ * with one line naming it, data filters get their module, the packet port is wide enough for the model's longest te_data packet
  * of each kind, and the output is the same byte for byte from run to run. The data path's
  * behaviour is checked by co-simulation (tb/etrace/data-cosim.test.ts).
  */
@@ -11,16 +11,14 @@ import { packData, type DataKind } from '../../golden-model/etrace/data/packets.
 import { dataPacketParams, dataWidths } from '../../golden-model/etrace/data/params.ts';
 import { encapsulate, MSG_TYPE } from '../../golden-model/etrace/packet/encapsulate.ts';
 import { etraceConfigOf } from '../../blocks/testing.ts';
-import { dataMaxBytes } from './data.ts';
+import { dataMaxBytes, dataResponseMaxBytes } from './data.ts';
 import { renderEtraceRtl } from './rtl.ts';
 
 const banner = { component: 'etrace-data', inputHash: 'test', sets: [] };
 
 describe('data path generator', () => {
   it.each([
-    [['data_split_p=1'], 'split load signalling (data_split_p = 1)'],
     [['retires_p=2', 'iretire_width_p=3'], 'data trace with multiple retirement (retires_p or taken_branches_p > 1)'],
-    [['filters_p=1'], 'data filters (data trace with filters_p > 0)'],
     [['dblock_width_p=1'], 'dblock (dblock_width_p > 0)'],
   ])('refuses %s with one line naming it', (sets, what) => {
     const c = etraceConfigOf('etrace-data', sets as string[]);
@@ -34,6 +32,18 @@ describe('data path generator', () => {
     const message = (error as RvError).message;
     expect(message).toBe(`the RTL generator does not implement ${what}`);
     expect(message).not.toContain('\n');
+  });
+
+  it('with filters the data path has etrace_data_filter, which takes iaddr_lsbs_i and the filter options', () => {
+    const files = renderEtraceRtl(etraceConfigOf('etrace-data', ['filters_p=2', 'comparators_p=1', 'iaddr_lsbs_width_p=2']), banner);
+    const names = files.map((f) => f.name);
+    expect(names).toContain('etrace_data_filter.sv');
+    const top = files.find((f) => f.name === 'etrace_top.sv')!.content;
+    expect(top).toMatch(/\.iaddr_lsbs_i +\(iaddr_lsbs_i\)/);
+    expect(top).toMatch(/\.d_filters_i +\(d_filters\[1:0\]\)/);
+    expect(top).not.toMatch(/unused_data_inputs = \^\{ iaddr_lsbs_i/);
+    const without = renderEtraceRtl(etraceConfigOf('etrace-data', ['comparators_p=1']), banner).map((f) => f.name);
+    expect(without).not.toContain('etrace_data_filter.sv');
   });
 
   it('generates the same bytes every time, and nothing of the data path without data trace', () => {
@@ -71,6 +81,16 @@ describe('data path generator', () => {
         ['amo-data', { format: 6n, subtype: 6n, size: atomicSize, diff: ones(w.dataDiff), op_len: n, operand: value, data: ones(w.data - 1) }],
       );
     }
+    if (dp.data_split_p) {
+      const lrid = ones(w.lrid);
+      kinds.push(['load-req', { format: 1n, size: BigInt(s), lrid, diff: 1n, address }]);
+      if (dp.data_atomics_p) {
+        kinds.push(
+          ['amo-req', { format: 6n, subtype: 6n, size: atomicSize, lrid, diff: 3n, op_len: n, operand: value, address }],
+          ['amo-req-noaddr', { format: 6n, subtype: 6n, size: atomicSize, lrid, diff: ones(w.dataDiff), operand: ones(w.data - 1) }],
+        );
+      }
+    }
     if (dp.data_csr_p) {
       kinds.push(
         ['csr', { format: 5n, subtype: 2n, diff: ones(w.dataDiff), data_len: csrLen, data: csrValue, addr_msbs: 0x2fn, op_len: csrLen, operand: csrValue, addr_lsbs: 0x1fn }],
@@ -80,8 +100,35 @@ describe('data path generator', () => {
     return Math.max(...kinds.map(([kind, f]) => encapsulate(packData({ kind, f }, w, dp.payload_layout), c.params, { msgType: MSG_TYPE.data }).length));
   }
 
+  /** The longest split response the model can make: okay, the widest value, all ones (a 0 on top). */
+  function longestResponse(c: EtraceConfig): number {
+    const dp = dataPacketParams(c.params);
+    const w = dataWidths(dp);
+    const ones = (bits: number): bigint => (1n << BigInt(bits)) - 1n;
+    const s = Math.log2(dp.data_width_p / 8);
+    const atomicSize = dp.payload_layout === '2.0' ? s : s - 2;
+    const lrid = ones(w.lrid);
+    const lengths = [encapsulate(packData({ kind: 'load-resp', f: { format: 4n, size: BigInt(s), lrid, resp: 3n, data: ones(w.data - 1) } }, w, dp.payload_layout), c.params, { msgType: MSG_TYPE.data }).length];
+    if (dp.data_atomics_p) {
+      const f = { format: 7n, lrid, resp: 3n, data_len: BigInt((8 << s) / 8 - 1), data: ones((8 << s) - 1) };
+      lengths.push(encapsulate(packData({ kind: 'amo-resp', f }, w, dp.payload_layout, atomicSize), c.params, { msgType: MSG_TYPE.data }).length);
+    }
+    return Math.max(...lengths);
+  }
+
+  it.each([
+    ['etrace-data', ['data_split_p=1']],
+    ['etrace-data', ['data_split_p=1', 'lrid_width_p=8', 'payload_layout=1.1.1', 'iaddress_width_p=32', 'data_width_p=32', 'ecause_width_p=5']],
+    ['etrace-data', ['data_split_p=1', 'dtype_width_p=1', 'data_atomics_p=0', 'data_csr_p=0', 'encap_srcid_width=12']],
+  ])('%s %s: the response port holds the longest split response the model makes, with not a byte to spare', (component, sets) => {
+    const c = etraceConfigOf(component, sets as string[]);
+    expect(dataResponseMaxBytes(c)).toBe(longestResponse(c));
+  });
+
   it.each([
     ['etrace-data', []],
+    ['etrace-data', ['data_split_p=1', 'lrid_width_p=8']],
+    ['etrace-data', ['data_split_p=1', 'noAddress=1', 'lrid_width_p=5', 'payload_layout=1.1.1', 'iaddress_width_p=32', 'data_width_p=32', 'ecause_width_p=5']],
     ['etrace-rv64-full', []],
     ['etrace-data', ['payload_layout=1.1.1', 'iaddress_width_p=32', 'data_width_p=32', 'ecause_width_p=5']],
     ['etrace-data', ['dtype_width_p=1', 'data_atomics_p=0', 'data_csr_p=0', 'data_compress_p=1', 'DataCompress=1', 'encap_srcid_width=12']],

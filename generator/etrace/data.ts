@@ -6,6 +6,9 @@
  * packet. The packet formats, the compression state and the order in the byte stream are those of
  * docs/etrace-data.md; the RTL section there describes these modules.
  *
+ * With filters (filters_p > 0) etrace_data_filter applies dFilters to each access, with comparators
+ * of its own.
+ *
  * What the RTL does not implement yet is refused with a one-line error (checkDataRtlSupport).
  */
 import { RvError } from '../../golden-model/common/errors.ts';
@@ -13,7 +16,9 @@ import type { EtraceConfig } from '../../golden-model/etrace/config.ts';
 import { dataPacketParams, dataWidths, type DataParams } from '../../golden-model/etrace/data/params.ts';
 import { dataSizeWidth } from '../../golden-model/etrace/ports.ts';
 import { encapPrefixBits } from '../../golden-model/etrace/packet/params.ts';
-import { svSized } from '../render.ts';
+import { hasContextInput } from '../../golden-model/etrace/ports.ts';
+import { padColumn, svLogic, svSized, svVec } from '../render.ts';
+import { qualifierBuses } from './apb-regs.ts';
 
 /** The data parameters, or undefined without data trace. */
 export function dataTraceOf(c: EtraceConfig): DataParams | undefined {
@@ -26,9 +31,7 @@ export function checkDataRtlSupport(c: EtraceConfig): void {
   const d = p.dataTrace;
   if (!d) return;
   const missing: string[] = [];
-  if (d.data_split_p === 1) missing.push('split load signalling (data_split_p = 1)');
   if (p.retires_p > 1 || p.taken_branches_p > 1) missing.push('data trace with multiple retirement (retires_p or taken_branches_p > 1)');
-  if (p.filters_p > 0) missing.push('data filters (data trace with filters_p > 0)');
   if (d.dblock_width_p > 0) missing.push('dblock (dblock_width_p > 0)');
   if (missing.length > 0) {
     throw new RvError('invalid-component', `the RTL generator does not implement ${missing.join('; ')}`, { path: 'parameters/data_trace_p' });
@@ -60,7 +63,32 @@ export function dataMaxPayloadBits(c: EtraceConfig): number {
     );
   }
   if (dp.data_csr_p) candidates.push(w.format + 2 + w.dataDiff + 2 * (w.csrLen + csrValue) + 12, w.format + 2 + 1 + 12);
+  if (dp.data_split_p) {
+    candidates.push(w.format + w.size + w.lrid + 1 + w.address); // load request
+    if (dp.data_atomics_p) {
+      candidates.push(
+        w.format + 3 + w.atomicSize + w.lrid + 2 + smax + value + w.address, // atomic request
+        w.format + 3 + w.atomicSize + w.lrid + w.dataDiff + w.data, // atomic request without address
+      );
+    }
+  }
   return Math.max(...candidates);
+}
+
+/** Bits of the longest split response payload (load: format, size, lrid, resp, data; atomic: format, lrid, resp, data_len, data). */
+export function dataResponseMaxPayloadBits(c: EtraceConfig): number {
+  const dp = dataPacketParams(c.params);
+  const w = dataWidths(dp);
+  const smax = Math.log2(dp.data_width_p / 8);
+  const load = w.format + w.size + w.lrid + 2 + w.data;
+  return dp.data_atomics_p ? Math.max(load, w.format + w.lrid + 2 + smax + (8 << smax)) : load;
+}
+
+/** Bytes of the longest encapsulated split response packet (0 without split loads). */
+export function dataResponseMaxBytes(c: EtraceConfig): number {
+  const p = c.params;
+  if (!p.dataTrace?.data_split_p) return 0;
+  return 1 + Math.floor(p.encap_srcid_width / 8) + Math.ceil((dataResponseMaxPayloadBits(c) + encapPrefixBits(p)) / 8);
 }
 
 /** Bytes of the longest encapsulated te_data packet, header included. */
@@ -92,8 +120,22 @@ export function dataEncoderContext(c: EtraceConfig, banner: string) {
     ratified: p.payload_layout === '2.0',
     atomics: dp.data_atomics_p === 1,
     csr: dp.data_csr_p === 1,
-    twoValues: dp.data_atomics_p === 1 || dp.data_csr_p === 1,
-    noFilters: p.filters_p === 0,
+    // A packet with two values: a unified atomic (a split one's request carries its operand only) or a CSR access.
+    twoValues: (dp.data_atomics_p === 1 && dp.data_split_p === 0) || dp.data_csr_p === 1,
+    amoValueHi: dp.data_atomics_p === 1 && dp.data_split_p === 0,
+    noFilters: !hasDataFilter(c),
+    split: dp.data_split_p === 1,
+    lw: dp.lrid_width_p,
+    lwm1: dp.lrid_width_p - 1,
+    entries: 1 << dp.lrid_width_p,
+    entries2: 2 << dp.lrid_width_p,
+    rspbytes: dataResponseMaxBytes(c),
+    rspMsb: 8 * dataResponseMaxBytes(c) - 1,
+    rspBits: 8 * dataResponseMaxBytes(c),
+    maxMsb: 8 * dataMaxBytes(c) - 1,
+    rspUnused: dp.data_atomics_p ? 'r_c1, r_n1' : 'r_c1, r_n1, r_n0',
+    splitAtomics: dp.data_split_p === 1 && dp.data_atomics_p === 1,
+    ...dataFilterConnections(c),
     isLs: dtw === 1 ? "1'b1" : `dtype_q[${dtw - 1}:1] == '0`,
     csrTop: dtw >= 3 ? svSized(dtw - 2, 1n) : '',
     amoSizeField: p.payload_layout === '2.0' ? 's' : "1'(s - 2'd2)",
@@ -133,20 +175,142 @@ export function dataPackerContext(c: EtraceConfig, banner: string) {
  * drives (`inner`_i): the data options from the register file, the data access, and the sideband
  * signals of the cycle that decide whether it is traced.
  */
-export function dataEncoderPorts(c: EtraceConfig): { name: string; inner: string; width: number }[] {
-  const d = dataPacketParams(c.params);
-  const q = (name: string, width: number, inner = name) => ({ name, inner, width });
+export function dataEncoderPorts(c: EtraceConfig): { name: string; inner: string; width: number; top: string }[] {
+  const p = c.params;
+  const d = dataPacketParams(p);
+  const q = (name: string, width: number, inner = name, top = `${name}_i`) => ({ name, inner, width, top });
+  const opt = (name: string, width: number) => q(name, width, name, name);
   return [
-    q('d_enable', 1), q('d_trig_enable', 1), q('no_data', 1), q('no_address', 1), q('data_compress', 2),
-    q('dretire', 1), q('dtype', d.dtype_width_p), q('daddr', c.params.iaddress_width_p), q('dsize', 2), q('data', dataPortWidth(d)),
-    q('d_trigger', 2, 'trigger'), q('d_halted', 1, 'halted'), q('d_reset', 1, 'reset'),
+    opt('d_enable', 1), opt('d_trig_enable', 1), opt('no_data', 1), opt('no_address', 1), opt('data_compress', 2),
+    q('dretire', 1), q('dtype', d.dtype_width_p), q('daddr', p.iaddress_width_p), q('dsize', 2), q('data', dataPortWidth(d)),
+    q('d_trigger', 2, 'trigger', 'trigger_i[1:0]'), q('d_halted', 1, 'halted', 'halted_i'), q('d_reset', 1, 'reset', 'reset_i'),
+    ...(d.data_split_p ? [q('lrid', d.lrid_width_p), q('lresp', 2), q('lid', d.lrid_width_p), q('ldata', d.data_width_p)] : []),
+    ...dataFilterPorts(c),
   ];
 }
 
-/** The etrace_top port of each data interface signal and what etrace_data_encoder takes from it. */
+/**
+ * The inputs of etrace_data_filter that etrace_data_encoder passes on (none without it): the
+ * cycle's fields a data filter compares (single retirement: the one signal group's) and the
+ * options of the filters.
+ */
+function dataFilterPorts(c: EtraceConfig): { name: string; inner: string; width: number; top: string }[] {
+  if (!hasDataFilter(c)) return [];
+  const p = c.params;
+  const lsbs = dataPacketParams(p).iaddr_lsbs_width_p;
+  const q = (name: string, width: number, inner: string, top: string) => ({ name, inner, width, top });
+  // Only comparators read the addresses, the context and tval.
+  const compared =
+    p.comparators_p > 0
+      ? [
+          q('d_iaddr', p.iaddress_width_p, 'iaddr', 'iaddr_i'),
+          ...(lsbs > 0 ? [q('iaddr_lsbs', lsbs, 'iaddr_lsbs', 'iaddr_lsbs_i')] : []),
+          q('d_context', hasContextInput(c) ? p.context_width_p : 1, 'context', 'context_w'),
+          q('d_tval', p.iaddress_width_p, 'tval', 'tval_i'),
+        ]
+      : [];
+  return [
+    ...compared,
+    q('d_priv', p.privilege_width_p, 'priv', 'priv_i'),
+    ...(p.impdef_width_p > 0 ? [q('d_impdef', p.impdef_width_p, 'impdef', 'impdef_i')] : []),
+    ...dataFilterBuses(c).map((b) => q(b.name, b.width, b.name, b.name === 'd_filters' ? `d_filters[${b.width - 1}:0]` : b.name)),
+  ];
+}
+
+/** Whether the data path has etrace_data_filter: data trace with filters for dFilters to select. */
+export function hasDataFilter(c: EtraceConfig): boolean {
+  return c.params.dataTrace !== undefined && c.params.filters_p > 0;
+}
+
+/**
+ * The run-time options etrace_data_filter takes: dFilters (the bits filters_p allows) and the
+ * filter and comparator fields a data filter reads. Not the trap window's cause choice and
+ * interrupt value (a data filter asking for a window matches nothing) or the notifies.
+ */
+export function dataFilterBuses(c: EtraceConfig): { name: string; width: number }[] {
+  const unread = ['i_filters', 'filter_match_choice_ecause', 'filter_match_value_interrupt', 'comparator_p_notify', 'comparator_s_notify'];
+  return [{ name: 'd_filters', width: c.params.filters_p }, ...qualifierBuses(c).filter((b) => !unread.includes(b.name))];
+}
+
+/** Signals of etrace_top the data path leaves unread. */
 export function dataTopConnections(c: EtraceConfig): { unused: string[] } {
   const d = c.params.dataTrace;
-  return { unused: d && d.iaddr_lsbs_width_p > 0 ? ['iaddr_lsbs_i'] : [] };
+  if (!d) return { unused: [] };
+  const lsbsRead = hasDataFilter(c) && c.params.comparators_p > 0;
+  return {
+    unused: [
+      ...(d.iaddr_lsbs_width_p > 0 && !lsbsRead ? ['iaddr_lsbs_i'] : []),
+      ...(hasDataFilter(c) && c.params.filters_p < 16 ? [`d_filters[15:${c.params.filters_p}]`] : []),
+    ],
+  };
+}
+
+/** The filter's ports on etrace_data_encoder and the instance's connections. */
+function dataFilterConnections(c: EtraceConfig): { filterPortLines: string[]; filterConns: string[] } {
+  if (!hasDataFilter(c)) return { filterPortLines: [], filterConns: [] };
+  const fields = dataFilterPorts(c);
+  const types = padColumn(fields.map((q) => svLogic(q.width)));
+  const comparators = c.params.comparators_p > 0;
+  const conns: [string, string][] = [
+    ['clk_i', 'clk_i'],
+    ['rst_ni', 'rst_ni'],
+    ['advance_i', 'advance_i'],
+    ...(comparators ? [['commit_i', 'commit_i'] as [string, string]] : []),
+    ['start_i', 'start_i'],
+    ...(comparators ? [['evaluate_i', 'reaches_filters'] as [string, string]] : []),
+    ...fields.map((q): [string, string] => [`${q.inner}_i`, `${q.inner}_i`]),
+    ...(comparators ? [['daddr_i', 'daddr_q'] as [string, string]] : []),
+    ['pass_o', 'filter_pass'],
+  ];
+  const col = padColumn(conns.map(([port]) => `.${port}`));
+  return {
+    filterPortLines: fields.map((q, i) => `input  ${types[i]} ${q.inner}_i,`),
+    filterConns: conns.map(([, sig], i) => `${col[i]} (${sig})${i === conns.length - 1 ? '' : ','}`),
+  };
+}
+
+/** `x` of `from` bits zero-extended to 64. */
+const zext64 = (x: string, from: number): string => (from === 64 ? x : `{${64 - from}'d0, ${x}}`);
+
+export function dataFilterContext(c: EtraceConfig, banner: string) {
+  const p = c.params;
+  const d = dataPacketParams(p);
+  const buses = dataFilterBuses(c);
+  // Vectors even at one bit: the module indexes each unit's field.
+  const types = padColumn(buses.map((b) => `logic ${svVec(b.width)}`));
+  const names = padColumn(buses.map((b) => b.name));
+  const qnames = padColumn(buses.map((b) => `${b.name}_q`));
+  const iaw = p.iaddress_width_p;
+  const lsbs = d.iaddr_lsbs_width_p;
+  const pw = p.privilege_width_p;
+  // Bit `priv` of filter i's 8-bit privilege choice (0 beyond it, as the model's shift gives).
+  const privBit =
+    pw <= 3
+      ? `filter_match_choice_privilege[i*8 + {${32 - pw}'d0, priv_q}]`
+      : `((priv_q[${pw - 1}:3] == '0) && filter_match_choice_privilege[i*8 + {29'd0, priv_q[2:0]}])`;
+  return {
+    banner,
+    iaw,
+    lsbs,
+    ctxw: hasContextInput(c) ? p.context_width_p : 1,
+    pw,
+    impw: p.impdef_width_p,
+    nf: p.filters_p,
+    nc: p.comparators_p,
+    busPorts: buses.map((b, i) => `input  ${types[i]} ${b.name}_i,`),
+    busDecls: buses.map((b, i) => `${types[i]} ${b.name}, ${b.name}_q;`),
+    busSelects: buses.map((b, i) => `assign ${names[i]} = start_i ? ${b.name}_i : ${b.name}_q;`),
+    busResets: buses.map((_b, i) => `${qnames[i]} <= '0;`),
+    busSamples: buses.map((b, i) => `if (start_i) ${qnames[i]} <= ${b.name}_i;`),
+    iaddr64: zext64('iaddr_q', iaw),
+    iaddrFromOffset: `${zext64('iaddr_q', iaw)} + ${zext64('{offset, 1\'b0}', lsbs + 1)}`,
+    context64: zext64('context_q', hasContextInput(c) ? p.context_width_p : 1),
+    tval64: zext64('tval_q', iaw),
+    daddr64: zext64('daddr_i', iaw),
+    impdef32: p.impdef_width_p === 0 ? "32'd0" : p.impdef_width_p === 32 ? 'impdef_q' : `{${32 - p.impdef_width_p}'d0, impdef_q}`,
+    privBit,
+    compMatch: p.comparators_p === 8 ? 'comp_out' : `{${8 - p.comparators_p}'d0, comp_out}`,
+  };
 }
 
 /** For the width checks of the tests: the dsize port's width. */

@@ -53,11 +53,20 @@ const SYNTHESISED: [string, string[]][] = [
   // configurations of etrace-rv64-full leave it out.
   ['etrace-rv64-full', ['taken_branches_p=2', 'data_trace_p=0']],
   ['etrace', ['taken_branches_p=2', 'filters_p=2', 'comparators_p=2', 'encap_srcid_width=12']],
+  // Data filters (etrace_data_filter) with iaddr_lsbs and impdef.
+  ['etrace-data', ['filters_p=2', 'comparators_p=2', 'iaddr_lsbs_width_p=2', 'impdef_width_p=4']],
+  // Split loads and atomics (the outstanding-request table, the response packet).
+  ['etrace-data', ['data_split_p=1']],
 ];
 const COMPONENTS: [string, string[]][] = [
   ...SYNTHESISED,
   ['etrace-rv64-full', ['retires_p=4', 'iretire_width_p=4', 'taken_branches_p=2', 'data_trace_p=0']],
   ['etrace-2.0', ['retires_p=2', 'iretire_width_p=3', 'taken_branches_p=3', 'filters_p=2', 'comparators_p=3']],
+  // Data filters without comparators, RV32 1.1.1, the privilege wider than the choice's index.
+  ['etrace-data', ['filters_p=1', 'payload_layout=1.1.1', 'iaddress_width_p=32', 'data_width_p=32', 'ecause_width_p=5', 'privilege_width_p=4']],
+  // Split loads without atomics or CSRs, one load ID; and with CSRs, no atomics, 8 load IDs, RV32.
+  ['etrace-data', ['data_split_p=1', 'dtype_width_p=1', 'data_atomics_p=0', 'data_csr_p=0', 'lrid_width_p=1']],
+  ['etrace-data', ['data_split_p=1', 'dtype_width_p=3', 'data_atomics_p=0', 'lrid_width_p=8', 'payload_layout=1.1.1', 'iaddress_width_p=32', 'data_width_p=32', 'ecause_width_p=5']],
 ];
 const label = (name: string, sets: string[]) => [name, ...sets].join(' ');
 

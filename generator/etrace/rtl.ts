@@ -31,7 +31,7 @@ import {
 import { padColumn, svLogic, svVec } from '../render.ts';
 import { alignDeclarations } from '../sv-align.ts';
 import { renderEtracePacker } from './packer.ts';
-import { dataCompressContext, dataEncoderContext, dataEncoderPorts, dataPackerContext, dataTopConnections } from './data.ts';
+import { dataCompressContext, dataEncoderContext, dataEncoderPorts, dataFilterContext, dataPackerContext, dataTopConnections, hasDataFilter } from './data.ts';
 import type { Waiver } from '../../core/block.ts';
 
 /** The lint waivers of the generated E-Trace RTL (rendered into etrace.vlt), each with its reason. */
@@ -96,7 +96,7 @@ function topContext(c: EtraceConfig, banner: string) {
   const ports = etracePorts(c);
   const types = padColumn(ports.map((q) => `${q.direction === 'in' ? 'input ' : 'output'} ${svLogic(q.width)}`));
   const present = new Set(etraceApbRegsOutputs(c));
-  const dataOptions = p.dataTrace ? ['d_enable', 'd_trig_enable', 'no_data', 'no_address', 'data_compress'] : [];
+  const dataOptions = p.dataTrace ? ['d_enable', 'd_trig_enable', 'no_data', 'no_address', 'data_compress', ...(hasDataFilter(c) ? ['d_filters'] : [])] : [];
   const options = ['active', 'enable', 'i_enable', 'i_trig_enable', 'stall_enable', 'resync_mode', 'resync_max', 'full_address',
     'implicit_except', 'si_jump', 'implicit_return', 'branch_prediction', 'jump_target_cache', ...dataOptions];
   const col = padColumn(options.map((o) => `.${o}_o`));
@@ -134,13 +134,13 @@ function topContext(c: EtraceConfig, banner: string) {
       : [],
     encoderDataConns: p.dataTrace
       ? (() => {
-          const src: Record<string, string> = { d_trigger: 'trigger_i[1:0]', d_halted: 'halted_i', d_reset: 'reset_i' };
           const ports = dataEncoderPorts(c);
           const dcol = padColumn(ports.map((q) => `.${q.name}_i`));
-          return ports.map((q, k) => `${dcol[k]} (${src[q.name] ?? (dataOptions.includes(q.name) ? q.name : `${q.name}_i`)}),`);
+          return ports.map((q, k) => `${dcol[k]} (${q.top}),`);
         })()
       : [],
     unusedDataInputs: dataTopConnections(c).unused.join(', '),
+    dataFilter: hasDataFilter(c),
     ...widths(c),
     contextSrc: hasContextInput(c) ? 'context_i' : "1'b0",
     timeSrc: hasTimeInput(c) ? 'time_i' : "1'b0",
@@ -207,6 +207,7 @@ export function renderEtraceRtl(c: EtraceConfig, b: BannerInput): OutputFile[] {
     'etrace_data_encoder.sv': () => renderEtrace('etrace_data_encoder', dataEncoderContext(c, banner)),
     'etrace_data_compress.sv': () => renderEtrace('etrace_data_compress', dataCompressContext(c, banner)),
     'etrace_data_packer.sv': () => renderEtrace('etrace_data_packer', dataPackerContext(c, banner)),
+    'etrace_data_filter.sv': () => renderEtrace('etrace_data_filter', dataFilterContext(c, banner)),
   };
   return etraceRtlFiles(c).map((name) => {
     const fn = render[name];

@@ -37,6 +37,10 @@
  *   reports both values of one through `data`, the store value in the 2^dsize bytes from bit 0 and
  *   the load value or operand in the 2^dsize bytes above them (so a 64-bit atomic needs 128 bits).
  *   iaddr_lsbs_i exists when iaddr_lsbs_width_p > 0 (only data filters read it).
+ * - Split loads (data_split_p = 1): lrid_i with the access, and one load response a cycle on
+ *   lresp_i, lid_i and ldata_i (table 4.9). data_i stays the access's data port: under split
+ *   signalling it carries what table 4.9 calls sdata (a store's value, an atomic's operand) and a
+ *   CSR access's two values as before; a split load's data_i is not read.
  */
 import { haltedResetPorts, privPort, retirementPorts, type PortDirection, type PortSpec as HartPortSpec, type RetirementWidths } from '../hart/ports.ts';
 import type { EtraceConfig } from './config.ts';
@@ -120,6 +124,12 @@ export function etracePorts(c: EtraceConfig): PortSpec[] {
     port('dsize_i', 'in', dataSizeWidth(d.data_width_p), dataSizeWidthExpr, 'data', 'The access is 2^dsize bytes.');
     port('data_i', 'in', (twoValues ? 2 : 1) * d.data_width_p, twoValues ? '2 * data_width_p' : 'data_width_p', 'data',
       twoValues ? 'Access data; CSR and atomic accesses: store value from bit 0, load value or operand from bit 8*2^dsize.' : 'Access data (the low 2^dsize bytes).');
+    if (d.data_split_p === 1) {
+      port('lrid_i', 'in', d.lrid_width_p, 'lrid_width_p', 'data', 'Load request ID of a split load or atomic (table 4.9), with dretire.');
+      port('lresp_i', 'in', 2, '2', 'data', 'Load response (table 4.9): 0 none, 2 okay (ldata valid), 3 error.');
+      port('lid_i', 'in', d.lrid_width_p, 'lrid_width_p', 'data', 'The lrid of the load the response answers (table 4.9).');
+      port('ldata_i', 'in', d.data_width_p, 'data_width_p', 'data', 'Load data of an okay response (the low 2^dsize bytes of its load).');
+    }
     if (d.iaddr_lsbs_width_p > 0) {
       port('iaddr_lsbs_i', 'in', d.iaddr_lsbs_width_p, 'iaddr_lsbs_width_p', 'data', 'Half-word bits of the accessing instruction address (data filters).');
     }
@@ -164,5 +174,6 @@ export function rtlFileNames(c: EtraceConfig): RtlFile[] {
   if (p.cache_size_p > 0) names.push('etrace_jtc');
   if (p.call_counter_size_p > 0 || p.return_stack_size_p > 0) names.push('etrace_irstack');
   if (p.dataTrace) names.push('etrace_data_encoder', 'etrace_data_compress', 'etrace_data_packer');
+  if (p.dataTrace && p.filters_p > 0) names.push('etrace_data_filter');
   return names.map((n) => ({ name: `${n}.sv`, fileType: 'systemVerilogSource' }));
 }

@@ -14,6 +14,7 @@ import { generateProgramAndStream, generateStimulusChunks } from '../../golden-m
 import { defaultKnobs, type StimulusKnobs } from '../../golden-model/hart/stimulus/knobs.ts';
 import { addDataAccesses, defaultDataKnobs } from '../../golden-model/hart/stimulus/data.ts';
 import { type DataTrace, isAtomic, isCsrAccess } from '../../golden-model/hart/data-records.ts';
+import { RvError } from '../../golden-model/common/errors.ts';
 import { type CaseModel, caseModel } from '../case.ts';
 import { buildEtraceModel, cosimEtrace, type CosimResult, type RecordSource } from './cosim.ts';
 
@@ -28,14 +29,51 @@ export function caseStream(c: EtraceConfig, spec: CaseSpec): { records: Retireme
   const { records, image } = stream;
   const trapHandler = (trap: TrapEntry) => handlerOf(program, Number(trap.privilege));
   const p = c.params;
-  // Data trace: the accesses of the stream's loads, stores, AMOs and CSR instructions (unified
-  // signalling: the RTL takes every value with its access). A hart whose interface has no CSR or
-  // atomic codes (data_csr_p, data_atomics_p 0) reports none.
+  // Data trace: the accesses of the stream's loads, stores, AMOs and CSR instructions, unified or
+  // split as the component signals them. A hart whose interface has no CSR or atomic codes
+  // (data_csr_p, data_atomics_p 0) reports none.
   const d = p.dataTrace;
-  const all = d ? addDataAccesses(stream, { ...defaultDataKnobs(), signalling: d.data_split_p ? 'split' : 'unified' }, spec.seed).data : undefined;
-  const data = all && d ? { ...all, accesses: all.accesses.filter((a) => (d.data_csr_p || !isCsrAccess(a.dtype)) && (d.data_atomics_p || !isAtomic(a.dtype))) } : undefined;
+  // Split loads: as many load IDs as lrid_width_p gives.
+  const split = d?.data_split_p ? { signalling: 'split' as const, lrids: 1 << d.lrid_width_p } : { signalling: 'unified' as const };
+  const all = d ? addDataAccesses(stream, { ...defaultDataKnobs(), ...split }, spec.seed).data : undefined;
+  const kept = all && d ? { ...all, accesses: all.accesses.filter((a) => (d.data_csr_p || !isCsrAccess(a.dtype)) && (d.data_atomics_p || !isAtomic(a.dtype))) } : undefined;
+  const data = kept && d?.data_split_p ? oneResponsePerCycle(kept, records.length) : kept;
   // A hart that retires several instructions a cycle presents them in blocks.
   return { records: p.retires_p > 1 || p.taken_branches_p > 1 ? regroupIntoBlocks(records, p) : records, image, trapHandler, ...(data ? { data } : {}) };
+}
+
+/**
+ * Split loads: the data interface takes one load response a cycle (table 4.9 has one lresp, lid,
+ * ldata), while the stimulus may answer two loads in the same record. Each response that shares
+ * its record moves to the nearest free record where it is still valid: not before its load's
+ * record, and before the next load that reuses its lrid; the responses with the narrowest such
+ * window choose first, the nearest record (earlier first) to where the stimulus put them. A
+ * response with no such record is an error naming it.
+ */
+export function oneResponsePerCycle(data: DataTrace, records: number): DataTrace {
+  // The loads with a load part, per lrid, in order: the k-th response of an lrid answers its k-th.
+  const loads = new Map<number, number[]>();
+  for (const a of data.accesses) if (a.dtype === 0 || isAtomic(a.dtype)) loads.set(a.lrid, [...(loads.get(a.lrid) ?? []), a.at]);
+  const answered = new Map<number, number>();
+  const windows = data.responses.map((r) => {
+    const k = answered.get(r.lid) ?? 0;
+    answered.set(r.lid, k + 1);
+    const of = loads.get(r.lid) ?? [];
+    return { r, k, lo: of[k] ?? 0, hi: of[k + 1] !== undefined ? of[k + 1]! - 1 : records - 1 };
+  });
+  // The tightest windows choose first.
+  const taken = new Set<number>();
+  const moved = [...windows]
+    .sort((a, b) => a.hi - a.lo - (b.hi - b.lo) || a.r.at - b.r.at)
+    .map(({ r, k, lo, hi }) => {
+      const order = [r.at];
+      for (let d = 1; r.at - d >= lo || r.at + d <= hi; d++) order.push(r.at - d, r.at + d);
+      const at = order.find((x) => x >= lo && x <= hi && !taken.has(x));
+      if (at === undefined) throw new RvError('bad-value', `load response ${k} of lrid ${r.lid} (record ${r.at}): no cycle between its load and the next use of its lrid without another response`);
+      taken.add(at);
+      return { ...r, at };
+    });
+  return { ...data, responses: moved.sort((a, b) => a.at - b.at) };
 }
 
 /** The stimulus knobs of a case: the defaults with more interrupts, halts and resets, then the case's own. */

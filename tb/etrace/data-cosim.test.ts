@@ -11,6 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { EtraceConfig } from '../../golden-model/etrace/config.ts';
+import type { DataAccess } from '../../golden-model/hart/data-records.ts';
+import type { RetirementRecord } from '../../golden-model/hart/records.ts';
 import { decodeDataStream } from '../../golden-model/etrace/data-decoder/decoder.ts';
 import { renderEtraceRtl } from '../../generator/etrace/rtl.ts';
 import { ROOT } from '../../generator/render.ts';
@@ -52,9 +54,11 @@ function generated(label: string, component: string, sets: string[], edit?: (nam
   return files.map((f) => join(out, f.name));
 }
 
-async function run(key: string, c: EtraceConfig, files: () => string[], component: string, sets: string[], seed: number, backpressure: number) {
+/** `edit` may change the stream's accesses (signals the stimulus leaves 0, such as iaddr_lsbs). */
+async function run(key: string, c: EtraceConfig, files: () => string[], component: string, sets: string[], seed: number, backpressure: number, edit?: (a: DataAccess, n: number) => DataAccess) {
   const m = model(key, c, files);
-  const stream = caseStream(c, { component, sets, seed, count: RECORDS, backpressure, knobs: { trace_on_rate: 0.001, trace_off_rate: 0.001 } });
+  const generatedStream = caseStream(c, { component, sets, seed, count: RECORDS, backpressure, knobs: { trace_on_rate: 0.001, trace_off_rate: 0.001 } });
+  const stream = edit ? { ...generatedStream, data: { ...generatedStream.data!, accesses: generatedStream.data!.accesses.map(edit) } } : generatedStream;
   expect(stream.data?.accesses.length ?? 0).toBeGreaterThan(RECORDS / 10);
   const r = await cosimEtrace(m, c, stream.records, { seed, backpressure, data: stream.data! });
   return { r, stream };
@@ -65,10 +69,10 @@ async function run(key: string, c: EtraceConfig, files: () => string[], componen
  * order, with what the options keep (noData: no values, noAddress: no memory addresses). Only
  * valid when nothing was lost (stall mode) and every access was traced (no dTrigEnable).
  */
-function checkDecodes(c: EtraceConfig, bytes: Uint8Array, stream: ReturnType<typeof caseStream>): void {
+function checkDecodes(c: EtraceConfig, bytes: Uint8Array, stream: ReturnType<typeof caseStream>, passes: (a: DataAccess, r: RetirementRecord) => boolean = () => true): void {
   const decoded = decodeDataStream(bytes, c.params).accesses;
   const records = stream.records;
-  const traced = stream.data!.accesses.filter((a) => !records[a.at]!.halted && !records[a.at]!.reset);
+  const traced = stream.data!.accesses.filter((a) => !records[a.at]!.halted && !records[a.at]!.reset && passes(a, records[a.at]!));
   expect(decoded.length).toBe(traced.length);
   const o = c.options;
   const csr = (dtype: number) => dtype >= 4 && dtype <= 6;
@@ -130,8 +134,201 @@ describe('E-Trace data trace co-simulation: configurations', () => {
   });
 });
 
+/**
+ * Data filters (dFilters, etrace_data_filter): each configuration must give the model's bytes, and
+ * the filters must remove some accesses and keep others. Where the filter is a plain condition on
+ * an access, the RTL's bytes decode to exactly the accesses that meet it, a condition written here
+ * from tables 2.4-2.6 (not through the model's filter code).
+ */
+const FILTER_UNITS = ['filters_p=2', 'comparators_p=2'];
+/** xorshift32 for the iaddr_lsbs of the accesses (the stimulus leaves them 0). */
+function lsbsOf(seed: number, width: number): (a: DataAccess) => DataAccess {
+  let x = seed >>> 0 || 1;
+  return (a) => {
+    x ^= x << 13;
+    x >>>= 0;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    x >>>= 0;
+    return { ...a, iaddrLsbs: x & ((1 << width) - 1) };
+  };
+}
+const FILTERED: { name: string; sets: string[]; passes?: (a: DataAccess, r: RetirementRecord) => boolean; edit?: (a: DataAccess, n: number) => DataAccess }[] = [
+  {
+    name: 'privilege filter: M mode only',
+    sets: [...FILTER_UNITS, 'dFilters=1', 'filter0.filterEnable=1', 'filter0.matchPrivilege=1', 'filter0.matchChoicePrivilege=8'],
+    passes: (_a, r) => r.priv === 3,
+  },
+  {
+    // Comparator 0 in P && S mode on the access address (input 3): 0x80100000 <= daddr < 0x80400000.
+    // Instruction trace is filtered too (U mode, filter 0), independently.
+    name: 'daddr window (comparator input 3, P && S), filter 1; iFilters on filter 0',
+    sets: [
+      ...FILTER_UNITS,
+      'dFilters=2',
+      'filter1.filterEnable=1',
+      'filter1.matchComp1=1',
+      'filter1.comp1=0',
+      'comparator0.pInput=3',
+      'comparator0.pFunction=5',
+      'comparator0.pMatch=0x80100000',
+      'comparator0.sInput=3',
+      'comparator0.sFunction=2',
+      'comparator0.sMatch=0x80400000',
+      'comparator0.matchMode=1',
+      'iFilters=1',
+      'filter0.filterEnable=1',
+      'filter0.matchPrivilege=1',
+      'filter0.matchChoicePrivilege=1',
+    ],
+    passes: (a) => a.dtype !== 4 && a.dtype !== 5 && a.dtype !== 6 && a.daddr >= 0x80100000n && a.daddr < 0x80400000n,
+  },
+  {
+    // Comparator 0 latches from an access at or above 0x80400000 through one below 0x80100000;
+    // comparator 1 matches instructions in the first 4 KiB whose address bits [2:1] are 0 (sMatch
+    // a mask of the primary compare): those bits come from iaddr_lsbs (random here, 3 bits: the
+    // instruction address is the first at or after the block start with bits [3:1] equal to them,
+    // section 4.4), so they decide comparator 1. 1.1.1 layout, RV32.
+    name: 'latch on daddr or masked instruction address with iaddr_lsbs and privilege, two filters, RV32 1.1.1',
+    sets: [
+      'payload_layout=1.1.1',
+      'iaddress_width_p=32',
+      'data_width_p=32',
+      'ecause_width_p=5',
+      'filters_p=2',
+      'comparators_p=3',
+      'iaddr_lsbs_width_p=3',
+      'dFilters=3',
+      'filter0.filterEnable=1',
+      'filter0.matchComp1=1',
+      'filter0.comp1=0',
+      'filter1.filterEnable=1',
+      'filter1.matchComp2=1',
+      'filter1.comp2=1',
+      'filter1.matchPrivilege=1',
+      'filter1.matchChoicePrivilege=9',
+      'comparator0.pInput=3',
+      'comparator0.pFunction=5',
+      'comparator0.pMatch=0x80400000',
+      'comparator0.sInput=3',
+      'comparator0.sFunction=2',
+      'comparator0.sMatch=0x80100000',
+      'comparator0.matchMode=3',
+      'comparator1.pInput=0',
+      'comparator1.pFunction=0',
+      'comparator1.pMatch=0x80000000',
+      'comparator1.sFunction=6',
+      'comparator1.sMatch=0xfffff006',
+    ],
+    edit: lsbsOf(77, 3),
+  },
+];
+
+describe('E-Trace data trace co-simulation: data filters', () => {
+  it.each(FILTERED)('$name: identical bytes (stall mode, back-pressure 0.3), some accesses filtered out', async ({ name, sets, passes, edit }) => {
+    const all = [...sets, 'stallEnable=1'];
+    const c = configOf('etrace-data', all);
+    const { r, stream } = await run(name, c, () => generated(name, 'etrace-data', all), 'etrace-data', all, 23, 0.3, edit);
+    expect(r.mismatch?.text).toBeUndefined();
+    expect(r.actual.length).toBe(r.expected.bytes.length);
+    expect(r.holds).toBe(r.expected.stallCycles);
+    const records = stream.records;
+    const reachable = stream.data!.accesses.filter((a) => !records[a.at]!.halted && !records[a.at]!.reset).length;
+    const sent = dataPacketsIn(c, r.actual);
+    expect(sent).toBeGreaterThan(reachable / 20);
+    expect(sent).toBeLessThan(reachable - reachable / 20);
+    if (passes) checkDecodes(c, r.actual, stream, passes);
+  });
+});
+
+/**
+ * Split loads: the RTL's bytes decode to the accesses and responses the program made. Each
+ * response answers the load of its lrid before it; it is sent when that load was traced (and not
+ * under noData); a split load's request carries no value (its response does), an atomic's its
+ * operand only; under noAddress a load sends nothing but its response.
+ */
+function checkSplitDecodes(c: EtraceConfig, bytes: Uint8Array, stream: ReturnType<typeof caseStream>, passes: (a: DataAccess, r: RetirementRecord) => boolean = () => true): void {
+  const decoded = decodeDataStream(bytes, c.params);
+  const records = stream.records;
+  const o = c.options;
+  const csr = (dtype: number) => dtype >= 4 && dtype <= 6;
+  const splitPart = (dtype: number) => dtype === 0 || dtype >= 8;
+  const traced = stream.data!.accesses.filter((a) => !records[a.at]!.halted && !records[a.at]!.reset && passes(a, records[a.at]!));
+  const wantAccesses = traced
+    .filter((a) => !(a.dtype === 0 && o.noAddress && !o.noData))
+    .map((a) => ({
+      dtype: a.dtype,
+      dsize: a.dsize,
+      daddr: !o.noAddress || csr(a.dtype) ? (csr(a.dtype) ? a.daddr & 0xfffn : a.daddr) : undefined,
+      data: o.noData || a.dtype === 0 ? undefined : a.data,
+    }));
+  expect(decoded.accesses.map((a) => ({ dtype: a.dtype, dsize: a.dsize, daddr: a.daddr, data: a.data }))).toEqual(wantAccesses);
+  // The k-th response of an lrid answers the k-th load of that lrid.
+  const loadsOf = new Map<number, DataAccess[]>();
+  for (const a of stream.data!.accesses) if (splitPart(a.dtype)) loadsOf.set(a.lrid, [...(loadsOf.get(a.lrid) ?? []), a]);
+  const tracedSet = new Set(traced);
+  const wantResponses = o.noData
+    ? []
+    : stream.data!.responses
+        .filter((r) => {
+          const load = loadsOf.get(r.lid)!.shift()!;
+          return tracedSet.has(load);
+        })
+        .map((r) => (r.lresp === 2 ? { lid: r.lid, lresp: 2, ldata: r.ldata } : { lid: r.lid, lresp: 3, ldata: undefined }));
+  expect(decoded.responses.map((r) => ({ lid: r.lid, lresp: r.lresp, ldata: r.ldata }))).toEqual(wantResponses);
+  if (!o.noData) expect(wantResponses.length).toBeGreaterThan(0);
+}
+
+const SPLIT: { name: string; sets: string[]; passes?: (a: DataAccess, r: RetirementRecord) => boolean }[] = [
+  { name: 'split loads and atomics, DataCompress 3', sets: ['data_split_p=1'] },
+  { name: 'split, noAddress (responses only for loads, atomic requests without address)', sets: ['data_split_p=1', 'noAddress=1'] },
+  { name: 'split, noData (address-only requests, no responses)', sets: ['data_split_p=1', 'noData=1'] },
+  {
+    // Accesses outside M mode are filtered out: their responses must not be sent either.
+    name: 'split with a privilege data filter, RV32 1.1.1, 8 load IDs, differential only',
+    sets: [
+      'data_split_p=1',
+      'lrid_width_p=3',
+      'payload_layout=1.1.1',
+      'iaddress_width_p=32',
+      'data_width_p=32',
+      'ecause_width_p=5',
+      'DataCompress=2',
+      'filters_p=1',
+      'dFilters=1',
+      'filter0.filterEnable=1',
+      'filter0.matchPrivilege=1',
+      'filter0.matchChoicePrivilege=8',
+    ],
+    passes: (_a, r) => r.priv === 3,
+  },
+];
+
+describe('E-Trace data trace co-simulation: split loads', () => {
+  it.each(SPLIT)('$name: identical bytes (stall mode, back-pressure 0.3), decoded to the program\'s accesses and responses', async ({ name, sets, passes }) => {
+    const all = [...sets, 'stallEnable=1'];
+    const c = configOf('etrace-data', all);
+    const { r, stream } = await run(name, c, () => generated(name, 'etrace-data', all), 'etrace-data', all, 25, 0.3);
+    expect(r.mismatch?.text).toBeUndefined();
+    expect(r.actual.length).toBe(r.expected.bytes.length);
+    expect(r.holds).toBe(r.expected.stallCycles);
+    expect(stream.data!.responses.length).toBeGreaterThan(RECORDS / 20);
+    checkSplitDecodes(c, r.actual, stream, passes);
+  });
+
+  it.each([0.3, 0.85])('split without stallEnable, back-pressure %s: identical bytes, packets lost and recovered', async (backpressure) => {
+    const sets = ['data_split_p=1'];
+    const c = configOf('etrace-data', sets);
+    const { r } = await run('split, losses', c, () => generated('split, losses', 'etrace-data', sets), 'etrace-data', sets, 26, backpressure);
+    expect(r.mismatch?.text).toBeUndefined();
+    expect(r.actual.length).toBe(r.expected.bytes.length);
+    expect(r.expected.dropped).toBeGreaterThan(0);
+    expect(dataPacketsIn(c, r.actual)).toBeGreaterThan(0);
+  });
+});
+
 describe('E-Trace data trace co-simulation: the comparison catches a wrong data path', () => {
-  const MUTANTS: { name: string; file: string; from: string; to: string }[] = [
+  const MUTANTS: { name: string; file: string; from: string; to: string; sets?: string[]; edit?: (a: DataAccess, n: number) => DataAccess }[] = [
     // diff of a packet with address and data: XOR data coded as differential.
     { name: 'a wrong diff code', file: 'etrace_data_encoder.sv', from: "(c_code == CodeXor) ? 2'b01 : 2'b11", to: "(c_code == CodeXor) ? 2'b11 : 2'b11" },
     // The data packet written before the cycle's te_inst packets.
@@ -143,12 +340,22 @@ describe('E-Trace data trace co-simulation: the comparison catches a wrong data 
     },
     // The history kept across an instruction sync.
     { name: 'no history reset at syncs', file: 'etrace_encoder.sv', from: '.sync_i          (st0_dsync),', to: ".sync_i          (1'b0)," },
+    // Data filters: comparator input 3 read as the instruction qualifier reads it (zero), not daddr.
+    { name: 'a data comparator blind to daddr', file: 'etrace_data_filter.sv', from: 'default: r = d;', to: "default: r = 64'd0;", sets: FILTERED[1]!.sets },
+    // The accessing instruction's address without iaddr_lsbs: the block's address.
+    { name: 'iaddr_lsbs ignored', file: 'etrace_data_filter.sv', from: 'assign offset   = lsbs_q - iaddr_q[3:1];', to: "assign offset   = '0;", sets: FILTERED[2]!.sets, edit: FILTERED[2]!.edit },
+    // Split loads: a response's XOR code sent as differential.
+    { name: 'a wrong split response code', file: 'etrace_data_encoder.sv', from: "(r_code == CodeXor) ? 2'b01 : 2'b11", to: "(r_code == CodeXor) ? 2'b11 : 2'b11", sets: ['data_split_p=1'] },
+    // Split loads: the response coded against the history before its cycle's access changed it.
+    { name: 'a split response blind to its cycle\'s access', file: 'etrace_data_encoder.sv', from: '.prev_i       (value_mid[r_s*Dw +: Dw]),\n    .prev_valid_i (data_valid_mid[r_s]),', to: '.prev_i       (value_q[r_s*Dw +: Dw]),\n    .prev_valid_i (data_valid_q[r_s]),', sets: ['data_split_p=1'] },
+    // A latching data comparator that never lets go.
+    { name: 'a data latch never cleared', file: 'etrace_data_filter.sv', from: 'latch_next[j] = w_latched & ~w_s;', to: 'latch_next[j] = w_latched;', sets: FILTERED[2]!.sets, edit: FILTERED[2]!.edit },
   ];
-  it.each(MUTANTS)('$name is caught', async ({ name, file, from, to }) => {
+  it.each(MUTANTS)('$name is caught', async ({ name, file, from, to, sets = [], edit }) => {
     const component = 'etrace-data';
-    const c = configOf(component);
+    const c = configOf(component, sets);
     let edited = false;
-    const files = generated(`mutant ${name}`, component, [], (f, text) => {
+    const files = generated(`mutant ${name}`, component, sets, (f, text) => {
       if (f !== file) return text;
       const out = text.replace(from, to);
       edited = out !== text;
@@ -156,8 +363,9 @@ describe('E-Trace data trace co-simulation: the comparison catches a wrong data 
     });
     expect(edited).toBe(true);
     const m = buildEtraceModel(c, files);
-    const stream = caseStream(c, { component, sets: [], seed: 5, count: 3000, backpressure: 0, knobs: {} });
-    const r = await cosimEtrace(m, c, stream.records, { seed: 5, data: stream.data! });
+    const generatedStream = caseStream(c, { component, sets, seed: 5, count: 3000, backpressure: 0, knobs: {} });
+    const data = edit ? { ...generatedStream.data!, accesses: generatedStream.data!.accesses.map(edit) } : generatedStream.data!;
+    const r = await cosimEtrace(m, c, generatedStream.records, { seed: 5, data });
     expect(r.mismatch).toBeDefined();
     expect(r.mismatch!.text).toMatch(/first difference at byte \d+/);
   });

@@ -16,7 +16,7 @@
  */
 import type { EtraceConfig } from '../../golden-model/etrace/config.ts';
 import { etracePorts } from '../../golden-model/etrace/ports.ts';
-import type { DataAccess, DataTrace } from '../../golden-model/hart/data-records.ts';
+import type { DataAccess, DataTrace, LoadResponse } from '../../golden-model/hart/data-records.ts';
 import { RvError } from '../../golden-model/common/errors.ts';
 import { toItype3, type RetirementRecord } from '../../golden-model/hart/records.ts';
 
@@ -73,10 +73,12 @@ export class EtraceFrameStream {
   private readonly hart: (records: readonly RetirementRecord[], first: number, end: number) => void;
   private readonly idleHart: () => void;
   private readonly apb: (phase: ApbPhase) => void;
-  /** Data trace (table 4.9, unified signalling): drives the cycle's access, or none. */
-  private readonly dataPorts: ((a: DataAccess | undefined) => void) | undefined;
+  /** Data trace (table 4.9): drives the cycle's access and split load response, or none. */
+  private readonly dataPorts: ((a: DataAccess | undefined, r?: LoadResponse) => void) | undefined;
   /** The access of each record that has one, by the record's index in the stream. */
   private readonly accessAt = new Map<number, DataAccess>();
+  /** Split loads: the load response of each record that has one (the interface takes one a cycle). */
+  private readonly responseAt = new Map<number, LoadResponse>();
   private readonly groups: number;
   private readonly drain: number;
   /** The held-back last cycle: records[first..end-1], the index of its first record in the stream. */
@@ -95,6 +97,12 @@ export class EtraceFrameStream {
     const p = c.params;
     this.dataPorts = p.dataTrace ? dataSetters(c, sink) : undefined;
     if (this.dataPorts) for (const a of data?.accesses ?? []) this.accessAt.set(a.at, a);
+    if (this.dataPorts && p.dataTrace?.data_split_p) {
+      for (const r of data?.responses ?? []) {
+        if (this.responseAt.has(r.at)) throw new RvError('bad-value', `record ${r.at}: two load responses in one cycle; the data interface (table 4.9) takes one a cycle`);
+        this.responseAt.set(r.at, r);
+      }
+    }
     const ports = new Set(etracePorts(c).map((q) => q.name));
     const optional = (name: string): PortSetter | undefined => (ports.has(name) ? sink.setter(name) : undefined);
     const itype = sink.setter('itype_i');
@@ -225,7 +233,7 @@ export class EtraceFrameStream {
     const h = this.held;
     if (h === undefined) return;
     this.hart(h.records, h.first, h.end);
-    this.dataPorts?.(this.accessAt.get(h.index));
+    this.dataPorts?.(this.accessAt.get(h.index), this.responseAt.get(h.index));
     if (last) this.apb('setup');
     this.emit(h.records, h.first, h.end);
     this.held = undefined;
@@ -268,7 +276,7 @@ export function etraceFrames(c: EtraceConfig, records: readonly RetirementRecord
  * the records hold it: the store value in the low 2^dsize bytes, a CSR's or atomic's other value
  * above them.
  */
-function dataSetters(c: EtraceConfig, sink: FrameSink): (a: DataAccess | undefined) => void {
+function dataSetters(c: EtraceConfig, sink: FrameSink): (a: DataAccess | undefined, r?: LoadResponse) => void {
   const p = c.params;
   const ports = new Set(etracePorts(c).map((q) => q.name));
   const dretire = sink.setter('dretire_i');
@@ -277,8 +285,16 @@ function dataSetters(c: EtraceConfig, sink: FrameSink): (a: DataAccess | undefin
   const dsize = sink.setter('dsize_i');
   const value = sink.setter('data_i');
   const lsbs = ports.has('iaddr_lsbs_i') ? sink.setter('iaddr_lsbs_i') : undefined;
+  // Split loads: lrid with the access; lresp, lid and ldata of the cycle's response.
+  const split = ports.has('lrid_i') ? { lrid: sink.setter('lrid_i'), lresp: sink.setter('lresp_i'), lid: sink.setter('lid_i'), ldata: sink.setter('ldata_i') } : undefined;
   const addrMask = (1n << BigInt(p.iaddress_width_p)) - 1n;
-  return (a) => {
+  return (a, r) => {
+    if (split) {
+      split.lrid(a?.lrid ?? 0);
+      split.lresp(r?.lresp ?? 0);
+      split.lid(r?.lid ?? 0);
+      split.ldata(r?.ldata ?? 0n);
+    }
     dretire(a ? 1 : 0);
     dtype(a?.dtype ?? 0);
     daddr(a ? a.daddr & addrMask : 0n);
