@@ -13,6 +13,7 @@ import { etraceLintWaivers, renderEtraceRtl } from '../../generator/etrace/rtl.t
 import { caseSource, etraceCaseModel, runEtraceCase } from './case.ts';
 import { etraceCodec } from './codec.ts';
 import { cosimEtrace } from './cosim.ts';
+import { etraceVectors } from './vectors.ts';
 
 export const block: Block<EtraceConfig> = {
   name: 'etrace',
@@ -84,4 +85,5 @@ export const block: Block<EtraceConfig> = {
   randomKnobs: randomTraceKnobs,
 
   codec: etraceCodec,
+  vectors: etraceVectors,
 };
