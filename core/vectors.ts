@@ -44,6 +44,11 @@ export interface VectorCase {
   readonly expected: readonly ExpectedCapture[];
   /** Cycles the model expects the hold output to hold a frame (so the run has frames + holds cycles). */
   readonly holds: number;
+  /**
+   * RTL beside the block's own that the harness's top needs (a co-simulation wrapper), after it in
+   * compilation order; the writer puts the banner above each.
+   */
+  readonly extraRtl?: readonly { readonly name: string; readonly content: string }[];
   /** One line on what the vectors hold (records, packets, responses), for the command's report. */
   readonly summary: string;
 }

@@ -11,6 +11,7 @@ import { ctrExportComponent } from '../../generator/ctr/ipxact.ts';
 import { ctrLintWaivers, renderCtrRtl } from '../../generator/ctr/rtl.ts';
 import { ctrCaseModel, runCtrCase } from './case.ts';
 import { ctrDumpCommand } from './dump-command.ts';
+import { ctrVectors } from './vectors.ts';
 
 const rate = (rng: Rng, max: number): number => Number((rng.float() * max).toFixed(5));
 
@@ -49,4 +50,5 @@ export const block: Block<CtrBlockConfig> = {
   synthesisCheckSets: (r) => (r.config.config.depthMax > 64 ? ['depthMax=64'] : []),
 
   commands: [ctrDumpCommand],
+  vectors: ctrVectors,
 };

@@ -13,6 +13,7 @@ import { ntraceExportComponent } from '../../generator/ntrace/ipxact.ts';
 import { ntraceLintWaivers, renderNtraceRtl } from '../../generator/ntrace/rtl.ts';
 import { ntraceCaseModel, runNtraceCase } from './case.ts';
 import { ntraceCodec } from './codec.ts';
+import { ntraceVectors } from './vectors.ts';
 
 export const block: Block<NtraceConfig> = {
   name: 'ntrace',
@@ -74,4 +75,5 @@ export const block: Block<NtraceConfig> = {
   randomKnobs: randomTraceKnobs,
 
   codec: ntraceCodec,
+  vectors: ntraceVectors,
 };

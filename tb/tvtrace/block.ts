@@ -11,6 +11,7 @@ import { TVTRACE_TOP_MODULE } from '../../generator/tvtrace/ports.ts';
 import { renderTvtraceRtl, tvtraceLintWaivers } from '../../generator/tvtrace/rtl.ts';
 import { runTvtraceCase, tvtraceCaseModel } from './case.ts';
 import { tvtraceCodec } from './codec.ts';
+import { tvtraceVectors } from './vectors.ts';
 
 const rate = (rng: Rng, max: number): number => Number((rng.float() * max).toFixed(5));
 
@@ -64,4 +65,5 @@ export const block: Block<TvtraceRtlConfig> = {
   },
 
   codec: tvtraceCodec,
+  vectors: tvtraceVectors,
 };

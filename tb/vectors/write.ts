@@ -166,7 +166,7 @@ export function vectorFiles(r: ResolvedComponent, spec: CaseSpec, vc: VectorCase
     connections: connections(h.ports.map((p) => [p.name, p.name])),
   };
   const tb = renderTemplate('vectors/tb.sv.hbs', context);
-  const rtl = r.block.rtl(r);
+  const rtl = [...r.block.rtl(r), ...(vc.extraRtl ?? []).map((f) => ({ name: f.name, content: `${bannerText}//\n${f.content}` }))];
   const waivers = renderWaivers(outputNames(r).waivers, r.block.lintWaivers(r), r.provenance);
   const filelist = [
     bannerText,
