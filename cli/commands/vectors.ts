@@ -77,7 +77,7 @@ export const vectorsCommand: CommandDefinition<Options> = {
     }
     const n = vectorFileNames(vectorName(r.provenance.component));
     process.stderr.write(`wrote ${o.out}: ${files.length} files, ${vc.frames.length} frames, ${vc.expected.reduce((a, e) => a + e.responses.length, 0)} expected responses (${vc.summary})\n`);
-    process.stdout.write(`cd ${o.out} && iverilog -g2012 -s ${n.module} -o ${n.module}.vvp -c ${n.filelist} && vvp -n ${n.module}.vvp\n`);
+    process.stdout.write(`cd ${o.out} && iverilog -g2012 -s ${n.module} -o /tmp/${n.module}.vvp -c ${n.filelist} && vvp -n /tmp/${n.module}.vvp\n`);
     return 0;
   },
 };

@@ -95,8 +95,8 @@ function mutated(v: { dir: string; top: string }, port: string, suffix: string):
 
 describe('rvtrace vectors: the testbench fails on a mutated RTL', () => {
   const cases: [string, string, RegExp][] = [
-    ['etrace', 'tx_data_o', /^FAIL tb_etrace: first mismatch at cycle \d+: tx response 0 \(compared in order\): expected 0x[0-9a-f]{2}, actual 0x[0-9a-f]{2}$/],
-    ['pmu', 'csr_rdata_o', /^FAIL tb_pmu: first mismatch at cycle \d+: csr response 0: expected 0x[0-9a-f]+ at cycle \d+, actual 0x[0-9a-f]+ at cycle \d+$/],
+    ['etrace', 'tx_data_o', /^FAIL tb_etrace: first mismatch at cycle \d+: tx tx_data_o response 0 \(compared in order\): expected 0x[0-9a-f]{2}, actual 0x[0-9a-f]{2}$/],
+    ['pmu', 'csr_rdata_o', /^FAIL tb_pmu: first mismatch at cycle \d+: csr \{csr_rdata_o, csr_illegal_o, csr_virtual_o\} response 0: expected 0x[0-9a-f]+ at cycle \d+, actual 0x[0-9a-f]+ at cycle \d+$/],
   ];
   it.each(cases)('%s with %s inverted in bit 0: Icarus says FAIL at the first response', (component, port, verdict) => {
     const v = vectors(component);

@@ -121,6 +121,7 @@ export function vectorFiles(r: ResolvedComponent, spec: CaseSpec, vc: VectorCase
       memHi: Math.max(1, e.responses.length) - 1,
       bitsHi: bits - 1,
       data: c.data.length === 1 ? c.data[0]! : `{${c.data.join(', ')}}`,
+      dataText: c.data.length === 1 ? c.data[0]! : `{${c.data.join(', ')}}`,
       when: c.when.length > 1 ? `(${when})` : when,
       whenText: c.when.map((w) => `${w.port} = ${w.value}`).join(', ') || 'every cycle',
       masked,
