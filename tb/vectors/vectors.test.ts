@@ -22,9 +22,9 @@ const COUNT = 200;
 const SEED = 5;
 
 /** Writes the vectors of a shipped component into <root>/<name>; returns the directory and names. */
-function vectorsOf(component: string, sets: string[] = []): { dir: string; module: string; filelist: string; top: string } {
+function vectorsOf(component: string, sets: string[] = [], backpressure = 0.25): { dir: string; module: string; filelist: string; top: string } {
   const r = resolveComponent(component, sets, { command: 'vectors' });
-  const spec: CaseSpec = { component, sets, seed: SEED, count: COUNT, backpressure: r.block.backpressure ? 0.25 : 0 };
+  const spec: CaseSpec = { component, sets, seed: SEED, count: COUNT, backpressure: r.block.backpressure ? backpressure : 0 };
   const vc = r.block.vectors!(r, spec);
   const name = vectorName(component);
   const dir = join(root, `${name}${sets.length ? '-set' : ''}`);
@@ -61,6 +61,15 @@ describe('rvtrace vectors: the testbench passes on the RTL', () => {
     const r = runVerilator(v.dir, v.module, v.filelist);
     expect(r.verdict, r.output.slice(-3000)).toMatch(new RegExp(`^PASS ${v.module}: \\d+ cycles, \\d+ frames, \\d+ held, [1-9]\\d* responses compared$`));
   }, 30 * 60_000);
+
+  it('etrace with stallEnable and back-pressure 0.6: the held frames are applied again and counted as the model stalls (Icarus)', () => {
+    const v = vectorsOf('etrace', ['stallEnable=1'], 0.6);
+    const r = runIcarus(v.dir, v.module, v.filelist, 30_000);
+    const m = r.verdict?.match(/^PASS tb_etrace: (\d+) cycles, (\d+) frames, (\d+) held, [1-9]\d* responses compared$/);
+    expect(m, r.output.slice(-3000)).not.toBeNull();
+    expect(Number(m![3])).toBeGreaterThan(0);
+    expect(Number(m![1])).toBe(Number(m![2]) + Number(m![3]));
+  }, 120_000);
 });
 
 /**
