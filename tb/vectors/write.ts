@@ -12,7 +12,7 @@ import type { ExpectedCapture, VectorCase, VectorHarness } from '../../core/vect
 import { cycleChance } from '../../golden-model/common/rng.ts';
 import { RvError } from '../../golden-model/common/errors.ts';
 import { outputNames } from '../../generator/output.ts';
-import { bannerLines, connections, padColumn, renderTemplate, svLogic } from '../../generator/render.ts';
+import { bannerLines, connections, padColumn, renderTemplate, svLogic, wrapComment } from '../../generator/render.ts';
 import { renderWaivers } from '../../generator/waivers.ts';
 import { frameLayout, type HarnessSpec } from '../harness-spec.ts';
 
@@ -145,11 +145,26 @@ export function vectorFiles(r: ResolvedComponent, spec: CaseSpec, vc: VectorCase
     module: names.module,
     top: h.top,
     component: r.provenance.component,
-    caseLine: `seed ${spec.seed}, ${spec.count} instructions${r.block.backpressure ? `, back-pressure ${spec.backpressure}` : ''}: ${vc.summary}`,
+    description: [
+      ...wrapComment(
+        `${names.module}: self-checking testbench of ${h.top} (${r.provenance.component}, seed ${spec.seed}, ${spec.count} instructions` +
+          `${r.block.backpressure ? `, back-pressure ${spec.backpressure}` : ''}: ${vc.summary}).`,
+        100,
+      ),
+      ...wrapComment(
+        `Plain SystemVerilog (no DPI, no classes, no vendor features). It applies the stimulus of ${names.frames}, one frame of every input ` +
+          `per clock cycle, as the rvtrace co-simulation harness does: reset for ${VECTOR_RESET_CYCLES} cycles with every input 0, then in each ` +
+          `cycle the frame's inputs and the ready inputs of ${names.ready} (one bit per cycle), the outputs sampled before the rising edge; ` +
+          (h.hold ? `a frame the DUT holds (${h.hold} = 1) is applied again in the next cycle. ` : `${h.top} has no hold output: each frame is applied once. `) +
+          'Every response the golden model expects is compared: values in order, and their cycle where the model predicts it. The run ends ' +
+          'with one line, PASS or FAIL and the first mismatch (cycle, expected, actual). Run it from this directory (the $readmemh files are ' +
+          'named relative to it).',
+        100,
+      ),
+    ],
     framesFile: names.frames,
     readyFile: names.ready,
     resetCycles: VECTOR_RESET_CYCLES,
-    holdText: h.hold ?? 'no hold output',
     holdExpr: h.hold ?? "1'b0",
     frameBits,
     numFrames: vc.frames.length,
