@@ -22,6 +22,7 @@ import { ipxactCommand } from './commands/ipxact.ts';
 import { stimulusCommand } from './commands/stimulus.ts';
 import { traceElfCommand } from './commands/trace-elf.ts';
 import { tvCheckCommand } from './commands/tv-check.ts';
+import { vectorsCommand } from './commands/vectors.ts';
 import { collectSet, describeSettings, resolveSettings } from '../golden-model/common/settings.ts';
 import { BLOCKS, resolveComponent, shippedOf } from '../blocks/index.ts';
 import type { CommandDefinition } from '../core/block.ts';
@@ -44,6 +45,7 @@ const COMMANDS: CommandDefinition<never>[] = [
   traceElfCommand as CommandDefinition<never>,
   tvCheckCommand as CommandDefinition<never>,
   componentsCommand as CommandDefinition<never>,
+  vectorsCommand as CommandDefinition<never>,
   ...BLOCKS.flatMap((b) => b.commands ?? []),
 ];
 

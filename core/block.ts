@@ -165,6 +165,8 @@ export interface Block<C = unknown> {
   /** The trace byte stream of an encoder block, for `rvtrace encode`, `decode` and `dump`; absent: the block makes no trace stream. */
   readonly codec?: TraceCodec<C>;
 
+  /** The frames and the model's expected responses of a case, for `rvtrace vectors` (core/vectors.ts); absent: the block has none. */
+  vectors?(r: ResolvedComponent<C>, spec: CaseSpec): import('./vectors.ts').VectorCase;
   /** The block's functional coverage model (core/coverage.ts); cosim, regress and fuzz collect it. */
   readonly coverage?: CoverageModel<C>;
 }

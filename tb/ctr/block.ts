@@ -12,6 +12,7 @@ import { ctrLintWaivers, renderCtrRtl } from '../../generator/ctr/rtl.ts';
 import { ctrCaseModel, runCtrCase } from './case.ts';
 import { ctrCoverage } from './coverage.ts';
 import { ctrDumpCommand } from './dump-command.ts';
+import { ctrVectors } from './vectors.ts';
 
 const rate = (rng: Rng, max: number): number => Number((rng.float() * max).toFixed(5));
 
@@ -51,4 +52,5 @@ export const block: Block<CtrBlockConfig> = {
 
   commands: [ctrDumpCommand],
   coverage: ctrCoverage,
+  vectors: ctrVectors,
 };

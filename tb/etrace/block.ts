@@ -14,6 +14,7 @@ import { caseSource, etraceCaseModel, runEtraceCase } from './case.ts';
 import { etraceCodec } from './codec.ts';
 import { cosimEtrace } from './cosim.ts';
 import { etraceCoverage } from './coverage.ts';
+import { etraceVectors } from './vectors.ts';
 
 export const block: Block<EtraceConfig> = {
   name: 'etrace',
@@ -86,4 +87,5 @@ export const block: Block<EtraceConfig> = {
 
   codec: etraceCodec,
   coverage: etraceCoverage,
+  vectors: etraceVectors,
 };

@@ -183,6 +183,18 @@ export class NtraceApbSession {
     };
   }
 
+  /**
+   * The model's response of every access, in order, with the bits compared (prdata; pslverr always):
+   * what `compare` checks, for vectors (tb/ntrace/vectors.ts). Call after every frame was given.
+   */
+  expectedResponses(): { readonly data: number; readonly error: boolean; readonly mask: number }[] {
+    return this.ops.map((s, k) => {
+      const e = s.expected;
+      if (e === undefined) throw new Error(`NtraceApbSession: APB access ${k} (frame ${s.frame}) has no expected response: the run ended before it`);
+      return { data: e.data >>> 0, error: e.error, mask: (s.op.kind === 'read' ? s.op.mask ?? -1 : -1) >>> 0 };
+    });
+  }
+
   /** Accesses scheduled (reads and writes). */
   get accesses(): number {
     return this.ops.length;

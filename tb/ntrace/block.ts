@@ -14,6 +14,7 @@ import { ntraceExportComponent } from '../../generator/ntrace/ipxact.ts';
 import { ntraceLintWaivers, renderNtraceRtl } from '../../generator/ntrace/rtl.ts';
 import { ntraceCaseModel, runNtraceCase } from './case.ts';
 import { ntraceCodec } from './codec.ts';
+import { ntraceVectors } from './vectors.ts';
 
 export const block: Block<NtraceConfig> = {
   name: 'ntrace',
@@ -76,4 +77,5 @@ export const block: Block<NtraceConfig> = {
 
   codec: ntraceCodec,
   coverage: ntraceCoverage,
+  vectors: ntraceVectors,
 };

@@ -13,6 +13,7 @@ import { pmuLintWaivers, renderPmuRtl } from '../../generator/pmu/rtl.ts';
 import { pmuCaseModel, runPmuCase } from './case.ts';
 import { sbiPmuCommand } from './sbi-command.ts';
 import { pmuStatCommand } from './stat-command.ts';
+import { pmuVectors } from './vectors.ts';
 
 const rate = (rng: Rng, max: number): number => Number((rng.float() * max).toFixed(5));
 
@@ -57,4 +58,5 @@ export const block: Block<PmuBlockConfig> = {
 
   commands: [sbiPmuCommand, pmuStatCommand],
   coverage: pmuCoverage,
+  vectors: pmuVectors,
 };

@@ -12,6 +12,7 @@ import { TVTRACE_TOP_MODULE } from '../../generator/tvtrace/ports.ts';
 import { renderTvtraceRtl, tvtraceLintWaivers } from '../../generator/tvtrace/rtl.ts';
 import { runTvtraceCase, tvtraceCaseModel } from './case.ts';
 import { tvtraceCodec } from './codec.ts';
+import { tvtraceVectors } from './vectors.ts';
 
 const rate = (rng: Rng, max: number): number => Number((rng.float() * max).toFixed(5));
 
@@ -66,4 +67,5 @@ export const block: Block<TvtraceRtlConfig> = {
 
   codec: tvtraceCodec,
   coverage: tvtraceCoverage,
+  vectors: tvtraceVectors,
 };
