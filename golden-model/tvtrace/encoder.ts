@@ -153,6 +153,11 @@ export class TvEncoder {
     this.count++;
   }
 
+  /** The number of bytes encoded so far (the offset of the next record's first byte). */
+  get length(): number {
+    return this.n;
+  }
+
   /** The bytes encoded so far (a copy). */
   bytes(): Uint8Array {
     return this.buf.slice(0, this.n);
