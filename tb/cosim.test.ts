@@ -245,7 +245,7 @@ describe('co-simulation of the fixture FIFO', () => {
     };
     await expect(runModel(model, FIFO_SPEC, boom)).rejects.toThrow('producer failed on purpose');
     const r = await runModel(model, FIFO_SPEC, () => {});
-    expect(r).toEqual({ captures: [[], [], []], cycles: 0, frames: 0, holds: 0 });
+    expect(r).toEqual({ captures: [[], [], []], streams: [undefined, undefined, undefined], cycles: 0, frames: 0, holds: 0 });
   });
 
   it('cycleChance in the C++ harness is bit-identical to the TypeScript one', () => {
