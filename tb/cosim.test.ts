@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cycleChance, Rng } from '../golden-model/common/rng.ts';
 import { buildKey, buildModel, cacheRoot, installBuildDir, HARNESS_BINARY, type BuiltModel } from './build.ts';
+import type { HarnessSpec } from './harness-spec.ts';
 import { FrameWriter, runModel, type Capture } from './run.ts';
 import { FIFO_RTL, FIFO_SPEC, FifoReference, type FifoFrame, type RefCapture } from './test-fixtures/fifo.ts';
 
@@ -39,9 +40,9 @@ function randomFrames(seed: number, n: number, validChance: number, probe = 0): 
 }
 
 /** Emits the frames, setting only the ports whose value changed since the previous frame. */
-function producer(frames: readonly FifoFrame[]) {
+function producer(frames: readonly FifoFrame[], spec: HarnessSpec = FIFO_SPEC) {
   return (emit: (w: FrameWriter) => void): void => {
-    const w = new FrameWriter(FIFO_SPEC);
+    const w = new FrameWriter(spec);
     let prev: FifoFrame = { valid: 0, data: 0, wide: 0n, tag: 0n, probe: 0 };
     for (const f of frames) {
       if (f.valid !== prev.valid) w.set('in_valid_i', f.valid);
@@ -130,6 +131,59 @@ describe('co-simulation of the fixture FIFO', () => {
     expect(digest(r.captures.flat())).toBe(digest(ref.captures.flat()));
   });
 
+  it('stream captures: the valid bytes of every beat and the bytes per cycle, and a record only for a beat that breaks the rule', async () => {
+    // The same pops four ways: an ordinary capture (the reference for the others); out_data_o's low
+    // count_o bytes (one byte: a count above 1 breaks the rule); all 9 bytes of the 70-bit acc_o
+    // (VlWide words, no count: never broken); acc_o's low count_o bytes (bits above them break it).
+    const pop = FIFO_SPEC.captures[0]!.when;
+    const spec: HarnessSpec = {
+      ...FIFO_SPEC,
+      captures: [
+        { name: 'pop', when: pop, data: ['out_data_o', 'acc_o', 'count_o'] },
+        { name: 'data', when: pop, data: ['out_data_o'], stream: { count: 'count_o' } },
+        { name: 'acc', when: pop, data: ['acc_o'], stream: {} },
+        { name: 'acc by count', when: pop, data: ['acc_o'], stream: { count: 'count_o' } },
+      ],
+    };
+    const streamModel = buildModel({ spec, rtlFiles: [FIFO_RTL] }, (l) => console.log(l));
+    const seed = 77;
+    const frames = randomFrames(seed, 20_000, 0.7);
+    const r = await runModel(streamModel, spec, producer(frames, spec), { seed, readyChance: 0.3, readyOffset: 2 });
+    const pops = r.captures[0]!;
+    expect(pops.length, `seed ${seed}`).toBeGreaterThan(5000);
+    /** What a stream of `port` bytes with byte count k(c) must hold, from the ordinary captures. */
+    const want = (bytesOf: (c: Capture) => bigint, portBytes: number, k: (c: Capture) => number) => {
+      const bytes: number[] = [];
+      const counts = new Array<number>(r.cycles).fill(0);
+      const broken: string[] = [];
+      for (const c of pops) {
+        const v = bytesOf(c);
+        const n = Math.min(k(c), portBytes);
+        for (let i = 0; i < n; i++) bytes.push(Number((v >> BigInt(8 * i)) & 0xffn));
+        counts[c.cycle] = n;
+        if (k(c) < 1 || k(c) > portBytes || v >> BigInt(8 * k(c)) !== 0n) broken.push(`${c.cycle} ${v} ${k(c)}`);
+      }
+      return { bytes, counts, broken };
+    };
+    const count = (c: Capture): number => Number(c.values[2]!);
+    const got = (i: number) => ({
+      bytes: Array.from(r.streams[i]!.bytes),
+      counts: Array.from(r.streams[i]!.counts),
+      broken: r.captures[i]!.map((c) => `${c.cycle} ${c.values[0]} ${c.values[1] ?? (i === 2 ? 9 : '')}`),
+    });
+    const data = want((c) => c.values[0]!, 1, count);
+    expect(data.broken.length).toBeGreaterThan(0); // both kinds of beat occurred
+    expect(data.broken.length).toBeLessThan(pops.length);
+    expect(got(1)).toEqual(data);
+    const acc = want((c) => c.values[1]!, 9, () => 9);
+    expect(acc.broken).toEqual([]);
+    expect(got(2)).toEqual(acc);
+    const accByCount = want((c) => c.values[1]!, 9, count);
+    expect(accByCount.broken.length).toBeGreaterThan(0);
+    expect(got(3)).toEqual(accByCount);
+    expect(r.streams[0]).toBeUndefined();
+  });
+
   it('an async producer that awaits between frames is streamed too', async () => {
     const seed = 5;
     const frames = randomFrames(seed, 300, 0.9);
@@ -191,7 +245,7 @@ describe('co-simulation of the fixture FIFO', () => {
     };
     await expect(runModel(model, FIFO_SPEC, boom)).rejects.toThrow('producer failed on purpose');
     const r = await runModel(model, FIFO_SPEC, () => {});
-    expect(r).toEqual({ captures: [[], [], []], cycles: 0, frames: 0, holds: 0 });
+    expect(r).toEqual({ captures: [[], [], []], streams: [undefined, undefined, undefined], cycles: 0, frames: 0, holds: 0 });
   });
 
   it('cycleChance in the C++ harness is bit-identical to the TypeScript one', () => {

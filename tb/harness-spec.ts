@@ -39,7 +39,23 @@ export interface HarnessSpec {
    * At each rising clock edge where every `when` port has the given value, record the capture's
    * index, the cycle and the values of its `data` ports (all sampled before the edge).
    */
-  captures: { name: string; when: { port: string; value: 0 | 1 }[]; data: string[] }[];
+  captures: HarnessCapture[];
+}
+
+export interface HarnessCapture {
+  name: string;
+  when: { port: string; value: 0 | 1 }[];
+  data: string[];
+  /**
+   * A stream capture (tb/README.md, "Stream captures"): `data` is one port, a beat of bytes (byte 0
+   * in bits 7:0) of which the low `count` bytes are valid (`count` a port of at most 8 bits, the
+   * byte count; without it every byte of the port). Instead of a record per capture, the harness
+   * appends the valid bytes to a byte stream and, for every cycle, the number of bytes it appended
+   * (0 when the condition is false) to a second stream, and sends both in chunks. A beat that
+   * breaks the rule (count 0 or above the port's bytes, or bits set at or above the count) is also
+   * sent as an ordinary capture record of the data and count ports.
+   */
+  stream?: { count?: string };
 }
 
 /** Where one input port sits in a stimulus frame. */
@@ -111,7 +127,20 @@ export function checkSpec(spec: HarnessSpec): void {
     c.data.forEach((d, j) => {
       port(d, `captures/${i}/data/${j}`);
     });
+    if (c.stream !== undefined) {
+      if (c.data.length !== 1) throw bad(`the stream capture '${c.name}' must have exactly one data port, not ${c.data.length}`, `captures/${i}/data`);
+      const count = c.stream.count;
+      if (count !== undefined) {
+        const p = port(count, `captures/${i}/stream/count`);
+        if (p.width > 8) throw bad(`the byte count port '${count}' of the stream capture '${c.name}' is ${p.width} bits wide; at most 8`, `captures/${i}/stream/count`);
+      }
+    }
   });
+}
+
+/** The ports a capture record carries: the data ports, and a stream capture's count port after them. */
+export function captureRecordPorts(c: HarnessCapture): string[] {
+  return c.stream?.count !== undefined ? [...c.data, c.stream.count] : c.data;
 }
 
 /** The frame layout: every input except clock, reset and ready ports, in declaration order. */
@@ -131,7 +160,7 @@ export function frameLayout(spec: HarnessSpec): FrameLayout {
 /** Bytes of one capture record's data (the values of its data ports, ceil(width/8) each). */
 export function captureDataBytes(spec: HarnessSpec): number[] {
   const width = new Map(spec.ports.map((p) => [p.name, p.width]));
-  return spec.captures.map((c) => c.data.reduce((n, d) => n + Math.ceil(width.get(d)! / 8), 0));
+  return spec.captures.map((c) => captureRecordPorts(c).reduce((n, d) => n + Math.ceil(width.get(d)! / 8), 0));
 }
 
 /**
@@ -146,7 +175,8 @@ export function specHash(spec: HarnessSpec): string {
     reset: spec.reset,
     hold: spec.hold ?? null,
     ready: spec.ready ?? [],
-    captures: spec.captures.map((c) => [c.name, c.when.map((w) => [w.port, w.value]), c.data]),
+    // A stream capture adds its options; the others keep the form (and hash) they had before.
+    captures: spec.captures.map((c) => [c.name, c.when.map((w) => [w.port, w.value]), c.data, ...(c.stream !== undefined ? [{ stream: c.stream.count ?? null }] : [])]),
   };
   return createHash('sha256').update(JSON.stringify(canonical)).digest('hex').slice(0, 16);
 }

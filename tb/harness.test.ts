@@ -35,6 +35,9 @@ describe('harness spec', () => {
       [(s) => (s.captures[0]!.when[0]!.port = 'out_data_o'), /must be 1 bit wide/],
       [(s) => s.captures[0]!.data.push('missing_o'), /'missing_o' is not a port/],
       [(s) => (s.ports[2]!.name = 'in__valid_i'), /plain identifier/],
+      [(s) => (s.captures[0]!.stream = {}), /stream capture 'pop' must have exactly one data port, not 3/],
+      [(s) => (s.captures[2] = { name: 'st', when: [], data: ['acc_o'], stream: { count: 'wsum_o' } }), /byte count port 'wsum_o' of the stream capture 'st' is 40 bits wide; at most 8/],
+      [(s) => (s.captures[2] = { name: 'st', when: [], data: ['acc_o'], stream: { count: 'nope_o' } }), /'nope_o' is not a port/],
     ];
     for (const [mutate, message] of cases) {
       const s = clone(FIFO_SPEC);
@@ -104,7 +107,7 @@ describe('stimulus header', () => {
   it('carries the spec hash, frame size and options at fixed offsets', () => {
     const h = encodeHeader(FIFO_SPEC, { seed: -1, readyChance: 0.25, readyOffset: 9, resetCycles: 3, maxCycles: 1000, fst: { file: '/x/y.fst', from: -3, to: 40 } });
     expect(h.toString('latin1', 0, 4)).toBe('RVTI');
-    expect(h.readUInt32LE(4)).toBe(1);
+    expect(h.readUInt32LE(4)).toBe(2);
     expect(h.readBigUInt64LE(8).toString(16).padStart(16, '0')).toBe(specHash(FIFO_SPEC));
     expect(h.readUInt32LE(16)).toBe(19);
     expect(h.readUInt32LE(20)).toBe(0xffff_ffff);
@@ -126,7 +129,7 @@ describe('response parser', () => {
     const parts: Buffer[] = [];
     const h = Buffer.alloc(16);
     h.write('RVTO', 0, 'latin1');
-    h.writeUInt32LE(1, 4);
+    h.writeUInt32LE(2, 4);
     h.writeBigUInt64LE(BigInt(`0x${specHash(FIFO_SPEC)}`), 8);
     parts.push(h);
     // capture 1 (push): in_data 1 byte, wide 9 bytes, tag 5 bytes
@@ -208,7 +211,7 @@ describe('response parser', () => {
     const parts: Buffer[] = [];
     const h = Buffer.alloc(16);
     h.write('RVTO', 0, 'latin1');
-    h.writeUInt32LE(1, 4);
+    h.writeUInt32LE(2, 4);
     h.writeBigUInt64LE(BigInt(`0x${specHash(spec)}`), 8);
     const rec = Buffer.alloc(11);
     rec[0] = 0x43;
@@ -221,6 +224,52 @@ describe('response parser', () => {
     const p = new ResponseParser(spec);
     p.feed(Buffer.concat(parts));
     expect(p.captures[0]![0]!.values, `seed ${seed}`).toEqual(values);
+  });
+
+  it('stream records: appended per capture and part, cut at every possible point; refused for another capture', () => {
+    const spec = clone(FIFO_SPEC);
+    spec.captures[1] = { name: 'st', when: [], data: ['acc_o'], stream: { count: 'count_o' } };
+    const h = Buffer.alloc(16);
+    h.write('RVTO', 0, 'latin1');
+    h.writeUInt32LE(2, 4);
+    h.writeBigUInt64LE(BigInt(`0x${specHash(spec)}`), 8);
+    const rec = (part: number, bytes: number[]): Buffer => {
+      const r = Buffer.alloc(8 + bytes.length);
+      r[0] = 0x53;
+      r.writeUInt16LE(1, 1);
+      r[3] = part;
+      r.writeUInt32LE(bytes.length, 4);
+      Buffer.from(bytes).copy(r, 8);
+      return r;
+    };
+    // A broken beat of the stream capture: acc_o (9 bytes) and count_o (1 byte).
+    const broken = Buffer.alloc(11 + 10);
+    broken[0] = 0x43;
+    broken.writeUInt16LE(1, 1);
+    broken.writeBigInt64LE(3n, 3);
+    broken[11] = 0xaa;
+    broken[20] = 7;
+    const t = Buffer.alloc(29);
+    t[0] = 0x54;
+    const s = Buffer.concat([h, rec(0, [0, 2, 0]), rec(1, [5, 6]), broken, rec(0, [1]), rec(1, [9]), t]);
+    for (let cut = 0; cut <= s.length; cut++) {
+      const p = new ResponseParser(spec);
+      p.feed(s.subarray(0, cut));
+      p.feed(s.subarray(cut));
+      p.finish();
+      const streams = p.streams();
+      expect(streams[0]).toBeUndefined();
+      expect(streams[2]).toBeUndefined();
+      expect(Array.from(streams[1]!.counts)).toEqual([0, 2, 0, 1]);
+      expect(Array.from(streams[1]!.bytes)).toEqual([5, 6, 9]);
+      expect(p.captures[1]).toEqual([{ index: 1, cycle: 3, values: [0xaan, 7n] }]);
+    }
+    const other = Buffer.from(s);
+    other.writeUInt16LE(2, 17); // the first stream record names capture 2, an ordinary one
+    expect(() => new ResponseParser(spec).feed(other)).toThrow(/stream record for capture 2, which is not a stream capture/);
+    const part = Buffer.from(s);
+    part[19] = 2;
+    expect(() => new ResponseParser(spec).feed(part)).toThrow(/stream record part 2, expected 0 or 1/);
   });
 
   it('rejects a stream for another spec, unknown tags, and a missing trailer', () => {

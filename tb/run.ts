@@ -14,8 +14,8 @@ import { Worker } from 'node:worker_threads';
 import { REPO_ROOT } from '../golden-model/common/paths.ts';
 import { RvError } from '../golden-model/common/errors.ts';
 import type { BuiltModel } from './build.ts';
-import { captureDataBytes, checkSpec, frameLayout, specHash, type FrameSlot, type HarnessSpec } from './harness-spec.ts';
-import { CAPTURE_HEAD_BYTES, IN_HEADER_BYTES, OUT_HEADER_BYTES, TRAILER_BYTES, WIRE_VERSION } from './harness.ts';
+import { captureDataBytes, captureRecordPorts, checkSpec, frameLayout, specHash, type FrameSlot, type HarnessSpec } from './harness-spec.ts';
+import { CAPTURE_HEAD_BYTES, IN_HEADER_BYTES, OUT_HEADER_BYTES, STREAM_CHUNK_BYTES, STREAM_HEAD_BYTES, TRAILER_BYTES, WIRE_VERSION } from './harness.ts';
 
 export interface RunOptions {
   /** Seed of the ready pattern (default 1). */
@@ -47,9 +47,19 @@ export interface Capture {
   values: bigint[];
 }
 
+/** What a stream capture (HarnessSpec captures[i].stream) brought back. */
+export interface CaptureStream {
+  /** The valid bytes of every beat, in order. */
+  readonly bytes: Uint8Array;
+  /** Per cycle from cycle 0: the number of bytes the cycle's beat appended (0: no beat). */
+  readonly counts: Uint8Array;
+}
+
 export interface RunResult {
-  /** Per capture index, in cycle order. */
+  /** Per capture index, in cycle order (of a stream capture: only the beats that broke its rule). */
   captures: Capture[][];
+  /** Per capture index: the streams of a stream capture, undefined for the others. */
+  streams: (CaptureStream | undefined)[];
   /** Cycles after reset. */
   cycles: number;
   /** Frames the DUT took. */
@@ -208,6 +218,25 @@ function readLE(b: Buffer, o: number, n: number): bigint {
   return v;
 }
 
+/** A byte array that grows by doubling (the streams of a stream capture). */
+class GrowBytes {
+  private buf = new Uint8Array(1 << 16);
+  private n = 0;
+  append(src: Uint8Array, from: number, to: number): void {
+    const len = to - from;
+    if (this.n + len > this.buf.length) {
+      const bigger = new Uint8Array(Math.max(this.n + len, 2 * this.buf.length));
+      bigger.set(this.buf.subarray(0, this.n));
+      this.buf = bigger;
+    }
+    this.buf.set(src.subarray(from, to), this.n);
+    this.n += len;
+  }
+  view(): Uint8Array {
+    return this.buf.subarray(0, this.n);
+  }
+}
+
 export interface Trailer {
   cycles: number;
   frames: number;
@@ -227,6 +256,8 @@ export class ResponseParser {
   private readonly dataBytes: number[][];
   private readonly recordBytes: number[];
   private readonly hash: bigint;
+  /** Per capture index: [counts, bytes] of a stream capture. */
+  private readonly streamParts: ([GrowBytes, GrowBytes] | undefined)[];
 
   constructor(
     spec: HarnessSpec,
@@ -234,7 +265,8 @@ export class ResponseParser {
     private readonly sink?: CaptureSink,
   ) {
     const width = new Map(spec.ports.map((p) => [p.name, p.width]));
-    this.dataBytes = spec.captures.map((c) => c.data.map((d) => Math.ceil(width.get(d)! / 8)));
+    this.dataBytes = spec.captures.map((c) => captureRecordPorts(c).map((d) => Math.ceil(width.get(d)! / 8)));
+    this.streamParts = spec.captures.map((c) => (c.stream !== undefined ? [new GrowBytes(), new GrowBytes()] : undefined));
     this.recordBytes = captureDataBytes(spec).map((n) => CAPTURE_HEAD_BYTES + n);
     this.captures = spec.captures.map(() => []);
     this.hash = BigInt(`0x${specHash(spec)}`);
@@ -282,6 +314,19 @@ export class ResponseParser {
         }
         this.captures[index]!.push({ index, cycle, values });
         pos += size;
+      } else if (tag === 0x53) {
+        // A chunk of a stream capture: u16 index, u8 part (0 counts, 1 bytes), u32 length, bytes.
+        if (left < STREAM_HEAD_BYTES) break;
+        const index = b.readUInt16LE(pos + 1);
+        const parts = this.streamParts[index];
+        if (parts === undefined) this.fail(`stream record for capture ${index}, which is not a stream capture`, pos + 1);
+        const part = b[pos + 3]!;
+        if (part > 1) this.fail(`stream record part ${part}, expected 0 or 1`, pos + 3);
+        const len = b.readUInt32LE(pos + 4);
+        if (len > STREAM_CHUNK_BYTES) this.fail(`stream record of ${len} bytes, at most ${STREAM_CHUNK_BYTES}`, pos + 4);
+        if (left < STREAM_HEAD_BYTES + len) break;
+        parts[part]!.append(b, pos + STREAM_HEAD_BYTES, pos + STREAM_HEAD_BYTES + len);
+        pos += STREAM_HEAD_BYTES + len;
       } else if (tag === 0x54) {
         if (left < TRAILER_BYTES) break;
         const u64 = (o: number): number => Number(b.readBigUInt64LE(pos + o));
@@ -293,6 +338,11 @@ export class ResponseParser {
     }
     this.offset += pos; // the stream offset of b[0] from now on is that of the old b[pos]
     this.rest = pos < b.length ? Buffer.from(b.subarray(pos)) : undefined;
+  }
+
+  /** The streams of each stream capture so far (views: valid until the next feed). */
+  streams(): (CaptureStream | undefined)[] {
+    return this.streamParts.map((p) => (p === undefined ? undefined : { counts: p[0].view(), bytes: p[1].view() }));
   }
 
   /** Checks that the stream ended after a complete trailer. */
@@ -512,5 +562,5 @@ export async function runModel(
   if ((trailer.flags & 3) === 0 && trailer.frames !== emitted) {
     throw new RvError('tool-failure', `co-simulation of ${spec.top}: ${emitted} frames were sent but the harness reports ${trailer.frames}`);
   }
-  return { captures: parser.captures, cycles: trailer.cycles, frames: trailer.frames, holds: trailer.holds };
+  return { captures: parser.captures, streams: parser.streams(), cycles: trailer.cycles, frames: trailer.frames, holds: trailer.holds };
 }

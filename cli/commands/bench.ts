@@ -41,6 +41,7 @@ interface Options {
   efficiency: boolean;
   imports: boolean;
   report: string;
+  only?: string;
 }
 
 interface Row {
@@ -143,48 +144,64 @@ export const benchCommand: CommandDefinition<Options> = {
       .option('--no-synth', 'skip the Yosys cell counts and logic depths (one to three minutes per component), in the efficiency report\'s gates-vs-bits table too')
       .option('--no-efficiency', 'skip the trace-efficiency measurement on the workloads (about 30 s)')
       .option('--no-imports', 'skip the trace import rates and the whole-process encode of a spike-csv (rate and peak memory)')
-      .option('--report <DIR>', 'where the efficiency report goes', 'out/bench'),
+      .option('--report <DIR>', 'where the efficiency report goes', 'out/bench')
+      .option('--only <TEXT>', 'measure only the rows whose name contains TEXT (case-insensitive), e.g. "TV " for the tandem-verification rows; skips the trace-efficiency report'),
   async run(_args, o) {
     const count = Number(o.count);
     if (!Number.isInteger(count) || count < 1000) throw new RvError('bad-option', `--count ${o.count}: expected an integer of at least 1000`);
     const seed = parseCount(o.seed, '--seed', 0);
     if (o.efficiency) checkOutputDir(o.report, '--report');
     const rows: Row[] = [];
+    // --only: a section runs when a row it writes would be shown (its row names are listed with it).
+    const only = o.only?.toLowerCase();
+    if (only === '') throw new RvError('bad-option', '--only: expected the text of a row name, e.g. "TV "');
+    const want = (...names: string[]): boolean => only === undefined || names.some((n) => n.toLowerCase().includes(only));
     const progress = (s: string): void => {
       process.stderr.write(`[bench] ${s}\n`);
     };
 
     // Issue 22: whole-process start-up, measured first, before this process loads the machine.
-    progress('start-up: rvtrace --help and encode of 1,000 records, whole process');
-    rows.push(...startupRows());
+    if (want('start-up: rvtrace --help', 'start-up: rvtrace encode, 1,000 records')) {
+      progress('start-up: rvtrace --help and encode of 1,000 records, whole process');
+      rows.push(...startupRows());
+    }
 
-    progress(`stimulus: ${count} instructions`);
-    let stream = generateStimulus(defaultKnobs(), seed, count);
-    const tGen = time(() => {
-      stream = generateStimulus(defaultKnobs(), seed, count);
-    }, 1);
-    rows.push(rateRow('stimulus generation', count, tGen, `${stream.records.length} records`));
+    // The stimulus stream, made when a row needs it (with --only, the TV rows do not).
+    let made: ReturnType<typeof generateStimulus> | undefined;
+    const stimulus = (): ReturnType<typeof generateStimulus> => {
+      if (made !== undefined) return made;
+      progress(`stimulus: ${count} instructions`);
+      made = generateStimulus(defaultKnobs(), seed, count);
+      return made;
+    };
+    if (want('stimulus generation', 'binary stream write', 'binary stream read')) {
+      let stream = stimulus();
+      const tGen = time(() => {
+        stream = generateStimulus(defaultKnobs(), seed, count);
+      }, 1);
+      rows.push(rateRow('stimulus generation', count, tGen, `${stream.records.length} records`));
 
-    let bin = encodeBinaryStream(stream);
-    const tWrite = time(() => {
-      bin = encodeBinaryStream(stream);
-    }, 3);
-    const tRead = time(() => {
-      decodeBinaryStream(bin, 'bench');
-    }, 3);
-    rows.push(rateRow('binary stream write', count, tWrite, `${(bin.length / count).toFixed(2)} bytes/instruction`));
-    rows.push(rateRow('binary stream read', count, tRead, ''));
+      let bin = encodeBinaryStream(stream);
+      const tWrite = time(() => {
+        bin = encodeBinaryStream(stream);
+      }, 3);
+      const tRead = time(() => {
+        decodeBinaryStream(bin, 'bench');
+      }, 3);
+      rows.push(rateRow('binary stream write', count, tWrite, `${(bin.length / count).toFixed(2)} bytes/instruction`));
+      rows.push(rateRow('binary stream read', count, tRead, ''));
+    }
 
-    if (o.imports) {
+    if (o.imports && want('import text', 'import etrace-csv', 'import spike-csv', 'import qemu', 'rvtrace encode spike-csv (whole process)', 'rvtrace encode peak memory')) {
       // Goals (issue 22): every reader at least 2 M lines/s; `rvtrace encode` of a spike-csv at
       // least 1.5 M instructions/s as a whole process.
       progress('trace imports: text, etrace-csv, spike-csv, QEMU log');
-      for (const m of measureImports(stream, seed, count)) {
+      for (const m of measureImports(stimulus(), seed, count)) {
         const rate = m.lines / m.seconds / 1e6;
         rows.push({ what: `import ${m.format}`, rate: `${rate.toFixed(2)} M lines/s`, goal: atLeast(rate, 2, 'M lines/s'), detail: `${m.lines} lines${m.how ? `, ${m.how}` : ''}` });
       }
       progress('rvtrace encode of a spike-csv, whole process');
-      const e = measureEncodeProcess(stream);
+      const e = measureEncodeProcess(stimulus());
       rows.push(rateRow('rvtrace encode spike-csv (whole process)', e.instructions, e.seconds, `${e.instructions} instructions, start-up, import, model and output included`, 1.5));
       progress('rvtrace encode peak memory: spike-csv of 100000, 1000000 and 2000000 records');
       const [p1, p10, p20] = encodePeakMemory([100_000, 1_000_000, 2_000_000], seed) as [number, number, number];
@@ -196,14 +213,15 @@ export const benchCommand: CommandDefinition<Options> = {
       });
     }
 
-    let rv32: typeof stream | undefined;
+    let rv32: ReturnType<typeof generateStimulus> | undefined;
     for (const name of shippedComponents('etrace')) {
+      if (!want(`E-Trace encode (${name})`, `E-Trace decode (${name})`)) continue;
       progress(`E-Trace model: ${name}`);
       const config = resolveComponent(name, [], { command: 'bench' }).config as EtraceConfig;
       if (validateConfig(config).length > 0) continue;
       // Each component encodes a stream of its own address width.
       const xlen = config.params.iaddress_width_p > 32 ? 64 : 32;
-      const input = xlen === 64 ? stream : (rv32 ??= generateStimulus({ ...defaultKnobs(), xlen: 32 }, seed, count));
+      const input = xlen === 64 ? stimulus() : (rv32 ??= generateStimulus({ ...defaultKnobs(), xlen: 32 }, seed, count));
       let result = encodeStream(input.records, config, { keepPackets: false });
       const t = time(() => {
         result = encodeStream(input.records, config, { keepPackets: false });
@@ -216,9 +234,10 @@ export const benchCommand: CommandDefinition<Options> = {
       rows.push(rateRow(`E-Trace decode (${name})`, count, td, ''));
     }
     for (const name of shippedComponents('ntrace')) {
+      if (!want(`N-Trace encode (${name})`, `N-Trace decode (${name})`, `N-Trace encode + output FIFO (${name})`)) continue;
       progress(`N-Trace model: ${name}`);
       const config = resolveComponent(name, [], { command: 'bench' }).config as NtraceConfig;
-      const input = config.xlen === 64 ? stream : (rv32 ??= generateStimulus({ ...defaultKnobs(), xlen: 32 }, seed, count));
+      const input = config.xlen === 64 ? stimulus() : (rv32 ??= generateStimulus({ ...defaultKnobs(), xlen: 32 }, seed, count));
       // The encoder alone (issue 19's goal: 5 M instr/s), then behind its output FIFO.
       let bytes = encodeNtrace(input.records, config, { messages: false }).bytes;
       const t = time(() => {
@@ -235,8 +254,8 @@ export const benchCommand: CommandDefinition<Options> = {
       rows.push(rateRow(`N-Trace decode (${name})`, count, td, ''));
     }
     // Functional coverage (issue 23): a case of every block collected from its model, beside the model alone.
-    for (const c of coverageBenchRows(count, seed, progress)) rows.push(rateRow(c.what, c.instructions, c.seconds, c.detail));
-    if (o.cosim) {
+    if (want('functional coverage')) for (const c of coverageBenchRows(count, seed, progress)) rows.push(rateRow(c.what, c.instructions, c.seconds, c.detail));
+    if (o.cosim && want('E-Trace co-simulation (etrace)', 'E-Trace co-simulation peak memory')) {
       progress('co-simulation: etrace (building or reusing the Verilator model)');
       const r = resolveComponent('etrace', [], { command: 'bench' }) as ResolvedComponent<EtraceConfig>;
       const c = r.config;
@@ -260,12 +279,13 @@ export const benchCommand: CommandDefinition<Options> = {
         detail: 'peak resident memory of rvtrace cosim --component etrace --count 100000 / 1000000 / 2000000',
       });
     }
-    if (o.cosim) {
+    const ntraceCosim = shippedComponents('ntrace').includes('ntrace') ? 'ntrace' : shippedComponents('ntrace')[0]!;
+    if (o.cosim && want(`N-Trace co-simulation (${ntraceCosim})`)) {
       // Goal (issue 19): at least 1 M instructions/s for the ntrace component, stimulus excluded.
-      const name = shippedComponents('ntrace').includes('ntrace') ? 'ntrace' : shippedComponents('ntrace')[0]!;
+      const name = ntraceCosim;
       progress(`co-simulation: ${name} (building or reusing the Verilator model)`);
       const r = resolveComponent(name, [], { command: 'bench' }) as ResolvedComponent<NtraceConfig>;
-      const input = r.config.xlen === 64 ? stream : (rv32 ??= generateStimulus({ ...defaultKnobs(), xlen: 32 }, seed, count));
+      const input = r.config.xlen === 64 ? stimulus() : (rv32 ??= generateStimulus({ ...defaultKnobs(), xlen: 32 }, seed, count));
       const { model } = ntraceCaseModel(r, progress);
       const started = performance.now();
       const result = await cosimNtrace(model, r.config, input.records, { seed });
@@ -273,6 +293,7 @@ export const benchCommand: CommandDefinition<Options> = {
       rows.push(rateRow(`N-Trace co-simulation (${name})`, count, t, `model + Verilator RTL compared, ${result.actual.length} bytes, ${result.cycles} cycles, ${result.mismatch ? 'MISMATCH' : 'identical'}`, 1));
     }
     for (const name of shippedComponents('tvtrace')) {
+      if (!want(`TV encode (${name})`)) continue;
       // The random records of every kind the co-simulation draws (tb/tvtrace/stimulus.ts).
       progress(`tandem-verification trace model: ${name}`);
       const config = resolveComponent(name, [], { command: 'bench' }).config as TvtraceRtlConfig;
@@ -294,20 +315,23 @@ export const benchCommand: CommandDefinition<Options> = {
       return { what, rate: `${rate.toFixed(2)} M ${per}/s`, goal: atLeast(rate, 1, `M ${per}/s`), detail: `model + Verilator RTL compared, ${detail(result)}, ${verdict}` };
     };
     const csrResponses = (r: CaseResult): string => `${r.metrics.responses} CSR responses`;
-    if (o.cosim && shippedComponents('tvtrace').includes('tvtrace')) {
+    if (o.cosim && shippedComponents('tvtrace').includes('tvtrace') && want('TV co-simulation (tvtrace)')) {
       // Goal (issue 20): at least 1 M records/s for the tvtrace component, stimulus excluded.
       rows.push(await blockCosimRow('TV co-simulation (tvtrace)', 'tvtrace', 'records', (r) => `${r.cycles} cycles`));
     }
     if (o.cosim) {
       // Goal (issue 18): at least 1 M cycles/s for the pmu component, stimulus generation excluded.
-      rows.push(await blockCosimRow('PMU co-simulation (pmu)', 'pmu', 'cycles', csrResponses));
+      if (want('PMU co-simulation (pmu)')) rows.push(await blockCosimRow('PMU co-simulation (pmu)', 'pmu', 'cycles', csrResponses));
       // Goal (issue 22): every shipped CTR component at least 1 M cycles/s, stimulus generation excluded.
-      for (const name of shippedComponents('ctr')) rows.push(await blockCosimRow(`CTR co-simulation (${name})`, name, 'cycles', csrResponses));
+      for (const name of shippedComponents('ctr')) {
+        if (want(`CTR co-simulation (${name})`)) rows.push(await blockCosimRow(`CTR co-simulation (${name})`, name, 'cycles', csrResponses));
+      }
     }
     // Cells by component, counted once per run (the efficiency report's gates-vs-bits table reuses them).
     const cellsOf = new Map<string, number>();
     if (o.synth) {
       for (const name of allShippedComponents()) {
+        if (!want(`RTL depth (${name})`)) continue;
         progress(`Yosys synthesis: ${name}`);
         const r = resolveComponent(name, [], { command: 'bench' });
         const y = componentSynthesis(r);
@@ -321,10 +345,10 @@ export const benchCommand: CommandDefinition<Options> = {
         });
       }
     }
-    if (o.efficiency) rows.push(...dataTraceRows(seed));
+    if (o.efficiency && want('E-Trace data trace')) rows.push(...dataTraceRows(seed));
     const rss = process.memoryUsage().rss / 2 ** 20;
     process.stdout.write(`${table(rows)}\n\npeak resident memory ${rss.toFixed(0)} MiB; ${count} instructions, seed ${seed}, best of 3 runs\n`);
-    if (o.efficiency) {
+    if (o.efficiency && only === undefined) {
       progress('trace efficiency: building and tracing the workloads');
       const measured = await measureSuite({ log: progress });
       const gates = efficiencyGates({ synth: o.synth, known: cellsOf, resolve: (name) => resolveComponent(name, [], { command: 'bench' }), log: progress });

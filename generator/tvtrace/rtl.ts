@@ -273,16 +273,22 @@ function assembleContext(c: TvtraceRtlConfig, banner: string) {
       data: `csr_data_i[${k * x + x - 1}:${k * x}]`,
       addr: `csr_addr_i[${k * 12 + 11}:${k * 12}]`,
     })),
-    // Compaction: each slot shifted by the length of the slots before it, within the bytes it can
-    // reach (its widest offset plus its bytes): the shift is as wide as the signal it is assigned to.
+    // Compaction: each slot OR-ed in at the byte offset of the slots before it, an indexed
+    // part-select as wide as the slot, its base only as wide as the slot's widest offset needs.
+    // The same function as shifting the slot into a record-wide vector, but a simulator moves the
+    // slot's bytes instead of that vector for every slot (Verilator: the tvtrace co-simulation's
+    // harness takes a third of the CPU time).
     slots: layout.slots.map((s) => {
-      const span = Math.min(rb, s.maxOffset + s.bytes);
-      const at = s.maxOffset > 0 ? `${s.name}_at` : s.name;
-      const widen = (w: number, from: number, v: string): string => (w > from ? `${w}'(${v})` : v);
+      const w = 8 * s.bytes;
+      const widen = (to: number, from: number, v: string): string => (to > from ? `${to}'(${v})` : v);
+      // The bit index, zero-extended to the width that addresses the whole record (lint: WIDTH).
+      const k = bitsFor(s.maxOffset);
+      const pad = bitsFor(8 * rb - 1) - k - 3;
+      if (pad < 0) throw new Error(`tvtrace RTL: the offset of slot ${s.name} (${k} bits) does not fit the record's index`);
+      const part = `rec_o[{${pad > 0 ? `${pad}'b0, ` : ''}len[${k - 1}:0], 3'b000} +: ${w}]`;
       return {
         name: s.name,
-        at: s.maxOffset > 0 ? { decl: `logic ${svRange(8 * span)} ${at};`, shift: `${at} = ${widen(8 * span, 8 * s.bytes, s.name)} << {len[${bitsFor(s.maxOffset) - 1}:0], 3'b000};` } : undefined,
-        or: `rec_o = rec_o | ${widen(8 * rb, 8 * (s.maxOffset > 0 ? span : s.bytes), at)};`,
+        or: s.maxOffset > 0 ? `${part} = ${part} | ${s.name};` : `rec_o = rec_o | ${widen(8 * rb, w, s.name)};`,
       };
     }),
   };

@@ -153,6 +153,11 @@ export class TvEncoder {
     this.count++;
   }
 
+  /** The number of bytes encoded so far (the offset of the next record's first byte). */
+  get length(): number {
+    return this.n;
+  }
+
   /** The bytes encoded so far (a copy). */
   bytes(): Uint8Array {
     return this.buf.slice(0, this.n);
@@ -206,8 +211,8 @@ export class TvEncoder {
     if (pcPaddr !== undefined) this.address(TvState.pcPaddr, pcPaddr, 'pcPaddr');
     if (instr !== undefined) this.instr(instr);
     if (priv !== undefined) this.priv(priv);
-    if (gpr !== undefined) this.gpr(gpr);
-    if (fpr !== undefined) this.fpr(fpr);
+    if (gpr !== undefined) this.gpr(gpr.reg, gpr.value);
+    if (fpr !== undefined) this.fpr(fpr.reg, fpr.value);
     if (storeData !== undefined) this.storeData(storeData);
     if (eaddr !== undefined) this.address(TvState.eaddr, eaddr, 'eaddr');
     if (paddr !== undefined) this.address(TvState.paddr, paddr, 'paddr');
@@ -253,8 +258,8 @@ export class TvEncoder {
     }
     if (pcPaddr !== undefined) this.address(TvState.pcPaddr, pcPaddr, 'pcPaddr');
     if (instr !== undefined) this.instr(instr);
-    if (gpr !== undefined) this.gpr(gpr);
-    if (fpr !== undefined) this.fpr(fpr);
+    if (gpr !== undefined) this.gpr(gpr.reg, gpr.value);
+    if (fpr !== undefined) this.fpr(fpr.reg, fpr.value);
     if (csrs !== undefined) this.csrs(csrs);
     if (fcsr !== undefined) this.fcsrSeed(fcsr);
     if (paddr !== undefined) this.address(TvState.paddr, paddr, 'paddr');
@@ -279,7 +284,12 @@ export class TvEncoder {
    * xstatus, xtval, priv. The CSR set is that of the new privilege.
    */
   private trap(nextPc: bigint, instr: TvInstr | undefined, priv: TvPriv, status: bigint, cause: bigint, epc: bigint, tval: bigint): void {
-    const [aStatus, aCause, aEpc, aTval] = trapCsrs(this.checkPriv(priv));
+    // Indexed, not destructured: array destructuring goes through an iterator object.
+    const set = trapCsrs(this.checkPriv(priv));
+    const aStatus = set[0];
+    const aCause = set[1];
+    const aEpc = set[2];
+    const aTval = set[3];
     this.u8(TvOp.beginGroup);
     this.pcFull(nextPc);
     if (instr !== undefined) this.instr(instr);
@@ -328,8 +338,8 @@ export class TvEncoder {
   private debugReg(file: 'gpr' | 'fpr' | 'csr', index: number, value: bigint): void {
     this.u8(TvOp.beginGroup);
     this.u8(TvOp.stateInitialization);
-    if (file === 'gpr') this.gpr({ reg: index, value });
-    else if (file === 'fpr') this.fpr({ reg: index, value });
+    if (file === 'gpr') this.gpr(index, value);
+    else if (file === 'fpr') this.fpr(index, value);
     else if (file === 'csr') {
       this.checkCsr(index);
       this.reg(index, value, 'value');
@@ -415,22 +425,19 @@ export class TvEncoder {
   }
 
   /** A GPR write as a full register; x0 is not reported (Table C.2; Flute's encode_reg). */
-  private gpr(w: TvRegWrite): void {
-    const reg = w.reg;
+  private gpr(reg: number, value: bigint): void {
     if (!(reg >= 0 && reg <= 31 && Number.isInteger(reg))) throw this.fail(`gpr.reg is ${String(reg)}; allowed: 0-31`);
     if (reg === 0) {
-      this.checkX(w.value, 'gpr value');
+      this.checkX(value, 'gpr value');
       return;
     }
-    this.reg(0x1000 + reg, w.value, 'gpr value');
+    this.reg(0x1000 + reg, value, 'gpr value');
   }
 
   /** An FPR write as a full register of FLEN bits (Table C.3: "note: full FLEN register"). */
-  private fpr(w: TvRegWrite): void {
-    const reg = w.reg;
+  private fpr(reg: number, v: bigint): void {
     if (!(reg >= 0 && reg <= 31 && Number.isInteger(reg))) throw this.fail(`fpr.reg is ${String(reg)}; allowed: 0-31`);
     if (this.fBytes === 0) throw this.fail(`an FPR write (f${reg}) but flen is 0`);
-    const v = w.value;
     if (v < 0n || v > this.fMax) throw this.fail(`fpr value 0x${v.toString(16)} does not fit FLEN = ${this.config.flen}`);
     this.u8(TvOp.fullRegister);
     this.view.setUint16(this.n, 0x1020 + reg, true);
@@ -507,15 +514,17 @@ export class TvEncoder {
       const { op, bytes, addr, data, response } = list[k]!;
       if (!(Number.isInteger(op) && op >= 0 && op <= 13)) throw this.fail(`mem[${k}].op is ${String(op)}; allowed: 0-13 (the memory request opcodes)`);
       if (tvMemRequestHasData(op) !== (data !== undefined)) throw this.fail(`mem[${k}]: op ${op} ${data === undefined ? 'needs' : 'has no'} request data`);
-      const code = this.checkStore(bytes, data ?? 0n, `mem[${k}].data`);
+      // The field names are built only for a message (a string per transaction otherwise).
+      const code = this.storeCode(bytes, data ?? 0n) ?? this.checkStore(bytes, data ?? 0n, `mem[${k}].data`);
       this.u8(TvOp.memoryRequest);
-      this.mlen(addr, `mem[${k}].addr`);
+      if (addr < 0n || addr > this.mMax) this.mlen(addr, `mem[${k}].addr`);
+      this.uBytes(addr, this.mBytes);
       this.u8(op | (code << 4));
       if (data !== undefined) this.uBytes(data, bytes);
       if (response === undefined) continue;
       const rd = response.data;
       if (tvMemResponseHasData(op) !== (rd !== undefined)) throw this.fail(`mem[${k}].response: op ${op} ${rd === undefined ? 'needs' : 'has no'} response data`);
-      if (rd !== undefined) this.checkStore(bytes, rd, `mem[${k}].response.data`);
+      if (rd !== undefined && this.storeCode(bytes, rd) === undefined) this.checkStore(bytes, rd, `mem[${k}].response.data`);
       this.u8(TvOp.memoryResponse);
       this.u8(code | ((response.ok ? 0 : 1) << 4));
       if (rd !== undefined) this.uBytes(rd, bytes);
@@ -606,6 +615,14 @@ export class TvEncoder {
     if (!(csr >= 0 && csr <= 0xfff && Number.isInteger(csr))) throw this.fail(`CSR address ${String(csr)} is not 0-0xfff`);
   }
 
+  /** The size code of a store whose bytes and data are valid (checkStore's rules), else undefined. */
+  private storeCode(bytes: number, value: bigint): 0 | 1 | 2 | 3 | undefined {
+    if (bytes !== 1 && bytes !== 2 && bytes !== 4 && bytes !== 8) return undefined;
+    if (bytes * 8 > this.config.xlen && bytes * 8 > this.config.flen) return undefined;
+    const code = sizeCode(bytes);
+    return value >= 0n && value < STORE_LIMIT[code] ? code : undefined;
+  }
+
   /** The size code of a store; the data must fit the bytes, and the bytes max(XLEN, FLEN). */
   private checkStore(bytes: number, value: bigint, field: string): 0 | 1 | 2 | 3 {
     if (bytes !== 1 && bytes !== 2 && bytes !== 4 && bytes !== 8) throw this.fail(`${field}.bytes is ${String(bytes)}; allowed: 1, 2, 4, 8`);
@@ -623,7 +640,13 @@ export class TvEncoder {
 /** Encodes a whole record list (a fresh encoder; `start` is the state the decoder holds). */
 export function encodeTvRecords(records: Iterable<TvRecord>, config: TvtraceConfig, start: TvEncoderStart = {}): Uint8Array {
   const enc = new TvEncoder(config, start);
-  if (Array.isArray(records)) enc.expectRecords(records.length);
-  for (const r of records) enc.encode(r);
+  if (Array.isArray(records)) {
+    // An index loop: for-of over a million records leaves an iterator result object per record.
+    const list = records as readonly TvRecord[];
+    enc.expectRecords(list.length);
+    for (let i = 0; i < list.length; i++) enc.encode(list[i]!);
+  } else {
+    for (const r of records) enc.encode(r);
+  }
   return enc.finish();
 }

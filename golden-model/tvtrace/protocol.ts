@@ -103,7 +103,10 @@ export const Csr = {
  * cause, epc, tval): Flute picks them by the new privilege (TV_Encode.bsv rl_log_trace_TRAP).
  */
 export function trapCsrs(priv: 0 | 1 | 3): readonly [number, number, number, number] {
-  if (priv === 3) return [Csr.mstatus, Csr.mcause, Csr.mepc, Csr.mtval];
-  if (priv === 1) return [Csr.sstatus, Csr.scause, Csr.sepc, Csr.stval];
-  return [Csr.ustatus, Csr.ucause, Csr.uepc, Csr.utval];
+  return priv === 3 ? M_TRAP_CSRS : priv === 1 ? S_TRAP_CSRS : U_TRAP_CSRS;
 }
+
+// One frozen tuple each, so that the encoder's trap records allocate no array.
+const M_TRAP_CSRS = Object.freeze([Csr.mstatus, Csr.mcause, Csr.mepc, Csr.mtval] as const);
+const S_TRAP_CSRS = Object.freeze([Csr.sstatus, Csr.scause, Csr.sepc, Csr.stval] as const);
+const U_TRAP_CSRS = Object.freeze([Csr.ustatus, Csr.ucause, Csr.uepc, Csr.utval] as const);

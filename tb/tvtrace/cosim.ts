@@ -19,13 +19,13 @@ import { RvError } from '../../golden-model/common/errors.ts';
 import { cycleChance, Rng } from '../../golden-model/common/rng.ts';
 import { TvEncoder } from '../../golden-model/tvtrace/encoder.ts';
 import { formatTvRecord } from '../../golden-model/tvtrace/formats/text.ts';
-import type { TvMemTransaction, TvRecord } from '../../golden-model/tvtrace/records.ts';
+import type { TvInstr, TvMemTransaction, TvRecord } from '../../golden-model/tvtrace/records.ts';
 import type { TvtraceRtlConfig } from '../../golden-model/tvtrace/settings.ts';
 import { decodeTv } from '../../golden-model/tvtrace-decoder/decoder.ts';
 import { groupLine } from '../../golden-model/tvtrace-decoder/dump.ts';
 import { TV_CSR_SLOTS, TV_KIND_CODES, TV_MEM_SLOTS, TVTRACE_TOP_MODULE, tvtracePorts } from '../../generator/tvtrace/ports.ts';
 import { type BuiltModel, buildModel, installRtl } from '../build.ts';
-import type { HarnessSpec } from '../harness-spec.ts';
+import { frameLayout, type HarnessSpec } from '../harness-spec.ts';
 import { FrameWriter, runModel } from '../run.ts';
 import { tvFifoTiming } from './timing.ts';
 
@@ -69,7 +69,10 @@ export function tvtraceHarnessSpec(c: TvtraceRtlConfig): HarnessSpec {
           { port: 'tv_valid_o', value: 1 },
           { port: 'tv_ready_i', value: 1 },
         ],
-        data: c.outBytes > 1 ? ['tv_data_o', 'tv_bytes_o'] : ['tv_data_o'],
+        // The beats' bytes come back as a byte stream with the bytes of every cycle (no record
+        // per beat): tv_bytes_o valid bytes of tv_data_o, every byte when the port is byte-wide.
+        data: ['tv_data_o'],
+        stream: c.outBytes > 1 ? { count: 'tv_bytes_o' } : {},
       },
     ],
   };
@@ -81,248 +84,246 @@ export function buildTvtraceModel(c: TvtraceRtlConfig, rtlFiles: string[], log?:
   return buildModel({ spec: tvtraceHarnessSpec(c), rtlFiles: [...rtlFiles, ...wrapper], fst }, log);
 }
 
-/** Writes one record (or an idle cycle: `undefined`) into a frame; `rng` draws the ignored ports. */
-export function tvtraceFrameWriter(c: TvtraceRtlConfig, w: FrameWriter, rng: Rng): (r: TvRecord | undefined) => void {
-  const s = (port: string) => w.setter(port);
-  const recValid = s('rec_valid_i');
-  const kind = s('kind_i');
-  const nextPc = s('next_pc_i');
-  const instrValid = s('instr_valid_i');
-  const instrSize = s('instr_size_i');
-  const instr = s('instr_i');
-  const privValid = s('priv_valid_i');
-  const priv = s('priv_i');
-  const gprValid = s('gpr_valid_i');
-  const gprAddr = s('gpr_addr_i');
-  const gprData = s('gpr_data_i');
-  const hasF = c.flen > 0;
-  const fprValid = hasF ? s('fpr_valid_i') : undefined;
-  const fprAddr = hasF ? s('fpr_addr_i') : undefined;
-  const fprData = hasF ? s('fpr_data_i') : undefined;
-  const csrValid = s('csr_valid_i');
-  const csrAddr = s('csr_addr_i');
-  const csrData = s('csr_data_i');
-  const fcsrValid = s('fcsr_valid_i');
-  const fcsr = s('fcsr_i');
-  const eaddrValid = s('eaddr_valid_i');
-  const eaddr = s('eaddr_i');
-  const paddrValid = s('paddr_valid_i');
-  const paddr = s('paddr_i');
-  const storeValid = s('store_valid_i');
-  const storeSize = s('store_size_i');
-  const storeData = s('store_data_i');
-  const xstatus = s('xstatus_i');
-  const xcause = s('xcause_i');
-  const xepc = s('xepc_i');
-  const xtval = s('xtval_i');
-  const mtimeValid = s('mtime_valid_i');
-  const mtime = s('mtime_i');
-  const mcycleValid = s('mcycle_valid_i');
-  const mcycle = s('mcycle_i');
-  const minstretValid = s('minstret_valid_i');
-  const minstret = s('minstret_i');
-  const pcPaddrValid = s('pc_paddr_valid_i');
-  const pcPaddr = s('pc_paddr_i');
-  const memValid = s('mem_valid_i');
-  const memOp = s('mem_op_i');
-  const memSize = s('mem_size_i');
-  const memAddr = s('mem_addr_i');
-  const memData = s('mem_data_i');
-  const memRspValid = s('mem_rsp_valid_i');
-  const memRspFail = s('mem_rsp_fail_i');
-  const memRspData = s('mem_rsp_data_i');
-  const sw = BigInt(Math.max(c.xlen, c.flen));
-  const mlen = BigInt(c.mlen);
-  const xlen = BigInt(c.xlen);
-  const swMask = (1n << BigInt(Math.max(c.xlen, c.flen))) - 1n;
-  const sizeCode = (bytes: number): number => (bytes === 1 ? 0 : bytes === 2 ? 1 : bytes === 4 ? 2 : 3);
+/** Random bytes the frames start from (tvtraceFrameFiller). */
+const FILL_POOL_BYTES = 1 << 20;
+/** Size codes (2^code bytes) by byte count. */
+const SIZE_CODE: readonly number[] = [0, 0, 1, 0, 2, 0, 0, 0, 3];
+const NO_MEM: readonly TvMemTransaction[] = [];
+/** A 64-bit value split into 32-bit halves without allocating (as golden-model/tvtrace/encoder.ts does). */
+const SPLIT64 = new BigUint64Array(1);
+const HALVES = new Uint32Array(SPLIT64.buffer);
+const LOW = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1 ? 0 : 1;
+const HIGH = 1 - LOW;
 
-  /** Every valid bit random: the kind's own fields set them again. */
-  const randomValids = (): void => {
+/**
+ * Bytes of the frame (FrameWriter.bytes) for one record, or for an idle cycle (`undefined`).
+ *
+ * Every frame starts as random bytes (a window at a random offset of a pool drawn once from `rng`),
+ * so the ports a record's kind does not use, valid bits included, the bits above a 16-bit
+ * instruction and above the store and memory data's size, and the CSR and memory slots above the
+ * record's, are random: the RTL must ignore them. The record's own fields are then written over
+ * them bit by bit (the harness masks every port to its width). No bigint arithmetic and no
+ * allocation per record: a 64-bit field is split through a BigUint64Array.
+ */
+export function tvtraceFrameFiller(c: TvtraceRtlConfig, w: FrameWriter, rng: Rng): (r: TvRecord | undefined) => void {
+  const b = w.bytes;
+  const fb = b.length;
+  const slots = new Map<string, number>(frameLayout(tvtraceHarnessSpec(c)).slots.map((s) => [s.name, s.offset]));
+  const at = (port: string): number => {
+    const o = slots.get(port);
+    if (o === undefined) throw new RvError('bad-value', `tvtrace co-simulation: no frame input '${port}'`);
+    return o;
+  };
+  const pool = new Uint8Array(FILL_POOL_BYTES + fb);
+  for (let i = 0; i + 4 <= pool.length; i += 4) {
     const v = rng.u32();
-    instrValid(v & 1);
-    privValid((v >>> 1) & 1);
-    gprValid((v >>> 2) & 1);
-    fprValid?.((v >>> 3) & 1);
-    csrValid((v >>> 4) & 0xf);
-    fcsrValid((v >>> 8) & 1);
-    eaddrValid((v >>> 9) & 1);
-    paddrValid((v >>> 10) & 1);
-    storeValid((v >>> 11) & 1);
-    mtimeValid((v >>> 12) & 1);
-    mcycleValid((v >>> 13) & 1);
-    minstretValid((v >>> 14) & 1);
-    storeSize((v >>> 15) & 3);
-    instrSize((v >>> 17) & 1);
-    pcPaddrValid((v >>> 18) & 1);
-    memValid((v >>> 19) & 3);
-    memRspValid((v >>> 21) & 3);
-    memRspFail((v >>> 23) & 3);
-    memOp((v >>> 25) & 0x7f);
-  };
-  /**
-   * The memory transaction slots: the record's in the first slots; above them, and above each
-   * transaction's size, random values (valid bits 0 for unused slots).
-   */
-  const setMem = (list: readonly TvMemTransaction[]): void => {
-    let valid = 0;
-    let rspValid = 0;
-    let fail = rng.u32() & 3;
-    let op = rng.u32() & 0xff;
-    let size = rng.u32() & 0xf;
-    let addr = 0n;
-    let data = 0n;
-    let rdata = 0n;
-    for (let k = 0; k < TV_MEM_SLOTS; k++) {
-      const t = list[k];
-      const kk = BigInt(k);
-      if (t === undefined) {
-        addr |= (rng.u64() & ((1n << mlen) - 1n)) << (mlen * kk);
-        data |= (rng.u64() & ((1n << sw) - 1n)) << (sw * kk);
-        rdata |= (rng.u64() & ((1n << sw) - 1n)) << (sw * kk);
-        continue;
-      }
-      valid |= 1 << k;
-      op = (op & ~(0xf << (4 * k))) | (t.op << (4 * k));
-      size = (size & ~(3 << (2 * k))) | (sizeCode(t.bytes) << (2 * k));
-      addr |= t.addr << (mlen * kk);
-      const above = t.bytes === 8 ? 0n : (rng.u64() << BigInt(8 * t.bytes)) & ((1n << sw) - 1n);
-      data |= ((t.data ?? rng.u64() & ((1n << sw) - 1n)) | (t.data !== undefined ? above : 0n)) << (sw * kk);
-      if (t.response !== undefined) {
-        rspValid |= 1 << k;
-        fail = (fail & ~(1 << k)) | ((t.response.ok ? 0 : 1) << k);
-        rdata |= ((t.response.data ?? rng.u64() & ((1n << sw) - 1n)) | (t.response.data !== undefined ? above : 0n)) << (sw * kk);
-      } else {
-        rdata |= (rng.u64() & ((1n << sw) - 1n)) << (sw * kk);
-      }
+    pool[i] = v;
+    pool[i + 1] = v >>> 8;
+    pool[i + 2] = v >>> 16;
+    pool[i + 3] = v >>> 24;
+  }
+  const hasF = c.flen > 0;
+  const xlen = c.xlen;
+  const mlen = c.mlen;
+  const sw = Math.max(c.xlen, c.flen);
+  const recValid = at('rec_valid_i');
+  const kind = at('kind_i');
+  const nextPc = at('next_pc_i');
+  const instrValid = at('instr_valid_i');
+  const instrSize = at('instr_size_i');
+  const instr = at('instr_i');
+  const privValid = at('priv_valid_i');
+  const priv = at('priv_i');
+  const gprValid = at('gpr_valid_i');
+  const gprAddr = at('gpr_addr_i');
+  const gprData = at('gpr_data_i');
+  const fprValid = hasF ? at('fpr_valid_i') : -1;
+  const fprAddr = hasF ? at('fpr_addr_i') : -1;
+  const fprData = hasF ? at('fpr_data_i') : -1;
+  const csrValid = at('csr_valid_i');
+  const csrAddr = at('csr_addr_i');
+  const csrData = at('csr_data_i');
+  const fcsrValid = at('fcsr_valid_i');
+  const fcsr = at('fcsr_i');
+  const eaddrValid = at('eaddr_valid_i');
+  const eaddr = at('eaddr_i');
+  const paddrValid = at('paddr_valid_i');
+  const paddr = at('paddr_i');
+  const storeValid = at('store_valid_i');
+  const storeSize = at('store_size_i');
+  const storeData = at('store_data_i');
+  const xstatus = at('xstatus_i');
+  const xcause = at('xcause_i');
+  const xepc = at('xepc_i');
+  const xtval = at('xtval_i');
+  const mtimeValid = at('mtime_valid_i');
+  const mtime = at('mtime_i');
+  const mcycleValid = at('mcycle_valid_i');
+  const mcycle = at('mcycle_i');
+  const minstretValid = at('minstret_valid_i');
+  const minstret = at('minstret_i');
+  const pcPaddrValid = at('pc_paddr_valid_i');
+  const pcPaddr = at('pc_paddr_i');
+  const memValid = at('mem_valid_i');
+  const memOp = at('mem_op_i');
+  const memSize = at('mem_size_i');
+  const memAddr = at('mem_addr_i');
+  const memData = at('mem_data_i');
+  const memRspValid = at('mem_rsp_valid_i');
+  const memRspFail = at('mem_rsp_fail_i');
+  const memRspData = at('mem_rsp_data_i');
+
+  /** The low `width` (at most 32) bits of v at bit `bit` of the port at byte `o`; the other bits stay. */
+  const bits = (o: number, bit: number, width: number, v: number): void => {
+    let i = o + (bit >>> 3);
+    let sh = bit & 7;
+    for (let left = width; left > 0; i++) {
+      const n = Math.min(8 - sh, left);
+      const m = ((1 << n) - 1) << sh;
+      b[i] = (b[i]! & ~m) | ((v << sh) & m);
+      v >>>= n;
+      left -= n;
+      sh = 0;
     }
-    memValid(valid);
-    memRspValid(rspValid);
-    memRspFail(fail);
-    memOp(op);
-    memSize(size);
-    memAddr(addr);
-    memData(data);
-    memRspData(rdata);
   };
-  const setInstr = (i: { size: 16 | 32; bits: number } | undefined): void => {
+  /** A value of up to 64 bits (below 2^width) at bit `bit` of the port at byte `o`. */
+  const wide = (o: number, bit: number, width: number, v: bigint): void => {
+    SPLIT64[0] = v;
+    bits(o, bit, Math.min(32, width), HALVES[LOW]!);
+    if (width > 32) bits(o, bit + 32, width - 32, HALVES[HIGH]!);
+  };
+  const setInstr = (i: TvInstr | undefined): void => {
     if (i === undefined) {
-      instrValid(0);
+      b[instrValid] = 0;
       return;
     }
-    instrValid(1);
-    instrSize(i.size === 32 ? 1 : 0);
-    // Above a 16-bit instruction: random bits, which the RTL must not report.
-    instr(i.size === 32 ? i.bits : (((rng.u32() & 0xffff) << 16) | i.bits) >>> 0);
+    b[instrValid] = 1;
+    b[instrSize] = i.size === 32 ? 1 : 0;
+    // Above a 16-bit instruction the random bits stay, which the RTL must not report.
+    bits(instr, 0, i.size, i.bits);
   };
+  /** Store data of `bytes` bytes: the bits above them stay random. */
   const setStore = (bytes: number, value: bigint): void => {
-    storeSize(sizeCode(bytes));
-    const above = bytes === 8 ? 0n : (rng.u64() << BigInt(8 * bytes)) & swMask;
-    storeData(value | above);
+    b[storeSize] = SIZE_CODE[bytes]!;
+    wide(storeData, 0, 8 * bytes, value);
+  };
+  /** The record's transactions in the first slots; the valid bits of the others 0, their ports random. */
+  const setMem = (list: readonly TvMemTransaction[]): void => {
+    if (list.length > TV_MEM_SLOTS) throw new RvError('bad-value', `${list.length} memory transactions; the RTL has ${TV_MEM_SLOTS} slots`);
+    b[memValid] = (1 << list.length) - 1;
+    let rspValid = 0;
+    for (let k = 0; k < list.length; k++) {
+      const t = list[k]!;
+      bits(memOp, 4 * k, 4, t.op);
+      bits(memSize, 2 * k, 2, SIZE_CODE[t.bytes]!);
+      wide(memAddr, mlen * k, mlen, t.addr);
+      if (t.data !== undefined) wide(memData, sw * k, 8 * t.bytes, t.data);
+      if (t.response !== undefined) {
+        rspValid |= 1 << k;
+        bits(memRspFail, k, 1, t.response.ok ? 0 : 1);
+        if (t.response.data !== undefined) wide(memRspData, sw * k, 8 * t.bytes, t.response.data);
+      }
+    }
+    b[memRspValid] = rspValid;
   };
 
   return (r) => {
-    randomValids();
+    const from = rng.u32() % FILL_POOL_BYTES;
+    b.set(pool.subarray(from, from + fb));
     if (r === undefined) {
-      recValid(0);
-      kind(rng.int(0, 7));
+      b[recValid] = 0;
       return;
     }
-    recValid(1);
-    kind(TV_KIND_CODES[r.kind]);
+    b[recValid] = 1;
+    b[kind] = TV_KIND_CODES[r.kind];
     switch (r.kind) {
       case 'instruction': {
-        nextPc(r.nextPc);
+        wide(nextPc, 0, xlen, r.nextPc);
         setInstr(r.instr);
-        privValid(r.priv !== undefined ? 1 : 0);
-        if (r.priv !== undefined) priv(r.priv);
-        gprValid(r.gpr !== undefined ? 1 : 0);
+        b[privValid] = r.priv !== undefined ? 1 : 0;
+        if (r.priv !== undefined) b[priv] = r.priv;
+        b[gprValid] = r.gpr !== undefined ? 1 : 0;
         if (r.gpr !== undefined) {
-          gprAddr(r.gpr.reg);
-          gprData(r.gpr.value);
+          b[gprAddr] = r.gpr.reg;
+          wide(gprData, 0, xlen, r.gpr.value);
         }
         if (r.fpr !== undefined) {
-          if (!fprValid) throw new RvError('bad-value', 'an FPR write, and the component has no FPR ports (flen = 0)');
-          fprValid(1);
-          fprAddr!(r.fpr.reg);
-          fprData!(r.fpr.value);
-        } else {
-          fprValid?.(0);
+          if (!hasF) throw new RvError('bad-value', 'an FPR write, and the component has no FPR ports (flen = 0)');
+          b[fprValid] = 1;
+          b[fprAddr] = r.fpr.reg;
+          wide(fprData, 0, c.flen, r.fpr.value);
+        } else if (hasF) {
+          b[fprValid] = 0;
         }
-        const csrs = r.csrs ?? [];
-        if (csrs.length > TV_CSR_SLOTS) throw new RvError('bad-value', `${csrs.length} CSR writes; the RTL has ${TV_CSR_SLOTS} slots`);
-        csrValid((1 << csrs.length) - 1);
-        if (csrs.length > 0) {
-          // The slots after the record's CSRs keep random values (their valid bits are 0).
-          let addr = rng.u64() << BigInt(12 * csrs.length);
-          let data = 0n;
-          for (let k = 0; k < TV_CSR_SLOTS; k++) data |= (k < csrs.length ? csrs[k]!.value : rng.u64() & ((1n << xlen) - 1n)) << (xlen * BigInt(k));
-          csrs.forEach((w, k) => (addr |= BigInt(w.csr) << BigInt(12 * k)));
-          csrAddr(addr & ((1n << BigInt(12 * TV_CSR_SLOTS)) - 1n));
-          csrData(data);
+        const csrs = r.csrs;
+        const n = csrs?.length ?? 0;
+        if (n > TV_CSR_SLOTS) throw new RvError('bad-value', `${n} CSR writes; the RTL has ${TV_CSR_SLOTS} slots`);
+        b[csrValid] = (1 << n) - 1;
+        for (let k = 0; k < n; k++) {
+          bits(csrAddr, 12 * k, 12, csrs![k]!.csr);
+          wide(csrData, xlen * k, xlen, csrs![k]!.value);
         }
-        fcsrValid(r.fcsr !== undefined ? 1 : 0);
-        if (r.fcsr !== undefined) fcsr(r.fcsr);
-        eaddrValid(r.eaddr !== undefined ? 1 : 0);
-        if (r.eaddr !== undefined) eaddr(r.eaddr);
-        paddrValid(r.paddr !== undefined ? 1 : 0);
-        if (r.paddr !== undefined) paddr(r.paddr);
-        storeValid(r.storeData !== undefined ? 1 : 0);
+        b[fcsrValid] = r.fcsr !== undefined ? 1 : 0;
+        if (r.fcsr !== undefined) wide(fcsr, 0, xlen, r.fcsr);
+        b[eaddrValid] = r.eaddr !== undefined ? 1 : 0;
+        if (r.eaddr !== undefined) wide(eaddr, 0, mlen, r.eaddr);
+        b[paddrValid] = r.paddr !== undefined ? 1 : 0;
+        if (r.paddr !== undefined) wide(paddr, 0, mlen, r.paddr);
+        b[storeValid] = r.storeData !== undefined ? 1 : 0;
         if (r.storeData !== undefined) setStore(r.storeData.bytes, r.storeData.value);
-        pcPaddrValid(r.pcPaddr !== undefined ? 1 : 0);
-        if (r.pcPaddr !== undefined) pcPaddr(r.pcPaddr);
-        if ((r.mem?.length ?? 0) > TV_MEM_SLOTS) throw new RvError('bad-value', `${r.mem!.length} memory transactions; the RTL has ${TV_MEM_SLOTS} slots`);
-        setMem(r.mem ?? []);
+        b[pcPaddrValid] = r.pcPaddr !== undefined ? 1 : 0;
+        if (r.pcPaddr !== undefined) wide(pcPaddr, 0, mlen, r.pcPaddr);
+        setMem(r.mem ?? NO_MEM);
         return;
       }
       case 'trap':
       case 'interrupt':
-        nextPc(r.nextPc);
-        // An interrupt has no instruction: its instruction ports keep random values.
+        wide(nextPc, 0, xlen, r.nextPc);
+        // An interrupt has no instruction: its instruction ports stay random.
         if (r.kind === 'trap') setInstr(r.instr);
-        priv(r.priv);
-        xstatus(r.status);
-        xcause(r.cause);
-        xepc(r.epc);
-        xtval(r.tval);
+        b[priv] = r.priv;
+        wide(xstatus, 0, xlen, r.status);
+        wide(xcause, 0, xlen, r.cause);
+        wide(xepc, 0, xlen, r.epc);
+        wide(xtval, 0, xlen, r.tval);
         return;
       case 'xret':
-        nextPc(r.nextPc);
+        wide(nextPc, 0, xlen, r.nextPc);
         setInstr(r.instr);
-        priv(r.priv);
-        xstatus(r.mstatus);
+        b[priv] = r.priv;
+        wide(xstatus, 0, xlen, r.mstatus);
         return;
       case 'debug-reg':
-        // The first valid of gpr, fpr, csr slot 0; the others keep random valid bits after it.
-        gprValid(r.file === 'gpr' ? 1 : 0);
+        // The first valid of gpr, fpr, csr slot 0; the valid bits after it stay random.
+        b[gprValid] = r.file === 'gpr' ? 1 : 0;
         if (r.file === 'gpr') {
-          gprAddr(r.index);
-          gprData(r.value);
+          b[gprAddr] = r.index;
+          wide(gprData, 0, xlen, r.value);
         } else if (r.file === 'fpr') {
-          if (!fprValid) throw new RvError('bad-value', 'a debug write of an FPR, and the component has no FPR ports (flen = 0)');
-          fprValid(1);
-          fprAddr!(r.index);
-          fprData!(r.value);
+          if (!hasF) throw new RvError('bad-value', 'a debug write of an FPR, and the component has no FPR ports (flen = 0)');
+          b[fprValid] = 1;
+          b[fprAddr] = r.index;
+          wide(fprData, 0, c.flen, r.value);
         } else {
-          fprValid?.(0);
-          csrValid(1 | (rng.int(0, 7) << 1));
-          csrAddr((rng.u64() << 12n | BigInt(r.index)) & ((1n << BigInt(12 * TV_CSR_SLOTS)) - 1n));
-          csrData((((rng.u64() << 64n) | rng.u64()) << xlen | r.value) & ((1n << (xlen * BigInt(TV_CSR_SLOTS))) - 1n));
+          if (hasF) b[fprValid] = 0;
+          bits(csrValid, 0, 1, 1);
+          bits(csrAddr, 0, 12, r.index);
+          wide(csrData, 0, xlen, r.value);
         }
         return;
       case 'debug-mem':
-        paddr(r.paddr);
+        wide(paddr, 0, mlen, r.paddr);
         setStore(r.bytes, r.value);
         return;
       case 'reset':
         return;
       case 'unobserved':
-        mtimeValid(r.mtime !== undefined ? 1 : 0);
-        if (r.mtime !== undefined) mtime(r.mtime);
-        mcycleValid(r.mcycle !== undefined ? 1 : 0);
-        if (r.mcycle !== undefined) mcycle(r.mcycle);
-        minstretValid(r.minstret !== undefined ? 1 : 0);
-        if (r.minstret !== undefined) minstret(r.minstret);
+        b[mtimeValid] = r.mtime !== undefined ? 1 : 0;
+        if (r.mtime !== undefined) wide(mtime, 0, 64, r.mtime);
+        b[mcycleValid] = r.mcycle !== undefined ? 1 : 0;
+        if (r.mcycle !== undefined) wide(mcycle, 0, 64, r.mcycle);
+        b[minstretValid] = r.minstret !== undefined ? 1 : 0;
+        if (r.minstret !== undefined) wide(minstret, 0, 64, r.minstret);
         return;
     }
   };
@@ -336,24 +337,15 @@ export interface TvExpected {
 }
 
 export function tvExpected(c: TvtraceRtlConfig, records: readonly TvRecord[]): TvExpected {
+  // One encoder for the whole stream; a record's offset is the encoder's length before it.
   const enc = new TvEncoder(c);
+  enc.expectRecords(records.length);
   const offsets: number[] = [0];
-  const pieces: Uint8Array[] = [];
-  let n = 0;
-  for (const r of records) {
-    enc.encode(r);
-    const b = enc.take();
-    pieces.push(b);
-    n += b.length;
-    offsets.push(n);
+  for (let i = 0; i < records.length; i++) {
+    enc.encode(records[i]!);
+    offsets.push(enc.length);
   }
-  const bytes = new Uint8Array(n);
-  let o = 0;
-  for (const b of pieces) {
-    bytes.set(b, o);
-    o += b.length;
-  }
-  return { bytes, offsets };
+  return { bytes: enc.finish(), offsets };
 }
 
 export interface TvtraceCosimOptions {
@@ -387,18 +379,14 @@ export async function cosimTvtrace(verilated: BuiltModel, c: TvtraceRtlConfig, r
   const p = opts.backpressure ?? 0;
   const seed = opts.seed ?? 1;
   const expected = tvExpected(c, records);
-  // The frames: records with idle cycles before some of them.
+  // The frames: a record's length, or null for an idle cycle before a record.
   const rng = new Rng(seed ^ 0x1d1e);
   const frames: (number | null)[] = [];
-  const order: (TvRecord | undefined)[] = [];
-  records.forEach((r, i) => {
-    while (rng.chance(opts.idle ?? 0)) {
-      frames.push(null);
-      order.push(undefined);
-    }
+  const idle = opts.idle ?? 0;
+  for (let i = 0; i < records.length; i++) {
+    while (rng.chance(idle)) frames.push(null);
     frames.push(expected.offsets[i + 1]! - expected.offsets[i]!);
-    order.push(r);
-  });
+  }
   const timing = tvFifoTiming(frames, c, (t) => !cycleChance(seed, t, p), true);
   const spec = tvtraceHarnessSpec(c);
   const run = await runModel(
@@ -406,9 +394,10 @@ export async function cosimTvtrace(verilated: BuiltModel, c: TvtraceRtlConfig, r
     spec,
     (emit) => {
       const w = new FrameWriter(spec);
-      const fill = tvtraceFrameWriter(c, w, new Rng(seed ^ 0x9a7b));
-      for (const r of order) {
-        fill(r);
+      const fill = tvtraceFrameFiller(c, w, new Rng(seed ^ 0x9a7b));
+      let next = 0;
+      for (const f of frames) {
+        fill(f === null ? undefined : records[next++]);
         emit(w);
       }
       for (let i = 0; i < timing.drain + EXTRA_FRAMES; i++) {
@@ -418,59 +407,54 @@ export async function cosimTvtrace(verilated: BuiltModel, c: TvtraceRtlConfig, r
     },
     { seed, readyChance: p, readyOffset: 0, ...(opts.fst ? { fst: opts.fst } : {}) },
   );
-  const captured = run.captures[0] ?? [];
+  // The RTL's bytes and the bytes of each cycle's beat (the stream capture), and the beats that
+  // broke the port's rule (records of tv_data_o and tv_bytes_o).
+  const stream = run.streams[0]!;
+  const actual = stream.bytes;
+  const rtl = stream.counts;
+  const want = timing.counts!;
+  let beats = 0;
+  for (let t = 0; t < rtl.length; t++) if (rtl[t] !== 0) beats++;
   const word = c.outBytes > 1;
-  const want = timing.beats!;
-  // The bytes of the beats (no bigint operation per byte), and the first beat unlike the model's.
-  let actual = new Uint8Array(expected.bytes.length + 64);
-  let n = 0;
-  let dirty: string | undefined;
-  let badBeat = -1;
-  captured.forEach((cap, j) => {
-    const data = cap.values[0]!;
-    const k = word ? Number(cap.values[1]!) : 1;
-    if (badBeat < 0 && (want[j]?.cycle !== cap.cycle || want[j]?.bytes !== k)) badBeat = j;
-    if (n + 8 > actual.length) {
-      const bigger = new Uint8Array(2 * actual.length);
-      bigger.set(actual);
-      actual = bigger;
-    }
-    if (!word) {
-      actual[n++] = Number(data);
-    } else {
-      let lo = Number(data & 0xffff_ffffn);
-      let hi = c.outBytes > 4 ? Number(data >> 32n) : 0;
-      for (let b = 0; b < k; b++) {
-        actual[n++] = lo & 0xff;
-        lo = (lo >>> 8) | ((hi & 0xff) << 24);
-        hi >>>= 8;
-      }
-    }
-    if (dirty === undefined && (k < 1 || k > c.outBytes || data >> BigInt(8 * k) !== 0n)) {
-      dirty = `the beat of cycle ${cap.cycle} says ${k} bytes and carries 0x${data.toString(16)} (bytes at and above tv_bytes_o must be zero, 1 <= tv_bytes_o <= ${c.outBytes})`;
-    }
-  });
-  actual = actual.subarray(0, n);
+  const bad = run.captures[0]![0];
   let mismatch = compareTvtrace(c, records, expected, actual);
   let mismatchCycle: number | undefined;
   if (mismatch) {
     let i = 0;
     while (i < actual.length && i < expected.bytes.length && actual[i] === expected.bytes[i]) i++;
-    // The cycle of the beat with byte i.
+    // The cycle of the beat with byte i (the last beat when the RTL sent fewer bytes).
     let seen = 0;
-    const beat = captured.find((cap) => (seen += word ? Number(cap.values[1]!) : 1) > i) ?? captured[captured.length - 1];
-    mismatchCycle = beat?.cycle ?? 0;
-  } else if (dirty) {
-    mismatch = `identical bytes, but ${dirty}`;
-  } else if (badBeat >= 0 || captured.length !== want.length) {
-    const j = badBeat >= 0 ? badBeat : Math.min(captured.length, want.length);
-    const got = captured[j];
-    const rtl = got ? `${word ? Number(got.values[1]!) : 1} byte(s) in cycle ${got.cycle}` : 'none';
-    const model = want[j] ? `${want[j]!.bytes} byte(s) in cycle ${want[j]!.cycle}` : 'none';
-    mismatch = `identical bytes, but beat ${j} differs from the FIFO's cycle model: RTL ${rtl}, model ${model} (${captured.length} RTL beats, ${want.length} model beats)`;
-    mismatchCycle = got?.cycle ?? want[j]?.cycle ?? 0;
-  } else if (run.holds !== timing.stalls) {
-    mismatch = `identical bytes and beats, but the RTL held records for ${run.holds} cycles and the FIFO's cycle model ${timing.stalls}`;
+    let last = 0;
+    for (let t = 0; t < rtl.length; t++) {
+      if (rtl[t] === 0) continue;
+      last = t;
+      seen += rtl[t]!;
+      if (seen > i) break;
+    }
+    mismatchCycle = last;
+  } else if (bad !== undefined) {
+    const k = word ? Number(bad.values[1]!) : 1;
+    mismatch = `identical bytes, but the beat of cycle ${bad.cycle} says ${k} bytes and carries 0x${bad.values[0]!.toString(16)} (bytes at and above tv_bytes_o must be zero, 1 <= tv_bytes_o <= ${c.outBytes})`;
+    mismatchCycle = bad.cycle;
+  } else {
+    // The first cycle whose beat differs from the FIFO's cycle model, named as beat j of both.
+    const cycles = Math.max(rtl.length, want.length);
+    let t = 0;
+    while (t < cycles && (rtl[t] ?? 0) === (want[t] ?? 0)) t++;
+    if (t < cycles) {
+      let j = 0;
+      for (let u = 0; u < t; u++) if (rtl[u] !== 0) j++;
+      const nextBeat = (counts: Uint8Array): string => {
+        for (let u = t; u < counts.length; u++) if (counts[u] !== 0) return `${counts[u]} byte(s) in cycle ${u}`;
+        return 'none';
+      };
+      let modelBeats = 0;
+      for (let u = 0; u < want.length; u++) if (want[u] !== 0) modelBeats++;
+      mismatch = `identical bytes, but beat ${j} differs from the FIFO's cycle model: RTL ${nextBeat(rtl)}, model ${nextBeat(want)} (${beats} RTL beats, ${modelBeats} model beats)`;
+      mismatchCycle = t;
+    } else if (run.holds !== timing.stalls) {
+      mismatch = `identical bytes and beats, but the RTL held records for ${run.holds} cycles and the FIFO's cycle model ${timing.stalls}`;
+    }
   }
   return {
     expected,
@@ -478,7 +462,7 @@ export async function cosimTvtrace(verilated: BuiltModel, c: TvtraceRtlConfig, r
     cycles: run.cycles,
     holds: run.holds,
     stalls: timing.stalls,
-    beats: captured.length,
+    beats,
     ...(mismatch ? { mismatch, mismatchCycle: mismatchCycle ?? 0 } : {}),
   };
 }

@@ -11,11 +11,6 @@
  * - count becomes count - beat + (taken ? length : 0).
  */
 
-export interface TvBeat {
-  readonly cycle: number;
-  readonly bytes: number;
-}
-
 export interface TvTiming {
   /** Cycles a record was offered and not taken. */
   readonly stalls: number;
@@ -23,8 +18,8 @@ export interface TvTiming {
   readonly cycles: number;
   /** Cycles after the last frame was taken until the last byte left (idle frames a run needs). */
   readonly drain: number;
-  /** Every beat, in order (when `beats` was asked for). */
-  readonly beats?: TvBeat[];
+  /** Per cycle, the bytes of its beat (0: no beat), `cycles` entries (when asked for). */
+  readonly counts?: Uint8Array;
 }
 
 /**
@@ -35,18 +30,26 @@ export function tvFifoTiming(
   frames: readonly (number | null)[],
   fifo: { readonly fifoBytes: number; readonly outBytes: number },
   ready: (cycle: number) => boolean,
-  withBeats = false,
+  withCounts = false,
 ): TvTiming {
   const cap = fifo.fifoBytes;
   const b = fifo.outBytes;
-  const beats: TvBeat[] | undefined = withBeats ? [] : undefined;
+  // The bytes of each cycle's beat, in a byte array that doubles (no object per beat).
+  let counts = new Uint8Array(withCounts ? Math.max(1024, 4 * frames.length) : 0);
   let count = 0;
   let stalls = 0;
   let t = 0;
   const beat = (): number => {
     if (count === 0 || !ready(t)) return 0;
     const n = Math.min(count, b);
-    beats?.push({ cycle: t, bytes: n });
+    if (withCounts) {
+      if (t >= counts.length) {
+        const bigger = new Uint8Array(2 * counts.length);
+        bigger.set(counts);
+        counts = bigger;
+      }
+      counts[t] = n;
+    }
     return n;
   };
   for (let i = 0; i < frames.length; t++) {
@@ -65,5 +68,5 @@ export function tvFifoTiming(
   }
   let drain = 0;
   for (; count > 0; t++, drain++) count -= beat();
-  return { stalls, cycles: t, drain, ...(beats ? { beats } : {}) };
+  return { stalls, cycles: t, drain, ...(withCounts ? { counts: counts.subarray(0, t) } : {}) };
 }
