@@ -7,6 +7,7 @@
 import { BLOCKS, resolveComponent } from '../blocks/index.ts';
 import type { CaseSpec } from '../core/block.ts';
 import { shippedComponents } from '../ipxact/load.ts';
+import { bestSeconds } from '../core/best-time.ts';
 
 export interface CoverageBenchRow {
   readonly what: string;
@@ -15,15 +16,6 @@ export interface CoverageBenchRow {
   readonly detail: string;
 }
 
-function best(fn: () => void, repeat = 3): number {
-  let t = Infinity;
-  for (let i = 0; i < repeat; i++) {
-    const t0 = performance.now();
-    fn();
-    t = Math.min(t, (performance.now() - t0) / 1000);
-  }
-  return t;
-}
 
 export function coverageBenchRows(count: number, seed: number, progress: (what: string) => void = () => {}): CoverageBenchRow[] {
   const rows: CoverageBenchRow[] = [];
@@ -35,14 +27,14 @@ export function coverageBenchRows(count: number, seed: number, progress: (what: 
     const r = resolveComponent(component, [], { command: 'bench' });
     const spec: CaseSpec = { component, sets: [], seed, count, backpressure: block.backpressure ? 0.5 : 0 };
     let hits: Record<string, number> = {};
-    const t = best(() => {
+    const t = bestSeconds(() => {
       hits = model.collect(r, spec);
-    });
+    }, 3);
     const bins = model.space(r).bins.length;
     const hit = Object.values(hits).filter((n) => n > 0).length;
     let detail = `${hit} of ${bins} bins hit, back-pressure ${spec.backpressure}`;
     if (model.baseline) {
-      const tb = best(() => model.baseline!(r, spec));
+      const tb = bestSeconds(() => model.baseline!(r, spec), 3);
       detail += `; the model alone ${tb.toFixed(3)} s, with observer and bins ${t.toFixed(3)} s (+${Math.round((100 * (t - tb)) / tb)}%)`;
     }
     rows.push({ what: `functional coverage (${component})`, instructions: count, seconds: t, detail });

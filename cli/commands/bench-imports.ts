@@ -19,6 +19,7 @@ import { RvError } from '../../golden-model/common/errors.ts';
 import type { RetirementStream } from '../../golden-model/hart/stream.ts';
 import { generateStimulus } from '../../golden-model/hart/stimulus/generate.ts';
 import { defaultKnobs } from '../../golden-model/hart/stimulus/knobs.ts';
+import { bestSeconds } from '../../core/best-time.ts';
 
 export interface ImportRate {
   format: string;
@@ -48,16 +49,6 @@ function linePieces(text: string, size: number): string[] {
   return pieces;
 }
 
-/** Best wall time of `repeat` runs of `fn`, in seconds. */
-function best(fn: () => void, repeat: number): number {
-  let t = Infinity;
-  for (let i = 0; i < repeat; i++) {
-    const t0 = performance.now();
-    fn();
-    t = Math.min(t, (performance.now() - t0) / 1000);
-  }
-  return t;
-}
 
 /**
  * The readers on files of `stream` (text, etrace-csv, spike-csv) and on a QEMU log of a trap-free
@@ -68,13 +59,13 @@ function best(fn: () => void, repeat: number): number {
 export function measureImports(stream: RetirementStream, seed: number, count: number, repeat = 3): ImportRate[] {
   const out: ImportRate[] = [];
   const text = encodeTextChunks(stream).join('');
-  out.push({ format: 'text', lines: lineCount([text]), seconds: best(() => decodeTextStream(text, 'bench.txt'), repeat) });
+  out.push({ format: 'text', lines: lineCount([text]), seconds: bestSeconds(() => decodeTextStream(text, 'bench.txt'), repeat) });
   // The CSV imports as `rvtrace encode` reads them: pieces of PIECE_BYTES, each piece's records
   // taken and dropped (core/stream-io.ts); the file's text is in memory already, as for the others.
   const how = `streamed as rvtrace encode reads it, ${PIECE_BYTES / 1024} KiB pieces`;
   const streamed = (text: string, reader: () => SpikeCsvReader | EtraceCsvReader): number => {
     const pieces = linePieces(text, PIECE_BYTES);
-    return best(() => {
+    return bestSeconds(() => {
       const r = reader();
       for (const piece of pieces) {
         r.feed(piece);
@@ -108,7 +99,7 @@ export function measureImports(stream: RetirementStream, seed: number, count: nu
   );
   const log = qemuLogChunks(trapFree);
   const entry = trapFree.records[0]!.iaddr;
-  const seconds = best(() => {
+  const seconds = bestSeconds(() => {
     const c = new QemuLogConverter({ image: trapFree.image, xlen: trapFree.xlen, entry, fileName: 'bench.log' });
     for (const chunk of log) {
       const lines = chunk.split('\n');
@@ -132,7 +123,7 @@ export function measureEncodeProcess(stream: RetirementStream, repeat = 2): { in
     const csv = join(dir, 'trace.csv');
     writeFileSync(csv, spikeCsvChunks(stream).join(''));
     const instructions = importSpikeCsv(spikeCsvChunks(stream).join(''), 'bench.csv').records.filter((r) => r.iretire > 0).length;
-    const seconds = best(() => {
+    const seconds = bestSeconds(() => {
       const r = spawnSync(process.execPath, [BIN, 'encode', '--component', 'etrace', '--in', csv, '--out', join(dir, 'trace.te')], { encoding: 'utf8' });
       if (r.status !== 0) throw new RvError('tool-failure', `bench: rvtrace encode failed (status ${r.status}): ${r.stderr.trim()}`);
     }, repeat);

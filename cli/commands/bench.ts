@@ -28,6 +28,7 @@ import { parseCount } from '../../core/options.ts';
 import { componentSynthesis, efficiencyGates } from '../../workloads/gates.ts';
 import { DEPTH_GOAL } from '../../generator/synthesis.ts';
 import { dataEfficiency, type DataEfficiencyRow } from '../../golden-model/etrace/data/efficiency.ts';
+import { bestSeconds } from '../../core/best-time.ts';
 import { startupRows } from '../startup-bench.ts';
 import { generateStimulusChunks } from '../../golden-model/hart/stimulus/generate.ts';
 import { cosimPeakMemory, encodePeakMemory, measureEncodeProcess, measureImports } from './bench-imports.ts';
@@ -57,16 +58,6 @@ function atLeast(value: number, goal: number, unit: string): string {
   return `≥ ${goal} ${unit}: ${value >= goal ? 'met' : 'MISSED'}`;
 }
 
-/** Runs `fn` (best of `repeat`) and returns seconds. */
-function time(fn: () => void, repeat: number): number {
-  let best = Infinity;
-  for (let i = 0; i < repeat; i++) {
-    const t0 = performance.now();
-    fn();
-    best = Math.min(best, (performance.now() - t0) / 1000);
-  }
-  return best;
-}
 
 const mips = (n: number, s: number): string => `${(n / s / 1e6).toFixed(2)} M instr/s`;
 
@@ -176,16 +167,16 @@ export const benchCommand: CommandDefinition<Options> = {
     };
     if (want('stimulus generation', 'binary stream write', 'binary stream read')) {
       let stream = stimulus();
-      const tGen = time(() => {
+      const tGen = bestSeconds(() => {
         stream = generateStimulus(defaultKnobs(), seed, count);
       }, 1);
       rows.push(rateRow('stimulus generation', count, tGen, `${stream.records.length} records`));
 
       let bin = encodeBinaryStream(stream);
-      const tWrite = time(() => {
+      const tWrite = bestSeconds(() => {
         bin = encodeBinaryStream(stream);
       }, 3);
-      const tRead = time(() => {
+      const tRead = bestSeconds(() => {
         decodeBinaryStream(bin, 'bench');
       }, 3);
       rows.push(rateRow('binary stream write', count, tWrite, `${(bin.length / count).toFixed(2)} bytes/instruction`));
@@ -223,12 +214,12 @@ export const benchCommand: CommandDefinition<Options> = {
       const xlen = config.params.iaddress_width_p > 32 ? 64 : 32;
       const input = xlen === 64 ? stimulus() : (rv32 ??= generateStimulus({ ...defaultKnobs(), xlen: 32 }, seed, count));
       let result = encodeStream(input.records, config, { keepPackets: false });
-      const t = time(() => {
+      const t = bestSeconds(() => {
         result = encodeStream(input.records, config, { keepPackets: false });
       }, 3);
       const bpi = (result.bytes.length * 8) / count;
       rows.push(rateRow(`E-Trace encode (${name})`, count, t, `${result.packetCount} packets, ${bpi.toFixed(3)} bits/instruction`, 5));
-      const td = time(() => {
+      const td = bestSeconds(() => {
         decodeStream(result.bytes, input.image, { params: config.params, xlen });
       }, 1);
       rows.push(rateRow(`E-Trace decode (${name})`, count, td, ''));
@@ -240,15 +231,15 @@ export const benchCommand: CommandDefinition<Options> = {
       const input = config.xlen === 64 ? stimulus() : (rv32 ??= generateStimulus({ ...defaultKnobs(), xlen: 32 }, seed, count));
       // The encoder alone (issue 19's goal: 5 M instr/s), then behind its output FIFO.
       let bytes = encodeNtrace(input.records, config, { messages: false }).bytes;
-      const t = time(() => {
+      const t = bestSeconds(() => {
         bytes = encodeNtrace(input.records, config, { messages: false }).bytes;
       }, 3);
       rows.push(rateRow(`N-Trace encode (${name})`, count, t, `${bytes.length} bytes, ${((bytes.length * 8) / count).toFixed(3)} bits/instruction`, 5));
-      const tf = time(() => {
+      const tf = bestSeconds(() => {
         encodeNtraceStream(input.records, config, { messages: false });
       }, 1);
       rows.push(rateRow(`N-Trace encode + output FIFO (${name})`, count, tf, 'always ready'));
-      const td = time(() => {
+      const td = bestSeconds(() => {
         decodeNtrace(bytes, input.image, config);
       }, 1);
       rows.push(rateRow(`N-Trace decode (${name})`, count, td, ''));
@@ -299,7 +290,7 @@ export const benchCommand: CommandDefinition<Options> = {
       const config = resolveComponent(name, [], { command: 'bench' }).config as TvtraceRtlConfig;
       const records = generateTvRecords(config, seed, count);
       let bytes = encodeTvRecords(records, config);
-      const t = time(() => {
+      const t = bestSeconds(() => {
         bytes = encodeTvRecords(records, config);
       }, 3);
       rows.push({ what: `TV encode (${name})`, rate: `${(count / t / 1e6).toFixed(2)} M records/s`, goal: atLeast(count / t / 1e6, 5, 'M records/s'), detail: `${(bytes.length / count).toFixed(1)} bytes/record` });

@@ -5,20 +5,16 @@
  * difference, an FST waveform of the cycles around it and the one-line command that replays the case.
  */
 import type { Command } from 'commander';
-import type { CaseSpec, CommandDefinition } from '../../core/block.ts';
-import { collect, parseCount, parseKnobs, parseProbability } from '../../core/options.ts';
+import type { CommandDefinition } from '../../core/block.ts';
+import { parseCount } from '../../core/options.ts';
+import { type CaseOptions, caseOptions, caseSpecOf } from '../case-options.ts';
 import { checkOutputFile } from '../../core/io.ts';
-import { RvError } from '../../golden-model/common/errors.ts';
 import { blockSettings } from '../../blocks/index.ts';
 import { replayCommand } from '../../tb/case.ts';
 import { coverageSummary } from '../../core/coverage.ts';
 import { CoverageCollector } from '../../tb/coverage.ts';
 
-interface Options {
-  seed: string;
-  count: string;
-  backpressure: string;
-  knob?: string[];
+interface Options extends CaseOptions {
   fst: string;
   window: string;
   coverage: boolean;
@@ -47,28 +43,14 @@ export const cosimCommand: CommandDefinition<Options> = {
     'the command that replays the case.',
   ].join('\n'),
   options: (cmd: Command) =>
-    cmd
-      .option('--seed <S>', 'stimulus and back-pressure seed', '1')
-      .option('--count <N>', 'instructions to retire', '100000')
-      .option('--backpressure <P>', 'probability that the transport is not ready in a cycle', '0')
-      .option('--knob <NAME=VALUE>', 'a stimulus knob (see rvtrace stimulus --help); repeatable', collect)
+    caseOptions(cmd, '100000')
       .option('--fst <FILE>', 'waveform written on a mismatch', 'cosim-mismatch.fst')
       .option('--window <CYCLES>', 'cycles of waveform before the mismatch', '200')
       .option('--no-coverage', 'do not print the functional coverage of the case'),
   async run(_args, o, _settings, resolved) {
     checkOutputFile(o.fst, '--fst');
     const r = resolved!;
-    const spec: CaseSpec = {
-      component: r.component,
-      sets: r.provenance.sets,
-      seed: parseCount(o.seed, '--seed', 0),
-      count: parseCount(o.count, '--count', 1),
-      backpressure: parseProbability(o.backpressure, '--backpressure'),
-      knobs: parseKnobs(o.knob ?? []),
-    };
-    if (spec.backpressure > 0 && !r.block.backpressure) {
-      throw new RvError('bad-option', `--backpressure ${o.backpressure}: the ${r.block.title} has no output stream to hold back`);
-    }
+    const spec = caseSpecOf(r, o);
     const window = parseCount(o.window, '--window', 1);
     const log = (line: string) => process.stderr.write(`${line}\n`);
     const result = await r.block.runCase(r, spec, log);

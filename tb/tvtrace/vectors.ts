@@ -11,9 +11,10 @@ import type { ExpectedResponse, VectorCase } from '../../core/vectors.ts';
 import { cycleChance, Rng } from '../../golden-model/common/rng.ts';
 import type { TvRecord } from '../../golden-model/tvtrace/records.ts';
 import type { TvtraceRtlConfig } from '../../golden-model/tvtrace/settings.ts';
+import { captureRecordPorts, type HarnessSpec } from '../harness-spec.ts';
 import { FrameWriter } from '../run.ts';
 import { tvtraceCaseRecords } from './case.ts';
-import { tvExpected, tvtraceCosimWrapper, tvtraceFrameWriter, tvtraceHarnessSpec } from './cosim.ts';
+import { tvExpected, tvtraceCosimWrapper, tvtraceFrameFiller, tvtraceHarnessSpec } from './cosim.ts';
 import { tvMixFromKnobs } from './stimulus.ts';
 import { tvFifoTiming } from './timing.ts';
 
@@ -39,9 +40,11 @@ export function tvtraceVectors(r: ResolvedComponent<TvtraceRtlConfig>, spec: Cas
     order.push(x);
   });
   const timing = tvFifoTiming(sizes, c, (t) => !cycleChance(seed, t, p), true);
-  const harness = tvtraceHarnessSpec(c);
+  // The co-simulation takes the beats back as a byte stream; a testbench compares each beat's ports.
+  const cosimSpec = tvtraceHarnessSpec(c);
+  const harness: HarnessSpec = { ...cosimSpec, captures: cosimSpec.captures.map((x) => ({ name: x.name, when: x.when, data: captureRecordPorts(x) })) };
   const w = new FrameWriter(harness);
-  const fill = tvtraceFrameWriter(c, w, new Rng(seed ^ 0x9a7b));
+  const fill = tvtraceFrameFiller(c, w, new Rng(seed ^ 0x9a7b));
   const frames: Uint8Array[] = [];
   for (const x of order) {
     fill(x);
@@ -54,11 +57,13 @@ export function tvtraceVectors(r: ResolvedComponent<TvtraceRtlConfig>, spec: Cas
   // Each beat: its bytes, the first in bits 7:0 (zero above), and their count on a word-wide port.
   const word = c.outBytes > 1;
   let at = 0;
-  const beats: ExpectedResponse[] = timing.beats!.map((b) => {
+  const beats: ExpectedResponse[] = [];
+  timing.counts!.forEach((bytes, cycle) => {
+    if (bytes === 0) return;
     let data = 0n;
-    for (let k = b.bytes - 1; k >= 0; k--) data = (data << 8n) | BigInt(expected.bytes[at + k]!);
-    at += b.bytes;
-    return { values: word ? [data, BigInt(b.bytes)] : [data], cycle: b.cycle };
+    for (let k = bytes - 1; k >= 0; k--) data = (data << 8n) | BigInt(expected.bytes[at + k]!);
+    at += bytes;
+    beats.push({ values: word ? [data, BigInt(bytes)] : [data], cycle });
   });
   const wrapper = tvtraceCosimWrapper(c);
   return {
