@@ -107,7 +107,7 @@ export function reportData(sources: readonly ReportSource[]): ReportData {
 const pct = (covered: number, total: number): string => (total === 0 ? '100.0' : ((100 * covered) / total).toFixed(1));
 
 function sourceLine(s: ReportSource): string {
-  const what = s.kind === 'fuzz' ? `fuzz session (seed ${s.fuzz!.seed}, ${s.fuzz!.seconds} s, ${s.fuzz!.records} instructions)` : `regression${s.shard ? ` shard ${s.shard.index}/${s.shard.count}` : ''}${s.partial ? ` (PARTIAL: ${s.partial.missingCases.length} cases not run)` : ''}`;
+  const what = s.kind === 'fuzz' ? `fuzz session (seed ${s.fuzz!.seed}, limit ${s.fuzz!.seconds} s, ${s.fuzz!.records} instructions${s.fuzz!.stopped ? `, stopped: ${s.fuzz!.stopped}` : ''})` : `regression${s.shard ? ` shard ${s.shard.index}/${s.shard.count}` : ''}${s.partial ? ` (PARTIAL: ${s.partial.missingCases.length} cases not run)` : ''}`;
   return `${s.file}: ${what}: ${s.total} cases, ${s.total - s.failed} passed, ${s.failed} failed`;
 }
 
@@ -189,7 +189,7 @@ export function htmlReport(d: ReportData, title = 'rvtrace report'): string {
 
   h.push('<h2 id="summary">Results</h2><table id="results-table"><thead><tr><th>results file</th><th>run</th><th>cases</th><th>passed</th><th>failed</th></tr></thead><tbody>');
   for (const s of d.sources) {
-    const run = s.kind === 'fuzz' ? `fuzz, seed ${s.fuzz!.seed}, ${s.fuzz!.seconds} s` : `regress${s.shard ? ` shard ${s.shard.index}/${s.shard.count}` : ''}${s.partial ? ' (partial)' : ''}`;
+    const run = s.kind === 'fuzz' ? `fuzz, seed ${s.fuzz!.seed}, limit ${s.fuzz!.seconds} s${s.fuzz!.stopped ? `, stopped: ${s.fuzz!.stopped}` : ''}` : `regress${s.shard ? ` shard ${s.shard.index}/${s.shard.count}` : ''}${s.partial ? ' (partial)' : ''}`;
     h.push(`<tr><td><code>${esc(s.file)}</code></td><td>${esc(run)}</td><td class="n">${s.total}</td><td class="n">${s.total - s.failed}</td><td class="n">${s.failed}</td></tr>`);
   }
   h.push('</tbody></table>');

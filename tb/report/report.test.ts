@@ -93,6 +93,7 @@ describe('rvtrace report: the page and the summary', () => {
     // The fuzz session hit xfer:trap:up:external-trap; csr:sctrctl:virtual stays uncovered.
     expect(s).toContain('functional coverage ctr: 4/5 bins (80.0%) in 6 cases, 1 excluded');
     expect(s).toContain('  uncovered: csr:sctrctl:virtual\n');
+    expect(s).toContain('fuzz.json: fuzz session (seed 42, limit 30 s, 20000 instructions, stopped: covered): 5 cases, 4 passed, 1 failed');
     expect(s).toContain('  replay: npx rvtrace cosim --component ctr-small --knob interrupt_rate=0.02 --seed 913 --count 37\n');
     expect(read('both', 'index.html')).toContain('<pre class="replay">npx rvtrace cosim --component ctr-small --knob interrupt_rate=0.02 --seed 913 --count 37</pre>');
   });

@@ -37,7 +37,7 @@ export interface ReportSource {
   readonly shard?: Shard;
   readonly partial?: Partial;
   /** A fuzz session's seed and length. */
-  readonly fuzz?: { readonly seed: number; readonly seconds: number; readonly records: number };
+  readonly fuzz?: { readonly seed: number; readonly seconds: number; readonly records: number; readonly stopped?: string };
 }
 
 const NOT_RESULTS = 'not a results file of rvtrace (expected the --json output of regress, merge or fuzz)';
@@ -164,7 +164,7 @@ function fuzzSource(o: Obj, file: string): ReportSource {
     failed: failures.length,
     failures,
     ...(o['coverage'] !== undefined ? { coverage: checkCoverage(o['coverage'], file) } : {}),
-    fuzz: { seed, seconds: typeof o['seconds'] === 'number' ? o['seconds'] : 0, records: typeof o['records'] === 'number' ? o['records'] : 0 },
+    fuzz: { seed, seconds: typeof o['seconds'] === 'number' ? o['seconds'] : 0, records: typeof o['records'] === 'number' ? o['records'] : 0, ...(typeof o['stopped'] === 'string' ? { stopped: o['stopped'] } : {}) },
   };
 }
 
