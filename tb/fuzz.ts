@@ -195,7 +195,7 @@ export interface FuzzOptions {
   coverage?: boolean;
   /**
    * Steer by coverage (needs coverage): keep a corpus of the cases that reached new bins and draw
-   * half the cases as mutations of them, favouring those whose new bins are still rare; the corpus
+   * a quarter of the cases as mutations of them, favouring those that hit bins still rare; the corpus
    * is saved in `dir` (CORPUS_FILE) and read back by the next session. Default false.
    */
   directed?: boolean;
@@ -226,6 +226,8 @@ export async function fuzz(seconds: number, seed: number, run: CaseRunner, opts:
   // and, per `block:bin`, how many cases of this session hit it.
   const corpus: CorpusEntry[] = directed ? loadCorpus(dir).filter((e) => components.includes(e.spec.component)) : [];
   const casesHitting = new Map<string, number>();
+  // The bins each corpus case hit (`block:bin`; of an earlier session's case, the ones it found first).
+  const binsOf: string[][] = corpus.map((e) => [...e.newBins]);
   const inPool = (spec: CaseSpec): boolean => pool.some((c) => c.component === spec.component && JSON.stringify(c.sets) === JSON.stringify(spec.sets));
   let mutated = 0;
   const every = opts.progressEvery ?? 10;
@@ -236,9 +238,9 @@ export async function fuzz(seconds: number, seed: number, run: CaseRunner, opts:
     }
     if (report.cases > 0 && report.cases % 20 === 0) pool[below(rng, pool.length)] = randomConfig(rng, components, resolve);
     let spec: CaseSpec;
-    if (directed && corpus.length > 0 && rng.chance(0.5)) {
-      // A parent weighted by how rare its new bins still are (a bin hit by k cases weighs 1/k).
-      const weights = corpus.map((e) => e.newBins.reduce((w, b) => w + 1 / Math.max(1, casesHitting.get(b) ?? 1), 0) + 0.01);
+    if (directed && corpus.length > 0 && rng.chance(0.25)) {
+      // A parent weighted by how rare the bins it hit still are (a bin hit by k cases weighs 1/k^2).
+      const weights = binsOf.map((bins) => bins.reduce((w, b) => w + 1 / Math.max(1, casesHitting.get(b) ?? 1) ** 2, 0) + 0.01);
       const parent = corpus[rng.weighted(weights)]!.spec;
       spec = mutateCase(rng, parent, resolve);
       // Its configuration joins the pool (one build, as when the pool changes).
@@ -260,7 +262,10 @@ export async function fuzz(seconds: number, seed: number, run: CaseRunner, opts:
           if (k === 0) fresh.push(key);
           casesHitting.set(key, k + 1);
         }
-        if (fresh.length > 0) corpus.push({ spec, newBins: fresh.sort() });
+        if (fresh.length > 0) {
+          corpus.push({ spec, newBins: fresh.sort() });
+          binsOf.push(Object.entries(hits).filter(([, n]) => n > 0).map(([b]) => `${r.block.name}:${b}`));
+        }
       }
     }
     report.cases++;
