@@ -139,6 +139,26 @@ describe('coverage-directed fuzz', () => {
     expect([...ctr].sort((a, b) => a - b)).toEqual(ctr);
   });
 
+  it('a session in the same directory starts from the saved corpus and adds to it', async () => {
+    const dir = tmp();
+    const first = await fuzz(300, 4, pass, { components: ['ctr-small'], resolve, maxCases: 10, dir, directed: true });
+    const saved = loadCorpus(dir);
+    expect(saved.length).toBe(first.corpus);
+    expect(saved.length).toBeGreaterThan(0);
+    const second = await fuzz(300, 5, pass, { components: ['ctr-small'], resolve, maxCases: 10, dir, directed: true });
+    const after = loadCorpus(dir);
+    // The first session's cases come first, then the cases new to the second session.
+    expect(after.slice(0, saved.length)).toEqual(saved);
+    expect(after.length).toBe(second.corpus);
+    expect(after.length).toBeGreaterThan(saved.length);
+    // A session of other components in the same directory neither mutates those cases nor drops them.
+    const other = await fuzz(300, 6, pass, { components: ['pmu-rv32-mcu'], resolve, maxCases: 3, dir, directed: true });
+    const mixed = loadCorpus(dir);
+    expect(mixed.slice(0, after.length)).toEqual(after);
+    expect(mixed.length).toBe(after.length + other.corpus!);
+    expect(mixed.slice(after.length).every((e) => e.spec.component === 'pmu-rv32-mcu')).toBe(true);
+  });
+
   it('a corpus file that is not one is a one-line error naming it', () => {
     const dir = tmp();
     writeFileSync(join(dir, CORPUS_FILE), '{"format": "something-else"}');

@@ -93,6 +93,8 @@ export function loadFixtures(dir = FIXTURE_DIR): { file: string; spec: CaseSpec 
 /** The corpus file in the fuzz output directory (not a fixture: loadFixtures skips it). */
 export const CORPUS_FILE = 'fuzz-corpus.json';
 const CORPUS_FORMAT = 'rvtrace-fuzz-corpus-1';
+/** At most this many corpus cases are saved (the newest). */
+export const CORPUS_MAX = 1000;
 
 /** A case that reached bins no earlier case of the session had reached (by block: `block:bin`). */
 export interface CorpusEntry {
@@ -224,7 +226,10 @@ export async function fuzz(seconds: number, seed: number, run: CaseRunner, opts:
   const dir = opts.dir ?? FIXTURE_DIR;
   // Directed: the corpus (earlier sessions' first, when the file holds cases of these components)
   // and, per `block:bin`, how many cases of this session hit it.
-  const corpus: CorpusEntry[] = directed ? loadCorpus(dir).filter((e) => components.includes(e.spec.component)) : [];
+  const loaded = directed ? loadCorpus(dir) : [];
+  const corpus: CorpusEntry[] = loaded.filter((e) => components.includes(e.spec.component));
+  // Cases of other components stay in the file.
+  const others = loaded.filter((e) => !components.includes(e.spec.component));
   const casesHitting = new Map<string, number>();
   // The bins each corpus case hit (`block:bin`; of an earlier session's case, the ones it found first).
   const binsOf: string[][] = corpus.map((e) => [...e.newBins]);
@@ -296,7 +301,8 @@ export async function fuzz(seconds: number, seed: number, run: CaseRunner, opts:
   if (directed) {
     report.corpus = corpus.length;
     report.mutated = mutated;
-    if (corpus.length > 0) saveCorpus(dir, corpus);
+    // The newest CORPUS_MAX cases are kept: each session adds the cases that were new to it.
+    if (corpus.length > 0) saveCorpus(dir, [...others, ...corpus].slice(-CORPUS_MAX));
   }
   return report;
 }
