@@ -16,6 +16,7 @@ import { encodeCommand } from './commands/encode.ts';
 import { cosimCommand } from './commands/cosim.ts';
 import { fuzzCommand } from './commands/fuzz.ts';
 import { mergeCommand, regressCommand } from './commands/regress.ts';
+import { reportCommand } from './commands/report.ts';
 import { generateCommand } from './commands/generate.ts';
 import { infoCommand } from './commands/info.ts';
 import { ipxactCommand } from './commands/ipxact.ts';
@@ -42,6 +43,7 @@ const COMMANDS: CommandDefinition<never>[] = [
   regressCommand as CommandDefinition<never>,
   mergeCommand as CommandDefinition<never>,
   fuzzCommand as CommandDefinition<never>,
+  reportCommand as CommandDefinition<never>,
   traceElfCommand as CommandDefinition<never>,
   tvCheckCommand as CommandDefinition<never>,
   componentsCommand as CommandDefinition<never>,

@@ -4,10 +4,19 @@
 #   npm packages  -> `npm ci` when node_modules is absent or older than package-lock.json
 #   Debian tools  -> `apt-get install` of the packages whose command is absent (needs root or sudo)
 #   dist/         -> tsc + bundle of the CLI when a source is newer than it (node scripts/dist.mjs)
+#   --chromium    -> also Debian's chromium (rvtrace report --screenshot and the report tests), via
+#                    scripts/install-chromium.sh; the report tests call that script themselves
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 say() { printf '[setup] %s\n' "$*" >&2; }
+
+for arg in "$@"; do
+  case "$arg" in
+    --chromium) bash scripts/install-chromium.sh ;;
+    *) say "unknown option $arg (known: --chromium)"; exit 2 ;;
+  esac
+done
 
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   say "installing npm packages (npm ci)"

@@ -4,7 +4,7 @@
  * a block without a coverage model contributes nothing.
  */
 import type { CaseSpec, ResolvedComponent } from '../core/block.ts';
-import { addCase, type Coverage, type CoverageSpace, emptyCoverage, mergeCoverage } from '../core/coverage.ts';
+import { addCase, type BinHits, type Coverage, type CoverageSpace, emptyCoverage, mergeCoverage } from '../core/coverage.ts';
 
 export class CoverageCollector {
   private readonly cov: Coverage = emptyCoverage();
@@ -14,8 +14,13 @@ export class CoverageCollector {
 
   /** Adds the case's hits; false when its block has no coverage model. */
   add(r: ResolvedComponent, spec: CaseSpec): boolean {
+    return this.addHits(r, spec) !== undefined;
+  }
+
+  /** Adds the case's hits and returns them (for a fuzzer that steers by them); undefined when its block has no coverage model. */
+  addHits(r: ResolvedComponent, spec: CaseSpec): BinHits | undefined {
     const model = r.block.coverage;
-    if (model === undefined) return false;
+    if (model === undefined) return undefined;
     const started = performance.now();
     const key = JSON.stringify([r.block.name, spec.component, spec.sets]);
     let space = this.spaces.get(key);
@@ -23,9 +28,10 @@ export class CoverageCollector {
       space = model.space(r);
       this.spaces.set(key, space);
     }
-    addCase(this.cov, { block: r.block.name, component: spec.component, sets: spec.sets }, space, model.collect(r, spec));
+    const hits = model.collect(r, spec);
+    addCase(this.cov, { block: r.block.name, component: spec.component, sets: spec.sets }, space, hits);
     this.seconds += (performance.now() - started) / 1000;
-    return true;
+    return hits;
   }
 
   /** The coverage so far, its groups in the canonical order (whatever order the cases ended in). */

@@ -2,17 +2,20 @@
  * The fuzzer's machinery (random legal cases, shrinking, fixtures) and the replay of every saved
  * fixture in tb/fuzz-fixtures/ against the current RTL: a failure once found stays fixed.
  */
-import { mkdtempSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Rng } from '../golden-model/common/rng.ts';
 import { resolver, shippedOf } from '../blocks/index.ts';
 import type { CaseSpec } from '../core/block.ts';
+import { blockCoverage } from '../core/coverage.ts';
+import { RvError } from '../golden-model/common/errors.ts';
 
 const resolve = resolver('test');
 const components = shippedOf();
-import { fuzz, loadFixtures, randomCase, randomConfig, shrink } from './fuzz.ts';
+import { CORPUS_FILE, fuzz, growthLine, loadCorpus, loadFixtures, randomCase, randomConfig, shrink } from './fuzz.ts';
 
 describe('fuzz machinery', () => {
   it('shrinks a failure to the smallest failing count, in about log2(count) runs', async () => {
@@ -64,6 +67,113 @@ describe('fuzz machinery', () => {
     expect(cov.groups.every((g) => Object.values(g.bins).some((h) => h > 0))).toBe(true);
     const off = await fuzz(0.5, 9, async () => true, { components: ['etrace'], resolve, coverage: false });
     expect(off.coverage).toBeUndefined();
+  });
+});
+
+// Coverage-directed fuzzing on the model-only path: the runner is a stub that passes every case, the
+// coverage comes from the blocks' models (no RTL), so these run in seconds.
+describe('coverage-directed fuzz', () => {
+  const pass = async (): Promise<boolean> => true;
+  const tmp = (): string => mkdtempSync(join(tmpdir(), 'rvtrace-fuzz-'));
+  const covered = (cov: NonNullable<Awaited<ReturnType<typeof fuzz>>['coverage']>, block: string) => blockCoverage(cov).find((b) => b.block === block)!;
+
+  it('reaches at least as many CTR bins as undirected fuzz in the same 40 cases (ctr-small, seeds 1-8), and keeps a corpus', async () => {
+    // Per seed the two differ by a bin or two either way; the sum over fixed seeds is what is compared.
+    let u = 0;
+    let d = 0;
+    let total = 0;
+    const rows: string[] = [];
+    let last: { dir: string; report: Awaited<ReturnType<typeof fuzz>> } | undefined;
+    for (let seed = 1; seed <= 8; seed++) {
+      const dir = tmp();
+      const undirected = await fuzz(300, seed, pass, { components: ['ctr-small'], resolve, maxCases: 40, dir: tmp() });
+      const directed = await fuzz(300, seed, pass, { components: ['ctr-small'], resolve, maxCases: 40, dir, directed: true });
+      expect([undirected.cases, directed.cases, undirected.stopped, directed.stopped]).toEqual([40, 40, 'cases', 'cases']);
+      const cu = covered(undirected.coverage!, 'ctr');
+      const cd = covered(directed.coverage!, 'ctr');
+      expect(cd.total).toBe(cu.total);
+      u += cu.covered;
+      d += cd.covered;
+      total += cu.total;
+      rows.push(`seed ${seed}: ${cu.covered}/${cd.covered}`);
+      expect(undirected.corpus).toBeUndefined();
+      last = { dir, report: directed };
+    }
+    console.log(`ctr-small, 40 cases, bins covered undirected/directed: ${rows.join(', ')}; sums ${u}/${d} of ${total}`);
+    expect(d).toBeGreaterThanOrEqual(u);
+    // The directed session mutated some cases and saved the cases that found new bins.
+    const { dir, report: directed } = last!;
+    expect(directed.mutated).toBeGreaterThan(0);
+    const corpus = loadCorpus(dir);
+    expect(corpus).toHaveLength(directed.corpus!);
+    expect(corpus.every((e) => e.newBins.length > 0 && e.newBins.every((b) => b.startsWith('ctr:')))).toBe(true);
+    // Every bin the session covered was first reached by a corpus case.
+    const firsts = new Set(corpus.flatMap((e) => e.newBins));
+    expect(firsts.size).toBe(Object.values(directed.coverage!.groups[0]!.bins).filter((n) => n > 0).length);
+    // The corpus is not a fixture.
+    expect(existsSync(join(dir, CORPUS_FILE))).toBe(true);
+    expect(loadFixtures(dir)).toEqual([]);
+  });
+
+  it('--until-covered stops once every reachable bin is covered (pmu-rv32-mcu), and not before (ctr-small)', async () => {
+    const done = await fuzz(300, 1, pass, { components: ['pmu-rv32-mcu'], resolve, maxCases: 200, dir: tmp(), directed: true, untilCovered: true });
+    const b = covered(done.coverage!, 'pmu');
+    console.log(`pmu-rv32-mcu, seed 1: stopped (${done.stopped}) after ${done.cases} of at most 200 cases at ${b.covered}/${b.total} bins`);
+    expect(done.stopped).toBe('covered');
+    expect(done.cases).toBeLessThan(200);
+    expect(b.uncovered).toEqual([]);
+    expect(b.total).toBeGreaterThan(20);
+    // CTR keeps bins its stimulus does not reach in a few cases: the limit ends the session.
+    const notDone = await fuzz(300, 1, pass, { components: ['ctr-small'], resolve, maxCases: 15, dir: tmp(), directed: true, untilCovered: true });
+    expect(notDone.stopped).toBe('cases');
+    expect(covered(notDone.coverage!, 'ctr').uncovered.length).toBeGreaterThan(0);
+  });
+
+  it('reports coverage growth every N cases', async () => {
+    const seen: [number, string][] = [];
+    await fuzz(300, 2, pass, { components: ['ctr-small', 'pmu-rv32-mcu'], resolve, maxCases: 9, dir: tmp(), directed: true, progressEvery: 3, onProgress: (n, cov) => seen.push([n, growthLine(cov)]) });
+    expect(seen.map(([n]) => n)).toEqual([3, 6, 9]);
+    for (const [, line] of seen) expect(line).toMatch(/^(ctr|pmu) \d+\/\d+(, (pmu) \d+\/\d+)?$/);
+    // Covered counts never fall.
+    const ctr = seen.map(([, l]) => Number(/ctr (\d+)/.exec(l)?.[1] ?? 0));
+    expect([...ctr].sort((a, b) => a - b)).toEqual(ctr);
+  });
+
+  it('a session in the same directory starts from the saved corpus and adds to it', async () => {
+    const dir = tmp();
+    const first = await fuzz(300, 4, pass, { components: ['ctr-small'], resolve, maxCases: 10, dir, directed: true });
+    const saved = loadCorpus(dir);
+    expect(saved.length).toBe(first.corpus);
+    expect(saved.length).toBeGreaterThan(0);
+    const second = await fuzz(300, 5, pass, { components: ['ctr-small'], resolve, maxCases: 10, dir, directed: true });
+    const after = loadCorpus(dir);
+    // The first session's cases come first, then the cases new to the second session.
+    expect(after.slice(0, saved.length)).toEqual(saved);
+    expect(after.length).toBe(second.corpus);
+    expect(after.length).toBeGreaterThan(saved.length);
+    // A session of other components in the same directory neither mutates those cases nor drops them.
+    const other = await fuzz(300, 6, pass, { components: ['pmu-rv32-mcu'], resolve, maxCases: 3, dir, directed: true });
+    const mixed = loadCorpus(dir);
+    expect(mixed.slice(0, after.length)).toEqual(after);
+    expect(mixed.length).toBe(after.length + other.corpus!);
+    expect(mixed.slice(after.length).every((e) => e.spec.component === 'pmu-rv32-mcu')).toBe(true);
+  });
+
+  it('a corpus file that is not one is a one-line error naming it', () => {
+    const dir = tmp();
+    writeFileSync(join(dir, CORPUS_FILE), '{"format": "something-else"}');
+    expect(() => loadCorpus(dir)).toThrow(RvError);
+    try {
+      loadCorpus(dir);
+    } catch (e) {
+      expect((e as RvError).oneLine()).toBe(`${join(dir, CORPUS_FILE)}: not a fuzz corpus (expected {"format": "rvtrace-fuzz-corpus-1", "entries": [...]}); remove it to start a new corpus`);
+    }
+  });
+
+  it('rvtrace fuzz --until-covered --no-coverage is refused in one line', () => {
+    const r = spawnSync(process.execPath, [join(import.meta.dirname, '..', 'bin', 'rvtrace.js'), 'fuzz', '--until-covered', '--no-coverage', '--out', tmp()], { encoding: 'utf8' });
+    expect(r.stderr).toBe('rvtrace: --until-covered needs the functional coverage (leave out --no-coverage)\n');
+    expect(r.status).toBe(2);
   });
 });
 

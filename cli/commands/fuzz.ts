@@ -12,7 +12,7 @@ import { coverageSummary } from '../../core/coverage.ts';
 import { TOOL_VERSION } from '../../generator/render.ts';
 import { RvError } from '../../golden-model/common/errors.ts';
 import { replayCommand } from '../../tb/case.ts';
-import { type CaseRunner, FIXTURE_DIR, fuzz } from '../../tb/fuzz.ts';
+import { type CaseRunner, FIXTURE_DIR, fuzz, growthLine } from '../../tb/fuzz.ts';
 import { resolver } from '../../blocks/index.ts';
 import { componentList } from './regress.ts';
 
@@ -24,6 +24,10 @@ interface Options {
   schemaDir?: string;
   json?: string;
   coverage: boolean;
+  cases?: string;
+  untilCovered?: boolean;
+  directed: boolean;
+  progress: string;
 }
 
 /** `90`, `90s`, `5m`, `2h` -> seconds. */
@@ -55,6 +59,12 @@ export const fuzzCommand: CommandDefinition<Options> = {
     'triggers and random back-pressure (loss and SYNC 7 recovery).',
     'Functional coverage of the passing cases (each block\'s bins, from its model) is summarised at the',
     'end (covered/total per block, uncovered bins by name) and written with --json; --no-coverage skips it.',
+    'Coverage-directed (default; --no-directed turns it off): every case that reaches a bin no earlier case',
+    'reached joins a corpus (DIR/fuzz-corpus.json, read back by the next session in DIR), and a quarter',
+    'of the cases are children of corpus cases (the same configuration, the seed kept or new, knobs kept, scaled',
+    'or redrawn), favouring parents that hit bins still rare. Coverage growth (covered/total per',
+    'block) is printed every --progress cases. --until-covered stops when every bin the configurations',
+    'drawn so far can reach is covered (and every component was drawn), else at --time or --cases.',
     'Exit status 1 when a failure was found.',
   ].join('\n'),
   options: (cmd: Command) =>
@@ -65,12 +75,19 @@ export const fuzzCommand: CommandDefinition<Options> = {
       .option('--components <LIST>', 'comma-separated components to draw from, of any block (default: every shipped component)')
       .option('--schema-dir <DIR>', 'folder with the IEEE 1685-2014/2022 schemas the components are validated against')
       .option('--json <FILE>', 'write the session as JSON: seed, cases, records, failures, coverage')
-      .option('--no-coverage', 'do not collect functional coverage'),
+      .option('--no-coverage', 'do not collect functional coverage')
+      .option('--cases <N>', 'stop after N cases (as well as at --time)')
+      .option('--until-covered', 'stop early when every reachable functional bin is covered')
+      .option('--no-directed', 'draw every case at random (no corpus, no steering by coverage)')
+      .option('--progress <N>', 'print coverage growth every N cases', '10'),
   async run(_args, o) {
     const seconds = parseDuration(o.time);
     checkOutputDir(o.out);
     if (o.json !== undefined) checkOutputFile(o.json, '--json');
     const seed = parseCount(o.seed, '--seed', 0);
+    const maxCases = o.cases === undefined ? undefined : parseCount(o.cases, '--cases', 1);
+    const every = parseCount(o.progress, '--progress', 1);
+    if (o.untilCovered && !o.coverage) throw new RvError('bad-option', '--until-covered needs the functional coverage (leave out --no-coverage)');
     const components = componentList(o.components);
     const resolve = resolver('fuzz', o.schemaDir);
     for (const c of components) resolve(c, []);
@@ -93,16 +110,24 @@ export const fuzzCommand: CommandDefinition<Options> = {
       components,
       resolve,
       coverage: o.coverage,
+      directed: o.directed && o.coverage,
+      ...(maxCases !== undefined ? { maxCases } : {}),
+      untilCovered: o.untilCovered === true,
+      progressEvery: every,
+      onProgress: (cases, cov, corpus) => process.stderr.write(`coverage after ${cases} cases: ${growthLine(cov)}${o.directed ? ` (corpus ${corpus})` : ''}\n`),
       onCase: (spec, ok) => {
         n++;
         process.stderr.write(`${String(n).padStart(5)} ${ok ? 'ok  ' : 'FAIL'} ${replayCommand(resolve(spec.component, []).block, spec)}\n`);
       },
     });
-    process.stdout.write(`${report.cases} cases, ${report.records} instructions, ${report.failures.length} failures\n`);
+    const why = { time: 'the time limit', cases: 'the case limit', failure: 'a failure', covered: 'every reachable bin covered' }[report.stopped ?? 'time'];
+    process.stdout.write(`${report.cases} cases, ${report.records} instructions, ${report.failures.length} failures; stopped at ${why}${report.corpus !== undefined ? `; corpus ${report.corpus} cases, ${report.mutated} cases mutated from it` : ''}\n`);
     for (const f of report.failures) process.stdout.write(`saved a reproducer of ${f.count} instructions: ${replayCommand(resolve(f.component, []).block, f)}\n`);
     if (report.coverage !== undefined && report.coverage.groups.length > 0) process.stdout.write(`${coverageSummary(report.coverage)}\n`);
     if (o.json !== undefined) {
-      const out = { tool: `rvtrace ${TOOL_VERSION}`, seed, seconds, components, ...report };
+      // Each failure with its replay command (rvtrace report shows it).
+      const failures = report.failures.map((f) => ({ ...f, replay: replayCommand(resolve(f.component, []).block, f) }));
+      const out = { tool: `rvtrace ${TOOL_VERSION}`, seed, seconds, components, ...report, failures };
       writeOutputAtomic(o.json, Buffer.from(`${JSON.stringify(out, null, 1)}\n`));
     }
     return report.failures.length === 0 ? 0 : 1;
