@@ -95,7 +95,7 @@ export function parseCoverageData(text: string, name: string): CoveragePoint[] {
     const line = raw.trimEnd();
     if (line === '' || line.startsWith('#')) return;
     const m = /^C '(.*)' (\d+)$/s.exec(line);
-    if (m === null) throw new RvError('bad-file', `line ${i + 1}: not a coverage point ("C '<fields>' <count>")`, { file: name });
+    if (m === null) throw new RvError('bad-file', `not a coverage point ("C '<fields>' <count>")`, { file: name, line: i + 1 });
     const fields = new Map<string, string>();
     for (const part of m[1]!.split('\x01')) {
       if (part === '') continue;
@@ -105,7 +105,7 @@ export function parseCoverageData(text: string, name: string): CoveragePoint[] {
     const page = fields.get('page') ?? '';
     const pm = /^v_([a-z]+)\/(.+)$/.exec(page);
     const lineNo = Number(fields.get('l'));
-    if (pm === null || !Number.isInteger(lineNo)) throw new RvError('bad-file', `line ${i + 1}: coverage point without page v_<kind>/<module> or line number`, { file: name });
+    if (pm === null || !Number.isInteger(lineNo)) throw new RvError('bad-file', 'coverage point without page v_<kind>/<module> or line number', { file: name, line: i + 1 });
     out.push({ module: pm[2]!, file: fields.get('f') ?? '', line: lineNo, kind: pm[1]!, detail: fields.get('o') ?? '', count: Number(m[2]) });
   });
   return out;
