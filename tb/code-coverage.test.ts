@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,9 +8,11 @@ import type { CaseSpec } from '../core/block.ts';
 import { blockCoverage, coverageSummary, emptyCoverage, addCase } from '../core/coverage.ts';
 import type { RvError } from '../golden-model/common/errors.ts';
 import { buildKey } from './build.ts';
-import { finishCodeCoverage, parseCoverageData, pointsToBins, startCodeCoverage } from './code-coverage.ts';
+import { codeCoverageByModule, codeCoverageSummary, finishCodeCoverage, parseCoverageData, pointsToBins, startCodeCoverage } from './code-coverage.ts';
 import { renderHarness } from './harness.ts';
 import { FIFO_RTL, FIFO_SPEC } from './test-fixtures/fifo.ts';
+
+const BIN = join(import.meta.dirname, '..', 'bin', 'rvtrace.js');
 
 // Two points as Verilator writes them (fields \x01key\x02value), typed from its file format.
 const DATA = [
@@ -37,6 +40,12 @@ describe('coverage data', () => {
     // Without the waiver the point counts, and is uncovered.
     const plain = pointsToBins(points, []);
     expect(plain.space.excluded).toEqual({});
+    // Per module: the waived toggle point is counted apart, not as a point to cover.
+    expect(codeCoverageByModule(cov)).toEqual([
+      { block: 'x', module: 'a_sub', kinds: { toggle: { covered: 1, total: 1, waived: 0 } } },
+      { block: 'x', module: 'a_top', kinds: { line: { covered: 1, total: 1, waived: 0 }, toggle: { covered: 0, total: 0, waived: 1 } } },
+    ]);
+    expect(codeCoverageSummary(cov)).toBe('code coverage x a_sub: toggle 1/1\ncode coverage x a_top: line 1/1, toggle 0/0, 1 waived');
   });
 
   it('names the file and line of a line that is not a point', () => {
@@ -107,6 +116,21 @@ describe('code coverage of a co-simulation (one coverage build: pmu-rv32-mcu)', 
     // Verilator's own merge of the two runs' files gives the sums the groups hold.
     const merged = pointsToBins(parseCoverageData(readFileSync(b.outputs[0]!.merged, 'latin1'), 'merged.dat'), []);
     expect(merged.hits).toEqual(gb.bins);
+
+    // The same from the command line: regress --coverage-rtl puts a code group of both cases into the JSON.
+    const cli = mkdtempSync(join(tmpdir(), 'rvtrace-cc-cli-'));
+    const run = spawnSync(process.execPath, [BIN, 'regress', '--components', 'pmu-rv32-mcu', '--seeds', '1-2', '--count', '300', '--backpressure', '0', '--jobs', '1', '--json', join(cli, 'r.json'), '--coverage-rtl', join(cli, 'cov')], { cwd: cli, encoding: 'utf8' });
+    expect(run.status, run.stderr).toBe(0);
+    for (const m of modules) expect(run.stdout).toMatch(new RegExp(`^code coverage pmu ${m}: .*toggle \\d+/\\d+`, 'm'));
+    const json = JSON.parse(readFileSync(join(cli, 'r.json'), 'utf8')) as { coverage: { groups: { kind: string; cases: number; bins: Record<string, number> }[] } };
+    const code = json.coverage.groups.filter((g) => g.kind === 'code');
+    expect(code).toHaveLength(1);
+    expect(code[0]!.cases).toBe(2);
+    expect(code[0]!.bins).toEqual(gb.bins);
+    expect(readdirSync(join(cli, 'cov', 'annotated'))).toHaveLength(1);
+    const emit = spawnSync(process.execPath, [BIN, 'regress', '--emit', 'slurm', '--shards', '2', '--coverage-rtl', join(cli, 'x')], { cwd: cli, encoding: 'utf8' });
+    expect(emit.status).toBe(2);
+    expect(emit.stderr).toMatch(/^rvtrace: --coverage-rtl and --emit: .*\n$/);
     console.log(`pmu-rv32-mcu code coverage: 1 case ${ba!.covered}/${ba!.total}, 2 cases ${blockCoverage(b.coverage)[0]!.covered}/${ba!.total} points`);
   });
 });

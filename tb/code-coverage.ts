@@ -73,6 +73,11 @@ export function coverageFileFor(key: string): string {
   return file;
 }
 
+/** Closes the session without merging (the run failed); its files stay in the directory. */
+export function abandonCodeCoverage(): void {
+  session = undefined;
+}
+
 /** One coverage point of a Verilator coverage data file. */
 export interface CoveragePoint {
   readonly module: string;
@@ -191,4 +196,46 @@ export function finishCodeCoverage(): CodeCoverageResult {
     outputs.push({ component: owner.component, sets: owner.sets, merged, annotated, cases: files.length });
   });
   return { coverage, outputs };
+}
+
+/** One module's code coverage: per kind, points covered and counted (waived points apart). */
+export interface ModuleCodeCoverage {
+  readonly block: string;
+  readonly module: string;
+  readonly kinds: Readonly<Record<string, { readonly covered: number; readonly total: number; readonly waived: number }>>;
+}
+
+/**
+ * Per block and module (the bin name up to the first `:`), over every configuration's groups of kind
+ * "code": a point counts per configuration, covered when hit; waived points are counted apart.
+ */
+export function codeCoverageByModule(cov: Coverage): ModuleCodeCoverage[] {
+  const acc = new Map<string, { block: string; module: string; kinds: Record<string, { covered: number; total: number; waived: number }> }>();
+  for (const g of cov.groups) {
+    if (g.kind !== 'code') continue;
+    for (const [bin, n] of Object.entries(g.bins)) {
+      const [module = '', , kind = ''] = bin.split(':');
+      const key = `${g.block}\u0000${module}`;
+      let m = acc.get(key);
+      if (m === undefined) acc.set(key, (m = { block: g.block, module, kinds: {} }));
+      const k = (m.kinds[kind] ??= { covered: 0, total: 0, waived: 0 });
+      if (g.excluded[bin] !== undefined) k.waived++;
+      else {
+        k.total++;
+        if (n > 0) k.covered++;
+      }
+    }
+  }
+  return [...acc.keys()].sort().map((k) => acc.get(k)!);
+}
+
+/** One line per module: `code coverage <block> <module>: line a/b, branch c/d, toggle e/f[, n waived]`. */
+export function codeCoverageSummary(cov: Coverage): string {
+  return codeCoverageByModule(cov)
+    .map((m) => {
+      const kinds = Object.keys(m.kinds).sort();
+      const waived = kinds.reduce((s, k) => s + m.kinds[k]!.waived, 0);
+      return `code coverage ${m.block} ${m.module}: ${kinds.map((k) => `${k} ${m.kinds[k]!.covered}/${m.kinds[k]!.total}`).join(', ')}${waived > 0 ? `, ${waived} waived` : ''}`;
+    })
+    .join('\n');
 }
