@@ -36,6 +36,10 @@ export async function withCodeCoverage<T>(dir: string | undefined, fn: () => Pro
   const done = finishCodeCoverage();
   const text = codeCoverageSummary(done.coverage);
   if (text !== '') process.stdout.write(`${text}\n`);
-  for (const o of done.outputs) process.stdout.write(`code coverage of ${o.component} (${o.cases} run${o.cases === 1 ? '' : 's'}): ${o.merged}, annotated sources in ${o.annotated}\n`);
+  for (const o of done.outputs) {
+    const where = o.merged === undefined ? 'no data' : `${o.merged}, annotated sources in ${o.annotated}`;
+    const lost = o.missing > 0 ? `; ${o.missing} run${o.missing === 1 ? '' : 's'} stopped before writing coverage data, left out` : '';
+    process.stdout.write(`code coverage of ${o.component} (${o.cases} run${o.cases === 1 ? '' : 's'}): ${where}${lost}\n`);
+  }
   return { value, coverage: done.coverage };
 }

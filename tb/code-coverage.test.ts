@@ -8,7 +8,7 @@ import type { CaseSpec } from '../core/block.ts';
 import { blockCoverage, coverageSummary, emptyCoverage, addCase } from '../core/coverage.ts';
 import type { RvError } from '../golden-model/common/errors.ts';
 import { buildKey } from './build.ts';
-import { codeCoverageByModule, codeCoverageSummary, finishCodeCoverage, parseCoverageData, pointsToBins, startCodeCoverage } from './code-coverage.ts';
+import { codeCoverageByModule, codeCoverageSummary, coverageFileFor, finishCodeCoverage, registerCoverageModel, parseCoverageData, pointsToBins, startCodeCoverage } from './code-coverage.ts';
 import { renderHarness } from './harness.ts';
 import { FIFO_RTL, FIFO_SPEC } from './test-fixtures/fifo.ts';
 
@@ -46,6 +46,16 @@ describe('coverage data', () => {
       { block: 'x', module: 'a_top', kinds: { line: { covered: 1, total: 1, waived: 0 }, toggle: { covered: 0, total: 0, waived: 1 } } },
     ]);
     expect(codeCoverageSummary(cov)).toBe('code coverage x a_sub: toggle 1/1\ncode coverage x a_top: line 1/1, toggle 0/0, 1 waived');
+  });
+
+  it('leaves out and counts a run that wrote no data (its harness stopped before the end)', () => {
+    startCodeCoverage(mkdtempSync(join(tmpdir(), 'rvtrace-cc-')));
+    const key = 'ab'.repeat(32);
+    registerCoverageModel(key, { block: 'x', component: 'x-1', sets: [], waivers: [] });
+    coverageFileFor(key); // the run's file, never written
+    const done = finishCodeCoverage();
+    expect(done.coverage.groups).toEqual([]);
+    expect(done.outputs).toEqual([{ component: 'x-1', sets: [], cases: 0, missing: 1 }]);
   });
 
   it('names the file and line of a line that is not a point', () => {
@@ -100,8 +110,9 @@ describe('code coverage of a co-simulation (one coverage build: pmu-rv32-mcu)', 
     const [ba] = blockCoverage(a.coverage);
     expect(ba!.covered).toBeGreaterThan(0);
     expect(ba!.covered).toBeLessThan(ba!.total);
-    expect(existsSync(a.outputs[0]!.merged)).toBe(true);
-    expect(readdirSync(a.outputs[0]!.annotated).sort()).toEqual(modules.map((m) => `${m}.sv`).sort());
+    expect(a.outputs[0]).toMatchObject({ cases: 1, missing: 0 });
+    expect(existsSync(a.outputs[0]!.merged!)).toBe(true);
+    expect(readdirSync(a.outputs[0]!.annotated!).sort()).toEqual(modules.map((m) => `${m}.sv`).sort());
 
     const dirB = mkdtempSync(join(tmpdir(), 'rvtrace-cc-'));
     startCodeCoverage(dirB);
@@ -114,7 +125,7 @@ describe('code coverage of a co-simulation (one coverage build: pmu-rv32-mcu)', 
     for (const [bin, n] of Object.entries(ga.bins)) expect(gb.bins[bin]!, bin).toBeGreaterThanOrEqual(n);
     expect(blockCoverage(b.coverage)[0]!.covered).toBeGreaterThanOrEqual(ba!.covered);
     // Verilator's own merge of the two runs' files gives the sums the groups hold.
-    const merged = pointsToBins(parseCoverageData(readFileSync(b.outputs[0]!.merged, 'latin1'), 'merged.dat'), []);
+    const merged = pointsToBins(parseCoverageData(readFileSync(b.outputs[0]!.merged!, 'latin1'), 'merged.dat'), []);
     expect(merged.hits).toEqual(gb.bins);
 
     // The same from the command line: regress --coverage-rtl puts a code group of both cases into the JSON.

@@ -17,7 +17,7 @@
  * points (the taken and not-taken arms of an `if` without an `else`), which is its branch coverage.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { CodeCoverageWaiver } from '../core/block.ts';
 import { type BinHits, type Coverage, type CoverageSpace, addCase, emptyCoverage } from '../core/coverage.ts';
@@ -154,13 +154,24 @@ export interface CodeCoverageResult {
   /** Groups of kind "code", one per configuration; a run is a case. */
   readonly coverage: Coverage;
   /** Per configuration: the merged data file and the annotated sources' folder. */
-  readonly outputs: readonly { readonly component: string; readonly sets: readonly string[]; readonly merged: string; readonly annotated: string; readonly cases: number }[];
+  readonly outputs: readonly {
+    readonly component: string;
+    readonly sets: readonly string[];
+    /** Absent when no run of the configuration wrote data. */
+    readonly merged?: string;
+    readonly annotated?: string;
+    /** Runs whose data was merged. */
+    readonly cases: number;
+    /** Runs that wrote no data (stopped before the end of the harness, e.g. by an assertion). */
+    readonly missing: number;
+  }[];
 }
 
 /**
  * Closes the session: per configuration, `verilator_coverage --write <dir>/merged/<n>.dat` of its
  * runs' files and `--annotate <dir>/annotated/<n>` (written through a temporary name), and the
- * groups of kind "code". A run that wrote no file (it failed before the end) is an error naming it.
+ * groups of kind "code". A run that wrote no file (the harness stopped before its end) is left out
+ * and counted in `missing`.
  */
 export function finishCodeCoverage(): CodeCoverageResult {
   const s = session;
@@ -175,25 +186,26 @@ export function finishCodeCoverage(): CodeCoverageResult {
     const files = s.files.get(key)!;
     const owner = s.owners.get(key);
     if (owner === undefined) throw new RvError('bad-option', `code coverage: model ${key.slice(0, 16)} ran without a registered configuration (caseModel)`);
-    for (const f of files) {
-      let text: string;
-      try {
-        text = readFileSync(f, 'latin1');
-      } catch (e) {
-        throw new RvError('io', `no coverage data from a run of ${owner.component}: ${(e as Error).message}`, { file: f });
-      }
-      const { space, hits } = pointsToBins(parseCoverageData(text, f), owner.waivers);
+    // A run the harness did not finish (an assertion aborted it) wrote no file: it is left out and counted.
+    const written = files.filter((f) => existsSync(f));
+    for (const f of written) {
+      const { space, hits } = pointsToBins(parseCoverageData(readFileSync(f, 'latin1'), f), owner.waivers);
       addCase(coverage, { block: owner.block, component: owner.component, sets: owner.sets, kind: 'code' }, space, hits);
+    }
+    const missing = files.length - written.length;
+    if (written.length === 0) {
+      outputs.push({ component: owner.component, sets: owner.sets, cases: 0, missing });
+      return;
     }
     const name = `${owner.component.replace(/[^A-Za-z0-9_.-]/g, '_')}-${key.slice(0, 8)}`;
     const merged = join(s.dir, 'merged', `${name}.dat`);
     const annotated = join(s.dir, 'annotated', name);
-    runVerilatorCoverage(['--write', `${merged}.tmp`, ...files]);
+    runVerilatorCoverage(['--write', `${merged}.tmp`, ...written]);
     renameSync(`${merged}.tmp`, merged);
     rmSync(`${annotated}.tmp`, { recursive: true, force: true });
     runVerilatorCoverage(['--annotate', `${annotated}.tmp`, merged]);
     renameSync(`${annotated}.tmp`, annotated);
-    outputs.push({ component: owner.component, sets: owner.sets, merged, annotated, cases: files.length });
+    outputs.push({ component: owner.component, sets: owner.sets, merged, annotated, cases: written.length, missing });
   });
   return { coverage, outputs };
 }
