@@ -80,6 +80,18 @@ export interface Waiver {
   readonly reason: readonly string[];
 }
 
+/**
+ * One RTL code coverage waiver of a block: points that cannot be covered by construction (a constant
+ * tie-off, a reset-only flop, a bit a configuration never drives), with the reason. Waived points are
+ * reported as excluded, with the reason (tb/code-coverage.ts).
+ */
+export interface CodeCoverageWaiver {
+  /** Glob (`*`, `?`) on the point's bin `<module>:<line>:<kind>:<detail>`, e.g. `pmu_top:*:toggle:cfg_i*`. */
+  readonly bin: string;
+  /** Why the point cannot be covered, as comment lines. */
+  readonly reason: readonly string[];
+}
+
 /** A figure a block counts in each case (trace bytes, CSR responses, ...), summed over a regression. */
 export interface MetricSpec {
   readonly name: string;
@@ -130,6 +142,11 @@ export interface Block<C = unknown> {
   rtl(r: ResolvedComponent<C>): OutputFile[];
   /** The lint waivers of the RTL (written into `<block>.vlt`, the one place they live); may be empty. */
   lintWaivers(r: ResolvedComponent<C>): readonly Waiver[];
+  /**
+   * The RTL code coverage waivers of a configuration (the one place they live; `rvtrace cosim
+   * --coverage-rtl`); absent: none.
+   */
+  codeCoverageWaivers?(r: ResolvedComponent<C>): readonly CodeCoverageWaiver[];
   /** What the packaging around the RTL says of it ("the generated E-Trace encoder"). */
   readonly rtlTitle: string;
   /** The component description of the generated RTL for the IP-XACT writer (ports, registers, files). */

@@ -6,7 +6,7 @@
  * model's own decisions (the model is the reference, so its decisions are what is covered).
  *
  * The data is a list of groups, one per configuration (block, component and `--set` values) and
- * kind of coverage ("functional" today; RTL code coverage can be another kind later), each with
+ * kind of coverage ("functional", or "code" for RTL code coverage: tb/code-coverage.ts), each with
  * `bins` {name: hits} and `excluded` {name: reason}. Merging adds the hits of equal groups: sums of
  * integers, so shards merge to exactly the totals of one unsharded run, in any order.
  */
@@ -30,7 +30,7 @@ export interface CoverageGroup {
   readonly block: string;
   readonly component: string;
   readonly sets: readonly string[];
-  /** "functional" (the model's bins); room for "line", "toggle", ... of RTL code coverage. */
+  /** "functional" (the model's bins) or "code" (RTL line, branch and toggle points: tb/code-coverage.ts). */
   readonly kind: string;
   /** Cases that contributed. */
   cases: number;

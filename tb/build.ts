@@ -1,7 +1,8 @@
 /**
  * Builds the Verilator model of a DUT together with its generated harness (harness.ts) into a
  * content-addressed cache: one directory per key, where the key is the sha256 of the RTL files'
- * contents, the harness source, the extra flags, `verilator --version` and the FST flag. A hit is a
+ * contents, the harness source, the extra flags, `verilator --version`, the FST flag and (only for a
+ * code coverage build) the coverage flags. A hit is a
  * stat; a miss verilates and compiles in a temporary directory beside the entry and renames it into
  * place, so concurrent builds of the same key never see each other's half-written files.
  *
@@ -15,6 +16,7 @@ import { delimiter, dirname, isAbsolute, join } from 'node:path';
 import { finishedWriting, startedWriting } from '../core/unfinished-files.ts';
 import { RvError } from '../golden-model/common/errors.ts';
 import { ROOT, sha256Hex } from '../generator/render.ts';
+import { CODE_COVERAGE_FLAGS, codeCoverageOn } from './code-coverage.ts';
 import type { HarnessSpec } from './harness-spec.ts';
 import { renderHarness } from './harness.ts';
 
@@ -26,6 +28,12 @@ export interface BuildRequest {
   flags?: string[];
   /** Build with --trace-fst (a separate cache entry), needed for RunOptions.fst. */
   fst?: boolean;
+  /**
+   * Build with RTL code coverage (tb/code-coverage.ts: line and toggle points; a separate cache
+   * entry whose harness writes the points at the end of a run). Default: while a code coverage
+   * session is open, every build but a waveform build.
+   */
+  coverage?: boolean;
 }
 
 export interface BuiltModel {
@@ -37,6 +45,8 @@ export interface BuiltModel {
   key: string;
   /** True when the entry existed already. */
   cached: boolean;
+  /** Built with RTL code coverage: runModel names the file its points go to. */
+  coverage: boolean;
   /** Wall time of buildModel. */
   seconds: number;
 }
@@ -151,6 +161,7 @@ interface KeyParts {
   flags: readonly string[];
   version: string;
   fst: boolean;
+  coverage: boolean;
 }
 
 function keyOf(p: KeyParts): string {
@@ -167,6 +178,8 @@ function keyOf(p: KeyParts): string {
   part('flags', JSON.stringify(p.flags));
   part('verilator', p.version);
   part('fst', p.fst ? '1' : '0');
+  // Only a coverage build adds a part: the key of a plain build is what it was before coverage existed.
+  if (p.coverage) part('coverage', JSON.stringify(CODE_COVERAGE_FLAGS));
   return h.digest('hex');
 }
 
@@ -184,7 +197,12 @@ function readRtl(files: readonly string[]): Buffer[] {
 
 /** The cache key of a request, computed as buildModel computes it (reads the files, no build). */
 export function buildKey(req: BuildRequest): string {
-  return keyOf({ harness: renderHarness(req.spec), contents: readRtl(req.rtlFiles), flags: req.flags ?? [], version: verilatorVersion(), fst: req.fst === true });
+  const coverage = wantsCoverage(req);
+  return keyOf({ harness: renderHarness(req.spec, { coverage }), contents: readRtl(req.rtlFiles), flags: req.flags ?? [], version: verilatorVersion(), fst: req.fst === true, coverage });
+}
+
+function wantsCoverage(req: BuildRequest): boolean {
+  return req.coverage ?? (codeCoverageOn() && req.fst !== true);
 }
 
 /**
@@ -220,17 +238,19 @@ export function buildModel(req: BuildRequest, log: (line: string) => void = () =
   const t0 = performance.now();
   const seconds = (): number => Math.round(performance.now() - t0) / 1000;
   const top = req.spec.top;
-  const harness = renderHarness(req.spec);
+  const coverage = wantsCoverage(req);
+  const harness = renderHarness(req.spec, { coverage });
   const contents = readRtl(req.rtlFiles);
   const flags = req.flags ?? [];
   const fst = req.fst === true;
-  const key = keyOf({ harness, contents, flags, version: verilatorVersion(), fst });
+  const key = keyOf({ harness, contents, flags, version: verilatorVersion(), fst, coverage });
+  const what = `${fst ? ' (FST)' : ''}${coverage ? ' (code coverage)' : ''}`;
   const root = cacheRoot();
   const dir = join(root, key);
   const binary = join(dir, 'obj', HARNESS_BINARY);
   if (existsSync(binary)) {
-    log(`[tb] ${top}: cached model ${key.slice(0, 16)}${fst ? ' (FST)' : ''}`);
-    return { binary, dir, key, cached: true, seconds: seconds() };
+    log(`[tb] ${top}: cached model ${key.slice(0, 16)}${what}`);
+    return { binary, dir, key, coverage, cached: true, seconds: seconds() };
   }
 
   mkdirSync(root, { recursive: true });
@@ -248,6 +268,7 @@ export function buildModel(req: BuildRequest, log: (line: string) => void = () =
     const args = [
       ...BASE_FLAGS,
       ...(fst ? ['--trace-fst'] : []),
+      ...(coverage ? CODE_COVERAGE_FLAGS : []),
       '--top-module',
       top,
       '-Mdir',
@@ -267,7 +288,7 @@ export function buildModel(req: BuildRequest, log: (line: string) => void = () =
       env['CCACHE_BASEDIR'] = tmp;
       env['CCACHE_NOHASHDIR'] = '1';
     }
-    log(`[tb] ${top}: building model ${key.slice(0, 16)}${fst ? ' with FST tracing' : ''} (ccache ${ccache ? 'on' : 'not installed'})`);
+    log(`[tb] ${top}: building model ${key.slice(0, 16)}${fst ? ' with FST tracing' : ''}${coverage ? ' with code coverage' : ''} (ccache ${ccache ? 'on' : 'not installed'})`);
     log(`[tb] verilator ${args.map((a) => a.replace(tmp, '<tmp>')).join(' ')}`);
     const r = spawnSync('verilator', args, { cwd: tmp, env, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
     const output = `${r.stdout ?? ''}${r.stderr ?? ''}`;
@@ -283,11 +304,11 @@ export function buildModel(req: BuildRequest, log: (line: string) => void = () =
     const built = seconds();
     writeFileSync(
       join(tmp, 'build.json'),
-      `${JSON.stringify({ key, top, fst, flags, verilator: verilatorVersion(), rtlFiles: req.rtlFiles, seconds: built }, null, 2)}\n`,
+      `${JSON.stringify({ key, top, fst, coverage, flags, verilator: verilatorVersion(), rtlFiles: req.rtlFiles, seconds: built }, null, 2)}\n`,
     );
     const how = installBuildDir(tmp, dir);
     log(`[tb] ${top}: built in ${built.toFixed(1)} s${how === 'existing' ? ' (a concurrent build of the same key finished first; using it)' : ''}`);
-    return { binary, dir, key, cached: false, seconds: seconds() };
+    return { binary, dir, key, coverage, cached: false, seconds: seconds() };
   } catch (e) {
     rmSync(tmp, { recursive: true, force: true });
     throw e;

@@ -5,6 +5,7 @@
  */
 import type { Block, CaseSpec, Log, ResolvedComponent } from '../core/block.ts';
 import type { BuiltModel } from './build.ts';
+import { codeCoverageOn, registerCoverageModel } from './code-coverage.ts';
 import { installedRtl } from './rtl-key.ts';
 
 export interface CaseModel {
@@ -19,16 +20,24 @@ const models = new Map<string, CaseModel>();
 /**
  * The generated RTL of `r` (installed under <cache>/rtl/<hash>) and its Verilator model, built by
  * `build` on the first call for the configuration; `fst` asks for the waveform build (its own entry).
+ * While a code coverage session is open (tb/code-coverage.ts) the build is the coverage build,
+ * registered with the configuration it is.
  */
 export function caseModel(r: ResolvedComponent, build: (paths: string[], fst: boolean) => BuiltModel, fst = false): CaseModel {
   const p = r.provenance;
-  const memo = JSON.stringify([r.block.name, r.file, p.inputHash, p.sets, fst]);
-  const known = models.get(memo);
-  if (known) return known;
-  // The RTL is generated only when its key (tb/rtl-key.ts) was not seen before.
-  const { rtlDir, paths } = installedRtl(r, () => r.block.rtl(r));
-  const entry = { model: build(paths, fst), rtlDir, paths };
-  models.set(memo, entry);
+  const coverage = codeCoverageOn() && !fst;
+  const memo = JSON.stringify([r.block.name, r.file, p.inputHash, p.sets, fst, coverage]);
+  let entry = models.get(memo);
+  if (entry === undefined) {
+    // The RTL is generated only when its key (tb/rtl-key.ts) was not seen before.
+    const { rtlDir, paths } = installedRtl(r, () => r.block.rtl(r));
+    entry = { model: build(paths, fst), rtlDir, paths };
+    models.set(memo, entry);
+  }
+  // Registered on every call: a session opened after the model was first asked for knows it too.
+  if (entry.model.coverage) {
+    registerCoverageModel(entry.model.key, { block: r.block.name, component: r.component, sets: p.sets, waivers: r.block.codeCoverageWaivers?.(r) ?? [] });
+  }
   return entry;
 }
 

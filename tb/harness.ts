@@ -60,7 +60,7 @@ function zeroStatements(p: HarnessPort): string[] {
 }
 
 /** The template context (exported for tests and for reading). */
-export function harnessContext(spec: HarnessSpec): object {
+export function harnessContext(spec: HarnessSpec, opts: HarnessOptions = {}): object {
   checkSpec(spec);
   const byName = new Map(spec.ports.map((p) => [p.name, p]));
   const layout = frameLayout(spec);
@@ -73,6 +73,7 @@ export function harnessContext(spec: HarnessSpec): object {
       'Do not edit: tb/harness.ts renders it from templates/tb/harness.cpp.hbs; tb/build.ts builds it.',
     ],
     top: spec.top,
+    coverage: opts.coverage === true,
     clock: spec.clock,
     reset: spec.reset,
     version: WIRE_VERSION,
@@ -129,7 +130,16 @@ function streamContext(port: string, width: number, count: string | undefined, s
   };
 }
 
+/** How the harness is built beyond its spec. */
+export interface HarnessOptions {
+  /**
+   * The model is built with RTL code coverage: the harness takes `--coverage-file FILE` and writes
+   * the coverage points there at the end of the run. Without it the source is what it always was.
+   */
+  readonly coverage?: boolean;
+}
+
 /** The C++ source of the harness for `spec`. */
-export function renderHarness(spec: HarnessSpec): string {
-  return renderTemplate(HARNESS_TEMPLATE, harnessContext(spec));
+export function renderHarness(spec: HarnessSpec, opts: HarnessOptions = {}): string {
+  return renderTemplate(HARNESS_TEMPLATE, harnessContext(spec, opts));
 }

@@ -14,6 +14,7 @@ import { Worker } from 'node:worker_threads';
 import { REPO_ROOT } from '../golden-model/common/paths.ts';
 import { RvError } from '../golden-model/common/errors.ts';
 import type { BuiltModel } from './build.ts';
+import { coverageFileFor } from './code-coverage.ts';
 import { captureDataBytes, captureRecordPorts, checkSpec, frameLayout, specHash, type FrameSlot, type HarnessSpec } from './harness-spec.ts';
 import { CAPTURE_HEAD_BYTES, IN_HEADER_BYTES, OUT_HEADER_BYTES, STREAM_CHUNK_BYTES, STREAM_HEAD_BYTES, TRAILER_BYTES, WIRE_VERSION } from './harness.ts';
 
@@ -450,7 +451,7 @@ export async function runModel(
   const parser = new ResponseParser(spec, opts.onCapture);
 
   const worker = new Worker(WORKER_URL, {
-    workerData: { binary: model.binary, args: [], header, sab, ctrlBytes: CTRL_BYTES, frameBytes: fb, capacity, chunkFrames },
+    workerData: { binary: model.binary, args: model.coverage ? ['--coverage-file', coverageFileFor(model.key)] : [], header, sab, ctrlBytes: CTRL_BYTES, frameBytes: fb, capacity, chunkFrames },
     execArgv: [],
   });
   let parseError: unknown;

@@ -13,11 +13,13 @@ import { blockSettings } from '../../blocks/index.ts';
 import { replayCommand } from '../../tb/case.ts';
 import { coverageSummary } from '../../core/coverage.ts';
 import { CoverageCollector } from '../../tb/coverage.ts';
+import { CODE_COVERAGE_HELP, codeCoverageOption, withCodeCoverage } from '../code-coverage-option.ts';
 
 interface Options extends CaseOptions {
   fst: string;
   window: string;
   coverage: boolean;
+  coverageRtl?: string;
 }
 
 export const cosimCommand: CommandDefinition<Options> = {
@@ -41,9 +43,10 @@ export const cosimCommand: CommandDefinition<Options> = {
     'On a mismatch: where and why (E-Trace: packet, byte, both decodings, the records around it; CTR:',
     'the cycle, the CSR access, both responses), an FST waveform of the cycles around it (--fst) and',
     'the command that replays the case.',
+    CODE_COVERAGE_HELP,
   ].join('\n'),
   options: (cmd: Command) =>
-    caseOptions(cmd, '100000')
+    codeCoverageOption(caseOptions(cmd, '100000'))
       .option('--fst <FILE>', 'waveform written on a mismatch', 'cosim-mismatch.fst')
       .option('--window <CYCLES>', 'cycles of waveform before the mismatch', '200')
       .option('--no-coverage', 'do not print the functional coverage of the case'),
@@ -53,7 +56,7 @@ export const cosimCommand: CommandDefinition<Options> = {
     const spec = caseSpecOf(r, o);
     const window = parseCount(o.window, '--window', 1);
     const log = (line: string) => process.stderr.write(`${line}\n`);
-    const result = await r.block.runCase(r, spec, log);
+    const { value: result } = await withCodeCoverage(o.coverageRtl, () => r.block.runCase(r, spec, log));
     // Peak memory of the whole run, on stderr with the build messages (rvtrace bench reads it).
     log(`[cosim] peak resident memory ${Math.round(process.resourceUsage().maxRSS / 1024)} MiB`);
     process.stdout.write(`${spec.component} seed ${spec.seed}: ${result.summary}: ${result.identical ? 'identical' : 'MISMATCH'}\n`);

@@ -8,7 +8,8 @@ import type { Command } from 'commander';
 import type { CommandDefinition } from '../../core/block.ts';
 import { parseCount } from '../../core/options.ts';
 import { checkOutputDir, checkOutputFile, writeOutputAtomic } from '../../core/io.ts';
-import { coverageSummary } from '../../core/coverage.ts';
+import { coverageSummary, mergeCoverage } from '../../core/coverage.ts';
+import { CODE_COVERAGE_HELP, codeCoverageOption, withCodeCoverage } from '../code-coverage-option.ts';
 import { TOOL_VERSION } from '../../generator/render.ts';
 import { RvError } from '../../golden-model/common/errors.ts';
 import { replayCommand } from '../../tb/case.ts';
@@ -24,6 +25,7 @@ interface Options {
   schemaDir?: string;
   json?: string;
   coverage: boolean;
+  coverageRtl?: string;
   cases?: string;
   untilCovered?: boolean;
   directed: boolean;
@@ -65,10 +67,13 @@ export const fuzzCommand: CommandDefinition<Options> = {
     'or redrawn), favouring parents that hit bins still rare. Coverage growth (covered/total per',
     'block) is printed every --progress cases. --until-covered stops when every bin the configurations',
     'drawn so far can reach is covered (and every component was drawn), else at --time or --cases.',
+    CODE_COVERAGE_HELP,
+    'In a fuzz session every run of a coverage build counts, shrinking runs included; the code coverage',
+    'groups join --json.',
     'Exit status 1 when a failure was found.',
   ].join('\n'),
   options: (cmd: Command) =>
-    cmd
+    codeCoverageOption(cmd)
       .option('--time <T>', 'how long to fuzz (90s, 10m, 2h)', '60s')
       .option('--seed <S>', 'seed of the random cases', String(Date.now() % 1_000_000))
       .option('--out <DIR>', 'where failing cases are saved', FIXTURE_DIR)
@@ -105,7 +110,7 @@ export const fuzzCommand: CommandDefinition<Options> = {
         return false;
       }
     };
-    const report = await fuzz(seconds, seed, run, {
+    const { value: report, coverage: code } = await withCodeCoverage(o.coverageRtl, () => fuzz(seconds, seed, run, {
       dir: o.out,
       components,
       resolve,
@@ -119,11 +124,14 @@ export const fuzzCommand: CommandDefinition<Options> = {
         n++;
         process.stderr.write(`${String(n).padStart(5)} ${ok ? 'ok  ' : 'FAIL'} ${replayCommand(resolve(spec.component, []).block, spec)}\n`);
       },
-    });
+    }));
+    if (code !== undefined) report.coverage = mergeCoverage([...(report.coverage ? [report.coverage] : []), code]);
     const why = { time: 'the time limit', cases: 'the case limit', failure: 'a failure', covered: 'every reachable bin covered' }[report.stopped ?? 'time'];
     process.stdout.write(`${report.cases} cases, ${report.records} instructions, ${report.failures.length} failures; stopped at ${why}${report.corpus !== undefined ? `; corpus ${report.corpus} cases, ${report.mutated} cases mutated from it` : ''}\n`);
     for (const f of report.failures) process.stdout.write(`saved a reproducer of ${f.count} instructions: ${replayCommand(resolve(f.component, []).block, f)}\n`);
-    if (report.coverage !== undefined && report.coverage.groups.length > 0) process.stdout.write(`${coverageSummary(report.coverage)}\n`);
+    // The code coverage groups were summarised per module already (cli/code-coverage-option.ts).
+    const functional = report.coverage?.groups.filter((g) => g.kind !== 'code') ?? [];
+    if (functional.length > 0) process.stdout.write(`${coverageSummary({ ...report.coverage!, groups: functional })}\n`);
     if (o.json !== undefined) {
       // Each failure with its replay command (rvtrace report shows it).
       const failures = report.failures.map((f) => ({ ...f, replay: replayCommand(resolve(f.component, []).block, f) }));

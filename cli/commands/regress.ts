@@ -10,7 +10,8 @@ import type { CommandDefinition } from '../../core/block.ts';
 import { checkOutputFile, writeOutputAtomic } from '../../core/io.ts';
 import { parseCount, parseProbability } from '../../core/options.ts';
 import { RvError } from '../../golden-model/common/errors.ts';
-import { coverageSummary } from '../../core/coverage.ts';
+import { coverageSummary, mergeCoverage } from '../../core/coverage.ts';
+import { CODE_COVERAGE_HELP, withCodeCoverage } from '../code-coverage-option.ts';
 import { junitXml, mergeResults, parseShard, partialLine, runRegression, summaryTable, totals, type Matrix, type Results } from '../../tb/regress.ts';
 import { emitJobs, parseScheduler } from '../../tb/regress-emit.ts';
 
@@ -26,6 +27,7 @@ interface RegressOptions {
   junit?: string;
   schemaDir?: string;
   coverage: boolean;
+  coverageRtl?: string;
   emit?: string;
   shards?: string;
   out?: string;
@@ -73,7 +75,8 @@ function report(r: Results): number {
   for (const c of failed) process.stdout.write(`FAILED ${c.id}\n  replay: ${c.replay}\n`);
   const t = totals(r.cases);
   if (r.coverage !== undefined) {
-    const text = coverageSummary(r.coverage);
+    // The code coverage groups are summarised per module (cli/code-coverage-option.ts), not bin by bin.
+    const text = coverageSummary({ ...r.coverage, groups: r.coverage.groups.filter((g) => g.kind !== 'code') });
     if (text !== '') process.stdout.write(`${text}\n`);
   }
   const partial = partialLine(r);
@@ -102,6 +105,8 @@ export const regressCommand: CommandDefinition<RegressOptions> = {
     'JSON results ("coverage") and summarised after the table: covered/total bins per block and the',
     'uncovered ones by name; bins a configuration cannot reach are excluded with the reason (in the',
     'JSON). --no-coverage skips it.',
+    CODE_COVERAGE_HELP,
+    'The code coverage groups (kind "code", bins <module>:<line>:<kind>:<detail>) join the JSON results.',
     'Scheduler jobs: --emit slurm|lsf|k8s --shards N writes (to --out, or stdout) a Slurm array batch',
     'script, an LSF job array script or a Kubernetes indexed Job manifest that runs the N shards of the',
     'matrix given by the other options, each writing <results>/shard-K.json, and then a merge into',
@@ -121,6 +126,7 @@ export const regressCommand: CommandDefinition<RegressOptions> = {
       .option('--json <FILE>', 'write the results as JSON (input of rvtrace merge)')
       .option('--junit <FILE>', 'write JUnit XML')
       .option('--no-coverage', 'do not collect functional coverage')
+      .option('--coverage-rtl <DIR>', 'build the RTL with line/branch/toggle coverage and write the merged data and annotated sources into DIR')
       .option('--emit <SCHEDULER>', 'write a slurm, lsf or k8s job running the matrix in --shards shards and a merge, instead of running it')
       .option('--shards <N>', 'shards of the job --emit writes')
       .option('--out <FILE>', 'where --emit writes the job (default: stdout)')
@@ -147,7 +153,7 @@ export const regressCommand: CommandDefinition<RegressOptions> = {
     const tty = process.stderr.isTTY === true;
     let failed = 0;
     const started = performance.now();
-    const r = await runRegression(matrix, {
+    const { value: ran, coverage: code } = await withCodeCoverage(o.coverageRtl, () => runRegression(matrix, {
       resolve,
       ...(jobs !== undefined ? { jobs } : {}),
       ...(shard ? { shard } : {}),
@@ -160,7 +166,8 @@ export const regressCommand: CommandDefinition<RegressOptions> = {
         const line = `[${bar}] ${done}/${total} cases, ${failed} failed, ${((performance.now() - started) / 1000).toFixed(0)} s  ${c.id} ${c.status}`;
         process.stderr.write(tty ? `\r${line.padEnd(100)}${done === total ? '\n' : ''}` : `${line}\n`);
       },
-    });
+    }));
+    const r: Results = code === undefined ? ran : { ...ran, coverage: mergeCoverage([...(ran.coverage ? [ran.coverage] : []), code]) };
     writeReports(r, o.json, o.junit);
     return report(r);
   },
@@ -173,6 +180,7 @@ function emit(o: RegressOptions): number {
   const shards = parseCount(o.shards, '--shards', 1);
   if (o.shard !== undefined) throw new RvError('bad-option', '--shard and --emit: the job gives each shard its index; drop --shard');
   if (o.json !== undefined || o.junit !== undefined) throw new RvError('bad-option', '--json/--junit and --emit: the job writes <results>/shard-K.json and merged.json (see --results)');
+  if (o.coverageRtl !== undefined) throw new RvError('bad-option', '--coverage-rtl and --emit: the emitted job does not collect code coverage; run the shards with --coverage-rtl yourself');
   if (o.out !== undefined) checkOutputFile(o.out, '--out');
   const components = componentList(o.components);
   parseSeeds(o.seeds);

@@ -25,6 +25,8 @@ export const block: Block<EtraceConfig> = {
 
   topModule: ETRACE_TOP_MODULE,
   lintWaivers: () => etraceLintWaivers(),
+  // RTL code coverage waivers (points that cannot be covered by construction, each with a reason): none yet.
+  codeCoverageWaivers: () => [],
   rtlTitle: 'the generated E-Trace encoder',
   rtl: (r) => renderEtraceRtl(r.config, r.provenance),
   exportComponent: (r) => etraceExportComponent(r.config, r.settings, r.vlnv, r.description),

@@ -29,6 +29,8 @@ export const block: Block<NtraceConfig> = {
 
   topModule: NTRACE_TOP_MODULE,
   lintWaivers: () => ntraceLintWaivers(),
+  // RTL code coverage waivers (points that cannot be covered by construction, each with a reason): none yet.
+  codeCoverageWaivers: () => [],
   rtlTitle: 'the generated N-Trace encoder',
   rtl: (r) => renderNtraceRtl(r.config, r.settings, r.provenance),
   exportComponent: (r) => ntraceExportComponent(r.config, r.settings, r.vlnv, r.description),
