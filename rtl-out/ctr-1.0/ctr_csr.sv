@@ -230,7 +230,8 @@ module ctr_csr (
 
   // SCTRCLR ("Supervisor CTR Clear Instruction"; "State Enable Access Control").
   logic sctr_illegal, sctr_virtual;
-  // Outputs built in block-local variables and assigned once (Icarus Verilog 11: see the decode block).
+  // Outputs built in block-local variables and assigned once (Icarus Verilog 11: see the decode
+  // block).
   always_comb begin : p_sctrclr
     logic sctr_illegal_l, sctr_virtual_l;
     sctr_illegal_l = 1'b0;
@@ -292,8 +293,8 @@ module ctr_csr (
     ctl_mask = (ctl_reg == RegM) ? MMask : SMask;
   end
 
-  // The next state: the hardware update of this cycle by default, the CSR write over it.
-  // Outputs built in block-local variables and assigned once (Icarus Verilog 11: see the decode block).
+  // The next state: the hardware update of this cycle by default, the CSR write over it. Outputs
+  // built in block-local variables and assigned once (Icarus Verilog 11: see the decode block).
   always_comb begin : p_next
     logic        cc_reset_l, clear_l, ent_we_l;
     logic [63:0] ent_wdata_l;

@@ -231,8 +231,8 @@ module ctr_record (
   // The update: entry, WRPTR, WRAP, FROZEN.
   logic [4:0] top_phys;  // physical index of logical entry 0
 
-  // Outputs built in block-local variables and assigned once (Icarus Verilog 11: see the qualification
-  // block).
+  // Outputs built in block-local variables and assigned once (Icarus Verilog 11: see the
+  // qualification block).
   always_comb begin : p_update
     logic [4:0] hw_wrptr_l;
     top_phys = (wrptr_i - 1'b1) & depth_mask_i;
