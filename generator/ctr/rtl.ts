@@ -142,22 +142,22 @@ function recordContext(c: CtrConfig, rtl: CtrRtlParams, banner: string) {
 }
 
 function decodeRow(d: CtrCsrDecode): string {
-  const set: string[] = ['hit = 1\'b1;'];
+  const set: string[] = ['hit_l = 1\'b1;'];
   switch (d.kind) {
     case 'ctl':
-      set.push("d_ctl = 1'b1;", `d_ctl_reg = ${d.reg};`, `d_half = ${d.half};`);
+      set.push("d_ctl_l = 1'b1;", `d_ctl_reg_l = ${d.reg};`, `d_half_l = ${d.half};`);
       break;
     case 'status':
-      set.push("d_status = 1'b1;");
+      set.push("d_status_l = 1'b1;");
       break;
     case 'depth':
-      set.push("d_depth = 1'b1;");
+      set.push("d_depth_l = 1'b1;");
       break;
     case 'sel':
-      set.push("d_sel = 1'b1;", `d_which = ${d.which};`);
+      set.push("d_sel_l = 1'b1;", `d_which_l = ${d.which};`);
       break;
     case 'ireg':
-      set.push("d_ireg = 1'b1;", `d_which = ${d.which};`, `d_n = 3'd${d.n};`);
+      set.push("d_ireg_l = 1'b1;", `d_which_l = ${d.which};`, `d_n_l = 3'd${d.n};`);
       break;
   }
   return `${hex(d.address, 12)}: begin ${set.join(' ')} end  // ${d.name}`;

@@ -122,39 +122,56 @@ module ctr_csr (
   logic [1:0] d_which;    // WhichM, WhichS, WhichVs
   logic [2:0] d_n;        // *ireg{n}
 
-  always_comb begin
-    hit = 1'b0;
-    d_ctl = 1'b0;
-    d_status = 1'b0;
-    d_depth = 1'b0;
-    d_sel = 1'b0;
-    d_ireg = 1'b0;
-    d_ctl_reg = RegM;
-    d_half = HalfFull;
-    d_which = WhichM;
-    d_n = 3'd0;
+  // Decoded into block-local variables, each output assigned once at the end: Icarus Verilog 11
+  // wakes every always_comb of the design compiled before one that wakes (they share its time-0
+  // trigger event), and a spurious run that set the outputs to their defaults and then back would
+  // wake the access checks and, through them, the read and write blocks again, for ever.
+  always_comb begin : p_decode
+    logic       hit_l, d_ctl_l, d_status_l, d_depth_l, d_sel_l, d_ireg_l;
+    logic [1:0] d_ctl_reg_l, d_half_l, d_which_l;
+    logic [2:0] d_n_l;
+    hit_l = 1'b0;
+    d_ctl_l = 1'b0;
+    d_status_l = 1'b0;
+    d_depth_l = 1'b0;
+    d_sel_l = 1'b0;
+    d_ireg_l = 1'b0;
+    d_ctl_reg_l = RegM;
+    d_half_l = HalfFull;
+    d_which_l = WhichM;
+    d_n_l = 3'd0;
     unique case (csr_addr_i)
-      12'h14e: begin hit = 1'b1; d_ctl = 1'b1; d_ctl_reg = RegS; d_half = HalfFull; end  // sctrctl
-      12'h14f: begin hit = 1'b1; d_status = 1'b1; end  // sctrstatus
-      12'h150: begin hit = 1'b1; d_sel = 1'b1; d_which = WhichS; end  // siselect
-      12'h151: begin hit = 1'b1; d_ireg = 1'b1; d_which = WhichS; d_n = 3'd1; end  // sireg
-      12'h152: begin hit = 1'b1; d_ireg = 1'b1; d_which = WhichS; d_n = 3'd2; end  // sireg2
-      12'h153: begin hit = 1'b1; d_ireg = 1'b1; d_which = WhichS; d_n = 3'd3; end  // sireg3
-      12'h155: begin hit = 1'b1; d_ireg = 1'b1; d_which = WhichS; d_n = 3'd4; end  // sireg4
-      12'h156: begin hit = 1'b1; d_ireg = 1'b1; d_which = WhichS; d_n = 3'd5; end  // sireg5
-      12'h157: begin hit = 1'b1; d_ireg = 1'b1; d_which = WhichS; d_n = 3'd6; end  // sireg6
-      12'h15f: begin hit = 1'b1; d_depth = 1'b1; end  // sctrdepth
-      12'h24e: begin hit = 1'b1; d_ctl = 1'b1; d_ctl_reg = RegVs; d_half = HalfFull; end  // vsctrctl
-      12'h250: begin hit = 1'b1; d_sel = 1'b1; d_which = WhichVs; end  // vsiselect
-      12'h251: begin hit = 1'b1; d_ireg = 1'b1; d_which = WhichVs; d_n = 3'd1; end  // vsireg
-      12'h252: begin hit = 1'b1; d_ireg = 1'b1; d_which = WhichVs; d_n = 3'd2; end  // vsireg2
-      12'h253: begin hit = 1'b1; d_ireg = 1'b1; d_which = WhichVs; d_n = 3'd3; end  // vsireg3
-      12'h255: begin hit = 1'b1; d_ireg = 1'b1; d_which = WhichVs; d_n = 3'd4; end  // vsireg4
-      12'h256: begin hit = 1'b1; d_ireg = 1'b1; d_which = WhichVs; d_n = 3'd5; end  // vsireg5
-      12'h257: begin hit = 1'b1; d_ireg = 1'b1; d_which = WhichVs; d_n = 3'd6; end  // vsireg6
-      12'h34e: begin hit = 1'b1; d_ctl = 1'b1; d_ctl_reg = RegM; d_half = HalfFull; end  // mctrctl
-      default: hit = 1'b0;
+      12'h14e: begin hit_l = 1'b1; d_ctl_l = 1'b1; d_ctl_reg_l = RegS; d_half_l = HalfFull; end  // sctrctl
+      12'h14f: begin hit_l = 1'b1; d_status_l = 1'b1; end  // sctrstatus
+      12'h150: begin hit_l = 1'b1; d_sel_l = 1'b1; d_which_l = WhichS; end  // siselect
+      12'h151: begin hit_l = 1'b1; d_ireg_l = 1'b1; d_which_l = WhichS; d_n_l = 3'd1; end  // sireg
+      12'h152: begin hit_l = 1'b1; d_ireg_l = 1'b1; d_which_l = WhichS; d_n_l = 3'd2; end  // sireg2
+      12'h153: begin hit_l = 1'b1; d_ireg_l = 1'b1; d_which_l = WhichS; d_n_l = 3'd3; end  // sireg3
+      12'h155: begin hit_l = 1'b1; d_ireg_l = 1'b1; d_which_l = WhichS; d_n_l = 3'd4; end  // sireg4
+      12'h156: begin hit_l = 1'b1; d_ireg_l = 1'b1; d_which_l = WhichS; d_n_l = 3'd5; end  // sireg5
+      12'h157: begin hit_l = 1'b1; d_ireg_l = 1'b1; d_which_l = WhichS; d_n_l = 3'd6; end  // sireg6
+      12'h15f: begin hit_l = 1'b1; d_depth_l = 1'b1; end  // sctrdepth
+      12'h24e: begin hit_l = 1'b1; d_ctl_l = 1'b1; d_ctl_reg_l = RegVs; d_half_l = HalfFull; end  // vsctrctl
+      12'h250: begin hit_l = 1'b1; d_sel_l = 1'b1; d_which_l = WhichVs; end  // vsiselect
+      12'h251: begin hit_l = 1'b1; d_ireg_l = 1'b1; d_which_l = WhichVs; d_n_l = 3'd1; end  // vsireg
+      12'h252: begin hit_l = 1'b1; d_ireg_l = 1'b1; d_which_l = WhichVs; d_n_l = 3'd2; end  // vsireg2
+      12'h253: begin hit_l = 1'b1; d_ireg_l = 1'b1; d_which_l = WhichVs; d_n_l = 3'd3; end  // vsireg3
+      12'h255: begin hit_l = 1'b1; d_ireg_l = 1'b1; d_which_l = WhichVs; d_n_l = 3'd4; end  // vsireg4
+      12'h256: begin hit_l = 1'b1; d_ireg_l = 1'b1; d_which_l = WhichVs; d_n_l = 3'd5; end  // vsireg5
+      12'h257: begin hit_l = 1'b1; d_ireg_l = 1'b1; d_which_l = WhichVs; d_n_l = 3'd6; end  // vsireg6
+      12'h34e: begin hit_l = 1'b1; d_ctl_l = 1'b1; d_ctl_reg_l = RegM; d_half_l = HalfFull; end  // mctrctl
+      default: hit_l = 1'b0;
     endcase
+    hit = hit_l;
+    d_ctl = d_ctl_l;
+    d_status = d_status_l;
+    d_depth = d_depth_l;
+    d_sel = d_sel_l;
+    d_ireg = d_ireg_l;
+    d_ctl_reg = d_ctl_reg_l;
+    d_half = d_half_l;
+    d_which = d_which_l;
+    d_n = d_n_l;
   end
 
   // ---------------------------------------------------------------------------------------------
@@ -213,16 +230,21 @@ module ctr_csr (
 
   // SCTRCLR ("Supervisor CTR Clear Instruction"; "State Enable Access Control").
   logic sctr_illegal, sctr_virtual;
-  always_comb begin
-    sctr_illegal = 1'b0;
-    sctr_virtual = 1'b0;
+  // Outputs built in block-local variables and assigned once (Icarus Verilog 11: see the decode
+  // block).
+  always_comb begin : p_sctrclr
+    logic sctr_illegal_l, sctr_virtual_l;
+    sctr_illegal_l = 1'b0;
+    sctr_virtual_l = 1'b0;
     if (!acc_m) begin
-      if (!mctr) sctr_illegal = 1'b1;
+      if (!mctr) sctr_illegal_l = 1'b1;
       else if (acc_u) begin
-        sctr_illegal = !vv;
-        sctr_virtual = vv;
-      end else if (vv && !hctr) sctr_virtual = 1'b1;
+        sctr_illegal_l = !vv;
+        sctr_virtual_l = vv;
+      end else if (vv && !hctr) sctr_virtual_l = 1'b1;
     end
+    sctr_illegal = sctr_illegal_l;
+    sctr_virtual = sctr_virtual_l;
   end
 
   // The physical entry of the selected logical entry, with the WRPTR at the start of the cycle.
@@ -271,20 +293,23 @@ module ctr_csr (
     ctl_mask = (ctl_reg == RegM) ? MMask : SMask;
   end
 
-  // The next state: the hardware update of this cycle by default, the CSR write over it.
-  always_comb begin
+  // The next state: the hardware update of this cycle by default, the CSR write over it. Outputs
+  // built in block-local variables and assigned once (Icarus Verilog 11: see the decode block).
+  always_comb begin : p_next
+    logic        cc_reset_l, clear_l, ent_we_l;
+    logic [63:0] ent_wdata_l;
     mctl_d = mctl_q;
     vsctl_d = vsctl_q;
     wrptr_d = hw_wrptr_i;
     frozen_d = hw_frozen_i;
     siselect_d = siselect_q;
     vsiselect_d = vsiselect_q;
-    cc_reset_o = 1'b0;
-    clear_o = 1'b0;
+    cc_reset_l = 1'b0;
+    clear_l = 1'b0;
     clr_status = 1'b0;
-    ent_we_o = 1'b0;
+    ent_we_l = 1'b0;
     ent_reg_o = d_n[1:0];
-    ent_wdata_o = merged;
+    ent_wdata_l = merged;
     leg = 4'b1000;
     if (do_write && d_ctl) begin
       if (ctl_reg == RegVs) begin
@@ -293,12 +318,12 @@ module ctr_csr (
         mctl_d = (mctl_q & ~ctl_mask) | (value64 & ctl_mask);
       end
       // A control write clears CCV of the next record and restarts the counter.
-      cc_reset_o = 1'b1;
+      cc_reset_l = 1'b1;
     end
     if (do_write && d_depth) leg = legalise(merged[2:0]);
     if (sctrclr_i && !sctr_illegal && !sctr_virtual) begin
-      clear_o = 1'b1;
-      cc_reset_o = 1'b1;
+      clear_l = 1'b1;
+      cc_reset_l = 1'b1;
     end
     if (do_write && d_sel) begin
       unique case (which)
@@ -308,11 +333,11 @@ module ctr_csr (
       endcase
     end
     if (do_write && d_ireg && in_depth && (d_n <= 3'd3)) begin
-      ent_we_o = 1'b1;
+      ent_we_l = 1'b1;
       unique case (d_n)
-        3'd1: ent_wdata_o = merged & SrcMask;
-        3'd2: ent_wdata_o = merged & TgtMask;
-        default: ent_wdata_o = merged & 64'h0000_0000_7fff_800f;
+        3'd1: ent_wdata_l = merged & SrcMask;
+        3'd2: ent_wdata_l = merged & TgtMask;
+        default: ent_wdata_l = merged & 64'h0000_0000_7fff_800f;
       endcase
     end
     // A new depth: WRPTR (after this cycle's hardware update) per wrptrOnDepthChange, newly
@@ -329,6 +354,10 @@ module ctr_csr (
       wrptr_d = merged[7:0] & depth_mask;
       frozen_d = merged[31];
     end
+    cc_reset_o = cc_reset_l;
+    clear_o = clear_l;
+    ent_we_o = ent_we_l;
+    ent_wdata_o = ent_wdata_l;
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin

@@ -148,49 +148,66 @@ module ctr_csr (
   logic [1:0] d_which;    // WhichM, WhichS, WhichVs
   logic [2:0] d_n;        // *ireg{n}
 
-  always_comb begin
-    hit = 1'b0;
-    d_ctl = 1'b0;
-    d_status = 1'b0;
-    d_depth = 1'b0;
-    d_sel = 1'b0;
-    d_ireg = 1'b0;
-    d_ctl_reg = RegM;
-    d_half = HalfFull;
-    d_which = WhichM;
-    d_n = 3'd0;
+  // Decoded into block-local variables, each output assigned once at the end: Icarus Verilog 11
+  // wakes every always_comb of the design compiled before one that wakes (they share its time-0
+  // trigger event), and a spurious run that set the outputs to their defaults and then back would
+  // wake the access checks and, through them, the read and write blocks again, for ever.
+  always_comb begin : p_decode
+    logic       hit_l, d_ctl_l, d_status_l, d_depth_l, d_sel_l, d_ireg_l;
+    logic [1:0] d_ctl_reg_l, d_half_l, d_which_l;
+    logic [2:0] d_n_l;
+    hit_l = 1'b0;
+    d_ctl_l = 1'b0;
+    d_status_l = 1'b0;
+    d_depth_l = 1'b0;
+    d_sel_l = 1'b0;
+    d_ireg_l = 1'b0;
+    d_ctl_reg_l = RegM;
+    d_half_l = HalfFull;
+    d_which_l = WhichM;
+    d_n_l = 3'd0;
     unique case (csr_addr_i)
-      12'h150: begin hit = 1'b1; d_sel = 1'b1; d_which = WhichS; end  // siselect
-      12'h151: begin hit = 1'b1; d_ireg = 1'b1; d_which = WhichS; d_n = 3'd1; end  // sireg
-      12'h152: begin hit = 1'b1; d_ireg = 1'b1; d_which = WhichS; d_n = 3'd2; end  // sireg2
-      12'h153: begin hit = 1'b1; d_ireg = 1'b1; d_which = WhichS; d_n = 3'd3; end  // sireg3
-      12'h155: begin hit = 1'b1; d_ireg = 1'b1; d_which = WhichS; d_n = 3'd4; end  // sireg4
-      12'h156: begin hit = 1'b1; d_ireg = 1'b1; d_which = WhichS; d_n = 3'd5; end  // sireg5
-      12'h157: begin hit = 1'b1; d_ireg = 1'b1; d_which = WhichS; d_n = 3'd6; end  // sireg6
-      12'h181: begin hit = 1'b1; d_ctl = 1'b1; d_ctl_reg = RegS; d_half = HalfLo; end  // sctrcontrol
-      12'h182: begin hit = 1'b1; d_ctl = 1'b1; d_ctl_reg = RegS; d_half = HalfHi; end  // sctrcontrolh
-      12'h183: begin hit = 1'b1; d_status = 1'b1; end  // sctrstatus
-      12'h250: begin hit = 1'b1; d_sel = 1'b1; d_which = WhichVs; end  // vsiselect
-      12'h251: begin hit = 1'b1; d_ireg = 1'b1; d_which = WhichVs; d_n = 3'd1; end  // vsireg
-      12'h252: begin hit = 1'b1; d_ireg = 1'b1; d_which = WhichVs; d_n = 3'd2; end  // vsireg2
-      12'h253: begin hit = 1'b1; d_ireg = 1'b1; d_which = WhichVs; d_n = 3'd3; end  // vsireg3
-      12'h255: begin hit = 1'b1; d_ireg = 1'b1; d_which = WhichVs; d_n = 3'd4; end  // vsireg4
-      12'h256: begin hit = 1'b1; d_ireg = 1'b1; d_which = WhichVs; d_n = 3'd5; end  // vsireg5
-      12'h257: begin hit = 1'b1; d_ireg = 1'b1; d_which = WhichVs; d_n = 3'd6; end  // vsireg6
-      12'h281: begin hit = 1'b1; d_ctl = 1'b1; d_ctl_reg = RegVs; d_half = HalfLo; end  // vsctrcontrol
-      12'h282: begin hit = 1'b1; d_ctl = 1'b1; d_ctl_reg = RegVs; d_half = HalfHi; end  // vsctrcontrolh
-      12'h350: begin hit = 1'b1; d_sel = 1'b1; d_which = WhichM; end  // miselect
-      12'h351: begin hit = 1'b1; d_ireg = 1'b1; d_which = WhichM; d_n = 3'd1; end  // mireg
-      12'h352: begin hit = 1'b1; d_ireg = 1'b1; d_which = WhichM; d_n = 3'd2; end  // mireg2
-      12'h353: begin hit = 1'b1; d_ireg = 1'b1; d_which = WhichM; d_n = 3'd3; end  // mireg3
-      12'h355: begin hit = 1'b1; d_ireg = 1'b1; d_which = WhichM; d_n = 3'd4; end  // mireg4
-      12'h356: begin hit = 1'b1; d_ireg = 1'b1; d_which = WhichM; d_n = 3'd5; end  // mireg5
-      12'h357: begin hit = 1'b1; d_ireg = 1'b1; d_which = WhichM; d_n = 3'd6; end  // mireg6
-      12'h381: begin hit = 1'b1; d_ctl = 1'b1; d_ctl_reg = RegM; d_half = HalfLo; end  // mctrcontrol
-      12'h382: begin hit = 1'b1; d_ctl = 1'b1; d_ctl_reg = RegM; d_half = HalfHi; end  // mctrcontrolh
-      12'h383: begin hit = 1'b1; d_status = 1'b1; end  // mctrstatus
-      default: hit = 1'b0;
+      12'h150: begin hit_l = 1'b1; d_sel_l = 1'b1; d_which_l = WhichS; end  // siselect
+      12'h151: begin hit_l = 1'b1; d_ireg_l = 1'b1; d_which_l = WhichS; d_n_l = 3'd1; end  // sireg
+      12'h152: begin hit_l = 1'b1; d_ireg_l = 1'b1; d_which_l = WhichS; d_n_l = 3'd2; end  // sireg2
+      12'h153: begin hit_l = 1'b1; d_ireg_l = 1'b1; d_which_l = WhichS; d_n_l = 3'd3; end  // sireg3
+      12'h155: begin hit_l = 1'b1; d_ireg_l = 1'b1; d_which_l = WhichS; d_n_l = 3'd4; end  // sireg4
+      12'h156: begin hit_l = 1'b1; d_ireg_l = 1'b1; d_which_l = WhichS; d_n_l = 3'd5; end  // sireg5
+      12'h157: begin hit_l = 1'b1; d_ireg_l = 1'b1; d_which_l = WhichS; d_n_l = 3'd6; end  // sireg6
+      12'h181: begin hit_l = 1'b1; d_ctl_l = 1'b1; d_ctl_reg_l = RegS; d_half_l = HalfLo; end  // sctrcontrol
+      12'h182: begin hit_l = 1'b1; d_ctl_l = 1'b1; d_ctl_reg_l = RegS; d_half_l = HalfHi; end  // sctrcontrolh
+      12'h183: begin hit_l = 1'b1; d_status_l = 1'b1; end  // sctrstatus
+      12'h250: begin hit_l = 1'b1; d_sel_l = 1'b1; d_which_l = WhichVs; end  // vsiselect
+      12'h251: begin hit_l = 1'b1; d_ireg_l = 1'b1; d_which_l = WhichVs; d_n_l = 3'd1; end  // vsireg
+      12'h252: begin hit_l = 1'b1; d_ireg_l = 1'b1; d_which_l = WhichVs; d_n_l = 3'd2; end  // vsireg2
+      12'h253: begin hit_l = 1'b1; d_ireg_l = 1'b1; d_which_l = WhichVs; d_n_l = 3'd3; end  // vsireg3
+      12'h255: begin hit_l = 1'b1; d_ireg_l = 1'b1; d_which_l = WhichVs; d_n_l = 3'd4; end  // vsireg4
+      12'h256: begin hit_l = 1'b1; d_ireg_l = 1'b1; d_which_l = WhichVs; d_n_l = 3'd5; end  // vsireg5
+      12'h257: begin hit_l = 1'b1; d_ireg_l = 1'b1; d_which_l = WhichVs; d_n_l = 3'd6; end  // vsireg6
+      12'h281: begin hit_l = 1'b1; d_ctl_l = 1'b1; d_ctl_reg_l = RegVs; d_half_l = HalfLo; end  // vsctrcontrol
+      12'h282: begin hit_l = 1'b1; d_ctl_l = 1'b1; d_ctl_reg_l = RegVs; d_half_l = HalfHi; end  // vsctrcontrolh
+      12'h350: begin hit_l = 1'b1; d_sel_l = 1'b1; d_which_l = WhichM; end  // miselect
+      12'h351: begin hit_l = 1'b1; d_ireg_l = 1'b1; d_which_l = WhichM; d_n_l = 3'd1; end  // mireg
+      12'h352: begin hit_l = 1'b1; d_ireg_l = 1'b1; d_which_l = WhichM; d_n_l = 3'd2; end  // mireg2
+      12'h353: begin hit_l = 1'b1; d_ireg_l = 1'b1; d_which_l = WhichM; d_n_l = 3'd3; end  // mireg3
+      12'h355: begin hit_l = 1'b1; d_ireg_l = 1'b1; d_which_l = WhichM; d_n_l = 3'd4; end  // mireg4
+      12'h356: begin hit_l = 1'b1; d_ireg_l = 1'b1; d_which_l = WhichM; d_n_l = 3'd5; end  // mireg5
+      12'h357: begin hit_l = 1'b1; d_ireg_l = 1'b1; d_which_l = WhichM; d_n_l = 3'd6; end  // mireg6
+      12'h381: begin hit_l = 1'b1; d_ctl_l = 1'b1; d_ctl_reg_l = RegM; d_half_l = HalfLo; end  // mctrcontrol
+      12'h382: begin hit_l = 1'b1; d_ctl_l = 1'b1; d_ctl_reg_l = RegM; d_half_l = HalfHi; end  // mctrcontrolh
+      12'h383: begin hit_l = 1'b1; d_status_l = 1'b1; end  // mctrstatus
+      default: hit_l = 1'b0;
     endcase
+    hit = hit_l;
+    d_ctl = d_ctl_l;
+    d_status = d_status_l;
+    d_depth = d_depth_l;
+    d_sel = d_sel_l;
+    d_ireg = d_ireg_l;
+    d_ctl_reg = d_ctl_reg_l;
+    d_half = d_half_l;
+    d_which = d_which_l;
+    d_n = d_n_l;
   end
 
   // ---------------------------------------------------------------------------------------------
@@ -296,8 +313,11 @@ module ctr_csr (
     ctl_mask = (ctl_reg == RegM) ? MMask : SMask;
   end
 
-  // The next state: the hardware update of this cycle by default, the CSR write over it.
-  always_comb begin
+  // The next state: the hardware update of this cycle by default, the CSR write over it. Outputs
+  // built in block-local variables and assigned once (Icarus Verilog 11: see the decode block).
+  always_comb begin : p_next
+    logic        cc_reset_l, clear_l, ent_we_l;
+    logic [31:0] ent_wdata_l;
     mctl_d = mctl_q;
     vsctl_d = vsctl_q;
     wrptr_d = hw_wrptr_i;
@@ -306,12 +326,12 @@ module ctr_csr (
     miselect_d = miselect_q;
     siselect_d = siselect_q;
     vsiselect_d = vsiselect_q;
-    cc_reset_o = 1'b0;
-    clear_o = 1'b0;
+    cc_reset_l = 1'b0;
+    clear_l = 1'b0;
     clr_status = 1'b0;
-    ent_we_o = 1'b0;
+    ent_we_l = 1'b0;
     ent_reg_o = d_n[1:0];
-    ent_wdata_o = merged;
+    ent_wdata_l = merged;
     leg = 4'b1000;
     if (do_write && d_ctl) begin
       if (ctl_reg == RegVs) begin
@@ -322,11 +342,11 @@ module ctr_csr (
       end
       // CLR: through mctrcontrol or sctrcontrol, or through vsctrcontrol with V=1.
       if (touches_low && value64[BitClr] && ((ctl_reg != RegVs) || vv)) begin
-        clear_o = 1'b1;
+        clear_l = 1'b1;
         clr_status = 1'b1;
       end
       // A control write clears CCV of the next record and restarts the counter.
-      cc_reset_o = 1'b1;
+      cc_reset_l = 1'b1;
     end
     if (do_write && d_sel) begin
       unique case (which)
@@ -337,11 +357,11 @@ module ctr_csr (
       endcase
     end
     if (do_write && d_ireg && in_depth && (d_n <= 3'd3)) begin
-      ent_we_o = 1'b1;
+      ent_we_l = 1'b1;
       unique case (d_n)
-        3'd1: ent_wdata_o = merged & SrcMask;
-        3'd2: ent_wdata_o = merged & TgtMask;
-        default: ent_wdata_o = merged & 32'h3fff_800f;
+        3'd1: ent_wdata_l = merged & SrcMask;
+        3'd2: ent_wdata_l = merged & TgtMask;
+        default: ent_wdata_l = merged & 32'h3fff_800f;
       endcase
     end
     // A new depth: WRPTR (after this cycle's hardware update) per wrptrOnDepthChange, newly
@@ -363,6 +383,10 @@ module ctr_csr (
       wrap_d = merged[14];
       frozen_d = merged[15];
     end
+    cc_reset_o = cc_reset_l;
+    clear_o = clear_l;
+    ent_we_o = ent_we_l;
+    ent_wdata_o = ent_wdata_l;
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin

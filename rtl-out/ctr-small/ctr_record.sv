@@ -141,7 +141,13 @@ module ctr_record (
   logic [31:0] rec_src, rec_tgt;
   logic [1:0]  from_level, to_level;
 
-  always_comb begin
+  // The decisions are built in block-local variables and each output is assigned once at the end:
+  // Icarus Verilog 11 wakes every always_comb of the design compiled before one that wakes (they
+  // share its time-0 trigger event), and a spurious run that set an output to its default and then
+  // back would wake the entry update and, through it, the CSR block again, for ever.
+  always_comb begin : p_qualify
+    logic        do_freeze_l, do_push_l, do_pop_l, do_over_l, rasemu_rec_l;
+    logic [31:0] rec_src_l, rec_tgt_l;
     src_en = mode_en(pend_priv_q, pend_v_q, mctl_i, vsctl_i);
     tgt_en = mode_en(priv_i, v_i, mctl_i, vsctl_i);
     cur_en = tgt_en;
@@ -158,19 +164,19 @@ module ctr_record (
              (!((from_level < 2'd2) && (to_level >= 2'd2)) || mctl_i[BitSte]) &&
              (!(to_level == 2'd3) || mctl_i[BitMte]);
 
-    do_freeze = 1'b0;
-    do_push = 1'b0;
-    do_pop = 1'b0;
-    do_over = 1'b0;
-    rasemu_rec = 1'b0;
+    do_freeze_l = 1'b0;
+    do_push_l = 1'b0;
+    do_pop_l = 1'b0;
+    do_over_l = 1'b0;
+    rasemu_rec_l = 1'b0;
     external = 1'b0;
     qualified = 1'b0;
-    rec_src = pend_src_q;
-    rec_tgt = iaddr_i;
+    rec_src_l = pend_src_q;
+    rec_tgt_l = iaddr_i;
     if (complete) begin
       if ((pend_lcofi_q && frz_reg[BitLcofifrz]) || (pend_bp_q && frz_reg[BitBpfrz])) begin
         // The freezing trap itself is not recorded.
-        do_freeze = 1'b1;
+        do_freeze_l = 1'b1;
       end else if (!frozen_i && (pend_priv_q != PrivD) && (priv_i != PrivD)) begin
         if (is_trap_type(pend_type_q)) begin
           // "Privilege Mode Transitions", Trap row.
@@ -178,16 +184,16 @@ module ctr_record (
             qualified = 1'b1;
           end else if (!src_en && tgt_en) begin
             qualified = 1'b1;
-            rec_src = '0;
+            rec_src_l = '0;
           end else if (src_en && !tgt_en && ext_en) begin
             qualified = 1'b1;
-            rec_tgt = '0;
+            rec_tgt_l = '0;
             external = 1'b1;
           end
         end else if (pend_type_q == 4'd3) begin
           // "Privilege Mode Transitions", Trap Return row.
           qualified = src_en;
-          if (!tgt_en) rec_tgt = '0;
+          if (!tgt_en) rec_tgt_l = '0;
         end else begin
           qualified = src_en;
         end
@@ -195,20 +201,27 @@ module ctr_record (
           if (cfg[BitRasemu]) begin
             // RAS emulation: calls push, returns pop, co-routine swaps overwrite entry 0, the rest
             // is inhibited; the filter bits are ignored.
-            rasemu_rec = 1'b1;
-            if ((pend_type_q == 4'd8) || (pend_type_q == 4'd9)) do_push = 1'b1;
-            else if (pend_type_q == 4'd13) do_pop = 1'b1;
-            else if (pend_type_q == 4'd12) do_over = 1'b1;
+            rasemu_rec_l = 1'b1;
+            if ((pend_type_q == 4'd8) || (pend_type_q == 4'd9)) do_push_l = 1'b1;
+            else if (pend_type_q == 4'd13) do_pop_l = 1'b1;
+            else if (pend_type_q == 4'd12) do_over_l = 1'b1;
           end else if (external) begin
-            do_push = 1'b1;
+            do_push_l = 1'b1;
           end else if (pend_type_q == 4'd4) begin
-            do_push = filters[4];                // NTBREN opts in
+            do_push_l = filters[4];                // NTBREN opts in
           end else begin
-            do_push = !filters[pend_type_q];     // the other bits inhibit
+            do_push_l = !filters[pend_type_q];     // the other bits inhibit
           end
         end
       end
     end
+    do_freeze = do_freeze_l;
+    do_push = do_push_l;
+    do_pop = do_pop_l;
+    do_over = do_over_l;
+    rasemu_rec = rasemu_rec_l;
+    rec_src = rec_src_l;
+    rec_tgt = rec_tgt_l;
   end
 
   logic unused_count;
@@ -218,7 +231,10 @@ module ctr_record (
   // The update: entry, WRPTR, WRAP, FROZEN.
   logic [4:0] top_phys;  // physical index of logical entry 0
 
-  always_comb begin
+  // Outputs built in block-local variables and assigned once (Icarus Verilog 11: see the
+  // qualification block).
+  always_comb begin : p_update
+    logic [4:0] hw_wrptr_l;
     top_phys = (wrptr_i - 1'b1) & depth_mask_i;
     ent_we_o = do_push || do_over;
     ent_inval_o = do_pop;
@@ -226,13 +242,14 @@ module ctr_record (
     ent_src_o = { rec_src[31:1], 1'b1 };
     ent_tgt_o = { rec_tgt[31:1], pend_misp_q };
     ent_dat_o = { 28'd0, pend_type_q } & DataMask;
-    hw_wrptr_o = wrptr_i;
+    hw_wrptr_l = wrptr_i;
     hw_frozen_o = frozen_i || do_freeze;
     if (do_push) begin
-      hw_wrptr_o = (wrptr_i + 1'b1) & depth_mask_i;
+      hw_wrptr_l = (wrptr_i + 1'b1) & depth_mask_i;
     end else if (do_pop) begin
-      hw_wrptr_o = top_phys;
+      hw_wrptr_l = top_phys;
     end
+    hw_wrptr_o = hw_wrptr_l;
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin

@@ -105,15 +105,21 @@ module ntrace_bytes (
     endcase
   endfunction
 
-  always_comb begin
+  // The message is built in block-local variables and each output assigned once at the end: Icarus
+  // Verilog 11 runs an always_comb again whenever an always_comb compiled after it wakes (they
+  // share one time-0 trigger event), and a run that set the outputs to 0 and back would wake the
+  // output FIFO's logic, which wakes this block again, for ever.
+  always_comb begin : p_layout
+    logic [271:0] bytes_l;
+    logic [5:0]   n_l;
     f1 = 64'h0000_0000_0000_0000;
     f2 = 64'h0000_0000_0000_0000;
     f3 = 64'h0000_0000_0000_0000;
     s1 = '0;
     {n1, n2, n3, n4, e1, e2, e3} = '0;
     {b1, b2, b3, b4} = '0;
-    bytes_o = '0;
-    n_o = '0;
+    bytes_l = '0;
+    n_l = '0;
     // nvar_i = 0: an empty slot, nothing to lay out. Most cycles have no message: the simulator
     // then skips the wide shifts below.
     if (nvar_i != 3'd0) begin
@@ -132,7 +138,7 @@ module ntrace_bytes (
       e1 = n1;
       e2 = e1 + n2;
       e3 = e2 + n3;
-      n_o = e3 + n4;
+      n_l = e3 + n4;
       for (int j = 0; j < C1; j++) begin
         b1[8*j +: 8] = {6'((s1 >> (6*j))), 2'b00};
       end
@@ -141,13 +147,15 @@ module ntrace_bytes (
         b3[8*j +: 8] = {6'((f2 >> (6*j))), 2'b00};
         b4[8*j +: 8] = {6'((f3 >> (6*j))), 2'b00};
       end
-      bytes_o = b1 | (b2 << {e1, 3'b000}) | (b3 << {e2, 3'b000}) | (b4 << {e3, 3'b000});
+      bytes_l = b1 | (b2 << {e1, 3'b000}) | (b3 << {e2, 3'b000}) | (b4 << {e3, 3'b000});
       // MSEO: 01 at the end of each variable field, 11 at the end of the message (a field the
       // message does not have ends where the one before it does).
       for (int j = 0; j < Mb; j++) begin
-        if (Nw'(j) + Nw'(1) == n_o) bytes_o[8*j +: 2] = 2'b11;
-        else if (Nw'(j) + Nw'(1) == e1 || Nw'(j) + Nw'(1) == e2 || Nw'(j) + Nw'(1) == e3) bytes_o[8*j +: 2] = 2'b01;
+        if (Nw'(j) + Nw'(1) == n_l) bytes_l[8*j +: 2] = 2'b11;
+        else if (Nw'(j) + Nw'(1) == e1 || Nw'(j) + Nw'(1) == e2 || Nw'(j) + Nw'(1) == e3) bytes_l[8*j +: 2] = 2'b01;
       end
     end
+    bytes_o = bytes_l;
+    n_o = n_l;
   end
 endmodule

@@ -75,15 +75,18 @@ module ntrace_fields (
   assign head_len_o = Lw'(10) + Lw'(fixw_i);
 
   // Only the nvar_i fields the message has are measured (the others are 0): an empty slot or a
-  // short message costs the simulator nothing more.
+  // short message costs the simulator nothing more. Each length is assigned once, by an if/else,
+  // not a default overwritten: Icarus Verilog 11 runs an always_comb again whenever an always_comb
+  // compiled after it wakes (they share one time-0 trigger event), and a run that set a length to 0
+  // and back would wake the byte layout and the output FIFO, which wake this block, for ever.
   always_comb begin
-    l0_o = 7'h00;
-    l1_o = 7'h00;
-    l2_o = 7'h00;
-    l3_o = 7'h00;
     if (nvar_i > 3'd0) l0_o = var_length(v0_i);
+    else l0_o = 7'h00;
     if (nvar_i > 3'd1) l1_o = addr_i ? addr_length(v1_i) : var_length(v1_i);
+    else l1_o = 7'h00;
     if (nvar_i > 3'd2) l2_o = var_length(v2_i);
+    else l2_o = 7'h00;
     if (nvar_i > 3'd3) l3_o = var_length(v3_i);
+    else l3_o = 7'h00;
   end
 endmodule

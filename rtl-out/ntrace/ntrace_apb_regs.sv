@@ -169,7 +169,13 @@ module ntrace_apb_regs (
   assign apply         = taken_i & ~halted_i & ~reset_i;
   assign set_status    = stalled_i | (recover_i & ~recover_q);
 
-  always_comb begin
+  // The trace-on and trace-off requests are built in block-local variables and each output assigned
+  // once at the end: Icarus Verilog 11 runs an always_comb again whenever an always_comb compiled
+  // after it wakes (they share one time-0 trigger event), and a run that set bits of them and then
+  // changed them back would wake the encoder's decision logic, which wakes this block again, for
+  // ever.
+  always_comb begin : p_control
+    logic trace_on_l, trace_off_l;
     active_d = active_q;
     enable_d = enable_q;
     req_on   = pend_on_q;
@@ -180,15 +186,15 @@ module ntrace_apb_regs (
       req_on   = want & ~tracing_q;
       req_off  = ~want & tracing_q;
     end
-    trace_on_o  = req_on | (trace_on_i & active_d & enable_d);
-    trace_off_o = req_off | trace_off_i;
+    trace_on_l  = req_on | (trace_on_i & active_d & enable_d);
+    trace_off_l = req_off | trace_off_i;
 
     tracing_d  = tracing_q;
     pend_on_d  = req_on;
     pend_off_d = req_off;
     if (apply) begin
-      if (trace_on_o) tracing_d = 1'b1;
-      if (trace_off_o) tracing_d = 1'b0;
+      if (trace_on_l) tracing_d = 1'b1;
+      if (trace_off_l) tracing_d = 1'b0;
       pend_on_d  = 1'b0;
       pend_off_d = 1'b0;
     end
@@ -197,6 +203,8 @@ module ntrace_apb_regs (
     if (status_clear) stall_or_overflow_d = 1'b0;
     if (control_write && enable_d && !enable_q) stall_or_overflow_d = 1'b0;  // trTeEnable set to 1
     if (set_status) stall_or_overflow_d = 1'b1;
+    trace_on_o = trace_on_l;
+    trace_off_o = trace_off_l;
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin

@@ -113,8 +113,8 @@ describe('CTR co-simulation: the comparison catches a wrong RTL', () => {
     {
       name: 'WRPTR advancing by two on a push',
       file: 'ctr_record.sv',
-      from: "hw_wrptr_o = (wrptr_i + 1'b1) & depth_mask_i;",
-      to: "hw_wrptr_o = (wrptr_i + 1'b1 + 1'b1) & depth_mask_i;",
+      from: "hw_wrptr_l = (wrptr_i + 1'b1) & depth_mask_i;",
+      to: "hw_wrptr_l = (wrptr_i + 1'b1 + 1'b1) & depth_mask_i;",
       report: /CSR 0x[0-9a-f]{3} \((sctrstatus|s?ireg\d?)\) read from/,
     },
   ];
