@@ -32,7 +32,7 @@ import { bestSeconds } from '../../core/best-time.ts';
 import { startupRows } from '../startup-bench.ts';
 import { generateStimulusChunks } from '../../golden-model/hart/stimulus/generate.ts';
 import { cosimPeakMemory, encodePeakMemory, measureEncodeProcess, measureImports } from './bench-imports.ts';
-import { coverageBenchRows } from '../../tb/coverage-bench.ts';
+import { coverageBenchRows } from './bench-coverage.ts';
 
 interface Options {
   count: string;

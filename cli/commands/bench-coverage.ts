@@ -4,10 +4,10 @@
  * counted), best of three, beside the same model run without the observer when the block gives
  * one (`baseline`). Generic: asks the registry.
  */
-import { BLOCKS, resolveComponent } from '../blocks/index.ts';
-import type { CaseSpec } from '../core/block.ts';
-import { shippedComponents } from '../ipxact/load.ts';
-import { bestSeconds } from '../core/best-time.ts';
+import { BLOCKS, resolveComponent } from '../../blocks/index.ts';
+import type { CaseSpec } from '../../core/block.ts';
+import { shippedComponents } from '../../ipxact/load.ts';
+import { bestSeconds } from '../../core/best-time.ts';
 
 export interface CoverageBenchRow {
   readonly what: string;
