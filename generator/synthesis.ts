@@ -81,7 +81,7 @@ function run(dir: string, files: readonly string[], top: string, depth: boolean)
   }
 }
 
-/** The longest path `ltp` printed: its length and the signals at its ends (ABC's own nets excluded). */
+/** The longest path `ltp` printed: its length and the signals at its ends, without the bit index. */
 export function parseLongestPath(text: string): { length: number; from: string; to: string } | undefined {
   const head = /Longest topological path in \S+ \(length=(\d+)\):/.exec(text);
   if (!head) return undefined;
