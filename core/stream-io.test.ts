@@ -7,7 +7,6 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { RvError } from '../golden-model/common/errors.ts';
 import { encodeBinaryStream } from '../golden-model/hart/formats/binary.ts';
 import { importEtraceCsv } from '../golden-model/hart/formats/etrace-csv.ts';
 import { importSpikeCsv } from '../golden-model/hart/formats/spike-csv.ts';
@@ -15,18 +14,9 @@ import { etraceCsvChunks, spikeCsvChunks } from '../golden-model/hart/formats/sy
 import { generateStimulus } from '../golden-model/hart/stimulus/generate.ts';
 import { defaultKnobs } from '../golden-model/hart/stimulus/knobs.ts';
 import { openStreamSource, PIECE_BYTES, wholeStream } from './stream-io.ts';
+import { thrown } from '../golden-model/hart/formats/test-streams.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'rvtrace-stream-io-'));
-
-function thrownBy(f: () => unknown): RvError {
-  try {
-    f();
-  } catch (e) {
-    if (e instanceof RvError) return e;
-    throw e;
-  }
-  throw new Error('expected an RvError');
-}
 
 describe('openStreamSource', () => {
   const stimulus = generateStimulus(defaultKnobs(), 5, 20_000);
@@ -78,7 +68,7 @@ describe('openStreamSource', () => {
     writeFileSync(file, text + bad);
     expect(Buffer.from(text + bad).indexOf(Buffer.from('\u00e9'))).toBe(PIECE_BYTES - 1);
     const badLine = text.split('\n').length; // text ends with a newline: its lines + 1
-    const e = thrownBy(() => [...openStreamSource(file, undefined, 64).pieces()]);
+    const e = thrown(() => [...openStreamSource(file, undefined, 64).pieces()]);
     expect(e.message).toBe('bad hex value "10\u00e90" in column ADDRESS, expected hexadecimal digits without 0x');
     expect(e.location).toEqual({ file, line: badLine });
   });
@@ -89,7 +79,7 @@ describe('openStreamSource', () => {
     lines[bad] = lines[bad]!.replace(/^1,/, '3,');
     const file = join(dir, 'c.csv');
     writeFileSync(file, lines.join('\n'));
-    const e = thrownBy(() => [...openStreamSource(file, undefined, 64).pieces()]);
+    const e = thrown(() => [...openStreamSource(file, undefined, 64).pieces()]);
     expect(e.message).toBe('bad VALID value "3", expected 0 or 1');
     expect(e.location).toEqual({ file, line: bad + 1 });
   });
@@ -105,9 +95,9 @@ describe('openStreamSource', () => {
   it('refuses what is not UTF-8, a missing file and a directory with the errors of a whole read', () => {
     const file = join(dir, 'e.csv');
     writeFileSync(file, Buffer.concat([Buffer.from(csv.slice(0, PIECE_BYTES * 2)), Buffer.from([0xff, 0xfe, 0x0a])]));
-    expect(thrownBy(() => [...openStreamSource(file, 'spike-csv', 64).pieces()]).message).toBe('the file is not UTF-8 text, expected a text or CSV stream');
-    expect(thrownBy(() => openStreamSource(join(dir, 'none.csv'), undefined, 64)).message).toBe('cannot read: no such file');
+    expect(thrown(() => [...openStreamSource(file, 'spike-csv', 64).pieces()]).message).toBe('the file is not UTF-8 text, expected a text or CSV stream');
+    expect(thrown(() => openStreamSource(join(dir, 'none.csv'), undefined, 64)).message).toBe('cannot read: no such file');
     mkdirSync(join(dir, 'folder'));
-    expect(thrownBy(() => openStreamSource(join(dir, 'folder'), undefined, 64)).message).toBe('cannot read: is a directory');
+    expect(thrown(() => openStreamSource(join(dir, 'folder'), undefined, 64)).message).toBe('cannot read: is a directory');
   });
 });
