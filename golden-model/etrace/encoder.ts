@@ -7,6 +7,7 @@
  * taken when `next` is known. Packets go to a sink (the output FIFO model, or a collector).
  */
 import type { EtraceConfig, EtraceOptions, EtraceParams } from './config.ts';
+import type { DataEmitted } from './data/encoder.ts';
 import { Qualifier } from './filter.ts';
 import { BRANCH_FMT, branchMapWidth, IRETS_MAX, iretExtension, optionFields, type Packet, type PacketFlags, packetWidths, QUAL_STATUS } from './packet/index.ts';
 import { type IrField, irField, packPacket, relativeFlags } from './packet/pack.ts';
@@ -93,6 +94,8 @@ export interface EtraceObserver {
    * it was a halted or reset cycle, and iEnable as the triggers left it.
    */
   qualify?(qualified: boolean, notify: boolean, haltedOrReset: boolean, enabled: boolean): void;
+  /** Data trace: every te_data packet the data encoder offers, with its decisions, and whether the output accepted it. */
+  data?(emitted: DataEmitted, accepted: boolean): void;
 }
 
 const END_VIEW: View = {

@@ -11,7 +11,7 @@ import { type Packet, QUAL_STATUS } from './packet/index.ts';
 import { packetInto } from './packet/fast.ts';
 import type { RetirementRecord } from '../hart/records.ts';
 import type { DataAccess, DataTrace, LoadResponse } from '../hart/data-records.ts';
-import { DataEncoder } from './data/encoder.ts';
+import { type DataEmitted, DataEncoder } from './data/encoder.ts';
 import { packData, type DataPacket } from './data/packets.ts';
 import { dataPacketParams, dataWidths } from './data/params.ts';
 import { encapsulate, MSG_TYPE } from './packet/encapsulate.ts';
@@ -115,11 +115,16 @@ export class StreamEncoder {
     for (const { a, n } of d.accesses.get(this.index) ?? []) {
       // dblock names the block (signal group) of the cycle whose address iaddr_lsbs completes.
       const block = a.dblock > 0 ? (d.cycle[a.dblock] ?? r) : r;
-      for (const e of d.encoder.access(a, block, n)) this.out.offerData(e.packet, e.atomicSizeField, this.index);
+      for (const e of d.encoder.access(a, block, n)) this.offerData(e);
     }
     for (const resp of d.responses.get(this.index) ?? []) {
-      for (const e of d.encoder.response(resp)) this.out.offerData(e.packet, e.atomicSizeField, this.index);
+      for (const e of d.encoder.response(resp)) this.offerData(e);
     }
+  }
+
+  private offerData(e: DataEmitted): void {
+    const accepted = this.out.offerData(e.packet, e.atomicSizeField, this.index);
+    this.opts.observer?.data?.(e, accepted);
   }
 
   finish(): EncodeResult {

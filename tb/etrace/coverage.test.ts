@@ -37,7 +37,7 @@ function streamPackets(r: ResolvedComponent<EtraceConfig>, spec: CaseSpec): Reco
   const out: Record<string, number> = {};
   for (const row of r.block.codec!.stats(e.bytes, r.config).rows) {
     const head = row.kind.split(' ')[0]!;
-    if (/^D\d/.test(head)) continue; // te_data packets (data trace): not bins of this model yet
+    if (/^D\d/.test(head)) continue; // te_data packets: dataPacketsByFormat
     const m = /^F(\d)(?:\.SF(\d))?$/.exec(head);
     expect(m, `a packet kind of the stream: ${row.kind}`).not.toBeNull();
     const kind = m![2] === undefined ? `F${m![1]}` : `F${m![1]}.${m![2]}`;
@@ -46,7 +46,91 @@ function streamPackets(r: ResolvedComponent<EtraceConfig>, spec: CaseSpec): Reco
   return out;
 }
 
+/** The te_data format (chapter 7) of each data packet kind: loads and stores 0-3, split load data 4, CSR 5, atomics 6, split atomic data 7. */
+const DATA_KIND_FORMAT: Record<string, string> = {
+  ls: '0-3',
+  'ls-addr': '0-3',
+  'ls-data': '0-3',
+  'load-req': '0-3',
+  'load-resp': '4',
+  csr: '5',
+  'csr-addr': '5',
+  amo: '6',
+  'amo-addr': '6',
+  'amo-data': '6',
+  'amo-req': '6',
+  'amo-req-noaddr': '6',
+  'amo-resp': '7',
+};
+
+/** `data:pkt:<kind>` hits summed by te_data format. */
+function dataHitsByFormat(hits: Record<string, number>): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const [bin, n] of Object.entries(hits)) {
+    const m = /^data:pkt:(.+)$/.exec(bin);
+    if (!m) continue;
+    const f = DATA_KIND_FORMAT[m[1]!];
+    expect(f, `a data packet kind: ${m[1]}`).toBeDefined();
+    out[f!] = (out[f!] ?? 0) + n;
+  }
+  return out;
+}
+
+/** te_data packets in the byte stream by format, from the codec's parse (`D5 ...` -> 5, D0..D3 together). */
+function dataStreamByFormat(r: ResolvedComponent<EtraceConfig>, spec: CaseSpec): Record<string, number> {
+  const ready = (cycle: number): boolean => !cycleChance(spec.seed, cycle, spec.backpressure);
+  const { records, data } = caseStream(r.config, spec);
+  const e = encodeStream(records, r.config, { ready, ...(data ? { data } : {}) });
+  const out: Record<string, number> = {};
+  for (const row of r.block.codec!.stats(e.bytes, r.config).rows) {
+    const m = /^D(\d)\b/.exec(row.kind);
+    if (!m) continue;
+    const f = Number(m[1]) <= 3 ? '0-3' : m[1]!;
+    out[f] = (out[f] ?? 0) + row.count;
+  }
+  return out;
+}
+
 describe('E-Trace functional coverage', () => {
+  for (const [sets, backpressure, knobs] of [
+    [[], 0.3, { w_amo: 4 }],
+    [['data_split_p=1', 'lrid_width_p=3'], 0, { w_amo: 4 }],
+    [['noData=1'], 0, {}],
+    [['noAddress=1', 'DataCompress=1'], 0.6, {}],
+  ] as const) {
+    it(`sees every te_data packet with its decisions (etrace-data ${sets.join(' ') || 'as shipped'}, back-pressure ${backpressure})`, () => {
+      const r = etrace('etrace-data', [...sets]);
+      const spec: CaseSpec = { component: 'etrace-data', sets: [...sets], seed: 5, count: 6000, backpressure, knobs };
+      const hits = etraceCoverageHits(r.config, spec);
+      const stream = dataStreamByFormat(r, spec);
+      expect(Object.values(stream).reduce((a, b) => a + b, 0)).toBeGreaterThan(30);
+      expect(dataHitsByFormat(hits)).toEqual(stream);
+      const space = etraceCoverageSpace(r.config);
+      expect(Object.keys(hits).filter((b) => !space.bins.includes(b))).toEqual([]);
+      // No excluded bin is hit: the exclusions' reasons hold for the model.
+      expect(Object.keys(hits).filter((b) => space.excluded[b] !== undefined)).toEqual([]);
+    });
+  }
+
+  it('data trace bins: what the options exclude, and that the values are compressed', () => {
+    const noData = etraceCoverageSpace(etrace('etrace-data', ['noData=1']).config);
+    expect(noData.excluded['data:pkt:ls']).toMatch(/noData/);
+    expect(noData.excluded['data:pkt:ls-addr']).toBeUndefined();
+    expect(noData.excluded['data:value:xor']).toMatch(/noData/);
+    const unified = etraceCoverageSpace(etrace('etrace-data').config);
+    expect(unified.excluded['data:pkt:load-req']).toMatch(/data_split_p 0/);
+    expect(unified.excluded['data:resp:okay']).toMatch(/data_split_p 0/);
+    expect(unified.bins).toContain('data:value:diff');
+    // The shipped component compresses (DataCompress 3): a long case sends values of each code
+    // (with stallEnable, so that no packet is lost: without it data trace overflows the FIFO).
+    const stall = ['stallEnable=1'];
+    const hits = etraceCoverageHits(etrace('etrace-data', stall).config, { component: 'etrace-data', sets: stall, seed: 2, count: 6000, backpressure: 0, knobs: { w_amo: 4 } });
+    expect(hits['data:lost']).toBeUndefined();
+    for (const bin of ['data:value:sync', 'data:value:xor', 'data:value:diff', 'data:address:differential', 'data:pkt:csr', 'data:pkt:amo']) expect(hits[bin], bin).toBeGreaterThan(0);
+    // The instruction-trace space has no data bins.
+    expect(etraceCoverageSpace(etrace('etrace').config).bins.filter((b) => b.startsWith('data:'))).toEqual([]);
+  });
+
   for (const [component, backpressure] of [
     ['etrace', 0],
     ['etrace-2.0', 0.6],

@@ -17,7 +17,8 @@
  * - `qualify:<qualified|halted-or-reset|disabled|filtered-out|watchpoint>`: each record's
  *   qualification by the filters, comparators and triggers (chapter 5);
  * - `trigger:<trace-on|trace-off|notify>`: triggers of the retirement records;
- * - `option:<name>=<value>`: each run-time option (tables 2.1-2.2) on and off, ResyncMode 0..3.
+ * - `option:<name>=<value>`: each run-time option (tables 2.1-2.2) on and off, ResyncMode 0..3;
+ * - with data trace, the `data:` bins and data options of tb/etrace/coverage-data.ts.
  *
  * A case's hits come from the golden model running the case's stimulus with the encoder's observer
  * on and the same transport as the co-simulation (back-pressure seed and probability), so loss and
@@ -32,6 +33,7 @@ import { StreamEncoder } from '../../golden-model/etrace/output.ts';
 import { IRETS_MAX, iretExtension, type Packet, packetWidths } from '../../golden-model/etrace/packet/index.ts';
 import { Trigger } from '../../golden-model/hart/records.ts';
 import { caseSource } from './case.ts';
+import { dataCoverageSpace, dataOptionHits, dataPacketHits } from './coverage-data.ts';
 
 /** The flowchart reasons that can send each packet kind. */
 const REPORT_REASONS: readonly EtraceReason[] = [
@@ -190,6 +192,11 @@ export function etraceCoverageSpace(c: EtraceConfig): CoverageSpace {
   for (let m = 0; m <= 3; m++) bins.push(`option:ResyncMode=${m}`);
   bins.push('option:iFilters=off', 'option:iFilters=on');
   if (p.filters_p === 0) exclude('option:iFilters=on', 'no filters (filters_p 0)');
+  if (p.dataTrace) {
+    const data = dataCoverageSpace(c);
+    bins.push(...data.bins);
+    Object.assign(excluded, data.excluded);
+  }
   return { bins, excluded };
 }
 
@@ -222,6 +229,9 @@ export function etraceCoverageHits(c: EtraceConfig, spec: CaseSpec): Record<stri
         if (notify) h.hit('qualify:watchpoint');
       } else h.hit(haltedOrReset ? 'qualify:halted-or-reset' : !enabled ? 'qualify:disabled' : 'qualify:filtered-out');
     },
+    data(emitted, accepted) {
+      dataPacketHits(emitted, accepted, (bin) => h.hit(bin));
+    },
     implicitReturn(irreport, value) {
       h.hit(`irreport:${irreport ? 1 : 0}`);
       if (irreport && value !== undefined && value > 0n) h.hit(`ir-value:${Number(value) >= irm ? 'max' : value === 1n ? '1' : '2+'}`);
@@ -247,6 +257,7 @@ export function etraceCoverageHits(c: EtraceConfig, spec: CaseSpec): Record<stri
   for (const name of BOOL_OPTIONS) h.hit(`option:${name}=${o[name] ? 'on' : 'off'}`);
   h.hit(`option:ResyncMode=${o.ResyncMode}`);
   h.hit(`option:iFilters=${o.iFilters !== 0 ? 'on' : 'off'}`);
+  if (c.params.dataTrace) dataOptionHits(c, (bin) => h.hit(bin));
   return h.hits;
 }
 

@@ -24,7 +24,19 @@ export interface DataEmitted {
   packet: DataPacket;
   /** An amo-resp's data_len width depends on its request's size field (no field of its own). */
   atomicSizeField: number;
+  /** The decisions behind the packet, for functional coverage: how its value was sent ('sync': address and data both full, no history)... */
+  value?: 'sync' | DataCode;
+  /** ... and its address (absent when the packet has neither). */
+  address?: 'full' | 'differential';
 }
+
+type Decisions = Pick<DataEmitted, 'value' | 'address'>;
+
+/** The decisions of a packet with an address field only: its diff bit says full or differential. */
+const addressOnly = (diff: bigint): Decisions => ({ address: diff === 0n ? 'full' : 'differential' });
+
+/** The decisions of a packet with address and value: after a sync both are full, else the address is differential. */
+const withAddress = (sync: boolean, code: DataCode): Decisions => (sync ? { value: 'sync', address: 'full' } : { value: code, address: 'differential' });
 
 interface SizeHistory {
   addr?: bigint;
@@ -97,7 +109,7 @@ export class DataEncoder {
     const atomicSizeField = this.atomicSizeField(req.s);
     if (resp.lresp !== Lresp.okay) {
       const f = { format: BigInt(req.atomic ? DATA_FORMAT.splitAtomicData : DATA_FORMAT.splitLoadData), lrid: BigInt(resp.lid), resp: 0n };
-      return [{ packet: req.atomic ? { kind: 'amo-resp', f } : { kind: 'load-resp', f: { ...f, size: BigInt(req.s) } }, atomicSizeField }];
+      return [{ packet: req.atomic ? { kind: 'amo-resp', f } : { kind: 'load-resp', f: { ...f, size: BigInt(req.s) } }, atomicSizeField }]; // an error: no value
     }
     const value = resp.ldata & mask(bits);
     const { code, coded } = h.data === undefined ? { code: 'full' as const, coded: [value] } : chooseCode(allowedCodes(o.DataCompress), [value], h.data, bits);
@@ -108,6 +120,7 @@ export class DataEncoder {
         {
           packet: { kind: 'amo-resp', f: { format: BigInt(DATA_FORMAT.splitAtomicData), lrid: BigInt(resp.lid), resp: RESP_CODE[code], data_len: BigInt(n - 1), data: coded[0]! & mask(8 * n) } },
           atomicSizeField,
+          value: code,
         },
       ];
     }
@@ -118,6 +131,7 @@ export class DataEncoder {
           f: { format: BigInt(DATA_FORMAT.splitLoadData), size: BigInt(req.s), lrid: BigInt(resp.lid), resp: RESP_CODE[code], data: this.dataOnlyField(coded[0]!, bits) },
         },
         atomicSizeField: 0,
+        value: code,
       },
     ];
   }
@@ -172,25 +186,25 @@ export class DataEncoder {
     const format = BigInt(isLoad ? (aligned ? DATA_FORMAT.loadAligned : DATA_FORMAT.loadUnaligned) : aligned ? DATA_FORMAT.storeAligned : DATA_FORMAT.storeUnaligned);
     const size = BigInt(s);
     const split = isLoad && this.p.data_split_p === 1;
-    const out = (packet: DataPacket): DataEmitted[] => [{ packet, atomicSizeField: 0 }];
+    const out = (packet: DataPacket, decided: Decisions): DataEmitted[] => [{ packet, atomicSizeField: 0, ...decided }];
     if (o.noData) {
       // Address only, the unified format even with split signalling (2.0, chapter 7 preamble).
       const { diff, address } = this.addressField(a.daddr, s, h, aligned);
       h.addr = a.daddr;
-      return out({ kind: 'ls-addr', f: { format, size, diff, address } });
+      return out({ kind: 'ls-addr', f: { format, size, diff, address } }, addressOnly(diff));
     }
     if (split) {
       this.pending.set(a.lrid, { s, atomic: false });
       if (o.noAddress) return []; // the response alone carries what is left: index and data
       const { diff, address } = this.addressField(a.daddr, s, h, aligned);
       h.addr = a.daddr;
-      return out({ kind: 'load-req', f: { format, size, lrid: BigInt(a.lrid), diff, address } });
+      return out({ kind: 'load-req', f: { format, size, lrid: BigInt(a.lrid), diff, address } }, addressOnly(diff));
     }
     const value = a.data & mask(bits);
     if (o.noAddress) {
       const { code, coded } = h.data === undefined ? { code: 'full' as const, coded: [value] } : chooseCode(allowedCodes(o.DataCompress), [value], h.data, bits);
       h.data = value;
-      return out({ kind: 'ls-data', f: { format, size, diff: this.dataOnlyDiff(code), data: this.dataOnlyField(coded[0]!, bits) } });
+      return out({ kind: 'ls-data', f: { format, size, diff: this.dataOnlyDiff(code), data: this.dataOnlyField(coded[0]!, bits) } }, { value: code });
     }
     const sync = h.addr === undefined || h.data === undefined || o.DataCompress === 0;
     const { code, coded } = sync ? { code: 'full' as const, coded: [value] } : chooseCode(allowedCodes(o.DataCompress), [value], h.data!, bits);
@@ -198,7 +212,7 @@ export class DataEncoder {
     h.addr = a.daddr;
     h.data = value;
     const n = bytesNeeded(coded[0]!, bits);
-    return out({ kind: 'ls', f: { format, size, diff: sync ? 0n : ADDR_DATA_DIFF[code], data_len: BigInt(n - 1), data: coded[0]! & mask(8 * n), address } });
+    return out({ kind: 'ls', f: { format, size, diff: sync ? 0n : ADDR_DATA_DIFF[code], data_len: BigInt(n - 1), data: coded[0]! & mask(8 * n), address } }, withAddress(sync, code));
   }
 
   private atomic(a: DataAccess): DataEmitted[] {
@@ -208,7 +222,7 @@ export class DataEncoder {
     const h = this.history[s]!;
     const sizeField = this.atomicSizeField(s);
     const head = { format: BigInt(DATA_FORMAT.atomic), subtype: BigInt(a.dtype - 8), size: BigInt(sizeField) };
-    const out = (packet: DataPacket): DataEmitted[] => [{ packet, atomicSizeField: sizeField }];
+    const out = (packet: DataPacket, decided: Decisions): DataEmitted[] => [{ packet, atomicSizeField: sizeField, ...decided }];
     // The low half is what the hart writes (rs2, "operand"), the high half what it reads ("data"); split: data holds the operand only.
     const operand = a.data & mask(bits);
     const loaded = (a.data >> BigInt(bits)) & mask(bits);
@@ -216,7 +230,7 @@ export class DataEncoder {
     if (o.noData) {
       const { diff, address } = this.addressField(a.daddr, s, h, true);
       h.addr = a.daddr;
-      return out({ kind: 'amo-addr', f: { ...head, diff, address } });
+      return out({ kind: 'amo-addr', f: { ...head, diff, address } }, addressOnly(diff));
     }
     const values = split ? [operand] : [operand, loaded];
     if (o.noAddress) {
@@ -226,9 +240,9 @@ export class DataEncoder {
       const opFields = { op_len: BigInt(n - 1), operand: coded[0]! & mask(8 * n) };
       if (split) {
         this.pending.set(a.lrid, { s, atomic: true });
-        return out({ kind: 'amo-req-noaddr', f: { ...head, lrid: BigInt(a.lrid), diff: this.dataOnlyDiff(code), operand: this.dataOnlyField(coded[0]!, bits) } });
+        return out({ kind: 'amo-req-noaddr', f: { ...head, lrid: BigInt(a.lrid), diff: this.dataOnlyDiff(code), operand: this.dataOnlyField(coded[0]!, bits) } }, { value: code });
       }
-      return out({ kind: 'amo-data', f: { ...head, diff: this.dataOnlyDiff(code), ...opFields, data: this.dataOnlyField(coded[1]!, bits) } });
+      return out({ kind: 'amo-data', f: { ...head, diff: this.dataOnlyDiff(code), ...opFields, data: this.dataOnlyField(coded[1]!, bits) } }, { value: code });
     }
     const sync = h.addr === undefined || h.data === undefined || o.DataCompress === 0;
     const { code, coded } = sync ? { code: 'full' as const, coded: values } : chooseCode(allowedCodes(o.DataCompress), values, h.data!, bits);
@@ -240,10 +254,10 @@ export class DataEncoder {
     const opFields = { op_len: BigInt(nOp - 1), operand: coded[0]! & mask(8 * nOp) };
     if (split) {
       this.pending.set(a.lrid, { s, atomic: true });
-      return out({ kind: 'amo-req', f: { ...head, lrid: BigInt(a.lrid), diff, ...opFields, address } });
+      return out({ kind: 'amo-req', f: { ...head, lrid: BigInt(a.lrid), diff, ...opFields, address } }, withAddress(sync, code));
     }
     const nData = bytesNeeded(coded[1]!, bits);
-    return out({ kind: 'amo', f: { ...head, diff, ...opFields, data_len: BigInt(nData - 1), data: coded[1]! & mask(8 * nData), address } });
+    return out({ kind: 'amo', f: { ...head, diff, ...opFields, data_len: BigInt(nData - 1), data: coded[1]! & mask(8 * nData), address } }, withAddress(sync, code));
   }
 
   private csrPacket(a: DataAccess): DataEmitted {
@@ -251,12 +265,12 @@ export class DataEncoder {
     const bits = 8 << a.dsize;
     const number = a.daddr & 0xfffn;
     const head = { format: BigInt(DATA_FORMAT.csr), subtype: BigInt(a.dtype - 4) };
-    const done = (packet: DataPacket): DataEmitted => ({ packet, atomicSizeField: 0 });
+    const done = (packet: DataPacket, decided: Decisions): DataEmitted => ({ packet, atomicSizeField: 0, ...decided });
     if (o.noData) {
       const differential = this.csr.addr !== undefined && o.DataCompress !== 0;
       const value = differential ? BigInt.asUintN(12, number - this.csr.addr!) : number;
       this.csr.addr = number;
-      return done({ kind: 'csr-addr', f: { ...head, diff: differential ? 1n : 0n, addr_msbs: value >> 6n, addr_lsbs: value & 0x3fn } });
+      return done({ kind: 'csr-addr', f: { ...head, diff: differential ? 1n : 0n, addr_msbs: value >> 6n, addr_lsbs: value & 0x3fn } }, { address: differential ? 'differential' : 'full' });
     }
     // Table 7.12: a read-only CSR (number[11:10] = 3) has no operand (rs1 is x0 for every legal access).
     const readOnly = (number >> 10n) === 3n;
@@ -273,7 +287,7 @@ export class DataEncoder {
       f.op_len = BigInt(nOp - 1);
       f.operand = coded[1]! & mask(8 * nOp);
     }
-    return done({ kind: 'csr', f });
+    return done({ kind: 'csr', f }, { value: code });
   }
 }
 
