@@ -139,9 +139,25 @@ describe('code coverage of a co-simulation (one coverage build: pmu-rv32-mcu)', 
     expect(code[0]!.cases).toBe(2);
     expect(code[0]!.bins).toEqual(gb.bins);
     expect(readdirSync(join(cli, 'cov', 'annotated'))).toHaveLength(1);
-    const emit = spawnSync(process.execPath, [BIN, 'regress', '--emit', 'slurm', '--shards', '2', '--coverage-rtl', join(cli, 'x')], { cwd: cli, encoding: 'utf8' });
-    expect(emit.status).toBe(2);
-    expect(emit.stderr).toMatch(/^rvtrace: --coverage-rtl and --emit: .*\n$/);
+    // Two shards of the same matrix, each with its own --coverage-rtl directory, merged: Verilator's
+    // data of the merge is that of the unsharded run (the JSON's groups add up as well).
+    const regressArgs = ['regress', '--components', 'pmu-rv32-mcu', '--seeds', '1-2', '--count', '300', '--backpressure', '0', '--jobs', '1'];
+    for (const k of [1, 2]) {
+      const shard = spawnSync(process.execPath, [BIN, ...regressArgs, '--shard', `${k}/2`, '--json', join(cli, `s${k}.json`), '--coverage-rtl', join(cli, `cov${k}`)], { cwd: cli, encoding: 'utf8' });
+      expect(shard.status, shard.stderr).toBe(0);
+    }
+    const merge = spawnSync(process.execPath, [BIN, 'merge', join(cli, 's1.json'), join(cli, 's2.json'), '--json', join(cli, 'all.json'), '--coverage-rtl', join(cli, 'all'), '--coverage-rtl-from', join(cli, 'cov1'), join(cli, 'cov2')], { cwd: cli, encoding: 'utf8' });
+    expect(merge.status, merge.stderr).toBe(0);
+    expect(merge.stdout).toMatch(/^code coverage of pmu-rv32-mcu-\w+ \(2 shards\): /m);
+    const [mergedDat] = readdirSync(join(cli, 'all', 'merged'));
+    const shardsMerged = pointsToBins(parseCoverageData(readFileSync(join(cli, 'all', 'merged', mergedDat!), 'latin1'), 'all.dat'), []);
+    expect(shardsMerged.hits).toEqual(gb.bins);
+    expect(readdirSync(join(cli, 'all', 'annotated', mergedDat!.replace(/\.dat$/, ''))).sort()).toEqual(modules.map((m) => `${m}.sv`).sort());
+    const all = JSON.parse(readFileSync(join(cli, 'all.json'), 'utf8')) as typeof json;
+    expect(all.coverage.groups.find((g) => g.kind === 'code')!.bins).toEqual(gb.bins);
+    const lone = spawnSync(process.execPath, [BIN, 'merge', join(cli, 's1.json'), '--coverage-rtl', join(cli, 'x')], { cwd: cli, encoding: 'utf8' });
+    expect(lone.status).toBe(2);
+    expect(lone.stderr).toMatch(/^rvtrace: --coverage-rtl and --coverage-rtl-from go together.*\n$/);
     console.log(`pmu-rv32-mcu code coverage: 1 case ${ba!.covered}/${ba!.total}, 2 cases ${blockCoverage(b.coverage)[0]!.covered}/${ba!.total} points`);
   });
 });

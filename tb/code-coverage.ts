@@ -17,7 +17,7 @@
  * points (the taken and not-taken arms of an `if` without an `else`), which is its branch coverage.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { CodeCoverageWaiver } from '../core/block.ts';
 import { type BinHits, type Coverage, type CoverageSpace, addCase, emptyCoverage } from '../core/coverage.ts';
@@ -208,6 +208,42 @@ export function finishCodeCoverage(): CodeCoverageResult {
     outputs.push({ component: owner.component, sets: owner.sets, merged, annotated, cases: written.length, missing });
   });
   return { coverage, outputs };
+}
+
+/**
+ * The merge of the `--coverage-rtl` directories of several runs (the shards of a regression) into
+ * `out`: per configuration (a `merged/<component>-<key>.dat` name; shards of one matrix build the
+ * same configurations, so the names agree), `verilator_coverage --write out/merged/<name>.dat` of
+ * every source's file of that name, then `--annotate out/annotated/<name>`. Verilator adds the
+ * counts, so the result is the data of one unsharded run. Returns the merged files, in name order.
+ */
+export function mergeCodeCoverageDirs(sources: readonly string[], out: string): { name: string; merged: string; annotated: string; sources: number }[] {
+  const byName = new Map<string, string[]>();
+  for (const dir of sources) {
+    const merged = join(resolve(dir), 'merged');
+    if (!existsSync(merged)) throw new RvError('io', 'not a --coverage-rtl directory (no merged/ folder of verilator_coverage data)', { file: dir });
+    for (const f of readdirSync(merged).filter((n) => n.endsWith('.dat')).sort()) {
+      const list = byName.get(f) ?? [];
+      list.push(join(merged, f));
+      byName.set(f, list);
+    }
+  }
+  if (byName.size === 0) throw new RvError('io', `no coverage data (merged/*.dat) in ${sources.join(', ')}`);
+  const abs = resolve(out);
+  for (const sub of ['merged', 'annotated']) {
+    rmSync(join(abs, sub), { recursive: true, force: true });
+    mkdirSync(join(abs, sub), { recursive: true });
+  }
+  return [...byName.keys()].sort().map((file) => {
+    const name = file.replace(/\.dat$/, '');
+    const merged = join(abs, 'merged', file);
+    const annotated = join(abs, 'annotated', name);
+    runVerilatorCoverage(['--write', `${merged}.tmp`, ...byName.get(file)!]);
+    renameSync(`${merged}.tmp`, merged);
+    runVerilatorCoverage(['--annotate', `${annotated}.tmp`, merged]);
+    renameSync(`${annotated}.tmp`, annotated);
+    return { name, merged, annotated, sources: byName.get(file)!.length };
+  });
 }
 
 /** One module's code coverage: per kind, points covered and counted (waived points apart). */

@@ -76,6 +76,22 @@ describe('regress --emit', () => {
     }
   });
 
+  it('with --coverage-rtl DIR each shard writes DIR/shard-K and the merge merges them into DIR', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rvtrace-emit-cov-'));
+    for (const s of ['slurm', 'lsf'] as const) {
+      const file = join(dir, `${s}.sh`);
+      const text = emitJobs({ ...options(s, 'res'), codeCoverage: 'cov dir' });
+      writeFileSync(file, text);
+      const r = spawnSync('bash', ['-n', file], { encoding: 'utf8' });
+      expect(r.status, r.stderr).toBe(0);
+      expect(text).toContain(`--coverage-rtl 'cov dir'/shard-$K`);
+      // The merge command is quoted once more inside the submit line.
+      expect(text).toMatch(/merge res\/shard-\*\.json .*--coverage-rtl .*cov dir.* --coverage-rtl-from .*cov dir.*\/shard-\*/);
+    }
+    const plain = emitJobs(options('slurm', 'res'));
+    expect(plain).not.toContain('--coverage-rtl');
+  });
+
   it('runs as 4 processes with the index variable set, and the merge step gives the unsharded results and coverage', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'rvtrace-emit-run-'));
     // The unsharded run first (it also builds the Verilator model the shards then find in the cache).

@@ -7,7 +7,8 @@
  * (`rvtrace merge`, JSON and JUnit XML of the whole matrix, coverage summary) runs after every shard:
  * Slurm: a job the first array task submits with `--dependency=afterany:<array>`; LSF: a job the first
  * element submits with `-w "ended(<array>)"`; Kubernetes: a second Job that waits until every shard's
- * JSON result is on the shared volume.
+ * JSON result is on the shared volume. With `--coverage-rtl DIR` (a directory the shards share) each
+ * shard writes its RTL code coverage into DIR/shard-K and the merge step merges their data.
  */
 import { RvError } from '../golden-model/common/errors.ts';
 
@@ -26,6 +27,11 @@ export interface EmitOptions {
   /** Kubernetes: the container image with rvtrace, and the claim of the shared volume. */
   readonly image: string;
   readonly claim: string;
+  /**
+   * RTL code coverage (`--coverage-rtl DIR`): each shard writes into DIR/shard-K, and the merge step
+   * merges them into DIR/merged and DIR/annotated (rvtrace merge --coverage-rtl-from).
+   */
+  readonly codeCoverage?: string;
 }
 
 export function parseScheduler(text: string): Scheduler {
@@ -47,7 +53,8 @@ const line = (words: readonly string[]): string => words.map(shellWord).join(' '
 function shardLines(o: EmitOptions, index: string, keepStatus: boolean): string[] {
   const json = `"$RESULTS/shard-$K.json"`;
   const junit = `"$RESULTS/shard-$K.xml"`;
-  const run = `${o.rvtrace} ${line(['regress', ...o.args, '--shard', String(o.shards)])} --json ${json} --junit ${junit}`;
+  const coverage = o.codeCoverage === undefined ? '' : ` --coverage-rtl ${shellWord(o.codeCoverage)}/shard-$K`;
+  const run = `${o.rvtrace} ${line(['regress', ...o.args, '--shard', String(o.shards)])} --json ${json} --junit ${junit}${coverage}`;
   return [
     `K=$(( ${index} ))`,
     `mkdir -p "$RESULTS"`,
@@ -65,7 +72,9 @@ function shardLines(o: EmitOptions, index: string, keepStatus: boolean): string[
 /** The merge step (it runs in its own job: the results directory is written out, not a variable). */
 function mergeCommand(o: EmitOptions): string {
   const dir = shellWord(o.results);
-  return `${o.rvtrace} merge ${dir}/shard-*.json --json ${dir}/merged.json --junit ${dir}/merged.xml`;
+  const c = o.codeCoverage === undefined ? undefined : shellWord(o.codeCoverage);
+  const coverage = c === undefined ? '' : ` --coverage-rtl ${c} --coverage-rtl-from ${c}/shard-*`;
+  return `${o.rvtrace} merge ${dir}/shard-*.json --json ${dir}/merged.json --junit ${dir}/merged.xml${coverage}`;
 }
 
 function slurm(o: EmitOptions): string {

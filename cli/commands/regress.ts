@@ -7,13 +7,14 @@ import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { blockSettings, resolver, shippedOf } from '../../blocks/index.ts';
 import type { CommandDefinition } from '../../core/block.ts';
-import { checkOutputFile, writeOutputAtomic } from '../../core/io.ts';
+import { checkOutputDir, checkOutputFile, writeOutputAtomic } from '../../core/io.ts';
 import { parseCount, parseProbability } from '../../core/options.ts';
 import { RvError } from '../../golden-model/common/errors.ts';
 import { coverageSummary, mergeCoverage } from '../../core/coverage.ts';
 import { CODE_COVERAGE_HELP, withCodeCoverage } from '../code-coverage-option.ts';
 import { junitXml, mergeResults, parseShard, partialLine, runRegression, summaryTable, totals, type Matrix, type Results } from '../../tb/regress.ts';
 import { emitJobs, parseScheduler } from '../../tb/regress-emit.ts';
+import { mergeCodeCoverageDirs } from '../../tb/code-coverage.ts';
 
 interface RegressOptions {
   components?: string;
@@ -111,6 +112,8 @@ export const regressCommand: CommandDefinition<RegressOptions> = {
     'script, an LSF job array script or a Kubernetes indexed Job manifest that runs the N shards of the',
     'matrix given by the other options, each writing <results>/shard-K.json, and then a merge into',
     '<results>/merged.json and merged.xml; submit it once (sbatch FILE, bsub < FILE, kubectl apply -f FILE).',
+    'With --coverage-rtl DIR (shared by the shards) each shard writes its code coverage into DIR/shard-K',
+    'and the merge merges their data into DIR/merged and DIR/annotated.',
     '  rvtrace regress --seeds 1-64 --emit slurm --shards 16 --out regress.sbatch',
     'Exit status 0 when every case is identical.',
   ].join('\n'),
@@ -180,7 +183,6 @@ function emit(o: RegressOptions): number {
   const shards = parseCount(o.shards, '--shards', 1);
   if (o.shard !== undefined) throw new RvError('bad-option', '--shard and --emit: the job gives each shard its index; drop --shard');
   if (o.json !== undefined || o.junit !== undefined) throw new RvError('bad-option', '--json/--junit and --emit: the job writes <results>/shard-K.json and merged.json (see --results)');
-  if (o.coverageRtl !== undefined) throw new RvError('bad-option', '--coverage-rtl and --emit: the emitted job does not collect code coverage; run the shards with --coverage-rtl yourself');
   if (o.out !== undefined) checkOutputFile(o.out, '--out');
   const components = componentList(o.components);
   parseSeeds(o.seeds);
@@ -198,7 +200,7 @@ function emit(o: RegressOptions): number {
     ...(o.schemaDir !== undefined ? ['--schema-dir', o.schemaDir] : []),
     ...(o.coverage ? [] : ['--no-coverage']),
   ];
-  const text = emitJobs({ scheduler, shards, args, rvtrace: o.rvtrace, results: o.results, image: o.image, claim: o.claim });
+  const text = emitJobs({ scheduler, shards, args, rvtrace: o.rvtrace, results: o.results, image: o.image, claim: o.claim, ...(o.coverageRtl !== undefined ? { codeCoverage: o.coverageRtl } : {}) });
   if (o.out === undefined) process.stdout.write(text);
   else {
     writeOutputAtomic(o.out, Buffer.from(text));
@@ -211,6 +213,8 @@ interface MergeOptions {
   json?: string;
   junit?: string;
   allowPartial?: boolean;
+  coverageRtl?: string;
+  coverageRtlFrom?: string[];
 }
 
 export const mergeCommand: CommandDefinition<MergeOptions> = {
@@ -228,14 +232,21 @@ export const mergeCommand: CommandDefinition<MergeOptions> = {
     '(partial)"), a PARTIAL line in the summary; the exit status then follows the cases that ran.',
     'Functional coverage adds up exactly: the merged hits are those of one unsharded run (present',
     'when every input has coverage), and the summary lists covered/total and the uncovered bins.',
+    'The shards\' RTL code coverage points are in their JSON and add up the same way; --coverage-rtl',
+    'OUT --coverage-rtl-from DIR... also merges the shards\' verilator_coverage data (DIR/merged/*.dat',
+    'of each shard\'s --coverage-rtl DIR) into OUT/merged/ and annotates the sources into OUT/annotated/.',
   ].join('\n'),
   options: (cmd: Command) =>
     cmd
       .option('--json <FILE>', 'write the merged results as JSON')
       .option('--junit <FILE>', 'write JUnit XML')
-      .option('--allow-partial', 'merge an incomplete set of shards and mark the result partial instead of failing'),
+      .option('--allow-partial', 'merge an incomplete set of shards and mark the result partial instead of failing')
+      .option('--coverage-rtl <OUT>', 'merge the shards\' verilator_coverage data (see --coverage-rtl-from) into OUT')
+      .option('--coverage-rtl-from <DIR...>', 'the shards\' --coverage-rtl directories'),
   run(args, o) {
     checkReports(o.json, o.junit);
+    if ((o.coverageRtl === undefined) !== (o.coverageRtlFrom === undefined)) throw new RvError('bad-option', '--coverage-rtl and --coverage-rtl-from go together: the output directory and the shards\' --coverage-rtl directories');
+    if (o.coverageRtl !== undefined) checkOutputDir(o.coverageRtl, '--coverage-rtl');
     const parts = args.map((file) => {
       let text: string;
       try {
@@ -259,6 +270,11 @@ export const mergeCommand: CommandDefinition<MergeOptions> = {
       return r;
     });
     const merged = mergeResults(parts, args, { allowPartial: o.allowPartial === true });
+    if (o.coverageRtl !== undefined) {
+      for (const m of mergeCodeCoverageDirs(o.coverageRtlFrom!, o.coverageRtl)) {
+        process.stdout.write(`code coverage of ${m.name} (${m.sources} shard${m.sources === 1 ? '' : 's'}): ${m.merged}, annotated sources in ${m.annotated}\n`);
+      }
+    }
     writeReports(merged, o.json, o.junit);
     return report(merged);
   },
