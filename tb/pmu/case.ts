@@ -9,6 +9,9 @@ import type { PmuCycleInput } from '../../golden-model/pmu/access.ts';
 import type { PmuBlockConfig } from '../../golden-model/pmu/settings.ts';
 import { type CaseModel, caseModel } from '../case.ts';
 import { buildPmuModel, cosimPmu } from './cosim.ts';
+import { pmuUnitHart } from '../../golden-model/pmu/sbi/hart.ts';
+import { runScript, type ScriptStep } from '../../golden-model/pmu/sbi/script.ts';
+import { randomSbiScript } from './sbi-stimulus.ts';
 import { pmuRecords, pmuSteps } from './stimulus.ts';
 
 /** The Verilator model of a configuration (`fst`: the waveform build). */
@@ -16,10 +19,24 @@ export function pmuCaseModel(r: ResolvedComponent<PmuBlockConfig>, log?: Log, fs
   return caseModel(r, (paths, waves) => buildPmuModel(r.config.config, r.config.rtl, paths, log, waves), fst);
 }
 
-/** The steps of a case: records of the stimulus generator with the CSR program and event pulses. */
-export function pmuCaseSteps(c: PmuBlockConfig, spec: CaseSpec): { steps: PmuCycleInput[]; records: number } {
+/** The SBI calls that open every case (sbi-stimulus.ts): the kernel's side of the firmware layer. */
+export const CASE_SBI_STEPS = 48;
+
+/**
+ * The steps of a case: first the cycles of a random SBI call script run by the firmware model
+ * (its boot, then the calls: the firmware's M-mode CSR accesses, retirement and S-mode reads
+ * between them), so that the RTL answers the firmware as the model does; then the records of the
+ * stimulus generator with the CSR program and event pulses. `sbi` is the script with its answers
+ * (none without S-mode).
+ */
+export function pmuCaseSteps(c: PmuBlockConfig, spec: CaseSpec): { steps: PmuCycleInput[]; records: number; sbi: ScriptStep[] } {
   const records = pmuRecords(c.config, spec.seed, spec.count, spec.knobs);
-  return { steps: pmuSteps(c.config, records, spec.seed), records: records.length };
+  const program = pmuSteps(c.config, records, spec.seed);
+  // Without S-mode there is no supervisor to call the SBI.
+  if (!c.config.sMode) return { steps: program, records: records.length, sbi: [] };
+  const hart = pmuUnitHart(c.config, { seed: spec.seed });
+  const sbi = runScript(c.config, randomSbiScript(c.config, spec.seed, CASE_SBI_STEPS), hart).steps;
+  return { steps: [...hart.cycles, ...program], records: records.length, sbi };
 }
 
 /** Runs `steps` (a case's, or the cycles of an SBI script) through model and RTL. */

@@ -3,14 +3,16 @@
  * than CTR's: each CSR family (the privileged spec's names with the counter number as N:
  * mhpmcounterN, hpmcounterNh, mhpmeventN, ...) x the access (read, write) x the result (ok,
  * illegal, virtual), CSR numbers that are not PMU CSRs, and the counter-overflow interrupt (LCOFI).
- * Read from the unit's outputs of the case's steps (the co-simulation's). The SBI firmware layer
- * (SBI calls x results) is not a co-simulation case and has no bins yet.
+ * Read from the unit's outputs of the case's steps (the co-simulation's). The SBI firmware layer:
+ * `sbi:<function>:<error>`, each PMU function x each answer of its table in the SBI specification
+ * (PMU extension chapter), from the answers to the case's SBI call script (tb/pmu/case.ts).
  */
 import type { CaseSpec, CoverageModel, ResolvedComponent } from '../../core/block.ts';
 import { HitCounter, type CoverageSpace } from '../../core/coverage.ts';
 import type { PmuConfig } from '../../golden-model/pmu/config.ts';
 import { pmuCsrDecode, pmuCsrName, pmuCsrNumbers } from '../../golden-model/pmu/csr-map.ts';
 import type { PmuBlockConfig } from '../../golden-model/pmu/settings.ts';
+import { type SbiErrorName, sbiErrorName } from '../../golden-model/pmu/sbi/constants.ts';
 import { PmuUnit } from '../../golden-model/pmu/unit.ts';
 import { pmuCaseSteps } from './case.ts';
 
@@ -38,14 +40,45 @@ export function pmuCoverageSpace(c: PmuConfig): CoverageSpace {
   }
   bins.push('csr:not-pmu:illegal', 'lcofi');
   if (!c.sscofpmf) excluded['lcofi'] = 'no Sscofpmf: no overflow interrupt';
+  const opensbi = c.sbiBehaviour !== 'spec';
+  for (const [fn, errors] of Object.entries(SBI_ANSWERS)) {
+    for (const e of errors) {
+      const bin = `sbi:${fn}:${e}`;
+      bins.push(bin);
+      if (!c.sMode) excluded[bin] = 'no S-mode: no supervisor calls the SBI';
+      else if (e === 'FAILED') excluded[bin] = 'the firmware model\'s shared memory accesses cannot fail';
+      else if (fn === 'event_get_info' && e === 'NOT_SUPPORTED') excluded[bin] = 'the firmware implements event_get_info (SBI 3.0)';
+      else if (fn === 'snapshot_set_shmem' && opensbi && e !== 'NOT_SUPPORTED') excluded[bin] = 'sbi_behaviour opensbi-1.9: OpenSBI does not support snapshots';
+      else if (fn === 'snapshot_set_shmem' && !opensbi && e === 'NOT_SUPPORTED') excluded[bin] = 'sbi_behaviour spec: snapshots are supported';
+      else if (fn === 'counter_fw_read_hi' && opensbi && c.xlen === 64 && e === 'INVALID_PARAM') excluded[bin] = 'OpenSBI on RV64 answers fw_read_hi with 0 without looking at the counter';
+    }
+  }
   return { bins, excluded };
 }
+
+/** The answers each PMU function may give, typed from the error tables of the SBI specification's PMU chapter. */
+const SBI_ANSWERS: Readonly<Record<string, readonly SbiErrorName[]>> = {
+  num_counters: ['SUCCESS'],
+  counter_get_info: ['SUCCESS', 'INVALID_PARAM'],
+  counter_config_matching: ['SUCCESS', 'INVALID_PARAM', 'NOT_SUPPORTED'],
+  counter_start: ['SUCCESS', 'INVALID_PARAM', 'ALREADY_STARTED', 'NO_SHMEM'],
+  counter_stop: ['SUCCESS', 'INVALID_PARAM', 'ALREADY_STOPPED', 'NO_SHMEM'],
+  counter_fw_read: ['SUCCESS', 'INVALID_PARAM'],
+  counter_fw_read_hi: ['SUCCESS', 'INVALID_PARAM'],
+  snapshot_set_shmem: ['SUCCESS', 'NOT_SUPPORTED', 'INVALID_PARAM', 'INVALID_ADDRESS', 'FAILED'],
+  event_get_info: ['SUCCESS', 'NOT_SUPPORTED', 'INVALID_PARAM', 'INVALID_ADDRESS', 'FAILED'],
+};
 
 export function pmuCoverageHits(c: PmuBlockConfig, spec: CaseSpec): Record<string, number> {
   const h = new HitCounter();
   const unit = new PmuUnit(c.config);
   const families = new Map<number, string>();
-  for (const s of pmuCaseSteps(c, spec).steps) {
+  const { steps, sbi } = pmuCaseSteps(c, spec);
+  for (const s of sbi) {
+    // An answer outside the function's table hits a bin outside the space, which the tests catch.
+    if (s.kind === 'ecall' && s.result !== undefined) h.hit(`sbi:${s.name.replace(/^pmu\./, '')}:${sbiErrorName(s.result.error) ?? String(s.result.error)}`);
+  }
+  for (const s of steps) {
     const out = unit.step(s);
     if (out.lcofi) h.hit('lcofi');
     const a = s.csr;
