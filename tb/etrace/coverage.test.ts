@@ -29,13 +29,18 @@ function packetsByKind(hits: Record<string, number>): Record<string, number> {
   return out;
 }
 
-/** Packets per kind in the byte stream, from the codec's parse (`F3.SF1 trap` -> F3.1, `F0.SF0 ...` -> F0.0). */
-function streamPackets(r: ResolvedComponent<EtraceConfig>, spec: CaseSpec): Record<string, number> {
+/** The codec's parse of the case's byte stream (an independent path): packets per kind. */
+function streamRows(r: ResolvedComponent<EtraceConfig>, spec: CaseSpec): { kind: string; count: number }[] {
   const ready = (cycle: number): boolean => !cycleChance(spec.seed, cycle, spec.backpressure);
   const { records, data } = caseStream(r.config, spec);
   const e = encodeStream(records, r.config, { ready, ...(data ? { data } : {}) });
+  return r.block.codec!.stats(e.bytes, r.config).rows;
+}
+
+/** Packets per kind in the byte stream (`F3.SF1 trap` -> F3.1, `F0.SF0 ...` -> F0.0). */
+function streamPackets(r: ResolvedComponent<EtraceConfig>, spec: CaseSpec): Record<string, number> {
   const out: Record<string, number> = {};
-  for (const row of r.block.codec!.stats(e.bytes, r.config).rows) {
+  for (const row of streamRows(r, spec)) {
     const head = row.kind.split(' ')[0]!;
     if (/^D\d/.test(head)) continue; // te_data packets: dataPacketsByFormat
     const m = /^F(\d)(?:\.SF(\d))?$/.exec(head);
@@ -76,13 +81,10 @@ function dataHitsByFormat(hits: Record<string, number>): Record<string, number> 
   return out;
 }
 
-/** te_data packets in the byte stream by format, from the codec's parse (`D5 ...` -> 5, D0..D3 together). */
+/** te_data packets in the byte stream by format (`D5 ...` -> 5, D0..D3 together). */
 function dataStreamByFormat(r: ResolvedComponent<EtraceConfig>, spec: CaseSpec): Record<string, number> {
-  const ready = (cycle: number): boolean => !cycleChance(spec.seed, cycle, spec.backpressure);
-  const { records, data } = caseStream(r.config, spec);
-  const e = encodeStream(records, r.config, { ready, ...(data ? { data } : {}) });
   const out: Record<string, number> = {};
-  for (const row of r.block.codec!.stats(e.bytes, r.config).rows) {
+  for (const row of streamRows(r, spec)) {
     const m = /^D(\d)\b/.exec(row.kind);
     if (!m) continue;
     const f = Number(m[1]) <= 3 ? '0-3' : m[1]!;
