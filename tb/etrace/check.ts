@@ -1,0 +1,226 @@
+/**
+ * `rvtrace check` of an E-Trace encoder in the user's waveform: the inverse of tb/etrace/frames.ts.
+ * From the hart interface sampled in each cycle it rebuilds the retirement records, runs the golden
+ * model (StreamEncoder) with the transport's ready as the waveform shows it, and compares the
+ * model's byte stream, in order, with the bytes the waveform's tx handshake moved (tx_valid_o and
+ * tx_ready_i both 1) or with a byte capture of the trace sink.
+ *
+ * Cycle by cycle (the alignment of frames.ts, read backwards):
+ * - A cycle in which stall_o is 1 holds the hart: its inputs are applied again in the next cycle,
+ *   so it is not a record (it is counted; with stallEnable the model stalls as many cycles).
+ * - Otherwise the cycle's signal groups are records: group 0 always (an idle cycle, iretire 0 and
+ *   itype 0, is an idle record: the model counts its cycle), group k > 0 while it is not empty.
+ *   cause and tval belong to the newest group of the cycle (a trap ends its cycle), ctype to the
+ *   first; priv, context, halted, reset, impdef and time to all.
+ * - The model decides a record one cycle after its frame: model cycle m is waveform cycle m + 1,
+ *   so the model's ready(m) is tx_ready_i of waveform cycle m + 1. A record goes to the model once
+ *   the waveform is LOOKAHEAD cycles past it, so that a stall of the model finds the ready inputs
+ *   of the cycles it waits.
+ * - An APB write (psel_i, penable_i and pwrite_i 1) to trTeControl (0x000) clearing trTeEnable
+ *   ends the session as the model's finish() does; the cycle of its access phase is no record,
+ *   and the hart is not read after it. Any other APB write is an error: run-time reprogramming is
+ *   not modelled yet. APB reads are not compared.
+ * - A waveform that ends inside the session: the bytes it shows must be the first bytes of the
+ *   model's stream (the rest was still in the encoder).
+ * - With a capture (`--capture`): the bytes come from the file; tx_ready_i, when the map names it,
+ *   is the model's ready, otherwise the sink is taken as always ready.
+ */
+import type { BlockCheck, CheckOptions, CheckOutcome, CheckPorts, CheckSession } from '../../core/check.ts';
+import { RvError } from '../../golden-model/common/errors.ts';
+import type { EtraceConfig } from '../../golden-model/etrace/config.ts';
+import { type EncodeResult, StreamEncoder } from '../../golden-model/etrace/output.ts';
+import { etracePorts } from '../../golden-model/etrace/ports.ts';
+import type { RetirementRecord } from '../../golden-model/hart/records.ts';
+import { BitWindow, ByteLog } from '../check/logs.ts';
+import { compareStreams } from './cosim.ts';
+import { READY_OFFSET } from './frames.ts';
+
+/** How far the waveform runs ahead of the model (cycles): the longest stall the model can wait out. */
+export const LOOKAHEAD = 1 << 16;
+
+const APB_INPUTS = ['psel_i', 'penable_i', 'pwrite_i', 'paddr_i', 'pwdata_i'];
+const TX = ['tx_data_o', 'tx_valid_o', 'tx_ready_i'];
+/** trTeControl's offset and its trTeEnable bit (registers.ts). */
+const TR_TE_CONTROL = 0x000n;
+const TR_TE_ENABLE = 0b10n;
+
+function checkPorts(c: EtraceConfig, o: CheckOptions): CheckPorts {
+  const ports = etracePorts(c).filter((p) => p.group !== 'clock');
+  const hart = ports.filter((p) => p.direction === 'in' && (p.group === 'hart' || p.group === 'sideband' || p.group === 'data')).map((p) => p.name);
+  const required = [...hart, ...(c.options.stallEnable ? ['stall_o'] : []), ...(o.capture ? [] : TX)];
+  return { ports: ports.map((p) => ({ name: p.name, direction: p.direction, width: p.width })), required, groups: [APB_INPUTS] };
+}
+
+class EtraceCheckSession implements CheckSession {
+  private readonly at: (port: string) => number;
+  private readonly model: StreamEncoder;
+  private readonly ready = new BitWindow();
+  private readonly actual: ByteLog;
+  /** The records of the current cycle. */
+  private readonly scratch: RetirementRecord[] = [];
+  /** Records waiting for the waveform to run LOOKAHEAD cycles past them. */
+  private readonly queue: { record: RetirementRecord; cycle: number }[] = [];
+  private queueHead = 0;
+  /** Every record, for a divergence report (detail only). */
+  private readonly kept: RetirementRecord[] = [];
+  private records = 0;
+  private holds = 0;
+  private cycles = 0;
+  private endCycle: number | undefined;
+  private readingDone = false;
+  private readonly build: (v: readonly bigint[], out: RetirementRecord[]) => void;
+  private readonly idx: Record<string, number>;
+
+  constructor(
+    private readonly c: EtraceConfig,
+    mapped: readonly string[],
+    private readonly o: CheckOptions & { readonly detail: boolean },
+  ) {
+    const index = new Map(mapped.map((p, i) => [p, i]));
+    this.at = (port) => index.get(port) ?? -1;
+    this.idx = Object.fromEntries(['tx_data_o', 'tx_valid_o', 'tx_ready_i', 'stall_o', 'dretire_i', 'pready_o', ...APB_INPUTS].map((p) => [p, this.at(p)]));
+    this.build = recordBuilder(c, this.at);
+    const alwaysReady = this.idx['tx_ready_i']! < 0;
+    this.model = new StreamEncoder(c, {
+      keepPackets: o.detail,
+      ready: (m) => {
+        if (alwaysReady) return true;
+        const t = m + READY_OFFSET;
+        if (t < this.ready.end) return this.ready.get(t);
+        if (this.readingDone) return this.ready.end > 0 && this.ready.get(this.ready.end - 1);
+        throw new RvError('bad-value', `the model stalls past cycle ${t}, more than ${LOOKAHEAD} cycles behind the waveform: the stall is longer than the check follows`);
+      },
+    });
+    this.actual = o.capture ? logOf(o.capture) : new ByteLog();
+  }
+
+  cycle(t: number, v: readonly bigint[]): void {
+    const i = this.idx;
+    this.cycles = t + 1;
+    const bit = (k: number): boolean => k >= 0 && (v[k]! & 1n) === 1n;
+    if (i['tx_ready_i']! >= 0) this.ready.push(bit(i['tx_ready_i']!));
+    if (!this.o.capture && bit(i['tx_valid_o']!) && bit(i['tx_ready_i']!)) this.actual.push(Number(v[i['tx_data_o']!]! & 0xffn), t);
+    if (bit(i['psel_i']!) && bit(i['penable_i']!) && bit(i['pwrite_i']!) && (i['pready_o']! < 0 || bit(i['pready_o']!))) {
+      const addr = v[i['paddr_i']!]!;
+      const data = v[i['pwdata_i']!]!;
+      if (this.endCycle === undefined && addr === TR_TE_CONTROL && (data & TR_TE_ENABLE) === 0n) {
+        this.endCycle = t;
+        return;
+      }
+      throw new RvError(
+        'bad-value',
+        `cycle ${t}: an APB write of 0x${data.toString(16)} to register 0x${addr.toString(16).padStart(3, '0')}${addr === TR_TE_CONTROL ? ' (trTeControl)' : ''}: the check does not model run-time reprogramming yet (only the write to trTeControl that clears trTeEnable, the end of the session)`,
+      );
+    }
+    if (this.endCycle !== undefined) return;
+    if (bit(i['stall_o']!)) {
+      this.holds++;
+      return;
+    }
+    if (bit(i['dretire_i']!)) throw new RvError('bad-value', `cycle ${t}: a data access (dretire_i 1): the check does not model data trace yet`);
+    this.scratch.length = 0;
+    this.build(v, this.scratch);
+    for (const record of this.scratch) this.queue.push({ record, cycle: t });
+    this.feed(t - LOOKAHEAD);
+  }
+
+  /** Gives the model the queued records of cycles up to `upTo`. */
+  private feed(upTo: number): void {
+    const q = this.queue;
+    while (this.queueHead < q.length && q[this.queueHead]!.cycle <= upTo) {
+      const { record } = q[this.queueHead++]!;
+      this.model.push(record);
+      this.records++;
+      if (this.o.detail) this.kept.push(record);
+    }
+    if (this.queueHead > 4096 && this.queueHead * 2 > q.length) {
+      q.splice(0, this.queueHead);
+      this.queueHead = 0;
+    }
+    this.ready.drop(Math.max(0, upTo));
+  }
+
+  finish(): CheckOutcome {
+    this.readingDone = true;
+    this.feed(Number.POSITIVE_INFINITY);
+    const expected = this.model.finish();
+    const actual = this.actual.view();
+    const ended = this.endCycle !== undefined;
+    // A waveform that ends inside the session shows the first bytes of the model's stream.
+    const compared: EncodeResult = ended || actual.length > expected.bytes.length ? expected : { ...expected, bytes: expected.bytes.subarray(0, actual.length) };
+    const where = this.o.capture ? 'capture' : 'waveform';
+    const summary =
+      `${this.cycles} cycles, ${this.records} records, ${this.holds} held, ${Math.min(actual.length, compared.bytes.length)} bytes compared` +
+      (ended ? `, session ended at cycle ${this.endCycle}` : `; the session did not end in the waveform: the model's last ${expected.bytes.length - compared.bytes.length} bytes were not compared`);
+    const n = compared.bytes.length;
+    let same = n === actual.length;
+    for (let k = 0; same && k < n; k++) same = compared.bytes[k] === actual[k];
+    if (!same) {
+      const m = this.o.detail ? compareStreams(this.c, compared, actual, this.kept) : undefined;
+      let offset = 0;
+      while (offset < Math.min(n, actual.length) && compared.bytes[offset] === actual[offset]) offset++;
+      const cycle = this.actual.cycleOf(offset);
+      const head = `first divergence at byte ${offset}, ${where} cycle ${cycle}${this.o.capture ? ' (the capture byte\'s cycle is unknown: the last cycle)' : ''}`;
+      return { pass: false, summary, mismatch: m ? `${head}\n${m.text}` : head, mismatchCycle: cycle };
+    }
+    if (ended && this.c.options.stallEnable && this.holds !== expected.stallCycles) {
+      return { pass: false, summary, mismatch: `the waveform held the hart (stall_o) ${this.holds} cycles, the model stalled ${expected.stallCycles}`, mismatchCycle: this.endCycle! };
+    }
+    return { pass: true, summary };
+  }
+}
+
+/** The capture's bytes as a log without cycles (the sink's file has none). */
+function logOf(bytes: Uint8Array): ByteLog {
+  const log = new ByteLog();
+  for (const b of bytes) log.push(b, 0);
+  return log;
+}
+
+/**
+ * The records of one cycle from the sampled ports (the inverse of frames.ts's hart setter): appends
+ * group 0's record and each further non-empty group's, as `sameCycle` records.
+ */
+function recordBuilder(c: EtraceConfig, at: (port: string) => number): (v: readonly bigint[], out: RetirementRecord[]) => void {
+  const p = c.params;
+  const groups = p.taken_branches_p;
+  const k = (name: string): number => at(name);
+  const [itype, iretire, ilastsize, iaddr, sijump, cause, tval, priv, context, ctype, trigger, halted, reset, impdef, time] = [
+    'itype_i', 'iretire_i', 'ilastsize_i', 'iaddr_i', 'sijump_i', 'cause_i', 'tval_i', 'priv_i', 'context_i', 'ctype_i', 'trigger_i', 'halted_i', 'reset_i', 'impdef_i', 'time_i',
+  ].map(k) as number[];
+  const field = (v: readonly bigint[], port: number, group: number, width: number): bigint => (port < 0 ? 0n : (v[port]! >> BigInt(group * width)) & ((1n << BigInt(width)) - 1n));
+  return (v, out) => {
+    for (let g = 0; g < groups; g++) {
+      const it = Number(field(v, itype!, g, p.itype_width_p));
+      const ir = Number(field(v, iretire!, g, p.iretire_width_p));
+      if (g > 0 && it === 0 && ir === 0) break;
+      out.push({
+        itype: it,
+        iretire: ir,
+        ilastsize: Number(field(v, ilastsize!, g, p.lastsize_width_p)),
+        iaddr: field(v, iaddr!, g, p.iaddress_width_p),
+        priv: Number(field(v, priv!, 0, p.privilege_width_p)),
+        cause: 0,
+        tval: 0n,
+        context: field(v, context!, 0, p.context_width_p),
+        ctype: g === 0 ? Number(field(v, ctype!, 0, p.ctype_width_p)) : 0,
+        sijump: field(v, sijump!, g, 1) === 1n,
+        trigger: Number(field(v, trigger!, g, 3)),
+        halted: field(v, halted!, 0, 1) === 1n,
+        reset: field(v, reset!, 0, 1) === 1n,
+        impdef: Number(field(v, impdef!, 0, Math.max(1, p.impdef_width_p))),
+        time: field(v, time!, 0, p.time_width_p),
+        sameCycle: g > 0,
+      });
+    }
+    // A trap ends its cycle: cause and tval are the newest group's.
+    const newest = out[out.length - 1]!;
+    newest.cause = Number(field(v, cause!, 0, p.ecause_width_p));
+    newest.tval = field(v, tval!, 0, p.iaddress_width_p);
+  };
+}
+
+export const etraceCheck: BlockCheck<EtraceConfig> = {
+  ports: checkPorts,
+  start: (c, mapped, o) => new EtraceCheckSession(c, mapped, o),
+};
