@@ -1,0 +1,142 @@
+/**
+ * `rvtrace check` of E-Trace waveforms written by our own Icarus and Verilator runs of the
+ * generated RTL, nested in an SoC wrapper with renamed ports (tb/check/testing.ts), so the map is
+ * not the identity. The golden values come from elsewhere than the check: the vectors testbench's
+ * own PASS/FAIL line (its cycle count, held count and the cycle of the first wrong byte, computed
+ * by the simulator from the model's expected bytes) and the expected-bytes file of the vectors.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { resolveComponent } from '../../blocks/index.ts';
+import { runCheck } from '../check/run.ts';
+import { mutateTop, simulate, type WaveDir, wrapperMap, writeWaveDir } from '../check/testing.ts';
+
+const root = mkdtempSync(join(tmpdir(), 'rvtrace-check-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+const SEED = 5;
+const COUNT = 200;
+
+interface Written {
+  readonly w: WaveDir;
+  readonly vcd: string;
+  readonly map: string;
+  /** The testbench's verdict line. */
+  readonly verdict: string;
+}
+
+/** The vectors of a case through the wrapper, simulated; the VCD and its map. */
+function waveform(name: string, component: string, sets: string[], backpressure: number, sim: 'icarus' | 'verilator', mutate?: (w: WaveDir) => void): Written {
+  const w = writeWaveDir(join(root, name), component, sets, SEED, COUNT, backpressure);
+  mutate?.(w);
+  const r = simulate(w, sim);
+  if (r.verdict === undefined) throw new Error(`${name}: no verdict\n${r.output.slice(-3000)}`);
+  const map = join(w.dir, 'map.json');
+  writeFileSync(map, wrapperMap(w));
+  return { w, vcd: join(w.dir, 'wave.vcd'), map, verdict: r.verdict };
+}
+
+/** The expected bytes of the vectors (`<name>_tx_values.hex`): what the sink of a passing run received. */
+function expectedBytes(w: WaveDir, name: string): Uint8Array {
+  const lines = readFileSync(join(w.dir, `${name}_tx_values.hex`), 'utf8').split('\n').filter((l) => /^[0-9a-f]{2}$/.test(l));
+  return Uint8Array.from(lines, (l) => parseInt(l, 16));
+}
+
+const check = (component: string, sets: string[], input: Parameters<typeof runCheck>[1]) => runCheck(resolveComponent(component, sets, { command: 'check' }), input);
+
+/** `PASS tb_x: C cycles, F frames, H held, N responses compared` */
+function passLine(verdict: string): { cycles: number; held: number; responses: number } {
+  const m = verdict.match(/^PASS \w+: (\d+) cycles, (\d+) frames, (\d+) held, (\d+) responses compared$/);
+  if (!m) throw new Error(`not a PASS line: ${verdict}`);
+  return { cycles: Number(m[1]), held: Number(m[3]), responses: Number(m[4]) };
+}
+
+describe('rvtrace check: E-Trace waveforms of the generated RTL through a renaming wrapper', () => {
+  let good: Written;
+
+  it('Icarus waveform (back-pressure 0.25): PASS, every byte of the run compared', async () => {
+    good = waveform('icarus', 'etrace', [], 0.25, 'icarus');
+    const tb = passLine(good.verdict);
+    const r = await check('etrace', [], { vcd: good.vcd, map: good.map });
+    expect(r.mismatch ?? '', r.summary).toBe('');
+    expect(r.pass).toBe(true);
+    // The testbench's cycles and responses (all of them tx bytes: the frames make no APB read).
+    expect(r.summary).toMatch(new RegExp(`^${tb.cycles} cycles, \\d+ records, 0 held, ${tb.responses} bytes compared, session ended at cycle \\d+$`));
+    expect(r.waveform.resetCycles).toBe(2);
+  }, 120_000);
+
+  it('Verilator waveform (--binary --trace, back-pressure 0.25): PASS', async () => {
+    const v = waveform('verilator', 'etrace', [], 0.25, 'verilator');
+    const tb = passLine(v.verdict);
+    const r = await check('etrace', [], { vcd: v.vcd, map: v.map });
+    expect(r.mismatch ?? '', r.summary).toBe('');
+    expect(r.summary).toMatch(new RegExp(`^${tb.cycles} cycles, \\d+ records, 0 held, ${tb.responses} bytes compared, session ended`));
+  }, 30 * 60_000);
+
+  it('stallEnable with back-pressure 0.6 (Icarus): PASS, the held cycles those the testbench counted', async () => {
+    const s = waveform('stall', 'etrace', ['stallEnable=1'], 0.6, 'icarus');
+    const tb = passLine(s.verdict);
+    expect(tb.held).toBeGreaterThan(0);
+    const r = await check('etrace', ['stallEnable=1'], { vcd: s.vcd, map: s.map });
+    expect(r.mismatch ?? '', r.summary).toBe('');
+    expect(r.summary).toMatch(new RegExp(`^${tb.cycles} cycles, \\d+ records, ${tb.held} held, ${tb.responses} bytes compared`));
+  }, 120_000);
+
+  it('a mutated RTL (bit 0 of the 41st byte inverted) fails at the cycle the testbench saw the wrong byte', async () => {
+    const m = waveform('mutated', 'etrace', [], 0.25, 'icarus', (w) => mutateTop(w, 'tx_data_o', 'tx_valid_o && tx_ready_i', "moved_q == 16'd40"));
+    const at = m.verdict.match(/^FAIL tb_etrace: first mismatch at cycle (\d+): tx tx_data_o response 40 /);
+    expect(at, m.verdict).not.toBeNull();
+    const r = await check('etrace', [], { vcd: m.vcd, map: m.map });
+    expect(r.pass).toBe(false);
+    expect(r.mismatchCycle).toBe(Number(at![1]));
+    expect(r.mismatch).toMatch(/^first divergence at byte 40, waveform cycle \d+\nfirst difference at byte 40 \(model packet \d+/);
+    // The report decodes both streams and shows the records around the packet.
+    expect(r.mismatch).toMatch(/model packet \d+: /);
+    expect(r.mismatch).toMatch(/RTL {3}(packet \d+: |bytes do not decode)/);
+    expect(r.mismatch).toMatch(/records \d+\.\.\d+ \(the packet was produced when record \d+ arrived\)/);
+  }, 120_000);
+
+  it('--capture: the bytes the sink received and the hart side of the waveform (with tx_ready_i): PASS; a byte changed: FAIL at it', async () => {
+    const name = 'etrace';
+    const bytes = expectedBytes(good.w, name);
+    const hartMap = join(good.w.dir, 'hart-map.json');
+    writeFileSync(hartMap, wrapperMap(good.w, (p) => !/^tx_(data|valid)_o$/.test(p)));
+    const r = await check('etrace', [], { vcd: good.vcd, map: hartMap, capture: bytes });
+    expect(r.mismatch ?? '', r.summary).toBe('');
+    expect(r.summary).toMatch(new RegExp(`, ${bytes.length} bytes compared, session ended`));
+    const bad = bytes.slice();
+    bad[57]! ^= 0x80;
+    const f = await check('etrace', [], { vcd: good.vcd, map: hartMap, capture: bad });
+    expect(f.pass).toBe(false);
+    expect(f.mismatch).toMatch(/^first divergence at byte 57,/);
+  }, 120_000);
+
+  it('--capture without tx_ready_i: the sink is always ready (a run without back-pressure passes)', async () => {
+    const z = waveform('ready', 'etrace', [], 0, 'icarus');
+    const hartMap = join(z.w.dir, 'hart-map.json');
+    writeFileSync(hartMap, wrapperMap(z.w, (p) => !p.startsWith('tx_')));
+    const r = await check('etrace', [], { vcd: z.vcd, map: hartMap, capture: expectedBytes(z.w, 'etrace') });
+    expect(r.mismatch ?? '', r.summary).toBe('');
+  }, 120_000);
+
+  it('FST: the same waveform converted by vcd2fst and read through fst2vcd passes', async () => {
+    const fst = join(good.w.dir, 'wave.fst');
+    const c = spawnSync('vcd2fst', [good.vcd, fst], { encoding: 'utf8' });
+    expect(c.status, c.stderr).toBe(0);
+    const r = await check('etrace', [], { fst, map: good.map });
+    expect(r.mismatch ?? '', r.summary).toBe('');
+    expect(r.pass).toBe(true);
+  }, 120_000);
+
+  it('a map naming a signal that is not in the VCD: one line naming it and the file, status 2', () => {
+    const bad = join(good.w.dir, 'bad-map.json');
+    writeFileSync(bad, readFileSync(good.map, 'utf8').replace('u_trace_wrap.hart_iaddr"', 'u_trace_wrap.hart_iaddress"'));
+    const cli = spawnSync(process.execPath, [join(import.meta.dirname, '..', '..', 'bin', 'rvtrace.js'), 'check', '-c', 'etrace', '--vcd', good.vcd, '--map', bad], { encoding: 'utf8' });
+    expect(cli.status).toBe(2);
+    expect(cli.stdout).toBe('');
+    expect(cli.stderr).toBe(`rvtrace: ${good.vcd}: port iaddr_i (${bad}): no signal tb_etrace.u_soc.u_trace_wrap.hart_iaddress in the VCD\n`);
+  }, 120_000);
+});
