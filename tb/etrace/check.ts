@@ -68,6 +68,8 @@ class EtraceCheckSession implements CheckSession {
   private cycles = 0;
   private endCycle: number | undefined;
   private readingDone = false;
+  /** The last waveform cycle whose ready the model asked for. */
+  private asked = 0;
   private readonly build: (v: readonly bigint[], out: RetirementRecord[]) => void;
   private readonly idx: Record<string, number>;
 
@@ -86,6 +88,7 @@ class EtraceCheckSession implements CheckSession {
       ready: (m) => {
         if (alwaysReady) return true;
         const t = m + READY_OFFSET;
+        this.asked = t;
         if (t < this.ready.end) return this.ready.get(t);
         if (this.readingDone) return this.ready.end > 0 && this.ready.get(this.ready.end - 1);
         throw new RvError('bad-value', `the model stalls past cycle ${t}, more than ${LOOKAHEAD} cycles behind the waveform: the stall is longer than the check follows`);
@@ -137,7 +140,8 @@ class EtraceCheckSession implements CheckSession {
       q.splice(0, this.queueHead);
       this.queueHead = 0;
     }
-    this.ready.drop(Math.max(0, upTo));
+    // The model asks for cycles in order: the ones before its last question are done with.
+    this.ready.drop(this.asked);
   }
 
   finish(): CheckOutcome {
