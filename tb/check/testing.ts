@@ -95,18 +95,19 @@ export function writeWaveDir(dir: string, component: string, sets: string[], see
 
 /**
  * A mutation of the top inside `dir`: the top renamed `<top>_orig` and wrapped by one that inverts
- * bit 0 of `port` (8 bits wide) in the cycles where `when` holds (a SystemVerilog expression over
+ * bit 0 of the output `port` in the cycles where `when` holds (a SystemVerilog expression over
  * the top's ports and `moved_q`, the count of `handshake`s so far).
  */
 export function mutateTop(w: WaveDir, port: string, handshake: string, when: string): void {
   const file = join(w.dir, `${w.top}.sv`);
   const text = readFileSync(file, 'utf8');
   const decl = w.ports.map((p) => `  ${p.direction === 'in' ? 'input ' : 'output'} logic ${range(p.width)}${p.name}`).join(',\n');
+  const width = w.ports.find((p) => p.name === port)!.width;
   const wrapper = [
     `module ${w.top} (`,
     decl,
     ');',
-    `  logic [7:0] ${port}_orig;`,
+    `  logic ${range(width)}${port}_orig;`,
     '  logic [15:0] moved_q;',
     `  always_ff @(posedge ${w.clock} or negedge ${w.reset}) begin`,
     `    if (!${w.reset}) moved_q <= 16'd0;`,
@@ -115,7 +116,7 @@ export function mutateTop(w: WaveDir, port: string, handshake: string, when: str
     `  ${w.top}_orig u_orig (`,
     w.ports.map((p) => `    .${p.name}(${p.name === port ? `${port}_orig` : p.name})`).join(',\n'),
     '  );',
-    `  assign ${port} = (${when}) ? (${port}_orig ^ 8'h01) : ${port}_orig;`,
+    `  assign ${port} = (${when}) ? (${port}_orig ^ ${width}'d1) : ${port}_orig;`,
     'endmodule',
     '',
   ].join('\n');
