@@ -29,10 +29,16 @@ export interface CheckReport extends CheckOutcome {
   readonly waveform: VcdSummary;
 }
 
-/** The waveform as a VCD text stream; an FST goes through `fst2vcd`. */
-function openWaveform(input: CheckInput): { stream: Readable; file: string; done: () => Promise<void> } {
+/** The waveform's file name, which must be a file (checked before anything else is read). */
+function checkWaveformFile(input: CheckInput): string {
   const file = (input.vcd ?? input.fst)!;
   if (!existsSync(file) || !statSync(file).isFile()) throw new RvError('io', 'no such waveform file', { file });
+  return file;
+}
+
+/** The waveform as a VCD text stream; an FST goes through `fst2vcd`. */
+function openWaveform(input: CheckInput): { stream: Readable; file: string; done: () => Promise<void> } {
+  const file = checkWaveformFile(input);
   if (input.vcd !== undefined) return { stream: createReadStream(file, { highWaterMark: 1 << 20 }), file, done: async () => {} };
   const child = spawn('fst2vcd', [file], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
@@ -90,6 +96,7 @@ function optionsOf(input: CheckInput): CheckOptions {
  */
 export async function runCheck(r: ResolvedComponent, input: CheckInput): Promise<CheckReport> {
   const check = r.block.check!;
+  checkWaveformFile(input);
   const map = readSignalMap(input.map);
   checkMapPorts(map, check.ports(r.config, optionsOf(input)), input.map, r.block.topModule);
   const mapped = [...map.ports.keys()];
