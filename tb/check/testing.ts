@@ -127,3 +127,25 @@ export function mutateTop(w: WaveDir, port: string, handshake: string, when: str
 export function simulate(w: WaveDir, sim: 'icarus' | 'verilator'): SimRun {
   return sim === 'icarus' ? runIcarus(w.dir, w.module, w.filelist, 120_000) : runVerilator(w.dir, w.module, w.filelist, 120_000, ['--trace']);
 }
+
+/** A simulated waveform through the wrapper: the VCD, its map (every port) and the testbench's verdict line. */
+export interface Simulated {
+  readonly w: WaveDir;
+  readonly vcd: string;
+  readonly map: string;
+  readonly verdict: string;
+}
+
+/**
+ * The vectors of a case (seed 5, `count` instructions) through the wrapper in `dir`, optionally
+ * mutated, simulated; throws when the testbench printed no verdict.
+ */
+export function simulatedWaveform(dir: string, component: string, sets: string[], backpressure: number, sim: 'icarus' | 'verilator', count: number, mutate?: (w: WaveDir) => void): Simulated {
+  const w = writeWaveDir(dir, component, sets, 5, count, backpressure);
+  mutate?.(w);
+  const r = simulate(w, sim);
+  if (r.verdict === undefined) throw new Error(`${dir}: the testbench printed no verdict\n${r.output.slice(-3000)}`);
+  const map = join(w.dir, 'map.json');
+  writeFileSync(map, wrapperMap(w));
+  return { w, vcd: join(w.dir, 'wave.vcd'), map, verdict: r.verdict };
+}

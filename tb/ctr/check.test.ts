@@ -4,26 +4,18 @@
  * vectors testbench's own PASS/FAIL line: its cycles and responses, and the cycle at which it saw
  * the first wrong CSR response of a mutated RTL.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { resolveComponent } from '../../blocks/index.ts';
 import { runCheck } from '../check/run.ts';
-import { mutateTop, simulate, type WaveDir, wrapperMap, writeWaveDir } from '../check/testing.ts';
+import { mutateTop, type Simulated, simulatedWaveform, type WaveDir } from '../check/testing.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'rvtrace-ctr-check-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-function waveform(name: string, component: string, sim: 'icarus' | 'verilator', mutate?: (w: WaveDir) => void): { vcd: string; map: string; verdict: string } {
-  const w = writeWaveDir(join(root, name), component, [], 5, 300, 0);
-  mutate?.(w);
-  const r = simulate(w, sim);
-  if (r.verdict === undefined) throw new Error(`${name}: no verdict\n${r.output.slice(-3000)}`);
-  const map = join(w.dir, 'map.json');
-  writeFileSync(map, wrapperMap(w));
-  return { vcd: join(w.dir, 'wave.vcd'), map, verdict: r.verdict };
-}
+const waveform = (name: string, component: string, sim: 'icarus' | 'verilator', mutate?: (w: WaveDir) => void): Simulated => simulatedWaveform(join(root, name), component, [], 0, sim, 300, mutate);
 
 const check = (component: string, vcd: string, map: string) => runCheck(resolveComponent(component, [], { command: 'check' }), { vcd, map });
 

@@ -15,12 +15,12 @@ import type { CtrConfig } from '../../golden-model/ctr/config.ts';
 import { ctrPorts } from '../../golden-model/ctr/ports.ts';
 import { stateenCtrBit, STATEEN_CSRIND_BIT } from '../../golden-model/ctr/registers.ts';
 import type { CtrBlockConfig } from '../../golden-model/ctr/settings.ts';
-import { type CtrCsrResponse, CtrUnit } from '../../golden-model/ctr/unit.ts';
+import { CtrUnit } from '../../golden-model/ctr/unit.ts';
 import { emptyRecord } from '../../golden-model/hart/records.ts';
+import { csrPorts, type CsrPorts, sameResponse } from '../check/csr.ts';
 import { explain } from './cosim.ts';
 import type { CtrStep } from './stimulus.ts';
 
-const OUTPUTS = ['csr_rdata_o', 'csr_illegal_o', 'csr_virtual_o'];
 const ALL_ONES = (1n << 64n) - 1n;
 
 function checkPorts(b: CtrBlockConfig, o: CheckOptions): CheckPorts {
@@ -32,7 +32,7 @@ function checkPorts(b: CtrBlockConfig, o: CheckOptions): CheckPorts {
 class CtrCheckSession implements CheckSession {
   private readonly unit: CtrUnit;
   private readonly step: (v: readonly bigint[]) => CtrStep;
-  private readonly out: readonly number[];
+  private readonly csr: CsrPorts;
   private readonly steps: CtrStep[] = [];
   private compared = 0;
   private cycles = 0;
@@ -46,8 +46,8 @@ class CtrCheckSession implements CheckSession {
   ) {
     this.unit = new CtrUnit(c);
     const at = (port: string): number => mapped.indexOf(port);
-    this.out = OUTPUTS.map(at);
-    this.step = stepBuilder(c, b, at);
+    this.csr = csrPorts(at);
+    this.step = stepBuilder(c, b, at, this.csr);
   }
 
   cycle(t: number, v: readonly bigint[]): void {
@@ -64,9 +64,10 @@ class CtrCheckSession implements CheckSession {
     if (s.csr === undefined) return;
     const e = out.csr!;
     const sctrclr = s.csr.sctrclr === true;
-    const rtl: CtrCsrResponse = { rdata: sctrclr ? 0n : v[this.out[0]!]!, illegalInstruction: v[this.out[1]!] === 1n, virtualInstruction: v[this.out[2]!] === 1n };
+    // SCTRCLR has no read data: its outcome is the two flags.
+    const rtl = { ...this.csr.response(v), ...(sctrclr ? { rdata: 0n } : {}) };
     this.compared++;
-    if ((sctrclr || rtl.rdata === e.rdata) && rtl.illegalInstruction === e.illegalInstruction && rtl.virtualInstruction === e.virtualInstruction) return;
+    if (sameResponse(rtl, e, !sctrclr)) return;
     const text = this.detail ? explain(this.c, this.steps, { step: t, response: e }, rtl) : `first difference at cycle ${t}`;
     this.divergence = { cycle: t, text };
   }
@@ -79,7 +80,7 @@ class CtrCheckSession implements CheckSession {
 }
 
 /** The model's step of one cycle from the sampled ports. */
-function stepBuilder(c: CtrConfig, b: CtrBlockConfig, at: (port: string) => number): (v: readonly bigint[]) => CtrStep {
+function stepBuilder(c: CtrConfig, b: CtrBlockConfig, at: (port: string) => number, csr: CsrPorts): (v: readonly bigint[]) => CtrStep {
   const k = Object.fromEntries(ctrPorts(c, b.rtl).map((p) => [p.name, at(p.name)]));
   const num = (v: readonly bigint[], port: string): number => (k[port]! >= 0 ? Number(v[k[port]!]!) : 0);
   const flag = (v: readonly bigint[], port: string): boolean | undefined => (k[port]! >= 0 ? v[k[port]!] === 1n : undefined);
@@ -105,13 +106,9 @@ function stepBuilder(c: CtrConfig, b: CtrBlockConfig, at: (port: string) => numb
       ...some('mstateen0', stateen(v, 'mstateen0_ctr_i', 'mstateen0_csrind_i')),
       ...some('hstateen0', stateen(v, 'hstateen0_ctr_i', 'hstateen0_csrind_i')),
     };
-    const priv = num(v, 'csr_priv_i');
-    const cv = flag(v, 'csr_v_i') === true;
-    if (flag(v, 'csr_valid_i')) {
-      s.csr = { address: num(v, 'csr_addr_i'), write: flag(v, 'csr_we_i') === true, wdata: v[k['csr_wdata_i']!]!, wmask: v[k['csr_wmask_i']!]!, priv, v: cv };
-    } else if (flag(v, 'sctrclr_i')) {
-      s.csr = { address: 0, write: false, wdata: 0n, priv, v: cv, sctrclr: true };
-    }
+    const access = csr.access(v);
+    if (access) return { ...s, csr: access };
+    if (flag(v, 'sctrclr_i')) return { ...s, csr: { address: 0, write: false, wdata: 0n, ...csr.mode(v), sctrclr: true } };
     return s;
   };
 }

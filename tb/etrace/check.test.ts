@@ -12,32 +12,17 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { resolveComponent } from '../../blocks/index.ts';
 import { runCheck } from '../check/run.ts';
-import { mutateTop, simulate, type WaveDir, wrapperMap, writeWaveDir } from '../check/testing.ts';
+import { mutateTop, type Simulated, simulatedWaveform, type WaveDir, wrapperMap } from '../check/testing.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'rvtrace-check-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-const SEED = 5;
 const COUNT = 200;
 
-interface Written {
-  readonly w: WaveDir;
-  readonly vcd: string;
-  readonly map: string;
-  /** The testbench's verdict line. */
-  readonly verdict: string;
-}
+type Written = Simulated;
 
-/** The vectors of a case through the wrapper, simulated; the VCD and its map. */
-function waveform(name: string, component: string, sets: string[], backpressure: number, sim: 'icarus' | 'verilator', mutate?: (w: WaveDir) => void): Written {
-  const w = writeWaveDir(join(root, name), component, sets, SEED, COUNT, backpressure);
-  mutate?.(w);
-  const r = simulate(w, sim);
-  if (r.verdict === undefined) throw new Error(`${name}: no verdict\n${r.output.slice(-3000)}`);
-  const map = join(w.dir, 'map.json');
-  writeFileSync(map, wrapperMap(w));
-  return { w, vcd: join(w.dir, 'wave.vcd'), map, verdict: r.verdict };
-}
+const waveform = (name: string, component: string, sets: string[], backpressure: number, sim: 'icarus' | 'verilator', mutate?: (w: WaveDir) => void): Written =>
+  simulatedWaveform(join(root, name), component, sets, backpressure, sim, COUNT, mutate);
 
 /** The expected bytes of the vectors (`<name>_tx_values.hex`): what the sink of a passing run received. */
 function expectedBytes(w: WaveDir, name: string): Uint8Array {
