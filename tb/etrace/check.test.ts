@@ -61,6 +61,19 @@ describe('rvtrace check: E-Trace waveforms of the generated RTL through a renami
     expect(r.summary).toMatch(new RegExp(`^${tb.cycles} cycles, \\d+ records, 0 held, ${tb.responses} bytes compared, session ended`));
   }, 30 * 60_000);
 
+  it.each([
+    ['etrace-2.0', [], 'icarus'],
+    ['etrace-rv32-mcu', [], 'icarus'],
+    // Multiple retirement: up to 3 instructions in each of 2 signal groups a cycle.
+    ['etrace', ['retires_p=3', 'iretire_width_p=3', 'taken_branches_p=2'], 'verilator'],
+  ] as const)('%s %j (%s, back-pressure 0.3): PASS', async (component, sets, sim) => {
+    const g = waveform(`${component}-${sets.length}-${sim}`, component, [...sets], 0.3, sim);
+    const tb = passLine(g.verdict);
+    const r = await check(component, [...sets], { vcd: g.vcd, map: g.map });
+    expect(r.mismatch ?? '', r.summary).toBe('');
+    expect(r.summary).toMatch(new RegExp(`^${tb.cycles} cycles, \\d+ records, 0 held, ${tb.responses} bytes compared, session ended`));
+  }, 30 * 60_000);
+
   it('stallEnable with back-pressure 0.6 (Icarus): PASS, the held cycles those the testbench counted', async () => {
     const s = waveform('stall', 'etrace', ['stallEnable=1'], 0.6, 'icarus');
     const tb = passLine(s.verdict);
