@@ -14,8 +14,8 @@
  *   first; priv, context, halted, reset, impdef and time to all.
  * - The model decides a record one cycle after its frame: model cycle m is waveform cycle m + 1,
  *   so the model's ready(m) is tx_ready_i of waveform cycle m + 1. A record goes to the model once
- *   the waveform is LOOKAHEAD cycles past it, so that a stall of the model finds the ready inputs
- *   of the cycles it waits.
+ *   the waveform is far enough past it that a stall of the model finds the ready inputs of the
+ *   cycles it waits (tb/check/lagged-feed.ts).
  * - An APB write (psel_i, penable_i and pwrite_i 1) to trTeControl (0x000) clearing trTeEnable
  *   ends the session as the model's finish() does; the cycle of its access phase is no record,
  *   and the hart is not read after it. Any other APB write is an error: run-time reprogramming is
@@ -31,12 +31,10 @@ import type { EtraceConfig } from '../../golden-model/etrace/config.ts';
 import { type EncodeResult, StreamEncoder } from '../../golden-model/etrace/output.ts';
 import { etracePorts } from '../../golden-model/etrace/ports.ts';
 import type { RetirementRecord } from '../../golden-model/hart/records.ts';
-import { BitWindow, ByteLog } from '../check/logs.ts';
+import { LaggedFeed } from '../check/lagged-feed.ts';
+import { ByteLog } from '../check/logs.ts';
 import { compareStreams } from './cosim.ts';
 import { READY_OFFSET } from './frames.ts';
-
-/** How far the waveform runs ahead of the model (cycles): the longest stall the model can wait out. */
-export const LOOKAHEAD = 1 << 16;
 
 const APB_INPUTS = ['psel_i', 'penable_i', 'pwrite_i', 'paddr_i', 'pwdata_i'];
 const TX = ['tx_data_o', 'tx_valid_o', 'tx_ready_i'];
@@ -54,22 +52,16 @@ function checkPorts(c: EtraceConfig, o: CheckOptions): CheckPorts {
 class EtraceCheckSession implements CheckSession {
   private readonly at: (port: string) => number;
   private readonly model: StreamEncoder;
-  private readonly ready = new BitWindow();
+  private readonly feed: LaggedFeed<RetirementRecord>;
   private readonly actual: ByteLog;
   /** The records of the current cycle. */
   private readonly scratch: RetirementRecord[] = [];
-  /** Records waiting for the waveform to run LOOKAHEAD cycles past them. */
-  private readonly queue: { record: RetirementRecord; cycle: number }[] = [];
-  private queueHead = 0;
   /** Every record, for a divergence report (detail only). */
   private readonly kept: RetirementRecord[] = [];
   private records = 0;
   private holds = 0;
   private cycles = 0;
   private endCycle: number | undefined;
-  private readingDone = false;
-  /** The last waveform cycle whose ready the model asked for. */
-  private asked = 0;
   private readonly build: (v: readonly bigint[], out: RetirementRecord[]) => void;
   private readonly idx: Record<string, number>;
 
@@ -82,18 +74,16 @@ class EtraceCheckSession implements CheckSession {
     this.at = (port) => index.get(port) ?? -1;
     this.idx = Object.fromEntries(['tx_data_o', 'tx_valid_o', 'tx_ready_i', 'stall_o', 'dretire_i', 'pready_o', ...APB_INPUTS].map((p) => [p, this.at(p)]));
     this.build = recordBuilder(c, this.at);
-    const alwaysReady = this.idx['tx_ready_i']! < 0;
-    this.model = new StreamEncoder(c, {
-      keepPackets: o.detail,
-      ready: (m) => {
-        if (alwaysReady) return true;
-        const t = m + READY_OFFSET;
-        this.asked = t;
-        if (t < this.ready.end) return this.ready.get(t);
-        if (this.readingDone) return this.ready.end > 0 && this.ready.get(this.ready.end - 1);
-        throw new RvError('bad-value', `the model stalls past cycle ${t}, more than ${LOOKAHEAD} cycles behind the waveform: the stall is longer than the check follows`);
+    this.feed = new LaggedFeed<RetirementRecord>(
+      (record) => {
+        this.model.push(record);
+        this.records++;
+        if (o.detail) this.kept.push(record);
       },
-    });
+      READY_OFFSET,
+      this.idx['tx_ready_i']! >= 0,
+    );
+    this.model = new StreamEncoder(c, { keepPackets: o.detail, ready: this.feed.ready });
     this.actual = o.capture ? logOf(o.capture) : new ByteLog();
   }
 
@@ -101,7 +91,7 @@ class EtraceCheckSession implements CheckSession {
     const i = this.idx;
     this.cycles = t + 1;
     const bit = (k: number): boolean => k >= 0 && (v[k]! & 1n) === 1n;
-    if (i['tx_ready_i']! >= 0) this.ready.push(bit(i['tx_ready_i']!));
+    this.feed.readyInput(bit(i['tx_ready_i']!));
     if (!this.o.capture && bit(i['tx_valid_o']!) && bit(i['tx_ready_i']!)) this.actual.push(Number(v[i['tx_data_o']!]! & 0xffn), t);
     if (bit(i['psel_i']!) && bit(i['penable_i']!) && bit(i['pwrite_i']!) && (i['pready_o']! < 0 || bit(i['pready_o']!))) {
       const addr = v[i['paddr_i']!]!;
@@ -123,30 +113,12 @@ class EtraceCheckSession implements CheckSession {
     if (bit(i['dretire_i']!)) throw new RvError('bad-value', `cycle ${t}: a data access (dretire_i 1): the check does not model data trace yet`);
     this.scratch.length = 0;
     this.build(v, this.scratch);
-    for (const record of this.scratch) this.queue.push({ record, cycle: t });
-    this.feed(t - LOOKAHEAD);
-  }
-
-  /** Gives the model the queued records of cycles up to `upTo`. */
-  private feed(upTo: number): void {
-    const q = this.queue;
-    while (this.queueHead < q.length && q[this.queueHead]!.cycle <= upTo) {
-      const { record } = q[this.queueHead++]!;
-      this.model.push(record);
-      this.records++;
-      if (this.o.detail) this.kept.push(record);
-    }
-    if (this.queueHead > 4096 && this.queueHead * 2 > q.length) {
-      q.splice(0, this.queueHead);
-      this.queueHead = 0;
-    }
-    // The model asks for cycles in order: the ones before its last question are done with.
-    this.ready.drop(this.asked);
+    for (const record of this.scratch) this.feed.add(record, t);
+    this.feed.advance(t);
   }
 
   finish(): CheckOutcome {
-    this.readingDone = true;
-    this.feed(Number.POSITIVE_INFINITY);
+    this.feed.end();
     const expected = this.model.finish();
     const actual = this.actual.view();
     const ended = this.endCycle !== undefined;
