@@ -6,13 +6,13 @@
  * cycles, held cycles, responses (MSEO bytes and APB accesses), and the cycle of the first wrong
  * response of a mutated RTL.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { resolveComponent } from '../../blocks/index.ts';
 import { runCheck } from '../check/run.ts';
-import { mutateTop, type Simulated, simulatedWaveform, type WaveDir } from '../check/testing.ts';
+import { mutateTop, type Simulated, simulatedWaveform, type WaveDir, wrapperMap } from '../check/testing.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'rvtrace-ntrace-check-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -36,6 +36,24 @@ describe('rvtrace check: N-Trace waveforms of the generated RTL through a renami
     expect(s, r.summary).not.toBeNull();
     expect([Number(s![1]), Number(s![2]), Number(s![3]) + Number(s![4])]).toEqual([Number(m![1]), Number(m![2]), Number(m![3])]);
   }, 30 * 60_000);
+
+  it('--capture: the MSEO bytes the sink received with the hart and APB side of the waveform: PASS; a byte changed: FAIL at it', async () => {
+    const g = waveform('capture', 'ntrace-btm-mcu', 'icarus');
+    // What the sink of the passing run received: the bytes the testbench compared, in order.
+    const hex = readFileSync(join(g.w.dir, 'ntrace_btm_mcu_mseo_values.hex'), 'utf8').split('\n').filter((l) => /^[0-9a-f]{2}$/.test(l));
+    const bytes = Uint8Array.from(hex, (l) => parseInt(l, 16));
+    expect(bytes.length).toBeGreaterThan(50);
+    const map = join(g.w.dir, 'hart-map.json');
+    writeFileSync(map, wrapperMap(g.w, (p) => p !== 'mseo_data_o' && p !== 'mseo_valid_o'));
+    const r = await runCheck(resolveComponent('ntrace-btm-mcu', [], { command: 'check' }), { vcd: g.vcd, map, capture: bytes });
+    expect(r.mismatch ?? '', r.summary).toBe('');
+    expect(r.summary).toContain(`, ${bytes.length} bytes compared`);
+    const bad = bytes.slice();
+    bad[40]! ^= 0x04;
+    const f = await runCheck(resolveComponent('ntrace-btm-mcu', [], { command: 'check' }), { vcd: g.vcd, map, capture: bad });
+    expect(f.pass).toBe(false);
+    expect(f.mismatch).toMatch(/^first divergence at byte 40, capture cycle/);
+  }, 120_000);
 
   it('a mutated RTL (bit 0 of the 31st MSEO byte inverted) fails at the cycle the testbench saw it', async () => {
     const g = waveform('mutated-mseo', 'ntrace', 'icarus', (w) => mutateTop(w, 'mseo_data_o', 'mseo_valid_o && mseo_ready_i', "moved_q == 16'd30"));
