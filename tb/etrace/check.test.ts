@@ -12,6 +12,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { resolveComponent } from '../../blocks/index.ts';
 import { runCheck } from '../check/run.ts';
+import { etraceCheck } from './check.ts';
+import type { EtraceConfig } from '../../golden-model/etrace/config.ts';
 import { mutateTop, type Simulated, simulatedWaveform, type WaveDir, wrapperMap } from '../check/testing.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'rvtrace-check-'));
@@ -137,4 +139,35 @@ describe('rvtrace check: E-Trace waveforms of the generated RTL through a renami
     expect(cli.stdout).toBe('');
     expect(cli.stderr).toBe(`rvtrace: ${good.vcd}: port iaddr_i (${bad}): no signal tb_etrace.u_soc.u_trace_wrap.hart_iaddress in the VCD\n`);
   }, 120_000);
+});
+
+describe('rvtrace check: E-Trace inputs it does not model are one-line errors', () => {
+  /** A session over every port of the component and the values of one cycle (all 0 but `set`). */
+  function cycleOf(component: string, set: Record<string, bigint>): () => void {
+    const c = resolveComponent(component, [], { command: 'check' }).config as EtraceConfig;
+    const ports = etraceCheck.ports(c, {}).ports.map((p) => p.name);
+    const session = etraceCheck.start(c, ports, { detail: false });
+    const values = ports.map((p) => set[p] ?? 0n);
+    return () => session.cycle(7, values);
+  }
+  // An access phase completes with pready_o 1 (APB4).
+  const apb = { psel_i: 1n, penable_i: 1n, pwrite_i: 1n, pready_o: 1n };
+
+  it('an APB write to another register than trTeControl: names the cycle, value and address', () => {
+    expect(cycleOf('etrace', { ...apb, paddr_i: 0x10n, pwdata_i: 0x5n })).toThrow(
+      'cycle 7: an APB write of 0x5 to register 0x010: the check does not model run-time reprogramming yet (only the write to trTeControl that clears trTeEnable, the end of the session)',
+    );
+  });
+
+  it('a write to trTeControl that keeps trTeEnable: the same error, naming the register', () => {
+    expect(cycleOf('etrace', { ...apb, paddr_i: 0n, pwdata_i: 0x7n })).toThrow('cycle 7: an APB write of 0x7 to register 0x000 (trTeControl): the check does not model run-time reprogramming yet');
+  });
+
+  it('the write that clears trTeEnable ends the session (no error)', () => {
+    expect(cycleOf('etrace', { ...apb, paddr_i: 0n, pwdata_i: 0x5n })).not.toThrow();
+  });
+
+  it('a data access: data trace is not modelled yet', () => {
+    expect(cycleOf('etrace-data', { dretire_i: 1n })).toThrow('cycle 7: a data access (dretire_i 1): the check does not model data trace yet');
+  });
 });
