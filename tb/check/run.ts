@@ -13,7 +13,7 @@ import type { Readable } from 'node:stream';
 import type { ResolvedComponent } from '../../core/block.ts';
 import type { BlockCheck, CheckOptions, CheckOutcome } from '../../core/check.ts';
 import { RvError } from '../../golden-model/common/errors.ts';
-import { checkMapPorts, readSignalMap } from './map.ts';
+import { checkMapPorts, readSignalMap, type SignalMap } from './map.ts';
 import { readVcd, type VcdSummary } from './vcd.ts';
 
 export interface CheckInput {
@@ -59,8 +59,8 @@ function openWaveform(input: CheckInput): { stream: Readable; file: string; done
 }
 
 /** One pass over the waveform. */
-async function pass(check: BlockCheck, r: ResolvedComponent, input: CheckInput, mapped: readonly string[], detail: boolean): Promise<CheckReport> {
-  const map = readSignalMap(input.map);
+async function pass(check: BlockCheck, r: ResolvedComponent, input: CheckInput, map: SignalMap, detail: boolean): Promise<CheckReport> {
+  const mapped = [...map.ports.keys()];
   const take = check.ports(r.config, optionsOf(input));
   const width = new Map(take.ports.map((p) => [p.name, p.width]));
   const session = check.start(r.config, mapped, { ...optionsOf(input), detail });
@@ -80,6 +80,8 @@ async function pass(check: BlockCheck, r: ResolvedComponent, input: CheckInput, 
   } catch (e) {
     // fst2vcd missing or failing explains an empty or cut stream better than the reader can.
     await done();
+    // A block's error names the cycle; the waveform's file goes with it.
+    if (e instanceof RvError && e.location.file === undefined) throw new RvError(e.code, e.message, { ...e.location, file }, e.status);
     throw e;
   }
   await done();
@@ -99,9 +101,8 @@ export async function runCheck(r: ResolvedComponent, input: CheckInput): Promise
   checkWaveformFile(input);
   const map = readSignalMap(input.map);
   checkMapPorts(map, check.ports(r.config, optionsOf(input)), input.map, r.block.topModule);
-  const mapped = [...map.ports.keys()];
-  const first = await pass(check, r, input, mapped, false);
+  const first = await pass(check, r, input, map, false);
   if (first.pass) return first;
-  const second = await pass(check, r, input, mapped, true);
+  const second = await pass(check, r, input, map, true);
   return second.pass ? first : second;
 }
