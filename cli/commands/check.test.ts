@@ -23,7 +23,6 @@ function rvtrace(...args: string[]): { status: number; stdout: string; stderr: s
 
 describe('rvtrace check (command line)', () => {
   const CASES: [string, string[], RegExp][] = [
-    ['a block without check', ['check', '-c', 'tvtrace', '--vcd', 'w.vcd', '--map', 'empty.json'], /^rvtrace: --component tvtrace: a component of the .*; check takes a component of the (?=.*E-Trace encoder)(?=.*CTR unit)(?=.*PMU)(?=.*N-Trace)/],
     ['both --vcd and --fst', ['check', '--vcd', 'w.vcd', '--fst', 'w.fst', '--map', 'empty.json'], /^rvtrace: give the waveform as exactly one of --vcd FILE and --fst FILE$/],
     ['no waveform', ['check', '--map', 'empty.json'], /^rvtrace: give the waveform as exactly one of --vcd FILE and --fst FILE$/],
     ['a waveform that does not exist', ['check', '--vcd', 'none.vcd', '--map', 'empty.json'], /^rvtrace: none\.vcd: no such waveform file$/],
