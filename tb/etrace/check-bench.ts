@@ -3,7 +3,7 @@
  * component, seed 1, no back-pressure) with the map, then runs `rvtrace check` on it under
  * `/usr/bin/time -v` and prints its peak resident memory and time. Usage:
  *
- *   npx tsx tb/check/bench.ts [MEGABYTES=1024] [DIR=a temporary folder, removed afterwards]
+ *   npx tsx tb/etrace/check-bench.ts [MEGABYTES=1024] [DIR=a temporary folder, removed afterwards]
  *
  * The waveform is what a user's SoC simulation dumps: the hart interface of the frames of
  * tb/etrace/frames.ts under `soc_tb.u_soc.u_trace` (one frame a cycle), the model's bytes on the tx
@@ -22,8 +22,8 @@ import type { EtraceConfig } from '../../golden-model/etrace/config.ts';
 import { StreamEncoder } from '../../golden-model/etrace/output.ts';
 import { etracePorts } from '../../golden-model/etrace/ports.ts';
 import { REPO_ROOT } from '../../golden-model/common/paths.ts';
-import { caseSource } from '../etrace/case.ts';
-import { EtraceFrameStream } from '../etrace/frames.ts';
+import { caseSource } from './case.ts';
+import { EtraceFrameStream } from './frames.ts';
 
 /** Bytes of VCD per cycle, about (measured on this writer's output), to size the stimulus. */
 const BYTES_PER_CYCLE = 420;
