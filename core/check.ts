@@ -37,7 +37,7 @@ export interface CheckOutcome {
   readonly summary: string;
   /** The first divergence, several lines (cycle, expected and actual, decoded, the input around it). */
   readonly mismatch?: string;
-  /** The waveform cycle of the first divergence. */
+  /** The waveform cycle of the first divergence (absent for a byte of a capture, which has no cycles). */
   readonly mismatchCycle?: number;
 }
 

@@ -68,7 +68,7 @@ export const checkCommand: CommandDefinition<Options> = {
       process.stdout.write('PASS\n');
       return 0;
     }
-    process.stdout.write(`FAIL at cycle ${report.mismatchCycle ?? '?'}: ${report.mismatch}\n`);
+    process.stdout.write(`FAIL${report.mismatchCycle === undefined ? '' : ` at cycle ${report.mismatchCycle}`}: ${report.mismatch}\n`);
     return 1;
   },
 };

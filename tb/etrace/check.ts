@@ -124,7 +124,6 @@ class EtraceCheckSession implements CheckSession {
     const ended = this.endCycle !== undefined;
     // A waveform that ends inside the session shows the first bytes of the model's stream.
     const compared: EncodeResult = ended || actual.length > expected.bytes.length ? expected : { ...expected, bytes: expected.bytes.subarray(0, actual.length) };
-    const where = this.o.capture ? 'capture' : 'waveform';
     const summary =
       `${this.cycles} cycles, ${this.records} records, ${this.holds} held, ${Math.min(actual.length, compared.bytes.length)} bytes compared` +
       (ended ? `, session ended at cycle ${this.endCycle}` : `; the session did not end in the waveform: the model's last ${expected.bytes.length - compared.bytes.length} bytes were not compared`);
@@ -135,9 +134,10 @@ class EtraceCheckSession implements CheckSession {
       const m = this.o.detail ? compareStreams(this.c, compared, actual, this.kept) : undefined;
       let offset = 0;
       while (offset < Math.min(n, actual.length) && compared.bytes[offset] === actual[offset]) offset++;
-      const cycle = this.actual.cycleOf(offset);
-      const head = `first divergence at byte ${offset}, ${where} cycle ${cycle}${this.o.capture ? ' (the capture byte\'s cycle is unknown: the last cycle)' : ''}`;
-      return { pass: false, summary, mismatch: m ? `${head}\n${m.text}` : head, mismatchCycle: cycle };
+      // A capture has no cycles: the divergence is where it is in the file.
+      const cycle = this.o.capture ? undefined : this.actual.cycleOf(offset);
+      const head = cycle === undefined ? `first divergence at byte ${offset} of the capture` : `first divergence at byte ${offset}, waveform cycle ${cycle}`;
+      return { pass: false, summary, mismatch: m ? `${head}\n${m.text}` : head, ...(cycle === undefined ? {} : { mismatchCycle: cycle }) };
     }
     if (ended && this.c.options.stallEnable && this.holds !== expected.stallCycles) {
       return { pass: false, summary, mismatch: `the waveform held the hart (stall_o) ${this.holds} cycles, the model stalled ${expected.stallCycles}`, mismatchCycle: this.endCycle! };

@@ -150,7 +150,6 @@ class NtraceCheckSession implements CheckSession {
     const actual = this.actual.view();
     const n = Math.min(expected.bytes.length, Math.max(actual.length, this.o.capture ? expected.bytes.length : sentByEnd));
     const compared = { bytes: expected.bytes.subarray(0, n), messages: expected.messages };
-    const where = this.o.capture ? 'capture' : 'waveform';
     const summary =
       `${this.cycles} cycles, ${this.records} records, ${this.holds} held, ${Math.min(n, actual.length)} bytes compared, ${this.apb} APB accesses compared` +
       (n < expected.bytes.length ? `; the model's last ${expected.bytes.length - n} bytes were still in the encoder when the waveform ended` : '');
@@ -159,8 +158,10 @@ class NtraceCheckSession implements CheckSession {
     if (bytes !== undefined) {
       let offset = 0;
       while (offset < Math.min(n, actual.length) && compared.bytes[offset] === actual[offset]) offset++;
-      const cycle = this.actual.cycleOf(offset);
-      return { pass: false, summary, mismatch: `first divergence at byte ${offset}, ${where} cycle ${cycle}\n${bytes}`, mismatchCycle: cycle };
+      // A capture has no cycles: the divergence is where it is in the file.
+      const cycle = this.o.capture ? undefined : this.actual.cycleOf(offset);
+      const head = cycle === undefined ? `first divergence at byte ${offset} of the capture` : `first divergence at byte ${offset}, waveform cycle ${cycle}`;
+      return { pass: false, summary, mismatch: `${head}\n${bytes}`, ...(cycle === undefined ? {} : { mismatchCycle: cycle }) };
     }
     if (this.holds !== expected.stallCycles + this.groupHolds) {
       return { pass: false, summary, mismatch: `the waveform held the hart (stall_o) ${this.holds} cycles, the model stalled ${expected.stallCycles} (+ ${this.groupHolds} for the cycles' further groups)`, mismatchCycle: this.cycles - 1 };

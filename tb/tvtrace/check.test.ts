@@ -5,12 +5,13 @@
  * block's top and stays out of the map). The golden figures come from the vectors testbench's own
  * PASS/FAIL line: its cycles and beats, and the cycle of the first wrong beat of a mutated RTL.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { resolveComponent } from '../../blocks/index.ts';
 import { runCheck } from '../check/run.ts';
+import { tvBytesWidth } from '../../generator/tvtrace/ports.ts';
 import { mutateTop, type Simulated, simulatedWaveform, type WaveDir, wrapperMap } from '../check/testing.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'rvtrace-tvtrace-check-'));
@@ -38,6 +39,33 @@ describe('rvtrace check: TV trace waveforms of the generated RTL through a renam
     const beats = Number(m![2]);
     expect(Number(s![2])).toBeGreaterThan((beats - 1) * outBytes(component));
     expect(Number(s![2])).toBeLessThanOrEqual(beats * outBytes(component));
+  }, 30 * 60_000);
+
+  it('--capture: the bytes the sink received with the record side of the waveform: PASS; a byte changed: FAIL at it', async () => {
+    const component = 'tvtrace-rv32imc';
+    const g = waveform('capture', component);
+    // What the sink of the passing run received: the beats the testbench compared ({tv_data_o,
+    // tv_bytes_o}), each the low tv_bytes_o bytes of tv_data_o.
+    const n = outBytes(component);
+    const bw = BigInt(tvBytesWidth(n));
+    const bytes: number[] = [];
+    for (const l of readFileSync(join(g.w.dir, 'tvtrace_rv32imc_tv_values.hex'), 'utf8').split('\n').filter((x) => /^[0-9a-f]+$/.test(x))) {
+      const v = BigInt(`0x${l}`);
+      const count = Number(v & ((1n << bw) - 1n));
+      for (let i = 0; i < count; i++) bytes.push(Number((v >> (bw + BigInt(8 * i))) & 0xffn));
+    }
+    const map = join(g.w.dir, 'record-map.json');
+    writeFileSync(map, wrapperMap(g.w, (p) => p !== 'stall_o' && !p.startsWith('tv_')));
+    const run = (capture: Uint8Array) => runCheck(resolveComponent(component, [], { command: 'check' }), { vcd: g.vcd, map, capture });
+    const r = await run(Uint8Array.from(bytes));
+    expect(r.mismatch ?? '', r.summary).toBe('');
+    expect(r.summary).toMatch(new RegExp(`, ${bytes.length} bytes compared$`));
+    const bad = Uint8Array.from(bytes);
+    bad[500]! ^= 0x10;
+    const f = await run(bad);
+    expect(f.pass).toBe(false);
+    expect(f.mismatch).toMatch(/^first difference at byte 500 of the capture: model 0x[0-9a-f]{2}, capture 0x[0-9a-f]{2}\n/);
+    expect(f.mismatchCycle).toBeUndefined();
   }, 30 * 60_000);
 
   it('a mutated RTL (bit 0 of tv_data_o inverted in the 100th beat) fails at the cycle the testbench saw it', async () => {

@@ -53,7 +53,8 @@ class TvtraceCheckSession implements CheckSession {
   private records = 0;
   private cycles = 0;
   private readonly recent: { index: number; offset: number; record: TvRecord }[] = [];
-  private divergence: { cycle: number; text: string } | undefined;
+  /** The first divergence; no cycle for a byte of a capture. */
+  private divergence: { cycle?: number; text: string } | undefined;
 
   constructor(
     private readonly c: TvtraceRtlConfig,
@@ -112,8 +113,8 @@ class TvtraceCheckSession implements CheckSession {
     this.tail += bytes.length;
   }
 
-  /** One byte of the waveform (or capture) against the model's next byte. */
-  private compare(actual: number, cycle: number): void {
+  /** One byte of the waveform (in `cycle`) or of the capture (no cycle) against the model's next byte. */
+  private compare(actual: number, cycle?: number): void {
     const at = this.offset + this.head;
     if (this.head < this.tail && this.expected[this.head] === actual) {
       this.head++;
@@ -123,20 +124,21 @@ class TvtraceCheckSession implements CheckSession {
     const model = this.expected.subarray(this.head, Math.min(this.tail, this.head + 16));
     const made = this.recent.filter((x) => x.offset <= at).pop();
     const lines = [
-      `first difference at byte ${at}, cycle ${cycle}: model ${this.head < this.tail ? `0x${this.expected[this.head]!.toString(16).padStart(2, '0')}` : 'none (the records taken so far make no more bytes)'}, ${this.o.capture ? 'capture' : 'waveform'} 0x${actual.toString(16).padStart(2, '0')}`,
+      `first difference at byte ${at}${cycle === undefined ? ' of the capture' : `, cycle ${cycle}`}: model ${this.head < this.tail ? `0x${this.expected[this.head]!.toString(16).padStart(2, '0')}` : 'none (the records taken so far make no more bytes)'}, ${this.o.capture ? 'capture' : 'waveform'} 0x${actual.toString(16).padStart(2, '0')}`,
       `  model bytes from ${at}: ${hex(model)}`,
       ...(made ? [`  the model's byte belongs to record ${made.index} (its bytes start at ${made.offset}): ${describe(made.record, made.index)}`] : []),
       '  the last records taken:',
       ...this.recent.map((x) => `    record ${x.index} at byte ${x.offset}: ${describe(x.record, x.index)}`),
     ];
-    this.divergence = { cycle, text: lines.join('\n') };
+    this.divergence = { ...(cycle === undefined ? {} : { cycle }), text: lines.join('\n') };
   }
 
   finish(): CheckOutcome {
-    if (this.o.capture && !this.divergence) for (const b of this.o.capture) if (!this.divergence) this.compare(b, this.cycles - 1);
+    if (this.o.capture && !this.divergence) for (const b of this.o.capture) if (!this.divergence) this.compare(b);
     const unseen = this.tail - this.head;
     const summary = `${this.cycles} cycles, ${this.records} records, ${this.compared} bytes compared${unseen > 0 && !this.divergence ? `; the model's last ${unseen} bytes were not in the ${this.o.capture ? 'capture' : 'waveform'} (still in the FIFO when it ended)` : ''}`;
-    if (this.divergence) return { pass: false, summary, mismatch: this.divergence.text, mismatchCycle: this.divergence.cycle };
+    const d = this.divergence;
+    if (d) return { pass: false, summary, mismatch: d.text, ...(d.cycle === undefined ? {} : { mismatchCycle: d.cycle }) };
     return { pass: true, summary };
   }
 }
