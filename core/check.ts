@@ -39,6 +39,12 @@ export interface CheckOutcome {
   readonly mismatch?: string;
   /** The waveform cycle of the first divergence (absent for a byte of a capture, which has no cycles). */
   readonly mismatchCycle?: number;
+  /**
+   * The block needs the waveform read again with what this pass found (E-Trace: the data accesses,
+   * which its model takes before the first record); `start` gets it as `prior`. The outcome of a
+   * pass that asks is not a verdict.
+   */
+  readonly again?: unknown;
 }
 
 /** One run of the check over one waveform. */
@@ -61,5 +67,5 @@ export interface BlockCheck<C = unknown> {
    * it after a first pass without it found a divergence, so that a passing check holds nothing
    * that grows with the waveform).
    */
-  start(config: C, mapped: readonly string[], options: CheckOptions & { readonly detail: boolean }): CheckSession;
+  start(config: C, mapped: readonly string[], options: CheckOptions & { readonly detail: boolean; readonly prior?: unknown }): CheckSession;
 }

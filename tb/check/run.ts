@@ -5,7 +5,9 @@
  *
  * A first pass keeps nothing that grows with the waveform but the two byte streams (or nothing,
  * for blocks compared cycle by cycle); when it finds a divergence, the waveform is read again with
- * the details a report needs (the model's packets, the rebuilt input).
+ * the details a report needs (the model's packets, the rebuilt input). A block whose model needs
+ * something from the whole waveform before it starts (E-Trace's data accesses) asks for one more
+ * pass first (`CheckOutcome.again`).
  */
 import { spawn } from 'node:child_process';
 import { createReadStream, existsSync, statSync } from 'node:fs';
@@ -59,11 +61,11 @@ function openWaveform(input: CheckInput): { stream: Readable; file: string; done
 }
 
 /** One pass over the waveform. */
-async function pass(check: BlockCheck, r: ResolvedComponent, input: CheckInput, map: SignalMap, detail: boolean): Promise<CheckReport> {
+async function pass(check: BlockCheck, r: ResolvedComponent, input: CheckInput, map: SignalMap, detail: boolean, prior: unknown): Promise<CheckReport> {
   const mapped = [...map.ports.keys()];
   const take = check.ports(r.config, optionsOf(input));
   const width = new Map(take.ports.map((p) => [p.name, p.width]));
-  const session = check.start(r.config, mapped, { ...optionsOf(input), detail });
+  const session = check.start(r.config, mapped, { ...optionsOf(input), detail, ...(prior === undefined ? {} : { prior }) });
   const { stream, file, done } = openWaveform(input);
   let waveform: VcdSummary;
   try {
@@ -101,8 +103,14 @@ export async function runCheck(r: ResolvedComponent, input: CheckInput): Promise
   checkWaveformFile(input);
   const map = readSignalMap(input.map);
   checkMapPorts(map, check.ports(r.config, optionsOf(input)), input.map, r.block.topModule);
-  const first = await pass(check, r, input, map, false);
+  let prior: unknown;
+  let first = await pass(check, r, input, map, false, prior);
+  // A block that needs what a whole pass finds before its model starts reads the waveform again.
+  if (first.again !== undefined) {
+    prior = first.again;
+    first = await pass(check, r, input, map, false, prior);
+  }
   if (first.pass) return first;
-  const second = await pass(check, r, input, map, true);
+  const second = await pass(check, r, input, map, true, prior);
   return second.pass ? first : second;
 }

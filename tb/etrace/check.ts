@@ -20,6 +20,9 @@
  *   ends the session as the model's finish() does; the cycle of its access phase is no record,
  *   and the hart is not read after it. Any other APB write is an error: run-time reprogramming is
  *   not modelled yet. APB reads are not compared.
+ * - Data trace: the cycle's access (dretire_i) and split-load response belong to its record. The
+ *   model takes the stream's accesses before the first record, so a waveform with any is read
+ *   twice: the first pass collects them (memory grows with the accesses), the second compares.
  * - A waveform that ends inside the session: the bytes it shows must be the first bytes of the
  *   model's stream (the rest was still in the encoder).
  * - With a capture (`--capture`): the bytes come from the file; tx_ready_i, when the map names it,
@@ -31,6 +34,7 @@ import type { EtraceConfig } from '../../golden-model/etrace/config.ts';
 import { type EncodeResult, StreamEncoder } from '../../golden-model/etrace/output.ts';
 import { etracePorts } from '../../golden-model/etrace/ports.ts';
 import type { RetirementRecord } from '../../golden-model/hart/records.ts';
+import type { DataTrace } from '../../golden-model/hart/data-records.ts';
 import { LaggedFeed } from '../check/lagged-feed.ts';
 import { ByteLog } from '../check/logs.ts';
 import { compareStreams } from './cosim.ts';
@@ -63,17 +67,23 @@ class EtraceCheckSession implements CheckSession {
   private cycles = 0;
   private endCycle: number | undefined;
   private readonly build: (v: readonly bigint[], out: RetirementRecord[]) => void;
+  /** Records rebuilt so far (the index of the next one). */
+  private rebuilt = 0;
+  /** Data trace: the accesses and split-load responses of the waveform, collected for a second pass. */
+  private readonly found: DataTrace = { accesses: [], responses: [] };
+  private readonly data: ((v: readonly bigint[], at: number) => void) | undefined;
   private readonly idx: Record<string, number>;
 
   constructor(
     private readonly c: EtraceConfig,
     mapped: readonly string[],
-    private readonly o: CheckOptions & { readonly detail: boolean },
+    private readonly o: CheckOptions & { readonly detail: boolean; readonly prior?: unknown },
   ) {
     const index = new Map(mapped.map((p, i) => [p, i]));
     this.at = (port) => index.get(port) ?? -1;
     this.idx = Object.fromEntries(['tx_data_o', 'tx_valid_o', 'tx_ready_i', 'stall_o', 'dretire_i', 'pready_o', ...APB_INPUTS].map((p) => [p, this.at(p)]));
     this.build = recordBuilder(c, this.at);
+    this.data = c.params.dataTrace ? dataReader(this.at, this.found) : undefined;
     this.feed = new LaggedFeed<RetirementRecord>(
       (record) => {
         this.model.push(record);
@@ -83,7 +93,9 @@ class EtraceCheckSession implements CheckSession {
       READY_OFFSET,
       this.idx['tx_ready_i']! >= 0,
     );
-    this.model = new StreamEncoder(c, { keepPackets: o.detail, ready: this.feed.ready });
+    // The model takes the stream's data accesses before the first record: from a pass before this one.
+    const prior = o.prior as DataTrace | undefined;
+    this.model = new StreamEncoder(c, { keepPackets: o.detail, ready: this.feed.ready, ...(prior ? { data: prior } : {}) });
     this.actual = o.capture ? logOf(o.capture) : new ByteLog();
   }
 
@@ -110,15 +122,19 @@ class EtraceCheckSession implements CheckSession {
       this.holds++;
       return;
     }
-    if (bit(i['dretire_i']!)) throw new RvError('bad-value', `cycle ${t}: a data access (dretire_i 1): the check does not model data trace yet`);
     this.scratch.length = 0;
     this.build(v, this.scratch);
+    this.data?.(v, this.rebuilt);
+    this.rebuilt += this.scratch.length;
     for (const record of this.scratch) this.feed.add(record, t);
     this.feed.advance(t);
   }
 
   finish(): CheckOutcome {
     this.feed.end();
+    if (this.o.prior === undefined && this.found.accesses.length + this.found.responses.length > 0) {
+      return { pass: false, summary: `${this.found.accesses.length} data accesses: the waveform is read again with them`, again: this.found };
+    }
     const expected = this.model.finish();
     const actual = this.actual.view();
     const ended = this.endCycle !== undefined;
@@ -144,6 +160,22 @@ class EtraceCheckSession implements CheckSession {
     }
     return { pass: true, summary };
   }
+}
+
+/**
+ * The data access of a cycle (dretire_i) and its split-load response (lresp_i not 0), for the
+ * cycle's record `at` (the inverse of frames.ts's data setter; the data path is single retirement).
+ */
+function dataReader(at: (port: string) => number, into: DataTrace): (v: readonly bigint[], record: number) => void {
+  const k = (p: string): number => at(p);
+  const [dretire, dtype, daddr, dsize, data, lsbs, lrid, lresp, lid, ldata] = ['dretire_i', 'dtype_i', 'daddr_i', 'dsize_i', 'data_i', 'iaddr_lsbs_i', 'lrid_i', 'lresp_i', 'lid_i', 'ldata_i'].map(k) as number[];
+  const num = (v: readonly bigint[], i: number): number => (i >= 0 ? Number(v[i]!) : 0);
+  return (v, record) => {
+    if (num(v, dretire!) === 1) {
+      into.accesses.push({ at: record, dtype: num(v, dtype!), daddr: v[daddr!]!, dsize: num(v, dsize!), data: v[data!]!, lrid: num(v, lrid!), iaddrLsbs: num(v, lsbs!), dblock: 0 });
+    }
+    if (num(v, lresp!) !== 0) into.responses.push({ at: record, lid: num(v, lid!), lresp: num(v, lresp!), ldata: v[ldata!]! });
+  };
 }
 
 /** The capture's bytes as a log without cycles (the sink's file has none). */
