@@ -76,10 +76,15 @@ describe('rvtrace check: E-Trace waveforms of the generated RTL through a renami
     expect(r.summary).toMatch(new RegExp(`^${tb.cycles} cycles, \\d+ records, 0 held, ${tb.responses} bytes compared, session ended`));
   }, 30 * 60_000);
 
-  it.each(['etrace-data', 'etrace-rv64-full'])('%s (Verilator, back-pressure 0.3): data trace, PASS, the waveform read a second time with its data accesses', async (component) => {
-    const g = waveform(component, component, [], 0.3, 'verilator');
+  it.each([
+    ['etrace-data', []],
+    // Split loads: the responses arrive in later cycles, on lresp_i, lid_i and ldata_i.
+    ['etrace-data', ['data_split_p=1']],
+    ['etrace-rv64-full', []],
+  ] as const)('%s %j (Verilator, back-pressure 0.3): data trace, PASS, the waveform read a second time with its data accesses', async (component, sets) => {
+    const g = waveform(`${component}-${sets.length}`, component, [...sets], 0.3, 'verilator');
     const tb = passLine(g.verdict);
-    const r = await check(component, [], { vcd: g.vcd, map: g.map });
+    const r = await check(component, [...sets], { vcd: g.vcd, map: g.map });
     expect(r.mismatch ?? '', r.summary).toBe('');
     expect(r.summary).toMatch(new RegExp(`^${tb.cycles} cycles, \\d+ records, 0 held, ${tb.responses} bytes compared, session ended`));
   }, 30 * 60_000);
