@@ -81,9 +81,10 @@ class EtraceCheckSession implements CheckSession {
   ) {
     const index = new Map(mapped.map((p, i) => [p, i]));
     this.at = (port) => index.get(port) ?? -1;
-    this.idx = Object.fromEntries(['tx_data_o', 'tx_valid_o', 'tx_ready_i', 'stall_o', 'dretire_i', 'pready_o', ...APB_INPUTS].map((p) => [p, this.at(p)]));
+    this.idx = Object.fromEntries(['tx_data_o', 'tx_valid_o', 'tx_ready_i', 'stall_o', 'pready_o', ...APB_INPUTS].map((p) => [p, this.at(p)]));
     this.build = recordBuilder(c, this.at);
-    this.data = c.params.dataTrace ? dataReader(this.at, this.found) : undefined;
+    // Collected by the first pass only: the second has them.
+    this.data = c.params.dataTrace && o.prior === undefined ? dataReader(this.at, this.found) : undefined;
     this.feed = new LaggedFeed<RetirementRecord>(
       (record) => {
         this.model.push(record);
@@ -144,12 +145,10 @@ class EtraceCheckSession implements CheckSession {
       `${this.cycles} cycles, ${this.records} records, ${this.holds} held, ${Math.min(actual.length, compared.bytes.length)} bytes compared` +
       (ended ? `, session ended at cycle ${this.endCycle}` : `; the session did not end in the waveform: the model's last ${expected.bytes.length - compared.bytes.length} bytes were not compared`);
     const n = compared.bytes.length;
-    let same = n === actual.length;
-    for (let k = 0; same && k < n; k++) same = compared.bytes[k] === actual[k];
-    if (!same) {
+    let offset = 0;
+    while (offset < Math.min(n, actual.length) && compared.bytes[offset] === actual[offset]) offset++;
+    if (offset < n || offset < actual.length) {
       const m = this.o.detail ? compareStreams(this.c, compared, actual, this.kept) : undefined;
-      let offset = 0;
-      while (offset < Math.min(n, actual.length) && compared.bytes[offset] === actual[offset]) offset++;
       // A capture has no cycles: the divergence is where it is in the file.
       const cycle = this.o.capture ? undefined : this.actual.cycleOf(offset);
       const head = cycle === undefined ? `first divergence at byte ${offset} of the capture` : `first divergence at byte ${offset}, waveform cycle ${cycle}`;
