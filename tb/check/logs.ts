@@ -10,6 +10,13 @@ export class ByteLog {
   cycles = new Float64Array(1 << 12);
   length = 0;
 
+  /** The bytes of a capture file: the sink's file has no cycles (all 0). */
+  static of(bytes: Uint8Array): ByteLog {
+    const log = new ByteLog();
+    for (const b of bytes) log.push(b, 0);
+    return log;
+  }
+
   push(byte: number, cycle: number): void {
     if (this.length === this.bytes.length) {
       const bytes = new Uint8Array(this.length * 2);

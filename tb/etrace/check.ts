@@ -97,7 +97,7 @@ class EtraceCheckSession implements CheckSession {
     // The model takes the stream's data accesses before the first record: from a pass before this one.
     const prior = o.prior as DataTrace | undefined;
     this.model = new StreamEncoder(c, { keepPackets: o.detail, ready: this.feed.ready, ...(prior ? { data: prior } : {}) });
-    this.actual = o.capture ? logOf(o.capture) : new ByteLog();
+    this.actual = o.capture ? ByteLog.of(o.capture) : new ByteLog();
   }
 
   cycle(t: number, v: readonly bigint[]): void {
@@ -175,13 +175,6 @@ function dataReader(at: (port: string) => number, into: DataTrace): (v: readonly
     }
     if (num(v, lresp!) !== 0) into.responses.push({ at: record, lid: num(v, lid!), lresp: num(v, lresp!), ldata: v[ldata!]! });
   };
-}
-
-/** The capture's bytes as a log without cycles (the sink's file has none). */
-function logOf(bytes: Uint8Array): ByteLog {
-  const log = new ByteLog();
-  for (const b of bytes) log.push(b, 0);
-  return log;
 }
 
 /**

@@ -70,8 +70,7 @@ class NtraceCheckSession implements CheckSession {
       this.k['mseo_ready_i']! >= 0,
     );
     this.model = new NtraceStreamEncoder(c, { ready: this.feed.ready, messages: o.detail });
-    this.actual = new ByteLog();
-    if (o.capture) for (const b of o.capture) this.actual.push(b, 0);
+    this.actual = o.capture ? ByteLog.of(o.capture) : new ByteLog();
   }
 
   private bit(v: readonly bigint[], port: string): boolean {
