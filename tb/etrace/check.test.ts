@@ -42,10 +42,12 @@ function passLine(verdict: string): { cycles: number; held: number; responses: n
 }
 
 describe('rvtrace check: E-Trace waveforms of the generated RTL through a renaming wrapper', () => {
-  let good: Written;
+  // The Icarus waveform of etrace, written once for the tests that read it (each may run alone).
+  let icarus: Written | undefined;
+  const goodWaveform = (): Written => (icarus ??= waveform('icarus', 'etrace', [], 0.25, 'icarus'));
 
   it('Icarus waveform (back-pressure 0.25): PASS, every byte of the run compared', async () => {
-    good = waveform('icarus', 'etrace', [], 0.25, 'icarus');
+    const good = goodWaveform();
     const tb = passLine(good.verdict);
     const r = await check('etrace', [], { vcd: good.vcd, map: good.map });
     expect(r.mismatch ?? '', r.summary).toBe('');
@@ -123,6 +125,7 @@ describe('rvtrace check: E-Trace waveforms of the generated RTL through a renami
   }, 120_000);
 
   it('--capture: the bytes the sink received and the hart side of the waveform (with tx_ready_i): PASS; a byte changed: FAIL at it', async () => {
+    const good = goodWaveform();
     const name = 'etrace';
     const bytes = expectedBytes(good.w, name);
     const hartMap = join(good.w.dir, 'hart-map.json');
@@ -147,6 +150,7 @@ describe('rvtrace check: E-Trace waveforms of the generated RTL through a renami
   }, 120_000);
 
   it('FST: the same waveform converted by vcd2fst and read through fst2vcd passes', async () => {
+    const good = goodWaveform();
     const fst = join(good.w.dir, 'wave.fst');
     const c = spawnSync('vcd2fst', [good.vcd, fst], { encoding: 'utf8' });
     expect(c.status, c.stderr).toBe(0);
@@ -156,6 +160,7 @@ describe('rvtrace check: E-Trace waveforms of the generated RTL through a renami
   }, 120_000);
 
   it('a map naming a signal that is not in the VCD: one line naming it and the file, status 2', () => {
+    const good = goodWaveform();
     const bad = join(good.w.dir, 'bad-map.json');
     writeFileSync(bad, readFileSync(good.map, 'utf8').replace('u_trace_wrap.hart_iaddr"', 'u_trace_wrap.hart_iaddress"'));
     const cli = spawnSync(process.execPath, [join(import.meta.dirname, '..', '..', 'bin', 'rvtrace.js'), 'check', '-c', 'etrace', '--vcd', good.vcd, '--map', bad], { encoding: 'utf8' });
