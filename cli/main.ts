@@ -24,6 +24,7 @@ import { stimulusCommand } from './commands/stimulus.ts';
 import { traceElfCommand } from './commands/trace-elf.ts';
 import { tvCheckCommand } from './commands/tv-check.ts';
 import { vectorsCommand } from './commands/vectors.ts';
+import { checkCommand } from './commands/check.ts';
 import { collectSet, describeSettings, resolveSettings } from '../golden-model/common/settings.ts';
 import { BLOCKS, resolveComponent, shippedOf } from '../blocks/index.ts';
 import type { CommandDefinition } from '../core/block.ts';
@@ -48,6 +49,7 @@ const COMMANDS: CommandDefinition<never>[] = [
   tvCheckCommand as CommandDefinition<never>,
   componentsCommand as CommandDefinition<never>,
   vectorsCommand as CommandDefinition<never>,
+  checkCommand as CommandDefinition<never>,
   ...BLOCKS.flatMap((b) => b.commands ?? []),
 ];
 

@@ -184,6 +184,8 @@ export interface Block<C = unknown> {
 
   /** The frames and the model's expected responses of a case, for `rvtrace vectors` (core/vectors.ts); absent: the block has none. */
   vectors?(r: ResolvedComponent<C>, spec: CaseSpec): import('./vectors.ts').VectorCase;
+  /** The check of a waveform of the user's own simulation, for `rvtrace check` (core/check.ts); absent: the block has none. */
+  readonly check?: import('./check.ts').BlockCheck<C>;
   /** The block's functional coverage model (core/coverage.ts); cosim, regress and fuzz collect it. */
   readonly coverage?: CoverageModel<C>;
 }

@@ -30,6 +30,7 @@ declare -A TOOLS=(
   [iverilog]=iverilog
   [xmllint]=libxml2-utils
   [ccache]=ccache
+  [fst2vcd]=gtkwave
   [riscv64-unknown-elf-gcc]=gcc-riscv64-unknown-elf
   [qemu-system-riscv64]=qemu-system-misc
 )

@@ -13,6 +13,7 @@ import { ctrCaseModel, runCtrCase } from './case.ts';
 import { ctrCoverage } from './coverage.ts';
 import { ctrDumpCommand } from './dump-command.ts';
 import { ctrVectors } from './vectors.ts';
+import { ctrCheck } from './check.ts';
 
 const rate = (rng: Rng, max: number): number => Number((rng.float() * max).toFixed(5));
 
@@ -55,4 +56,5 @@ export const block: Block<CtrBlockConfig> = {
   commands: [ctrDumpCommand],
   coverage: ctrCoverage,
   vectors: ctrVectors,
+  check: ctrCheck,
 };

@@ -147,7 +147,7 @@ export interface CtrCosimResult {
   readonly mismatch?: CtrMismatch;
 }
 
-interface Expected {
+export interface Expected {
   step: number;
   response: CtrCsrResponse;
 }
@@ -229,7 +229,7 @@ function describeResponse(c: CtrConfig, r: CtrCsrResponse | undefined): string {
 }
 
 /** The mismatch report: the access, both responses, the model's state then, the accesses and records before it. */
-function explain(c: CtrConfig, steps: readonly CtrStep[], e: Expected, rtl: CtrCsrResponse | undefined): string {
+export function explain(c: CtrConfig, steps: readonly CtrStep[], e: Expected, rtl: CtrCsrResponse | undefined): string {
   const at = e.step;
   const s = steps[at];
   const lines = [`first difference at cycle ${at}: ${s?.csr ? describeAccess(c, s) : 'no access in this cycle'}`];

@@ -15,6 +15,7 @@ import { etraceCodec } from './codec.ts';
 import { cosimEtrace } from './cosim.ts';
 import { etraceCoverage } from './coverage.ts';
 import { etraceVectors } from './vectors.ts';
+import { etraceCheck } from './check.ts';
 
 export const block: Block<EtraceConfig> = {
   name: 'etrace',
@@ -90,4 +91,5 @@ export const block: Block<EtraceConfig> = {
   codec: etraceCodec,
   coverage: etraceCoverage,
   vectors: etraceVectors,
+  check: etraceCheck,
 };

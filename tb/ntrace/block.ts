@@ -15,6 +15,7 @@ import { ntraceLintWaivers, renderNtraceRtl } from '../../generator/ntrace/rtl.t
 import { ntraceCaseModel, runNtraceCase } from './case.ts';
 import { ntraceCodec } from './codec.ts';
 import { ntraceVectors } from './vectors.ts';
+import { ntraceCheck } from './check.ts';
 
 export const block: Block<NtraceConfig> = {
   name: 'ntrace',
@@ -80,4 +81,5 @@ export const block: Block<NtraceConfig> = {
   codec: ntraceCodec,
   coverage: ntraceCoverage,
   vectors: ntraceVectors,
+  check: ntraceCheck,
 };

@@ -14,6 +14,7 @@ import { pmuCaseModel, runPmuCase } from './case.ts';
 import { sbiPmuCommand } from './sbi-command.ts';
 import { pmuStatCommand } from './stat-command.ts';
 import { pmuVectors } from './vectors.ts';
+import { pmuCheck } from './check.ts';
 
 const rate = (rng: Rng, max: number): number => Number((rng.float() * max).toFixed(5));
 
@@ -61,4 +62,5 @@ export const block: Block<PmuBlockConfig> = {
   commands: [sbiPmuCommand, pmuStatCommand],
   coverage: pmuCoverage,
   vectors: pmuVectors,
+  check: pmuCheck,
 };

@@ -153,7 +153,7 @@ export async function cosimPmu(verilated: BuiltModel, c: PmuConfig, rtl: PmuRtlP
   return first === undefined ? result : { ...result, mismatch: first };
 }
 
-function describeAccess(c: PmuConfig, s: PmuCycleInput | undefined): string {
+export function describeAccess(c: PmuConfig, s: PmuCycleInput | undefined): string {
   const a = s?.csr;
   if (a === undefined) return 'no access in this cycle';
   const mode = `${['U', 'S', '?', 'M', 'D'][a.priv] ?? a.priv}${a.v ? ' (V=1)' : ''}`;
@@ -164,7 +164,7 @@ function describeAccess(c: PmuConfig, s: PmuCycleInput | undefined): string {
   return `CSR 0x${(a.address & 0xfff).toString(16).padStart(3, '0')} (${name}) ${what} from ${mode}`;
 }
 
-function describeResponse(c: PmuConfig, r: PmuCsrResponse | undefined): string {
+export function describeResponse(c: PmuConfig, r: PmuCsrResponse | undefined): string {
   if (r === undefined) return '(no response)';
   return `rdata ${hex(r.rdata, c.xlen)}, illegal ${r.illegalInstruction ? 1 : 0}, virtual ${r.virtualInstruction ? 1 : 0}`;
 }

@@ -13,6 +13,7 @@ import { renderTvtraceRtl, tvtraceLintWaivers } from '../../generator/tvtrace/rt
 import { runTvtraceCase, tvtraceCaseModel } from './case.ts';
 import { tvtraceCodec } from './codec.ts';
 import { tvtraceVectors } from './vectors.ts';
+import { tvtraceCheck } from './check.ts';
 
 const rate = (rng: Rng, max: number): number => Number((rng.float() * max).toFixed(5));
 
@@ -70,4 +71,5 @@ export const block: Block<TvtraceRtlConfig> = {
   codec: tvtraceCodec,
   coverage: tvtraceCoverage,
   vectors: tvtraceVectors,
+  check: tvtraceCheck,
 };

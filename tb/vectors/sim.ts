@@ -48,11 +48,13 @@ export function runIcarus(dir: string, module: string, filelist: string, timeout
   }
 }
 
-/** `verilator --binary --top-module <module> -f <filelist>` (build cached by source), then the binary, from the directory. */
-export function runVerilator(dir: string, module: string, filelist: string, timeoutMs = 60_000): SimRun {
+/** `verilator --binary [flags] --top-module <module> -f <filelist>` (build cached by source and flags), then the binary, from the directory. */
+export function runVerilator(dir: string, module: string, filelist: string, timeoutMs = 60_000, flags: readonly string[] = []): SimRun {
   const files = filelistFiles(dir, filelist);
   const h = createHash('sha256');
   for (const f of [filelist, ...files]) h.update(f).update('\0').update(readFileSync(join(dir, f))).update('\0');
+  // Extra flags (rvtrace check's tests add --trace) are a build of their own.
+  if (flags.length > 0) h.update(flags.join('\0'));
   const root = join(process.env['RVTRACE_CACHE'] ?? join(REPO_ROOT, '.cache'), 'vectors');
   const obj = join(root, h.digest('hex').slice(0, 24));
   const binary = join(obj, `V${module}`);
@@ -63,7 +65,7 @@ export function runVerilator(dir: string, module: string, filelist: string, time
     // -O0: the runs are short; the C++ compile is most of the time.
     const b = run(
       'verilator',
-      ['--binary', '-j', '2', '--top-module', module, '-f', filelist, '-Mdir', tmp, '-MAKEFLAGS', 'OPT_FAST=-O0 OPT_SLOW=-O0 OPT_GLOBAL=-O0'],
+      ['--binary', '-j', '2', ...flags, '--top-module', module, '-f', filelist, '-Mdir', tmp, '-MAKEFLAGS', 'OPT_FAST=-O0 OPT_SLOW=-O0 OPT_GLOBAL=-O0'],
       dir,
       30 * 60_000,
       { ...process.env, ...(spawnSync('sh', ['-c', 'command -v ccache']).status === 0 ? { OBJCACHE: 'ccache' } : {}) },

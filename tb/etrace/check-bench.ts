@@ -1,0 +1,144 @@
+/**
+ * The memory bench of `rvtrace check`: writes a large VCD of an E-Trace run (the `etrace`
+ * component, seed 1, no back-pressure) with the map, then runs `rvtrace check` on it under
+ * `/usr/bin/time -v` and prints its peak resident memory and time. Usage:
+ *
+ *   npx tsx tb/etrace/check-bench.ts [MEGABYTES=1024] [DIR=a temporary folder, removed afterwards]
+ *
+ * The waveform is what a user's SoC simulation dumps: the hart interface of the frames of
+ * tb/etrace/frames.ts under `soc_tb.u_soc.u_trace` (one frame a cycle), the model's bytes on the tx
+ * handshake (one a cycle, as they come: check compares the bytes in order), and four 64-bit
+ * signals of the rest of the SoC that change every cycle (most of a real SoC's VCD is signals the
+ * map does not name). The records come from the stimulus generator in chunks: neither this
+ * writer nor the check holds the stream.
+ */
+import { spawnSync } from 'node:child_process';
+import { once } from 'node:events';
+import { createWriteStream, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { resolveComponent } from '../../blocks/index.ts';
+import type { EtraceConfig } from '../../golden-model/etrace/config.ts';
+import { StreamEncoder } from '../../golden-model/etrace/output.ts';
+import { etracePorts } from '../../golden-model/etrace/ports.ts';
+import { REPO_ROOT } from '../../golden-model/common/paths.ts';
+import { caseSource } from './case.ts';
+import { EtraceFrameStream } from './frames.ts';
+
+/** Bytes of VCD per cycle, about (measured on this writer's output), to size the stimulus. */
+const BYTES_PER_CYCLE = 420;
+
+async function main(): Promise<void> {
+  const megabytes = Number(process.argv[2] ?? 1024);
+  const given = process.argv[3];
+  const dir = given ?? mkdtempSync(join(tmpdir(), 'rvtrace-check-bench-'));
+  const vcd = join(dir, 'soc.vcd');
+  const map = join(dir, 'map.json');
+  const r = resolveComponent('etrace', [], { command: 'check' });
+  const c = r.config as EtraceConfig;
+  const count = Math.ceil((megabytes * 1e6) / BYTES_PER_CYCLE);
+  const spec = { component: 'etrace', sets: [], seed: 1, count, backpressure: 0 };
+  // The model's bytes first (a few MB), with the transport always ready as the waveform shows it.
+  const model = new StreamEncoder(c, { ready: () => true, keepPackets: false });
+  for (const chunk of caseSource(c, spec).source.chunks()) for (const rec of chunk) model.push(rec);
+  const bytes = model.finish().bytes;
+
+  const ins = etracePorts(c).filter((p) => p.direction === 'in' && p.name !== 'clk_i' && p.name !== 'rst_ni' && p.name !== 'tx_ready_i');
+  const ids = new Map(ins.map((p, i) => [p.name, idCode(200 + i)]));
+  const values = new Map<string, bigint>();
+  const scope = 'soc_tb.u_soc.u_trace';
+  const header = [
+    '$timescale 1ps $end',
+    '$scope module soc_tb $end',
+    '$var wire 1 ! clk $end',
+    '$var wire 1 " rst_n $end',
+    '$scope module u_soc $end',
+    ...[0, 1, 2, 3].map((k) => `$var wire 64 ${idCode(100 + k)} bus_counter_${k} [63:0] $end`),
+    '$scope module u_trace $end',
+    ...ins.map((p) => `$var wire ${p.width} ${ids.get(p.name)} ${p.name} ${p.width > 1 ? `[${p.width - 1}:0] ` : ''}$end`),
+    '$var wire 1 # tx_ready_i $end',
+    '$var wire 1 $ tx_valid_o $end',
+    '$var wire 8 % tx_data_o [7:0] $end',
+    '$upscope $end',
+    '$upscope $end',
+    '$upscope $end',
+    '$enddefinitions $end',
+    '#0',
+    '$dumpvars',
+    '0!',
+    '0"',
+    '1#',
+    '0$',
+    'b0 %',
+    ...ins.map((p) => `b0 ${ids.get(p.name)}`),
+    '$end',
+    '',
+  ].join('\n');
+  const out = createWriteStream(vcd);
+  let buffer = header;
+  const flush = async (force = false): Promise<void> => {
+    if (!force && buffer.length < 1 << 20) return;
+    if (!out.write(buffer)) await once(out, 'drain');
+    buffer = '';
+  };
+  let time = 0;
+  let cycle = 0;
+  let sent = 0;
+  /** One clock cycle: the inputs 1 ps after the falling edge, the rising edge at +5. */
+  const writeCycle = (): void => {
+    let s = `#${time + 1}\n`;
+    for (const [name, v] of values) s += `b${v.toString(2)} ${ids.get(name)}\n`;
+    values.clear();
+    for (let k = 0; k < 4; k++) s += `b${(BigInt(cycle) * 0x9e3779b97f4a7c15n + BigInt(k)).toString(2).slice(-64)} ${idCode(100 + k)}\n`;
+    if (sent < bytes.length) s += `1$\nb${bytes[sent++]!.toString(2)} %\n`;
+    else s += '0$\n';
+    s += `#${time + 5}\n1!\n#${time + 10}\n0!\n`;
+    buffer += s;
+    time += 10;
+    cycle++;
+  };
+  // Two reset cycles, then the frames.
+  buffer += '#5\n1!\n#10\n0!\n#15\n1!\n#20\n0!\n#21\n1"\n';
+  time = 20;
+  const frames = new EtraceFrameStream(c, 0, { setter: (port) => (v) => void values.set(port, BigInt(v)) }, () => {
+    writeCycle();
+  });
+  for (const chunk of caseSource(c, spec).source.chunks()) {
+    frames.push(chunk);
+    await flush();
+  }
+  frames.finish();
+  while (sent < bytes.length) writeCycle();
+  buffer += `#${time + 5}\n1!\n`;
+  await flush(true);
+  out.end();
+  await once(out, 'close');
+  const at = (port: string): string => `${scope}.${port}`;
+  const ports: Record<string, string> = Object.fromEntries([...ins.map((p) => [p.name, at(p.name)]), ...['tx_ready_i', 'tx_valid_o', 'tx_data_o'].map((p) => [p, at(p)])]);
+  writeFileSync(map, JSON.stringify({ clock: 'soc_tb.clk', reset: { signal: 'soc_tb.rst_n', active: 0 }, ports }, null, 2));
+  const size = statSync(vcd).size;
+  process.stdout.write(`wrote ${vcd}: ${(size / 1e6).toFixed(0)} MB, ${cycle} cycles, ${bytes.length} trace bytes\n`);
+
+  // A stale dist/ would be compiled inside the measured run: compile it first.
+  spawnSync(process.execPath, [join(REPO_ROOT, 'bin', 'rvtrace.js'), '--help'], { stdio: 'ignore' });
+  const t = spawnSync('/usr/bin/time', ['-v', process.execPath, join(REPO_ROOT, 'bin', 'rvtrace.js'), 'check', '-c', 'etrace', '--vcd', vcd, '--map', map], { encoding: 'utf8', maxBuffer: 1 << 24 });
+  process.stdout.write(t.stdout);
+  const rss = t.stderr.match(/Maximum resident set size \(kbytes\): (\d+)/)?.[1];
+  const wall = t.stderr.match(/Elapsed \(wall clock\) time \(h:mm:ss or m:ss\): (\S+)/)?.[1];
+  const cpu = ['User', 'System'].map((k) => Number(t.stderr.match(new RegExp(`${k} time \\(seconds\\): (\\S+)`))?.[1] ?? 0)).reduce((a, b) => a + b, 0);
+  process.stdout.write(`rvtrace check of ${(size / 1e6).toFixed(0)} MB: status ${t.status}, peak resident memory ${rss ? Math.round(Number(rss) / 1024) : '?'} MiB, ${wall} wall, ${cpu.toFixed(1)} s CPU (${(size / 1e6 / cpu).toFixed(1)} MB/s of CPU)\n`);
+  if (t.status !== 0) process.stdout.write(t.stderr.slice(-2000));
+  if (given === undefined) rmSync(dir, { recursive: true, force: true });
+}
+
+/** A VCD id code: printable characters from '!' (33) to '~' (126). */
+function idCode(n: number): string {
+  let s = '';
+  do {
+    s += String.fromCharCode(33 + (n % 94));
+    n = Math.floor(n / 94);
+  } while (n > 0);
+  return s;
+}
+
+await main();
