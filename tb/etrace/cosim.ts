@@ -5,7 +5,10 @@
  *
  * How the RTL is driven (the cycle alignment with the model's OutputFifo):
  * - Out of reset the encoder starts a trace session (the registers reset to the component's
- *   values) and sends the first support packet: the model's constructor.
+ *   values) and sends the first support packet: the model's constructor. A build of a hardware
+ *   configuration (etraceHardwareBuild: registers reset with the session off) is first programmed
+ *   with the case's options through APB writes (tb/etrace/frames.ts, the programming prologue),
+ *   and everything below happens that many cycles later.
  * - Record i is the frame of cycle i; the encoder registers it and decides in cycle i + 1, so
  *   model cycle c is RTL cycle c + 1 and the harness drives tx_ready_i of RTL cycle t with the
  *   model's ready(t - 1) (readyOffset 1; not ready before).
@@ -24,7 +27,8 @@ import { ProgramImage } from '../../golden-model/hart/image.ts';
 import { etracePorts, ETRACE_TOP_MODULE } from '../../golden-model/etrace/ports.ts';
 import type { RetirementRecord } from '../../golden-model/hart/records.ts';
 import type { DataTrace } from '../../golden-model/hart/data-records.ts';
-import { EtraceFrameStream, READY_OFFSET } from './frames.ts';
+import { EtraceFrameStream, programmedReadyOffset } from './frames.ts';
+import { optionWrites } from '../../golden-model/etrace/option-writes.ts';
 import type { HarnessSpec } from '../harness-spec.ts';
 import { type BuiltModel, buildModel } from '../build.ts';
 import { FrameWriter, runModel } from '../run.ts';
@@ -63,6 +67,19 @@ export function buildEtraceModel(c: EtraceConfig, rtlFiles: string[], log?: (lin
   return buildModel({ spec: etraceHarnessSpec(c), rtlFiles, fst }, log);
 }
 
+/** Builds of hardware configurations: cosimEtrace programs the case's options into them. */
+const hardwareBuilds = new WeakSet<BuiltModel>();
+
+/**
+ * Marks `model` as a build of a hardware configuration (tb/case.ts hardwareConfig: no session out
+ * of reset, every option off), so that cosimEtrace starts each run by programming the case's
+ * options through the register interface. Returns the model.
+ */
+export function etraceHardwareBuild(model: BuiltModel): BuiltModel {
+  hardwareBuilds.add(model);
+  return model;
+}
+
 export interface CosimOptions {
   /** Probability that the transport is not ready in a cycle (0: always ready). */
   backpressure?: number;
@@ -74,6 +91,12 @@ export interface CosimOptions {
    * by the model. Their `at` indexes count the records of the whole source.
    */
   data?: DataTrace;
+  /**
+   * Program the configuration's run-time options through the APB before the session (the build's
+   * registers must reset with the session off). Default: when the model was marked by
+   * etraceHardwareBuild.
+   */
+  program?: boolean;
 }
 
 export interface CosimResult {
@@ -147,6 +170,7 @@ export async function cosimEtrace(
   const data = opts.data ? { data: opts.data } : {};
   const model = new StreamEncoder(c, { ready, keepPackets: false, ...data });
   const spec = etraceHarnessSpec(c);
+  const program = (opts.program ?? hardwareBuilds.has(verilated)) ? optionWrites(c) : [];
   const tx = new ByteLog();
   const run = await runModel(
     verilated,
@@ -156,7 +180,7 @@ export async function cosimEtrace(
       const frames = new EtraceFrameStream(c, p, w, (chunk, first, end) => {
         emit(w);
         for (let i = first; i < end; i++) model.push(chunk[i]!);
-      }, opts.data);
+      }, opts.data, program);
       for (const chunk of source.chunks()) {
         frames.push(chunk);
         await drainResponses();
@@ -166,7 +190,7 @@ export async function cosimEtrace(
     {
       seed,
       readyChance: p,
-      readyOffset: READY_OFFSET,
+      readyOffset: programmedReadyOffset(program),
       // Capture 0 is tx (one byte of tx_data_o); the APB read captures are not used here.
       onCapture: (index, cycle, data, offset) => {
         if (index === 0) tx.push(data[offset]!, cycle);
