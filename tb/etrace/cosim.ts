@@ -27,7 +27,7 @@ import { ProgramImage } from '../../golden-model/hart/image.ts';
 import { etracePorts, ETRACE_TOP_MODULE } from '../../golden-model/etrace/ports.ts';
 import type { RetirementRecord } from '../../golden-model/hart/records.ts';
 import type { DataTrace } from '../../golden-model/hart/data-records.ts';
-import { EtraceFrameStream, programmedReadyOffset } from './frames.ts';
+import { EtraceFrameStream, programmedReadyOffset, PROLOGUE_RECORD } from './frames.ts';
 import { optionWrites } from '../../golden-model/etrace/option-writes.ts';
 import type { HarnessSpec } from '../harness-spec.ts';
 import { type BuiltModel, buildModel } from '../build.ts';
@@ -163,14 +163,19 @@ export async function cosimEtrace(
   const p = opts.backpressure ?? 0;
   const seed = opts.seed ?? 1;
   const source: RecordSource = isRecordSource(records) ? records : { chunks: () => [records] };
-  const ready = (cycle: number): boolean => !cycleChance(seed, cycle, p);
+  const program = (opts.program ?? hardwareBuilds.has(verilated)) ? optionWrites(c) : [];
+  // With a programming prologue the session's first cycle is the prologue's last frame, an idle
+  // cycle: the model gets it as its first record, with the transport not ready in it (frames.ts).
+  const lead: readonly RetirementRecord[] = program.length > 0 ? [PROLOGUE_RECORD] : [];
+  const harnessReady = (cycle: number): boolean => !cycleChance(seed, cycle, p);
+  const ready = lead.length === 0 ? harnessReady : (cycle: number): boolean => cycle >= lead.length && harnessReady(cycle - lead.length);
   // The model with the same transport (always a finite FIFO, ready as the harness drives it),
   // encoding each record as its frame goes to the RTL: the model runs on this thread while the
-  // simulator runs in its own process.
-  const data = opts.data ? { data: opts.data } : {};
+  // simulator runs in its own process. The data accesses' record indexes count the lead too.
+  const data = opts.data ? { data: shiftData(opts.data, lead.length) } : {};
   const model = new StreamEncoder(c, { ready, keepPackets: false, ...data });
+  for (const r of lead) model.push(r);
   const spec = etraceHarnessSpec(c);
-  const program = (opts.program ?? hardwareBuilds.has(verilated)) ? optionWrites(c) : [];
   const tx = new ByteLog();
   const run = await runModel(
     verilated,
@@ -201,11 +206,19 @@ export async function cosimEtrace(
   let expected = model.finish();
   const actual = tx.bytes.slice(0, tx.length);
   if (equalBytes(expected.bytes, actual)) return { expected, actual, cycles: run.cycles, holds: run.holds };
-  // The report needs the packets and the records around the difference: both come again.
-  expected = encodeStream(allRecords(source), c, { ready, ...data });
-  const mismatch = compareStreams(c, expected, actual, allRecords(source));
+  // The report needs the packets and the records around the difference: both come again (with
+  // a programming prologue its record numbers count the lead record).
+  const all = [...lead, ...allRecords(source)];
+  expected = encodeStream(all, c, { ready, ...data });
+  const mismatch = compareStreams(c, expected, actual, all);
   if (mismatch) mismatch.cycle = tx.length > 0 ? tx.cycles[Math.min(mismatch.offset, tx.length - 1)]! : 0;
   return { expected, actual, cycles: run.cycles, holds: run.holds, ...(mismatch ? { mismatch } : {}) };
+}
+
+/** The data accesses and load responses with their record indexes moved by `by` records (a lead before the stream). */
+function shiftData(data: DataTrace, by: number): DataTrace {
+  if (by === 0) return data;
+  return { ...data, accesses: data.accesses.map((a) => ({ ...a, at: a.at + by })), responses: data.responses.map((r) => ({ ...r, at: r.at + by })) };
 }
 
 function isRecordSource(r: readonly RetirementRecord[] | RecordSource): r is RecordSource {

@@ -10,13 +10,18 @@
  *   for a build of the hardware configuration (tb/case.ts hardwareConfig), whose registers reset
  *   with every option off and iEnable 0, so that trTeActive/trTeEnable are 0 and no session starts
  *   out of reset: the first frames are one APB write per option register (a setup frame, then an
- *   access frame, hart inputs idle), trTeControl last. Its access phase sets trTeActive and
- *   trTeEnable, so the session starts in the next cycle, with every register holding what the
- *   configuration's own RTL holds out of reset; until then the encoder has no session and its
- *   inputs are idle, so nothing else changes (the filter and data state restart with the session).
- *   Everything after is the same as without the prologue, PROLOGUE = 2 * writes cycles later:
- *   model cycle c is RTL cycle c + READY_OFFSET + PROLOGUE (programmedReadyOffset), the transport
- *   is not ready before (the FIFO is empty then), and stall_o is 0 (no session, nothing to stall).
+ *   access frame), trTeControl last, the hart inputs those of an idle cycle (PROLOGUE_RECORD).
+ *   The last write's access phase sets trTeActive and trTeEnable, so the session starts in the
+ *   next cycle, RTL cycle PROLOGUE = 2 * writes, with every register holding what the
+ *   configuration's own RTL holds out of reset (until then there is no session: no packet, no
+ *   stall, and the filter, resync and data state restart with the session). Unlike a start out of
+ *   reset, the ingress then holds a cycle of the hart, the prologue's last frame, and the encoder
+ *   counts it as the session's first cycle (a resync unit with ResyncMode 2, an input of the
+ *   comparators). So the model gets the same idle record first (cosim.ts), as its cycle 0 = RTL
+ *   cycle PROLOGUE, and the records follow, model cycle c + 1 = RTL cycle c + PROLOGUE + 1: the
+ *   harness's readyOffset is programmedReadyOffset = READY_OFFSET + PROLOGUE, and the model's
+ *   transport is not ready in its cycle 0 (the RTL's FIFO is empty then: the session's support
+ *   packet is written in that cycle) and in cycle c + 1 as the harness's ready(c).
  * - Cycle c's records (a record and the `sameCycle` records after it: signal group 0, 1, ... of
  *   the cycle) are the frame of cycle c; the encoder registers it and decides in cycle c + 1, so
  *   model cycle c is RTL cycle c + READY_OFFSET, and tx_ready_i of RTL cycle t is the model's
@@ -30,10 +35,17 @@ import { etracePorts } from '../../golden-model/etrace/ports.ts';
 import type { DataAccess, DataTrace, LoadResponse } from '../../golden-model/hart/data-records.ts';
 import { RvError } from '../../golden-model/common/errors.ts';
 import type { RegisterWrite } from '../../golden-model/etrace/option-writes.ts';
-import { toItype3, type RetirementRecord } from '../../golden-model/hart/records.ts';
+import { emptyRecord, toItype3, type RetirementRecord } from '../../golden-model/hart/records.ts';
 
 /** Model cycle c is RTL cycle c + READY_OFFSET (without a programming prologue). */
 export const READY_OFFSET = 1;
+
+/**
+ * The hart's inputs during the programming prologue: an idle cycle (nothing retired, no trap). The
+ * last prologue frame is the session's first cycle for the encoder, so the model gets this record
+ * first too.
+ */
+export const PROLOGUE_RECORD: Readonly<RetirementRecord> = Object.freeze({ ...emptyRecord(), iretire: 0, itype: 0, iaddr: 0n });
 
 /** The frames of a programming prologue of `writes`: a setup and an access frame per write. */
 export function prologueFrames(writes: readonly RegisterWrite[]): number {
@@ -238,7 +250,7 @@ export class EtraceFrameStream {
     this.started = true;
     const none: readonly RetirementRecord[] = [];
     if (this.program.length > 0) {
-      this.idleHart();
+      this.hart([PROLOGUE_RECORD], 0, 1);
       this.dataPorts?.(undefined);
       for (const { address, value } of this.program) {
         const w: ApbWrite = { address, value, strobe: 0b1111 };

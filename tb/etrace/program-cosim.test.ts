@@ -24,7 +24,7 @@ import { optionWrites } from '../../golden-model/etrace/option-writes.ts';
 import { hardwareConfig } from '../case.ts';
 import { caseRecords, etraceCaseModel, runEtraceCase } from './case.ts';
 import { buildEtraceModel, cosimEtrace, etraceHardwareBuild } from './cosim.ts';
-import { type FrameSink, programmedReadyOffset, READY_OFFSET, writeEtraceFrames } from './frames.ts';
+import { type FrameSink, programmedReadyOffset, PROLOGUE_RECORD, READY_OFFSET, writeEtraceFrames } from './frames.ts';
 
 const RECORDS = Number(process.env.COSIM_RECORDS ?? 8_000);
 /** The hardware: etrace-rv64-full (predictor, jump target cache, return stack, data trace) with two filters and comparators. */
@@ -85,7 +85,7 @@ describe('the programming prologue in the frames', () => {
       const access = frames[2 * k + 1]!;
       expect([setup.psel_i, setup.penable_i, setup.pwrite_i, setup.paddr_i, setup.pwdata_i, setup.pstrb_i]).toEqual([1, 0, 1, w.address, w.value, 0b1111]);
       expect([access.psel_i, access.penable_i, access.pwrite_i, access.paddr_i, access.pwdata_i, access.pstrb_i]).toEqual([1, 1, 1, w.address, w.value, 0b1111]);
-      for (const f of [setup, access]) expect([f.iretire_i, f.itype_i, f.iaddr_i, f.dretire_i].map(Number)).toEqual([0, 0, 0, 0]);
+      for (const f of [setup, access]) expect([f.iretire_i, f.itype_i, f.iaddr_i, f.priv_i, f.dretire_i].map(Number)).toEqual([0, 0, 0, PROLOGUE_RECORD.priv, 0]);
     });
     expect(writes.at(-1)!.address).toBe(0x000);
     // The first record's frame follows, with the bus idle.
