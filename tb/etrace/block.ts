@@ -40,8 +40,9 @@ const BUILD_OPTIONS: Settings = {
 
 /**
  * Random run-time options for one case on the hardware of `r`: resync, full address, implicit
- * exception, triggers, stall, the predictors on or off, and the data trace options (noData and
- * noAddress never together; a DataCompress the hardware offers; the triggers' hold on dEnable).
+ * exception, triggers, stall, the predictors on or off, a filter where the hardware has them, and
+ * the data trace options (noData and noAddress never together; a DataCompress the hardware offers;
+ * the triggers' hold on dEnable).
  */
 function randomOptionSets(rng: Rng, r: ResolvedComponent<EtraceConfig>): string[] {
   const below = (n: number): number => rng.int(0, n - 1);
@@ -57,6 +58,7 @@ function randomOptionSets(rng: Rng, r: ResolvedComponent<EtraceConfig>): string[
   if (p.cache_size_p > 0 && below(2) === 0) sets.push('JumpTargetCache=0');
   if (p.return_stack_size_p + p.call_counter_size_p > 0 && below(2) === 0) sets.push('ImplicitReturn=0');
   if (p.sijump_p > 0 && below(2) === 0) sets.push('siJump=0');
+  if (p.filters_p > 0 && below(2) === 0) sets.push(...randomFilter(rng, p));
   const d = p.dataTrace;
   if (d) {
     const omit = below(4);
@@ -65,6 +67,29 @@ function randomOptionSets(rng: Rng, r: ResolvedComponent<EtraceConfig>): string[
     sets.push(`DataCompress=${pick([0, 1, 2, 3].filter((x) => (x & ~d.data_compress_p) === 0))}`);
     if (below(4) === 0) sets.push('dTrigEnable=1');
   }
+  return sets;
+}
+
+/**
+ * One random filter that qualifies instruction trace (tables 2.4-2.6), within what the hardware can
+ * filter on: the privilege, a comparator on iaddr around the start of the program (any function and
+ * match mode, a notify now and then), an interrupt or exception window.
+ */
+function randomFilter(rng: Rng, p: EtraceConfig['params']): string[] {
+  const below = (n: number): number => rng.int(0, n - 1);
+  const address = (): string => `0x${(0x8000_0000 + 4 * below(0x400)).toString(16)}`;
+  const n = below(p.filters_p);
+  const f = `filter${n}`;
+  const sets = [`iFilters=${1 << n}`, `${f}.filterEnable=1`];
+  if (p.filter_privilege_p && below(2) === 0) sets.push(`${f}.matchPrivilege=1`, `${f}.matchChoicePrivilege=${1 + below(15)}`);
+  if (p.comparators_p > 0 && below(2) === 0) {
+    const j = `comparator${below(p.comparators_p)}`;
+    sets.push(`${f}.matchComp1=1`, `${f}.comp1=${j.slice('comparator'.length)}`);
+    sets.push(`${j}.pInput=0`, `${j}.pFunction=${below(6)}`, `${j}.pMatch=${address()}`, `${j}.matchMode=${below(4)}`);
+    sets.push(`${j}.sInput=0`, `${j}.sFunction=${below(6)}`, `${j}.sMatch=${address()}`);
+    if (below(3) === 0) sets.push(`${j}.pNotify=1`);
+  }
+  if (p.filter_excint_p && below(3) === 0) sets.push(`${f}.matchInterrupt=1`, `${f}.matchValueInterrupt=${below(2)}`);
   return sets;
 }
 
@@ -106,6 +131,8 @@ export const block: Block<EtraceConfig> = {
     const sets: string[] = [];
     if (below(3) === 0) sets.push(`fifo_depth_p=${pick([32, 48, 128])}`);
     if (below(6) === 0) sets.push(`encap_srcid_width=${pick([3, 8, 12])}`);
+    // Filter and comparator units, so that the cases can program filters (randomFilter).
+    if (r.config.params.filters_p === 0 && below(4) === 0) sets.push('filters_p=2', 'comparators_p=2');
     const d = r.config.params.dataTrace;
     // Multiple retirement: blocks of up to 2-4 instructions (iretire counts up to 2 * retires_p
     // half-words), and up to 3 blocks a cycle. The RTL's data path is single retirement.
