@@ -39,7 +39,7 @@ export function hardwareConfig<C>(r: ResolvedComponent<C>): ResolvedComponent<C>
   const runTime = r.block.runTime;
   if (runTime === undefined) return r;
   const settings = { ...r.settings, ...runTime.reset };
-  const sets = hardwareSets(r.block as Block, r.provenance.sets);
+  const sets = hardwareSets(r.block, r.provenance.sets);
   return { ...r, settings, config: r.block.config(settings), provenance: { ...r.provenance, sets } };
 }
 
