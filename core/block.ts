@@ -164,10 +164,20 @@ export interface Block<C = unknown> {
   waveform(r: ResolvedComponent<C>, spec: CaseSpec, file: string, from: number, to: number, log?: Log): Promise<void>;
 
   // --- stimulus and fuzz policy
-  /** Random `--set` values for a fuzzing configuration of `r` (each configuration is a build). */
+  /**
+   * Random `--set` values for a fuzzing configuration of `r` (each configuration is a build; with
+   * `runTime`, hardware settings only: the run-time options are drawn per case).
+   */
   randomSets(rng: Rng, r: ResolvedComponent<C>): string[];
   /** Random stimulus knobs for one fuzzing case. */
   randomKnobs(rng: Rng): Partial<StimulusKnobs>;
+  /**
+   * Run-time options the co-simulation programs through the block's register interface at the
+   * start of every case, so that a Verilator build depends on the hardware parameters only
+   * (tb/case.ts hardwareConfig) and one build serves every option set. Absent: every setting is
+   * part of the build.
+   */
+  readonly runTime?: RunTimeOptions<C>;
 
   /**
    * `--set` overrides that keep the synthesis check of a component within a test's time (CTR: at
@@ -188,6 +198,20 @@ export interface Block<C = unknown> {
   readonly check?: import('./check.ts').BlockCheck<C>;
   /** The block's functional coverage model (core/coverage.ts); cosim, regress and fuzz collect it. */
   readonly coverage?: CoverageModel<C>;
+}
+
+/** A block's run-time options, as the co-simulation programs them (Block.runTime). */
+export interface RunTimeOptions<C = unknown> {
+  /** The names of the settings that are run-time options (every other setting is hardware). */
+  readonly names: ReadonlySet<string>;
+  /**
+   * The value of every run-time option in a hardware configuration's build (what its registers
+   * reset to): legal for any hardware, and such that the build does nothing before the case's
+   * options are written (E-Trace: no trace session out of reset).
+   */
+  readonly reset: Settings;
+  /** Random run-time `--set` values for one fuzzing case on the hardware of `r`. */
+  randomSets(rng: Rng, r: ResolvedComponent<C>): string[];
 }
 
 // --- functional coverage ----------------------------------------------------------------------

@@ -15,7 +15,7 @@ import { RvError } from '../golden-model/common/errors.ts';
 
 const resolve = resolver('test');
 const components = shippedOf();
-import { CORPUS_FILE, fuzz, growthLine, loadCorpus, loadFixtures, randomCase, randomConfig, shrink } from './fuzz.ts';
+import { buildOf, CORPUS_FILE, fuzz, growthLine, loadCorpus, loadFixtures, randomCase, randomConfig, shrink } from './fuzz.ts';
 
 describe('fuzz machinery', () => {
   it('shrinks a failure to the smallest failing count, in about log2(count) runs', async () => {
@@ -68,6 +68,54 @@ describe('fuzz machinery', () => {
     const off = await fuzz(0.5, 9, async () => true, { components: ['etrace'], resolve, coverage: false });
     expect(off.coverage).toBeUndefined();
   });
+});
+
+// Run-time options drawn per case, programmed through the register interface: one build per
+// hardware configuration (tb/case.ts hardwareConfig).
+describe('fuzz: one build per hardware configuration', () => {
+  it('draws run-time options per case: 100 cases on one configuration keep its hardware and differ in options', () => {
+    const rng = new Rng(11);
+    const config = randomConfig(rng, ['etrace-rv64-full'], resolve);
+    const cases = Array.from({ length: 100 }, () => randomCase(rng, [config], resolve));
+    expect(new Set(cases.map((c) => buildOf(c, resolve)))).toEqual(new Set([buildOf({ ...cases[0]!, sets: config.sets }, resolve)]));
+    const optionSets = new Set(cases.map((c) => JSON.stringify(c.sets.slice(config.sets.length))));
+    console.log(`etrace-rv64-full, seed 11: ${optionSets.size} option sets in 100 cases on one configuration (${JSON.stringify(config.sets)})`);
+    expect(optionSets.size).toBeGreaterThan(50);
+    for (const c of cases) expect(() => resolve(c.component, c.sets)).not.toThrow();
+  });
+
+  it('each configuration of the pool serves casesPerBuild cases; the report counts the builds', async () => {
+    const seen = new Set<string>();
+    const report = await fuzz(300, 12, async () => true, {
+      components: ['etrace', 'etrace-rv64-full'], resolve, coverage: false, maxCases: 250, poolSize: 2, casesPerBuild: 100,
+      onCase: (spec) => void seen.add(buildOf(spec, resolve)),
+    });
+    expect(report.cases).toBe(250);
+    expect(report.builds).toBe(seen.size);
+    // Two configurations at first, a new one each time one has served 100 cases: at most 4.
+    expect(report.builds).toBeGreaterThanOrEqual(2);
+    expect(report.builds).toBeLessThanOrEqual(4);
+  });
+
+  it('one Verilator build serves 100 E-Trace cases with different run-time options, each identical to the model', async () => {
+    const builds: string[] = [];
+    const optionSets = new Set<string>();
+    const log = (line: string) => {
+      if (/: (building|cached) model/.test(line)) builds.push(line);
+    };
+    // Short cases (300 instructions): the point is the number of option sets on one build.
+    const report = await fuzz(900, 13, async (spec) => {
+      optionSets.add(JSON.stringify(spec.sets));
+      const r = resolve(spec.component, spec.sets);
+      return (await r.block.runCase(r, { ...spec, count: 300 }, log)).identical;
+    }, { components: ['etrace-rv32-mcu'], resolve, coverage: false, maxCases: 100, poolSize: 1, casesPerBuild: 1000, dir: mkdtempSync(join(tmpdir(), 'rvtrace-fuzz-')) });
+    console.log(`etrace-rv32-mcu, seed 13: ${report.cases} cases, ${report.builds} builds, ${optionSets.size} option sets, ${builds.length} model build or cache look-up`);
+    expect(report.failures).toEqual([]);
+    expect(report.cases).toBe(100);
+    expect(report.builds).toBe(1);
+    expect(builds).toHaveLength(1);
+    expect(optionSets.size).toBeGreaterThan(50);
+  }, 900_000);
 });
 
 // Coverage-directed fuzzing on the model-only path: the runner is a stub that passes every case, the

@@ -1,9 +1,10 @@
 /**
- * Fuzzing the RTL against the model: random legal configurations (a component with its block's
- * random run-time settings, the block's fuzz policy), random stimulus knobs from the block (traps,
- * halts, resets, ...), random back-pressure where the block has an output stream. A failing case
- * is shrunk to the shortest stimulus that still fails and saved as a JSON fixture that
- * tb/fuzz.test.ts replays.
+ * Fuzzing the RTL against the model: random legal hardware configurations (a component with its
+ * block's random hardware settings; each is a Verilator build), on each many cases with random
+ * run-time options (a block with `runTime` has them programmed through its register interface, so
+ * they cost no build), random stimulus knobs from the block (traps, halts, resets, ...) and random
+ * back-pressure where the block has an output stream. A failing case is shrunk to the shortest
+ * stimulus that still fails and saved as a JSON fixture that tb/fuzz.test.ts replays.
  */
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,6 +14,7 @@ import type { CaseSpec } from '../core/block.ts';
 import { blockCoverage, type Coverage } from '../core/coverage.ts';
 import { writeOutputAtomic } from '../core/io.ts';
 import { RvError } from '../golden-model/common/errors.ts';
+import { hardwareSets } from './case.ts';
 import { CoverageCollector } from './coverage.ts';
 import type { Resolver } from './regress.ts';
 
@@ -29,7 +31,10 @@ export interface FuzzConfig {
   readonly sets: string[];
 }
 
-/** A random legal configuration: one of `components` with the random run-time settings of its block. */
+/**
+ * A random legal configuration: one of `components` with the random settings of its block (with
+ * run-time options, hardware settings only: a configuration is one build).
+ */
 export function randomConfig(rng: Rng, components: readonly string[], resolve: Resolver): FuzzConfig {
   const component = components[below(rng, components.length)]!;
   const r = resolve(component, []);
@@ -41,16 +46,30 @@ export function randomConfig(rng: Rng, components: readonly string[], resolve: R
  * fuzzing session draws its cases from a few of them).
  */
 export function randomCase(rng: Rng, pool: readonly FuzzConfig[], resolve: Resolver): CaseSpec {
-  const pick = <T>(xs: readonly T[]): T => xs[below(rng, xs.length)]!;
-  const { component, sets } = pick(pool);
+  return caseOn(rng, pool[below(rng, pool.length)]!, resolve);
+}
+
+/**
+ * A random case on `config`: the block's random run-time options (Block.runTime, drawn per case:
+ * they are programmed through the registers, not built), seed, count, back-pressure and knobs.
+ */
+export function caseOn(rng: Rng, config: FuzzConfig, resolve: Resolver): CaseSpec {
+  const { component, sets } = config;
+  const r = resolve(component, sets);
+  const options = r.block.runTime?.randomSets(rng, r) ?? [];
   return {
     component,
-    sets,
+    sets: [...sets, ...options],
     seed: below(rng, 1_000_000),
     count: 1000 + below(rng, 15_000),
-    backpressure: pick([0, 0, 0.3, 0.6, 0.9]),
-    knobs: resolve(component, []).block.randomKnobs(rng),
+    backpressure: [0, 0, 0.3, 0.6, 0.9][below(rng, 5)]!,
+    knobs: r.block.randomKnobs(rng),
   };
+}
+
+/** The build a case runs on: its component and hardware settings (tb/case.ts hardwareSets). */
+export function buildOf(spec: CaseSpec, resolve: Resolver): string {
+  return JSON.stringify([spec.component, hardwareSets(resolve(spec.component, []).block, spec.sets)]);
 }
 
 /**
@@ -159,6 +178,8 @@ export function mutateCase(rng: Rng, parent: CaseSpec, resolve: Resolver): CaseS
 
 export interface FuzzReport {
   cases: number;
+  /** Hardware configurations the cases ran on (each one Verilator build). */
+  builds: number;
   records: number;
   failures: CaseSpec[];
   /** Functional coverage of the cases (not of the shrinking runs); absent with `coverage: false`. */
@@ -205,6 +226,10 @@ export interface FuzzOptions {
   maxCases?: number;
   /** Stop when every reachable bin of the configurations drawn so far is covered (needs coverage). */
   untilCovered?: boolean;
+  /** Configurations (builds) drawn from at a time (default 4). */
+  poolSize?: number;
+  /** Cases a configuration of the pool serves before a new one replaces it (default 100). */
+  casesPerBuild?: number;
   /** Called every `progressEvery` cases (default 10) with the coverage so far. */
   onProgress?: (cases: number, cov: Coverage, corpus: number) => void;
   progressEvery?: number;
@@ -217,10 +242,14 @@ export interface FuzzOptions {
 export async function fuzz(seconds: number, seed: number, run: CaseRunner, opts: FuzzOptions): Promise<FuzzReport> {
   const rng = new Rng(seed);
   const { components, resolve } = opts;
-  // A few configurations per session (one build each), a new one every 20 cases.
-  const pool = Array.from({ length: 4 }, () => randomConfig(rng, components, resolve));
+  // A few configurations at a time (one build each); each serves `casesPerBuild` cases (with
+  // run-time options drawn per case), then a new one replaces it.
+  const pool = Array.from({ length: opts.poolSize ?? 4 }, () => randomConfig(rng, components, resolve));
+  const served = pool.map(() => 0);
+  const perBuild = opts.casesPerBuild ?? 100;
+  const builds = new Set<string>();
   const until = performance.now() + seconds * 1000;
-  const report: FuzzReport = { cases: 0, records: 0, failures: [], stopped: 'time' };
+  const report: FuzzReport = { cases: 0, builds: 0, records: 0, failures: [], stopped: 'time' };
   const coverage = opts.coverage === false ? undefined : new CoverageCollector();
   const directed = opts.directed === true && coverage !== undefined;
   const dir = opts.dir ?? FIXTURE_DIR;
@@ -233,15 +262,15 @@ export async function fuzz(seconds: number, seed: number, run: CaseRunner, opts:
   const casesHitting = new Map<string, number>();
   // The bins each corpus case hit (`block:bin`; of an earlier session's case, the ones it found first).
   const binsOf: string[][] = corpus.map((e) => [...e.newBins]);
-  const inPool = (spec: CaseSpec): boolean => pool.some((c) => c.component === spec.component && JSON.stringify(c.sets) === JSON.stringify(spec.sets));
+  const inPool = (spec: CaseSpec): boolean => pool.some((c) => buildOf({ ...spec, ...c }, resolve) === buildOf(spec, resolve));
   let mutated = 0;
   const every = opts.progressEvery ?? 10;
+  const block = (spec: CaseSpec) => resolve(spec.component, []).block;
   while (performance.now() < until) {
     if (opts.maxCases !== undefined && report.cases >= opts.maxCases) {
       report.stopped = 'cases';
       break;
     }
-    if (report.cases > 0 && report.cases % 20 === 0) pool[below(rng, pool.length)] = randomConfig(rng, components, resolve);
     let spec: CaseSpec;
     if (directed && corpus.length > 0 && rng.chance(0.25)) {
       // A parent weighted by how rare the bins it hit still are (a bin hit by k cases weighs 1/k^2).
@@ -249,11 +278,22 @@ export async function fuzz(seconds: number, seed: number, run: CaseRunner, opts:
       const parent = corpus[rng.weighted(weights)]!.spec;
       spec = mutateCase(rng, parent, resolve);
       // Its configuration joins the pool (one build, as when the pool changes).
-      if (!inPool(spec)) pool[below(rng, pool.length)] = { component: spec.component, sets: [...spec.sets] };
+      if (!inPool(spec)) {
+        const i = below(rng, pool.length);
+        pool[i] = { component: spec.component, sets: hardwareSets(block(spec), spec.sets) };
+        served[i] = 0;
+      }
       mutated++;
     } else {
-      spec = randomCase(rng, pool, resolve);
+      const i = below(rng, pool.length);
+      spec = caseOn(rng, pool[i]!, resolve);
+      if (++served[i]! >= perBuild) {
+        pool[i] = randomConfig(rng, components, resolve);
+        served[i] = 0;
+      }
     }
+    builds.add(buildOf(spec, resolve));
+    report.builds = builds.size;
     const ok = await run(spec);
     if (coverage && ok) {
       const r = resolve(spec.component, spec.sets);

@@ -48,10 +48,13 @@ export const fuzzCommand: CommandDefinition<Options> = {
     '  rvtrace fuzz --time 10m',
     '  rvtrace fuzz --time 2h --seed 42 --out my-fixtures',
     '  rvtrace fuzz --time 30m --components etrace,etrace-rv64-full',
-    'Each case: a component with its block\'s random settings and stimulus knobs. E-Trace: random',
-    'options (resync, full address, implicit exception, triggers, stall, FIFO depth, predictors on/off,',
-    'several instructions and blocks a cycle), random traps/halts/resets/triggers and random',
-    'back-pressure. CTR: its settings are hardware parameters (the configurations are the components);',
+    'Each case: a component with its block\'s random settings and stimulus knobs. The hardware settings',
+    'make a configuration, one Verilator build; a few are drawn from at a time, each serving 100 cases',
+    'before a new one replaces it. Run-time options are drawn per case and programmed through the',
+    'register interface at the case\'s start, so they cost no build; the summary line ends with the builds.',
+    'E-Trace: random hardware (FIFO depth, source id, several instructions and blocks a cycle) and, per',
+    'case, random options (resync, full address, implicit exception, triggers, stall, predictors on/off,',
+    'data trace options), random traps/halts/resets/triggers and random back-pressure. CTR: its settings are hardware parameters (the configurations are the components);',
     'random traps, faults, halts, resets and idle cycles, with the co-simulation\'s random CSR program.',
     'PMU: one of four builds per component (as it is, 16-bit counters, clamped or hard-wired selectors),',
     'random traps, faults, halts, resets and idle cycles. N-Trace: every setting is a build: the mode,',
@@ -127,7 +130,8 @@ export const fuzzCommand: CommandDefinition<Options> = {
     }));
     if (code !== undefined) report.coverage = mergeCoverage([...(report.coverage ? [report.coverage] : []), code]);
     const why = { time: 'the time limit', cases: 'the case limit', failure: 'a failure', covered: 'every reachable bin covered' }[report.stopped ?? 'time'];
-    process.stdout.write(`${report.cases} cases, ${report.records} instructions, ${report.failures.length} failures; stopped at ${why}${report.corpus !== undefined ? `; corpus ${report.corpus} cases, ${report.mutated} cases mutated from it` : ''}\n`);
+    // The builds (hardware configurations) go last: scripts match the line's start.
+    process.stdout.write(`${report.cases} cases, ${report.records} instructions, ${report.failures.length} failures; stopped at ${why}${report.corpus !== undefined ? `; corpus ${report.corpus} cases, ${report.mutated} cases mutated from it` : ''}; ${report.builds} builds\n`);
     for (const f of report.failures) process.stdout.write(`saved a reproducer of ${f.count} instructions: ${replayCommand(resolve(f.component, []).block, f)}\n`);
     // The code coverage groups were summarised per module already (cli/code-coverage-option.ts).
     const functional = report.coverage?.groups.filter((g) => g.kind !== 'code') ?? [];

@@ -385,10 +385,15 @@ export function resetWord(c: EtraceConfig, address: number): bigint | undefined 
       const start = block.baseAddress + reg.offset;
       const bytes = reg.size / 8;
       if (address < start || address >= start + bytes || (address - start) % 4 !== 0) continue;
-      let value = 0n;
-      for (const f of reg.fields) value |= f.reset << BigInt(f.bitOffset);
-      return (value >> BigInt((address - start) * 8)) & 0xffff_ffffn;
+      return (registerResetValue(reg) >> BigInt((address - start) * 8)) & 0xffff_ffffn;
     }
   }
   return undefined;
+}
+
+/** A register's value after reset: every field's reset value at its bit offset. */
+export function registerResetValue(reg: RegisterSpec): bigint {
+  let value = 0n;
+  for (const f of reg.fields) value |= f.reset << BigInt(f.bitOffset);
+  return value;
 }

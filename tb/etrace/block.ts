@@ -3,11 +3,14 @@
  * (golden-model/etrace/), the RTL and its IP-XACT description (generator/etrace/), and the
  * co-simulation adapter, stimulus and fuzz policy (tb/etrace/).
  */
-import type { Block } from '../../core/block.ts';
+import type { Block, ResolvedComponent } from '../../core/block.ts';
+import type { Rng } from '../../golden-model/common/rng.ts';
+import type { Settings } from '../../golden-model/common/settings.ts';
+import { defaultDataOptions } from '../../golden-model/etrace/data/params.ts';
 import { randomTraceKnobs } from '../trace-knobs.ts';
 import type { EtraceConfig } from '../../golden-model/etrace/config.ts';
 import { ETRACE_TOP_MODULE } from '../../golden-model/etrace/ports.ts';
-import { ETRACE_SETTINGS, etraceConfig, validateEtraceSettings } from '../../golden-model/etrace/settings.ts';
+import { ETRACE_OPTIONS, ETRACE_SETTINGS, etraceConfig, validateEtraceSettings } from '../../golden-model/etrace/settings.ts';
 import { etraceExportComponent } from '../../generator/etrace/ipxact.ts';
 import { etraceLintWaivers, renderEtraceRtl } from '../../generator/etrace/rtl.ts';
 import { caseSource, etraceCaseModel, runEtraceCase } from './case.ts';
@@ -16,6 +19,80 @@ import { cosimEtrace } from './cosim.ts';
 import { etraceCoverage } from './coverage.ts';
 import { etraceVectors } from './vectors.ts';
 import { etraceCheck } from './check.ts';
+
+/**
+ * The run-time options: those of tables 2.1-2.6 (filters and comparators included) and of data
+ * trace. The co-simulation programs them through the APB registers (golden-model/etrace/option-writes.ts).
+ */
+const RUN_TIME_OPTIONS: ReadonlySet<string> = new Set([...ETRACE_OPTIONS.map((s) => s.name), ...Object.keys(defaultDataOptions())]);
+
+/**
+ * The options a hardware configuration's build resets to: every option at its default (off), but
+ * iEnable and dEnable 0, so that trTeActive/trTeEnable reset to 0 and no session starts before the
+ * case's options are written, and DataCompress 0 (full values), which every data hardware offers.
+ */
+const BUILD_OPTIONS: Settings = {
+  ...Object.fromEntries(ETRACE_OPTIONS.map((s) => [s.name, s.default])),
+  ...defaultDataOptions(),
+  iEnable: false,
+  dEnable: false,
+  DataCompress: 0,
+};
+
+/**
+ * Random run-time options for one case on the hardware of `r`: resync, full address, implicit
+ * exception, triggers, stall, the predictors on or off, a filter where the hardware has them, and
+ * the data trace options (noData and noAddress never together; a DataCompress the hardware offers;
+ * the triggers' hold on dEnable).
+ */
+function randomOptionSets(rng: Rng, r: ResolvedComponent<EtraceConfig>): string[] {
+  const below = (n: number): number => rng.int(0, n - 1);
+  const pick = <T>(xs: readonly T[]): T => xs[below(xs.length)]!;
+  const sets: string[] = [];
+  sets.push(`ResyncMode=${below(4)}`, `ResyncMax=${below(3)}`);
+  if (below(4) === 0) sets.push('FullAddress=1');
+  if (below(4) === 0) sets.push('ImplicitExcept=1');
+  if (below(4) === 0) sets.push('iTrigEnable=1');
+  if (below(5) === 0) sets.push('stallEnable=1');
+  const p = r.config.params;
+  if (p.bpred_size_p > 0 && below(2) === 0) sets.push('BranchPrediction=0');
+  if (p.cache_size_p > 0 && below(2) === 0) sets.push('JumpTargetCache=0');
+  if (p.return_stack_size_p + p.call_counter_size_p > 0 && below(2) === 0) sets.push('ImplicitReturn=0');
+  if (p.sijump_p > 0 && below(2) === 0) sets.push('siJump=0');
+  if (p.filters_p > 0 && below(2) === 0) sets.push(...randomFilter(rng, p));
+  const d = p.dataTrace;
+  if (d) {
+    const omit = below(4);
+    if (omit === 1) sets.push('noData=1');
+    if (omit === 2) sets.push('noAddress=1');
+    sets.push(`DataCompress=${pick([0, 1, 2, 3].filter((x) => (x & ~d.data_compress_p) === 0))}`);
+    if (below(4) === 0) sets.push('dTrigEnable=1');
+  }
+  return sets;
+}
+
+/**
+ * One random filter that qualifies instruction trace (tables 2.4-2.6), within what the hardware can
+ * filter on: the privilege, a comparator on iaddr around the start of the program (any function and
+ * match mode, a notify now and then), an interrupt or exception window.
+ */
+function randomFilter(rng: Rng, p: EtraceConfig['params']): string[] {
+  const below = (n: number): number => rng.int(0, n - 1);
+  const address = (): string => `0x${(0x8000_0000 + 4 * below(0x400)).toString(16)}`;
+  const n = below(p.filters_p);
+  const f = `filter${n}`;
+  const sets = [`iFilters=${1 << n}`, `${f}.filterEnable=1`];
+  if (p.filter_privilege_p && below(2) === 0) sets.push(`${f}.matchPrivilege=1`, `${f}.matchChoicePrivilege=${1 + below(15)}`);
+  if (p.comparators_p > 0 && below(2) === 0) {
+    const j = `comparator${below(p.comparators_p)}`;
+    sets.push(`${f}.matchComp1=1`, `${f}.comp1=${j.slice('comparator'.length)}`);
+    sets.push(`${j}.pInput=0`, `${j}.pFunction=${below(6)}`, `${j}.pMatch=${address()}`, `${j}.matchMode=${below(4)}`);
+    sets.push(`${j}.sInput=0`, `${j}.sFunction=${below(6)}`, `${j}.sMatch=${address()}`);
+    if (below(3) === 0) sets.push(`${j}.pNotify=1`);
+  }
+  if (p.filter_excint_p && below(3) === 0) sets.push(`${f}.matchInterrupt=1`, `${f}.matchValueInterrupt=${below(2)}`);
+  return sets;
+}
 
 export const block: Block<EtraceConfig> = {
   name: 'etrace',
@@ -48,32 +125,16 @@ export const block: Block<EtraceConfig> = {
     await cosimEtrace(model, r.config, source, { seed: spec.seed, backpressure: spec.backpressure, fst: { file, from, to }, ...(data ? { data } : {}) });
   },
 
+  // Hardware settings only (each configuration is a build); the run-time options: runTime below.
   randomSets(rng, r) {
     const below = (n: number): number => rng.int(0, n - 1);
     const pick = <T>(xs: readonly T[]): T => xs[below(xs.length)]!;
     const sets: string[] = [];
-    sets.push(`ResyncMode=${below(4)}`, `ResyncMax=${below(3)}`);
-    if (below(4) === 0) sets.push('FullAddress=1');
-    if (below(4) === 0) sets.push('ImplicitExcept=1');
-    if (below(4) === 0) sets.push('iTrigEnable=1');
-    if (below(5) === 0) sets.push('stallEnable=1');
     if (below(3) === 0) sets.push(`fifo_depth_p=${pick([32, 48, 128])}`);
     if (below(6) === 0) sets.push(`encap_srcid_width=${pick([3, 8, 12])}`);
-    const p = r.config.params;
-    if (p.bpred_size_p > 0 && below(2) === 0) sets.push('BranchPrediction=0');
-    if (p.cache_size_p > 0 && below(2) === 0) sets.push('JumpTargetCache=0');
-    if (p.return_stack_size_p + p.call_counter_size_p > 0 && below(2) === 0) sets.push('ImplicitReturn=0');
-    if (p.sijump_p > 0 && below(2) === 0) sets.push('siJump=0');
-    // Data trace: the run-time options of tables 2.1-2.3 (noData and noAddress never together; a
-    // DataCompress the hardware offers), and the triggers' hold on dEnable.
-    const d = p.dataTrace;
-    if (d) {
-      const omit = below(4);
-      if (omit === 1) sets.push('noData=1');
-      if (omit === 2) sets.push('noAddress=1');
-      sets.push(`DataCompress=${pick([0, 1, 2, 3].filter((x) => (x & ~d.data_compress_p) === 0))}`);
-      if (below(4) === 0) sets.push('dTrigEnable=1');
-    }
+    // Filter and comparator units, so that the cases can program filters (randomFilter).
+    if (r.config.params.filters_p === 0 && below(4) === 0) sets.push('filters_p=2', 'comparators_p=2');
+    const d = r.config.params.dataTrace;
     // Multiple retirement: blocks of up to 2-4 instructions (iretire counts up to 2 * retires_p
     // half-words), and up to 3 blocks a cycle. The RTL's data path is single retirement.
     if (!d && below(3) === 0) {
@@ -87,6 +148,11 @@ export const block: Block<EtraceConfig> = {
     return sets;
   },
   randomKnobs: randomTraceKnobs,
+  runTime: {
+    names: RUN_TIME_OPTIONS,
+    reset: BUILD_OPTIONS,
+    randomSets: randomOptionSets,
+  },
 
   codec: etraceCodec,
   coverage: etraceCoverage,

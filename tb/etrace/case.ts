@@ -1,7 +1,8 @@
 /**
  * One co-simulation case of the E-Trace encoder, as the cosim, regress and fuzz commands run it: a
  * resolved component (with its `--set` overrides), a stimulus seed, a record count and a
- * back-pressure probability. The RTL is built once per configuration (tb/case.ts); every seed reuses it.
+ * back-pressure probability. The RTL is built once per hardware configuration (tb/case.ts); every
+ * seed and every set of run-time options reuses it (they are programmed through the APB).
  */
 import type { CaseResult, CaseSpec, Log, ResolvedComponent } from '../../core/block.ts';
 import type { EtraceConfig } from '../../golden-model/etrace/config.ts';
@@ -16,7 +17,7 @@ import { addDataAccesses, defaultDataKnobs } from '../../golden-model/hart/stimu
 import { type DataTrace, isAtomic, isCsrAccess } from '../../golden-model/hart/data-records.ts';
 import { RvError } from '../../golden-model/common/errors.ts';
 import { type CaseModel, caseModel } from '../case.ts';
-import { buildEtraceModel, cosimEtrace, type CosimResult, type RecordSource } from './cosim.ts';
+import { buildEtraceModel, cosimEtrace, type CosimResult, etraceHardwareBuild, type RecordSource } from './cosim.ts';
 
 /** The stimulus of a case: the random program executed for `count` instructions. */
 export function caseRecords(c: EtraceConfig, spec: CaseSpec): RetirementRecord[] {
@@ -104,9 +105,12 @@ export function caseSource(c: EtraceConfig, spec: CaseSpec): { source: RecordSou
   return { source: { chunks: () => stimulus.chunks() } };
 }
 
-/** The Verilator model of a configuration (`fst`: the waveform build). */
+/**
+ * The Verilator model of the hardware configuration of `r` (tb/case.ts; `fst`: the waveform build),
+ * marked so that cosimEtrace programs each case's run-time options through the APB.
+ */
 export function etraceCaseModel(r: ResolvedComponent<EtraceConfig>, log?: Log, fst = false): CaseModel {
-  return caseModel(r, (paths, waves) => buildEtraceModel(r.config, paths, log, waves), fst);
+  return caseModel(r, (paths, waves) => etraceHardwareBuild(buildEtraceModel(r.config, paths, log, waves)), fst);
 }
 
 export interface EtraceCaseResult extends CaseResult {

@@ -5,7 +5,10 @@
  *
  * How the RTL is driven (the cycle alignment with the model's OutputFifo):
  * - Out of reset the encoder starts a trace session (the registers reset to the component's
- *   values) and sends the first support packet: the model's constructor.
+ *   values) and sends the first support packet: the model's constructor. A build of a hardware
+ *   configuration (etraceHardwareBuild: registers reset with the session off) is first programmed
+ *   with the case's options through APB writes (tb/etrace/frames.ts, the programming prologue),
+ *   and everything below happens that many cycles later.
  * - Record i is the frame of cycle i; the encoder registers it and decides in cycle i + 1, so
  *   model cycle c is RTL cycle c + 1 and the harness drives tx_ready_i of RTL cycle t with the
  *   model's ready(t - 1) (readyOffset 1; not ready before).
@@ -24,7 +27,8 @@ import { ProgramImage } from '../../golden-model/hart/image.ts';
 import { etracePorts, ETRACE_TOP_MODULE } from '../../golden-model/etrace/ports.ts';
 import type { RetirementRecord } from '../../golden-model/hart/records.ts';
 import type { DataTrace } from '../../golden-model/hart/data-records.ts';
-import { EtraceFrameStream, READY_OFFSET } from './frames.ts';
+import { EtraceFrameStream, programmedReadyOffset, PROLOGUE_RECORD } from './frames.ts';
+import { optionWrites } from '../../golden-model/etrace/option-writes.ts';
 import type { HarnessSpec } from '../harness-spec.ts';
 import { type BuiltModel, buildModel } from '../build.ts';
 import { FrameWriter, runModel } from '../run.ts';
@@ -63,6 +67,19 @@ export function buildEtraceModel(c: EtraceConfig, rtlFiles: string[], log?: (lin
   return buildModel({ spec: etraceHarnessSpec(c), rtlFiles, fst }, log);
 }
 
+/** Builds of hardware configurations: cosimEtrace programs the case's options into them. */
+const hardwareBuilds = new WeakSet<BuiltModel>();
+
+/**
+ * Marks `model` as a build of a hardware configuration (tb/case.ts hardwareConfig: no session out
+ * of reset, every option off), so that cosimEtrace starts each run by programming the case's
+ * options through the register interface. Returns the model.
+ */
+export function etraceHardwareBuild(model: BuiltModel): BuiltModel {
+  hardwareBuilds.add(model);
+  return model;
+}
+
 export interface CosimOptions {
   /** Probability that the transport is not ready in a cycle (0: always ready). */
   backpressure?: number;
@@ -74,6 +91,12 @@ export interface CosimOptions {
    * by the model. Their `at` indexes count the records of the whole source.
    */
   data?: DataTrace;
+  /**
+   * Program the configuration's run-time options through the APB before the session (the build's
+   * registers must reset with the session off). Default: when the model was marked by
+   * etraceHardwareBuild.
+   */
+  program?: boolean;
 }
 
 export interface CosimResult {
@@ -140,12 +163,18 @@ export async function cosimEtrace(
   const p = opts.backpressure ?? 0;
   const seed = opts.seed ?? 1;
   const source: RecordSource = isRecordSource(records) ? records : { chunks: () => [records] };
-  const ready = (cycle: number): boolean => !cycleChance(seed, cycle, p);
+  const program = (opts.program ?? hardwareBuilds.has(verilated)) ? optionWrites(c) : [];
+  // With a programming prologue the session's first cycle is the prologue's last frame, an idle
+  // cycle: the model gets it as its first record, with the transport not ready in it (frames.ts).
+  const lead: readonly RetirementRecord[] = program.length > 0 ? [PROLOGUE_RECORD] : [];
+  const harnessReady = (cycle: number): boolean => !cycleChance(seed, cycle, p);
+  const ready = lead.length === 0 ? harnessReady : (cycle: number): boolean => cycle >= lead.length && harnessReady(cycle - lead.length);
   // The model with the same transport (always a finite FIFO, ready as the harness drives it),
   // encoding each record as its frame goes to the RTL: the model runs on this thread while the
-  // simulator runs in its own process.
-  const data = opts.data ? { data: opts.data } : {};
+  // simulator runs in its own process. The data accesses' record indexes count the lead too.
+  const data = opts.data ? { data: shiftData(opts.data, lead.length) } : {};
   const model = new StreamEncoder(c, { ready, keepPackets: false, ...data });
+  for (const r of lead) model.push(r);
   const spec = etraceHarnessSpec(c);
   const tx = new ByteLog();
   const run = await runModel(
@@ -156,7 +185,7 @@ export async function cosimEtrace(
       const frames = new EtraceFrameStream(c, p, w, (chunk, first, end) => {
         emit(w);
         for (let i = first; i < end; i++) model.push(chunk[i]!);
-      }, opts.data);
+      }, opts.data, program);
       for (const chunk of source.chunks()) {
         frames.push(chunk);
         await drainResponses();
@@ -166,7 +195,7 @@ export async function cosimEtrace(
     {
       seed,
       readyChance: p,
-      readyOffset: READY_OFFSET,
+      readyOffset: programmedReadyOffset(program),
       // Capture 0 is tx (one byte of tx_data_o); the APB read captures are not used here.
       onCapture: (index, cycle, data, offset) => {
         if (index === 0) tx.push(data[offset]!, cycle);
@@ -177,11 +206,19 @@ export async function cosimEtrace(
   let expected = model.finish();
   const actual = tx.bytes.slice(0, tx.length);
   if (equalBytes(expected.bytes, actual)) return { expected, actual, cycles: run.cycles, holds: run.holds };
-  // The report needs the packets and the records around the difference: both come again.
-  expected = encodeStream(allRecords(source), c, { ready, ...data });
-  const mismatch = compareStreams(c, expected, actual, allRecords(source));
+  // The report needs the packets and the records around the difference: both come again (with
+  // a programming prologue its record numbers count the lead record).
+  const all = [...lead, ...allRecords(source)];
+  expected = encodeStream(all, c, { ready, ...data });
+  const mismatch = compareStreams(c, expected, actual, all);
   if (mismatch) mismatch.cycle = tx.length > 0 ? tx.cycles[Math.min(mismatch.offset, tx.length - 1)]! : 0;
   return { expected, actual, cycles: run.cycles, holds: run.holds, ...(mismatch ? { mismatch } : {}) };
+}
+
+/** The data accesses and load responses with their record indexes moved by `by` records (a lead before the stream). */
+function shiftData(data: DataTrace, by: number): DataTrace {
+  if (by === 0) return data;
+  return { ...data, accesses: data.accesses.map((a) => ({ ...a, at: a.at + by })), responses: data.responses.map((r) => ({ ...r, at: r.at + by })) };
 }
 
 function isRecordSource(r: readonly RetirementRecord[] | RecordSource): r is RecordSource {

@@ -5,6 +5,10 @@
  * te_data packets in the model's order, with and without back-pressure, trace loss and the stall
  * mode. Independently of the model, the RTL's bytes decode (golden-model/etrace/data-decoder) back
  * to the accesses the program made. A mutant RTL (a wrong diff code, a swapped order) is caught.
+ *
+ * The shipped components run on their shipped RTL; the other configurations on the build of their
+ * hardware configuration (tb/case.ts), which those differing only in run-time options share, with
+ * the options programmed through the APB (tb/etrace/frames.ts). Each mutant is a build of its own.
  */
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,10 +21,10 @@ import { decodeDataStream } from '../../golden-model/etrace/data-decoder/decoder
 import { renderEtraceRtl } from '../../generator/etrace/rtl.ts';
 import { ROOT } from '../../generator/render.ts';
 import type { BuiltModel } from '../build.ts';
-import { etraceConfigOf as configOf } from '../../blocks/testing.ts';
+import { etraceConfigOf as configOf, resolvedOf } from '../../blocks/testing.ts';
 import { splitStream } from '../../golden-model/etrace/packet/encapsulate.ts';
 import { MSG_TYPE } from '../../golden-model/etrace/packet/index.ts';
-import { caseStream } from './case.ts';
+import { caseStream, etraceCaseModel } from './case.ts';
 import { buildEtraceModel, cosimEtrace } from './cosim.ts';
 
 const RECORDS = Number(process.env.COSIM_RECORDS ?? 8_000);
@@ -54,9 +58,17 @@ function generated(label: string, component: string, sets: string[], edit?: (nam
   return files.map((f) => join(out, f.name));
 }
 
+/**
+ * The build of the hardware configuration of a component with `sets` (tb/case.ts): configurations
+ * that differ only in run-time options share it, and cosimEtrace programs each case's options
+ * through the APB.
+ */
+function hardwareModel(component: string, sets: string[]): BuiltModel {
+  return etraceCaseModel(resolvedOf<EtraceConfig>('etrace', component, sets)).model;
+}
+
 /** `edit` may change the stream's accesses (signals the stimulus leaves 0, such as iaddr_lsbs). */
-async function run(key: string, c: EtraceConfig, files: () => string[], component: string, sets: string[], seed: number, backpressure: number, edit?: (a: DataAccess, n: number) => DataAccess) {
-  const m = model(key, c, files);
+async function run(m: BuiltModel, c: EtraceConfig, component: string, sets: string[], seed: number, backpressure: number, edit?: (a: DataAccess, n: number) => DataAccess) {
   const generatedStream = caseStream(c, { component, sets, seed, count: RECORDS, backpressure, knobs: { trace_on_rate: 0.001, trace_off_rate: 0.001 } });
   const stream = edit ? { ...generatedStream, data: { ...generatedStream.data!, accesses: generatedStream.data!.accesses.map(edit) } } : generatedStream;
   expect(stream.data?.accesses.length ?? 0).toBeGreaterThan(RECORDS / 10);
@@ -100,7 +112,7 @@ describe('E-Trace data trace co-simulation: shipped components', () => {
   for (const name of ['etrace-data', 'etrace-rv64-full']) {
     it.each(RUNS)(`${name}: seed $seed, back-pressure $backpressure: identical bytes`, async ({ seed, backpressure }) => {
       const c = configOf(name);
-      const { r } = await run(name, c, () => shippedRtl(name), name, [], seed, backpressure);
+      const { r } = await run(model(name, c, () => shippedRtl(name)), c, name, [], seed, backpressure);
       expect(r.mismatch?.text).toBeUndefined();
       expect(r.actual.length).toBe(r.expected.bytes.length);
       // One byte a cycle leaves the FIFO: data trace loses packets even without back-pressure.
@@ -125,7 +137,7 @@ describe('E-Trace data trace co-simulation: configurations', () => {
   it.each(VARIANTS)('$name: identical bytes (stall mode, back-pressure 0.3)', async ({ name, component, sets, decode }) => {
     const all = [...sets, 'stallEnable=1'];
     const c = configOf(component, all);
-    const { r, stream } = await run(name, c, () => generated(name, component, all), component, all, 21, 0.3);
+    const { r, stream } = await run(hardwareModel(component, all), c, component, all, 21, 0.3);
     expect(r.mismatch?.text).toBeUndefined();
     expect(r.actual.length).toBe(r.expected.bytes.length);
     expect(r.holds).toBe(r.expected.stallCycles);
@@ -228,7 +240,7 @@ describe('E-Trace data trace co-simulation: data filters', () => {
   it.each(FILTERED)('$name: identical bytes (stall mode, back-pressure 0.3), some accesses filtered out', async ({ name, sets, passes, edit }) => {
     const all = [...sets, 'stallEnable=1'];
     const c = configOf('etrace-data', all);
-    const { r, stream } = await run(name, c, () => generated(name, 'etrace-data', all), 'etrace-data', all, 23, 0.3, edit);
+    const { r, stream } = await run(hardwareModel('etrace-data', all), c, 'etrace-data', all, 23, 0.3, edit);
     expect(r.mismatch?.text).toBeUndefined();
     expect(r.actual.length).toBe(r.expected.bytes.length);
     expect(r.holds).toBe(r.expected.stallCycles);
@@ -308,7 +320,7 @@ describe('E-Trace data trace co-simulation: split loads', () => {
   it.each(SPLIT)('$name: identical bytes (stall mode, back-pressure 0.3), decoded to the program\'s accesses and responses', async ({ name, sets, passes }) => {
     const all = [...sets, 'stallEnable=1'];
     const c = configOf('etrace-data', all);
-    const { r, stream } = await run(name, c, () => generated(name, 'etrace-data', all), 'etrace-data', all, 25, 0.3);
+    const { r, stream } = await run(hardwareModel('etrace-data', all), c, 'etrace-data', all, 25, 0.3);
     expect(r.mismatch?.text).toBeUndefined();
     expect(r.actual.length).toBe(r.expected.bytes.length);
     expect(r.holds).toBe(r.expected.stallCycles);
@@ -319,7 +331,7 @@ describe('E-Trace data trace co-simulation: split loads', () => {
   it.each([0.3, 0.85])('split without stallEnable, back-pressure %s: identical bytes, packets lost and recovered', async (backpressure) => {
     const sets = ['data_split_p=1'];
     const c = configOf('etrace-data', sets);
-    const { r } = await run('split, losses', c, () => generated('split, losses', 'etrace-data', sets), 'etrace-data', sets, 26, backpressure);
+    const { r } = await run(hardwareModel('etrace-data', sets), c, 'etrace-data', sets, 26, backpressure);
     expect(r.mismatch?.text).toBeUndefined();
     expect(r.actual.length).toBe(r.expected.bytes.length);
     expect(r.expected.dropped).toBeGreaterThan(0);

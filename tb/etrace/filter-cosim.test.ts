@@ -3,6 +3,10 @@
  * etrace_filter in the generated RTL): each case must give identical bytes, and the filter must
  * actually remove trace (fewer bytes than the same case with iFilters = 0, comparators and their
  * notifies unchanged).
+ *
+ * The filters and comparators are run-time options: every case, and its unfiltered twin, runs on
+ * the build of its hardware configuration (tb/case.ts; four builds for the whole file), with the
+ * options programmed through the APB registers (tb/etrace/frames.ts).
  */
 import { describe, expect, it } from 'vitest';
 import { resolvedOf } from '../../blocks/testing.ts';

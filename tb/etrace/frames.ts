@@ -6,6 +6,22 @@
  * Cycle alignment with the model's OutputFifo (golden-model/etrace/output.ts):
  * - Out of reset the encoder starts a trace session (the registers reset to the component's
  *   values) and sends the first support packet: the model's constructor.
+ * - Or, with a programming prologue (`program`: golden-model/etrace/option-writes.ts optionWrites),
+ *   for a build of the hardware configuration (tb/case.ts hardwareConfig), whose registers reset
+ *   with every option off and iEnable 0, so that trTeActive/trTeEnable are 0 and no session starts
+ *   out of reset: the first frames are one APB write per option register (a setup frame, then an
+ *   access frame), trTeControl last, the hart inputs those of an idle cycle (PROLOGUE_RECORD).
+ *   The last write's access phase sets trTeActive and trTeEnable, so the session starts in the
+ *   next cycle, RTL cycle PROLOGUE = 2 * writes, with every register holding what the
+ *   configuration's own RTL holds out of reset (until then there is no session: no packet, no
+ *   stall, and the filter, resync and data state restart with the session). Unlike a start out of
+ *   reset, the ingress then holds a cycle of the hart, the prologue's last frame, and the encoder
+ *   counts it as the session's first cycle (a resync unit with ResyncMode 2, an input of the
+ *   comparators). So the model gets the same idle record first (cosim.ts), as its cycle 0 = RTL
+ *   cycle PROLOGUE, and the records follow, model cycle c + 1 = RTL cycle c + PROLOGUE + 1: the
+ *   harness's readyOffset is programmedReadyOffset = READY_OFFSET + PROLOGUE, and the model's
+ *   transport is not ready in its cycle 0 (the RTL's FIFO is empty then: the session's support
+ *   packet is written in that cycle) and in cycle c + 1 as the harness's ready(c).
  * - Cycle c's records (a record and the `sameCycle` records after it: signal group 0, 1, ... of
  *   the cycle) are the frame of cycle c; the encoder registers it and decides in cycle c + 1, so
  *   model cycle c is RTL cycle c + READY_OFFSET, and tx_ready_i of RTL cycle t is the model's
@@ -18,10 +34,31 @@ import type { EtraceConfig } from '../../golden-model/etrace/config.ts';
 import { etracePorts } from '../../golden-model/etrace/ports.ts';
 import type { DataAccess, DataTrace, LoadResponse } from '../../golden-model/hart/data-records.ts';
 import { RvError } from '../../golden-model/common/errors.ts';
-import { toItype3, type RetirementRecord } from '../../golden-model/hart/records.ts';
+import type { RegisterWrite } from '../../golden-model/etrace/option-writes.ts';
+import { emptyRecord, toItype3, type RetirementRecord } from '../../golden-model/hart/records.ts';
 
-/** Model cycle c is RTL cycle c + READY_OFFSET. */
+/** Model cycle c is RTL cycle c + READY_OFFSET (without a programming prologue). */
 export const READY_OFFSET = 1;
+
+/**
+ * The hart's inputs during the programming prologue: an idle cycle (nothing retired, no trap). The
+ * last prologue frame is the session's first cycle for the encoder, so the model gets this record
+ * first too.
+ */
+export const PROLOGUE_RECORD: Readonly<RetirementRecord> = Object.freeze({ ...emptyRecord(), iretire: 0, itype: 0, iaddr: 0n });
+
+/** The frames of a programming prologue of `writes`: a setup and an access frame per write. */
+export function prologueFrames(writes: readonly RegisterWrite[]): number {
+  return 2 * writes.length;
+}
+
+/** The harness's readyOffset with a programming prologue of `writes`: model cycle c is RTL cycle c + this. */
+export function programmedReadyOffset(writes: readonly RegisterWrite[]): number {
+  return READY_OFFSET + prologueFrames(writes);
+}
+
+/** trTeControl's address: the end-of-trace write goes there. */
+const CONTROL_ADDRESS = 0x000;
 
 /** The trTeControl value that ends the session: trTeActive 1, trTeEnable 0, trTeInstTracing as configured. */
 function endOfTraceWrite(c: EtraceConfig): number {
@@ -41,8 +78,16 @@ export interface FrameSink {
 
 export type ApbPhase = 'idle' | 'setup' | 'access';
 
+/** An APB write: byte address, data and byte strobes (pstrb_i). */
+interface ApbWrite {
+  readonly address: number;
+  readonly value: number;
+  readonly strobe: number;
+}
+
 /**
- * The frames of a whole run, in order: one per cycle of records, then the end-of-trace register
+ * The frames of a whole run, in order: the programming prologue's writes (`program`, when given),
+ * one per cycle of records, then the end-of-trace register
  * write (its setup phase rides on the last cycle's frame, its access phase follows), then idle
  * frames until the FIFO has drained. Every input is written into `sink` for each frame, then
  * `emit(first, end)` is called with the frame's records, indexes first..end-1 (first = end for the
@@ -55,8 +100,9 @@ export function writeEtraceFrames(
   sink: FrameSink,
   emit: (first: number, end: number) => void,
   data?: DataTrace,
+  program?: readonly RegisterWrite[],
 ): void {
-  const frames = new EtraceFrameStream(c, backpressure, sink, (_records, first, end) => emit(first, end), data);
+  const frames = new EtraceFrameStream(c, backpressure, sink, (_records, first, end) => emit(first, end), data, program);
   frames.push(records);
   frames.finish();
 }
@@ -72,7 +118,8 @@ export function writeEtraceFrames(
 export class EtraceFrameStream {
   private readonly hart: (records: readonly RetirementRecord[], first: number, end: number) => void;
   private readonly idleHart: () => void;
-  private readonly apb: (phase: ApbPhase) => void;
+  /** The APB inputs of a frame: a phase of write `w` (default: the end-of-trace write; idle: all 0). */
+  private readonly apb: (phase: ApbPhase, w?: ApbWrite) => void;
   /** Data trace (table 4.9): drives the cycle's access and split load response, or none. */
   private readonly dataPorts: ((a: DataAccess | undefined, r?: LoadResponse) => void) | undefined;
   /** The access of each record that has one, by the record's index in the stream. */
@@ -93,6 +140,8 @@ export class EtraceFrameStream {
     sink: FrameSink,
     private readonly emit: (records: readonly RetirementRecord[], first: number, end: number) => void,
     data?: DataTrace,
+    /** The programming prologue's writes (optionWrites of the case's configuration); none: no prologue. */
+    private readonly program: readonly RegisterWrite[] = [],
   ) {
     const p = c.params;
     this.dataPorts = p.dataTrace ? dataSetters(c, sink) : undefined;
@@ -179,25 +228,44 @@ export class EtraceFrameStream {
     this.idleHart = (): void => {
       for (const s of [itype, iretire, ilastsize, iaddr, sijump, cause, tval, priv, context, ctype, trigger, halted, reset, impdef, time]) s?.(0);
     };
-    this.apb = (phase: ApbPhase): void => {
-      psel(phase === 'idle' ? 0 : 1);
+    // The end-of-trace write changes trTeControl's low byte only; a prologue write, every byte.
+    const endOfTrace: ApbWrite = { address: CONTROL_ADDRESS, value: endWrite, strobe: 0b0001 };
+    this.apb = (phase: ApbPhase, w: ApbWrite = endOfTrace): void => {
+      const idle = phase === 'idle';
+      psel(idle ? 0 : 1);
       penable(phase === 'access' ? 1 : 0);
-      pwrite(phase === 'idle' ? 0 : 1);
-      paddr(0);
-      pwdata(phase === 'idle' ? 0 : endWrite);
-      pstrb(phase === 'idle' ? 0 : 0b0001);
+      pwrite(idle ? 0 : 1);
+      paddr(idle ? 0 : w.address);
+      pwdata(idle ? 0 : w.value);
+      pstrb(idle ? 0 : w.strobe);
     };
     // The FIFO holds at most fifo_depth_p bytes; a byte leaves in each ready cycle, on average one
     // cycle in 1/(1 - backpressure): twice that, for the randomness (and at least 1% ready).
     this.drain = Math.ceil((2 * p.fifo_depth_p) / Math.max(0.01, 1 - backpressure)) + 64;
   }
 
+  /** The programming prologue (when there is one), then the APB idle for the records' frames. */
+  private start(): void {
+    if (this.started) return;
+    this.started = true;
+    const none: readonly RetirementRecord[] = [];
+    if (this.program.length > 0) {
+      this.hart([PROLOGUE_RECORD], 0, 1);
+      this.dataPorts?.(undefined);
+      for (const { address, value } of this.program) {
+        const w: ApbWrite = { address, value, strobe: 0b1111 };
+        this.apb('setup', w);
+        this.emit(none, 0, 0);
+        this.apb('access', w);
+        this.emit(none, 0, 0);
+      }
+    }
+    this.apb('idle');
+  }
+
   /** The frames of the cycles of `records` (the next records of the stream), but the last. */
   push(records: readonly RetirementRecord[]): void {
-    if (!this.started) {
-      this.apb('idle');
-      this.started = true;
-    }
+    this.start();
     const n = records.length;
     let first = 0;
     // sameCycle records at the start continue the held-back cycle: that cycle moves into an array
@@ -241,10 +309,7 @@ export class EtraceFrameStream {
 
   /** The last cycle's frame, the end-of-trace write and the frames that drain the FIFO. */
   finish(): void {
-    if (!this.started) {
-      this.apb('idle');
-      this.started = true;
-    }
+    this.start();
     const none: readonly RetirementRecord[] = [];
     if (this.held !== undefined) {
       this.flushHeld(true);
