@@ -8,8 +8,12 @@
  * (read-only fields' bits 0), from the register map (registers.ts etraceMemoryMap), the same field
  * table the RTL's reset values come from: after the writes, every read-write field holds what the
  * configuration's own RTL holds out of reset.
- * trTeControl comes last: its write sets trTeActive and trTeEnable (to iEnable), so the session
- * starts, and samples the options, only once every other register holds its value.
+ * trTeControl comes last: its write sets trTeActive and trTeEnable to 1, so the session starts,
+ * and samples the options, only once every other register holds its value. They are 1 whatever
+ * iEnable is: iEnable is trTeInstTracing (instruction tracing within an enabled encoder, which
+ * trace-on triggers may set); an encoder with iEnable 0 still sends its support packets, as the
+ * model does. (A component's own RTL resets trTeActive and trTeEnable to iEnable, so one with
+ * iEnable 0 comes out of reset disabled until software enables it: docs/etrace-registers.md.)
  */
 import type { EtraceConfig } from './config.ts';
 import { etraceMemoryMap, registerResetValue } from './registers.ts';
@@ -22,6 +26,8 @@ export interface RegisterWrite {
 
 /** The name of the register whose write starts the session (written last). */
 const CONTROL_REGISTER = 'trTeControl';
+/** Its fields that switch the encoder on (whatever iEnable, which is trTeInstTracing). */
+const ENCODER_ON: readonly string[] = ['trTeActive', 'trTeEnable'];
 
 /**
  * One write per register with a read-write field, in address order, trTeControl last. Registers
@@ -34,7 +40,7 @@ export function optionWrites(c: EtraceConfig): RegisterWrite[] {
     for (const reg of block.registers) {
       if (!reg.fields.some((f) => f.access === 'read-write')) continue;
       // Every writable register is a 32-bit one (the 64-bit discovery registers are read-only).
-      const writable = { ...reg, fields: reg.fields.filter((f) => f.access === 'read-write') };
+      const writable = { ...reg, fields: reg.fields.filter((f) => f.access === 'read-write').map((f) => (ENCODER_ON.includes(f.name) ? { ...f, reset: 1n } : f)) };
       const write = { address: block.baseAddress + reg.offset, value: Number(registerResetValue(writable) & 0xffff_ffffn) };
       if (reg.name === CONTROL_REGISTER) control = write;
       else writes.push(write);

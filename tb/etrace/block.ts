@@ -52,7 +52,11 @@ function randomOptionSets(rng: Rng, r: ResolvedComponent<EtraceConfig>): string[
   sets.push(`ResyncMode=${below(4)}`, `ResyncMax=${below(3)}`);
   if (below(4) === 0) sets.push('FullAddress=1');
   if (below(4) === 0) sets.push('ImplicitExcept=1');
-  if (below(4) === 0) sets.push('iTrigEnable=1');
+  if (below(4) === 0) {
+    // With triggers, now and then a session that starts with instruction tracing off.
+    sets.push('iTrigEnable=1');
+    if (below(3) === 0) sets.push('iEnable=0');
+  }
   if (below(5) === 0) sets.push('stallEnable=1');
   const p = r.config.params;
   if (p.bpred_size_p > 0 && below(2) === 0) sets.push('BranchPrediction=0');

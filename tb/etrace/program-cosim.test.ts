@@ -64,6 +64,12 @@ describe('optionWrites: the words of the Trace Control Interface fields', () => 
     ]);
   });
 
+  it('iEnable 0 is trTeInstTracing 0 in an enabled encoder: trTeActive and trTeEnable are written 1', () => {
+    const writes = optionWrites(etraceConfigOf(COMPONENT, ['iEnable=0', 'iTrigEnable=1']));
+    expect(writes.at(-1)!.address).toBe(0x000);
+    expect(writes.at(-1)!.value & 0b111).toBe(0b011);
+  });
+
   it('leaves out registers that are read-only in the configuration (no filters, no data trace: four registers)', () => {
     const addresses = optionWrites(etraceConfigOf('etrace')).map((w) => w.address);
     // trTeInstFeatures has writable NoAddrDiff/NoTrapAddr; trTeInstFilters is read-only 0 without filters.
@@ -123,6 +129,11 @@ const OPTION_SETS: { name: string; sets: string[]; backpressure: number }[] = [
       'comparator0.pInput=0', 'comparator0.pFunction=2', 'comparator0.pMatch=0x80000300', 'comparator0.sInput=0', 'comparator0.sFunction=4', 'comparator0.sMatch=0x80000900', 'comparator0.matchMode=3',
     ],
     backpressure: 0.85,
+  },
+  {
+    name: 'iEnable 0 with trace-on/off triggers: support packets, then tracing from the first trace-on',
+    sets: ['iEnable=0', 'iTrigEnable=1'],
+    backpressure: 0.3,
   },
 ];
 
