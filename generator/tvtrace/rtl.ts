@@ -278,6 +278,7 @@ function assembleContext(c: TvtraceRtlConfig, banner: string) {
     // The same function as shifting the slot into a record-wide vector, but a simulator moves the
     // slot's bytes instead of that vector for every slot (Verilator: the tvtrace co-simulation's
     // harness takes a third of the CPU time).
+    recHi: 8 * rb - 1,
     slots: layout.slots.map((s) => {
       const w = 8 * s.bytes;
       const widen = (to: number, from: number, v: string): string => (to > from ? `${to}'(${v})` : v);
@@ -285,10 +286,10 @@ function assembleContext(c: TvtraceRtlConfig, banner: string) {
       const k = bitsFor(s.maxOffset);
       const pad = bitsFor(8 * rb - 1) - k - 3;
       if (pad < 0) throw new Error(`tvtrace RTL: the offset of slot ${s.name} (${k} bits) does not fit the record's index`);
-      const part = `rec_o[{${pad > 0 ? `${pad}'b0, ` : ''}len[${k - 1}:0], 3'b000} +: ${w}]`;
+      const part = `rec_l[{${pad > 0 ? `${pad}'b0, ` : ''}len_l[${k - 1}:0], 3'b000} +: ${w}]`;
       return {
         name: s.name,
-        or: s.maxOffset > 0 ? `${part} = ${part} | ${s.name};` : `rec_o = rec_o | ${widen(8 * rb, w, s.name)};`,
+        or: s.maxOffset > 0 ? `${part} = ${part} | ${s.name};` : `rec_l = rec_l | ${widen(8 * rb, w, s.name)};`,
       };
     }),
   };

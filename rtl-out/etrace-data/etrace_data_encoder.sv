@@ -118,12 +118,9 @@ module etrace_data_encoder (
   logic [Dw-1:0] data_hi;  // the value above the first: bits from 8 * 2^size
   logic          on_now;
 
-  always_comb begin
-    on_now = on_q;
-    if (opt_trig && trigger_q[0]) on_now = 1'b1;
-    if (opt_trig && trigger_q[1]) on_now = 1'b0;
-    traced = session_i & dretire_q & on_now & ~halted_q & ~reset_q;
-  end
+  // The trace-on state after this cycle's triggers: a stop trigger wins over a start.
+  assign on_now = (opt_trig && trigger_q[1]) ? 1'b0 : (opt_trig && trigger_q[0]) ? 1'b1 : on_q;
+  assign traced = session_i & dretire_q & on_now & ~halted_q & ~reset_q;
 
   assign s = dsize_q;
   assign is_ls = dtype_q[3:1] == '0;
@@ -155,23 +152,18 @@ module etrace_data_encoder (
   logic [3:0]    n0, n1;
   logic          full_both;  // packets with address and data: both full (diff 00)
 
+  // Each output assigned once (ternaries, not defaults overridden): Icarus Verilog 11 runs an
+  // always_comb again when one compiled after it wakes, and an override is a transient that wakes
+  // the packet's fields again, for ever.
   always_comb begin
     c_size = s;
-    c_v0 = v_lo;
-    c_v1 = v_hi;
-    c_two = 1'b0;
-    c_prev = h_value;
     full_both = ~hv_addr | ~hv_data | (opt_compress == 2'd0);
-    c_prev_valid = opt_no_addr ? hv_data : ~full_both;
-    if (is_amo) c_two = 1'b1;
-    if (is_csr) begin
-      // The value read, then the operand (none for a read-only CSR).
-      c_v0 = v_hi;
-      c_v1 = v_lo;
-      c_two = ~csr_read_only;
-      c_prev = csr_data_q;
-      c_prev_valid = ~sync_i & csr_data_valid_q;
-    end
+    // A CSR access: the value read, then the operand (none for a read-only CSR).
+    c_v0 = is_csr ? v_hi : v_lo;
+    c_v1 = is_csr ? v_lo : v_hi;
+    c_two = is_csr ? ~csr_read_only : is_amo;
+    c_prev = is_csr ? csr_data_q : h_value;
+    c_prev_valid = is_csr ? (~sync_i & csr_data_valid_q) : (opt_no_addr ? hv_data : ~full_both);
   end
 
   etrace_data_compress u_compress (
@@ -208,10 +200,15 @@ module etrace_data_encoder (
   logic [7:0]    sbits;         // bits of data_len / op_len: the size
   logic [11:0]   csr_number, csr_field;
   logic          csr_diff;
-  always_comb begin
-    payload = '0;
-    pos = '0;
-    pkt = 1'b0;
+  // The packet is built in block-local variables and each output assigned once (Icarus Verilog 11:
+  // see the compression block).
+  always_comb begin : p_fields
+    logic [Pw-1:0] payload_l;
+    logic [7:0]    pos_l;
+    logic          pkt_l;
+    payload_l = '0;
+    pos_l = '0;
+    pkt_l = 1'b0;
     diff2 = full_both ? 2'b00 : (c_code == CodeFull) ? 2'b10 : (c_code == CodeXor) ? 2'b01 : 2'b11;
     diff_data = (c_code == CodeFull) ? 2'b00 : (Ddw == 1 || c_code == CodeXor) ? 2'b01 : 2'b11;
     addr_diff = hv_addr & (opt_compress != 2'd0);
@@ -225,101 +222,104 @@ module etrace_data_encoder (
     csr_diff = ~sync_i & csr_addr_valid_q & (opt_compress != 2'd0);
     csr_field = csr_diff ? csr_number - csr_addr_q : csr_number;
     if (traced && is_ls) begin
-      pkt = 1'b1;
-      payload = field(Pw'({is_store, ~aligned}), 8'(Fw));
-      pos = 8'(Fw);
-      payload = payload | (field(Pw'(s), 8'(Sw)) << pos);
-      pos = pos + 8'(Sw);
+      pkt_l = 1'b1;
+      payload_l = field(Pw'({is_store, ~aligned}), 8'(Fw));
+      pos_l = 8'(Fw);
+      payload_l = payload_l | (field(Pw'(s), 8'(Sw)) << pos_l);
+      pos_l = pos_l + 8'(Sw);
       if (opt_no_data) begin
-        payload = payload | (field(Pw'(addr_diff), 8'd1) << pos);
-        pos = pos + 8'd1;
-        payload = payload | (field(Pw'(address), 8'(Aw)) << pos);
-        pos = pos + 8'(Aw);
+        payload_l = payload_l | (field(Pw'(addr_diff), 8'd1) << pos_l);
+        pos_l = pos_l + 8'd1;
+        payload_l = payload_l | (field(Pw'(address), 8'(Aw)) << pos_l);
+        pos_l = pos_l + 8'(Aw);
       end else if (opt_no_addr) begin
-        payload = payload | (field(Pw'(diff_data), 8'(Ddw)) << pos);
-        pos = pos + 8'(Ddw);
-        payload = payload | (field(Pw'(c0), 8'(Dw)) << pos);
-        pos = pos + 8'(Dw);
+        payload_l = payload_l | (field(Pw'(diff_data), 8'(Ddw)) << pos_l);
+        pos_l = pos_l + 8'(Ddw);
+        payload_l = payload_l | (field(Pw'(c0), 8'(Dw)) << pos_l);
+        pos_l = pos_l + 8'(Dw);
       end else begin
-        payload = payload | (field(Pw'(diff2), 8'd2) << pos);
-        pos = pos + 8'd2;
-        payload = payload | (field(Pw'(dlen0), sbits) << pos);
-        pos = pos + sbits;
-        payload = payload | (field(Pw'(c0), len0) << pos);
-        pos = pos + len0;
-        payload = payload | (field(Pw'(address), 8'(Aw)) << pos);
-        pos = pos + 8'(Aw);
+        payload_l = payload_l | (field(Pw'(diff2), 8'd2) << pos_l);
+        pos_l = pos_l + 8'd2;
+        payload_l = payload_l | (field(Pw'(dlen0), sbits) << pos_l);
+        pos_l = pos_l + sbits;
+        payload_l = payload_l | (field(Pw'(c0), len0) << pos_l);
+        pos_l = pos_l + len0;
+        payload_l = payload_l | (field(Pw'(address), 8'(Aw)) << pos_l);
+        pos_l = pos_l + 8'(Aw);
       end
     end
     if (traced && is_amo) begin
-      pkt = 1'b1;
-      payload = field(Pw'(3'd6), 8'(Fw));
-      pos = 8'(Fw);
-      payload = payload | (field(Pw'(dtype_q[2:0]), 8'd3) << pos);
-      pos = pos + 8'd3;
-      payload = payload | (field(Pw'(amo_size), 8'(Asw)) << pos);
-      pos = pos + 8'(Asw);
+      pkt_l = 1'b1;
+      payload_l = field(Pw'(3'd6), 8'(Fw));
+      pos_l = 8'(Fw);
+      payload_l = payload_l | (field(Pw'(dtype_q[2:0]), 8'd3) << pos_l);
+      pos_l = pos_l + 8'd3;
+      payload_l = payload_l | (field(Pw'(amo_size), 8'(Asw)) << pos_l);
+      pos_l = pos_l + 8'(Asw);
       if (opt_no_data) begin
-        payload = payload | (field(Pw'(addr_diff), 8'd1) << pos);
-        pos = pos + 8'd1;
-        payload = payload | (field(Pw'(address), 8'(Aw)) << pos);
-        pos = pos + 8'(Aw);
+        payload_l = payload_l | (field(Pw'(addr_diff), 8'd1) << pos_l);
+        pos_l = pos_l + 8'd1;
+        payload_l = payload_l | (field(Pw'(address), 8'(Aw)) << pos_l);
+        pos_l = pos_l + 8'(Aw);
       end else if (opt_no_addr) begin
-        payload = payload | (field(Pw'(diff_data), 8'(Ddw)) << pos);
-        pos = pos + 8'(Ddw);
-        payload = payload | (field(Pw'(dlen0), sbits) << pos);
-        pos = pos + sbits;
-        payload = payload | (field(Pw'(c0), len0) << pos);
-        pos = pos + len0;
-        payload = payload | (field(Pw'(c1), 8'(Dw)) << pos);
-        pos = pos + 8'(Dw);
+        payload_l = payload_l | (field(Pw'(diff_data), 8'(Ddw)) << pos_l);
+        pos_l = pos_l + 8'(Ddw);
+        payload_l = payload_l | (field(Pw'(dlen0), sbits) << pos_l);
+        pos_l = pos_l + sbits;
+        payload_l = payload_l | (field(Pw'(c0), len0) << pos_l);
+        pos_l = pos_l + len0;
+        payload_l = payload_l | (field(Pw'(c1), 8'(Dw)) << pos_l);
+        pos_l = pos_l + 8'(Dw);
       end else begin
-        payload = payload | (field(Pw'(diff2), 8'd2) << pos);
-        pos = pos + 8'd2;
-        payload = payload | (field(Pw'(dlen0), sbits) << pos);
-        pos = pos + sbits;
-        payload = payload | (field(Pw'(c0), len0) << pos);
-        pos = pos + len0;
-        payload = payload | (field(Pw'(dlen1), sbits) << pos);
-        pos = pos + sbits;
-        payload = payload | (field(Pw'(c1), len1) << pos);
-        pos = pos + len1;
-        payload = payload | (field(Pw'(address), 8'(Aw)) << pos);
-        pos = pos + 8'(Aw);
+        payload_l = payload_l | (field(Pw'(diff2), 8'd2) << pos_l);
+        pos_l = pos_l + 8'd2;
+        payload_l = payload_l | (field(Pw'(dlen0), sbits) << pos_l);
+        pos_l = pos_l + sbits;
+        payload_l = payload_l | (field(Pw'(c0), len0) << pos_l);
+        pos_l = pos_l + len0;
+        payload_l = payload_l | (field(Pw'(dlen1), sbits) << pos_l);
+        pos_l = pos_l + sbits;
+        payload_l = payload_l | (field(Pw'(c1), len1) << pos_l);
+        pos_l = pos_l + len1;
+        payload_l = payload_l | (field(Pw'(address), 8'(Aw)) << pos_l);
+        pos_l = pos_l + 8'(Aw);
       end
     end
     if (traced && is_csr) begin
-      pkt = 1'b1;
-      payload = field(Pw'(3'd5), 8'(Fw));
-      pos = 8'(Fw);
-      payload = payload | (field(Pw'(dtype_q[1:0]), 8'd2) << pos);
-      pos = pos + 8'd2;
+      pkt_l = 1'b1;
+      payload_l = field(Pw'(3'd5), 8'(Fw));
+      pos_l = 8'(Fw);
+      payload_l = payload_l | (field(Pw'(dtype_q[1:0]), 8'd2) << pos_l);
+      pos_l = pos_l + 8'd2;
       if (opt_no_data) begin
-        payload = payload | (field(Pw'(csr_diff), 8'd1) << pos);
-        pos = pos + 8'd1;
-        payload = payload | (field(Pw'(csr_field[11:6]), 8'd6) << pos);  // addr_msbs
-        pos = pos + 8'd6;
-        payload = payload | (field(Pw'(csr_field[5:0]), 8'd6) << pos);   // addr_lsbs
-        pos = pos + 8'd6;
+        payload_l = payload_l | (field(Pw'(csr_diff), 8'd1) << pos_l);
+        pos_l = pos_l + 8'd1;
+        payload_l = payload_l | (field(Pw'(csr_field[11:6]), 8'd6) << pos_l);  // addr_msbs
+        pos_l = pos_l + 8'd6;
+        payload_l = payload_l | (field(Pw'(csr_field[5:0]), 8'd6) << pos_l);   // addr_lsbs
+        pos_l = pos_l + 8'd6;
       end else begin
-        payload = payload | (field(Pw'(diff_data), 8'(Ddw)) << pos);
-        pos = pos + 8'(Ddw);
-        payload = payload | (field(Pw'(dlen0), 8'(Clw)) << pos);
-        pos = pos + 8'(Clw);
-        payload = payload | (field(Pw'(c0), len0) << pos);
-        pos = pos + len0;
-        payload = payload | (field(Pw'(csr_number[11:6]), 8'd6) << pos);
-        pos = pos + 8'd6;
+        payload_l = payload_l | (field(Pw'(diff_data), 8'(Ddw)) << pos_l);
+        pos_l = pos_l + 8'(Ddw);
+        payload_l = payload_l | (field(Pw'(dlen0), 8'(Clw)) << pos_l);
+        pos_l = pos_l + 8'(Clw);
+        payload_l = payload_l | (field(Pw'(c0), len0) << pos_l);
+        pos_l = pos_l + len0;
+        payload_l = payload_l | (field(Pw'(csr_number[11:6]), 8'd6) << pos_l);
+        pos_l = pos_l + 8'd6;
         if (!csr_read_only) begin
-          payload = payload | (field(Pw'(dlen1), 8'(Clw)) << pos);
-          pos = pos + 8'(Clw);
-          payload = payload | (field(Pw'(c1), len1) << pos);
-          pos = pos + len1;
+          payload_l = payload_l | (field(Pw'(dlen1), 8'(Clw)) << pos_l);
+          pos_l = pos_l + 8'(Clw);
+          payload_l = payload_l | (field(Pw'(c1), len1) << pos_l);
+          pos_l = pos_l + len1;
         end
-        payload = payload | (field(Pw'(csr_number[5:0]), 8'd6) << pos);
-        pos = pos + 8'd6;
+        payload_l = payload_l | (field(Pw'(csr_number[5:0]), 8'd6) << pos_l);
+        pos_l = pos_l + 8'd6;
       end
     end
+    payload = payload_l;
+    pos = pos_l;
+    pkt = pkt_l;
   end
 
   etrace_data_packer u_packer (

@@ -80,24 +80,28 @@ module etrace_data_compress (
     end
   end
 
-  // The first of the allowed codes with the fewest bytes, then the fewest significant bits.
+  // The first of the allowed codes with the fewest bytes, then the fewest significant bits. The
+  // choice is made in block-local variables and each output assigned once: Icarus Verilog 11 runs
+  // an always_comb again when one compiled after it wakes, and a code overridden is a transient that
+  // wakes the packet's fields again, for ever.
   logic [1:0] best;
-  logic [4:0] best_bytes;
-  logic [8:0] best_sig;
   logic [7:0] best_s0, best_s1;
-  always_comb begin
-    best = CodeFull;
+  always_comb begin : p_best
+    logic [1:0] best_l;
+    logic [4:0] best_bytes;
+    logic [8:0] best_sig;
+    best_l = CodeFull;
     best_bytes = bytes[0];
     best_sig = sig[0];
     if (prev_valid_i && allow_xor_i && ((bytes[1] < best_bytes) || ((bytes[1] == best_bytes) && (sig[1] < best_sig)))) begin
-      best = CodeXor;
+      best_l = CodeXor;
       best_bytes = bytes[1];
       best_sig = sig[1];
     end
     if (prev_valid_i && allow_diff_i && ((bytes[2] < best_bytes) || ((bytes[2] == best_bytes) && (sig[2] < best_sig)))) begin
-      best = CodeDiff;
+      best_l = CodeDiff;
     end
-    unique case (best)
+    unique case (best_l)
       CodeXor: begin
         c0_o = e0[1];
         c1_o = e1[1];
@@ -117,6 +121,7 @@ module etrace_data_compress (
         best_s1 = s1[0];
       end
     endcase
+    best = best_l;
   end
 
   assign code_o = best;

@@ -21,17 +21,24 @@ module etrace_data_packer (
   localparam int MaxBytes = 27;
 
   // The payload sign-extended from its top bit, and the highest bit that differs from that bit.
+  // Both blocks build their outputs in block-local variables and assign each once: Icarus Verilog
+  // 11 re-runs an always_comb when one compiled after it wakes, and the steps of a loop written to
+  // an output are transients that wake the encoder's packet block again, for ever.
   logic [Pw-1:0] wide;
   logic [7:0]    keep;  // payload bits kept: that bit's index + 2, or 1
-  always_comb begin
-    wide = payload_i;
+  always_comb begin : p_sign
+    logic [Pw-1:0] wide_l;
+    logic [7:0]    keep_l;
+    wide_l = payload_i;
     for (int b = 1; b < Pw; b++) begin
-      if (8'(b) >= bits_i) wide[b] = wide[b - 1];
+      if (8'(b) >= bits_i) wide_l[b] = wide_l[b - 1];
     end
-    keep = 8'd1;
+    keep_l = 8'd1;
     for (int b = 0; b < Pw - 1; b++) begin
-      if (wide[b] != wide[Pw-1]) keep = 8'(b + 2);
+      if (wide_l[b] != wide_l[Pw-1]) keep_l = 8'(b + 2);
     end
+    wide = wide_l;
+    keep = keep_l;
   end
 
   // After the header: the sign-extended payload.
@@ -42,14 +49,16 @@ module etrace_data_packer (
   assign counted = keep + 8'd0;
   assign plen = counted[7:3] + {4'h0, |counted[2:0]};
 
-  always_comb begin
-    bytes_o = '0;
+  always_comb begin : p_bytes
+    logic [215:0] bytes_l;
+    bytes_l = '0;
     if (valid_i) begin
-      bytes_o[7:0] = {1'b0, 2'd3, plen};  // extend 0, flow 3 (data trace), length
+      bytes_l[7:0] = {1'b0, 2'd3, plen};  // extend 0, flow 3 (data trace), length
       for (int k = 0; k < MaxBytes - 1; k++) begin
-        if (6'(k) < {1'b0, plen} + 6'd0) bytes_o[8*(k+1) +: 8] = stream[8*k +: 8];
+        if (6'(k) < {1'b0, plen} + 6'd0) bytes_l[8*(k+1) +: 8] = stream[8*k +: 8];
       end
     end
+    bytes_o = bytes_l;
   end
   assign len_o = valid_i ? {1'b0, plen} + 6'd1 : 6'd0;
 endmodule

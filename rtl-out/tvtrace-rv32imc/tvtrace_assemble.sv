@@ -21,6 +21,11 @@
 // Each field goes into its slot, zero above the field's bytes; a slot's bytes follow the bytes of
 // the slots before it (only the fields a record has take bytes), so the record is the OR of the
 // slots, each shifted by the length of those before it.
+//
+// Every always_comb assigns each of its outputs once per evaluation (if/else rather than a default
+// overridden; block-local variables where a value is built in steps): Icarus Verilog 11 runs again
+// every always_comb compiled before one that wakes (they share the time-0 trigger), and a default
+// overridden is a transient that wakes the record block, which wakes the slot blocks, for ever.
 module tvtrace_assemble (
   // Record kind: 0 instruction, 1 trap, 2 interrupt, 3 xret, 4 debug-reg, 5 debug-mem, 6 reset, 7
   // unobserved.
@@ -137,38 +142,41 @@ module tvtrace_assemble (
   // write); begin group and hart reset; or, outside any group, mtime (additional state 8).
   logic [79:0] head;
   logic [6:0]  head_len;
-  always_comb begin
-    head = '0;
-    head_len = 7'h00;
+  // Assigned once per evaluation, from block-local variables (Icarus 11: see the top).
+  always_comb begin : p_head
+    logic [79:0] head_l;
+    logic [6:0]  head_len_l;
+    head_l = '0;
+    head_len_l = 7'h00;
     unique case (kind_i)
       KindInstruction, KindTrap, KindInterrupt, KindXret: begin
-        head = 80'({next_pc_i, 8'h0a, 8'h07, 8'h01});
-        head_len = 7'h07;
+        head_l = 80'({next_pc_i, 8'h0a, 8'h07, 8'h01});
+        head_len_l = 7'h07;
       end
       KindDebugReg, KindDebugMem: begin
-        head = 80'({8'h0b, 8'h01});
-        head_len = 7'h02;
+        head_l = 80'({8'h0b, 8'h01});
+        head_len_l = 7'h02;
       end
       KindReset: begin
-        head = 80'({8'h0a, 8'h01});
-        head_len = 7'h02;
+        head_l = 80'({8'h0a, 8'h01});
+        head_len_l = 7'h02;
       end
       KindUnobserved: begin
         if (mtime_valid_i) begin
-          head = 80'({mtime_i, 8'h08, 8'h07});
-          head_len = 7'h0a;
+          head_l = 80'({mtime_i, 8'h08, 8'h07});
+          head_len_l = 7'h0a;
         end
       end
       default: ;
     endcase
+    head = head_l;
+    head_len = head_len_l;
   end
 
   // The instruction: opcode 16 and 16 bits, or opcode 17 and 32 bits (not for an interrupt).
   logic [39:0] instr;
   logic [6:0]  instr_len;
   always_comb begin
-    instr = '0;
-    instr_len = 7'h00;
     if ((is_instruction || is_trap || is_xret) && instr_valid_i) begin
       if (instr_size_i) begin
         instr = {instr_i, 8'h11};
@@ -177,6 +185,9 @@ module tvtrace_assemble (
         instr = {16'h0000, instr_i[15:0], 8'h10};
         instr_len = 7'h03;
       end
+    end else begin
+      instr = '0;
+      instr_len = 7'h00;
     end
   end
 
@@ -184,11 +195,12 @@ module tvtrace_assemble (
   logic [23:0] priv;
   logic [6:0]  priv_len;
   always_comb begin
-    priv = '0;
-    priv_len = 7'h00;
     if ((is_instruction && priv_valid_i) || is_trap || is_interrupt || is_xret) begin
       priv = {6'b000000, priv_i, 8'h01, 8'h07};
       priv_len = 7'h03;
+    end else begin
+      priv = '0;
+      priv_len = 7'h00;
     end
   end
 
@@ -196,57 +208,63 @@ module tvtrace_assemble (
   // a debug-module write of a GPR or a CSR; mcycle.
   logic [55:0] reg0;
   logic [6:0]  reg0_len;
-  always_comb begin
-    reg0 = '0;
-    reg0_len = 7'h00;
+  // Assigned once per evaluation, from block-local variables (Icarus 11: see the top).
+  always_comb begin : p_reg0
+    logic [55:0] reg0_l;
+    logic [6:0]  reg0_len_l;
+    reg0_l = '0;
+    reg0_len_l = 7'h00;
     unique case (kind_i)
       KindInstruction: begin
         if (gpr_valid_i && gpr_addr_i != 5'd0) begin
-          reg0 = {gpr_data_i, 8'h10, 3'b000, gpr_addr_i, 8'h04};
-          reg0_len = 7'h07;
+          reg0_l = {gpr_data_i, 8'h10, 3'b000, gpr_addr_i, 8'h04};
+          reg0_len_l = 7'h07;
         end
       end
       KindTrap, KindInterrupt: begin
-        reg0 = {xstatus_i, 6'b000000, priv_i, 8'h00, 8'h04};
-        reg0_len = 7'h07;
+        reg0_l = {xstatus_i, 6'b000000, priv_i, 8'h00, 8'h04};
+        reg0_len_l = 7'h07;
       end
       KindXret: begin
-        reg0 = {xstatus_i, 8'h03, 8'h00, 8'h04};
-        reg0_len = 7'h07;
+        reg0_l = {xstatus_i, 8'h03, 8'h00, 8'h04};
+        reg0_len_l = 7'h07;
       end
       KindDebugReg: begin
         if (gpr_valid_i) begin
           if (gpr_addr_i != 5'd0) begin
-            reg0 = {gpr_data_i, 8'h10, 3'b000, gpr_addr_i, 8'h04};
-            reg0_len = 7'h07;
+            reg0_l = {gpr_data_i, 8'h10, 3'b000, gpr_addr_i, 8'h04};
+            reg0_len_l = 7'h07;
           end
         end else if (csr_valid_i[0]) begin
-          reg0 = { csr_data_i[31:0], 4'h0, csr_addr_i[11:0], 8'h04};
-          reg0_len = 7'h07;
+          reg0_l = { csr_data_i[31:0], 4'h0, csr_addr_i[11:0], 8'h04};
+          reg0_len_l = 7'h07;
         end
       end
       KindUnobserved: begin
         if (mcycle_valid_i) begin
-          reg0 = { mcycle_i[31:0], 8'h0b, 8'h00, 8'h04};
-          reg0_len = 7'h07;
+          reg0_l = { mcycle_i[31:0], 8'h0b, 8'h00, 8'h04};
+          reg0_len_l = 7'h07;
         end
       end
       default: ;
     endcase
+    reg0 = reg0_l;
+    reg0_len = reg0_len_l;
   end
 
   // Register slot 1: xcause; mcycleh.
   logic [55:0] reg1;
   logic [6:0]  reg1_len;
   always_comb begin
-    reg1 = '0;
-    reg1_len = 7'h00;
     if (is_trap || is_interrupt) begin
       reg1 = {xcause_i, 6'b000000, priv_i, 8'h42, 8'h04};
       reg1_len = 7'h07;
     end else if (is_unobserved && mcycle_valid_i) begin
       reg1 = {mcycle_i[63:32], 8'h0b, 8'h80, 8'h04};
       reg1_len = 7'h07;
+    end else begin
+      reg1 = '0;
+      reg1_len = 7'h00;
     end
   end
 
@@ -299,14 +317,15 @@ module tvtrace_assemble (
   logic [87:0] store;
   logic [6:0]  store_len;
   always_comb begin
-    store = '0;
-    store_len = 7'h00;
     if (is_instruction && store_valid_i) begin
       store = 88'({store_data, store_id, 8'h07});
       store_len = store_bytes_len;
     end else if (is_debug_mem) begin
       store = 88'({store_data, mem_op, {6'h00, paddr_i}, 8'h08});
       store_len = mem_len;
+    end else begin
+      store = '0;
+      store_len = 7'h00;
     end
   end
 
@@ -314,14 +333,15 @@ module tvtrace_assemble (
   logic [55:0] reg2;
   logic [6:0]  reg2_len;
   always_comb begin
-    reg2 = '0;
-    reg2_len = 7'h00;
     if (is_trap || is_interrupt) begin
       reg2 = {xepc_i, 6'b000000, priv_i, 8'h41, 8'h04};
       reg2_len = 7'h07;
     end else if (is_unobserved && minstret_valid_i) begin
       reg2 = { minstret_i[31:0], 8'h0b, 8'h02, 8'h04};
       reg2_len = 7'h07;
+    end else begin
+      reg2 = '0;
+      reg2_len = 7'h00;
     end
   end
 
@@ -329,11 +349,12 @@ module tvtrace_assemble (
   logic [55:0] eaddr;
   logic [6:0]  eaddr_len;
   always_comb begin
-    eaddr = '0;
-    eaddr_len = 7'h00;
     if (is_instruction && eaddr_valid_i) begin
       eaddr = { {6'h00, eaddr_i}, 8'h03, 8'h07};
       eaddr_len = 7'h07;
+    end else begin
+      eaddr = '0;
+      eaddr_len = 7'h00;
     end
   end
 
@@ -341,14 +362,15 @@ module tvtrace_assemble (
   logic [55:0] reg3;
   logic [6:0]  reg3_len;
   always_comb begin
-    reg3 = '0;
-    reg3_len = 7'h00;
     if (is_trap || is_interrupt) begin
       reg3 = {xtval_i, 6'b000000, priv_i, 8'h43, 8'h04};
       reg3_len = 7'h07;
     end else if (is_unobserved && minstret_valid_i) begin
       reg3 = {minstret_i[63:32], 8'h0b, 8'h82, 8'h04};
       reg3_len = 7'h07;
+    end else begin
+      reg3 = '0;
+      reg3_len = 7'h00;
     end
   end
 
@@ -356,11 +378,12 @@ module tvtrace_assemble (
   logic [55:0] paddr;
   logic [6:0]  paddr_len;
   always_comb begin
-    paddr = '0;
-    paddr_len = 7'h00;
     if (is_instruction && paddr_valid_i) begin
       paddr = { {6'h00, paddr_i}, 8'h02, 8'h07};
       paddr_len = 7'h07;
+    end else begin
+      paddr = '0;
+      paddr_len = 7'h00;
     end
   end
 
@@ -368,11 +391,12 @@ module tvtrace_assemble (
   logic [55:0] pc_paddr;
   logic [6:0]  pc_paddr_len;
   always_comb begin
-    pc_paddr = '0;
-    pc_paddr_len = 7'h00;
     if (is_instruction && pc_paddr_valid_i) begin
       pc_paddr = { {6'h00, pc_paddr_i}, 8'h09, 8'h07};
       pc_paddr_len = 7'h07;
+    end else begin
+      pc_paddr = '0;
+      pc_paddr_len = 7'h00;
     end
   end
 
@@ -432,15 +456,16 @@ module tvtrace_assemble (
     mem0_req_len = 7'h07 + (mem0_req_data ? mem0_bytes : 7'h00);
     mem0_rsp = {mem0_rsp_data ? mem0_rdata : '0, 3'b000, mem_rsp_fail_i[0], mem0_size, 8'h09};
     mem0_rsp_len = 7'h02 + (mem0_rsp_data ? mem0_bytes : 7'h00);
-    mem0 = '0;
-    mem0_len = 7'h00;
-    if (is_instruction && mem_valid_i[0]) begin
+    if (is_instruction && mem_valid_i[0] && mem_rsp_valid_i[0]) begin
+      mem0 = 136'(mem0_req) |
+             (136'(mem0_rsp) << {mem0_req_len[3:0], 3'b000});
+      mem0_len = mem0_req_len + mem0_rsp_len;
+    end else if (is_instruction && mem_valid_i[0]) begin
       mem0 = 136'(mem0_req);
       mem0_len = mem0_req_len;
-      if (mem_rsp_valid_i[0]) begin
-        mem0 = mem0 | (136'(mem0_rsp) << {mem0_req_len[3:0], 3'b000});
-        mem0_len = mem0_req_len + mem0_rsp_len;
-      end
+    end else begin
+      mem0 = '0;
+      mem0_len = 7'h00;
     end
   end
 
@@ -500,15 +525,16 @@ module tvtrace_assemble (
     mem1_req_len = 7'h07 + (mem1_req_data ? mem1_bytes : 7'h00);
     mem1_rsp = {mem1_rsp_data ? mem1_rdata : '0, 3'b000, mem_rsp_fail_i[1], mem1_size, 8'h09};
     mem1_rsp_len = 7'h02 + (mem1_rsp_data ? mem1_bytes : 7'h00);
-    mem1 = '0;
-    mem1_len = 7'h00;
-    if (is_instruction && mem_valid_i[1]) begin
+    if (is_instruction && mem_valid_i[1] && mem_rsp_valid_i[1]) begin
+      mem1 = 136'(mem1_req) |
+             (136'(mem1_rsp) << {mem1_req_len[3:0], 3'b000});
+      mem1_len = mem1_req_len + mem1_rsp_len;
+    end else if (is_instruction && mem_valid_i[1]) begin
       mem1 = 136'(mem1_req);
       mem1_len = mem1_req_len;
-      if (mem_rsp_valid_i[1]) begin
-        mem1 = mem1 | (136'(mem1_rsp) << {mem1_req_len[3:0], 3'b000});
-        mem1_len = mem1_req_len + mem1_rsp_len;
-      end
+    end else begin
+      mem1 = '0;
+      mem1_len = 7'h00;
     end
   end
 
@@ -516,11 +542,12 @@ module tvtrace_assemble (
   logic [55:0] csr0;
   logic [6:0]  csr0_len;
   always_comb begin
-    csr0 = '0;
-    csr0_len = 7'h00;
     if (is_instruction && csr_valid_i[0]) begin
       csr0 = { csr_data_i[31:0], 4'h0, csr_addr_i[11:0], 8'h04};
       csr0_len = 7'h07;
+    end else begin
+      csr0 = '0;
+      csr0_len = 7'h00;
     end
   end
 
@@ -528,11 +555,12 @@ module tvtrace_assemble (
   logic [55:0] csr1;
   logic [6:0]  csr1_len;
   always_comb begin
-    csr1 = '0;
-    csr1_len = 7'h00;
     if (is_instruction && csr_valid_i[1]) begin
       csr1 = { csr_data_i[63:32], 4'h0, csr_addr_i[23:12], 8'h04};
       csr1_len = 7'h07;
+    end else begin
+      csr1 = '0;
+      csr1_len = 7'h00;
     end
   end
 
@@ -540,11 +568,12 @@ module tvtrace_assemble (
   logic [55:0] csr2;
   logic [6:0]  csr2_len;
   always_comb begin
-    csr2 = '0;
-    csr2_len = 7'h00;
     if (is_instruction && csr_valid_i[2]) begin
       csr2 = { csr_data_i[95:64], 4'h0, csr_addr_i[35:24], 8'h04};
       csr2_len = 7'h07;
+    end else begin
+      csr2 = '0;
+      csr2_len = 7'h00;
     end
   end
 
@@ -552,11 +581,12 @@ module tvtrace_assemble (
   logic [55:0] csr3;
   logic [6:0]  csr3_len;
   always_comb begin
-    csr3 = '0;
-    csr3_len = 7'h00;
     if (is_instruction && csr_valid_i[3]) begin
       csr3 = { csr_data_i[127:96], 4'h0, csr_addr_i[47:36], 8'h04};
       csr3_len = 7'h07;
+    end else begin
+      csr3 = '0;
+      csr3_len = 7'h00;
     end
   end
 
@@ -564,11 +594,12 @@ module tvtrace_assemble (
   logic [55:0] fcsr;
   logic [6:0]  fcsr_len;
   always_comb begin
-    fcsr = '0;
-    fcsr_len = 7'h00;
     if (is_instruction && fcsr_valid_i) begin
       fcsr = {fcsr_i, 8'h00, 8'h03, 8'h04};
       fcsr_len = 7'h07;
+    end else begin
+      fcsr = '0;
+      fcsr_len = 7'h00;
     end
   end
 
@@ -581,48 +612,51 @@ module tvtrace_assemble (
   // The slots one after the other: each OR-ed in at the byte offset that is the length of those
   // before it (an indexed part-select as wide as the slot: the same function as shifting the slot
   // into the record, and a simulator moves the slot's bytes instead of the whole record each time).
-  logic [6:0] len;
-  always_comb begin
-    rec_o = '0;
-    len = 7'h00;
-    rec_o = rec_o | 952'(head);
-    len = len + head_len;
-    rec_o[{4'b0, len[2:0], 3'b000} +: 56] = rec_o[{4'b0, len[2:0], 3'b000} +: 56] | pc_paddr;
-    len = len + pc_paddr_len;
-    rec_o[{3'b0, len[3:0], 3'b000} +: 40] = rec_o[{3'b0, len[3:0], 3'b000} +: 40] | instr;
-    len = len + instr_len;
-    rec_o[{2'b0, len[4:0], 3'b000} +: 24] = rec_o[{2'b0, len[4:0], 3'b000} +: 24] | priv;
-    len = len + priv_len;
-    rec_o[{2'b0, len[4:0], 3'b000} +: 56] = rec_o[{2'b0, len[4:0], 3'b000} +: 56] | reg0;
-    len = len + reg0_len;
-    rec_o[{2'b0, len[4:0], 3'b000} +: 56] = rec_o[{2'b0, len[4:0], 3'b000} +: 56] | reg1;
-    len = len + reg1_len;
-    rec_o[{2'b0, len[4:0], 3'b000} +: 88] = rec_o[{2'b0, len[4:0], 3'b000} +: 88] | store;
-    len = len + store_len;
-    rec_o[{2'b0, len[4:0], 3'b000} +: 56] = rec_o[{2'b0, len[4:0], 3'b000} +: 56] | reg2;
-    len = len + reg2_len;
-    rec_o[{1'b0, len[5:0], 3'b000} +: 56] = rec_o[{1'b0, len[5:0], 3'b000} +: 56] | eaddr;
-    len = len + eaddr_len;
-    rec_o[{1'b0, len[5:0], 3'b000} +: 56] = rec_o[{1'b0, len[5:0], 3'b000} +: 56] | reg3;
-    len = len + reg3_len;
-    rec_o[{1'b0, len[5:0], 3'b000} +: 56] = rec_o[{1'b0, len[5:0], 3'b000} +: 56] | paddr;
-    len = len + paddr_len;
-    rec_o[{1'b0, len[5:0], 3'b000} +: 136] = rec_o[{1'b0, len[5:0], 3'b000} +: 136] | mem0;
-    len = len + mem0_len;
-    rec_o[{len[6:0], 3'b000} +: 136] = rec_o[{len[6:0], 3'b000} +: 136] | mem1;
-    len = len + mem1_len;
-    rec_o[{len[6:0], 3'b000} +: 56] = rec_o[{len[6:0], 3'b000} +: 56] | csr0;
-    len = len + csr0_len;
-    rec_o[{len[6:0], 3'b000} +: 56] = rec_o[{len[6:0], 3'b000} +: 56] | csr1;
-    len = len + csr1_len;
-    rec_o[{len[6:0], 3'b000} +: 56] = rec_o[{len[6:0], 3'b000} +: 56] | csr2;
-    len = len + csr2_len;
-    rec_o[{len[6:0], 3'b000} +: 56] = rec_o[{len[6:0], 3'b000} +: 56] | csr3;
-    len = len + csr3_len;
-    rec_o[{len[6:0], 3'b000} +: 56] = rec_o[{len[6:0], 3'b000} +: 56] | fcsr;
-    len = len + fcsr_len;
-    rec_o[{len[6:0], 3'b000} +: 8] = rec_o[{len[6:0], 3'b000} +: 8] | close;
-    len = len + close_len;
+  // Built in block-local variables and assigned once (Icarus 11: see the top).
+  always_comb begin : p_record
+    logic [951:0] rec_l;
+    logic [6:0]   len_l;
+    rec_l = '0;
+    len_l = 7'h00;
+    rec_l = rec_l | 952'(head);
+    len_l = len_l + head_len;
+    rec_l[{4'b0, len_l[2:0], 3'b000} +: 56] = rec_l[{4'b0, len_l[2:0], 3'b000} +: 56] | pc_paddr;
+    len_l = len_l + pc_paddr_len;
+    rec_l[{3'b0, len_l[3:0], 3'b000} +: 40] = rec_l[{3'b0, len_l[3:0], 3'b000} +: 40] | instr;
+    len_l = len_l + instr_len;
+    rec_l[{2'b0, len_l[4:0], 3'b000} +: 24] = rec_l[{2'b0, len_l[4:0], 3'b000} +: 24] | priv;
+    len_l = len_l + priv_len;
+    rec_l[{2'b0, len_l[4:0], 3'b000} +: 56] = rec_l[{2'b0, len_l[4:0], 3'b000} +: 56] | reg0;
+    len_l = len_l + reg0_len;
+    rec_l[{2'b0, len_l[4:0], 3'b000} +: 56] = rec_l[{2'b0, len_l[4:0], 3'b000} +: 56] | reg1;
+    len_l = len_l + reg1_len;
+    rec_l[{2'b0, len_l[4:0], 3'b000} +: 88] = rec_l[{2'b0, len_l[4:0], 3'b000} +: 88] | store;
+    len_l = len_l + store_len;
+    rec_l[{2'b0, len_l[4:0], 3'b000} +: 56] = rec_l[{2'b0, len_l[4:0], 3'b000} +: 56] | reg2;
+    len_l = len_l + reg2_len;
+    rec_l[{1'b0, len_l[5:0], 3'b000} +: 56] = rec_l[{1'b0, len_l[5:0], 3'b000} +: 56] | eaddr;
+    len_l = len_l + eaddr_len;
+    rec_l[{1'b0, len_l[5:0], 3'b000} +: 56] = rec_l[{1'b0, len_l[5:0], 3'b000} +: 56] | reg3;
+    len_l = len_l + reg3_len;
+    rec_l[{1'b0, len_l[5:0], 3'b000} +: 56] = rec_l[{1'b0, len_l[5:0], 3'b000} +: 56] | paddr;
+    len_l = len_l + paddr_len;
+    rec_l[{1'b0, len_l[5:0], 3'b000} +: 136] = rec_l[{1'b0, len_l[5:0], 3'b000} +: 136] | mem0;
+    len_l = len_l + mem0_len;
+    rec_l[{len_l[6:0], 3'b000} +: 136] = rec_l[{len_l[6:0], 3'b000} +: 136] | mem1;
+    len_l = len_l + mem1_len;
+    rec_l[{len_l[6:0], 3'b000} +: 56] = rec_l[{len_l[6:0], 3'b000} +: 56] | csr0;
+    len_l = len_l + csr0_len;
+    rec_l[{len_l[6:0], 3'b000} +: 56] = rec_l[{len_l[6:0], 3'b000} +: 56] | csr1;
+    len_l = len_l + csr1_len;
+    rec_l[{len_l[6:0], 3'b000} +: 56] = rec_l[{len_l[6:0], 3'b000} +: 56] | csr2;
+    len_l = len_l + csr2_len;
+    rec_l[{len_l[6:0], 3'b000} +: 56] = rec_l[{len_l[6:0], 3'b000} +: 56] | csr3;
+    len_l = len_l + csr3_len;
+    rec_l[{len_l[6:0], 3'b000} +: 56] = rec_l[{len_l[6:0], 3'b000} +: 56] | fcsr;
+    len_l = len_l + fcsr_len;
+    rec_l[{len_l[6:0], 3'b000} +: 8] = rec_l[{len_l[6:0], 3'b000} +: 8] | close;
+    len_l = len_l + close_len;
+    rec_o = rec_l;
+    len_o = len_l;
   end
-  assign len_o = len;
 endmodule

@@ -21,6 +21,11 @@
 // Each field goes into its slot, zero above the field's bytes; a slot's bytes follow the bytes of
 // the slots before it (only the fields a record has take bytes), so the record is the OR of the
 // slots, each shifted by the length of those before it.
+//
+// Every always_comb assigns each of its outputs once per evaluation (if/else rather than a default
+// overridden; block-local variables where a value is built in steps): Icarus Verilog 11 runs again
+// every always_comb compiled before one that wakes (they share the time-0 trigger), and a default
+// overridden is a transient that wakes the record block, which wakes the slot blocks, for ever.
 module tvtrace_assemble (
   // Record kind: 0 instruction, 1 trap, 2 interrupt, 3 xret, 4 debug-reg, 5 debug-mem, 6 reset, 7
   // unobserved.
@@ -145,38 +150,41 @@ module tvtrace_assemble (
   // write); begin group and hart reset; or, outside any group, mtime (additional state 8).
   logic [87:0] head;
   logic [7:0]  head_len;
-  always_comb begin
-    head = '0;
-    head_len = 8'h00;
+  // Assigned once per evaluation, from block-local variables (Icarus 11: see the top).
+  always_comb begin : p_head
+    logic [87:0] head_l;
+    logic [7:0]  head_len_l;
+    head_l = '0;
+    head_len_l = 8'h00;
     unique case (kind_i)
       KindInstruction, KindTrap, KindInterrupt, KindXret: begin
-        head = 88'({next_pc_i, 8'h0a, 8'h07, 8'h01});
-        head_len = 8'h0b;
+        head_l = 88'({next_pc_i, 8'h0a, 8'h07, 8'h01});
+        head_len_l = 8'h0b;
       end
       KindDebugReg, KindDebugMem: begin
-        head = 88'({8'h0b, 8'h01});
-        head_len = 8'h02;
+        head_l = 88'({8'h0b, 8'h01});
+        head_len_l = 8'h02;
       end
       KindReset: begin
-        head = 88'({8'h0a, 8'h01});
-        head_len = 8'h02;
+        head_l = 88'({8'h0a, 8'h01});
+        head_len_l = 8'h02;
       end
       KindUnobserved: begin
         if (mtime_valid_i) begin
-          head = 88'({mtime_i, 8'h08, 8'h07});
-          head_len = 8'h0a;
+          head_l = 88'({mtime_i, 8'h08, 8'h07});
+          head_len_l = 8'h0a;
         end
       end
       default: ;
     endcase
+    head = head_l;
+    head_len = head_len_l;
   end
 
   // The instruction: opcode 16 and 16 bits, or opcode 17 and 32 bits (not for an interrupt).
   logic [39:0] instr;
   logic [7:0]  instr_len;
   always_comb begin
-    instr = '0;
-    instr_len = 8'h00;
     if ((is_instruction || is_trap || is_xret) && instr_valid_i) begin
       if (instr_size_i) begin
         instr = {instr_i, 8'h11};
@@ -185,6 +193,9 @@ module tvtrace_assemble (
         instr = {16'h0000, instr_i[15:0], 8'h10};
         instr_len = 8'h03;
       end
+    end else begin
+      instr = '0;
+      instr_len = 8'h00;
     end
   end
 
@@ -192,11 +203,12 @@ module tvtrace_assemble (
   logic [23:0] priv;
   logic [7:0]  priv_len;
   always_comb begin
-    priv = '0;
-    priv_len = 8'h00;
     if ((is_instruction && priv_valid_i) || is_trap || is_interrupt || is_xret) begin
       priv = {6'b000000, priv_i, 8'h01, 8'h07};
       priv_len = 8'h03;
+    end else begin
+      priv = '0;
+      priv_len = 8'h00;
     end
   end
 
@@ -204,54 +216,60 @@ module tvtrace_assemble (
   // a debug-module write of a GPR or a CSR; mcycle.
   logic [87:0] reg0;
   logic [7:0]  reg0_len;
-  always_comb begin
-    reg0 = '0;
-    reg0_len = 8'h00;
+  // Assigned once per evaluation, from block-local variables (Icarus 11: see the top).
+  always_comb begin : p_reg0
+    logic [87:0] reg0_l;
+    logic [7:0]  reg0_len_l;
+    reg0_l = '0;
+    reg0_len_l = 8'h00;
     unique case (kind_i)
       KindInstruction: begin
         if (gpr_valid_i && gpr_addr_i != 5'd0) begin
-          reg0 = {gpr_data_i, 8'h10, 3'b000, gpr_addr_i, 8'h04};
-          reg0_len = 8'h0b;
+          reg0_l = {gpr_data_i, 8'h10, 3'b000, gpr_addr_i, 8'h04};
+          reg0_len_l = 8'h0b;
         end
       end
       KindTrap, KindInterrupt: begin
-        reg0 = {xstatus_i, 6'b000000, priv_i, 8'h00, 8'h04};
-        reg0_len = 8'h0b;
+        reg0_l = {xstatus_i, 6'b000000, priv_i, 8'h00, 8'h04};
+        reg0_len_l = 8'h0b;
       end
       KindXret: begin
-        reg0 = {xstatus_i, 8'h03, 8'h00, 8'h04};
-        reg0_len = 8'h0b;
+        reg0_l = {xstatus_i, 8'h03, 8'h00, 8'h04};
+        reg0_len_l = 8'h0b;
       end
       KindDebugReg: begin
         if (gpr_valid_i) begin
           if (gpr_addr_i != 5'd0) begin
-            reg0 = {gpr_data_i, 8'h10, 3'b000, gpr_addr_i, 8'h04};
-            reg0_len = 8'h0b;
+            reg0_l = {gpr_data_i, 8'h10, 3'b000, gpr_addr_i, 8'h04};
+            reg0_len_l = 8'h0b;
           end
         end else if (!fpr_valid_i && csr_valid_i[0]) begin
-          reg0 = { csr_data_i[63:0], 4'h0, csr_addr_i[11:0], 8'h04};
-          reg0_len = 8'h0b;
+          reg0_l = { csr_data_i[63:0], 4'h0, csr_addr_i[11:0], 8'h04};
+          reg0_len_l = 8'h0b;
         end
       end
       KindUnobserved: begin
         if (mcycle_valid_i) begin
-          reg0 = { mcycle_i, 8'h0b, 8'h00, 8'h04};
-          reg0_len = 8'h0b;
+          reg0_l = { mcycle_i, 8'h0b, 8'h00, 8'h04};
+          reg0_len_l = 8'h0b;
         end
       end
       default: ;
     endcase
+    reg0 = reg0_l;
+    reg0_len = reg0_len_l;
   end
 
   // The FPR slot: frd, or a debug-module write of an FPR; FLEN bits of data.
   logic [87:0] fpr;
   logic [7:0]  fpr_len;
   always_comb begin
-    fpr = '0;
-    fpr_len = 8'h00;
     if ((is_instruction || (is_debug_reg && !gpr_valid_i)) && fpr_valid_i) begin
       fpr = {fpr_data_i, 8'h10, 3'b001, fpr_addr_i, 8'h04};
       fpr_len = 8'h0b;
+    end else begin
+      fpr = '0;
+      fpr_len = 8'h00;
     end
   end
 
@@ -259,11 +277,12 @@ module tvtrace_assemble (
   logic [87:0] reg1;
   logic [7:0]  reg1_len;
   always_comb begin
-    reg1 = '0;
-    reg1_len = 8'h00;
     if (is_trap || is_interrupt) begin
       reg1 = {xcause_i, 6'b000000, priv_i, 8'h42, 8'h04};
       reg1_len = 8'h0b;
+    end else begin
+      reg1 = '0;
+      reg1_len = 8'h00;
     end
   end
 
@@ -316,14 +335,15 @@ module tvtrace_assemble (
   logic [143:0] store;
   logic [7:0]   store_len;
   always_comb begin
-    store = '0;
-    store_len = 8'h00;
     if (is_instruction && store_valid_i) begin
       store = 144'({store_data, store_id, 8'h07});
       store_len = store_bytes_len;
     end else if (is_debug_mem) begin
       store = 144'({store_data, mem_op, paddr_i, 8'h08});
       store_len = mem_len;
+    end else begin
+      store = '0;
+      store_len = 8'h00;
     end
   end
 
@@ -331,14 +351,15 @@ module tvtrace_assemble (
   logic [87:0] reg2;
   logic [7:0]  reg2_len;
   always_comb begin
-    reg2 = '0;
-    reg2_len = 8'h00;
     if (is_trap || is_interrupt) begin
       reg2 = {xepc_i, 6'b000000, priv_i, 8'h41, 8'h04};
       reg2_len = 8'h0b;
     end else if (is_unobserved && minstret_valid_i) begin
       reg2 = { minstret_i, 8'h0b, 8'h02, 8'h04};
       reg2_len = 8'h0b;
+    end else begin
+      reg2 = '0;
+      reg2_len = 8'h00;
     end
   end
 
@@ -346,11 +367,12 @@ module tvtrace_assemble (
   logic [79:0] eaddr;
   logic [7:0]  eaddr_len;
   always_comb begin
-    eaddr = '0;
-    eaddr_len = 8'h00;
     if (is_instruction && eaddr_valid_i) begin
       eaddr = { eaddr_i, 8'h03, 8'h07};
       eaddr_len = 8'h0a;
+    end else begin
+      eaddr = '0;
+      eaddr_len = 8'h00;
     end
   end
 
@@ -358,11 +380,12 @@ module tvtrace_assemble (
   logic [87:0] reg3;
   logic [7:0]  reg3_len;
   always_comb begin
-    reg3 = '0;
-    reg3_len = 8'h00;
     if (is_trap || is_interrupt) begin
       reg3 = {xtval_i, 6'b000000, priv_i, 8'h43, 8'h04};
       reg3_len = 8'h0b;
+    end else begin
+      reg3 = '0;
+      reg3_len = 8'h00;
     end
   end
 
@@ -370,11 +393,12 @@ module tvtrace_assemble (
   logic [79:0] paddr;
   logic [7:0]  paddr_len;
   always_comb begin
-    paddr = '0;
-    paddr_len = 8'h00;
     if (is_instruction && paddr_valid_i) begin
       paddr = { paddr_i, 8'h02, 8'h07};
       paddr_len = 8'h0a;
+    end else begin
+      paddr = '0;
+      paddr_len = 8'h00;
     end
   end
 
@@ -382,11 +406,12 @@ module tvtrace_assemble (
   logic [79:0] pc_paddr;
   logic [7:0]  pc_paddr_len;
   always_comb begin
-    pc_paddr = '0;
-    pc_paddr_len = 8'h00;
     if (is_instruction && pc_paddr_valid_i) begin
       pc_paddr = { pc_paddr_i, 8'h09, 8'h07};
       pc_paddr_len = 8'h0a;
+    end else begin
+      pc_paddr = '0;
+      pc_paddr_len = 8'h00;
     end
   end
 
@@ -446,15 +471,16 @@ module tvtrace_assemble (
     mem0_req_len = 8'h0a + (mem0_req_data ? mem0_bytes : 8'h00);
     mem0_rsp = {mem0_rsp_data ? mem0_rdata : '0, 3'b000, mem_rsp_fail_i[0], mem0_size, 8'h09};
     mem0_rsp_len = 8'h02 + (mem0_rsp_data ? mem0_bytes : 8'h00);
-    mem0 = '0;
-    mem0_len = 8'h00;
-    if (is_instruction && mem_valid_i[0]) begin
+    if (is_instruction && mem_valid_i[0] && mem_rsp_valid_i[0]) begin
+      mem0 = 224'(mem0_req) |
+             (224'(mem0_rsp) << {mem0_req_len[4:0], 3'b000});
+      mem0_len = mem0_req_len + mem0_rsp_len;
+    end else if (is_instruction && mem_valid_i[0]) begin
       mem0 = 224'(mem0_req);
       mem0_len = mem0_req_len;
-      if (mem_rsp_valid_i[0]) begin
-        mem0 = mem0 | (224'(mem0_rsp) << {mem0_req_len[4:0], 3'b000});
-        mem0_len = mem0_req_len + mem0_rsp_len;
-      end
+    end else begin
+      mem0 = '0;
+      mem0_len = 8'h00;
     end
   end
 
@@ -514,15 +540,16 @@ module tvtrace_assemble (
     mem1_req_len = 8'h0a + (mem1_req_data ? mem1_bytes : 8'h00);
     mem1_rsp = {mem1_rsp_data ? mem1_rdata : '0, 3'b000, mem_rsp_fail_i[1], mem1_size, 8'h09};
     mem1_rsp_len = 8'h02 + (mem1_rsp_data ? mem1_bytes : 8'h00);
-    mem1 = '0;
-    mem1_len = 8'h00;
-    if (is_instruction && mem_valid_i[1]) begin
+    if (is_instruction && mem_valid_i[1] && mem_rsp_valid_i[1]) begin
+      mem1 = 224'(mem1_req) |
+             (224'(mem1_rsp) << {mem1_req_len[4:0], 3'b000});
+      mem1_len = mem1_req_len + mem1_rsp_len;
+    end else if (is_instruction && mem_valid_i[1]) begin
       mem1 = 224'(mem1_req);
       mem1_len = mem1_req_len;
-      if (mem_rsp_valid_i[1]) begin
-        mem1 = mem1 | (224'(mem1_rsp) << {mem1_req_len[4:0], 3'b000});
-        mem1_len = mem1_req_len + mem1_rsp_len;
-      end
+    end else begin
+      mem1 = '0;
+      mem1_len = 8'h00;
     end
   end
 
@@ -530,11 +557,12 @@ module tvtrace_assemble (
   logic [87:0] csr0;
   logic [7:0]  csr0_len;
   always_comb begin
-    csr0 = '0;
-    csr0_len = 8'h00;
     if (is_instruction && csr_valid_i[0]) begin
       csr0 = { csr_data_i[63:0], 4'h0, csr_addr_i[11:0], 8'h04};
       csr0_len = 8'h0b;
+    end else begin
+      csr0 = '0;
+      csr0_len = 8'h00;
     end
   end
 
@@ -542,11 +570,12 @@ module tvtrace_assemble (
   logic [87:0] csr1;
   logic [7:0]  csr1_len;
   always_comb begin
-    csr1 = '0;
-    csr1_len = 8'h00;
     if (is_instruction && csr_valid_i[1]) begin
       csr1 = { csr_data_i[127:64], 4'h0, csr_addr_i[23:12], 8'h04};
       csr1_len = 8'h0b;
+    end else begin
+      csr1 = '0;
+      csr1_len = 8'h00;
     end
   end
 
@@ -554,11 +583,12 @@ module tvtrace_assemble (
   logic [87:0] csr2;
   logic [7:0]  csr2_len;
   always_comb begin
-    csr2 = '0;
-    csr2_len = 8'h00;
     if (is_instruction && csr_valid_i[2]) begin
       csr2 = { csr_data_i[191:128], 4'h0, csr_addr_i[35:24], 8'h04};
       csr2_len = 8'h0b;
+    end else begin
+      csr2 = '0;
+      csr2_len = 8'h00;
     end
   end
 
@@ -566,11 +596,12 @@ module tvtrace_assemble (
   logic [87:0] csr3;
   logic [7:0]  csr3_len;
   always_comb begin
-    csr3 = '0;
-    csr3_len = 8'h00;
     if (is_instruction && csr_valid_i[3]) begin
       csr3 = { csr_data_i[255:192], 4'h0, csr_addr_i[47:36], 8'h04};
       csr3_len = 8'h0b;
+    end else begin
+      csr3 = '0;
+      csr3_len = 8'h00;
     end
   end
 
@@ -578,11 +609,12 @@ module tvtrace_assemble (
   logic [87:0] fcsr;
   logic [7:0]  fcsr_len;
   always_comb begin
-    fcsr = '0;
-    fcsr_len = 8'h00;
     if (is_instruction && fcsr_valid_i) begin
       fcsr = {fcsr_i, 8'h00, 8'h03, 8'h04};
       fcsr_len = 8'h0b;
+    end else begin
+      fcsr = '0;
+      fcsr_len = 8'h00;
     end
   end
 
@@ -595,50 +627,53 @@ module tvtrace_assemble (
   // The slots one after the other: each OR-ed in at the byte offset that is the length of those
   // before it (an indexed part-select as wide as the slot: the same function as shifting the slot
   // into the record, and a simulator moves the slot's bytes instead of the whole record each time).
-  logic [7:0] len;
-  always_comb begin
-    rec_o = '0;
-    len = 8'h00;
-    rec_o = rec_o | 1544'(head);
-    len = len + head_len;
-    rec_o[{4'b0, len[3:0], 3'b000} +: 80] = rec_o[{4'b0, len[3:0], 3'b000} +: 80] | pc_paddr;
-    len = len + pc_paddr_len;
-    rec_o[{3'b0, len[4:0], 3'b000} +: 40] = rec_o[{3'b0, len[4:0], 3'b000} +: 40] | instr;
-    len = len + instr_len;
-    rec_o[{3'b0, len[4:0], 3'b000} +: 24] = rec_o[{3'b0, len[4:0], 3'b000} +: 24] | priv;
-    len = len + priv_len;
-    rec_o[{3'b0, len[4:0], 3'b000} +: 88] = rec_o[{3'b0, len[4:0], 3'b000} +: 88] | reg0;
-    len = len + reg0_len;
-    rec_o[{2'b0, len[5:0], 3'b000} +: 88] = rec_o[{2'b0, len[5:0], 3'b000} +: 88] | fpr;
-    len = len + fpr_len;
-    rec_o[{3'b0, len[4:0], 3'b000} +: 88] = rec_o[{3'b0, len[4:0], 3'b000} +: 88] | reg1;
-    len = len + reg1_len;
-    rec_o[{2'b0, len[5:0], 3'b000} +: 144] = rec_o[{2'b0, len[5:0], 3'b000} +: 144] | store;
-    len = len + store_len;
-    rec_o[{2'b0, len[5:0], 3'b000} +: 88] = rec_o[{2'b0, len[5:0], 3'b000} +: 88] | reg2;
-    len = len + reg2_len;
-    rec_o[{2'b0, len[5:0], 3'b000} +: 80] = rec_o[{2'b0, len[5:0], 3'b000} +: 80] | eaddr;
-    len = len + eaddr_len;
-    rec_o[{2'b0, len[5:0], 3'b000} +: 88] = rec_o[{2'b0, len[5:0], 3'b000} +: 88] | reg3;
-    len = len + reg3_len;
-    rec_o[{1'b0, len[6:0], 3'b000} +: 80] = rec_o[{1'b0, len[6:0], 3'b000} +: 80] | paddr;
-    len = len + paddr_len;
-    rec_o[{1'b0, len[6:0], 3'b000} +: 224] = rec_o[{1'b0, len[6:0], 3'b000} +: 224] | mem0;
-    len = len + mem0_len;
-    rec_o[{1'b0, len[6:0], 3'b000} +: 224] = rec_o[{1'b0, len[6:0], 3'b000} +: 224] | mem1;
-    len = len + mem1_len;
-    rec_o[{len[7:0], 3'b000} +: 88] = rec_o[{len[7:0], 3'b000} +: 88] | csr0;
-    len = len + csr0_len;
-    rec_o[{len[7:0], 3'b000} +: 88] = rec_o[{len[7:0], 3'b000} +: 88] | csr1;
-    len = len + csr1_len;
-    rec_o[{len[7:0], 3'b000} +: 88] = rec_o[{len[7:0], 3'b000} +: 88] | csr2;
-    len = len + csr2_len;
-    rec_o[{len[7:0], 3'b000} +: 88] = rec_o[{len[7:0], 3'b000} +: 88] | csr3;
-    len = len + csr3_len;
-    rec_o[{len[7:0], 3'b000} +: 88] = rec_o[{len[7:0], 3'b000} +: 88] | fcsr;
-    len = len + fcsr_len;
-    rec_o[{len[7:0], 3'b000} +: 8] = rec_o[{len[7:0], 3'b000} +: 8] | close;
-    len = len + close_len;
+  // Built in block-local variables and assigned once (Icarus 11: see the top).
+  always_comb begin : p_record
+    logic [1543:0] rec_l;
+    logic [7:0]    len_l;
+    rec_l = '0;
+    len_l = 8'h00;
+    rec_l = rec_l | 1544'(head);
+    len_l = len_l + head_len;
+    rec_l[{4'b0, len_l[3:0], 3'b000} +: 80] = rec_l[{4'b0, len_l[3:0], 3'b000} +: 80] | pc_paddr;
+    len_l = len_l + pc_paddr_len;
+    rec_l[{3'b0, len_l[4:0], 3'b000} +: 40] = rec_l[{3'b0, len_l[4:0], 3'b000} +: 40] | instr;
+    len_l = len_l + instr_len;
+    rec_l[{3'b0, len_l[4:0], 3'b000} +: 24] = rec_l[{3'b0, len_l[4:0], 3'b000} +: 24] | priv;
+    len_l = len_l + priv_len;
+    rec_l[{3'b0, len_l[4:0], 3'b000} +: 88] = rec_l[{3'b0, len_l[4:0], 3'b000} +: 88] | reg0;
+    len_l = len_l + reg0_len;
+    rec_l[{2'b0, len_l[5:0], 3'b000} +: 88] = rec_l[{2'b0, len_l[5:0], 3'b000} +: 88] | fpr;
+    len_l = len_l + fpr_len;
+    rec_l[{3'b0, len_l[4:0], 3'b000} +: 88] = rec_l[{3'b0, len_l[4:0], 3'b000} +: 88] | reg1;
+    len_l = len_l + reg1_len;
+    rec_l[{2'b0, len_l[5:0], 3'b000} +: 144] = rec_l[{2'b0, len_l[5:0], 3'b000} +: 144] | store;
+    len_l = len_l + store_len;
+    rec_l[{2'b0, len_l[5:0], 3'b000} +: 88] = rec_l[{2'b0, len_l[5:0], 3'b000} +: 88] | reg2;
+    len_l = len_l + reg2_len;
+    rec_l[{2'b0, len_l[5:0], 3'b000} +: 80] = rec_l[{2'b0, len_l[5:0], 3'b000} +: 80] | eaddr;
+    len_l = len_l + eaddr_len;
+    rec_l[{2'b0, len_l[5:0], 3'b000} +: 88] = rec_l[{2'b0, len_l[5:0], 3'b000} +: 88] | reg3;
+    len_l = len_l + reg3_len;
+    rec_l[{1'b0, len_l[6:0], 3'b000} +: 80] = rec_l[{1'b0, len_l[6:0], 3'b000} +: 80] | paddr;
+    len_l = len_l + paddr_len;
+    rec_l[{1'b0, len_l[6:0], 3'b000} +: 224] = rec_l[{1'b0, len_l[6:0], 3'b000} +: 224] | mem0;
+    len_l = len_l + mem0_len;
+    rec_l[{1'b0, len_l[6:0], 3'b000} +: 224] = rec_l[{1'b0, len_l[6:0], 3'b000} +: 224] | mem1;
+    len_l = len_l + mem1_len;
+    rec_l[{len_l[7:0], 3'b000} +: 88] = rec_l[{len_l[7:0], 3'b000} +: 88] | csr0;
+    len_l = len_l + csr0_len;
+    rec_l[{len_l[7:0], 3'b000} +: 88] = rec_l[{len_l[7:0], 3'b000} +: 88] | csr1;
+    len_l = len_l + csr1_len;
+    rec_l[{len_l[7:0], 3'b000} +: 88] = rec_l[{len_l[7:0], 3'b000} +: 88] | csr2;
+    len_l = len_l + csr2_len;
+    rec_l[{len_l[7:0], 3'b000} +: 88] = rec_l[{len_l[7:0], 3'b000} +: 88] | csr3;
+    len_l = len_l + csr3_len;
+    rec_l[{len_l[7:0], 3'b000} +: 88] = rec_l[{len_l[7:0], 3'b000} +: 88] | fcsr;
+    len_l = len_l + fcsr_len;
+    rec_l[{len_l[7:0], 3'b000} +: 8] = rec_l[{len_l[7:0], 3'b000} +: 8] | close;
+    len_l = len_l + close_len;
+    rec_o = rec_l;
+    len_o = len_l;
   end
-  assign len_o = len;
 endmodule
