@@ -30,7 +30,7 @@ function packetsByKind(hits: Record<string, number>): Record<string, number> {
 }
 
 /** The codec's parse of the case's byte stream (an independent path): packets per kind. */
-function streamRows(r: ResolvedComponent<EtraceConfig>, spec: CaseSpec): { kind: string; count: number }[] {
+function streamRows(r: ResolvedComponent<EtraceConfig>, spec: CaseSpec): readonly { readonly kind: string; readonly count: number }[] {
   const ready = (cycle: number): boolean => !cycleChance(spec.seed, cycle, spec.backpressure);
   const { records, data } = caseStream(r.config, spec);
   const e = encodeStream(records, r.config, { ready, ...(data ? { data } : {}) });
