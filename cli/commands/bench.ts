@@ -31,6 +31,7 @@ import { dataEfficiency, type DataEfficiencyRow } from '../../golden-model/etrac
 import { bestSeconds } from '../../core/best-time.ts';
 import { startupRows } from '../startup-bench.ts';
 import { generateStimulusChunks } from '../../golden-model/hart/stimulus/generate.ts';
+import { type CheckMemory, checkPeakMemory } from './bench-check.ts';
 import { cosimPeakMemory, encodePeakMemory, measureEncodeProcess, measureImports } from './bench-imports.ts';
 import { coverageBenchRows } from './bench-coverage.ts';
 
@@ -114,6 +115,8 @@ export const benchCommand: CommandDefinition<Options> = {
     '2 million instructions per second with the stimulus generated on the way, and its peak memory',
     '(rvtrace cosim at --count 100000, 1000000 and 2000000, each a process of its own) does not grow with',
     'the count: 2 million within 10 % of 1 million (the young generation fills during the first million).',
+    '`rvtrace check` reads a VCD in bounded memory (issue 24): its peak on an E-Trace VCD of about 1 GB',
+    'within 1.5 times its peak on one of about 100 MB (each a process of its own; with --no-cosim skipped).',
     'The RTL size and depth of every shipped component (issue 25), from one Yosys 0.23 run on',
     'rtl-out/<component>: the cells of `synth -top <block>_top -flatten -noshare` (resource sharing',
     'exhausts the memory on the data-trace components), then the longest flop-to-flop',
@@ -268,6 +271,16 @@ export const benchCommand: CommandDefinition<Options> = {
         rate: `${m1} / ${m10} / ${m20} MiB`,
         goal: `independent of --count: ${m20 <= m10 * 1.1 ? 'met' : 'MISSED'}`,
         detail: 'peak resident memory of rvtrace cosim --component etrace --count 100000 / 1000000 / 2000000',
+      });
+    }
+    if (o.cosim && want('rvtrace check peak memory')) {
+      // Issue 24: a multi-GB VCD is read in bounded memory; 100 MB and 1 GB, each in a process of its own.
+      const [small, large] = (await checkPeakMemory([100, 1000], progress)) as [CheckMemory, CheckMemory];
+      rows.push({
+        what: 'rvtrace check peak memory',
+        rate: `${small.peak} / ${large.peak} MiB`,
+        goal: `bounded (1 GB within 1.5x of 100 MB): ${large.peak <= small.peak * 1.5 ? 'met' : 'MISSED'}`,
+        detail: `peak resident memory of rvtrace check --component etrace of a ${small.megabytes.toFixed(0)} MB / ${large.megabytes.toFixed(0)} MB VCD (${large.cycles} cycles, ${large.seconds.toFixed(0)} s)`,
       });
     }
     const ntraceCosim = shippedComponents('ntrace').includes('ntrace') ? 'ntrace' : shippedComponents('ntrace')[0]!;

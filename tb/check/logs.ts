@@ -4,7 +4,7 @@
  * ready input) that the model reads a little behind the waveform.
  */
 
-/** Bytes and the cycle each one moved. (tb/etrace/cosim.ts keeps its own copy, private there.) */
+/** Bytes and the cycle each one moved (an output handshake's, in a check or a co-simulation). */
 export class ByteLog {
   bytes = new Uint8Array(1 << 12);
   cycles = new Float64Array(1 << 12);

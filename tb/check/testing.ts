@@ -8,8 +8,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { resolveComponent } from '../../blocks/index.ts';
-import type { CaseSpec } from '../../core/block.ts';
+import type { CaseSpec, ResolvedComponent } from '../../core/block.ts';
 import { writeDirectoryAtomic } from '../../generator/render.ts';
 import { runIcarus, runVerilator, type SimRun } from '../vectors/sim.ts';
 import { vectorFileNames, vectorFiles, vectorName } from '../vectors/write.ts';
@@ -74,8 +73,9 @@ function wrapperSv(w: Omit<WaveDir, 'dir' | 'module' | 'filelist'>): string {
  * Writes the vectors of a case into `dir` with the SoC wrapper: the testbench instantiates
  * `soc_top` instead of the top and dumps `wave.vcd`.
  */
-export function writeWaveDir(dir: string, component: string, sets: string[], seed: number, count: number, backpressure: number): WaveDir {
-  const r = resolveComponent(component, sets, { command: 'check' });
+export function writeWaveDir(dir: string, r: ResolvedComponent, seed: number, count: number, backpressure: number): WaveDir {
+  const component = r.provenance.component;
+  const sets = [...r.provenance.sets];
   const spec: CaseSpec = { component, sets, seed, count, backpressure: r.block.backpressure ? backpressure : 0 };
   const vc = r.block.vectors!(r, spec);
   const n = vectorFileNames(vectorName(component));
@@ -140,8 +140,8 @@ export interface Simulated {
  * The vectors of a case (seed 5, `count` instructions) through the wrapper in `dir`, optionally
  * mutated, simulated; throws when the testbench printed no verdict.
  */
-export function simulatedWaveform(dir: string, component: string, sets: string[], backpressure: number, sim: 'icarus' | 'verilator', count: number, mutate?: (w: WaveDir) => void): Simulated {
-  const w = writeWaveDir(dir, component, sets, 5, count, backpressure);
+export function simulatedWaveform(dir: string, component: ResolvedComponent, backpressure: number, sim: 'icarus' | 'verilator', count: number, mutate?: (w: WaveDir) => void): Simulated {
+  const w = writeWaveDir(dir, component, 5, count, backpressure);
   mutate?.(w);
   const r = simulate(w, sim);
   if (r.verdict === undefined) throw new Error(`${dir}: the testbench printed no verdict\n${r.output.slice(-3000)}`);

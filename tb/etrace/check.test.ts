@@ -24,7 +24,7 @@ const COUNT = 200;
 type Written = Simulated;
 
 const waveform = (name: string, component: string, sets: string[], backpressure: number, sim: 'icarus' | 'verilator', mutate?: (w: WaveDir) => void): Written =>
-  simulatedWaveform(join(root, name), component, sets, backpressure, sim, COUNT, mutate);
+  simulatedWaveform(join(root, name), resolveComponent(component, sets, { command: 'check' }), backpressure, sim, COUNT, mutate);
 
 /** The expected bytes of the vectors (`<name>_tx_values.hex`): what the sink of a passing run received. */
 function expectedBytes(w: WaveDir, name: string): Uint8Array {

@@ -31,6 +31,7 @@ import { EtraceFrameStream, programmedReadyOffset, PROLOGUE_RECORD } from './fra
 import { optionWrites } from '../../golden-model/etrace/option-writes.ts';
 import type { HarnessSpec } from '../harness-spec.ts';
 import { type BuiltModel, buildModel } from '../build.ts';
+import { ByteLog } from '../check/logs.ts';
 import { FrameWriter, runModel } from '../run.ts';
 
 export function etraceHarnessSpec(c: EtraceConfig): HarnessSpec {
@@ -126,24 +127,6 @@ export interface RecordSource {
   chunks(): Iterable<readonly RetirementRecord[]>;
 }
 
-/** Bytes and the cycle each one left the RTL, in arrays that grow (no object per byte). */
-class ByteLog {
-  bytes = new Uint8Array(1 << 16);
-  cycles = new Float64Array(1 << 16);
-  length = 0;
-  push(byte: number, cycle: number): void {
-    if (this.length === this.bytes.length) {
-      const bytes = new Uint8Array(this.length * 2);
-      bytes.set(this.bytes);
-      this.bytes = bytes;
-      const cycles = new Float64Array(this.length * 2);
-      cycles.set(this.cycles);
-      this.cycles = cycles;
-    }
-    this.bytes[this.length] = byte;
-    this.cycles[this.length++] = cycle;
-  }
-}
 
 /** Lets the response messages of the harness in between chunks (they are parsed on this thread). */
 const drainResponses = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));

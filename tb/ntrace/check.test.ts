@@ -17,7 +17,7 @@ import { mutateTop, type Simulated, simulatedWaveform, type WaveDir, wrapperMap 
 const root = mkdtempSync(join(tmpdir(), 'rvtrace-ntrace-check-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-const waveform = (name: string, component: string, sim: 'icarus' | 'verilator', mutate?: (w: WaveDir) => void): Simulated => simulatedWaveform(join(root, name), component, [], 0.3, sim, 300, mutate);
+const waveform = (name: string, component: string, sim: 'icarus' | 'verilator', mutate?: (w: WaveDir) => void): Simulated => simulatedWaveform(join(root, name), resolveComponent(component, [], { command: 'check' }), 0.3, sim, 300, mutate);
 const check = (component: string, g: Simulated) => runCheck(resolveComponent(component, [], { command: 'check' }), { vcd: g.vcd, map: g.map });
 
 describe('rvtrace check: N-Trace waveforms of the generated RTL through a renaming wrapper', () => {

@@ -15,7 +15,7 @@ import { mutateTop, type Simulated, simulatedWaveform, type WaveDir } from '../c
 const root = mkdtempSync(join(tmpdir(), 'rvtrace-pmu-check-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-const waveform = (name: string, component: string, sim: 'icarus' | 'verilator', mutate?: (w: WaveDir) => void): Simulated => simulatedWaveform(join(root, name), component, [], 0, sim, 300, mutate);
+const waveform = (name: string, component: string, sim: 'icarus' | 'verilator', mutate?: (w: WaveDir) => void): Simulated => simulatedWaveform(join(root, name), resolveComponent(component, [], { command: 'check' }), 0, sim, 300, mutate);
 const check = (component: string, g: Simulated) => runCheck(resolveComponent(component, [], { command: 'check' }), { vcd: g.vcd, map: g.map });
 
 describe('rvtrace check: PMU waveforms of the generated RTL through a renaming wrapper', () => {

@@ -18,7 +18,7 @@ const root = mkdtempSync(join(tmpdir(), 'rvtrace-tvtrace-check-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 function waveform(name: string, component: string, mutate?: (w: WaveDir) => void): Simulated {
-  const g = simulatedWaveform(join(root, name), component, [], 0.3, 'verilator', 300, mutate);
+  const g = simulatedWaveform(join(root, name), resolveComponent(component, [], { command: 'check' }), 0.3, 'verilator', 300, mutate);
   writeFileSync(g.map, wrapperMap(g.w, (p) => p !== 'stall_o'));
   return g;
 }

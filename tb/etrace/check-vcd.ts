@@ -1,43 +1,42 @@
 /**
- * The memory bench of `rvtrace check`: writes a large VCD of an E-Trace run (the `etrace`
- * component, seed 1, no back-pressure) with the map, then runs `rvtrace check` on it under
- * `/usr/bin/time -v` and prints its peak resident memory and time. Usage:
+ * A large VCD of an E-Trace run for the memory bench of `rvtrace check` (cli/commands/bench-check.ts):
+ * the component's case (seed 1, no back-pressure) as a user's SoC simulation dumps it, with its map.
  *
- *   npx tsx tb/etrace/check-bench.ts [MEGABYTES=1024] [DIR=a temporary folder, removed afterwards]
- *
- * The waveform is what a user's SoC simulation dumps: the hart interface of the frames of
- * tb/etrace/frames.ts under `soc_tb.u_soc.u_trace` (one frame a cycle), the model's bytes on the tx
- * handshake (one a cycle, as they come: check compares the bytes in order), and four 64-bit
- * signals of the rest of the SoC that change every cycle (most of a real SoC's VCD is signals the
- * map does not name). The records come from the stimulus generator in chunks: neither this
- * writer nor the check holds the stream.
+ * The waveform: the hart interface of the frames of tb/etrace/frames.ts under `soc_tb.u_soc.u_trace`
+ * (one frame a cycle), the model's bytes on the tx handshake (one a cycle, as they come: check
+ * compares the bytes in order), and four 64-bit signals of the rest of the SoC that change every
+ * cycle (most of a real SoC's VCD is signals the map does not name). The records come from the
+ * stimulus generator in chunks: neither this writer nor the check holds the stream.
  */
-import { spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { createWriteStream, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { createWriteStream, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { resolveComponent } from '../../blocks/index.ts';
+import type { ResolvedComponent } from '../../core/block.ts';
 import type { EtraceConfig } from '../../golden-model/etrace/config.ts';
 import { StreamEncoder } from '../../golden-model/etrace/output.ts';
 import { etracePorts } from '../../golden-model/etrace/ports.ts';
-import { REPO_ROOT } from '../../golden-model/common/paths.ts';
 import { caseSource } from './case.ts';
 import { EtraceFrameStream } from './frames.ts';
 
 /** Bytes of VCD per cycle, about (measured on this writer's output), to size the stimulus. */
 const BYTES_PER_CYCLE = 420;
 
-async function main(): Promise<void> {
-  const megabytes = Number(process.argv[2] ?? 1024);
-  const given = process.argv[3];
-  const dir = given ?? mkdtempSync(join(tmpdir(), 'rvtrace-check-bench-'));
+/** What `writeCheckVcd` wrote. */
+export interface CheckVcd {
+  readonly vcd: string;
+  readonly map: string;
+  readonly bytes: number;
+  readonly cycles: number;
+  readonly traceBytes: number;
+}
+
+/** Writes `dir`/soc.vcd (about `megabytes` MB) and `dir`/map.json for the E-Trace component `r`. */
+export async function writeCheckVcd(r: ResolvedComponent<EtraceConfig>, dir: string, megabytes: number): Promise<CheckVcd> {
   const vcd = join(dir, 'soc.vcd');
   const map = join(dir, 'map.json');
-  const r = resolveComponent('etrace', [], { command: 'check' });
-  const c = r.config as EtraceConfig;
+  const c = r.config;
   const count = Math.ceil((megabytes * 1e6) / BYTES_PER_CYCLE);
-  const spec = { component: 'etrace', sets: [], seed: 1, count, backpressure: 0 };
+  const spec = { component: r.component, sets: [...r.provenance.sets], seed: 1, count, backpressure: 0 };
   // The model's bytes first (a few MB), with the transport always ready as the waveform shows it.
   const model = new StreamEncoder(c, { ready: () => true, keepPackets: false });
   for (const chunk of caseSource(c, spec).source.chunks()) for (const rec of chunk) model.push(rec);
@@ -116,19 +115,7 @@ async function main(): Promise<void> {
   const at = (port: string): string => `${scope}.${port}`;
   const ports: Record<string, string> = Object.fromEntries([...ins.map((p) => [p.name, at(p.name)]), ...['tx_ready_i', 'tx_valid_o', 'tx_data_o'].map((p) => [p, at(p)])]);
   writeFileSync(map, JSON.stringify({ clock: 'soc_tb.clk', reset: { signal: 'soc_tb.rst_n', active: 0 }, ports }, null, 2));
-  const size = statSync(vcd).size;
-  process.stdout.write(`wrote ${vcd}: ${(size / 1e6).toFixed(0)} MB, ${cycle} cycles, ${bytes.length} trace bytes\n`);
-
-  // A stale dist/ would be compiled inside the measured run: compile it first.
-  spawnSync(process.execPath, [join(REPO_ROOT, 'bin', 'rvtrace.js'), '--help'], { stdio: 'ignore' });
-  const t = spawnSync('/usr/bin/time', ['-v', process.execPath, join(REPO_ROOT, 'bin', 'rvtrace.js'), 'check', '-c', 'etrace', '--vcd', vcd, '--map', map], { encoding: 'utf8', maxBuffer: 1 << 24 });
-  process.stdout.write(t.stdout);
-  const rss = t.stderr.match(/Maximum resident set size \(kbytes\): (\d+)/)?.[1];
-  const wall = t.stderr.match(/Elapsed \(wall clock\) time \(h:mm:ss or m:ss\): (\S+)/)?.[1];
-  const cpu = ['User', 'System'].map((k) => Number(t.stderr.match(new RegExp(`${k} time \\(seconds\\): (\\S+)`))?.[1] ?? 0)).reduce((a, b) => a + b, 0);
-  process.stdout.write(`rvtrace check of ${(size / 1e6).toFixed(0)} MB: status ${t.status}, peak resident memory ${rss ? Math.round(Number(rss) / 1024) : '?'} MiB, ${wall} wall, ${cpu.toFixed(1)} s CPU (${(size / 1e6 / cpu).toFixed(1)} MB/s of CPU)\n`);
-  if (t.status !== 0) process.stdout.write(t.stderr.slice(-2000));
-  if (given === undefined) rmSync(dir, { recursive: true, force: true });
+  return { vcd, map, bytes: statSync(vcd).size, cycles: cycle, traceBytes: bytes.length };
 }
 
 /** A VCD id code: printable characters from '!' (33) to '~' (126). */
@@ -141,4 +128,3 @@ function idCode(n: number): string {
   return s;
 }
 
-await main();
