@@ -66,7 +66,7 @@ export function randomSbiScript(c: PmuConfig, seed: number, calls: number): Scri
   /** A counter index; half the time one of the firmware counters (fw_read answers only for those). */
   const index = (): bigint => BigInt(c.firmwareCounters > 0 && rng.chance(0.5) ? hardware + rng.int(0, c.firmwareCounters - 1) : rng.int(0, counters + 1));
   const steps: ScriptStep[] = [{ kind: 'map', base: SHMEM, size: SHMEM_SIZE, line: 1 }];
-  const readable = ['cycle', 'instret', ...hpmCounters(c).map((n) => `hpmcounter${n}`)];
+  const readable = ['cycle', 'instret', ...hpm.map((n) => `hpmcounter${n}`)];
   const kinds = Object.keys(WEIGHTS) as (keyof typeof WEIGHTS)[];
   const weights = kinds.map((k) => WEIGHTS[k]);
   /** A counter base and mask: a few counters from a base, now and then beyond the counters. */
@@ -80,7 +80,8 @@ export function randomSbiScript(c: PmuConfig, seed: number, calls: number): Scri
     switch (kind) {
       case 'lifecycle': {
         // One counter through a kernel's usual sequence: configure it alone for a general hardware
-        // event (cycles and instructions go to their fixed counters) or a firmware event, start it (now and then twice), let it count, read it, stop it (now and then twice).
+        // event (cycles and instructions go to their fixed counters) or a firmware event, start it
+        // (now and then twice), let it count, read it, stop it (now and then twice).
         const b = index();
         const firmware = b >= BigInt(hardware);
         const fw = rng.pick(FW_EVENTS);
