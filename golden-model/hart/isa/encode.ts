@@ -186,8 +186,14 @@ function store(name: string, funct3: number) {
     sType(0x23, funct3, reg(`${name} base`, base), reg(`${name} rs2`, rs2), simm(`${name} offset`, offset, 12));
 }
 
+export const lb = load('lb', 0);
+export const lh = load('lh', 1);
 export const lw = load('lw', 2);
 export const ld = load('ld', 3);
+export const lbu = load('lbu', 4);
+export const lhu = load('lhu', 5);
+export const sb = store('sb', 0);
+export const sh = store('sh', 1);
 export const sw = store('sw', 2);
 export const sd = store('sd', 3);
 

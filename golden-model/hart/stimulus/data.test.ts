@@ -87,6 +87,18 @@ describe('addDataAccesses on random stimulus', () => {
     expect([...dtypes].filter(isAtomic).length).toBeGreaterThanOrEqual(2);
   });
 
+  it('w_narrow adds byte and half-word loads and stores and keeps the program executable (continuity)', () => {
+    const s = generateStimulus({ ...defaultKnobs(), w_narrow: 3 }, 4, 20_000);
+    expect(checkContinuity(s.records, s.image, s.xlen)).toEqual([]);
+    const d = addDataAccesses(s, knobs(), 4);
+    expect(() => checkDataTrace(d)).not.toThrow();
+    const sizes = (dtype: number) => new Set(d.data!.accesses.filter((a) => a.dtype === dtype).map((a) => a.dsize));
+    for (const dtype of [Dtype.load, Dtype.store]) for (const dsize of [0, 1, 2, 3]) expect(sizes(dtype).has(dsize), `dtype ${dtype} dsize ${dsize}`).toBe(true);
+    // Without the knob the program has none (older programs stay what they were).
+    const plain = addDataAccesses(generateStimulus(defaultKnobs(), 4, 20_000), knobs(), 4);
+    expect(plain.data!.accesses.filter((a) => a.dsize < 2)).toEqual([]);
+  });
+
   it.each([
     ['RV64 unified', {}, {}],
     ['RV32 unified', { xlen: 32 }, {}],

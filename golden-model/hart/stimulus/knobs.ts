@@ -35,6 +35,8 @@ export interface StimulusKnobs {
   w_illegal: number;
   /** AMOs (amo<op>.w/.d on a global); 0 by default so that programs stay what they were. */
   w_amo: number;
+  /** Byte and half-word loads and stores (lb, lbu, lh, lhu, sb, sh on a global); 0 by default, as w_amo. */
+  w_narrow: number;
 
   // Dynamic densities: probabilities per retired instruction unless said otherwise.
   /** Asynchronous interrupt before an instruction of non-handler code. */
@@ -83,6 +85,7 @@ export function defaultKnobs(): StimulusKnobs {
     w_ebreak: 1,
     w_illegal: 1,
     w_amo: 0,
+    w_narrow: 0,
     interrupt_rate: 0.001,
     fault_rate: 0.002,
     nested_interrupt_rate: 0.05,
@@ -121,6 +124,7 @@ export const KNOB_HELP: Record<keyof StimulusKnobs, string> = {
   w_ebreak: 'weight of ebreak / c.ebreak',
   w_illegal: 'weight of illegal instructions (emulated by the handler)',
   w_amo: 'weight of atomic memory operations (amoadd.w, amoswap.d, ...; 0 keeps older programs)',
+  w_narrow: 'weight of byte and half-word loads and stores (lb, lhu, sh, ...; 0 keeps older programs)',
   interrupt_rate: 'interrupts per instruction',
   fault_rate: 'page faults per executed load',
   nested_interrupt_rate: 'interrupts on S-handler entry, per entry',

@@ -31,6 +31,8 @@ const A5 = 15;
 const T3 = 28;
 /** Registers fillers may write: s0, s1, a0-a4 (x8-x14, the compressed set minus a5) and s2-s11. */
 const FILLER_REGS = [8, 9, 10, 11, 12, 13, 14, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27];
+/** The statements every program may have (weights w_straight .. w_illegal); the optional ones follow. */
+const FIXED_STATEMENTS = 13;
 const C_FILLER_REGS = [8, 9, 10, 11, 12, 13, 14];
 const CSR_MEPC = 0x341;
 const CSR_MSCRATCH = 0x340;
@@ -359,8 +361,18 @@ class Generator {
       k.w_illegal,
     ];
     // Appended only when used: an extra zero weight could still change a pick at the float edge.
-    if (k.w_amo > 0) w.push(k.w_amo);
-    switch (this.rng.weighted(w)) {
+    const optional: (() => void)[] = [];
+    if (k.w_amo > 0) {
+      w.push(k.w_amo);
+      optional.push(() => this.atomic(a));
+    }
+    if (k.w_narrow > 0) {
+      w.push(k.w_narrow);
+      optional.push(() => this.narrowAccess(a));
+    }
+    const pick = this.rng.weighted(w);
+    if (pick >= FIXED_STATEMENTS) return optional[pick - FIXED_STATEMENTS]!();
+    switch (pick) {
       case 0:
         this.fillers(a, 1, 6);
         return;
@@ -388,11 +400,21 @@ class Generator {
       case 11:
         a.raw(this.k.compressed && this.rng.chance(0.5) ? enc.cEbreak() : enc.ebreak(), { kind: 'trap' });
         return;
-      case 12:
+      default:
         a.raw(this.k.compressed && this.rng.chance(0.5) ? enc.cUnimp() : enc.unimp(), { kind: 'trap' });
         return;
-      default:
-        return this.atomic(a);
+    }
+  }
+
+  /** Byte and half-word loads and stores on globals (naturally aligned): each size, each direction. */
+  private narrowAccess(a: Assembler): void {
+    const rng = this.rng;
+    for (const bytes of [1, 2]) {
+      const offset = bytes * rng.int(0, 255);
+      const reg = rng.pick(FILLER_REGS);
+      const load = bytes === 1 ? rng.pick([enc.lb, enc.lbu]) : rng.pick([enc.lh, enc.lhu]);
+      if (rng.chance(0.5)) a.raw(load(reg, GP, offset), { kind: 'load' });
+      else a.raw((bytes === 1 ? enc.sb : enc.sh)(reg, GP, offset));
     }
   }
 
