@@ -18,8 +18,9 @@
  *   cycles it waits (tb/check/lagged-feed.ts).
  * - An APB write (psel_i, penable_i and pwrite_i 1) to trTeControl (0x000) clearing trTeEnable
  *   ends the session as the model's finish() does; the cycle of its access phase is no record,
- *   and the hart is not read after it. Any other APB write is an error: run-time reprogramming is
- *   not modelled yet. APB reads are not compared.
+ *   and the hart is not read after it. A write that leaves every option field as it is (firmware
+ *   rewriting its configuration) changes nothing. Any other APB write is an error: run-time
+ *   reprogramming is not modelled yet. APB reads are not compared.
  * - Data trace: the cycle's access (dretire_i) and split-load response belong to its record. The
  *   model takes the stream's accesses before the first record, so a waveform with any is read
  *   twice: the first pass collects them (memory grows with the accesses), the second compares.
@@ -33,6 +34,7 @@ import { RvError } from '../../golden-model/common/errors.ts';
 import type { EtraceConfig } from '../../golden-model/etrace/config.ts';
 import { type EncodeResult, StreamEncoder } from '../../golden-model/etrace/output.ts';
 import { etracePorts } from '../../golden-model/etrace/ports.ts';
+import { etraceMemoryMap } from '../../golden-model/etrace/registers.ts';
 import type { RetirementRecord } from '../../golden-model/hart/records.ts';
 import type { DataTrace } from '../../golden-model/hart/data-records.ts';
 import { LaggedFeed } from '../check/lagged-feed.ts';
@@ -73,6 +75,8 @@ class EtraceCheckSession implements CheckSession {
   private readonly found: DataTrace = { accesses: [], responses: [] };
   private readonly data: ((v: readonly bigint[], at: number) => void) | undefined;
   private readonly idx: Record<string, number>;
+  /** Per register: the bits of its read-write option fields and the value they hold (optionFields). */
+  private readonly options: Map<bigint, { readonly mask: bigint; readonly value: bigint }>;
 
   constructor(
     private readonly c: EtraceConfig,
@@ -83,6 +87,7 @@ class EtraceCheckSession implements CheckSession {
     this.at = (port) => index.get(port) ?? -1;
     this.idx = Object.fromEntries(['tx_data_o', 'tx_valid_o', 'tx_ready_i', 'stall_o', 'pready_o', ...APB_INPUTS].map((p) => [p, this.at(p)]));
     this.build = recordBuilder(c, this.at);
+    this.options = optionFields(c);
     // Collected by the first pass only: the second has them.
     this.data = c.params.dataTrace && o.prior === undefined ? dataReader(this.at, this.found) : undefined;
     this.feed = new LaggedFeed<RetirementRecord>(
@@ -113,10 +118,15 @@ class EtraceCheckSession implements CheckSession {
         this.endCycle = t;
         return;
       }
-      throw new RvError(
-        'bad-value',
-        `cycle ${t}: an APB write of 0x${data.toString(16)} to register 0x${addr.toString(16).padStart(3, '0')}${addr === TR_TE_CONTROL ? ' (trTeControl)' : ''}: the check does not model run-time reprogramming yet (only the write to trTeControl that clears trTeEnable, the end of the session)`,
-      );
+      // A write that leaves every option as the session runs with it (firmware rewriting its
+      // configuration) changes nothing; the cycle's hart inputs are a record as any other's.
+      const unchanged = this.options.get(addr);
+      if (unchanged === undefined || (data & unchanged.mask) !== unchanged.value) {
+        throw new RvError(
+          'bad-value',
+          `cycle ${t}: an APB write of 0x${data.toString(16)} to register 0x${addr.toString(16).padStart(3, '0')}${addr === TR_TE_CONTROL ? ' (trTeControl)' : ''}: the check does not model run-time reprogramming yet (only the write to trTeControl that clears trTeEnable, the end of the session, and writes that leave the options as they are)`,
+        );
+      }
     }
     if (this.endCycle !== undefined) return;
     if (bit(i['stall_o']!)) {
@@ -159,6 +169,29 @@ class EtraceCheckSession implements CheckSession {
     }
     return { pass: true, summary };
   }
+}
+
+/**
+ * The read-write option fields of every 32-bit register of the map (registers.ts), write-1-to-clear
+ * status bits apart: their bits and the configuration's values, what the session runs with.
+ */
+function optionFields(c: EtraceConfig): Map<bigint, { mask: bigint; value: bigint }> {
+  const out = new Map<bigint, { mask: bigint; value: bigint }>();
+  for (const block of etraceMemoryMap(c).addressBlocks) {
+    for (const reg of block.registers) {
+      const fields = reg.fields.filter((f) => f.access === 'read-write' && f.oneToClear !== true);
+      if (reg.size !== 32 || fields.length === 0) continue;
+      let mask = 0n;
+      let value = 0n;
+      for (const f of fields) {
+        const bits = ((1n << BigInt(f.bitWidth)) - 1n) << BigInt(f.bitOffset);
+        mask |= bits;
+        value |= (f.reset << BigInt(f.bitOffset)) & bits;
+      }
+      out.set(BigInt(block.baseAddress + reg.offset), { mask, value });
+    }
+  }
+  return out;
 }
 
 /**
