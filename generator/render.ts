@@ -57,6 +57,25 @@ export function svBits(hi: number, lo: number): string {
   return hi === lo ? `[${lo}]` : `[${hi}:${lo}]`;
 }
 
+/**
+ * `out = value + 1` (wrapping) of a `width`-bit counter as continuous assignments, one per chunk of
+ * `chunk` bits: a chunk takes its own + 1 when every bit below it is 1. Yosys builds `value + 1` as
+ * a carry rippling through every bit (more than 48 gate levels for a 64-bit counter, after ABC);
+ * here each chunk's + 1 and the AND of the bits below it are computed side by side and a
+ * multiplexer picks (12 levels for 64 bits, about the same cells). The form matters: with the
+ * AND added into the chunk (`chunk + {0, &below}`) ABC chains the chunks again (44 levels).
+ */
+export function svChunkedIncrement(out: string, value: string, width: number, chunk = 8): string[] {
+  checkWidth(width);
+  const rows: string[] = [];
+  for (let lo = 0; lo < width; lo += chunk) {
+    const bits = svBits(Math.min(lo + chunk, width) - 1, lo);
+    const plusOne = `${value}${bits} + 1'b1`;
+    rows.push(lo === 0 ? `assign ${out}${bits} = ${plusOne};` : `assign ${out}${bits} = (&${value}${svBits(lo - 1, 0)}) ? ${plusOne} : ${value}${bits};`);
+  }
+  return rows;
+}
+
 /** A data type with its range, padded so that names after it line up: `logic [3:0]`. */
 export function svLogic(width: number): string {
   const r = svRange(width);

@@ -2,7 +2,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { parseLongestPath, synthesizeWithDepth } from './synthesis.ts';
+import { svChunkedIncrement } from './render.ts';
+import { DEPTH_GOAL, parseLongestPath, synthesizeWithDepth } from './synthesis.ts';
+import { runTool } from './tool-checks.ts';
 
 /**
  * A chain of `n` XOR gates between two flops, inside an instance of its own module. Every link is a
@@ -62,6 +64,62 @@ describe('synthesize: logic depth as two-input gate levels', () => {
       expect(r.cells).toBeGreaterThanOrEqual(n + 1 + 1 + n);
     }, 120_000);
   }
+});
+
+/** A `width`-bit counter between flops whose next value is `inc` (rows of continuous assignments). */
+function counterDesign(width: number, inc: readonly string[]): string {
+  return `module counter_top (
+  input  logic              clk_i,
+  input  logic [${width - 1}:0] load_i,
+  input  logic              load_en_i,
+  output logic [${width - 1}:0] count_o
+);
+  logic [${width - 1}:0] count_q, count_inc;
+  ${inc.join('\n  ')}
+  always_ff @(posedge clk_i) count_q <= load_en_i ? load_i : count_inc;
+  assign count_o = count_q;
+endmodule
+`;
+}
+
+describe('svChunkedIncrement: a counter + 1 with a short path', () => {
+  it('counts like + 1 at every value of a 12-bit counter in chunks of 4, wrapping (Icarus: the rows against its own +)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rvtrace-inc-'));
+    dirs.push(dir);
+    const rows = svChunkedIncrement('inc', 'value', 12, 4);
+    writeFileSync(
+      join(dir, 'tb.sv'),
+      `module tb;
+  logic [11:0] value, inc;
+  int errors = 0;
+  ${rows.join('\n  ')}
+  initial begin
+    for (int v = 0; v < 4096; v++) begin
+      value = v[11:0];
+      #1;
+      if (inc !== 12'(v + 1)) errors++;
+    end
+    $display("errors %0d", errors);
+    $finish;
+  end
+endmodule
+`,
+    );
+    expect(runTool('iverilog', ['-g2012', '-o', 'tb.vvp', 'tb.sv'], dir).status).toBe(0);
+    const run = runTool('vvp', ['tb.vvp'], dir);
+    expect(run.out).toMatch(/^errors 0$/m);
+  }, 60_000);
+
+  it('a 64-bit counter: at most 16 gate levels, where value + 1 misses the 48-level goal', () => {
+    const depth = (inc: readonly string[]) => {
+      const dir = mkdtempSync(join(tmpdir(), 'rvtrace-inc-depth-'));
+      dirs.push(dir);
+      writeFileSync(join(dir, 'counter_top.sv'), counterDesign(64, inc));
+      return synthesizeWithDepth(dir, ['counter_top.sv'], 'counter_top').depth;
+    };
+    expect(depth(['assign count_inc = count_q + 1\'b1;'])).toBeGreaterThan(DEPTH_GOAL);
+    expect(depth(svChunkedIncrement('count_inc', 'count_q', 64))).toBeLessThanOrEqual(16);
+  }, 300_000);
 });
 
 describe('parseLongestPath', () => {

@@ -113,9 +113,9 @@ function recordContext(c: CtrConfig, rtl: CtrRtlParams, banner: string) {
     lp('int', 'BitBpfrz', String(l.bpfrz)),
     lp('int', 'BitLcofifrz', String(l.lcofifrz)),
     ...(l.eten !== undefined ? [lp('int', 'BitEten', String(l.eten))] : []),
-    lp(svLogic(x), 'Two', svSized(x, 2n)),
     lp('logic [31:0]', 'DataMask', svSized(32, BigInt(dataMask(c)))),
   ];
+  const offsetWidth = Math.max(rtl.iretire_width_p + 1, 2 ** rtl.lastsize_width_p + 1) + 1;
   const cntw = counterWidth(c);
   const ccSaturates = c.cycleCounting && maxCycleCount(c.cceBits) < 2 ** cntw - 1;
   const ccRows: string[] = [];
@@ -131,7 +131,12 @@ function recordContext(c: CtrConfig, rtl: CtrRtlParams, banner: string) {
     ...common(c, banner),
     irr: svRange(rtl.iretire_width_p),
     lsr: svRange(rtl.lastsize_width_p),
-    iretPad: x - rtl.iretire_width_p - 1,
+    // last_offset spans iretire * 2 (iretire_width + 1 bits) minus 2 << ilastsize, plus a sign bit.
+    offr: svRange(offsetWidth),
+    offPad: offsetWidth - rtl.iretire_width_p - 1,
+    offOne: svSized(offsetWidth, 2n),
+    offSignPad: x - offsetWidth,
+    offMsb: offsetWidth - 1,
     localparams,
     cntr: c.cycleCounting ? svRange(cntw) : '',
     pcBits: svBits(x - 1, 1),

@@ -18,7 +18,7 @@ import { pmuCsrName, pmuCsrNumbers, type PmuCsr } from '../../golden-model/pmu/c
 import { PMU_RTL_FILES, pmuPorts } from '../../golden-model/pmu/ports.ts';
 import { PMU_CONFIG_SETTINGS, PMU_RTL_SETTINGS, type PmuRtlParams } from '../../golden-model/pmu/settings.ts';
 import type { Provenance, Waiver } from '../../core/block.ts';
-import { camelCase, commentBanner, connections, padColumn, renderTemplate, svBits, svLogic, svRange, svSized, svVec, wrapComment, type OutputFile } from '../render.ts';
+import { camelCase, commentBanner, connections, padColumn, renderTemplate, svBits, svLogic, svRange, svSized, svChunkedIncrement, svVec, wrapComment, type OutputFile } from '../render.ts';
 import { alignDeclarations } from '../sv-align.ts';
 import { configurationLocalparamsWaiver } from '../waivers.ts';
 import { counterEnableMask, countInhibitMask, EVENT_BITS, hardwiredSelector, SSCOFPMF_SELECTOR_LIMIT } from '../../golden-model/pmu/registers.ts';
@@ -188,6 +188,7 @@ function counterContext(c: PmuConfig, banner: string) {
   return {
     ...common(c, banner),
     localparams: c.sscofpmf ? [modeMaskParam(c)] : [],
+    incrementRows: svChunkedIncrement('cnt_inc', 'cnt_q', c.counterWidth),
   };
 }
 
@@ -234,6 +235,7 @@ function csrContext(c: PmuConfig, rtl: PmuRtlParams, banner: string) {
   if (c.xlen === 64) unused.push('d_high');
   const inhibitBits = [...hpm].reverse().map((n) => `mcountinhibit_q[${n}]`);
   return {
+    incrementRows: [...svChunkedIncrement('mcycle_inc', 'mcycle_q', 64), ...svChunkedIncrement('minstret_inc', 'minstret_q', 64)],
     ...common(c, banner),
     uMode: c.uMode,
     sMode: c.sMode,

@@ -59,7 +59,6 @@ module ctr_record (
   localparam int          BitBpfrz    = 11;
   localparam int          BitLcofifrz = 12;
   localparam int          BitEten     = 38;
-  localparam logic [31:0] Two         = 32'h0000_0002;
   localparam logic [31:0] DataMask    = 32'h3fff_800f;
   localparam logic [14:0] CntMax      = 15'h7fff;
   localparam logic [14:0] CcMaxCount  = 15'h7ffc;
@@ -95,6 +94,7 @@ module ctr_record (
   logic        pend_bp_q, pend_bp_d;
 
   logic        is_trap, retires, has_transfer, complete;
+  logic [3:0]  last_offset;
   logic [31:0] last_insn;
 
   // The record of this cycle.
@@ -103,8 +103,11 @@ module ctr_record (
     retires = (iretire_i != '0) || is_trap;
     has_transfer = (itype_i != 4'd0) && (itype_i != 4'd6) && (itype_i != 4'd7);
     complete = !halted_i && retires && pend_valid_q;
-    // The address of the block's last instruction: iaddr + iretire * 2 - 2^ilastsize * 2.
-    last_insn = iaddr_i + { 29'd0, iretire_i, 1'b0 } - (Two << ilastsize_i);
+    // The address of the block's last instruction: iaddr + iretire * 2 - 2^ilastsize * 2. The
+    // offset is formed in a few bits first (two's complement, sign-extended) so that only one
+    // XLEN-wide adder lies between iaddr_i and the pending source register.
+    last_offset = { 1'd0, iretire_i, 1'b0 } - (4'h2 << ilastsize_i);
+    last_insn = iaddr_i + { { 28{ last_offset[3] } }, last_offset };
   end
 
   // The next pending transfer: a record that retires something or traps replaces it.

@@ -30,7 +30,7 @@ module pmu_counter (
   output logic [11:0] sel_o
 );
 
-  logic [39:0] cnt_q, cnt_d;
+  logic [39:0] cnt_q, cnt_d, cnt_inc;
   logic [11:0] sel_q, sel_d;
   logic [11:0] onehot_q, onehot_d;
   logic [11:0] sel;
@@ -43,7 +43,14 @@ module pmu_counter (
   // One value per variable and evaluation (a default followed by an override would be a
   // transient that Icarus Verilog re-evaluates without end).
   assign counts = |(map_ev_i & onehot) && !inhibit_i && !cnt_we_i;
-  assign cnt_d = cnt_we_i ? cnt_wdata_i : counts ? cnt_q + 1'b1 : cnt_q;
+  // cnt_q + 1 in chunks of 8 bits, each adding the AND of every bit below it: a short logic path
+  // where a carry through all the bits would be as long as the counter is wide.
+  assign cnt_inc[7:0] = cnt_q[7:0] + 1'b1;
+  assign cnt_inc[15:8] = (&cnt_q[7:0]) ? cnt_q[15:8] + 1'b1 : cnt_q[15:8];
+  assign cnt_inc[23:16] = (&cnt_q[15:0]) ? cnt_q[23:16] + 1'b1 : cnt_q[23:16];
+  assign cnt_inc[31:24] = (&cnt_q[23:0]) ? cnt_q[31:24] + 1'b1 : cnt_q[31:24];
+  assign cnt_inc[39:32] = (&cnt_q[31:0]) ? cnt_q[39:32] + 1'b1 : cnt_q[39:32];
+  assign cnt_d = cnt_we_i ? cnt_wdata_i : counts ? cnt_inc : cnt_q;
   assign sel_d = ev_we_i ? ev_sel_i : sel_q;
   assign onehot_d = ev_we_i ? ev_onehot_i : onehot_q;
 

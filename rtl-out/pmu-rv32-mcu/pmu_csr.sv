@@ -93,8 +93,8 @@ module pmu_csr (
 
   // ---------------------------------------------------------------------------------------------
   // State.
-  logic [63:0] mcycle_q, mcycle_d;
-  logic [63:0] minstret_q, minstret_d;
+  logic [63:0] mcycle_q, mcycle_d, mcycle_inc;
+  logic [63:0] minstret_q, minstret_d, minstret_inc;
   logic [31:0] mcountinhibit_q, mcountinhibit_d;
   logic [31:0] mcounteren_q, mcounteren_d;
 
@@ -392,8 +392,25 @@ module pmu_csr (
   // in it.
   assign cy_inc = active && !mcountinhibit_q[0];
   assign ir_inc = active && ev_instructions && !mcountinhibit_q[2];
-  assign mcycle_d = (wr_cnt && (d_idx == 5'd0)) ? wr64 : cy_inc ? mcycle_q + 1'b1 : mcycle_q;
-  assign minstret_d = (wr_cnt && (d_idx == 5'd2)) ? wr64 : ir_inc ? minstret_q + 1'b1 : minstret_q;
+  // + 1 in chunks of 8 bits, each adding the AND of every bit below it (see pmu_counter).
+  assign mcycle_inc[7:0] = mcycle_q[7:0] + 1'b1;
+  assign mcycle_inc[15:8] = (&mcycle_q[7:0]) ? mcycle_q[15:8] + 1'b1 : mcycle_q[15:8];
+  assign mcycle_inc[23:16] = (&mcycle_q[15:0]) ? mcycle_q[23:16] + 1'b1 : mcycle_q[23:16];
+  assign mcycle_inc[31:24] = (&mcycle_q[23:0]) ? mcycle_q[31:24] + 1'b1 : mcycle_q[31:24];
+  assign mcycle_inc[39:32] = (&mcycle_q[31:0]) ? mcycle_q[39:32] + 1'b1 : mcycle_q[39:32];
+  assign mcycle_inc[47:40] = (&mcycle_q[39:0]) ? mcycle_q[47:40] + 1'b1 : mcycle_q[47:40];
+  assign mcycle_inc[55:48] = (&mcycle_q[47:0]) ? mcycle_q[55:48] + 1'b1 : mcycle_q[55:48];
+  assign mcycle_inc[63:56] = (&mcycle_q[55:0]) ? mcycle_q[63:56] + 1'b1 : mcycle_q[63:56];
+  assign minstret_inc[7:0] = minstret_q[7:0] + 1'b1;
+  assign minstret_inc[15:8] = (&minstret_q[7:0]) ? minstret_q[15:8] + 1'b1 : minstret_q[15:8];
+  assign minstret_inc[23:16] = (&minstret_q[15:0]) ? minstret_q[23:16] + 1'b1 : minstret_q[23:16];
+  assign minstret_inc[31:24] = (&minstret_q[23:0]) ? minstret_q[31:24] + 1'b1 : minstret_q[31:24];
+  assign minstret_inc[39:32] = (&minstret_q[31:0]) ? minstret_q[39:32] + 1'b1 : minstret_q[39:32];
+  assign minstret_inc[47:40] = (&minstret_q[39:0]) ? minstret_q[47:40] + 1'b1 : minstret_q[47:40];
+  assign minstret_inc[55:48] = (&minstret_q[47:0]) ? minstret_q[55:48] + 1'b1 : minstret_q[55:48];
+  assign minstret_inc[63:56] = (&minstret_q[55:0]) ? minstret_q[63:56] + 1'b1 : minstret_q[63:56];
+  assign mcycle_d = (wr_cnt && (d_idx == 5'd0)) ? wr64 : cy_inc ? mcycle_inc : mcycle_q;
+  assign minstret_d = (wr_cnt && (d_idx == 5'd2)) ? wr64 : ir_inc ? minstret_inc : minstret_q;
   assign mcountinhibit_d = (do_write && d_inhibit) ? wr64[31:0] & InhibitMask : mcountinhibit_q;
   assign mcounteren_d = (do_write && d_mcen) ? wr64[31:0] & EnableMask : mcounteren_q;
 

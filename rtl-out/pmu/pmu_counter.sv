@@ -40,7 +40,7 @@ module pmu_counter (
 );
   localparam logic [4:0] ModeMask = 5'b11111;
 
-  logic [63:0] cnt_q, cnt_d;
+  logic [63:0] cnt_q, cnt_d, cnt_inc;
   logic [19:0] sel_q, sel_d;
   logic [17:0] onehot_q, onehot_d;
   logic        of_q, of_d;
@@ -56,7 +56,17 @@ module pmu_counter (
   // One value per variable and evaluation (a default followed by an override would be a
   // transient that Icarus Verilog re-evaluates without end).
   assign counts = |(map_ev_i & onehot) && !inhibit_i && !cnt_we_i && ((mode_i & inh_q) == 5'd0);
-  assign cnt_d = cnt_we_i ? cnt_wdata_i : counts ? cnt_q + 1'b1 : cnt_q;
+  // cnt_q + 1 in chunks of 8 bits, each adding the AND of every bit below it: a short logic path
+  // where a carry through all the bits would be as long as the counter is wide.
+  assign cnt_inc[7:0] = cnt_q[7:0] + 1'b1;
+  assign cnt_inc[15:8] = (&cnt_q[7:0]) ? cnt_q[15:8] + 1'b1 : cnt_q[15:8];
+  assign cnt_inc[23:16] = (&cnt_q[15:0]) ? cnt_q[23:16] + 1'b1 : cnt_q[23:16];
+  assign cnt_inc[31:24] = (&cnt_q[23:0]) ? cnt_q[31:24] + 1'b1 : cnt_q[31:24];
+  assign cnt_inc[39:32] = (&cnt_q[31:0]) ? cnt_q[39:32] + 1'b1 : cnt_q[39:32];
+  assign cnt_inc[47:40] = (&cnt_q[39:0]) ? cnt_q[47:40] + 1'b1 : cnt_q[47:40];
+  assign cnt_inc[55:48] = (&cnt_q[47:0]) ? cnt_q[55:48] + 1'b1 : cnt_q[55:48];
+  assign cnt_inc[63:56] = (&cnt_q[55:0]) ? cnt_q[63:56] + 1'b1 : cnt_q[63:56];
+  assign cnt_d = cnt_we_i ? cnt_wdata_i : counts ? cnt_inc : cnt_q;
   assign sel_d = ev_we_i ? ev_sel_i : sel_q;
   assign onehot_d = ev_we_i ? ev_onehot_i : onehot_q;
   assign wrap = counts && (&cnt_q);
