@@ -17,8 +17,9 @@
  *   - reset: nothing;
  *   - unobserved: mtime, mcycle and minstret, each with its valid bit.
  *   Ports a kind does not use are ignored, whatever their values (valid bits included).
- * - `rec_ready_o` is 1 when the record on the inputs fits in the FIFO's free space (its length
- *   depends on the inputs); it does not depend on `tv_ready_i`.
+ * - `rec_ready_o` is 1 when the record register is empty or its record enters the FIFO in this
+ *   cycle; it depends neither on the record ports nor on `tv_ready_i` (no combinational path from
+ *   the record or the transport to the hart).
  * - The stream leaves on a ready/valid port: byte-wide (`out_bytes` = 1: `tv_data_o[7:0]`) or
  *   word-wide (`out_bytes` = 2, 4, 8: `tv_data_o` holds `tv_bytes_o` bytes, the first of the stream
  *   in bits 7:0, the bytes above `tv_bytes_o` zero). A beat moves when `tv_valid_o` and `tv_ready_i`
@@ -73,7 +74,7 @@ export function tvtracePorts(c: TvtraceRtlConfig): TvtracePortSpec[] {
   port('clk_i', 'in', 1, '1', 'clock', 'Clock of the encoder, the record port and the output port.');
   port('rst_ni', 'in', 1, '1', 'clock', 'Asynchronous reset, active low.');
   port('rec_valid_i', 'in', 1, '1', 'record', 'A record is on the record ports.');
-  port('rec_ready_o', 'out', 1, '1', 'record', 'The record fits in the FIFO: it is taken in this cycle if rec_valid_i is 1 (depends on the record ports, not on tv_ready_i).');
+  port('rec_ready_o', 'out', 1, '1', 'record', 'The record register is free: the record is taken in this cycle if rec_valid_i is 1 (depends neither on the record ports nor on tv_ready_i).');
   port('kind_i', 'in', 3, '3', 'record', 'Record kind: 0 instruction, 1 trap, 2 interrupt, 3 xret, 4 debug-reg, 5 debug-mem, 6 reset, 7 unobserved.');
   port('next_pc_i', 'in', c.xlen, 'xlen', 'record', 'The pc after the record (additional state 10): instruction, trap, interrupt, xret.');
   port('instr_valid_i', 'in', 1, '1', 'record', 'instr_i holds the instruction (instruction, trap, xret).');

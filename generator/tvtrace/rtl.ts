@@ -10,8 +10,8 @@
  *   slots (tvSlots, in the configuration's field order), each slot's bytes follow the previous valid
  *   slot's, and the record's length comes out with them;
  * - tvtrace_fifo: the output FIFO of fifo_bytes bytes (a shift register: the bytes leave from the
- *   bottom, a record enters whole above the bytes that stay), the record handshake (ready when the
- *   record fits) and the byte- or word-wide output port;
+ *   bottom, a record enters whole above the bytes that stay), the record handshake (a record
+ *   register, ready when it is empty or being emptied) and the byte- or word-wide output port;
  * - tvtrace_top: the two, and the configuration as localparams.
  *
  * This file prepares every value the templates paste (ranges, literals, slot tables, port lines);
@@ -304,8 +304,9 @@ function fifoContext(c: TvtraceRtlConfig, banner: string) {
     `tvtrace_fifo: the output FIFO of the tandem-verification trace encoder (${c.fifoBytes} bytes) with the record handshake ` +
     `and the ${c.outBytes > 1 ? `word-wide (${c.outBytes} bytes a beat)` : 'byte-wide'} output port. The FIFO is a shift register: byte 0 is the oldest, ` +
     `the bytes above the count are zero. Each cycle a beat of ${c.outBytes > 1 ? `min(${c.outBytes}, count) bytes` : 'one byte'} leaves if the transport is ready; ` +
-    'the record on the inputs is ready when all its bytes fit in the room left before this cycle\'s beat (so rec_ready_o does not depend on ' +
-    'tv_ready_i), and enters whole, above the bytes that stay. A record never waits for part of its bytes: the hart is held instead.';
+    'the record on the inputs is taken into a record register when that is empty or being emptied (so rec_ready_o depends neither on ' +
+    'the record nor on tv_ready_i); the held record enters the FIFO whole, above the bytes that stay, in the first cycle in which all ' +
+    'its bytes fit in the room left before that cycle\'s beat. A record never waits for part of its bytes: the hart is held instead.';
   return {
     banner,
     headLines: wrapComment(head, 100),
@@ -317,9 +318,9 @@ function fifoContext(c: TvtraceRtlConfig, banner: string) {
     cOne: svSized(cw, 1n),
     lr: svRange(lw),
     // len_i and rec_i widened to the FIFO's count and bytes (the FIFO holds the longest record).
-    lenWide: cw > lw ? `${cw}'(len_i)` : 'len_i',
+    heldLenWide: cw > lw ? `${cw}'(held_len_q)` : 'held_len_q',
     recR: svRange(8 * rb),
-    recWide: c.fifoBytes > rb ? `${8 * c.fifoBytes}'(rec_i)` : 'rec_i',
+    heldWide: c.fifoBytes > rb ? `${8 * c.fifoBytes}'(held_q)` : 'held_q',
     ob: c.outBytes,
     word: c.outBytes > 1,
     outR: svRange(8 * c.outBytes),

@@ -7,8 +7,9 @@
 // Flute encoder; one record per handshake in, up to 4 bytes per beat out of a 128-byte FIFO. The
 // longest record is 119 bytes.
 //
-// tvtrace_assemble (the bytes of the record on the inputs and their number) -> tvtrace_fifo (the
-// record enters whole when it fits, rec_ready_o; the bytes leave on the tv_* port).
+// tvtrace_assemble (the bytes of the record on the inputs and their number) -> tvtrace_fifo (a
+// record register, rec_ready_o, then the record enters whole when it fits; the bytes leave on the
+// tv_* port).
 module tvtrace_top (
   // Clock of the encoder, the record port and the output port.
   input  logic         clk_i,
@@ -16,8 +17,8 @@ module tvtrace_top (
   input  logic         rst_ni,
   // A record is on the record ports.
   input  logic         rec_valid_i,
-  // The record fits in the FIFO: it is taken in this cycle if rec_valid_i is 1 (depends on the
-  // record ports, not on tv_ready_i).
+  // The record register is free: the record is taken in this cycle if rec_valid_i is 1 (depends
+  // neither on the record ports nor on tv_ready_i).
   output logic         rec_ready_o,
   // Record kind: 0 instruction, 1 trap, 2 interrupt, 3 xret, 4 debug-reg, 5 debug-mem, 6 reset, 7
   // unobserved.

@@ -5,10 +5,11 @@
 // tvtrace_fifo: the output FIFO of the tandem-verification trace encoder (256 bytes) with the
 // record handshake and the word-wide (8 bytes a beat) output port. The FIFO is a shift register:
 // byte 0 is the oldest, the bytes above the count are zero. Each cycle a beat of min(8, count)
-// bytes leaves if the transport is ready; the record on the inputs is ready when all its bytes fit
-// in the room left before this cycle's beat (so rec_ready_o does not depend on tv_ready_i), and
-// enters whole, above the bytes that stay. A record never waits for part of its bytes: the hart is
-// held instead.
+// bytes leaves if the transport is ready; the record on the inputs is taken into a record register
+// when that is empty or being emptied (so rec_ready_o depends neither on the record nor on
+// tv_ready_i); the held record enters the FIFO whole, above the bytes that stay, in the first cycle
+// in which all its bytes fit in the room left before that cycle's beat. A record never waits for
+// part of its bytes: the hart is held instead.
 module tvtrace_fifo (
   input  logic          clk_i,
   input  logic          rst_ni,
@@ -24,7 +25,13 @@ module tvtrace_fifo (
   logic [2047:0] mem_q, mem_d;
   logic [8:0]    count_q, count_d;
   logic [8:0]    free, stay;
-  logic          pop, push;
+  logic          pop, push, take;
+  // The record register: a record taken from the record port waits here for one cycle at least,
+  // so that the hart's record and the FIFO's bytes are not on one combinational path (the record's
+  // assembly is as deep as a clock cycle allows).
+  logic          held_valid_q, held_valid_d;
+  logic [1543:0] held_q, held_d;
+  logic [7:0]    held_len_q, held_len_d;
   logic [8:0]    beat;
 
   assign tv_valid_o = count_q != 9'h000;
@@ -35,27 +42,38 @@ module tvtrace_fifo (
   assign tv_bytes_o = beat[3:0];
   assign stay = pop ? count_q - beat : count_q;
 
-  // The record fits in the room there is before this cycle's beat leaves.
+  // The held record enters the FIFO when it fits in the room there is before this cycle's beat
+  // leaves; the record register takes the next record when it is empty or being emptied.
   assign free = 9'h100 - count_q;
-  assign rec_ready_o = 9'(len_i) <= free;
-  assign push = rec_valid_i && rec_ready_o;
+  assign push = held_valid_q && (9'(held_len_q) <= free);
+  assign rec_ready_o = !held_valid_q || push;
+  assign take = rec_valid_i && rec_ready_o;
+  assign held_valid_d = take || (held_valid_q && !push);
+  assign held_d = take ? rec_i : held_q;
+  assign held_len_d = take ? len_i : held_len_q;
 
   always_comb begin
     mem_d = pop ? mem_q >> { beat[3:0], 3'b000} : mem_q;
     count_d = stay;
     if (push) begin
-      mem_d = mem_d | (2048'(rec_i) << {stay, 3'b000});
-      count_d = stay + 9'(len_i);
+      mem_d = mem_d | (2048'(held_q) << {stay, 3'b000});
+      count_d = stay + 9'(held_len_q);
     end
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      mem_q   <= '0;
-      count_q <= 9'h000;
+      mem_q        <= '0;
+      count_q      <= 9'h000;
+      held_valid_q <= 1'b0;
+      held_q       <= '0;
+      held_len_q   <= '0;
     end else begin
-      mem_q   <= mem_d;
-      count_q <= count_d;
+      mem_q        <= mem_d;
+      count_q      <= count_d;
+      held_valid_q <= held_valid_d;
+      held_q       <= held_d;
+      held_len_q   <= held_len_d;
     end
   end
 

@@ -4,11 +4,13 @@
  * on (the model, golden-model/tvtrace/encoder.ts, has no timing). The co-simulation compares the
  * RTL's beats and held cycles with it, and `rvtrace encode --backpressure` reports its stall cycles.
  *
- * Cycle t, with `count` bytes in the FIFO before it:
+ * Cycle t, with `count` bytes in the FIFO and maybe a held record (the record register) before it:
  * - a beat of min(out_bytes, count) bytes leaves if count > 0 and the transport is ready(t);
- * - the record offered (if any) is taken when its length <= fifo_bytes - count (the room before
- *   the beat), else the hart holds it (a stall cycle) and offers it again in cycle t + 1;
- * - count becomes count - beat + (taken ? length : 0).
+ * - the held record enters the FIFO when its length <= fifo_bytes - count (the room before the
+ *   beat), and the register is then free in this cycle;
+ * - the record offered (if any) is taken into the register when that is free (empty, or emptied
+ *   in this cycle), else the hart holds it (a stall cycle) and offers it again in cycle t + 1;
+ * - count becomes count - beat + (the held record entered ? its length : 0).
  */
 
 export interface TvTiming {
@@ -37,6 +39,8 @@ export function tvFifoTiming(
   // The bytes of each cycle's beat, in a byte array that doubles (no object per beat).
   let counts = new Uint8Array(withCounts ? Math.max(1024, 4 * frames.length) : 0);
   let count = 0;
+  /** The record register: the held record's length, or null when it is empty. */
+  let held: number | null = null;
   let stalls = 0;
   let t = 0;
   const beat = (): number => {
@@ -52,14 +56,22 @@ export function tvFifoTiming(
     }
     return n;
   };
+  /** The held record enters the FIFO if it fits in the room before this cycle's beat. */
+  const enter = (): void => {
+    if (held !== null && held <= cap - count) {
+      count += held;
+      held = null;
+    }
+  };
   for (let i = 0; i < frames.length; t++) {
     const f = frames[i]!;
     if (f !== null && f > cap) throw new Error(`a record of ${f} bytes cannot enter a FIFO of ${cap} bytes`);
     const out = beat();
+    enter();
     if (f === null) {
       i++;
-    } else if (f <= cap - count) {
-      count += f;
+    } else if (held === null) {
+      held = f;
       i++;
     } else {
       stalls++;
@@ -67,6 +79,10 @@ export function tvFifoTiming(
     count -= out;
   }
   let drain = 0;
-  for (; count > 0; t++, drain++) count -= beat();
+  for (; count > 0 || held !== null; t++, drain++) {
+    const out = beat();
+    enter();
+    count -= out;
+  }
   return { stalls, cycles: t, drain, ...(withCounts ? { counts: counts.subarray(0, t) } : {}) };
 }
