@@ -12,15 +12,29 @@
  *   itype 0, is an idle record: the model counts its cycle), group k > 0 while it is not empty.
  *   cause and tval belong to the newest group of the cycle (a trap ends its cycle), ctype to the
  *   first; priv, context, halted, reset, impdef and time to all.
- * - The model decides a record one cycle after its frame: model cycle m is waveform cycle m + 1,
- *   so the model's ready(m) is tx_ready_i of waveform cycle m + 1. A record goes to the model once
+ * - The model decides a record one cycle after its frame: model cycle m is waveform cycle m + 1
+ *   (for a session started by a write, below: m + 1 + the write's cycle), so the model's ready(m)
+ *   is tx_ready_i of that waveform cycle. A record goes to the model once
  *   the waveform is far enough past it that a stall of the model finds the ready inputs of the
  *   cycles it waits (tb/check/lagged-feed.ts).
- * - An APB write (psel_i, penable_i and pwrite_i 1) to trTeControl (0x000) clearing trTeEnable
- *   ends the session as the model's finish() does; the cycle of its access phase is no record,
- *   and the hart is not read after it. A write that leaves every option field as it is (firmware
- *   rewriting its configuration) changes nothing. Any other APB write is an error: run-time
- *   reprogramming is not modelled yet. APB reads are not compared.
+ * - APB writes (psel_i, penable_i, pwrite_i and, when mapped, pready_o 1; pstrb_i's byte lanes,
+ *   all four when it is not mapped) update an image of the register file (golden-model/etrace/
+ *   option-writes.ts EtraceRegisterImage: reset values of the component, read-only bits kept,
+ *   write-1-to-clear status). The RTL samples every option when a session starts (trTeActive and
+ *   trTeEnable both 1) and holds it for the session, so:
+ *   - out of reset with both 1 (the component's own reset values), the session starts at once,
+ *     with the options decoded from the reset image (the component's);
+ *   - otherwise the write that sets both starts it: the RTL starts it in the next cycle, its
+ *     ingress holding the hart inputs of the write's cycle, which are the session's first record;
+ *     the model runs with the options the image holds then (decodeOptions), everything written
+ *     before included, and its first cycle sends nothing (the RTL's FIFO is empty in it);
+ *   - a write during the session changes the image only: the RTL does not apply it to the session;
+ *   - the write that clears trTeEnable or trTeActive ends the session as the model's finish(); the
+ *     cycle of its access phase is no record, and the hart is not read after it;
+ *   - a write that sets both again after that (a second session) is an error naming its cycle: the
+ *     check follows one session. So are options the model refuses at the session's start, and
+ *     stallEnable without stall_o in the map.
+ *   APB reads are not compared.
  * - Data trace: the cycle's access (dretire_i) and split-load response belong to its record. The
  *   model takes the stream's accesses before the first record, so a waveform with any is read
  *   twice: the first pass collects them (memory grows with the accesses), the second compares.
@@ -31,10 +45,10 @@
  */
 import type { BlockCheck, CheckOptions, CheckOutcome, CheckPorts, CheckSession } from '../../core/check.ts';
 import { RvError } from '../../golden-model/common/errors.ts';
-import type { EtraceConfig } from '../../golden-model/etrace/config.ts';
+import { type EtraceConfig, validateConfig } from '../../golden-model/etrace/config.ts';
+import { decodeOptions, EtraceRegisterImage } from '../../golden-model/etrace/option-writes.ts';
 import { type EncodeResult, StreamEncoder } from '../../golden-model/etrace/output.ts';
 import { etracePorts } from '../../golden-model/etrace/ports.ts';
-import { etraceMemoryMap } from '../../golden-model/etrace/registers.ts';
 import type { RetirementRecord } from '../../golden-model/hart/records.ts';
 import type { DataTrace } from '../../golden-model/hart/data-records.ts';
 import { LaggedFeed } from '../check/lagged-feed.ts';
@@ -44,9 +58,6 @@ import { READY_OFFSET } from './frames.ts';
 
 const APB_INPUTS = ['psel_i', 'penable_i', 'pwrite_i', 'paddr_i', 'pwdata_i'];
 const TX = ['tx_data_o', 'tx_valid_o', 'tx_ready_i'];
-/** trTeControl's offset and its trTeEnable bit (registers.ts). */
-const TR_TE_CONTROL = 0x000n;
-const TR_TE_ENABLE = 0b10n;
 
 function checkPorts(c: EtraceConfig, o: CheckOptions): CheckPorts {
   const ports = etracePorts(c).filter((p) => p.group !== 'clock');
@@ -55,9 +66,15 @@ function checkPorts(c: EtraceConfig, o: CheckOptions): CheckPorts {
   return { ports: ports.map((p) => ({ name: p.name, direction: p.direction, width: p.width })), required, groups: [APB_INPUTS] };
 }
 
+/** What the waveform has shown of the trace session so far. */
+type Phase = 'before' | 'session' | 'ended';
+
 class EtraceCheckSession implements CheckSession {
   private readonly at: (port: string) => number;
-  private readonly model: StreamEncoder;
+  /** The model of the session, made when it starts with the options then in force. */
+  private model: StreamEncoder | undefined;
+  /** The session's configuration: the component's parameters and the options sampled at its start. */
+  private session: EtraceConfig | undefined;
   private readonly feed: LaggedFeed<RetirementRecord>;
   private readonly actual: ByteLog;
   /** The records of the current cycle. */
@@ -67,6 +84,9 @@ class EtraceCheckSession implements CheckSession {
   private records = 0;
   private holds = 0;
   private cycles = 0;
+  private phase: Phase = 'before';
+  /** The waveform cycle of the session's first record (-1: out of reset), and of its end. */
+  private firstCycle = -1;
   private endCycle: number | undefined;
   private readonly build: (v: readonly bigint[], out: RetirementRecord[]) => void;
   /** Records rebuilt so far (the index of the next one). */
@@ -75,8 +95,8 @@ class EtraceCheckSession implements CheckSession {
   private readonly found: DataTrace = { accesses: [], responses: [] };
   private readonly data: ((v: readonly bigint[], at: number) => void) | undefined;
   private readonly idx: Record<string, number>;
-  /** Per register: the bits of its read-write option fields and the value they hold (optionFields). */
-  private readonly options: Map<bigint, { readonly mask: bigint; readonly value: bigint }>;
+  /** The register file as the APB writes of the waveform leave it (reset: the component's values). */
+  private readonly image: EtraceRegisterImage;
 
   constructor(
     private readonly c: EtraceConfig,
@@ -85,24 +105,53 @@ class EtraceCheckSession implements CheckSession {
   ) {
     const index = new Map(mapped.map((p, i) => [p, i]));
     this.at = (port) => index.get(port) ?? -1;
-    this.idx = Object.fromEntries(['tx_data_o', 'tx_valid_o', 'tx_ready_i', 'stall_o', 'pready_o', ...APB_INPUTS].map((p) => [p, this.at(p)]));
+    this.idx = Object.fromEntries(['tx_data_o', 'tx_valid_o', 'tx_ready_i', 'stall_o', 'pready_o', 'pstrb_i', ...APB_INPUTS].map((p) => [p, this.at(p)]));
     this.build = recordBuilder(c, this.at);
-    this.options = optionFields(c);
+    this.image = new EtraceRegisterImage(c);
     // Collected by the first pass only: the second has them.
     this.data = c.params.dataTrace && o.prior === undefined ? dataReader(this.at, this.found) : undefined;
     this.feed = new LaggedFeed<RetirementRecord>(
       (record) => {
-        this.model.push(record);
+        this.model!.push(record);
         this.records++;
         if (o.detail) this.kept.push(record);
       },
       READY_OFFSET,
       this.idx['tx_ready_i']! >= 0,
     );
-    // The model takes the stream's data accesses before the first record: from a pass before this one.
-    const prior = o.prior as DataTrace | undefined;
-    this.model = new StreamEncoder(c, { keepPackets: o.detail, ready: this.feed.ready, ...(prior ? { data: prior } : {}) });
     this.actual = o.capture ? ByteLog.of(o.capture) : new ByteLog();
+    // Registers that reset with trTeActive and trTeEnable 1: the session starts out of reset.
+    if (this.image.on) this.begin(undefined);
+  }
+
+  /**
+   * The session starts, and the model with the options the registers hold now (the RTL samples
+   * them in the cycle the session starts). Out of reset (`write` undefined) its first record is
+   * the one of waveform cycle 0. Started by the APB write whose access phase is waveform cycle
+   * `write`: the RTL starts the session in the cycle after it, and the hart inputs of cycle `write`
+   * (which the RTL's ingress holds then) are its first record; model cycle m is then waveform cycle
+   * m + write + READY_OFFSET, and the FIFO is empty in the model's first cycle (the session's
+   * support packet is written in it), so nothing leaves in it.
+   */
+  private begin(write: number | undefined): void {
+    const options = decodeOptions(this.c, (a) => this.image.word(a));
+    const session: EtraceConfig = { params: this.c.params, options };
+    const where = write === undefined ? 'the trace session out of reset' : `cycle ${write}: the trace session this write starts`;
+    const problems = validateConfig(session);
+    if (problems.length > 0) {
+      const e = problems[0]!;
+      throw new RvError('bad-value', `${where} would run with options the model does not take (${e.location.path ?? ''}: ${e.message}); the check models sessions whose registers hold valid options`);
+    }
+    if (options.stallEnable && this.idx['stall_o']! < 0) {
+      throw new RvError('bad-value', `${where} has trTeInstStallEna (stallEnable) 1: the map must name stall_o`);
+    }
+    this.session = session;
+    this.phase = 'session';
+    this.firstCycle = write ?? -1;
+    const ready = write === undefined ? this.feed.ready : (m: number): boolean => m > 0 && this.feed.ready(m + write);
+    // The model takes the stream's data accesses before the first record: from a pass before this one.
+    const prior = this.o.prior as DataTrace | undefined;
+    this.model = new StreamEncoder(session, { keepPackets: this.o.detail, ready, ...(prior ? { data: prior } : {}) });
   }
 
   cycle(t: number, v: readonly bigint[]): void {
@@ -112,23 +161,32 @@ class EtraceCheckSession implements CheckSession {
     this.feed.readyInput(bit(i['tx_ready_i']!));
     if (!this.o.capture && bit(i['tx_valid_o']!) && bit(i['tx_ready_i']!)) this.actual.push(Number(v[i['tx_data_o']!]! & 0xffn), t);
     if (bit(i['psel_i']!) && bit(i['penable_i']!) && bit(i['pwrite_i']!) && (i['pready_o']! < 0 || bit(i['pready_o']!))) {
-      const addr = v[i['paddr_i']!]!;
-      const data = v[i['pwdata_i']!]!;
-      if (this.endCycle === undefined && addr === TR_TE_CONTROL && (data & TR_TE_ENABLE) === 0n) {
+      const addr = Number(v[i['paddr_i']!]!);
+      const data = Number(v[i['pwdata_i']!]! & 0xffff_ffffn);
+      // Without pstrb_i in the map every byte lane is written (as on an APB3 bus, which has none).
+      const strobe = i['pstrb_i']! >= 0 ? Number(v[i['pstrb_i']!]!) : 0b1111;
+      const wasOn = this.image.on;
+      this.image.write(addr, data, strobe);
+      const on = this.image.on;
+      if (this.phase === 'session' && !on) {
+        // trTeEnable (or trTeActive) cleared: the session ends, as the model's finish() (the cycle
+        // of the write's access phase is no record, and the hart is not read after it).
+        this.phase = 'ended';
         this.endCycle = t;
         return;
       }
-      // A write that leaves every option as the session runs with it (firmware rewriting its
-      // configuration) changes nothing; the cycle's hart inputs are a record as any other's.
-      const unchanged = this.options.get(addr);
-      if (unchanged === undefined || (data & unchanged.mask) !== unchanged.value) {
+      if (this.phase === 'ended' && on && !wasOn) {
         throw new RvError(
           'bad-value',
-          `cycle ${t}: an APB write of 0x${data.toString(16)} to register 0x${addr.toString(16).padStart(3, '0')}${addr === TR_TE_CONTROL ? ' (trTeControl)' : ''}: the check does not model run-time reprogramming yet (only the write to trTeControl that clears trTeEnable, the end of the session, and writes that leave the options as they are)`,
+          `cycle ${t}: an APB write of 0x${data.toString(16)} to register 0x${addr.toString(16).padStart(3, '0')} (${this.image.name(addr)}) starts a second trace session (the first ended at cycle ${this.endCycle}): the check follows one session per waveform`,
         );
       }
+      // trTeActive and trTeEnable now both 1: the session starts (this cycle's record is its first).
+      if (this.phase === 'before' && on) this.begin(t);
+      // Every other write changes registers the encoder samples when a session starts only: before
+      // the session they set its options, during it they do not change it.
     }
-    if (this.endCycle !== undefined) return;
+    if (this.phase !== 'session') return;
     if (bit(i['stall_o']!)) {
       this.holds++;
       return;
@@ -146,52 +204,37 @@ class EtraceCheckSession implements CheckSession {
     if (this.o.prior === undefined && this.found.accesses.length + this.found.responses.length > 0) {
       return { pass: false, summary: `${this.found.accesses.length} data accesses: the waveform is read again with them`, again: this.found };
     }
-    const expected = this.model.finish();
     const actual = this.actual.view();
+    if (this.model === undefined || this.session === undefined) {
+      return {
+        pass: false,
+        summary: `${this.cycles} cycles, no trace session (trTeActive and trTeEnable never both 1), ${actual.length} trace bytes`,
+        mismatch: 'no trace session started in the waveform: nothing was compared',
+      };
+    }
+    const expected = this.model.finish();
     const ended = this.endCycle !== undefined;
     // A waveform that ends inside the session shows the first bytes of the model's stream.
     const compared: EncodeResult = ended || actual.length > expected.bytes.length ? expected : { ...expected, bytes: expected.bytes.subarray(0, actual.length) };
     const summary =
       `${this.cycles} cycles, ${this.records} records, ${this.holds} held, ${Math.min(actual.length, compared.bytes.length)} bytes compared` +
+      (this.firstCycle >= 0 ? `, session started at cycle ${this.firstCycle + 1}` : '') +
       (ended ? `, session ended at cycle ${this.endCycle}` : `; the session did not end in the waveform: the model's last ${expected.bytes.length - compared.bytes.length} bytes were not compared`);
     const n = compared.bytes.length;
     let offset = 0;
     while (offset < Math.min(n, actual.length) && compared.bytes[offset] === actual[offset]) offset++;
     if (offset < n || offset < actual.length) {
-      const m = this.o.detail ? compareStreams(this.c, compared, actual, this.kept) : undefined;
+      const m = this.o.detail ? compareStreams(this.session, compared, actual, this.kept) : undefined;
       // A capture has no cycles: the divergence is where it is in the file.
       const cycle = this.o.capture ? undefined : this.actual.cycleOf(offset);
       const head = cycle === undefined ? `first divergence at byte ${offset} of the capture` : `first divergence at byte ${offset}, waveform cycle ${cycle}`;
       return { pass: false, summary, mismatch: m ? `${head}\n${m.text}` : head, ...(cycle === undefined ? {} : { mismatchCycle: cycle }) };
     }
-    if (ended && this.c.options.stallEnable && this.holds !== expected.stallCycles) {
+    if (ended && this.session.options.stallEnable && this.holds !== expected.stallCycles) {
       return { pass: false, summary, mismatch: `the waveform held the hart (stall_o) ${this.holds} cycles, the model stalled ${expected.stallCycles}`, mismatchCycle: this.endCycle! };
     }
     return { pass: true, summary };
   }
-}
-
-/**
- * The read-write option fields of every 32-bit register of the map (registers.ts), write-1-to-clear
- * status bits apart: their bits and the configuration's values, what the session runs with.
- */
-function optionFields(c: EtraceConfig): Map<bigint, { mask: bigint; value: bigint }> {
-  const out = new Map<bigint, { mask: bigint; value: bigint }>();
-  for (const block of etraceMemoryMap(c).addressBlocks) {
-    for (const reg of block.registers) {
-      const fields = reg.fields.filter((f) => f.access === 'read-write' && f.oneToClear !== true);
-      if (reg.size !== 32 || fields.length === 0) continue;
-      let mask = 0n;
-      let value = 0n;
-      for (const f of fields) {
-        const bits = ((1n << BigInt(f.bitWidth)) - 1n) << BigInt(f.bitOffset);
-        mask |= bits;
-        value |= (f.reset << BigInt(f.bitOffset)) & bits;
-      }
-      out.set(BigInt(block.baseAddress + reg.offset), { mask, value });
-    }
-  }
-  return out;
 }
 
 /**

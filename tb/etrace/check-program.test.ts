@@ -1,0 +1,248 @@
+/**
+ * `rvtrace check` of E-Trace waveforms whose firmware programs the encoder's options over the APB
+ * (issue 24): the generated RTL of a component whose registers reset with every option off and no
+ * session (the hardware configuration, tb/case.ts hardwareConfig; an integrator's `--set
+ * iEnable=0 ...`), driven by the `rvtrace vectors` testbench through the SoC wrapper of
+ * tb/check/testing.ts, with frames that first write other options (golden-model/etrace/
+ * option-writes.ts optionWrites, the co-simulation's programming prologue) and then start the
+ * session. The check is given the hardware component only: it must find the options in the writes.
+ *
+ * What says the RTL ran with those options is not the check: the testbench compares the RTL's
+ * bytes with the model's for the programmed options (its PASS line), and its cycle, hold and byte
+ * counts are the ones the check must report. A mutation of the decode (one field read wrong, here
+ * through vi.mock) must make the check fail on the same waveform.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { resolveComponent } from '../../blocks/index.ts';
+import type { CaseSpec, ResolvedComponent } from '../../core/block.ts';
+import type { VectorCase } from '../../core/vectors.ts';
+import { cycleChance } from '../../golden-model/common/rng.ts';
+import type { EtraceConfig } from '../../golden-model/etrace/config.ts';
+import { optionWrites } from '../../golden-model/etrace/option-writes.ts';
+import { StreamEncoder } from '../../golden-model/etrace/output.ts';
+import { hardwareConfig } from '../case.ts';
+import { runCheck } from '../check/run.ts';
+import { simulatedWaveform, type Simulated } from '../check/testing.ts';
+import { FrameWriter } from '../run.ts';
+import { caseSource } from './case.ts';
+import { etraceCheck } from './check.ts';
+import { etraceHarnessSpec } from './cosim.ts';
+import { EtraceFrameStream, programmedReadyOffset, PROLOGUE_RECORD } from './frames.ts';
+
+/** The mutation: decodeOptions reads trTeInstSyncMax one off (ResyncMax xor 1) while `mutated.on`. */
+const mutated = vi.hoisted(() => ({ on: false }));
+vi.mock('../../golden-model/etrace/option-writes.ts', async (importOriginal) => {
+  const m = await importOriginal<typeof import('../../golden-model/etrace/option-writes.ts')>();
+  return {
+    ...m,
+    decodeOptions: (...args: Parameters<typeof m.decodeOptions>) => {
+      const o = m.decodeOptions(...args);
+      return mutated.on ? { ...o, ResyncMax: o.ResyncMax ^ 1 } : o;
+    },
+  };
+});
+
+const root = mkdtempSync(join(tmpdir(), 'rvtrace-check-program-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+const COUNT = 200;
+
+/** An APB write the firmware makes in the middle of the session: its setup phase in frame `frame`, its access phase in the next. */
+interface MidWrite {
+  readonly frame: number;
+  readonly address: number;
+  readonly value: number;
+}
+
+/**
+ * The vectors of a case on the hardware configuration's RTL whose frames program `target`'s
+ * options first (the programming prologue of tb/etrace/frames.ts) and, with `mid`, make one more
+ * write during the session. The expected bytes are the model's with `target`'s options, aligned as
+ * the co-simulation aligns a programmed session (tb/etrace/cosim.ts): the prologue's last frame is
+ * the session's first record, and the transport is not ready in the model's first cycle.
+ */
+function programmed(target: EtraceConfig, mid?: MidWrite, early = 0): (r: ResolvedComponent, spec: CaseSpec) => VectorCase {
+  return (r, spec) => {
+    const program = optionWrites(target);
+    const harness = etraceHarnessSpec(r.config as EtraceConfig);
+    const { source } = caseSource(target, spec);
+    const p = spec.backpressure;
+    // The testbench's ready pattern starts in the session's second cycle, or `early` cycles before
+    // (then tx_ready_i may be 1 in its first cycle); either way the RTL's FIFO is empty in the
+    // first cycle, so the model's transport sends nothing in its cycle 0.
+    const ready = (cycle: number): boolean => cycle >= 1 && !cycleChance(spec.seed, cycle - 1 + early, p);
+    const model = new StreamEncoder(target, { ready, keepPackets: false });
+    model.push(PROLOGUE_RECORD);
+    const w = new FrameWriter(harness);
+    const apb = ['psel_i', 'penable_i', 'pwrite_i', 'paddr_i', 'pwdata_i', 'pstrb_i'].map((port) => w.setter(port));
+    const frames: Uint8Array[] = [];
+    let records = 0;
+    const stream = new EtraceFrameStream(
+      target,
+      p,
+      w,
+      (chunk, first, end) => {
+        const k = frames.length;
+        if (mid && (k === mid.frame || k === mid.frame + 1)) [1, k === mid.frame ? 0 : 1, 1, mid.address, mid.value, 0b1111].forEach((v, i) => apb[i]!(v));
+        if (mid && k === mid.frame + 2) apb.forEach((set) => set(0));
+        frames.push(w.bytes.slice());
+        for (let i = first; i < end; i++) model.push(chunk[i]!);
+        records += end - first;
+      },
+      undefined,
+      program,
+    );
+    for (const chunk of source.chunks()) stream.push(chunk);
+    stream.finish();
+    const e = model.finish();
+    return {
+      harness,
+      frames,
+      seed: spec.seed,
+      readyChance: p,
+      readyOffset: programmedReadyOffset(program) - early,
+      expected: [
+        { cycles: false, responses: Array.from(e.bytes, (b) => ({ values: [BigInt(b)] })) },
+        { cycles: true, responses: [] },
+      ],
+      holds: e.stallCycles,
+      summary: `${records} records, ${e.bytes.length} bytes`,
+    };
+  };
+}
+
+/** `PASS tb_x: C cycles, F frames, H held, N responses compared` */
+function passLine(verdict: string): { cycles: number; held: number; responses: number } {
+  const m = verdict.match(/^PASS \w+: (\d+) cycles, (\d+) frames, (\d+) held, (\d+) responses compared$/);
+  if (!m) throw new Error(`not a PASS line: ${verdict}`);
+  return { cycles: Number(m[1]), held: Number(m[3]), responses: Number(m[4]) };
+}
+
+/** The hardware configuration of `component` with `sets` (registers reset with every option off, no session), and the configuration `sets` ask for. */
+function configs(component: string, sets: string[]): { hw: ResolvedComponent<EtraceConfig>; target: EtraceConfig } {
+  const r = resolveComponent(component, sets, { command: 'check' }) as ResolvedComponent<EtraceConfig>;
+  return { hw: hardwareConfig(r), target: r.config };
+}
+
+describe('rvtrace check: firmware writes the options before the session (generated RTL, Icarus)', () => {
+  let stall: { g: Simulated; hw: ResolvedComponent<EtraceConfig>; writes: number } | undefined;
+  // ResyncMode 1 -> 2 (cycles), ResyncMax 4 -> 0, ImplicitExcept and stallEnable off -> on.
+  const stallCase = () => {
+    if (stall) return stall;
+    const { hw, target } = configs('etrace', ['ResyncMode=2', 'ResyncMax=0', 'ImplicitExcept=1', 'stallEnable=1']);
+    expect([hw.config.options.stallEnable, hw.config.options.ImplicitExcept, hw.config.options.iEnable]).toEqual([false, false, false]);
+    const g = simulatedWaveform(join(root, 'stall'), hw, 0.6, 'icarus', COUNT, undefined, programmed(target));
+    stall = { g, hw, writes: optionWrites(target).length };
+    return stall;
+  };
+
+  it('resync by cycles, ImplicitExcept and stallEnable written before the session: PASS, the held cycles the testbench counted', async () => {
+    const { g, hw, writes } = stallCase();
+    const tb = passLine(g.verdict);
+    expect(tb.held).toBeGreaterThan(0);
+    const r = await runCheck(hw, { vcd: g.vcd, map: g.map });
+    expect(r.mismatch ?? '', r.summary).toBe('');
+    expect(r.pass).toBe(true);
+    // The session starts in the cycle after the last write's access phase (2 frames a write).
+    expect(r.summary).toMatch(new RegExp(`^${tb.cycles} cycles, \\d+ records, ${tb.held} held, ${tb.responses} bytes compared, session started at cycle ${2 * writes}, session ended at cycle \\d+$`));
+  }, 300_000);
+
+  it('the same waveform with trTeInstSyncMax decoded one off: FAIL (the decode decides the result)', async () => {
+    const { g, hw } = stallCase();
+    mutated.on = true;
+    try {
+      const r = await runCheck(hw, { vcd: g.vcd, map: g.map });
+      expect(r.pass).toBe(false);
+      expect(r.mismatch).toMatch(/^(first divergence at byte \d+, waveform cycle \d+|the waveform held the hart)/);
+    } finally {
+      mutated.on = false;
+    }
+  }, 300_000);
+
+  it('a write during the session (stallEnable on, ResyncMax 7) is not applied to it: PASS with the options the session started with', async () => {
+    // ResyncMode 3 (half-words), ResyncMax 1, FullAddress; back-pressure 0.3 without stall: the
+    // testbench sees no held cycle if the RTL keeps the sampled stallEnable 0.
+    const { hw, target } = configs('etrace', ['ResyncMode=3', 'ResyncMax=1', 'FullAddress=1']);
+    const writes = optionWrites(target).length;
+    const control = 0b111 | (1 << 13) | (3 << 16) | (7 << 20);
+    const g = simulatedWaveform(join(root, 'mid'), hw, 0.3, 'icarus', COUNT, undefined, programmed(target, { frame: 2 * writes + 40, address: 0x000, value: control }));
+    const tb = passLine(g.verdict);
+    expect(tb.held).toBe(0);
+    const r = await runCheck(hw, { vcd: g.vcd, map: g.map });
+    expect(r.mismatch ?? '', r.summary).toBe('');
+    expect(r.summary).toMatch(new RegExp(`^${tb.cycles} cycles, \\d+ records, 0 held, ${tb.responses} bytes compared, session started at cycle ${2 * writes}, session ended`));
+  }, 300_000);
+
+  it('tx_ready_i 1 in the session\'s first cycle (the FIFO still empty), back-pressure 0.7: PASS (a model that sends in its first cycle fails here)', async () => {
+    const { hw, target } = configs('etrace', ['ResyncMode=2', 'ResyncMax=0', 'iTrigEnable=1']);
+    const writes = optionWrites(target).length;
+    // The ready pattern 2 cycles early: the session's first cycle has pattern cycle 1 (seed 5, 0.7: ready).
+    const g = simulatedWaveform(join(root, 'early'), hw, 0.7, 'icarus', COUNT, undefined, programmed(target, undefined, 2));
+    const tb = passLine(g.verdict);
+    const r = await runCheck(hw, { vcd: g.vcd, map: g.map });
+    expect(r.mismatch ?? '', r.summary).toBe('');
+    expect(r.summary).toMatch(new RegExp(`^${tb.cycles} cycles, \\d+ records, 0 held, ${tb.responses} bytes compared, session started at cycle ${2 * writes}, session ended`));
+  }, 300_000);
+});
+
+describe('rvtrace check: E-Trace register writes it cannot model are one-line errors', () => {
+  /** A session over every port of the component (a hardware configuration with `hwSets`), fed cycles of all-0 values but `set`. */
+  function session(component: string, sets: string[] = [], hardware = true) {
+    const r = resolveComponent(component, sets, { command: 'check' }) as ResolvedComponent<EtraceConfig>;
+    const c = hardware ? hardwareConfig(r).config : r.config;
+    const ports = etraceCheck.ports(c, {}).ports.map((p) => p.name);
+    const s = etraceCheck.start(c, ports, { detail: false });
+    return (t: number, set: Record<string, bigint> = {}) => s.cycle(t, ports.map((p) => set[p] ?? 0n));
+  }
+  const write = (paddr_i: bigint, pwdata_i: bigint, pstrb_i = 0b1111n) => ({ psel_i: 1n, penable_i: 1n, pwrite_i: 1n, pready_o: 1n, paddr_i, pwdata_i, pstrb_i });
+
+  it('a second session (trTeEnable 0, then 1 again): names the cycle and the first session\'s end', () => {
+    const cycle = session('etrace');
+    cycle(0, write(0x000n, 0b111n));
+    cycle(1);
+    cycle(2, write(0x000n, 0b101n));
+    cycle(3);
+    expect(() => cycle(4, write(0x000n, 0b111n))).toThrow(
+      'cycle 4: an APB write of 0x7 to register 0x000 (trTeControl) starts a second trace session (the first ended at cycle 2): the check follows one session per waveform',
+    );
+  });
+
+  it('options the model does not take at the session\'s start (a filter naming a comparator the hardware lacks): names the cycle and the option', () => {
+    const cycle = session('etrace', ['filters_p=1']);
+    // trTeFilter0Control: trTeFilterEnable, trTeFilterMatchComp1 with trTeFilterComp1 = 3 (no comparators).
+    cycle(0, write(0x400n, 0b1n | (1n << 4n) | (3n << 5n)));
+    expect(() => cycle(2, write(0x000n, 0b111n))).toThrow(/^cycle 2: the trace session this write starts would run with options the model does not take \(options\/filter0\.comp: comparator 3 is not configured/);
+  });
+
+  it('stallEnable written on when the map has no stall_o: names the cycle and the port', () => {
+    const r = resolveComponent('etrace', [], { command: 'check' }) as ResolvedComponent<EtraceConfig>;
+    const c = hardwareConfig(r).config;
+    const ports = etraceCheck.ports(c, {}).ports.map((p) => p.name).filter((p) => p !== 'stall_o');
+    const s = etraceCheck.start(c, ports, { detail: false });
+    const at = (set: Record<string, bigint>) => ports.map((p) => set[p] ?? 0n);
+    expect(() => s.cycle(3, at(write(0x000n, 0b111n | (1n << 13n))))).toThrow('cycle 3: the trace session this write starts has trTeInstStallEna (stallEnable) 1: the map must name stall_o');
+  });
+
+  it('writes before the session, with byte strobes, to read-only and missing registers: accepted (no error)', () => {
+    const cycle = session('etrace');
+    cycle(0, write(0x004n, 0xffff_ffffn));
+    cycle(1, write(0x0f0n, 0x5n));
+    cycle(2, write(0x000n, 0xffff_ffffn, 0b0100n));
+    cycle(3, write(0x008n, 0x3n, 0b0001n));
+    expect(() => cycle(4, write(0x000n, 0b111n, 0b0001n))).not.toThrow();
+  });
+
+  it('a waveform whose session never starts fails with one line (nothing compared)', () => {
+    const r = resolveComponent('etrace', [], { command: 'check' }) as ResolvedComponent<EtraceConfig>;
+    const c = hardwareConfig(r).config;
+    const ports = etraceCheck.ports(c, {}).ports.map((p) => p.name);
+    const s = etraceCheck.start(c, ports, { detail: false });
+    for (let t = 0; t < 5; t++) s.cycle(t, ports.map(() => 0n));
+    const o = s.finish();
+    expect(o.pass).toBe(false);
+    expect(o.mismatch).toBe('no trace session started in the waveform: nothing was compared');
+  });
+});
