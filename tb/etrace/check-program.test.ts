@@ -20,7 +20,7 @@ import { resolveComponent } from '../../blocks/index.ts';
 import type { CaseSpec, ResolvedComponent } from '../../core/block.ts';
 import type { VectorCase } from '../../core/vectors.ts';
 import { cycleChance } from '../../golden-model/common/rng.ts';
-import type { EtraceConfig } from '../../golden-model/etrace/config.ts';
+import type { EtraceConfig, EtraceOptions } from '../../golden-model/etrace/config.ts';
 import { optionWrites } from '../../golden-model/etrace/option-writes.ts';
 import { StreamEncoder } from '../../golden-model/etrace/output.ts';
 import { hardwareConfig } from '../case.ts';
@@ -32,15 +32,15 @@ import { etraceCheck } from './check.ts';
 import { etraceHarnessSpec } from './cosim.ts';
 import { EtraceFrameStream, programmedReadyOffset, PROLOGUE_RECORD } from './frames.ts';
 
-/** The mutation: decodeOptions reads trTeInstSyncMax one off (ResyncMax xor 1) while `mutated.on`. */
-const mutated = vi.hoisted(() => ({ on: false }));
+/** A mutation of decodeOptions while `mutated.edit` is set (e.g. trTeInstSyncMax read one off). */
+const mutated = vi.hoisted(() => ({ edit: undefined as ((o: EtraceOptions) => EtraceOptions) | undefined }));
 vi.mock('../../golden-model/etrace/option-writes.ts', async (importOriginal) => {
   const m = await importOriginal<typeof import('../../golden-model/etrace/option-writes.ts')>();
   return {
     ...m,
     decodeOptions: (...args: Parameters<typeof m.decodeOptions>) => {
       const o = m.decodeOptions(...args);
-      return mutated.on ? { ...o, ResyncMax: o.ResyncMax ^ 1 } : o;
+      return mutated.edit ? mutated.edit(o) : o;
     },
   };
 });
@@ -68,13 +68,15 @@ function programmed(target: EtraceConfig, mid?: MidWrite, early = 0): (r: Resolv
   return (r, spec) => {
     const program = optionWrites(target);
     const harness = etraceHarnessSpec(r.config as EtraceConfig);
-    const { source } = caseSource(target, spec);
+    const { source, data } = caseSource(target, spec);
     const p = spec.backpressure;
     // The testbench's ready pattern starts in the session's second cycle, or `early` cycles before
     // (then tx_ready_i may be 1 in its first cycle); either way the RTL's FIFO is empty in the
     // first cycle, so the model's transport sends nothing in its cycle 0.
     const ready = (cycle: number): boolean => cycle >= 1 && !cycleChance(spec.seed, cycle - 1 + early, p);
-    const model = new StreamEncoder(target, { ready, keepPackets: false });
+    // Data trace: the model's record indexes count the prologue's record too (as cosim.ts shifts them).
+    const shifted = data && { ...data, accesses: data.accesses.map((a) => ({ ...a, at: a.at + 1 })), responses: data.responses.map((x) => ({ ...x, at: x.at + 1 })) };
+    const model = new StreamEncoder(target, { ready, keepPackets: false, ...(shifted ? { data: shifted } : {}) });
     model.push(PROLOGUE_RECORD);
     const w = new FrameWriter(harness);
     const apb = ['psel_i', 'penable_i', 'pwrite_i', 'paddr_i', 'pwdata_i', 'pstrb_i'].map((port) => w.setter(port));
@@ -92,7 +94,7 @@ function programmed(target: EtraceConfig, mid?: MidWrite, early = 0): (r: Resolv
         for (let i = first; i < end; i++) model.push(chunk[i]!);
         records += end - first;
       },
-      undefined,
+      data,
       program,
     );
     for (const chunk of source.chunks()) stream.push(chunk);
@@ -152,13 +154,13 @@ describe('rvtrace check: firmware writes the options before the session (generat
 
   it('the same waveform with trTeInstSyncMax decoded one off: FAIL (the decode decides the result)', async () => {
     const { g, hw } = stallCase();
-    mutated.on = true;
+    mutated.edit = (o) => ({ ...o, ResyncMax: o.ResyncMax ^ 1 });
     try {
       const r = await runCheck(hw, { vcd: g.vcd, map: g.map });
       expect(r.pass).toBe(false);
       expect(r.mismatch).toMatch(/^(first divergence at byte \d+, waveform cycle \d+|the waveform held the hart)/);
     } finally {
-      mutated.on = false;
+      mutated.edit = undefined;
     }
   }, 300_000);
 
@@ -186,6 +188,26 @@ describe('rvtrace check: firmware writes the options before the session (generat
     expect(r.mismatch ?? '', r.summary).toBe('');
     expect(r.summary).toMatch(new RegExp(`^${tb.cycles} cycles, \\d+ records, 0 held, ${tb.responses} bytes compared, session started at cycle ${2 * writes}, session ended`));
   }, 300_000);
+
+  it('etrace-data (Verilator): data trace options written before the session (noAddress, XOR compression, dTrigEnable) with resync by half-words: PASS, the waveform read twice', async () => {
+    const { hw, target } = configs('etrace-data', ['noAddress=1', 'DataCompress=1', 'dTrigEnable=1', 'ResyncMode=3', 'ResyncMax=0']);
+    expect([hw.config.options.dEnable, hw.config.options.noAddress, hw.config.options.DataCompress]).toEqual([false, false, 0]);
+    const writes = optionWrites(target).length;
+    const g = simulatedWaveform(join(root, 'data'), hw, 0.3, 'verilator', COUNT, undefined, programmed(target));
+    const tb = passLine(g.verdict);
+    const r = await runCheck(hw, { vcd: g.vcd, map: g.map });
+    expect(r.mismatch ?? '', r.summary).toBe('');
+    expect(r.summary).toMatch(new RegExp(`^${tb.cycles} cycles, \\d+ records, 0 held, ${tb.responses} bytes compared, session started at cycle ${2 * writes}, session ended`));
+    // rvDataCompress decoded as 0 (full values): the te_data packets differ.
+    mutated.edit = (o) => ({ ...o, DataCompress: 0 });
+    try {
+      const f = await runCheck(hw, { vcd: g.vcd, map: g.map });
+      expect(f.pass).toBe(false);
+      expect(f.mismatch).toMatch(/^first divergence at byte \d+, waveform cycle \d+/);
+    } finally {
+      mutated.edit = undefined;
+    }
+  }, 30 * 60_000);
 });
 
 describe('rvtrace check: E-Trace register writes it cannot model are one-line errors', () => {
