@@ -30,10 +30,14 @@
  *     before included, and its first cycle sends nothing (the RTL's FIFO is empty in it);
  *   - a write during the session changes the image only: the RTL does not apply it to the session;
  *   - the write that clears trTeEnable or trTeActive ends the session as the model's finish(); the
- *     cycle of its access phase is no record, and the hart is not read after it;
- *   - a write that sets both again after that (a second session) is an error naming its cycle: the
- *     check follows one session. So are options the model refuses at the session's start, and
- *     stallEnable without stall_o in the map.
+ *     cycle of its access phase is no record, and the hart is not read after it, but held cycles
+ *     (stall_o) from it on are the session's (its last cycle's packets still wait for room);
+ *   - a write that sets both again after that starts another session: a fresh model with the
+ *     options then in force, whose bytes follow the last session's in the stream (the RTL starts
+ *     every session from the same state). It is followed once the waveform shows every byte of the
+ *     earlier sessions sent (the RTL's FIFO empty, as the fresh model's); a session that starts
+ *     before, or any with --capture (no cycles), is an error naming the cycle. So are options the
+ *     model refuses at a session's start, and stallEnable without stall_o in the map.
  *   APB reads are not compared.
  * - Data trace: the cycle's access (dretire_i) and split-load response belong to its record. The
  *   model takes the stream's accesses before the first record, so a waveform with any is read
@@ -66,30 +70,41 @@ function checkPorts(c: EtraceConfig, o: CheckOptions): CheckPorts {
   return { ports: ports.map((p) => ({ name: p.name, direction: p.direction, width: p.width })), required, groups: [APB_INPUTS] };
 }
 
-/** What the waveform has shown of the trace session so far. */
+/** What the waveform has shown of the trace sessions so far. */
 type Phase = 'before' | 'session' | 'ended';
+
+/** One trace session of the waveform and its model. */
+interface Run {
+  /** The component's parameters and the options sampled when the session started. */
+  readonly config: EtraceConfig;
+  readonly model: StreamEncoder;
+  /** The session's records as they go to the model; its cycle 0 is waveform cycle `base`. */
+  readonly feed: LaggedFeed<RetirementRecord>;
+  readonly base: number;
+  /** The cycle of the write that started the session (undefined: out of reset). */
+  readonly write: number | undefined;
+  records: number;
+  holds: number;
+  endCycle?: number;
+  /** The model's stream, once the session's model has finished. */
+  result?: EncodeResult;
+}
 
 class EtraceCheckSession implements CheckSession {
   private readonly at: (port: string) => number;
-  /** The model of the session, made when it starts with the options then in force. */
-  private model: StreamEncoder | undefined;
-  /** The session's configuration: the component's parameters and the options sampled at its start. */
-  private session: EtraceConfig | undefined;
-  private readonly feed: LaggedFeed<RetirementRecord>;
+  /** The sessions so far, in order; the last is the current one. */
+  private readonly runs: Run[] = [];
   private readonly actual: ByteLog;
   /** The records of the current cycle. */
   private readonly scratch: RetirementRecord[] = [];
   /** Every record, for a divergence report (detail only). */
   private readonly kept: RetirementRecord[] = [];
-  private records = 0;
-  private holds = 0;
   private cycles = 0;
   private phase: Phase = 'before';
-  /** The waveform cycle of the session's first record (-1: out of reset), and of its end. */
-  private firstCycle = -1;
-  private endCycle: number | undefined;
+  /** tx_ready_i of the current cycle. */
+  private readyNow = false;
   private readonly build: (v: readonly bigint[], out: RetirementRecord[]) => void;
-  /** Records rebuilt so far (the index of the next one). */
+  /** Records rebuilt so far, over every session (the index of the next one). */
   private rebuilt = 0;
   /** Data trace: the accesses and split-load responses of the waveform, collected for a second pass. */
   private readonly found: DataTrace = { accesses: [], responses: [] };
@@ -110,34 +125,26 @@ class EtraceCheckSession implements CheckSession {
     this.image = new EtraceRegisterImage(c);
     // Collected by the first pass only: the second has them.
     this.data = c.params.dataTrace && o.prior === undefined ? dataReader(this.at, this.found) : undefined;
-    this.feed = new LaggedFeed<RetirementRecord>(
-      (record) => {
-        this.model!.push(record);
-        this.records++;
-        if (o.detail) this.kept.push(record);
-      },
-      READY_OFFSET,
-      this.idx['tx_ready_i']! >= 0,
-    );
     this.actual = o.capture ? ByteLog.of(o.capture) : new ByteLog();
     // Registers that reset with trTeActive and trTeEnable 1: the session starts out of reset.
     if (this.image.on) this.begin(undefined);
   }
 
   /**
-   * The session starts, and the model with the options the registers hold now (the RTL samples
-   * them in the cycle the session starts). Out of reset (`write` undefined) its first record is
-   * the one of waveform cycle 0. Started by the APB write whose access phase is waveform cycle
-   * `write`: the RTL starts the session in the cycle after it, and the hart inputs of cycle `write`
-   * (which the RTL's ingress holds then) are its first record; model cycle m is then waveform cycle
-   * m + write + READY_OFFSET, and the FIFO is empty in the model's first cycle (the session's
-   * support packet is written in it), so nothing leaves in it.
+   * A session starts, and its model with the options the registers hold now (the RTL samples them
+   * in the cycle the session starts). Out of reset (`write` undefined) its first record is the one
+   * of waveform cycle 0 and model cycle m is waveform cycle m + READY_OFFSET. Started by the APB
+   * write whose access phase is waveform cycle `write`: the RTL starts the session in the cycle
+   * after it, and the hart inputs of cycle `write` (which the RTL's ingress holds then) are its
+   * first record; model cycle m is waveform cycle m + write + READY_OFFSET, and the FIFO is empty
+   * in the model's first cycle (the session's support packet is written in it), so nothing leaves
+   * in it.
    */
   private begin(write: number | undefined): void {
     const options = decodeOptions(this.c, (a) => this.image.word(a));
-    const session: EtraceConfig = { params: this.c.params, options };
+    const config: EtraceConfig = { params: this.c.params, options };
     const where = write === undefined ? 'the trace session out of reset' : `cycle ${write}: the trace session this write starts`;
-    const problems = validateConfig(session);
+    const problems = validateConfig(config);
     if (problems.length > 0) {
       const e = problems[0]!;
       throw new RvError('bad-value', `${where} would run with options the model does not take (${e.location.path ?? ''}: ${e.message}); the check models sessions whose registers hold valid options`);
@@ -145,21 +152,49 @@ class EtraceCheckSession implements CheckSession {
     if (options.stallEnable && this.idx['stall_o']! < 0) {
       throw new RvError('bad-value', `${where} has trTeInstStallEna (stallEnable) 1: the map must name stall_o`);
     }
-    this.session = session;
-    this.phase = 'session';
-    this.firstCycle = write ?? -1;
-    const ready = write === undefined ? this.feed.ready : (m: number): boolean => m > 0 && this.feed.ready(m + write);
-    // The model takes the stream's data accesses before the first record: from a pass before this one.
+    const first = this.rebuilt;
+    const feed = new LaggedFeed<RetirementRecord>(
+      (record) => {
+        run.model.push(record);
+        run.records++;
+        if (this.o.detail) this.kept.push(record);
+      },
+      READY_OFFSET,
+      this.idx['tx_ready_i']! >= 0,
+    );
+    // The feed's cycle 0 is the write's cycle, whose ready input it takes now.
+    if (write !== undefined) feed.readyInput(this.readyNow);
+    const ready = write === undefined ? feed.ready : (m: number): boolean => m > 0 && feed.ready(m);
+    // The model takes the session's data accesses before its first record: from a pass before this
+    // one, their record indexes counted from the session's first record.
     const prior = this.o.prior as DataTrace | undefined;
-    this.model = new StreamEncoder(session, { keepPackets: this.o.detail, ready, ...(prior ? { data: prior } : {}) });
+    const data = prior && {
+      accesses: prior.accesses.filter((a) => a.at >= first).map((a) => ({ ...a, at: a.at - first })),
+      responses: prior.responses.filter((r) => r.at >= first).map((r) => ({ ...r, at: r.at - first })),
+    };
+    const model = new StreamEncoder(config, { keepPackets: this.o.detail, ready, ...(data ? { data } : {}) });
+    const run: Run = { config, model, feed, base: write ?? 0, write, records: 0, holds: 0 };
+    this.runs.push(run);
+    this.phase = 'session';
+  }
+
+  /** The session before a second one: its model finishes (its records are all known). */
+  private close(run: Run): EncodeResult {
+    if (run.result === undefined) {
+      run.feed.end();
+      run.result = run.model.finish();
+    }
+    return run.result;
   }
 
   cycle(t: number, v: readonly bigint[]): void {
     const i = this.idx;
     this.cycles = t + 1;
     const bit = (k: number): boolean => k >= 0 && (v[k]! & 1n) === 1n;
-    this.feed.readyInput(bit(i['tx_ready_i']!));
-    if (!this.o.capture && bit(i['tx_valid_o']!) && bit(i['tx_ready_i']!)) this.actual.push(Number(v[i['tx_data_o']!]! & 0xffn), t);
+    this.readyNow = bit(i['tx_ready_i']!);
+    const last = this.runs[this.runs.length - 1];
+    last?.feed.readyInput(this.readyNow);
+    if (!this.o.capture && bit(i['tx_valid_o']!) && this.readyNow) this.actual.push(Number(v[i['tx_data_o']!]! & 0xffn), t);
     if (bit(i['psel_i']!) && bit(i['penable_i']!) && bit(i['pwrite_i']!) && (i['pready_o']! < 0 || bit(i['pready_o']!))) {
       const addr = Number(v[i['paddr_i']!]!);
       const data = Number(v[i['pwdata_i']!]! & 0xffff_ffffn);
@@ -170,71 +205,121 @@ class EtraceCheckSession implements CheckSession {
       const on = this.image.on;
       if (this.phase === 'session' && !on) {
         // trTeEnable (or trTeActive) cleared: the session ends, as the model's finish() (the cycle
-        // of the write's access phase is no record, and the hart is not read after it).
+        // of the write's access phase is no record, and the hart is not read until a next session).
         this.phase = 'ended';
-        this.endCycle = t;
-        return;
-      }
-      if (this.phase === 'ended' && on && !wasOn) {
-        throw new RvError(
-          'bad-value',
-          `cycle ${t}: an APB write of 0x${data.toString(16)} to register 0x${addr.toString(16).padStart(3, '0')} (${this.image.name(addr)}) starts a second trace session (the first ended at cycle ${this.endCycle}): the check follows one session per waveform`,
-        );
-      }
+        last!.endCycle = t;
+      } else if (this.phase === 'ended' && on && !wasOn) this.next(t, addr, data);
       // trTeActive and trTeEnable now both 1: the session starts (this cycle's record is its first).
-      if (this.phase === 'before' && on) this.begin(t);
+      else if (this.phase === 'before' && on) this.begin(t);
       // Every other write changes registers the encoder samples when a session starts only: before
-      // the session they set its options, during it they do not change it.
+      // a session they set its options, during one they do not change it.
     }
-    if (this.phase !== 'session') return;
+    if (this.phase === 'before') return;
+    const run = this.runs[this.runs.length - 1]!;
     if (bit(i['stall_o']!)) {
-      this.holds++;
+      // A hold after the end write (the testbench applies the write again) is the session's: the
+      // encoder still waits for room for the last cycle's packets, which the model's finish() counts.
+      run.holds++;
       return;
     }
+    if (this.phase === 'ended') return;
     this.scratch.length = 0;
     this.build(v, this.scratch);
     this.data?.(v, this.rebuilt);
     this.rebuilt += this.scratch.length;
-    for (const record of this.scratch) this.feed.add(record, t);
-    this.feed.advance(t);
+    for (const record of this.scratch) run.feed.add(record, t - run.base);
+    run.feed.advance(t - run.base);
+  }
+
+  /**
+   * A session after the last one ended, started by the write of cycle `t`: the RTL sends its bytes
+   * after the last session's, and starts it as the first one (fresh state, empty FIFO) once every
+   * byte of the last session has left; the check follows it only then, and only when it sees the
+   * bytes leave (not with --capture).
+   */
+  private next(t: number, addr: number, data: number): void {
+    const what = `cycle ${t}: an APB write of 0x${data.toString(16)} to register 0x${addr.toString(16).padStart(3, '0')} (${this.image.name(addr)}) starts another trace session`;
+    if (this.o.capture) throw new RvError('bad-value', `${what}: with --capture the check cannot tell whether the last session's bytes had left the encoder; check a waveform with the tx ports instead`);
+    let sent = 0;
+    for (const run of this.runs) sent += this.close(run).bytes.length;
+    if (this.actual.length < sent) {
+      throw new RvError(
+        'bad-value',
+        `${what} while the encoder still holds ${sent - this.actual.length} of the earlier sessions' ${sent} bytes: the check follows a new session only once the last one's bytes have left (the first ended at cycle ${this.runs[0]!.endCycle})`,
+      );
+    }
+    this.begin(t);
   }
 
   finish(): CheckOutcome {
-    this.feed.end();
     if (this.o.prior === undefined && this.found.accesses.length + this.found.responses.length > 0) {
       return { pass: false, summary: `${this.found.accesses.length} data accesses: the waveform is read again with them`, again: this.found };
     }
     const actual = this.actual.view();
-    if (this.model === undefined || this.session === undefined) {
+    if (this.runs.length === 0) {
       return {
         pass: false,
         summary: `${this.cycles} cycles, no trace session (trTeActive and trTeEnable never both 1), ${actual.length} trace bytes`,
         mismatch: 'no trace session started in the waveform: nothing was compared',
       };
     }
-    const expected = this.model.finish();
-    const ended = this.endCycle !== undefined;
+    const results = this.runs.map((run) => this.close(run));
+    const expected = results.length === 1 ? results[0]! : concatResults(results, this.runs.map((run) => run.records));
+    const lastRun = this.runs[this.runs.length - 1]!;
+    const ended = lastRun.endCycle !== undefined;
     // A waveform that ends inside the session shows the first bytes of the model's stream.
     const compared: EncodeResult = ended || actual.length > expected.bytes.length ? expected : { ...expected, bytes: expected.bytes.subarray(0, actual.length) };
+    const records = this.runs.reduce((n, run) => n + run.records, 0);
+    const holds = this.runs.reduce((n, run) => n + run.holds, 0);
+    const starts = this.runs.map((run) => (run.write === undefined ? 0 : run.write + 1));
     const summary =
-      `${this.cycles} cycles, ${this.records} records, ${this.holds} held, ${Math.min(actual.length, compared.bytes.length)} bytes compared` +
-      (this.firstCycle >= 0 ? `, session started at cycle ${this.firstCycle + 1}` : '') +
-      (ended ? `, session ended at cycle ${this.endCycle}` : `; the session did not end in the waveform: the model's last ${expected.bytes.length - compared.bytes.length} bytes were not compared`);
+      `${this.cycles} cycles, ${records} records, ${holds} held, ${Math.min(actual.length, compared.bytes.length)} bytes compared` +
+      (this.runs.length > 1 ? `, ${this.runs.length} sessions started at cycles ${starts.join(', ')}` : lastRun.write !== undefined ? `, session started at cycle ${starts[0]}` : '') +
+      (ended ? `, ${this.runs.length > 1 ? 'the last ' : ''}session ended at cycle ${lastRun.endCycle}` : `; the session did not end in the waveform: the model's last ${expected.bytes.length - compared.bytes.length} bytes were not compared`);
     const n = compared.bytes.length;
     let offset = 0;
     while (offset < Math.min(n, actual.length) && compared.bytes[offset] === actual[offset]) offset++;
     if (offset < n || offset < actual.length) {
-      const m = this.o.detail ? compareStreams(this.session, compared, actual, this.kept) : undefined;
+      // The options of the session whose bytes diverge decode the packets.
+      let k = 0;
+      for (let end = results[0]!.bytes.length; k < results.length - 1 && offset >= end; end += results[++k]!.bytes.length);
+      const m = this.o.detail ? compareStreams(this.runs[k]!.config, compared, actual, this.kept) : undefined;
       // A capture has no cycles: the divergence is where it is in the file.
       const cycle = this.o.capture ? undefined : this.actual.cycleOf(offset);
       const head = cycle === undefined ? `first divergence at byte ${offset} of the capture` : `first divergence at byte ${offset}, waveform cycle ${cycle}`;
       return { pass: false, summary, mismatch: m ? `${head}\n${m.text}` : head, ...(cycle === undefined ? {} : { mismatchCycle: cycle }) };
     }
-    if (ended && this.session.options.stallEnable && this.holds !== expected.stallCycles) {
-      return { pass: false, summary, mismatch: `the waveform held the hart (stall_o) ${this.holds} cycles, the model stalled ${expected.stallCycles}`, mismatchCycle: this.endCycle! };
+    for (const [k, run] of this.runs.entries()) {
+      if (run.endCycle !== undefined && run.config.options.stallEnable && run.holds !== results[k]!.stallCycles) {
+        const which = this.runs.length > 1 ? ` in session ${k + 1}` : '';
+        return { pass: false, summary, mismatch: `the waveform held the hart (stall_o) ${run.holds} cycles${which}, the model stalled ${results[k]!.stallCycles}`, mismatchCycle: run.endCycle };
+      }
     }
     return { pass: true, summary };
   }
+}
+
+/**
+ * The streams of consecutive sessions as the RTL sends them, one after the other: bytes
+ * concatenated, packets at their offsets in the whole stream, records counted over the sessions.
+ */
+function concatResults(results: readonly EncodeResult[], records: readonly number[]): EncodeResult {
+  const total = results.reduce((n, r) => n + r.bytes.length, 0);
+  const bytes = new Uint8Array(total);
+  const out: EncodeResult = { bytes, packets: [], dataPackets: [], packetCount: 0, dropped: 0, stallCycles: 0 };
+  let offset = 0;
+  let first = 0;
+  for (const [k, r] of results.entries()) {
+    bytes.set(r.bytes, offset);
+    for (const p of r.packets) out.packets.push({ ...p, offset: p.offset + offset, record: p.record + first });
+    for (const p of r.dataPackets) out.dataPackets.push({ ...p, offset: p.offset + offset, record: p.record + first });
+    out.packetCount += r.packetCount;
+    out.dropped += r.dropped;
+    out.stallCycles += r.stallCycles;
+    offset += r.bytes.length;
+    first += records[k]!;
+  }
+  return out;
 }
 
 /**
