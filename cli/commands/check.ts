@@ -41,7 +41,7 @@ export const checkCommand: CommandDefinition<Options> = {
     'tx_valid_o/tx_ready_i handshake. APB writes (pstrb_i lanes) update an image of the registers: the',
     'session starts out of reset or with the write that sets trTeActive and trTeEnable, and the model runs',
     'with the options the registers hold then (the RTL samples them at the start; writes during the session',
-    'do not change it); clearing trTeEnable ends it, and setting it again starts another session (a fresh',
+    'do not change it); clearing trTeEnable ends it at the hart\'s next idle cycle, and setting it again starts another session (a fresh',
     'model, its bytes after the last session\'s) once the waveform shows the last one\'s bytes sent. A waveform with data',
     'accesses (dretire_i) is read twice: the model takes the accesses before the first record.',
     'N-Trace: the same with mseo_*; each APB access goes to the register model and is compared with it.',

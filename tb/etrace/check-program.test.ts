@@ -23,6 +23,7 @@ import { cycleChance } from '../../golden-model/common/rng.ts';
 import type { EtraceConfig, EtraceOptions } from '../../golden-model/etrace/config.ts';
 import { optionWrites } from '../../golden-model/etrace/option-writes.ts';
 import { StreamEncoder } from '../../golden-model/etrace/output.ts';
+import type { RetirementRecord } from '../../golden-model/hart/records.ts';
 import { hardwareConfig } from '../case.ts';
 import { runCheck } from '../check/run.ts';
 import { simulatedWaveform, type Simulated } from '../check/testing.ts';
@@ -62,7 +63,17 @@ interface Session {
   readonly target: EtraceConfig;
   readonly mid?: MidWrite;
   readonly recordSeed?: number;
+  /**
+   * The frame (counted from the session's first) of the setup phase of a write that clears
+   * trTeEnable while the hart runs: the session's records go on from its access phase up to the
+   * first idle frame (the RTL ends the session at the first cycle without a view).
+   */
+  readonly end?: number;
 }
+
+/** An idle cycle: no record, or one that retired nothing, is no trap, neither halted nor in reset. */
+const idleCycle = (records: readonly RetirementRecord[]): boolean =>
+  records.length === 0 || (records.length === 1 && records[0]!.iretire === 0 && records[0]!.itype === 0 && !records[0]!.halted && !records[0]!.reset);
 
 /**
  * The vectors of a case on the hardware configuration's RTL whose frames program `target`'s
@@ -82,7 +93,7 @@ function programmed(target: EtraceConfig, mid?: MidWrite, early = 0): (r: Resolv
  * are the sessions' models' streams one after the other. Only the last session may stall (the
  * cycles of a session are then those of its frames).
  */
-function sessions(list: readonly Session[], early = 0): (r: ResolvedComponent, spec: CaseSpec) => VectorCase {
+function sessions(list: readonly Session[], early = 0, stats?: { after: number }): (r: ResolvedComponent, spec: CaseSpec) => VectorCase {
   return (r, spec) => {
     const harness = etraceHarnessSpec(r.config as EtraceConfig);
     const p = spec.backpressure;
@@ -95,7 +106,9 @@ function sessions(list: readonly Session[], early = 0): (r: ResolvedComponent, s
     const bytes: number[] = [];
     let records = 0;
     let holds = 0;
-    list.forEach(({ target, mid, recordSeed }, k) => {
+    // Records the sessions traced after the write that cleared trTeEnable (`end`).
+    let after = 0;
+    list.forEach(({ target, mid, recordSeed, end: endFrame }, k) => {
       if (k < list.length - 1) expect(target.options.stallEnable).toBe(false);
       const program = optionWrites(target);
       const { source, data } = caseSource(target, { ...spec, seed: recordSeed ?? spec.seed + k });
@@ -108,6 +121,9 @@ function sessions(list: readonly Session[], early = 0): (r: ResolvedComponent, s
       const model = new StreamEncoder(target, { ready, keepPackets: false, ...(shifted ? { data: shifted } : {}) });
       model.push(PROLOGUE_RECORD);
       const at = frames.length;
+      // The session's end when the firmware clears trTeEnable while the hart runs (`end`).
+      let over = false;
+      const endWrite = 0b001 | (target.options.iEnable ? 0b100 : 0);
       const stream = new EtraceFrameStream(
         target,
         p,
@@ -116,9 +132,15 @@ function sessions(list: readonly Session[], early = 0): (r: ResolvedComponent, s
           const f = frames.length - at;
           if (mid && (f === mid.frame || f === mid.frame + 1)) [1, f === mid.frame ? 0 : 1, 1, mid.address, mid.value, 0b1111].forEach((v, i) => apb[i]!(v));
           if (mid && f === mid.frame + 2) apb.forEach((set) => set(0));
+          if (endFrame !== undefined && (f === endFrame || f === endFrame + 1)) [1, f === endFrame ? 0 : 1, 1, 0x000, endWrite, 0b0001].forEach((v, i) => apb[i]!(v));
+          if (endFrame !== undefined && f === endFrame + 2) apb.forEach((set) => set(0));
           frames.push(w.bytes.slice());
-          for (let i = first; i < end; i++) model.push(chunk[i]!);
+          const cycle = chunk.slice(first, end);
+          if (endFrame !== undefined && f >= endFrame + 1 && !over && idleCycle(cycle)) over = true;
+          if (over) return;
+          for (const record of cycle) model.push(record);
           records += end - first;
+          if (endFrame !== undefined && f >= endFrame + 1) after += end - first;
         },
         data,
         program,
@@ -129,6 +151,7 @@ function sessions(list: readonly Session[], early = 0): (r: ResolvedComponent, s
       bytes.push(...e.bytes);
       holds += e.stallCycles;
     });
+    if (stats) stats.after = after;
     return {
       harness,
       frames,
@@ -140,7 +163,7 @@ function sessions(list: readonly Session[], early = 0): (r: ResolvedComponent, s
         { cycles: true, responses: [] },
       ],
       holds,
-      summary: `${records} records, ${bytes.length} bytes`,
+      summary: `${records} records, ${after} after an end write, ${bytes.length} bytes`,
     };
   };
 }
@@ -229,6 +252,18 @@ describe('rvtrace check: firmware writes the options before the session (generat
     expect(r.summary).toMatch(new RegExp(`^${tb.cycles} cycles, \\d+ records, ${tb.held} held, ${tb.responses} bytes compared, session started`));
   }, 300_000);
 
+  it('the firmware clears trTeEnable while the hart runs: the records go on to the hart\'s first idle cycle, with stalls: PASS', async () => {
+    const { hw, target } = configs('etrace', ['ResyncMode=2', 'ResyncMax=1', 'stallEnable=1']);
+    const stats = { after: 0 };
+    const g = simulatedWaveform(join(root, 'end-running'), hw, 0.5, 'icarus', COUNT, undefined, sessions([{ target, end: 2 * optionWrites(target).length + 100 }], 0, stats));
+    // The hart went on retiring after the write (the session traced records after it).
+    expect(stats.after).toBeGreaterThan(0);
+    const tb = passLine(g.verdict);
+    const r = await runCheck(hw, { vcd: g.vcd, map: g.map });
+    expect(r.mismatch ?? '', r.summary).toBe('');
+    expect(r.summary).toMatch(new RegExp(`^${tb.cycles} cycles, \\d+ records, ${tb.held} held, ${tb.responses} bytes compared, session started at cycle \\d+, session ended at cycle \\d+$`));
+  }, 300_000);
+
   it('etrace-data (Verilator): data trace options written before the session (noAddress, XOR compression, dTrigEnable) with resync by half-words: PASS, the waveform read twice', async () => {
     const { hw, target } = configs('etrace-data', ['noAddress=1', 'DataCompress=1', 'dTrigEnable=1', 'ResyncMode=3', 'ResyncMax=0']);
     expect([hw.config.options.dEnable, hw.config.options.noAddress, hw.config.options.DataCompress]).toEqual([false, false, 0]);
@@ -303,6 +338,18 @@ describe('rvtrace check: E-Trace register writes it cannot model are one-line er
     cycle(3);
     expect(() => cycle(4, write(0x000n, 0b111n))).toThrow(
       /^cycle 4: an APB write of 0x7 to register 0x000 \(trTeControl\) starts another trace session while the encoder still holds (\d+) of the earlier sessions' \1 bytes: the check follows a new session only once the last one's bytes have left \(the first ended at cycle 2\)$/,
+    );
+  });
+
+  it('trTeEnable set again before the session has ended (the hart has not been idle since the end write): names both cycles', () => {
+    const cycle = session('etrace');
+    cycle(0, write(0x000n, 0b111n));
+    const running = { itype_i: 0n, iretire_i: 2n, iaddr_i: 0x8000_0000n };
+    cycle(1, running);
+    cycle(2, { ...running, ...write(0x000n, 0b101n) });
+    cycle(3, running);
+    expect(() => cycle(4, { ...running, ...write(0x000n, 0b111n) })).toThrow(
+      'cycle 4: an APB write of 0x7 to register 0x000 (trTeControl) sets trTeActive and trTeEnable again before the session that the write of cycle 2 ends has ended (the encoder ends it at the hart\'s first idle cycle): the check does not model that',
     );
   });
 

@@ -29,9 +29,12 @@
  *     the model runs with the options the image holds then (decodeOptions), everything written
  *     before included, and its first cycle sends nothing (the RTL's FIFO is empty in it);
  *   - a write during the session changes the image only: the RTL does not apply it to the session;
- *   - the write that clears trTeEnable or trTeActive ends the session as the model's finish(); the
- *     cycle of its access phase is no record, and the hart is not read after it, but held cycles
- *     (stall_o) from it on are the session's (its last cycle's packets still wait for room);
+ *   - the write that clears trTeEnable or trTeActive ends the session: the RTL ends it at the
+ *     first cycle without a view, so the cycles from the write's access phase on are records until
+ *     the hart's first idle one (nothing retired, no trap, not halted or in reset), which is none:
+ *     the model's finish() comes in its cycle. Held cycles (stall_o) after it are the session's
+ *     too (its last packets still wait for room). A write that sets both again before that idle
+ *     cycle is an error;
  *   - a write that sets both again after that starts another session: a fresh model with the
  *     options then in force, whose bytes follow the last session's in the stream (the RTL starts
  *     every session from the same state). It is followed once the waveform shows every byte of the
@@ -70,8 +73,11 @@ function checkPorts(c: EtraceConfig, o: CheckOptions): CheckPorts {
   return { ports: ports.map((p) => ({ name: p.name, direction: p.direction, width: p.width })), required, groups: [APB_INPUTS] };
 }
 
-/** What the waveform has shown of the trace sessions so far. */
-type Phase = 'before' | 'session' | 'ended';
+/**
+ * What the waveform has shown of the trace sessions so far: none yet, one running, one whose end
+ * write was seen but whose records go on until the hart's first idle cycle, or none running.
+ */
+type Phase = 'before' | 'session' | 'ending' | 'ended';
 
 /** One trace session of the waveform and its model. */
 interface Run {
@@ -204,10 +210,15 @@ class EtraceCheckSession implements CheckSession {
       this.image.write(addr, data, strobe);
       const on = this.image.on;
       if (this.phase === 'session' && !on) {
-        // trTeEnable (or trTeActive) cleared: the session ends, as the model's finish() (the cycle
-        // of the write's access phase is no record, and the hart is not read until a next session).
-        this.phase = 'ended';
+        // trTeEnable (or trTeActive) cleared: the RTL ends the session at the first cycle without
+        // a view, so the records go on up to the hart's first idle cycle from this one on.
+        this.phase = 'ending';
         last!.endCycle = t;
+      } else if (this.phase === 'ending' && on) {
+        throw new RvError(
+          'bad-value',
+          `cycle ${t}: an APB write of 0x${data.toString(16)} to register 0x${addr.toString(16).padStart(3, '0')} (${this.image.name(addr)}) sets trTeActive and trTeEnable again before the session that the write of cycle ${last!.endCycle} ends has ended (the encoder ends it at the hart's first idle cycle): the check does not model that`,
+        );
       } else if (this.phase === 'ended' && on && !wasOn) this.next(t, addr, data);
       // trTeActive and trTeEnable now both 1: the session starts (this cycle's record is its first).
       else if (this.phase === 'before' && on) this.begin(t);
@@ -225,6 +236,12 @@ class EtraceCheckSession implements CheckSession {
     if (this.phase === 'ended') return;
     this.scratch.length = 0;
     this.build(v, this.scratch);
+    if (this.phase === 'ending' && idle(this.scratch)) {
+      // The first idle cycle after the end write: the encoder has no view, and ends the session
+      // (the model's finish(), in the model cycle of this record).
+      this.phase = 'ended';
+      return;
+    }
     this.data?.(v, this.rebuilt);
     this.rebuilt += this.scratch.length;
     for (const record of this.scratch) run.feed.add(record, t - run.base);
@@ -266,7 +283,7 @@ class EtraceCheckSession implements CheckSession {
     const results = this.runs.map((run) => this.close(run));
     const expected = results.length === 1 ? results[0]! : concatResults(results, this.runs.map((run) => run.records));
     const lastRun = this.runs[this.runs.length - 1]!;
-    const ended = lastRun.endCycle !== undefined;
+    const ended = this.phase === 'ended';
     // A waveform that ends inside the session shows the first bytes of the model's stream.
     const compared: EncodeResult = ended || actual.length > expected.bytes.length ? expected : { ...expected, bytes: expected.bytes.subarray(0, actual.length) };
     const records = this.runs.reduce((n, run) => n + run.records, 0);
@@ -290,13 +307,22 @@ class EtraceCheckSession implements CheckSession {
       return { pass: false, summary, mismatch: m ? `${head}\n${m.text}` : head, ...(cycle === undefined ? {} : { mismatchCycle: cycle }) };
     }
     for (const [k, run] of this.runs.entries()) {
-      if (run.endCycle !== undefined && run.config.options.stallEnable && run.holds !== results[k]!.stallCycles) {
+      if ((k < this.runs.length - 1 || ended) && run.config.options.stallEnable && run.holds !== results[k]!.stallCycles) {
         const which = this.runs.length > 1 ? ` in session ${k + 1}` : '';
-        return { pass: false, summary, mismatch: `the waveform held the hart (stall_o) ${run.holds} cycles${which}, the model stalled ${results[k]!.stallCycles}`, mismatchCycle: run.endCycle };
+        return { pass: false, summary, mismatch: `the waveform held the hart (stall_o) ${run.holds} cycles${which}, the model stalled ${results[k]!.stallCycles}`, mismatchCycle: run.endCycle! };
       }
     }
     return { pass: true, summary };
   }
+}
+
+/**
+ * A cycle whose records make no view for the encoder (etrace_ingress): nothing retired in any
+ * signal group, no trap, not halted and not in reset.
+ */
+function idle(records: readonly RetirementRecord[]): boolean {
+  const r = records[0]!;
+  return records.length === 1 && r.iretire === 0 && r.itype === 0 && !r.halted && !r.reset;
 }
 
 /**
