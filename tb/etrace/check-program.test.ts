@@ -168,6 +168,64 @@ function sessions(list: readonly Session[], early = 0, stats?: { after: number }
   };
 }
 
+/**
+ * The vectors of a case whose firmware writes `target`'s options while the hart runs: the writes
+ * (optionWrites, trTeControl last) ride on the first frames of the records, a setup and an access
+ * frame each, so the hart retires during them. The RTL ignores the hart until the session starts,
+ * in the cycle after the last write's access frame, and drops the view it holds then (the access
+ * frame's record, not idle here): the session's first record is the next frame's, aligned as a
+ * session out of reset (model cycle m is RTL cycle start + 1 + m, the transport's ready not forced).
+ */
+function programmedWhileRunning(target: EtraceConfig): (r: ResolvedComponent, spec: CaseSpec) => VectorCase {
+  return (r, spec) => {
+    const program = optionWrites(target);
+    const harness = etraceHarnessSpec(r.config as EtraceConfig);
+    const p = spec.backpressure;
+    // The testbench's pattern starts at readyOffset = start + 1: model cycle m is its cycle m.
+    const ready = (m: number): boolean => !cycleChance(spec.seed, m, p);
+    const model = new StreamEncoder(target, { ready, keepPackets: false });
+    const w = new FrameWriter(harness);
+    const apb = ['psel_i', 'penable_i', 'pwrite_i', 'paddr_i', 'pwdata_i', 'pstrb_i'].map((port) => w.setter(port));
+    const frames: Uint8Array[] = [];
+    const first = 2 * program.length;
+    let skipped = 0;
+    let dropped: RetirementRecord | undefined;
+    const stream = new EtraceFrameStream(target, p, w, (chunk, from, to) => {
+      const f = frames.length;
+      if (f < 2 * program.length) {
+        const write = program[f >> 1]!;
+        [1, f & 1, 1, write.address, write.value, 0b1111].forEach((v, i) => apb[i]!(v));
+      } else if (f === 2 * program.length) apb.forEach((set) => set(0));
+      frames.push(w.bytes.slice());
+      for (let i = from; i < to; i++) {
+        if (f >= first) model.push(chunk[i]!);
+        else if (chunk[i]!.iretire > 0) skipped++;
+        if (f === first - 1) dropped = chunk[i]!;
+      }
+    });
+    const { source } = caseSource(target, spec);
+    for (const chunk of source.chunks()) stream.push(chunk);
+    stream.finish();
+    // The hart retired instructions while the firmware wrote the registers, the last write's cycle too.
+    expect(skipped).toBeGreaterThan(0);
+    expect(dropped!.iretire).toBeGreaterThan(0);
+    const e = model.finish();
+    return {
+      harness,
+      frames,
+      seed: spec.seed,
+      readyChance: p,
+      readyOffset: programmedReadyOffset(program),
+      expected: [
+        { cycles: false, responses: Array.from(e.bytes, (b) => ({ values: [BigInt(b)] })) },
+        { cycles: true, responses: [] },
+      ],
+      holds: e.stallCycles,
+      summary: `${e.bytes.length} bytes`,
+    };
+  };
+}
+
 /** `PASS tb_x: C cycles, F frames, H held, N responses compared` */
 function passLine(verdict: string): { cycles: number; held: number; responses: number } {
   const m = verdict.match(/^PASS \w+: (\d+) cycles, (\d+) frames, (\d+) held, (\d+) responses compared$/);
@@ -262,6 +320,15 @@ describe('rvtrace check: firmware writes the options before the session (generat
     const r = await runCheck(hw, { vcd: g.vcd, map: g.map });
     expect(r.mismatch ?? '', r.summary).toBe('');
     expect(r.summary).toMatch(new RegExp(`^${tb.cycles} cycles, \\d+ records, ${tb.held} held, ${tb.responses} bytes compared, session started at cycle \\d+, session ended at cycle \\d+$`));
+  }, 300_000);
+
+  it('the firmware writes the options while the hart retires instructions (the RTL ignores them until the session starts): PASS', async () => {
+    const { hw, target } = configs('etrace', ['ResyncMode=2', 'ResyncMax=0', 'FullAddress=1', 'stallEnable=1']);
+    const g = simulatedWaveform(join(root, 'running'), hw, 0.5, 'icarus', COUNT, undefined, programmedWhileRunning(target));
+    const tb = passLine(g.verdict);
+    const r = await runCheck(hw, { vcd: g.vcd, map: g.map });
+    expect(r.mismatch ?? '', r.summary).toBe('');
+    expect(r.summary).toMatch(new RegExp(`^${tb.cycles} cycles, \\d+ records, ${tb.held} held, ${tb.responses} bytes compared, session started at cycle ${2 * optionWrites(target).length}, session ended`));
   }, 300_000);
 
   it('etrace-data (Verilator): data trace options written before the session (noAddress, XOR compression, dTrigEnable) with resync by half-words: PASS, the waveform read twice', async () => {

@@ -25,9 +25,10 @@
  *   - out of reset with both 1 (the component's own reset values), the session starts at once,
  *     with the options decoded from the reset image (the component's);
  *   - otherwise the write that sets both starts it: the RTL starts it in the next cycle, its
- *     ingress holding the hart inputs of the write's cycle, which are the session's first record;
- *     the model runs with the options the image holds then (decodeOptions), everything written
- *     before included, and its first cycle sends nothing (the RTL's FIFO is empty in it);
+ *     ingress holding the hart inputs of the write's cycle, which are the session's first record
+ *     when idle (and the model's first cycle sends nothing: the RTL's FIFO is empty in it), and
+ *     dropped otherwise (the RTL drops the view of the cycle a session starts in); the model runs
+ *     with the options the image holds then (decodeOptions), everything written before included;
  *   - a write during the session changes the image only: the RTL does not apply it to the session;
  *   - the write that clears trTeEnable or trTeActive ends the session: the RTL ends it at the
  *     first cycle without a view, so the cycles from the write's access phase on are records until
@@ -140,13 +141,17 @@ class EtraceCheckSession implements CheckSession {
    * A session starts, and its model with the options the registers hold now (the RTL samples them
    * in the cycle the session starts). Out of reset (`write` undefined) its first record is the one
    * of waveform cycle 0 and model cycle m is waveform cycle m + READY_OFFSET. Started by the APB
-   * write whose access phase is waveform cycle `write`: the RTL starts the session in the cycle
-   * after it, and the hart inputs of cycle `write` (which the RTL's ingress holds then) are its
-   * first record; model cycle m is waveform cycle m + write + READY_OFFSET, and the FIFO is empty
-   * in the model's first cycle (the session's support packet is written in it), so nothing leaves
-   * in it.
+   * write whose access phase is waveform cycle `write`, the RTL starts the session in the cycle
+   * after it, when its ingress holds the hart inputs of cycle `write`:
+   * - an idle cycle (`view` false: it makes no view) is the session's first record, counted as a
+   *   cycle (a resync unit with ResyncMode 2); model cycle m is waveform cycle m + write +
+   *   READY_OFFSET, and the FIFO is empty in the model's first cycle (the session's support packet
+   *   is written in it), so nothing leaves in it;
+   * - a cycle with a view (the hart retired, trapped, halted or reset) is dropped, as the RTL drops
+   *   the view of the cycle a session starts in: the first record is the next cycle's, as out of
+   *   reset one cycle later (model cycle m is waveform cycle m + write + 1 + READY_OFFSET).
    */
-  private begin(write: number | undefined): void {
+  private begin(write: number | undefined, view = false): void {
     const options = decodeOptions(this.c, (a) => this.image.word(a));
     const config: EtraceConfig = { params: this.c.params, options };
     const where = write === undefined ? 'the trace session out of reset' : `cycle ${write}: the trace session this write starts`;
@@ -169,8 +174,9 @@ class EtraceCheckSession implements CheckSession {
       this.idx['tx_ready_i']! >= 0,
     );
     // The feed's cycle 0 is the write's cycle, whose ready input it takes now.
-    if (write !== undefined) feed.readyInput(this.readyNow);
-    const ready = write === undefined ? feed.ready : (m: number): boolean => m > 0 && feed.ready(m);
+    const idleFirst = write !== undefined && !view;
+    if (idleFirst) feed.readyInput(this.readyNow);
+    const ready = idleFirst ? (m: number): boolean => m > 0 && feed.ready(m) : feed.ready;
     // The model takes the session's data accesses before its first record: from a pass before this
     // one, their record indexes counted from the session's first record.
     const prior = this.o.prior as DataTrace | undefined;
@@ -179,7 +185,7 @@ class EtraceCheckSession implements CheckSession {
       responses: prior.responses.filter((r) => r.at >= first).map((r) => ({ ...r, at: r.at - first })),
     };
     const model = new StreamEncoder(config, { keepPackets: this.o.detail, ready, ...(data ? { data } : {}) });
-    const run: Run = { config, model, feed, base: write ?? 0, write, records: 0, holds: 0 };
+    const run: Run = { config, model, feed, base: write === undefined ? 0 : view ? write + 1 : write, write, records: 0, holds: 0 };
     this.runs.push(run);
     this.phase = 'session';
   }
@@ -201,6 +207,7 @@ class EtraceCheckSession implements CheckSession {
     const last = this.runs[this.runs.length - 1];
     last?.feed.readyInput(this.readyNow);
     if (!this.o.capture && bit(i['tx_valid_o']!) && this.readyNow) this.actual.push(Number(v[i['tx_data_o']!]! & 0xffn), t);
+    let starts = false;
     if (bit(i['psel_i']!) && bit(i['penable_i']!) && bit(i['pwrite_i']!) && (i['pready_o']! < 0 || bit(i['pready_o']!))) {
       const addr = Number(v[i['paddr_i']!]!);
       const data = Number(v[i['pwdata_i']!]! & 0xffff_ffffn);
@@ -219,11 +226,22 @@ class EtraceCheckSession implements CheckSession {
           'bad-value',
           `cycle ${t}: an APB write of 0x${data.toString(16)} to register 0x${addr.toString(16).padStart(3, '0')} (${this.image.name(addr)}) sets trTeActive and trTeEnable again before the session that the write of cycle ${last!.endCycle} ends has ended (the encoder ends it at the hart's first idle cycle): the check does not model that`,
         );
-      } else if (this.phase === 'ended' && on && !wasOn) this.next(t, addr, data);
-      // trTeActive and trTeEnable now both 1: the session starts (this cycle's record is its first).
-      else if (this.phase === 'before' && on) this.begin(t);
+      } else if (this.phase === 'ended' && on && !wasOn) {
+        this.next(t, addr, data);
+        starts = true;
+      }
+      // trTeActive and trTeEnable now both 1: the session starts.
+      else if (this.phase === 'before' && on) starts = true;
       // Every other write changes registers the encoder samples when a session starts only: before
       // a session they set its options, during one they do not change it.
+    }
+    if (starts) {
+      this.scratch.length = 0;
+      this.build(v, this.scratch);
+      const view = !idle(this.scratch);
+      this.begin(t, view);
+      // A view in the cycle the session starts from is dropped (begin).
+      if (view) return;
     }
     if (this.phase === 'before') return;
     const run = this.runs[this.runs.length - 1]!;
@@ -252,7 +270,8 @@ class EtraceCheckSession implements CheckSession {
    * A session after the last one ended, started by the write of cycle `t`: the RTL sends its bytes
    * after the last session's, and starts it as the first one (fresh state, empty FIFO) once every
    * byte of the last session has left; the check follows it only then, and only when it sees the
-   * bytes leave (not with --capture).
+   * bytes leave (not with --capture). The earlier sessions' models finish here; the caller starts
+   * the new one.
    */
   private next(t: number, addr: number, data: number): void {
     const what = `cycle ${t}: an APB write of 0x${data.toString(16)} to register 0x${addr.toString(16).padStart(3, '0')} (${this.image.name(addr)}) starts another trace session`;
@@ -265,7 +284,6 @@ class EtraceCheckSession implements CheckSession {
         `${what} while the encoder still holds ${sent - this.actual.length} of the earlier sessions' ${sent} bytes: the check follows a new session only once the last one's bytes have left (the first ended at cycle ${this.runs[0]!.endCycle})`,
       );
     }
-    this.begin(t);
   }
 
   finish(): CheckOutcome {
