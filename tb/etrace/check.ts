@@ -173,7 +173,8 @@ class EtraceCheckSession implements CheckSession {
       READY_OFFSET,
       this.idx['tx_ready_i']! >= 0,
     );
-    // The feed's cycle 0 is the write's cycle, whose ready input it takes now.
+    // The feed's cycle 0 is `base`: the write's cycle (whose ready input it takes now) when the
+    // session's first record is that cycle's, else the next cycle (its input comes with it).
     const idleFirst = write !== undefined && !view;
     if (idleFirst) feed.readyInput(this.readyNow);
     const ready = idleFirst ? (m: number): boolean => m > 0 && feed.ready(m) : feed.ready;
