@@ -9,6 +9,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CaseSpec, ResolvedComponent } from '../../core/block.ts';
+import type { VectorCase } from '../../core/vectors.ts';
 import { writeDirectoryAtomic } from '../../generator/render.ts';
 import { runIcarus, runVerilator, type SimRun } from '../vectors/sim.ts';
 import { vectorFileNames, vectorFiles, vectorName } from '../vectors/write.ts';
@@ -69,15 +70,19 @@ function wrapperSv(w: Omit<WaveDir, 'dir' | 'module' | 'filelist'>): string {
   ].join('\n');
 }
 
+/** Makes the vectors of a case in place of the block's own (`rvtrace vectors`): e.g. with register writes in the frames. */
+export type VectorsOf = (r: ResolvedComponent, spec: CaseSpec) => VectorCase;
+
 /**
  * Writes the vectors of a case into `dir` with the SoC wrapper: the testbench instantiates
- * `soc_top` instead of the top and dumps `wave.vcd`.
+ * `soc_top` instead of the top and dumps `wave.vcd`. The RTL is that of `r`; the vectors are the
+ * block's (`rvtrace vectors`) or those `vectors` makes.
  */
-export function writeWaveDir(dir: string, r: ResolvedComponent, seed: number, count: number, backpressure: number): WaveDir {
+export function writeWaveDir(dir: string, r: ResolvedComponent, seed: number, count: number, backpressure: number, vectors?: VectorsOf): WaveDir {
   const component = r.provenance.component;
   const sets = [...r.provenance.sets];
   const spec: CaseSpec = { component, sets, seed, count, backpressure: r.block.backpressure ? backpressure : 0 };
-  const vc = r.block.vectors!(r, spec);
+  const vc = (vectors ?? r.block.vectors!)(r, spec);
   const n = vectorFileNames(vectorName(component));
   writeDirectoryAtomic(dir, vectorFiles(r, spec, vc));
   const h = vc.harness;
@@ -140,8 +145,16 @@ export interface Simulated {
  * The vectors of a case (seed 5, `count` instructions) through the wrapper in `dir`, optionally
  * mutated, simulated; throws when the testbench printed no verdict.
  */
-export function simulatedWaveform(dir: string, component: ResolvedComponent, backpressure: number, sim: 'icarus' | 'verilator', count: number, mutate?: (w: WaveDir) => void): Simulated {
-  const w = writeWaveDir(dir, component, 5, count, backpressure);
+export function simulatedWaveform(
+  dir: string,
+  component: ResolvedComponent,
+  backpressure: number,
+  sim: 'icarus' | 'verilator',
+  count: number,
+  mutate?: (w: WaveDir) => void,
+  vectors?: VectorsOf,
+): Simulated {
+  const w = writeWaveDir(dir, component, 5, count, backpressure, vectors);
   mutate?.(w);
   const r = simulate(w, sim);
   if (r.verdict === undefined) throw new Error(`${dir}: the testbench printed no verdict\n${r.output.slice(-3000)}`);
