@@ -223,7 +223,7 @@ function csrContext(c: CtrConfig, banner: string) {
     localparams,
     selects: selects.map((s) => s.name),
     selectRows: selects.map((s) => `${s.which}: sel_val = ${s.name}_q;`),
-    selectWrites: selects.map((s) => `${s.which}: ${s.name}_d = merged;`),
+    selectWrites: selects.map((s) => `${s.which}: ${s.name}_d = sel_new;`),
     decodeRows: decode.map(decodeRow),
     depthRows,
     defaultMask: depthRows[0]!.mask,

@@ -242,7 +242,24 @@ module ctr_csr (
   // ---------------------------------------------------------------------------------------------
   // Read data.
   logic [63:0] ctl_val;
-  logic [31:0] ctl_rd, status_rd, rd_val, merged;
+  logic [31:0] ctl_rd, status_rd, rd_val;
+  // The value a write leaves in each register: its own read value with the bits of csr_wmask_i from
+  // csr_wdata_i. Each register merges with its own value, not with rd_val, so that the read mux
+  // over every register (and the entries) is not on the path of every write (logic depth).
+  logic [31:0] ctl_new, status_new, sel_new, ent_new;
+  logic [31:0] depth_new;
+  // Bits of the status (and depth) value that no field holds.
+  logic        unused_new_bits;
+  assign unused_new_bits = ^{ status_new, depth_new };
+
+  // The entry register the access selects (ctrsource, ctrtarget, ctrdata by *ireg*, *ireg2*, *ireg3*).
+  logic [31:0] ent_rd;
+  always_comb begin
+    if (d_n == 3'd1) ent_rd = ent_src_i;
+    else if (d_n == 3'd2) ent_rd = ent_tgt_i;
+    else if (d_n == 3'd3) ent_rd = ent_dat_i;
+    else ent_rd = '0;
+  end
 
   always_comb begin
     unique case (ctl_reg)
@@ -257,15 +274,15 @@ module ctr_csr (
     else if (d_status) rd_val = status_rd;
     else if (d_depth) rd_val = { 29'd0, idx_q };
     else if (d_sel) rd_val = sel_val;
-    else if (d_ireg && in_depth) begin
-      if (d_n == 3'd1) rd_val = ent_src_i;
-      else if (d_n == 3'd2) rd_val = ent_tgt_i;
-      else if (d_n == 3'd3) rd_val = ent_dat_i;
-    end
+    else if (d_ireg && in_depth) rd_val = ent_rd;
     csr_rdata_o = ok ? rd_val : '0;
     csr_illegal_o = (csr_valid_i && illegal) || (sctrclr_i && sctr_illegal);
     csr_virtual_o = (csr_valid_i && virt) || (sctrclr_i && sctr_virtual);
-    merged = (rd_val & ~csr_wmask_i) | (csr_wdata_i & csr_wmask_i);
+    ctl_new = (ctl_rd & ~csr_wmask_i) | (csr_wdata_i & csr_wmask_i);
+    status_new = (status_rd & ~csr_wmask_i) | (csr_wdata_i & csr_wmask_i);
+    depth_new = ({ 29'd0, idx_q } & ~csr_wmask_i) | (csr_wdata_i & csr_wmask_i);
+    sel_new = (sel_val & ~csr_wmask_i) | (csr_wdata_i & csr_wmask_i);
+    ent_new = (ent_rd & ~csr_wmask_i) | (csr_wdata_i & csr_wmask_i);
   end
 
   // ---------------------------------------------------------------------------------------------
@@ -278,7 +295,7 @@ module ctr_csr (
   // The written value: a control register is 64 bits (on RV32 a write of one half keeps the other).
   always_comb begin
     do_write = ok && csr_we_i;
-    value64 = (d_half == HalfHi) ? { merged, ctl_val[31:0] } : { ctl_val[63:32], merged };
+    value64 = (d_half == HalfHi) ? { ctl_new, ctl_val[31:0] } : { ctl_val[63:32], ctl_new };
     ctl_mask = (ctl_reg == RegM) ? MMask : SMask;
   end
 
@@ -297,7 +314,7 @@ module ctr_csr (
     clr_status = 1'b0;
     ent_we_l = 1'b0;
     ent_reg_o = d_n[1:0];
-    ent_wdata_l = merged;
+    ent_wdata_l = ent_new;
     leg = 4'b1000;
     if (do_write && d_ctl) begin
       if (ctl_reg == RegVs) begin
@@ -308,23 +325,23 @@ module ctr_csr (
       // A control write clears CCV of the next record and restarts the counter.
       cc_reset_l = 1'b1;
     end
-    if (do_write && d_depth) leg = legalise(merged[2:0]);
+    if (do_write && d_depth) leg = legalise(depth_new[2:0]);
     if (sctrclr_i && !sctr_illegal && !sctr_virtual) begin
       clear_l = 1'b1;
       cc_reset_l = 1'b1;
     end
     if (do_write && d_sel) begin
       unique case (which)
-        WhichS: siselect_d = merged;
+        WhichS: siselect_d = sel_new;
         default: ;
       endcase
     end
     if (do_write && d_ireg && in_depth && (d_n <= 3'd3)) begin
       ent_we_l = 1'b1;
       unique case (d_n)
-        3'd1: ent_wdata_l = merged & SrcMask;
-        3'd2: ent_wdata_l = merged & TgtMask;
-        default: ent_wdata_l = merged & 32'h0000_000f;
+        3'd1: ent_wdata_l = ent_new & SrcMask;
+        3'd2: ent_wdata_l = ent_new & TgtMask;
+        default: ent_wdata_l = ent_new & 32'h0000_000f;
       endcase
     end
     // A new depth: WRPTR (after this cycle's hardware update) per wrptrOnDepthChange, newly
@@ -338,8 +355,8 @@ module ctr_csr (
       frozen_d = 1'b0;
     end
     if (do_write && d_status) begin
-      wrptr_d = merged[4:0] & depth_mask;
-      frozen_d = merged[31];
+      wrptr_d = status_new[4:0] & depth_mask;
+      frozen_d = status_new[31];
     end
     cc_reset_o = cc_reset_l;
     clear_o = clear_l;
