@@ -76,6 +76,46 @@ export function svChunkedIncrement(out: string, value: string, width: number, ch
   return rows;
 }
 
+/** `out = value - 1` (wrapping) in chunks, as svChunkedIncrement: a chunk takes its own - 1 when every bit below it is 0. */
+export function svChunkedDecrement(out: string, value: string, width: number, chunk = 8): string[] {
+  checkWidth(width);
+  const rows: string[] = [];
+  for (let lo = 0; lo < width; lo += chunk) {
+    const bits = svBits(Math.min(lo + chunk, width) - 1, lo);
+    const minusOne = `${value}${bits} - 1'b1`;
+    rows.push(lo === 0 ? `assign ${out}${bits} = ${minusOne};` : `assign ${out}${bits} = (~|${value}${svBits(lo - 1, 0)}) ? ${minusOne} : ${value}${bits};`);
+  }
+  return rows;
+}
+
+/**
+ * `out = value + offset` for a `width`-bit value and a small two's complement `offset` of
+ * `offsetWidth` bits (sign-extended): the low bits add the offset, and the bits above become their
+ * own + 1, - 1 or stay, as the low sum's carry and the offset's sign say, each + 1 and - 1 built in
+ * chunks (svChunkedIncrement): no carry through every bit. The declarations of the intermediate
+ * signals (named after `out`) go before the rows.
+ */
+export function svSmallOffsetAdd(out: string, value: string, width: number, offset: string, offsetWidth: number, chunk = 8): { declarations: string[]; rows: string[] } {
+  checkWidth(width);
+  const lo = Math.max(chunk, offsetWidth);
+  const sign = `${offset}[${offsetWidth - 1}]`;
+  const extended = (n: number) => (n > offsetWidth ? `{ {${n - offsetWidth}{${sign}}}, ${offset} }` : offset);
+  if (width <= lo) return { declarations: [], rows: [`assign ${out} = ${value} + ${extended(width)};`] };
+  const hw = width - lo;
+  const [low, high, up, down] = ['low', 'high', 'up', 'down'].map((n) => `${out}_${n}`) as [string, string, string, string];
+  return {
+    declarations: [`${svLogic(lo + 1)} ${low};  // the low ${lo} bits' sum and its carry`, `${svLogic(hw)} ${high}, ${up}, ${down};  // the bits above, + 1, - 1`],
+    rows: [
+      `assign ${low} = { 1'b0, ${value}${svBits(lo - 1, 0)} } + { 1'b0, ${extended(lo)} };`,
+      `assign ${high} = ${value}${svBits(width - 1, lo)};`,
+      ...svChunkedIncrement(up, high, hw, chunk),
+      ...svChunkedDecrement(down, high, hw, chunk),
+      `assign ${out}${svBits(lo - 1, 0)} = ${low}${svBits(lo - 1, 0)};`,
+      `assign ${out}${svBits(width - 1, lo)} = (${low}[${lo}] == ${sign}) ? ${high} : ${low}[${lo}] ? ${up} : ${down};`,
+    ],
+  };
+}
+
 /** A data type with its range, padded so that names after it line up: `logic [3:0]`. */
 export function svLogic(width: number): string {
   const r = svRange(width);

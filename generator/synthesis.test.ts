@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { svChunkedIncrement } from './render.ts';
+import { svChunkedIncrement, svSmallOffsetAdd } from './render.ts';
 import { DEPTH_GOAL, parseLongestPath, synthesizeWithDepth } from './synthesis.ts';
 import { runTool } from './tool-checks.ts';
 
@@ -108,6 +108,36 @@ endmodule
     expect(runTool('iverilog', ['-g2012', '-o', 'tb.vvp', 'tb.sv'], dir).status).toBe(0);
     const run = runTool('vvp', ['tb.vvp'], dir);
     expect(run.out).toMatch(/^errors 0$/m);
+  }, 60_000);
+
+  it('svSmallOffsetAdd: a 12-bit value plus every 5-bit two\'s complement offset, in chunks of 4 (Icarus: the rows against its own +)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rvtrace-offset-'));
+    dirs.push(dir);
+    const add = svSmallOffsetAdd('sum', 'value', 12, 'offset', 5, 4);
+    writeFileSync(
+      join(dir, 'tb.sv'),
+      `module tb;
+  logic [11:0] value, sum;
+  logic [4:0] offset;
+  int errors = 0;
+  ${[...add.declarations, ...add.rows].join('\n  ')}
+  initial begin
+    for (int v = 0; v < 4096; v++) begin
+      for (int o = -16; o < 16; o++) begin
+        value = v[11:0];
+        offset = o[4:0];
+        #1;
+        if (sum !== 12'(v + o)) errors++;
+      end
+    end
+    $display("errors %0d", errors);
+    $finish;
+  end
+endmodule
+`,
+    );
+    expect(runTool('iverilog', ['-g2012', '-o', 'tb.vvp', 'tb.sv'], dir).status).toBe(0);
+    expect(runTool('vvp', ['tb.vvp'], dir).out).toMatch(/^errors 0$/m);
   }, 60_000);
 
   it('a 64-bit counter: at most 16 gate levels, where value + 1 misses the 48-level goal', () => {

@@ -24,7 +24,7 @@ import {
 import { maxCycleCount } from '../../golden-model/ctr/cycle-count.ts';
 import { CTR_CONFIG_SETTINGS, CTR_RTL_SETTINGS, type CtrRtlParams } from '../../golden-model/ctr/settings.ts';
 import type { Waiver } from '../../core/block.ts';
-import { camelCase, commentBanner, connections, padColumn, renderTemplate, svBits, svLogic, svRange, svSized, wrapComment, type BannerInput, type OutputFile } from '../render.ts';
+import { camelCase, commentBanner, connections, padColumn, renderTemplate, svBits, svLogic, svRange, svSized, svSmallOffsetAdd, wrapComment, type BannerInput, type OutputFile } from '../render.ts';
 import { alignDeclarations } from '../sv-align.ts';
 import { configurationLocalparamsWaiver } from '../waivers.ts';
 import { counterWidth, ctrCsrDecode, type CtrCsrDecode, physicalIndexWidth } from '../../golden-model/ctr/csr-map.ts';
@@ -116,6 +116,7 @@ function recordContext(c: CtrConfig, rtl: CtrRtlParams, banner: string) {
     lp('logic [31:0]', 'DataMask', svSized(32, BigInt(dataMask(c)))),
   ];
   const offsetWidth = Math.max(rtl.iretire_width_p + 1, 2 ** rtl.lastsize_width_p + 1) + 1;
+  const lastInsn = svSmallOffsetAdd('last_insn', 'iaddr_i', x, 'last_offset', offsetWidth);
   const cntw = counterWidth(c);
   const ccSaturates = c.cycleCounting && maxCycleCount(c.cceBits) < 2 ** cntw - 1;
   const ccRows: string[] = [];
@@ -135,8 +136,8 @@ function recordContext(c: CtrConfig, rtl: CtrRtlParams, banner: string) {
     offr: svRange(offsetWidth),
     offPad: offsetWidth - rtl.iretire_width_p - 1,
     offOne: svSized(offsetWidth, 2n),
-    offSignPad: x - offsetWidth,
-    offMsb: offsetWidth - 1,
+    lastInsnDecls: lastInsn.declarations,
+    lastInsnRows: lastInsn.rows,
     localparams,
     cntr: c.cycleCounting ? svRange(cntw) : '',
     pcBits: svBits(x - 1, 1),

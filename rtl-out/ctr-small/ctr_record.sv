@@ -104,12 +104,25 @@ module ctr_record (
     retires = (iretire_i != '0) || is_trap;
     has_transfer = (itype_i != 4'd0) && (itype_i != 4'd6) && (itype_i != 4'd7);
     complete = !halted_i && retires && pend_valid_q;
-    // The address of the block's last instruction: iaddr + iretire * 2 - 2^ilastsize * 2. The
-    // offset is formed in a few bits first (two's complement, sign-extended) so that only one
-    // XLEN-wide adder lies between iaddr_i and the pending source register.
+    // The offset of the block's last instruction from iaddr: iretire * 2 - 2^ilastsize * 2, in a
+    // few bits (two's complement).
     last_offset = { 1'd0, iretire_i, 1'b0 } - (4'h2 << ilastsize_i);
-    last_insn = iaddr_i + { { 28{ last_offset[3] } }, last_offset };
   end
+
+  // last_insn = iaddr_i + last_offset: the low bits add the offset, the bits above take their own
+  // + 1, - 1 or stay (each built in chunks), so that no carry runs through every address bit.
+  logic [8:0]  last_insn_low;                                 // the low 8 bits' sum and its carry
+  logic [23:0] last_insn_high, last_insn_up, last_insn_down;  // the bits above, + 1, - 1
+  assign last_insn_low = { 1'b0, iaddr_i[7:0] } + { 1'b0, { {4{last_offset[3]}}, last_offset } };
+  assign last_insn_high = iaddr_i[31:8];
+  assign last_insn_up[7:0] = last_insn_high[7:0] + 1'b1;
+  assign last_insn_up[15:8] = (&last_insn_high[7:0]) ? last_insn_high[15:8] + 1'b1 : last_insn_high[15:8];
+  assign last_insn_up[23:16] = (&last_insn_high[15:0]) ? last_insn_high[23:16] + 1'b1 : last_insn_high[23:16];
+  assign last_insn_down[7:0] = last_insn_high[7:0] - 1'b1;
+  assign last_insn_down[15:8] = (~|last_insn_high[7:0]) ? last_insn_high[15:8] - 1'b1 : last_insn_high[15:8];
+  assign last_insn_down[23:16] = (~|last_insn_high[15:0]) ? last_insn_high[23:16] - 1'b1 : last_insn_high[23:16];
+  assign last_insn[7:0] = last_insn_low[7:0];
+  assign last_insn[31:8] = (last_insn_low[8] == last_offset[3]) ? last_insn_high : last_insn_low[8] ? last_insn_up : last_insn_down;
 
   // The next pending transfer: a record that retires something or traps replaces it.
   always_comb begin
