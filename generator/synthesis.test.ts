@@ -82,62 +82,45 @@ endmodule
 `;
 }
 
-describe('svChunkedIncrement: a counter + 1 with a short path', () => {
-  it('counts like + 1 at every value of a 12-bit counter in chunks of 4, wrapping (Icarus: the rows against its own +)', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'rvtrace-inc-'));
-    dirs.push(dir);
-    const rows = svChunkedIncrement('inc', 'value', 12, 4);
-    writeFileSync(
-      join(dir, 'tb.sv'),
-      `module tb;
-  logic [11:0] value, inc;
+/**
+ * Icarus runs a testbench with `declarations` and the `rows` under test: inside the nested `loops`
+ * (for headers) it applies `stimulus`, waits, and counts the iterations in which `check` (true when
+ * the rows are right) fails. Returns the simulator's output, with the line "errors N".
+ */
+function icarusErrors(declarations: string, rows: readonly string[], loops: readonly string[], stimulus: string, check: string): string {
+  const dir = mkdtempSync(join(tmpdir(), 'rvtrace-arith-'));
+  dirs.push(dir);
+  const body = `${stimulus}\n      #1;\n      if (!(${check})) errors++;`;
+  const nested = loops.reduceRight((inner, header) => `${header} begin\n      ${inner}\n    end`, body);
+  writeFileSync(
+    join(dir, 'tb.sv'),
+    `module tb;
+  ${declarations}
   int errors = 0;
   ${rows.join('\n  ')}
   initial begin
-    for (int v = 0; v < 4096; v++) begin
-      value = v[11:0];
-      #1;
-      if (inc !== 12'(v + 1)) errors++;
-    end
+    ${nested}
     $display("errors %0d", errors);
     $finish;
   end
 endmodule
 `,
-    );
-    expect(runTool('iverilog', ['-g2012', '-o', 'tb.vvp', 'tb.sv'], dir).status).toBe(0);
-    const run = runTool('vvp', ['tb.vvp'], dir);
-    expect(run.out).toMatch(/^errors 0$/m);
+  );
+  expect(runTool('iverilog', ['-g2012', '-o', 'tb.vvp', 'tb.sv'], dir).status).toBe(0);
+  return runTool('vvp', ['tb.vvp'], dir).out;
+}
+
+describe('svChunkedIncrement: a counter + 1 with a short path', () => {
+  it('counts like + 1 at every value of a 12-bit counter in chunks of 4, wrapping (Icarus: the rows against its own +)', () => {
+    const out = icarusErrors('logic [11:0] value, inc;', svChunkedIncrement('inc', 'value', 12, 4), ['for (int v = 0; v < 4096; v++)'], 'value = v[11:0];', "inc === 12'(v + 1)");
+    expect(out).toMatch(/^errors 0$/m);
   }, 60_000);
 
   it('svSmallOffsetAdd: a 12-bit value plus every 5-bit two\'s complement offset, in chunks of 4 (Icarus: the rows against its own +)', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'rvtrace-offset-'));
-    dirs.push(dir);
     const add = svSmallOffsetAdd('sum', 'value', 12, 'offset', 5, 4);
-    writeFileSync(
-      join(dir, 'tb.sv'),
-      `module tb;
-  logic [11:0] value, sum;
-  logic [4:0] offset;
-  int errors = 0;
-  ${[...add.declarations, ...add.rows].join('\n  ')}
-  initial begin
-    for (int v = 0; v < 4096; v++) begin
-      for (int o = -16; o < 16; o++) begin
-        value = v[11:0];
-        offset = o[4:0];
-        #1;
-        if (sum !== 12'(v + o)) errors++;
-      end
-    end
-    $display("errors %0d", errors);
-    $finish;
-  end
-endmodule
-`,
-    );
-    expect(runTool('iverilog', ['-g2012', '-o', 'tb.vvp', 'tb.sv'], dir).status).toBe(0);
-    expect(runTool('vvp', ['tb.vvp'], dir).out).toMatch(/^errors 0$/m);
+    const loops = ['for (int v = 0; v < 4096; v++)', 'for (int o = -16; o < 16; o++)'];
+    const out = icarusErrors('logic [11:0] value, sum;\n  logic [4:0] offset;', [...add.declarations, ...add.rows], loops, 'value = v[11:0];\n      offset = o[4:0];', "sum === 12'(v + o)");
+    expect(out).toMatch(/^errors 0$/m);
   }, 60_000);
 
   it('a 64-bit counter: at most 16 gate levels, where value + 1 misses the 48-level goal', () => {
