@@ -169,6 +169,19 @@ describe('QEMU log import: excerpts', () => {
     expect(stats).toMatchObject({ instructions: 3, bootInstructions: 2, cancelled: 2, otherLines: 1 });
   });
 
+  it('tells apart pcs 8 KiB apart (the same slot of the pc cache)', () => {
+    // 0 jal x0, +8192; 4 .. 8188 nop; 8192 jal x0, -8192
+    const image = program(jal(0, 8192), ...Array.from({ length: 2047 }, () => nop()), jal(0, -8192));
+    const { stream } = convert(image, [T(0), T(8192), T(0), T(8192), T(0)]);
+    expect(stream.records.map((r) => [Number(r.iaddr - BASE), r.iretire])).toEqual([
+      [0, 2],
+      [8192, 2],
+      [0, 2],
+      [8192, 2],
+      [0, 2],
+    ]);
+  });
+
   it('ecall retires and traps; any other exception did not retire; a fetch fault fetched nothing', () => {
     // 0 nop; 4 ecall; 8 jalr x0, 0(t1); c nop
     const image = program(nop(), ecall(), jalr(0, 6, 0), nop());

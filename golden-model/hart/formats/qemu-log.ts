@@ -133,6 +133,7 @@ interface Entered {
 
 /** Hex values below this are exact as numbers (scanHex's 13 digits after leading zeros). */
 const EXACT = 2 ** 52;
+const PC_SLOTS = 4096;
 
 const CSR_SSTATUS = 0x100;
 const CSR_MSTATUS = 0x300;
@@ -196,6 +197,9 @@ export class QemuLogConverter {
   private readonly fieldAt = new Int32Array(5);
   /** The values of the Trace line's four hex fields (exact below 2^52). */
   private readonly fieldValues = new Float64Array(4);
+  /** The direct-mapped cache in front of `pcs`: a pc (as a number) and its entry per slot. */
+  private readonly slotPcs = new Float64Array(PC_SLOTS).fill(-1);
+  private readonly slotEntries: (PcEntry | undefined)[] = new Array<PcEntry | undefined>(PC_SLOTS).fill(undefined);
   private readonly stepObjects: QemuStep[] = [newStep(), newStep()];
   private turn = 0;
   private readonly enteredBlock: Entered = { line: 0, pc: 0n, known: { pc: 0n, insn: undefined }, priv: 0 };
@@ -254,7 +258,8 @@ export class QemuLogConverter {
     this.lineNo++;
     this.stats.lines++;
     const c = text.charCodeAt(0);
-    if (c === 84 /* T */ && text.startsWith('Trace ')) this.trace(text);
+    if (c === 84 /* T */ && TRACE_COMMON.test(text)) this.traceCommon(text);
+    else if (c === 84 /* T */ && text.startsWith('Trace ')) this.trace(text);
     else if (c === 114 /* r */ && text.startsWith('riscv_cpu_do_interrupt:')) this.trap(text);
     else if (c === 83 /* S */ && text.startsWith('Stopped execution')) this.cancel(text, STOPPED_RE, 'Stopped execution line');
     else if (c === 99 /* c */ && text.startsWith('cpu_io_recompile:')) this.cancel(text, REWOUND_RE, 'cpu_io_recompile line');
@@ -268,26 +273,49 @@ export class QemuLogConverter {
    * is recognised by one regular expression test, which checks every character in native code, and
    * its three values are then read in place; any other line is scanned character by character,
    * which gives the same values or the error. No strings but the pc's on its first sight.
+   *
+   * This one is the common form (`line` tested TRACE_COMMON): it finds the fields and reads their
+   * values in place.
    */
-  private trace(text: string): void {
+  private traceCommon(text: string): void {
     const values = this.fieldValues;
     const at = this.fieldAt;
-    if (TRACE_COMMON.test(text)) {
-      // at[k] is where field k starts, at[k + 1] - 1 where it ends (its '/' or ']').
-      at[1] = text.indexOf('/', text.indexOf('[', 11)) + 1;
-      at[2] = text.indexOf('/', at[1]!) + 1;
-      at[3] = text.indexOf('/', at[2]!) + 1;
-      at[4] = text.indexOf(']', at[3]!) + 1;
-      for (let k = 1; k < 4; k++) values[k] = hexDigits(text, at[k]!, at[k + 1]! - 1);
-    } else {
-      this.traceFields(text);
-    }
-    // Loops execute the same addresses again and again: parse each pc once.
-    const pcKey = values[1]! < EXACT ? values[1]! : text.slice(at[1]!, at[2]! - 1);
-    let known = this.pcs.get(pcKey);
-    if (known === undefined) {
-      known = { pc: this.addr(text.slice(at[1]!, at[2]! - 1), 'pc'), insn: undefined };
-      this.pcs.set(pcKey, known);
+    // at[k] is where field k starts, at[k + 1] - 1 where it ends (its '/' or ']').
+    at[1] = text.indexOf('/', text.indexOf('[', 11)) + 1;
+    at[2] = text.indexOf('/', at[1]!) + 1;
+    at[3] = text.indexOf('/', at[2]!) + 1;
+    at[4] = text.indexOf(']', at[3]!) + 1;
+    for (let k = 1; k < 4; k++) values[k] = hexDigits(text, at[k]!, at[k + 1]! - 1);
+    this.entering(text);
+  }
+
+  /** Any other Trace line: read by the general scan (the same values or its error), then as `entering` reads it. */
+  private trace(text: string): void {
+    this.traceFields(text);
+    this.entering(text);
+  }
+
+  /** The block a Trace line enters, from the fields `traceCommon` or `traceFields` found. */
+  private entering(text: string): void {
+    const values = this.fieldValues;
+    const at = this.fieldAt;
+    // Loops execute the same addresses again and again: parse each pc once. A small direct-mapped
+    // cache of the last pcs seen in front of the map spares most lookups by a number key.
+    let known: PcEntry | undefined;
+    const pcNumber = values[1]!;
+    const slot = (pcNumber >>> 1) & (PC_SLOTS - 1);
+    if (pcNumber < EXACT && this.slotPcs[slot] === pcNumber) known = this.slotEntries[slot]!;
+    else {
+      const pcKey = pcNumber < EXACT ? pcNumber : text.slice(at[1]!, at[2]! - 1);
+      known = this.pcs.get(pcKey);
+      if (known === undefined) {
+        known = { pc: this.addr(text.slice(at[1]!, at[2]! - 1), 'pc'), insn: undefined };
+        this.pcs.set(pcKey, known);
+      }
+      if (pcNumber < EXACT) {
+        this.slotPcs[slot] = pcNumber;
+        this.slotEntries[slot] = known;
+      }
     }
     const pc = known.pc;
     const flags = values[2]! < EXACT ? values[2]! : hexField(text, at[2]!, at[3]! - 1);
