@@ -267,7 +267,22 @@ export function scanDec(text: string, start: number, end: number): number {
   return v;
 }
 
-/** A bigint of a number found by scanHex/scanDec; the frequent 0 without a new bigint. */
+const BIG_SLOTS = 4096;
+/** The last numbers `big` converted, by a slot of their value (a direct-mapped cache), and their bigints. */
+const bigNumbers = new Float64Array(BIG_SLOTS).fill(-1);
+const bigValues: bigint[] = new Array<bigint>(BIG_SLOTS).fill(0n);
+
+/**
+ * A bigint of a number found by scanHex/scanDec (a safe integer, at least 0). Traces repeat
+ * addresses (loops), so the bigint of a number seen recently is reused from a small cache instead
+ * of a new one per line; 0 never makes one.
+ */
 export function big(v: number): bigint {
-  return v === 0 ? 0n : BigInt(v);
+  if (v === 0) return 0n;
+  const slot = (v >>> 1) & (BIG_SLOTS - 1);
+  if (bigNumbers[slot] === v) return bigValues[slot]!;
+  const b = BigInt(v);
+  bigNumbers[slot] = v;
+  bigValues[slot] = b;
+  return b;
 }

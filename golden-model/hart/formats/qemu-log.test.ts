@@ -92,6 +92,19 @@ describe('QEMU log import: captured logs of the fixture programs', () => {
     expect(rs.find((r) => r.iaddr === 0x8000_0050n)).toMatchObject({ itype: Itype.exception, iretire: 0, cause: 2, tval: 0x6bn, priv: Priv.U });
   });
 
+  it('reads Trace lines outside the common form (no 0x before the host address, long fields) to the same stream', async () => {
+    // The common form is read by a fast path; these lines take the general, character by character reading.
+    const elf = parseElf(readFileSync(new URL('rv64.elf', FIXTURES)), 'rv64.elf');
+    const opts = { image: elf.image, xlen: elf.xlen, entry: elf.entry, fileName: 'rv64-qemu.txt' };
+    const lines = fixtureLines('rv64-qemu.txt');
+    const other = lines.map((l) => l.replace(/^Trace 0: 0x(\S+) \[/, 'Trace 0: $1 [').replace(/\/([0-9a-f]+)\]/, '/0000$1]'));
+    expect(other.filter((l, i) => l !== lines[i]).length).toBeGreaterThan(500);
+    const common = await convertQemuLog(lines, opts);
+    const general = await convertQemuLog(other, opts);
+    expect(general.stats).toEqual(common.stats);
+    expect(general.stream.records).toEqual(common.stream.records);
+  });
+
   it('stops after --max-instructions, with the last branch outcome from the step after it', async () => {
     const elf = parseElf(readFileSync(new URL('rv64.elf', FIXTURES)), 'rv64.elf');
     const opts = { image: elf.image, xlen: elf.xlen, entry: elf.entry, fileName: 'rv64-qemu.txt' };
@@ -154,6 +167,19 @@ describe('QEMU log import: excerpts', () => {
       [12, 0, 2, 3],
     ]);
     expect(stats).toMatchObject({ instructions: 3, bootInstructions: 2, cancelled: 2, otherLines: 1 });
+  });
+
+  it('tells apart pcs 8 KiB apart (the same slot of the pc cache)', () => {
+    // 0 jal x0, +8192; 4 .. 8188 nop; 8192 jal x0, -8192
+    const image = program(jal(0, 8192), ...Array.from({ length: 2047 }, () => nop()), jal(0, -8192));
+    const { stream } = convert(image, [T(0), T(8192), T(0), T(8192), T(0)]);
+    expect(stream.records.map((r) => [Number(r.iaddr - BASE), r.iretire])).toEqual([
+      [0, 2],
+      [8192, 2],
+      [0, 2],
+      [8192, 2],
+      [0, 2],
+    ]);
   });
 
   it('ecall retires and traps; any other exception did not retire; a fetch fault fetched nothing', () => {

@@ -116,14 +116,24 @@ interface QemuStep extends Step {
   privVar: PrivVar;
 }
 
+/** What is known of an address QEMU entered: its pc as a bigint, and its instruction once executed there. */
+interface PcEntry {
+  pc: bigint;
+  insn: Insn | undefined;
+}
+
 /** An entered block (one instruction) whose execution is not confirmed yet. */
 interface Entered {
   line: number;
-  /** The pc as a number (below 2^52), or its text: the key of the per-address caches. */
-  pcKey: number | string;
   pc: bigint;
+  /** The entry of the pc in the per-address cache. */
+  known: PcEntry;
   priv: number;
 }
+
+/** Hex values below this are exact as numbers (scanHex's 13 digits after leading zeros). */
+const EXACT = 2 ** 52;
+const PC_SLOTS = 4096;
 
 const CSR_SSTATUS = 0x100;
 const CSR_MSTATUS = 0x300;
@@ -145,11 +155,32 @@ const INT_RE = /^riscv_cpu_do_interrupt: hart:(\d+), async:(\d+), cause:([0-9a-f
 const STOPPED_RE = /^Stopped execution of TB chain before \S+ \[([0-9a-f]+)\]/;
 const REWOUND_RE = /^cpu_io_recompile: rewound execution of TB to ([0-9a-f]+)/;
 
+/**
+ * A Trace line in its common form: CPU 0, a 0x host address, four fields of lowercase hex digits.
+ * Every line it matches is read by the general scan without an error, to the same values.
+ */
+const TRACE_COMMON = /^Trace 0: 0x[0-9a-f]+ \[[0-9a-f]+\/[0-9a-f]+\/[0-9a-f]+\/[0-9a-f]+\]/;
+
+/**
+ * Lowercase hex digits text[start, end) (known to be digits) as a number, exact below 2^52 (at or
+ * above it only compared with 2^52, as the value is then read from the text).
+ */
+function hexDigits(text: string, start: number, end: number): number {
+  let v = 0;
+  for (let i = start; i < end; i++) {
+    const c = text.charCodeAt(i);
+    v = v * 16 + (c <= 57 ? c - 48 : c - 87);
+  }
+  return v;
+}
+
 /** Hex digits text[start, end) as a number (flags fields are at most 8 digits; longer ones as parseInt reads them). */
 function hexField(text: string, start: number, end: number): number {
   const v = scanHex(text, start, end);
   return v >= 0 ? v : Number.parseInt(text.slice(start, end), 16);
 }
+
+const newStep = (): QemuStep => ({ addr: 0n, info: undefined, priv: 0, trap: undefined, cause: 0, tval: 0n, line: 0, privVar: new PrivVar(undefined, ''), successor: undefined });
 
 /**
  * Push-style converter: `line()` for each line of the log in order (without the newline), then
@@ -159,11 +190,19 @@ export class QemuLogConverter {
   private readonly opts: QemuLogOptions;
   private readonly xlen: Xlen;
   private readonly steps: StepConverter<QemuStep>;
-  private readonly insns = new Map<number | string, Insn>();
-  private readonly pcs = new Map<number | string, bigint>();
+  /** By the pc as a number (below 2^52) or as written: loops enter the same addresses again and again. */
+  private readonly pcs = new Map<number | string, PcEntry>();
   private lineNo = 0;
   /** Where the fields of the Trace line being read start (each after the previous one's separator). */
   private readonly fieldAt = new Int32Array(5);
+  /** The values of the Trace line's four hex fields (exact below 2^52). */
+  private readonly fieldValues = new Float64Array(4);
+  /** The direct-mapped cache in front of `pcs`: a pc (as a number) and its entry per slot. */
+  private readonly slotPcs = new Float64Array(PC_SLOTS).fill(-1);
+  private readonly slotEntries: (PcEntry | undefined)[] = new Array<PcEntry | undefined>(PC_SLOTS).fill(undefined);
+  private readonly stepObjects: QemuStep[] = [newStep(), newStep()];
+  private turn = 0;
+  private readonly enteredBlock: Entered = { line: 0, pc: 0n, known: { pc: 0n, insn: undefined }, priv: 0 };
   private entered: Entered | undefined;
   private started = false;
   private done = false;
@@ -219,7 +258,8 @@ export class QemuLogConverter {
     this.lineNo++;
     this.stats.lines++;
     const c = text.charCodeAt(0);
-    if (c === 84 /* T */ && text.startsWith('Trace ')) this.trace(text);
+    if (c === 84 /* T */ && TRACE_COMMON.test(text)) this.traceCommon(text);
+    else if (c === 84 /* T */ && text.startsWith('Trace ')) this.trace(text);
     else if (c === 114 /* r */ && text.startsWith('riscv_cpu_do_interrupt:')) this.trap(text);
     else if (c === 83 /* S */ && text.startsWith('Stopped execution')) this.cancel(text, STOPPED_RE, 'Stopped execution line');
     else if (c === 99 /* c */ && text.startsWith('cpu_io_recompile:')) this.cancel(text, REWOUND_RE, 'cpu_io_recompile line');
@@ -228,49 +268,58 @@ export class QemuLogConverter {
   }
 
   /**
-   * Reads "Trace <cpu>: <host address> [<cs_base>/<pc>/<flags>/<cflags>]" in place (one line per
-   * executed instruction: no regular expression and no strings but the pc's on its first sight).
+   * Reads "Trace <cpu>: <host address> [<cs_base>/<pc>/<flags>/<cflags>]" (one line per executed
+   * instruction). The common form (CPU 0, a 0x host address, four fields of lowercase hex digits)
+   * is recognised by one regular expression test, which checks every character in native code, and
+   * its three values are then read in place; any other line is scanned character by character,
+   * which gives the same values or the error. No strings but the pc's on its first sight.
+   *
+   * This one is the common form (`line` tested TRACE_COMMON): it finds the fields and reads their
+   * values in place.
    */
-  private trace(text: string): void {
-    const end = text.length;
-    let i = 6; // after "Trace "
-    const cpuStart = i;
-    while (i < end && text.charCodeAt(i) !== 58 /* : */) i++;
-    const cpuEnd = i;
-    if (scanDec(text, cpuStart, cpuEnd) < 0 || text.charCodeAt(i + 1) !== 32) this.fail(TRACE_MALFORMED);
-    i += 2;
-    const host = i;
-    while (i < end && text.charCodeAt(i) > 32) i++;
-    if (i === host || text.charCodeAt(i) !== 32 || text.charCodeAt(i + 1) !== 91 /* [ */) this.fail(TRACE_MALFORMED);
-    i += 2;
-    // The four hex fields, each ended by '/' and the last by ']'.
+  private traceCommon(text: string): void {
+    const values = this.fieldValues;
     const at = this.fieldAt;
-    at[0] = i;
-    for (let k = 0; k < 4; k++) {
-      const from = i;
-      const stop = k < 3 ? 47 /* / */ : 93; /* ] */
-      let c = 0;
-      while (i < end && (c = text.charCodeAt(i)) !== stop) {
-        if (!((c >= 48 && c <= 57) || (c >= 97 && c <= 102))) this.fail(TRACE_MALFORMED);
-        i++;
+    // at[k] is where field k starts, at[k + 1] - 1 where it ends (its '/' or ']').
+    at[1] = text.indexOf('/', text.indexOf('[', 11)) + 1;
+    at[2] = text.indexOf('/', at[1]!) + 1;
+    at[3] = text.indexOf('/', at[2]!) + 1;
+    at[4] = text.indexOf(']', at[3]!) + 1;
+    for (let k = 1; k < 4; k++) values[k] = hexDigits(text, at[k]!, at[k + 1]! - 1);
+    this.entering(text);
+  }
+
+  /** Any other Trace line: read by the general scan (the same values or its error), then as `entering` reads it. */
+  private trace(text: string): void {
+    this.traceFields(text);
+    this.entering(text);
+  }
+
+  /** The block a Trace line enters, from the fields `traceCommon` or `traceFields` found. */
+  private entering(text: string): void {
+    const values = this.fieldValues;
+    const at = this.fieldAt;
+    // Loops execute the same addresses again and again: parse each pc once. A small direct-mapped
+    // cache of the last pcs seen in front of the map spares most lookups by a number key.
+    let known: PcEntry | undefined;
+    const pcNumber = values[1]!;
+    const slot = (pcNumber >>> 1) & (PC_SLOTS - 1);
+    if (pcNumber < EXACT && this.slotPcs[slot] === pcNumber) known = this.slotEntries[slot]!;
+    else {
+      const pcKey = pcNumber < EXACT ? pcNumber : text.slice(at[1]!, at[2]! - 1);
+      known = this.pcs.get(pcKey);
+      if (known === undefined) {
+        known = { pc: this.addr(text.slice(at[1]!, at[2]! - 1), 'pc'), insn: undefined };
+        this.pcs.set(pcKey, known);
       }
-      if (i === from || i >= end) this.fail(TRACE_MALFORMED);
-      i++;
-      at[k + 1] = i;
+      if (pcNumber < EXACT) {
+        this.slotPcs[slot] = pcNumber;
+        this.slotEntries[slot] = known;
+      }
     }
-    if (cpuEnd !== cpuStart + 1 || text.charCodeAt(cpuStart) !== 48) {
-      this.fail(`Trace line of CPU ${text.slice(cpuStart, cpuEnd)}: only single-hart programs (CPU 0) are supported`);
-    }
-    // Loops execute the same addresses again and again: parse each pc once.
-    const pcNumber = scanHex(text, at[1]!, at[2]! - 1);
-    const pcKey = pcNumber >= 0 ? pcNumber : text.slice(at[1]!, at[2]! - 1);
-    let pc = this.pcs.get(pcKey);
-    if (pc === undefined) {
-      pc = this.addr(text.slice(at[1]!, at[2]! - 1), 'pc');
-      this.pcs.set(pcKey, pc);
-    }
-    const flags = hexField(text, at[2]!, at[3]! - 1);
-    const cflags = hexField(text, at[3]!, at[4]! - 1);
+    const pc = known.pc;
+    const flags = values[2]! < EXACT ? values[2]! : hexField(text, at[2]!, at[3]! - 1);
+    const cflags = values[3]! < EXACT ? values[3]! : hexField(text, at[3]!, at[4]! - 1);
     const count = cflags & 0x1ff;
     if (count !== 1) {
       this.fail(
@@ -291,7 +340,55 @@ export class QemuLogConverter {
     if (memIdx === 2) this.fail(`TB flags ${hex(flags)} at ${hex(pc)}: privilege 2 is reserved`);
     // The block entered before this one ran (nothing cancelled it).
     if (this.entered !== undefined) this.executed(this.entered, undefined);
-    this.entered = { line: this.lineNo, pcKey, pc, priv: memIdx };
+    // One object for the entered block, filled again for each (nothing keeps it past the next line).
+    const e = this.enteredBlock;
+    e.line = this.lineNo;
+    e.pc = pc;
+    e.known = known;
+    e.priv = memIdx;
+    this.entered = e;
+  }
+
+  /**
+   * The general reading of a Trace line, character by character: fills fieldAt and fieldValues (as
+   * the fast path of `trace` does) or throws the line's error.
+   */
+  private traceFields(text: string): void {
+    const end = text.length;
+    let i = 6; // after "Trace "
+    const cpuStart = i;
+    while (i < end && text.charCodeAt(i) !== 58 /* : */) i++;
+    const cpuEnd = i;
+    if (scanDec(text, cpuStart, cpuEnd) < 0 || text.charCodeAt(i + 1) !== 32) this.fail(TRACE_MALFORMED);
+    i += 2;
+    const host = i;
+    while (i < end && text.charCodeAt(i) > 32) i++;
+    if (i === host || text.charCodeAt(i) !== 32 || text.charCodeAt(i + 1) !== 91 /* [ */) this.fail(TRACE_MALFORMED);
+    i += 2;
+    // The four hex fields, each ended by '/' and the last by ']', read as they are checked (a value
+    // is exact below 2^52: at most 13 digits after leading zeros, as scanHex reads them).
+    const at = this.fieldAt;
+    const values = this.fieldValues;
+    at[0] = i;
+    for (let k = 0; k < 4; k++) {
+      const from = i;
+      const stop = k < 3 ? 47 /* / */ : 93; /* ] */
+      let c = 0;
+      let v = 0;
+      while (i < end && (c = text.charCodeAt(i)) !== stop) {
+        if (c >= 48 && c <= 57) v = v * 16 + (c - 48);
+        else if (c >= 97 && c <= 102) v = v * 16 + (c - 87);
+        else this.fail(TRACE_MALFORMED);
+        i++;
+      }
+      if (i === from || i >= end) this.fail(TRACE_MALFORMED);
+      values[k] = v;
+      i++;
+      at[k + 1] = i;
+    }
+    if (cpuEnd !== cpuStart + 1 || text.charCodeAt(cpuStart) !== 48) {
+      this.fail(`Trace line of CPU ${text.slice(cpuStart, cpuEnd)}: only single-hart programs (CPU 0) are supported`);
+    }
   }
 
   private cancel(text: string, re: RegExp, what: string): void {
@@ -336,7 +433,7 @@ export class QemuLogConverter {
     }
     if (!this.started) return; // a trap in the boot code
     const privVar = this.privNow;
-    this.push({ addr: epc, info: undefined, priv: 0, trap: async ? 'interrupt' : 'exception', cause, tval, line: this.lineNo, privVar });
+    this.push(epc, undefined, 0, async ? 'interrupt' : 'exception', cause, tval, this.lineNo, privVar, undefined);
     this.enterTrap(privVar);
   }
 
@@ -365,11 +462,11 @@ export class QemuLogConverter {
       if (insn.info.mnemonic === 'ecall' && exception.cause !== 8 + e.priv) {
         this.fail(`ecall at ${hex(e.pc)} raised cause ${exception.cause}, but the TB flags say it ran in ${PRIV_NAMES[e.priv]}-mode (cause ${8 + e.priv})`);
       }
-      this.push({ addr: e.pc, info: insn.info, priv: e.priv, trap: 'exception', cause: exception.cause, tval: exception.tval, line: e.line, privVar });
+      this.push(e.pc, insn.info, e.priv, 'exception', exception.cause, exception.tval, e.line, privVar, undefined);
       this.enterTrap(privVar);
       return;
     }
-    this.push({ addr: e.pc, info: insn.info, priv: e.priv, trap: undefined, cause: 0, tval: 0n, line: e.line, privVar, successor: insn.successor });
+    this.push(e.pc, insn.info, e.priv, undefined, 0, 0n, e.line, privVar, insn.successor);
     // What the retired instruction does to the privilege state.
     const csr = insn.csrWrite;
     if (csr === CSR_MSTATUS) {
@@ -445,8 +542,33 @@ export class QemuLogConverter {
     }
   }
 
-  private push(step: QemuStep): void {
+  /**
+   * Gives the step converter a step. Two step objects are used in turn, not one per line: the
+   * converter keeps only the step it was last given (until the next one makes it a record).
+   */
+  private push(
+    addr: bigint,
+    info: InstructionInfo | undefined,
+    priv: number,
+    trap: QemuStep['trap'],
+    cause: number,
+    tval: bigint,
+    line: number,
+    privVar: PrivVar,
+    successor: bigint | undefined,
+  ): void {
     if (this.done) return;
+    const step = this.stepObjects[this.turn]!;
+    this.turn ^= 1;
+    step.addr = addr;
+    step.info = info;
+    step.priv = priv;
+    step.trap = trap;
+    step.cause = cause;
+    step.tval = tval;
+    step.line = line;
+    step.privVar = privVar;
+    step.successor = successor;
     this.steps.push(step);
     const max = this.opts.maxInstructions;
     if (max !== undefined && this.steps.retired >= max) {
@@ -472,7 +594,7 @@ export class QemuLogConverter {
 
   /** The instruction at the entered pc, from the image (classified once per address). */
   private instruction(e: Entered): Insn {
-    const cached = this.insns.get(e.pcKey);
+    const cached = e.known.insn;
     if (cached !== undefined) return cached;
     const fetched = this.opts.image.fetch(e.pc);
     if (fetched === undefined) {
@@ -489,7 +611,7 @@ export class QemuLogConverter {
       csrWrite: fetched.length === 4 ? csrWritten(fetched.encoding) : undefined,
       successor: BigInt.asUintN(this.xlen, e.pc + BigInt(info.length)),
     };
-    this.insns.set(e.pcKey, insn);
+    e.known.insn = insn;
     return insn;
   }
 

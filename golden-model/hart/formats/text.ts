@@ -45,12 +45,6 @@ interface Field {
   boolean: boolean;
   /** Stores the parsed token into the record; false when the token is not a valid value. */
   set(r: RetirementRecord, token: string): boolean;
-  /**
-   * The fast path of `set` for the frequent fields: reads the token text[start, end) in place and
-   * stores it; false when it cannot (not a valid value, or a form only `set` reads), and the
-   * reader then calls `set` with the token as a string.
-   */
-  scan?(r: RetirementRecord, text: string, start: number, end: number): boolean;
   format(r: RetirementRecord): string;
   /** True when the record's value is the one a line without this field would get. */
   isDefault(r: RetirementRecord, prev: RetirementRecord): boolean;
@@ -103,12 +97,6 @@ const FIELDS: readonly Field[] = [
       r.iaddr = v;
       return true;
     },
-    scan: (r, text, s, e) => {
-      const v = scanHex(text, s, e);
-      if (v < 0) return false;
-      r.iaddr = big(v);
-      return true;
-    },
     format: (r) => r.iaddr.toString(16),
     isDefault: (r, prev) => r.iaddr === sequentialNext(prev),
   },
@@ -122,12 +110,6 @@ const FIELDS: readonly Field[] = [
       r.iretire = v;
       return true;
     },
-    scan: (r, text, s, e) => {
-      const v = scanDec(text, s, e);
-      if (v < 0 || v > MAX_U32) return false;
-      r.iretire = v;
-      return true;
-    },
     format: (r) => String(r.iretire),
     isDefault: (r) => r.iretire === 0,
   },
@@ -138,12 +120,6 @@ const FIELDS: readonly Field[] = [
     set: (r, t) => {
       if (t !== '0' && t !== '1') return false;
       r.ilastsize = t === '1' ? 1 : 0;
-      return true;
-    },
-    scan: (r, text, s, e) => {
-      const c = text.charCodeAt(s) - 48;
-      if (e - s !== 1 || (c !== 0 && c !== 1)) return false;
-      r.ilastsize = c;
       return true;
     },
     format: (r) => String(r.ilastsize),
@@ -160,12 +136,6 @@ const FIELDS: readonly Field[] = [
       r.itype = v;
       return true;
     },
-    scan: (r, text, s, e) => {
-      const v = nameAt(ITYPE_NAMES, text, s, e);
-      if (v < 0) return false;
-      r.itype = v;
-      return true;
-    },
     format: (r) => ITYPE_NAMES[r.itype]!,
     isDefault: (r) => r.itype === 0,
   },
@@ -177,14 +147,6 @@ const FIELDS: readonly Field[] = [
       const v = decU64(t);
       if (v === undefined) return false;
       r.time = v;
-      return true;
-    },
-    scan: (r, text, s, e) => {
-      const v = scanDec(text, s, e);
-      if (v < 0) return false;
-      // r.time holds the previous record's time: a repeated time (several records per cycle,
-      // idle cycles) keeps its bigint.
-      if (Number(r.time) !== v) r.time = big(v);
       return true;
     },
     format: (r) => r.time.toString(),
@@ -297,10 +259,58 @@ const FIELDS: readonly Field[] = [
 const FIELD_BY_NAME = new Map(FIELDS.map((f, i) => [f.name, i]));
 const FIELD_NAMES = FIELDS.map((f) => f.name).join(', ');
 const IADDR = FIELD_BY_NAME.get('iaddr')!;
+const IRETIRE = FIELD_BY_NAME.get('iretire')!;
+const ILASTSIZE = FIELD_BY_NAME.get('ilastsize')!;
+const ITYPE = FIELD_BY_NAME.get('itype')!;
+const TIME = FIELD_BY_NAME.get('time')!;
+
+/**
+ * The fast path of `Field.set` for the frequent fields (FIELDS index `idx`): reads the token
+ * text[s, e) in place and stores it; false when it cannot (not a valid value, a form only `set`
+ * reads, or another field), and the reader then calls `set` with the token as a string. One
+ * function rather than a method per field, so that the call is not to one of several closures.
+ */
+function scanField(idx: number, r: RetirementRecord, text: string, s: number, e: number): boolean {
+  if (idx === IADDR) {
+    const v = scanHex(text, s, e);
+    if (v < 0) return false;
+    r.iaddr = big(v);
+    return true;
+  }
+  if (idx === IRETIRE) {
+    const v = scanDec(text, s, e);
+    if (v < 0 || v > MAX_U32) return false;
+    r.iretire = v;
+    return true;
+  }
+  if (idx === ILASTSIZE) {
+    const c = text.charCodeAt(s) - 48;
+    if (e - s !== 1 || (c !== 0 && c !== 1)) return false;
+    r.ilastsize = c;
+    return true;
+  }
+  if (idx === ITYPE) {
+    const v = nameAt(ITYPE_NAMES, text, s, e);
+    if (v < 0) return false;
+    r.itype = v;
+    return true;
+  }
+  if (idx === TIME) {
+    const v = scanDec(text, s, e);
+    if (v < 0) return false;
+    // r.time holds the previous record's time: a repeated time (several records per cycle,
+    // idle cycles) keeps its bigint. (Not through `big`: counting times would evict the addresses
+    // from its cache.)
+    if (Number(r.time) !== v) r.time = v === 0 ? 0n : BigInt(v);
+    return true;
+  }
+  return false;
+}
 function field(name: string): Field {
   return FIELDS[FIELD_BY_NAME.get(name)!]!;
 }
 const DEFAULT_COLUMNS = ['iaddr', 'iretire', 'ilastsize', 'itype'];
+const NO_TOKENS: string[] = [];
 const HEADER_KEYWORDS = new Set(['xlen', 'retires', 'records', 'image', 'columns', DATA_TRACE_HEADER]);
 
 // ------------------------------------------------------------------------------------------------
@@ -449,7 +459,7 @@ export function decodeTextStream(text: string, fileName: string): RetirementStre
 
   const records: RetirementRecord[] = [];
   let prev = emptyRecord();
-  const given = new Uint8Array(FIELDS.length); // per line: 1 when the field was given
+  const given = new Float64Array(FIELDS.length); // the number of the last line that gave the field
   const dataLines = new DataLineReader((message, line) => err('bad-value', message, line));
   let hasData = false;
 
@@ -483,15 +493,16 @@ export function decodeTextStream(text: string, fileName: string): RetirementStre
     // Header and data lines are few or short: they are read as strings.
     const c0 = body.charCodeAt(tokStart[0]!);
     const keywordLike = c0 >= 97 && c0 <= 122 && tokEnd[0]! - tokStart[0]! > 3 && !isHexToken(body, tokStart[0]!, tokEnd[0]!);
+    // A record line (the most of them) takes none of the keyword tests and makes no strings.
     const kw = keywordLike ? token(0) : '';
-    const tokens = keywordLike && (kw === DATA_KEYWORD || kw === RESP_KEYWORD || HEADER_KEYWORDS.has(kw)) ? Array.from({ length: n }, (_, k) => token(k)) : [];
+    const tokens = keywordLike && (kw === DATA_KEYWORD || kw === RESP_KEYWORD || HEADER_KEYWORDS.has(kw)) ? Array.from({ length: n }, (_, k) => token(k)) : NO_TOKENS;
 
-    if (kw === DATA_KEYWORD || kw === RESP_KEYWORD) {
+    if (keywordLike && (kw === DATA_KEYWORD || kw === RESP_KEYWORD)) {
       dataLines.read(tokens, records.length - 1, lineNo);
       hasData = true;
       continue;
     }
-    if (HEADER_KEYWORDS.has(kw)) {
+    if (keywordLike && HEADER_KEYWORDS.has(kw)) {
       if (records.length > 0) err('bad-header', `header line "${kw}" after the first record, expected all header lines before the records`, lineNo);
       const args = tokens.slice(1);
       if (kw !== 'image') {
@@ -582,7 +593,6 @@ export function decodeTextStream(text: string, fileName: string): RetirementStre
       time: prev.time,
       sameCycle: false,
     };
-    given.fill(0);
     for (let k = 0; k < n; k++) {
       let f: Field;
       let idx: number;
@@ -603,13 +613,13 @@ export function decodeTextStream(text: string, fileName: string): RetirementStre
         if (bare && !f.boolean) err('bad-value', `field "${name}" needs a value, expected ${name}=<${f.expected}>`, lineNo);
         if (!bare) from = eq + 1;
       }
-      if (given[idx]) err('bad-value', `field "${f.name}" given twice`, lineNo);
-      given[idx] = 1;
-      if (f.scan !== undefined && !bare && f.scan(r, body, from, to)) continue;
+      if (given[idx] === lineNo) err('bad-value', `field "${f.name}" given twice`, lineNo);
+      given[idx] = lineNo;
+      if (!bare && scanField(idx, r, body, from, to)) continue;
       const value = bare ? '1' : body.slice(from, to);
       if (!f.set(r, value)) err('bad-value', `bad ${f.name} value "${value}", expected ${f.expected}`, lineNo);
     }
-    if (!given[IADDR]) r.iaddr = BigInt.asUintN(64, sequentialNext(prev));
+    if (given[IADDR] !== lineNo) r.iaddr = BigInt.asUintN(64, sequentialNext(prev));
     records.push(r);
     prev = r;
   }
