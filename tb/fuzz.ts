@@ -63,7 +63,7 @@ export function caseOn(rng: Rng, config: FuzzConfig, resolve: Resolver): CaseSpe
     seed: below(rng, 1_000_000),
     count: 1000 + below(rng, 15_000),
     backpressure: [0, 0, 0.3, 0.6, 0.9][below(rng, 5)]!,
-    knobs: r.block.randomKnobs(rng),
+    knobs: r.block.randomKnobs(rng, r),
   };
 }
 
@@ -158,8 +158,8 @@ export function saveCorpus(dir: string, entries: readonly CorpusEntry[]): string
  * and, where the block has an output stream, the back-pressure kept or drawn afresh.
  */
 export function mutateCase(rng: Rng, parent: CaseSpec, resolve: Resolver): CaseSpec {
-  const block = resolve(parent.component, []).block;
-  const fresh = block.randomKnobs(rng);
+  const r = resolve(parent.component, parent.sets);
+  const fresh = r.block.randomKnobs(rng, r);
   const knobs: Record<string, unknown> = { ...(parent.knobs ?? {}) };
   for (const [k, v] of Object.entries(fresh)) {
     const roll = rng.float();
