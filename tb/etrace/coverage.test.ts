@@ -271,4 +271,11 @@ describe('E-Trace coverage: the rare bins with the knobs that reach them', () =>
     const plain = reached('etrace-rv64-full', [], { w_ecall: 10 }, f00);
     for (const b of want) expect(plain).not.toContain(b);
   });
+
+  it('pkt:F2:resync-branches is excluded: resync_br sends the waiting branches (format 1 or 0), section 8.2', () => {
+    for (const component of ['etrace', 'etrace-rv64-full']) {
+      expect(etraceCoverageSpace(etrace(component).config).excluded['pkt:F2:resync-branches']).toMatch(/section 8\.2/);
+      expect(etraceCoverageSpace(etrace(component).config).excluded['pkt:F1:resync-branches']).toBeUndefined();
+    }
+  });
 });
