@@ -91,7 +91,7 @@ function randomOptionSets(rng: Rng, r: ResolvedComponent<EtraceConfig>): string[
  * address occurs, full and differential), runs of 256-264 calls to a branch-free leaf (so the
  * Implicit Return extension's irets reaches its largest value, 255) and runs of never-taken
  * branches (so 31 correct predictions come before jumps, traps and returns: F0 SF0 with an
- * address for each reason).
+ * address for each reason; in loops, more than 1,024 in a row); and a fifth of the cases quiet.
  */
 export function randomEtraceKnobs(rng: Rng, r: ResolvedComponent<EtraceConfig>): Partial<StimulusKnobs> {
   const knobs = randomTraceKnobs(rng);
@@ -100,6 +100,12 @@ export function randomEtraceKnobs(rng: Rng, r: ResolvedComponent<EtraceConfig>):
   if (rng.float() < 0.25) knobs.placement = placements[rng.int(0, placements.length - 1)]!;
   if (rng.float() < 0.25) knobs.w_call_run = rng.int(1, 3);
   if (rng.float() < 0.25) knobs.w_checks = rng.int(1, 4);
+  // A fifth of the cases are quiet (interrupts and faults 100 times rarer): long stretches with no
+  // trap, such as more than 1,024 correct predictions in a row.
+  if (rng.float() < 0.2) {
+    knobs.interrupt_rate = Number((knobs.interrupt_rate! / 100).toPrecision(4));
+    knobs.fault_rate = Number((knobs.fault_rate! / 100).toPrecision(4));
+  }
   return knobs;
 }
 

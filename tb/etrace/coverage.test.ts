@@ -272,6 +272,12 @@ describe('E-Trace coverage: the rare bins with the knobs that reach them', () =>
     for (const b of want) expect(plain).not.toContain(b);
   });
 
+  it('w_checks in a quiet case: loops of checks give more than 1,024 correct predictions in a row (F0 SF0 branch_count 1024+)', () => {
+    const quiet = { interrupt_rate: 0.00005, fault_rate: 0.00005 };
+    expect(reached('etrace-rv64-full', [], { ...quiet, w_checks: 3 }, /^predictor:count:/)).toContain('predictor:count:1024+');
+    expect(reached('etrace-rv64-full', [], quiet, /^predictor:count:/)).not.toContain('predictor:count:1024+');
+  });
+
   it('pkt:F2:resync-branches is excluded: resync_br sends the waiting branches (format 1 or 0), section 8.2', () => {
     for (const component of ['etrace', 'etrace-rv64-full']) {
       expect(etraceCoverageSpace(etrace(component).config).excluded['pkt:F2:resync-branches']).toMatch(/section 8\.2/);

@@ -58,8 +58,8 @@ export interface StimulusKnobs {
   /**
    * A run of 64 to 72 branches that are never taken (error checks: `if (err) goto fail`), which a
    * branch predictor gets right from its reset state, so that 31 and more correctly predicted
-   * branches come before a jump, call, trap or return; with it, every trap handler ends with such a
-   * run before its xRET. 0 by default, as w_amo.
+   * branches come before a jump, call, trap or return; half the time the run is the body of a
+   * loop. With it, every trap handler ends with such a run before its xRET. 0 by default, as w_amo.
    */
   w_checks: number;
 
@@ -160,7 +160,7 @@ export const KNOB_HELP: Record<keyof StimulusKnobs, string> = {
   w_amo: 'weight of atomic memory operations (amoadd.w, amoswap.d, ...; 0 keeps older programs)',
   w_narrow: 'weight of byte and half-word loads and stores (lb, lhu, sh, ...; 0 keeps older programs)',
   w_call_run: 'weight of runs of 256-264 direct calls to a branch-free leaf (0 keeps older programs)',
-  w_checks: 'weight of runs of 64-72 never-taken branches, also ending every trap handler (0 keeps older programs)',
+  w_checks: 'weight of runs of 64-72 never-taken branches (half of them in a loop), also ending every trap handler (0 keeps older programs)',
   interrupt_rate: 'interrupts per instruction',
   fault_rate: 'page faults per executed load',
   nested_interrupt_rate: 'interrupts on S-handler entry, per entry',
