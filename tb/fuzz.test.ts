@@ -177,6 +177,16 @@ describe('coverage-directed fuzz', () => {
     expect(covered(notDone.coverage!, 'ctr').uncovered.length).toBeGreaterThan(0);
   });
 
+  it('keeps drawing new configurations: corpus cases joining the pool do not restart a slot\'s count of cases served', async () => {
+    const opts = { components: ['etrace', 'etrace-rv32-mcu'], resolve, maxCases: 300, poolSize: 2, casesPerBuild: 20 };
+    const undirected = await fuzz(300, 5, pass, { ...opts, dir: tmp() });
+    const directed = await fuzz(300, 5, pass, { ...opts, dir: tmp(), directed: true });
+    console.log(`300 cases, 2 slots of 20 cases: builds undirected ${undirected.builds}, directed ${directed.builds}`);
+    // 2 + 300 / 20 configurations drawn at random (some alike) when no mutation holds a slot.
+    expect(undirected.builds).toBeGreaterThanOrEqual(6);
+    expect(directed.builds).toBeGreaterThanOrEqual(undirected.builds / 2);
+  });
+
   it('reports coverage growth every N cases', async () => {
     const seen: [number, string][] = [];
     await fuzz(300, 2, pass, { components: ['ctr-small', 'pmu-rv32-mcu'], resolve, maxCases: 9, dir: tmp(), directed: true, progressEvery: 3, onProgress: (n, cov) => seen.push([n, growthLine(cov)]) });

@@ -277,11 +277,12 @@ export async function fuzz(seconds: number, seed: number, run: CaseRunner, opts:
       const weights = binsOf.map((bins) => bins.reduce((w, b) => w + 1 / Math.max(1, casesHitting.get(b) ?? 1) ** 2, 0) + 0.01);
       const parent = corpus[rng.weighted(weights)]!.spec;
       spec = mutateCase(rng, parent, resolve);
-      // Its configuration joins the pool (one build, as when the pool changes).
+      // Its configuration joins the pool (one build, as when the pool changes). The slot keeps its
+      // count of cases served: restarting it let the corpus's configurations hold the pool for good
+      // (a 10-minute session ran 3,700 cases on 6 builds, none of them with filter hardware).
       if (!inPool(spec)) {
         const i = below(rng, pool.length);
         pool[i] = { component: spec.component, sets: hardwareSets(block(spec), spec.sets) };
-        served[i] = 0;
       }
       mutated++;
     } else {
