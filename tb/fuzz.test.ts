@@ -97,6 +97,18 @@ describe('fuzz: one build per hardware configuration', () => {
     expect(report.builds).toBeLessThanOrEqual(4);
   });
 
+  it('the pool takes the components in turn: every component runs, however many there are', async () => {
+    const all = ['etrace', 'etrace-2.0', 'etrace-data', 'etrace-rv32-mcu', 'etrace-rv64-full', 'ctr', 'ctr-1.0', 'ctr-rv32', 'ctr-small'];
+    const seen = new Set<string>();
+    await fuzz(300, 1, async () => true, {
+      // One slot serving one case: 9 cases are 9 configurations (9 random draws of 9 would all differ
+      // once in about 1,070 sessions: 9!/9^9).
+      components: all, resolve, coverage: false, maxCases: 9, poolSize: 1, casesPerBuild: 1,
+      onCase: (spec) => void seen.add(spec.component),
+    });
+    expect([...seen].sort()).toEqual([...all].sort());
+  });
+
   it('one Verilator build serves 100 E-Trace cases with different run-time options, each identical to the model', async () => {
     const builds: string[] = [];
     const optionSets = new Set<string>();

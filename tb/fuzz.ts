@@ -35,8 +35,7 @@ export interface FuzzConfig {
  * A random legal configuration: one of `components` with the random settings of its block (with
  * run-time options, hardware settings only: a configuration is one build).
  */
-export function randomConfig(rng: Rng, components: readonly string[], resolve: Resolver): FuzzConfig {
-  const component = components[below(rng, components.length)]!;
+export function randomConfig(rng: Rng, components: readonly string[], resolve: Resolver, component = components[below(rng, components.length)]!): FuzzConfig {
   const r = resolve(component, []);
   return { component, sets: r.block.randomSets(rng, r) };
 }
@@ -244,7 +243,11 @@ export async function fuzz(seconds: number, seed: number, run: CaseRunner, opts:
   const { components, resolve } = opts;
   // A few configurations at a time (one build each); each serves `casesPerBuild` cases (with
   // run-time options drawn per case), then a new one replaces it.
-  const pool = Array.from({ length: opts.poolSize ?? 4 }, () => randomConfig(rng, components, resolve));
+  // The components take their turn (from a random one on), so a session runs every component it
+  // is given: drawn at random, one of nine could go unrun in a 10-minute session.
+  let turn = below(rng, components.length);
+  const nextConfig = (): FuzzConfig => randomConfig(rng, components, resolve, components[turn++ % components.length]!);
+  const pool = Array.from({ length: opts.poolSize ?? 4 }, nextConfig);
   const served = pool.map(() => 0);
   const perBuild = opts.casesPerBuild ?? 100;
   const builds = new Set<string>();
@@ -289,7 +292,7 @@ export async function fuzz(seconds: number, seed: number, run: CaseRunner, opts:
       const i = below(rng, pool.length);
       spec = caseOn(rng, pool[i]!, resolve);
       if (++served[i]! >= perBuild) {
-        pool[i] = randomConfig(rng, components, resolve);
+        pool[i] = nextConfig();
         served[i] = 0;
       }
     }
