@@ -169,8 +169,8 @@ export interface Block<C = unknown> {
    * `runTime`, hardware settings only: the run-time options are drawn per case).
    */
   randomSets(rng: Rng, r: ResolvedComponent<C>): string[];
-  /** Random stimulus knobs for one fuzzing case. */
-  randomKnobs(rng: Rng): Partial<StimulusKnobs>;
+  /** Random stimulus knobs for one fuzzing case of `r` (its hart: XLEN, privilege modes). */
+  randomKnobs(rng: Rng, r: ResolvedComponent<C>): Partial<StimulusKnobs>;
   /**
    * Run-time options the co-simulation programs through the block's register interface at the
    * start of every case, so that a Verilator build depends on the hardware parameters only

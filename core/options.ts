@@ -5,7 +5,7 @@
  */
 import { RvError } from '../golden-model/common/errors.ts';
 import { resolveSettings, type SettingSpec, type Settings } from '../golden-model/common/settings.ts';
-import { defaultKnobs, KNOB_HELP, type StimulusKnobs } from '../golden-model/hart/stimulus/knobs.ts';
+import { defaultKnobs, KNOB_HELP, PLACEMENTS, type StimulusKnobs } from '../golden-model/hart/stimulus/knobs.ts';
 
 /** Every knob is a setting; ranges keep the generator in the space it was tested on. */
 export function knobSettings(): SettingSpec[] {
@@ -19,6 +19,8 @@ export function knobSettings(): SettingSpec[] {
     else if (typeof value === 'bigint') specs.push({ name, kind: 'bigint', default: value, help });
     else if (name.endsWith('_rate') || name === 'loop_continue') specs.push({ name, kind: 'number', default: value as number, help, min: 0, max: name === 'loop_continue' ? 0.99 : 1 });
     else if (name === 'functions') specs.push({ name, kind: 'int', default: value as number, help, min: 1, max: 1000 });
+    else if (name === 'placement') specs.push({ name, kind: 'choice', choices: [...PLACEMENTS], default: value as string, help });
+    else if (name === 'long_stall_cycles') specs.push({ name, kind: 'int', default: value as number, help, min: 1, max: 2_000_000 });
     else if (name === 'max_recursion') specs.push({ name, kind: 'int', default: value as number, help, min: 0, max: 64 });
     else specs.push({ name, kind: 'number', default: value as number, help, min: 0, max: 1000 });
   }

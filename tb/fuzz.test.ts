@@ -97,6 +97,18 @@ describe('fuzz: one build per hardware configuration', () => {
     expect(report.builds).toBeLessThanOrEqual(4);
   });
 
+  it('the pool takes the components in turn: every component runs, however many there are', async () => {
+    const all = ['etrace', 'etrace-2.0', 'etrace-data', 'etrace-rv32-mcu', 'etrace-rv64-full', 'ctr', 'ctr-1.0', 'ctr-rv32', 'ctr-small'];
+    const seen = new Set<string>();
+    await fuzz(300, 1, async () => true, {
+      // One slot serving one case: 9 cases are 9 configurations (9 random draws of 9 would all differ
+      // once in about 1,070 sessions: 9!/9^9).
+      components: all, resolve, coverage: false, maxCases: 9, poolSize: 1, casesPerBuild: 1,
+      onCase: (spec) => void seen.add(spec.component),
+    });
+    expect([...seen].sort()).toEqual([...all].sort());
+  });
+
   it('one Verilator build serves 100 E-Trace cases with different run-time options, each identical to the model', async () => {
     const builds: string[] = [];
     const optionSets = new Set<string>();
@@ -175,6 +187,16 @@ describe('coverage-directed fuzz', () => {
     const notDone = await fuzz(300, 1, pass, { components: ['ctr-small'], resolve, maxCases: 15, dir: tmp(), directed: true, untilCovered: true });
     expect(notDone.stopped).toBe('cases');
     expect(covered(notDone.coverage!, 'ctr').uncovered.length).toBeGreaterThan(0);
+  });
+
+  it('keeps drawing new configurations: corpus cases joining the pool do not restart a slot\'s count of cases served', async () => {
+    const opts = { components: ['etrace', 'etrace-rv32-mcu'], resolve, maxCases: 300, poolSize: 2, casesPerBuild: 20 };
+    const undirected = await fuzz(300, 5, pass, { ...opts, dir: tmp() });
+    const directed = await fuzz(300, 5, pass, { ...opts, dir: tmp(), directed: true });
+    console.log(`300 cases, 2 slots of 20 cases: builds undirected ${undirected.builds}, directed ${directed.builds}`);
+    // 2 + 300 / 20 configurations drawn at random (some alike) when no mutation holds a slot.
+    expect(undirected.builds).toBeGreaterThanOrEqual(6);
+    expect(directed.builds).toBeGreaterThanOrEqual(undirected.builds / 2);
   });
 
   it('reports coverage growth every N cases', async () => {

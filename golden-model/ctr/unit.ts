@@ -32,7 +32,7 @@
  */
 import { type RetirementRecord, Itype, isTrap, lastInstructionAddress } from '../hart/records.ts';
 import { type CtrConfig, type CtrDepth, depthIndex, validateCtrConfig } from './config.ts';
-import { CTR_COUNTER_MAX, encodeCycleCount } from './cycle-count.ts';
+import { CTR_COUNTER_MAX, encodeCycleCount, maxCycleCount } from './cycle-count.ts';
 import {
   bit,
   controlLayout,
@@ -164,7 +164,11 @@ export interface CtrObserver {
   warl(field: 'depth' | 'control' | 'wrptr', legalised: boolean): void;
   /** The depth changed (entries). */
   depth(from: number, to: number): void;
-  /** The cycle counter reached its maximum. */
+  /**
+   * An entry was written with its CC saturated: "The CC value saturates when all implemented bits
+   * in CCM and CCE are 1" (v0.1.4 §5.3, 1.0 Cycle Counting), the elapsed count at or beyond the
+   * largest the implemented CCE bits encode.
+   */
   saturated(): void;
 }
 
@@ -444,7 +448,6 @@ export class CtrUnit {
     // privilege mode with FROZEN=0" (1.0: "Only cycles while CTR is active are counted").
     if (c.cycleCounting && !halted && this.enabled(mode) && !this.frozen) {
       hw.counter = Math.min(CTR_COUNTER_MAX, this.counter + 1);
-      if (hw.counter === CTR_COUNTER_MAX && this.counter !== CTR_COUNTER_MAX) this.observer?.saturated();
     }
     if (record === undefined) return hw;
     if (halted) {
@@ -605,6 +608,7 @@ export class CtrUnit {
         if (c.rasemuCcvPolicy === 'all-calls' || swap || this.popped) ccv = false;
       }
       data |= (ccv ? 1 << DATA_CCV_BIT : 0) | (encodeCycleCount(hw.counter, c.cceBits) << DATA_CC_LSB);
+      if (this.observer && hw.counter >= maxCycleCount(c.cceBits)) this.observer.saturated();
     }
     const pcMask = xlenMask(c) & ~1n;
     return {

@@ -82,4 +82,49 @@ describe('CTR functional coverage', () => {
     const summary = coverageSummary(cov);
     for (const b of trapBins) expect(summary).toContain(b);
   });
+
+  /** The bins matching `re` that any of the seeds hit. */
+  const reached = (component: string, knobs: CaseSpec['knobs'], re: RegExp, seeds: number[], count = 8000): string[] => {
+    const r = ctr(component);
+    const out = new Set<string>();
+    for (const seed of seeds) {
+      const hits = ctrCoverageHits(r.config, { component, sets: [], seed, count, backpressure: 0, ...(knobs ? { knobs } : {}) });
+      for (const [b, n] of Object.entries(hits)) if (n > 0 && re.test(b)) out.add(b);
+    }
+    return [...out];
+  };
+
+  it('a program running in M only (knob privileges=M) takes breakpoints from M to M: the BPFRZ freeze of a same-mode exception', () => {
+    const bin = 'xfer:exception:same:freeze-breakpoint';
+    for (const component of ['ctr-1.0', 'ctr-rv32']) {
+      expect(reached(component, { privileges: 'M' }, /freeze-breakpoint$/, [1, 2, 3, 4]), component).toContain(bin);
+      // Its ebreaks run in U (main and the functions) otherwise: from U up to M, never the same mode.
+      expect(reached(component, undefined, /freeze-breakpoint$/, [1, 2, 3, 4]), component).not.toContain(bin);
+    }
+  });
+
+  it('long stalls (long_stall_rate) saturate CC: beyond 32764 cycles with 2 CCE bits (ctr-rv32), an entry with CC all ones', () => {
+    // The 1.0 table: with 2 CCE bits the largest elapsed count is (4096 + 4095) * 2^2 = 32764.
+    const r = ctr('ctr-rv32');
+    expect(r.config.config.cceBits).toBe(2);
+    const bin = 'cycle-count:saturated';
+    expect(reached('ctr-rv32', { long_stall_rate: 0.0002, long_stall_cycles: 40_000 }, /^cycle-count:/, [1, 2, 3], 5000)).toContain(bin);
+    expect(reached('ctr-rv32', undefined, /^cycle-count:/, [1, 2, 3], 5000)).not.toContain(bin);
+    // The entries say the same, read from the unit's own state (not the observer): in each case
+    // where the bin is hit some ctrdata has CCE = 3 and CCM = 0xFFF (CC, bits 31:16, = 0x3FFF).
+    let cases = 0;
+    for (const seed of [1, 2, 3]) {
+      const spec: CaseSpec = { component: 'ctr-rv32', sets: [], seed, count: 5000, backpressure: 0, knobs: { long_stall_rate: 0.0002, long_stall_cycles: 40_000 } };
+      if (!ctrCoverageHits(r.config, spec)[bin]) continue;
+      cases++;
+      const unit = new CtrUnit(r.config.config);
+      let saturated = 0;
+      for (const s of ctrCaseSteps(r.config, spec).steps) {
+        unit.step(s);
+        for (const e of unit.entries()) if (((e.data >>> 16) & 0xffff) === 0x3fff) saturated++;
+      }
+      expect(saturated, `seed ${seed}`).toBeGreaterThan(0);
+    }
+    expect(cases).toBeGreaterThan(0);
+  });
 });

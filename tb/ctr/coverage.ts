@@ -11,7 +11,8 @@
  *   x the access result;
  * - `warl:<depth|control|wrptr>:<kept|legalised>`: WARL writes;
  * - `depth:to<N>`, `depth:grow`, `depth:shrink`: depth changes;
- * - `cycle-count:saturated`: the cycle counter reached its maximum.
+ * - `cycle-count:saturated`: an entry recorded with its CC saturated (every implemented CCM and CCE
+ *   bit 1: the elapsed count at least 4095, 8191, 32764, 524224 or 134201344 for 0..4 CCE bits).
  *
  * A case's hits come from the golden model stepping the case's steps (the co-simulation's) with
  * its observer on.

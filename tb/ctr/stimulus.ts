@@ -14,7 +14,7 @@ import { Rng } from '../../golden-model/common/rng.ts';
 import type { CtrConfig } from '../../golden-model/ctr/config.ts';
 import { controlLayout, CTR_SELECT_FIRST, stateenCtrBit, STATEEN_CSRIND_BIT } from '../../golden-model/ctr/registers.ts';
 import { type CtrCsrAccess, type CtrCycleInput, freezeSignals } from '../../golden-model/ctr/unit.ts';
-import { emptyRecord, Itype, type RetirementRecord } from '../../golden-model/hart/records.ts';
+import { emptyRecord, isTrap, Itype, type RetirementRecord } from '../../golden-model/hart/records.ts';
 import { generateStimulus } from '../../golden-model/hart/stimulus/generate.ts';
 import { defaultKnobs, type StimulusKnobs } from '../../golden-model/hart/stimulus/knobs.ts';
 import { ctrCsrDecode, type CtrCsrDecode } from '../../golden-model/ctr/csr-map.ts';
@@ -250,14 +250,30 @@ export function ctrProgram(c: CtrConfig, records: readonly RetirementRecord[], s
   let stateenLeft = 0;
   let guest = false;
   start();
+  // A long stall (knob long_stall_rate): a hart that retires nothing makes no CSR access and
+  // enters no debug mode, so neither starts in a stall's second and later cycles. Ordinary streams
+  // never have two idle records in a row, so their steps stay what they were.
   const all: RetirementRecord[] = [];
+  const inStall: boolean[] = [];
+  let prevIdle = false;
   for (const record of records) {
-    if (rng.chance(opKnobs.debug)) all.push(...debugRun(rng));
+    const idle = record.iretire === 0 && !isTrap(record) && !record.halted && !record.reset;
+    const stalled = idle && prevIdle;
+    prevIdle = idle;
+    if (!stalled && rng.chance(opKnobs.debug)) {
+      for (const d of debugRun(rng)) {
+        all.push(d);
+        inStall.push(false);
+      }
+    }
     all.push(record);
+    inStall.push(stalled);
   }
-  for (const record of all) {
+  for (let i = 0; i < all.length; i++) {
+    const record = all[i]!;
+    const stalled = inStall[i]!;
     if (rng.chance(opKnobs.sweepRate)) sweep();
-    if (queue.length === 0 && rng.chance(opKnobs.opRate)) startOp();
+    if (queue.length === 0 && !stalled && rng.chance(opKnobs.opRate)) startOp();
     if (stateenLeft > 0 && --stateenLeft === 0) {
       mstateen0 = ALL;
       hstateen0 = ALL;

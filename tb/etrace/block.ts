@@ -5,6 +5,7 @@
  */
 import type { Block, ResolvedComponent } from '../../core/block.ts';
 import type { Rng } from '../../golden-model/common/rng.ts';
+import type { Placement, StimulusKnobs } from '../../golden-model/hart/stimulus/knobs.ts';
 import type { Settings } from '../../golden-model/common/settings.ts';
 import { defaultDataOptions } from '../../golden-model/etrace/data/params.ts';
 import { randomTraceKnobs } from '../trace-knobs.ts';
@@ -49,7 +50,9 @@ function randomOptionSets(rng: Rng, r: ResolvedComponent<EtraceConfig>): string[
   const below = (n: number): number => rng.int(0, n - 1);
   const pick = <T>(xs: readonly T[]): T => xs[below(xs.length)]!;
   const sets: string[] = [];
-  sets.push(`ResyncMode=${below(4)}`, `ResyncMax=${below(3)}`);
+  // Short resync intervals (16 to 64 units) now and then longer ones (256, 1024: the reset value
+  // is 256), which let 31 correctly predicted branches build up between two resyncs.
+  sets.push(`ResyncMode=${below(4)}`, `ResyncMax=${pick([0, 1, 2, 4, 6])}`);
   if (below(4) === 0) sets.push('FullAddress=1');
   if (below(4) === 0) sets.push('ImplicitExcept=1');
   if (below(4) === 0) {
@@ -63,8 +66,14 @@ function randomOptionSets(rng: Rng, r: ResolvedComponent<EtraceConfig>): string[
   if (p.cache_size_p > 0 && below(2) === 0) sets.push('JumpTargetCache=0');
   if (p.return_stack_size_p + p.call_counter_size_p > 0 && below(2) === 0) sets.push('ImplicitReturn=0');
   if (p.sijump_p > 0 && below(2) === 0) sets.push('siJump=0');
-  if (p.filters_p > 0 && below(2) === 0) sets.push(...randomFilter(rng, p));
+  const iFilter = p.filters_p > 0 && below(2) === 0 ? randomFilter(rng, p) : [];
+  sets.push(...iFilter);
   const d = p.dataTrace;
+  if (d && p.filters_p > 0 && below(2) === 0) {
+    // A filter of data trace (dFilters), another than the instruction trace's.
+    const free = Array.from({ length: p.filters_p }, (_, i) => i).filter((i) => !iFilter.includes(`filter${i}.filterEnable=1`));
+    if (free.length > 0) sets.push(...randomDataFilter(rng, p, pick(free)));
+  }
   if (d) {
     const omit = below(4);
     if (omit === 1) sets.push('noData=1');
@@ -73,6 +82,31 @@ function randomOptionSets(rng: Rng, r: ResolvedComponent<EtraceConfig>): string[
     if (below(4) === 0) sets.push('dTrigEnable=1');
   }
   return sets;
+}
+
+/**
+ * The stimulus knobs of an E-Trace fuzzing case: those of every instruction-trace encoder
+ * (tb/trace-knobs.ts), and, each in about a quarter of the cases, code placed at address 0 or in
+ * the upper half of an RV64 address space (so every address-compression length of the F0/F1/F2
+ * address occurs, full and differential), runs of 256-264 calls to a branch-free leaf (so the
+ * Implicit Return extension's irets reaches its largest value, 255) and runs of never-taken
+ * branches (so 31 correct predictions come before jumps, traps and returns: F0 SF0 with an
+ * address for each reason; in loops, more than 1,024 in a row); and a fifth of the cases quiet.
+ */
+export function randomEtraceKnobs(rng: Rng, r: ResolvedComponent<EtraceConfig>): Partial<StimulusKnobs> {
+  const knobs = randomTraceKnobs(rng);
+  const rv64 = r.config.params.iaddress_width_p > 32;
+  const placements: Placement[] = rv64 ? ['low', 'sv39', 'sv48', 'sv57'] : ['low'];
+  if (rng.float() < 0.25) knobs.placement = placements[rng.int(0, placements.length - 1)]!;
+  if (rng.float() < 0.25) knobs.w_call_run = rng.int(1, 3);
+  if (rng.float() < 0.25) knobs.w_checks = rng.int(1, 4);
+  // A fifth of the cases are quiet (interrupts and faults 100 times rarer): long stretches with no
+  // trap, such as more than 1,024 correct predictions in a row.
+  if (rng.float() < 0.2) {
+    knobs.interrupt_rate = Number((knobs.interrupt_rate! / 100).toPrecision(4));
+    knobs.fault_rate = Number((knobs.fault_rate! / 100).toPrecision(4));
+  }
+  return knobs;
 }
 
 /**
@@ -95,6 +129,18 @@ function randomFilter(rng: Rng, p: EtraceConfig['params']): string[] {
     if (below(3) === 0) sets.push(`${j}.pNotify=1`);
   }
   if (p.filter_excint_p && below(3) === 0) sets.push(`${f}.matchInterrupt=1`, `${f}.matchValueInterrupt=${below(2)}`);
+  return sets;
+}
+
+/**
+ * Filter `n` qualifying data trace (dFilters, tables 2.4-2.6): half the time a privilege match
+ * where the hardware filters on privilege, else no condition (every access passes).
+ */
+function randomDataFilter(rng: Rng, p: EtraceConfig['params'], n: number): string[] {
+  const below = (k: number): number => rng.int(0, k - 1);
+  const f = `filter${n}`;
+  const sets = [`dFilters=${1 << n}`, `${f}.filterEnable=1`];
+  if (p.filter_privilege_p && below(2) === 0) sets.push(`${f}.matchPrivilege=1`, `${f}.matchChoicePrivilege=${1 + below(15)}`);
   return sets;
 }
 
@@ -151,7 +197,7 @@ export const block: Block<EtraceConfig> = {
     }
     return sets;
   },
-  randomKnobs: randomTraceKnobs,
+  randomKnobs: randomEtraceKnobs,
   runTime: {
     names: RUN_TIME_OPTIONS,
     reset: BUILD_OPTIONS,

@@ -12,7 +12,7 @@
  * Events injected between instructions: interrupts (in non-handler code), page faults on loads,
  * an M-mode interrupt on S-handler entry (a second trap before the handler retires anything),
  * context changes (ctype 1 on a satp write, 2 on a process switch at sret, 3 asynchronously),
- * trigger pulses (trace on/off/notify), idle cycles, halts and resets.
+ * trigger pulses (trace on/off/notify), idle cycles and long stalls, halts and resets.
  */
 import type { Rng } from '../../common/rng.ts';
 import { classify, type InstructionInfo, isSequentiallyInferable, sequentialTarget, branchItype } from '../isa/classify.ts';
@@ -153,6 +153,8 @@ export class Executor {
     if (rng.chance(k.reset_rate)) return this.reset();
     if (rng.chance(k.halt_rate)) this.halt();
     if (rng.chance(k.idle_rate)) this.record({});
+    // Tested only when used, so that streams without long stalls stay what they were.
+    if (k.long_stall_rate > 0 && rng.chance(k.long_stall_rate)) for (let i = 0; i < k.long_stall_cycles; i++) this.record({});
     if (!this.inHandler && rng.chance(k.interrupt_rate)) return this.interrupt();
     if (rng.chance(k.async_context_rate)) this.changeContext(Ctype.asynchronous);
 

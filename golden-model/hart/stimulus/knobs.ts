@@ -6,6 +6,16 @@
 
 export type PrivilegeSet = 'MSU' | 'MU' | 'M';
 
+/**
+ * Where the two code regions go. `default`: at rom_base and code_base. `low`: the code region at
+ * address 0 (a microcontroller's flash) and the ROM 1 MiB above it. `sv39`, `sv48`, `sv57` (RV64
+ * only): the code region at the lowest address of the upper half of that virtual address space
+ * (where a kernel runs: 0xffffffc000000000, 0xffff800000000000, 0xff00000000000000), the ROM at
+ * rom_base, so the two are as far apart as such a system puts them.
+ */
+export type Placement = 'default' | 'low' | 'sv39' | 'sv48' | 'sv57';
+export const PLACEMENTS: readonly Placement[] = ['default', 'low', 'sv39', 'sv48', 'sv57'];
+
 export interface StimulusKnobs {
   xlen: 32 | 64;
   /** The C extension: 16-bit encodings (c.j, c.jal, c.jr, c.jalr, c.beqz, ...). */
@@ -16,6 +26,8 @@ export interface StimulusKnobs {
   rom_base: bigint;
   /** Main code region (handlers, functions, main loop). */
   code_base: bigint;
+  /** Where the two regions go (see Placement); anything but `default` overrides rom_base and code_base. */
+  placement: Placement;
   /** Number of generated functions besides main and the trap handlers. */
   functions: number;
 
@@ -37,6 +49,19 @@ export interface StimulusKnobs {
   w_amo: number;
   /** Byte and half-word loads and stores (lb, lbu, lh, lhu, sb, sh on a global); 0 by default, as w_amo. */
   w_narrow: number;
+  /**
+   * A run of 256 to 264 direct calls (jal) in a row to a leaf function without branches: more
+   * implicit returns between two branches than the Implicit Return extension counts (irets, 255);
+   * 0 by default, as w_amo.
+   */
+  w_call_run: number;
+  /**
+   * A run of 64 to 72 branches that are never taken (error checks: `if (err) goto fail`), which a
+   * branch predictor gets right from its reset state, so that 31 and more correctly predicted
+   * branches come before a jump, call, trap or return; half the time the run is the body of a
+   * loop. With it, every trap handler ends with such a run before its xRET. 0 by default, as w_amo.
+   */
+  w_checks: number;
 
   // Dynamic densities: probabilities per retired instruction unless said otherwise.
   /** Asynchronous interrupt before an instruction of non-handler code. */
@@ -53,6 +78,9 @@ export interface StimulusKnobs {
   reset_rate: number;
   /** A cycle in which nothing retires (stall). */
   idle_rate: number;
+  /** Per instruction: a long stall (a wait for an interrupt, a slow memory) of long_stall_cycles idle cycles; 0 by default. */
+  long_stall_rate: number;
+  long_stall_cycles: number;
   notify_rate: number;
   trace_off_rate: number;
   /** While trace is off: probability per instruction of a trace-on trigger. */
@@ -70,6 +98,7 @@ export function defaultKnobs(): StimulusKnobs {
     privileges: 'MSU',
     rom_base: 0x1000n,
     code_base: 0x80000000n,
+    placement: 'default',
     functions: 24,
     w_straight: 30,
     w_if: 18,
@@ -86,6 +115,8 @@ export function defaultKnobs(): StimulusKnobs {
     w_illegal: 1,
     w_amo: 0,
     w_narrow: 0,
+    w_call_run: 0,
+    w_checks: 0,
     interrupt_rate: 0.001,
     fault_rate: 0.002,
     nested_interrupt_rate: 0.05,
@@ -94,6 +125,8 @@ export function defaultKnobs(): StimulusKnobs {
     halt_rate: 0.0001,
     reset_rate: 0.00002,
     idle_rate: 0.02,
+    long_stall_rate: 0,
+    long_stall_cycles: 40_000,
     notify_rate: 0.0005,
     trace_off_rate: 0.0002,
     trace_on_rate: 0.002,
@@ -109,6 +142,7 @@ export const KNOB_HELP: Record<keyof StimulusKnobs, string> = {
   privileges: 'privilege levels used',
   rom_base: 'base of the boot ROM region (reset vector)',
   code_base: 'base of the main code region',
+  placement: 'where the code goes: default (rom_base, code_base), low (code at 0, ROM at 1 MiB), sv39|sv48|sv57 (RV64: code in the upper half of that address space)',
   functions: 'number of generated functions',
   w_straight: 'weight of straight-line code',
   w_if: 'weight of forward branches (if)',
@@ -125,6 +159,8 @@ export const KNOB_HELP: Record<keyof StimulusKnobs, string> = {
   w_illegal: 'weight of illegal instructions (emulated by the handler)',
   w_amo: 'weight of atomic memory operations (amoadd.w, amoswap.d, ...; 0 keeps older programs)',
   w_narrow: 'weight of byte and half-word loads and stores (lb, lhu, sh, ...; 0 keeps older programs)',
+  w_call_run: 'weight of runs of 256-264 direct calls to a branch-free leaf (0 keeps older programs)',
+  w_checks: 'weight of runs of 64-72 never-taken branches (half of them in a loop), also ending every trap handler (0 keeps older programs)',
   interrupt_rate: 'interrupts per instruction',
   fault_rate: 'page faults per executed load',
   nested_interrupt_rate: 'interrupts on S-handler entry, per entry',
@@ -133,6 +169,8 @@ export const KNOB_HELP: Record<keyof StimulusKnobs, string> = {
   halt_rate: 'halts per instruction',
   reset_rate: 'resets per instruction',
   idle_rate: 'idle cycles per instruction',
+  long_stall_rate: 'long stalls per instruction (0 keeps older streams)',
+  long_stall_cycles: 'idle cycles of a long stall',
   notify_rate: 'trace-notify triggers per instruction',
   trace_off_rate: 'trace-off triggers per instruction',
   trace_on_rate: 'trace-on triggers per instruction while off',

@@ -5,7 +5,10 @@
  *                     code region; at rom_base+0x1000 library leaf functions called through
  *                     c.lui/lui + jalr pairs (absolute constants need low addresses).
  *   code (code_base)  entry (mret into main at the lowest privilege), main's endless loop of calls,
- *                     the M and S trap handlers, the generated functions and co-routines.
+ *                     the M and S trap handlers, the generated functions and co-routines (and,
+ *                     with call runs, their leaf).
+ * The placement knob moves both regions (regionBases): code at 0 with the ROM above it, or code
+ * in the upper half of an RV64 address space far above the ROM.
  *
  * Control flow is real: branch and jal offsets point at their targets, auipc/lui pairs compute
  * their jump targets, returns go back through the link register the call used (x1, or x5 for
@@ -16,10 +19,11 @@
  * sequentially inferable pairs, x28 (t3) jump-table targets, x7 (t2) the rd of other jumps. Filler
  * instructions never write these, so no filler can form an accidental sequentially inferable pair.
  */
+import { RvError } from '../../common/errors.ts';
 import type { Rng } from '../../common/rng.ts';
 import * as enc from '../isa/encode.ts';
 import { Assembler, type Behaviour, type BranchOp, type Section } from './asm.ts';
-import type { StimulusKnobs } from './knobs.ts';
+import type { Placement, StimulusKnobs } from './knobs.ts';
 
 const RA = 1;
 const SP = 2;
@@ -59,8 +63,37 @@ interface Fn {
   kind: FunctionKind;
   index: number;
 }
+/** The calls of a call run (w_call_run) and the leaf they call. */
+export const CALL_RUN_MIN = 256;
+export const CALL_RUN_MAX = 264;
+export const CALL_RUN_LEAF = 'leaf';
+/** The never-taken branches of a run of checks (w_checks). */
+export const CHECKS_MIN = 64;
+export const CHECKS_MAX = 72;
+/** The checks of a loop of checks (w_checks), whose body then fits 128 bytes. */
+const LOOP_CHECKS_MIN = 24;
+const LOOP_CHECKS_MAX = 30;
+
 /** main: may call every function, has no caller to return to. */
 const MAIN: Fn = { name: 'main', kind: 'normal', index: -1 };
+
+/** The upper half of an Sv39/Sv48/Sv57 virtual address space starts at -2^38, -2^47, -2^56. */
+const UPPER_HALF: Readonly<Record<'sv39' | 'sv48' | 'sv57', bigint>> = {
+  sv39: BigInt.asUintN(64, -(1n << 38n)),
+  sv48: BigInt.asUintN(64, -(1n << 47n)),
+  sv57: BigInt.asUintN(64, -(1n << 56n)),
+};
+/** The ROM of the `low` placement: 1 MiB above the code region at address 0. */
+const LOW_ROM = 0x10_0000n;
+
+/** The bases of the ROM and code regions the knobs ask for (knobs.ts Placement). */
+export function regionBases(k: Pick<StimulusKnobs, 'placement' | 'rom_base' | 'code_base' | 'xlen'>): { rom: bigint; code: bigint } {
+  const p: Placement = k.placement;
+  if (p === 'default') return { rom: k.rom_base, code: k.code_base };
+  if (p === 'low') return { rom: LOW_ROM, code: 0n };
+  if (k.xlen !== 64) throw new RvError('bad-option', `knob placement=${p}: expected default or low on an RV${k.xlen} hart (${p} is an RV64 address space)`);
+  return { rom: k.rom_base, code: UPPER_HALF[p] };
+}
 
 export function buildProgram(knobs: StimulusKnobs, rng: Rng): ProgramLayout {
   const gen = new Generator(knobs, rng);
@@ -74,13 +107,19 @@ class Generator {
   private readonly fns: Fn[] = [];
   private readonly coroutines: string[] = [];
   private readonly romFns = ['rom0', 'rom1'];
+  /** Bases of the ROM and code regions (the placement knob). */
+  private readonly romBase: bigint;
+  private readonly codeBase: bigint;
 
   constructor(
     private readonly k: StimulusKnobs,
     private readonly rng: Rng,
   ) {
-    this.rom = new Assembler(k.rom_base, k.xlen, k.compressed);
-    this.code = new Assembler(k.code_base, k.xlen, k.compressed);
+    const { rom, code } = regionBases(k);
+    this.romBase = rom;
+    this.codeBase = code;
+    this.rom = new Assembler(rom, k.xlen, k.compressed);
+    this.code = new Assembler(code, k.xlen, k.compressed);
   }
 
   build(): ProgramLayout {
@@ -98,6 +137,7 @@ class Generator {
     if (k.privileges === 'MSU') this.buildHandler('strap', 'S');
     for (const f of this.fns) this.buildFunction(f);
     for (const c of this.coroutines) this.buildCoroutine(c);
+    if (k.w_call_run > 0) this.buildCallRunLeaf();
 
     const romLabels = this.rom.layout();
     const codeLabels = this.code.layout();
@@ -210,7 +250,7 @@ class Generator {
     this.fillers(a, 3, 6);
     // Into the code region with an auipc + jalr x0 pair: a sequentially inferable tail call.
     // auipc + jalr reach pc + 0x7ffff7ff at most; the pair sits a few bytes above rom_base.
-    const reach = this.k.code_base - this.k.rom_base;
+    const reach = this.codeBase - this.romBase;
     if (reach <= 0x7ffff000n) {
       a.auipcJalr(T1, 0, 'entry', { kind: 'tail', targets: ['entry'] });
     } else {
@@ -289,6 +329,7 @@ class Generator {
       this.condBranch(a, top, { kind: 'loop' });
     }
     this.fillers(a, 1, 3);
+    if (this.k.w_checks > 0) this.checks(a, name);
     a.raw(enc.csrrw(SP, scratch, SP));
     a.raw(level === 'M' ? enc.mret() : enc.sret(), { kind: 'xret' });
   }
@@ -370,6 +411,14 @@ class Generator {
       w.push(k.w_narrow);
       optional.push(() => this.narrowAccess(a));
     }
+    if (k.w_call_run > 0) {
+      w.push(leaf ? 0 : k.w_call_run);
+      optional.push(() => this.callRun(a));
+    }
+    if (k.w_checks > 0) {
+      w.push(k.w_checks);
+      optional.push(() => this.checksStatement(a, f.name));
+    }
     const pick = this.rng.weighted(w);
     if (pick >= FIXED_STATEMENTS) return optional[pick - FIXED_STATEMENTS]!();
     switch (pick) {
@@ -404,6 +453,55 @@ class Generator {
         a.raw(this.k.compressed && this.rng.chance(0.5) ? enc.cUnimp() : enc.unimp(), { kind: 'trap' });
         return;
     }
+  }
+
+  /**
+   * A run of 256 to 264 direct calls in a row (jal ra) to a leaf without branches: 256 returns
+   * that the return stack predicts, with no branch between them, more than the Implicit Return
+   * extension's irets (8 bits) counts, so the 256th is reported with irets 255.
+   */
+  private callRun(a: Assembler): void {
+    const n = this.rng.int(CALL_RUN_MIN, CALL_RUN_MAX);
+    for (let i = 0; i < n; i++) a.jal(RA, CALL_RUN_LEAF, { kind: 'call', targets: [CALL_RUN_LEAF] }, false);
+  }
+
+  /**
+   * A run of CHECKS_MIN..CHECKS_MAX error checks: conditional branches to the end of the run that
+   * are never taken. A predictor reset to "not taken" gets each right, so even after a map with a
+   * failed prediction (sent when it holds 31 branches) at least 31 correct predictions follow.
+   */
+  private checks(a: Assembler, owner: string, min = CHECKS_MIN, max = CHECKS_MAX): void {
+    const fail = this.local(owner);
+    const n = this.rng.int(min, max);
+    for (let i = 0; i < n; i++) this.condBranch(a, fail, { kind: 'if', pTaken: 0 });
+    a.label(fail);
+  }
+
+  /**
+   * A run of checks, or (half the time) a loop whose body is a shorter one, as validating every
+   * element of an array would be: the loop branch is predicted right until the loop ends, so in
+   * about 40 iterations more than 1,024 correct predictions come in a row. The loop's 24 to 30
+   * checks and its branch take less than 128 bytes, so no two of them share an entry of a 64-entry
+   * predictor indexed by address bits 6:1.
+   */
+  private checksStatement(a: Assembler, owner: string): void {
+    if (!this.rng.chance(0.5)) return this.checks(a, owner);
+    const top = this.local(owner);
+    a.label(top);
+    this.checks(a, owner, LOOP_CHECKS_MIN, LOOP_CHECKS_MAX);
+    // About 50 elements (a mean of 1 / (1 - 0.98) iterations), whatever loop_continue says.
+    this.condBranch(a, top, { kind: 'if', pTaken: 0.98 });
+  }
+
+  /**
+   * The leaf the call runs call: a bare return (no branch, no call, no load that could fault), so a
+   * run is about 2 x 256 instructions for an interrupt to fall into.
+   */
+  private buildCallRunLeaf(): void {
+    const a = this.code;
+    a.align(4);
+    a.label(CALL_RUN_LEAF);
+    this.emitReturn(a, RA);
   }
 
   /** Byte and half-word loads and stores on globals (naturally aligned): each size, each direction. */
@@ -490,7 +588,7 @@ class Generator {
     // The ROM functions sit in the low 2 GiB: lui can form their address on RV32 and RV64.
     if (choice === 1 && this.k.compressed && this.romReachableByCLui()) {
       // c.lui t1, rom0>>12 ; c.jalr t1  (rom0 is 4 KiB aligned)
-      const rom0 = this.k.rom_base + 0x1000n;
+      const rom0 = this.romBase + 0x1000n;
       a.raw(enc.cLui(T1, Number(rom0 >> 12n)));
       a.raw(enc.cJalr(T1), { kind: 'call', targets: ['rom0'] });
       return;
@@ -501,7 +599,7 @@ class Generator {
 
   /** c.lui takes a 6-bit signed, non-zero immediate: addresses 0x1000..0x1f000. */
   private romReachableByCLui(): boolean {
-    const rom0 = this.k.rom_base + 0x1000n;
+    const rom0 = this.romBase + 0x1000n;
     return rom0 % 0x1000n === 0n && rom0 >= 0x1000n && rom0 <= 0x1f000n;
   }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkContinuity } from '../continuity.ts';
-import { ITYPES_4BIT, type RetirementRecord } from '../records.ts';
+import { Itype, ITYPES_4BIT, type RetirementRecord } from '../records.ts';
 import { streamStats } from '../stats.ts';
 import { generateStimulus } from './generate.ts';
 import { defaultKnobs, type StimulusKnobs } from './knobs.ts';
@@ -61,5 +61,89 @@ describe('stimulus generator', () => {
     const s = generateStimulus(knobs({ compressed: false }), 5, 20_000);
     const retired = s.records.filter((r: RetirementRecord) => r.iretire > 0);
     expect(retired.every((r) => r.iretire === 2 && r.ilastsize === 1 && r.iaddr % 4n === 0n)).toBe(true);
+  });
+});
+
+/** The longest run of consecutive records that satisfy `p`. */
+function longestRun(records: readonly RetirementRecord[], p: (r: RetirementRecord) => boolean): number {
+  let best = 0;
+  let n = 0;
+  for (const r of records) {
+    n = p(r) ? n + 1 : 0;
+    best = Math.max(best, n);
+  }
+  return best;
+}
+
+describe('stimulus knobs for coverage closure (issue 23)', () => {
+  const retired = (rs: readonly RetirementRecord[]): RetirementRecord[] => rs.filter((r) => r.iretire > 0);
+  // Region bases typed from the knob's definition: the upper halves of the Sv39/48/57 address spaces
+  // start at -2^38, -2^47, -2^56 (64-bit two's complement); `low` puts the code at 0, the ROM at 1 MiB.
+  const cases: [string, Partial<StimulusKnobs>, bigint, bigint][] = [
+    ['low (RV64)', { placement: 'low' }, 0x10_0000n, 0x0n],
+    ['low (RV32)', { placement: 'low', xlen: 32 }, 0x10_0000n, 0x0n],
+    ['sv39', { placement: 'sv39' }, 0x1000n, 0xffff_ffc0_0000_0000n],
+    ['sv48', { placement: 'sv48' }, 0x1000n, 0xffff_8000_0000_0000n],
+    ['sv57', { placement: 'sv57' }, 0x1000n, 0xff00_0000_0000_0000n],
+  ];
+  it.each(cases)('placement %s: every instruction retires in the ROM or the code region asked for, and both are executed', (_name, over, rom, code) => {
+    for (let seed = 1; seed <= 3; seed++) {
+      const s = generateStimulus(knobs(over), seed, 20_000);
+      const rs = retired(s.records);
+      const inRom = rs.filter((r) => r.iaddr >= rom && r.iaddr < rom + 0x1_0000n).length;
+      const inCode = rs.filter((r) => r.iaddr >= code && r.iaddr < code + 0x10_0000n).length;
+      expect(inRom + inCode, `seed ${seed}`).toBe(rs.length);
+      expect(inRom, `seed ${seed}: ROM`).toBeGreaterThan(0);
+      expect(inCode, `seed ${seed}: code`).toBeGreaterThan(1000);
+      expect(checkContinuity(s.records, s.image, s.xlen), `seed ${seed}`).toEqual([]);
+    }
+  });
+
+  it('placement sv39/sv48/sv57 on an RV32 hart is a one-line error naming the knob', () => {
+    expect(() => generateStimulus(knobs({ placement: 'sv48', xlen: 32 }), 1, 100)).toThrow(/^knob placement=sv48: expected default or low on an RV32 hart/);
+  });
+
+  it('the default placement keeps rom_base and code_base', () => {
+    const s = generateStimulus(knobs({ rom_base: 0x2000n, code_base: 0x4000_0000n }), 1, 5000);
+    expect(retired(s.records).every((r) => (r.iaddr >= 0x2000n && r.iaddr < 0x1_2000n) || (r.iaddr >= 0x4000_0000n && r.iaddr < 0x4010_0000n))).toBe(true);
+  });
+
+  // Returns between two branches: more than 255 (the Implicit Return extension's irets counts 8 bits).
+  const returnsBetweenBranches = (rs: readonly RetirementRecord[]): number => {
+    let best = 0;
+    let n = 0;
+    for (const r of rs) {
+      if (r.itype === Itype.takenBranch || r.itype === Itype.nontakenBranch) n = 0;
+      else if (r.itype === Itype.return) best = Math.max(best, ++n);
+    }
+    return best;
+  };
+  it('w_call_run: runs of at least 256 returns with no branch between them, which ordinary programs lack', () => {
+    const on = generateStimulus(knobs({ w_call_run: 3 }), 4, 50_000);
+    expect(returnsBetweenBranches(on.records)).toBeGreaterThanOrEqual(256);
+    expect(checkContinuity(on.records, on.image, on.xlen)).toEqual([]);
+    const off = generateStimulus(knobs(), 4, 50_000);
+    expect(returnsBetweenBranches(off.records)).toBeLessThan(256);
+  });
+
+  it('w_checks: runs of at least 64 not-taken branches in a row, one right before a trap handler\'s xRET', () => {
+    const on = generateStimulus(knobs({ w_checks: 2 }), 5, 50_000);
+    expect(longestRun(on.records, (r) => r.itype === Itype.nontakenBranch)).toBeGreaterThanOrEqual(64);
+    // Before an xRET: 64 not-taken branches among the last 70 records.
+    const rs = on.records;
+    const beforeXret = rs.some((r, i) => r.itype === Itype.trapReturn && i >= 70 && rs.slice(i - 70, i).filter((x) => x.itype === Itype.nontakenBranch).length >= 64);
+    expect(beforeXret).toBe(true);
+    expect(checkContinuity(on.records, on.image, on.xlen)).toEqual([]);
+    const off = generateStimulus(knobs(), 5, 50_000);
+    expect(longestRun(off.records, (r) => r.itype === Itype.nontakenBranch)).toBeLessThan(64);
+  });
+
+  const idle = (r: RetirementRecord): boolean => r.iretire === 0 && r.itype === Itype.none && !r.halted && !r.reset;
+  it('long_stall_rate: stalls of long_stall_cycles idle cycles; without it no two idle cycles in a row', () => {
+    const on = generateStimulus(knobs({ long_stall_rate: 0.001, long_stall_cycles: 5000 }), 6, 10_000);
+    expect(longestRun(on.records, idle)).toBeGreaterThanOrEqual(5000);
+    expect(streamStats(on.records, on.image).instructions).toBe(10_000);
+    const off = generateStimulus(knobs(), 6, 10_000);
+    expect(longestRun(off.records, idle)).toBe(1);
   });
 });
