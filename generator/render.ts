@@ -66,24 +66,22 @@ export function svBits(hi: number, lo: number): string {
  * AND added into the chunk (`chunk + {0, &below}`) ABC chains the chunks again (44 levels).
  */
 export function svChunkedIncrement(out: string, value: string, width: number, chunk = 8): string[] {
-  checkWidth(width);
-  const rows: string[] = [];
-  for (let lo = 0; lo < width; lo += chunk) {
-    const bits = svBits(Math.min(lo + chunk, width) - 1, lo);
-    const plusOne = `${value}${bits} + 1'b1`;
-    rows.push(lo === 0 ? `assign ${out}${bits} = ${plusOne};` : `assign ${out}${bits} = (&${value}${svBits(lo - 1, 0)}) ? ${plusOne} : ${value}${bits};`);
-  }
-  return rows;
+  return chunkedStep(out, value, width, chunk, '+', '&');
 }
 
 /** `out = value - 1` (wrapping) in chunks, as svChunkedIncrement: a chunk takes its own - 1 when every bit below it is 0. */
 export function svChunkedDecrement(out: string, value: string, width: number, chunk = 8): string[] {
+  return chunkedStep(out, value, width, chunk, '-', '~|');
+}
+
+/** The rows of both: `step` 1 in each chunk whose bits below all reduce (`below`) to 1. */
+function chunkedStep(out: string, value: string, width: number, chunk: number, step: '+' | '-', below: '&' | '~|'): string[] {
   checkWidth(width);
   const rows: string[] = [];
   for (let lo = 0; lo < width; lo += chunk) {
     const bits = svBits(Math.min(lo + chunk, width) - 1, lo);
-    const minusOne = `${value}${bits} - 1'b1`;
-    rows.push(lo === 0 ? `assign ${out}${bits} = ${minusOne};` : `assign ${out}${bits} = (~|${value}${svBits(lo - 1, 0)}) ? ${minusOne} : ${value}${bits};`);
+    const stepped = `${value}${bits} ${step} 1'b1`;
+    rows.push(lo === 0 ? `assign ${out}${bits} = ${stepped};` : `assign ${out}${bits} = (${below}${value}${svBits(lo - 1, 0)}) ? ${stepped} : ${value}${bits};`);
   }
   return rows;
 }

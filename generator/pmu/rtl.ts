@@ -235,8 +235,8 @@ function csrContext(c: PmuConfig, rtl: PmuRtlParams, banner: string) {
   if (c.xlen === 64) unused.push('d_high');
   const inhibitBits = [...hpm].reverse().map((n) => `mcountinhibit_q[${n}]`);
   return {
-    incrementRows: [...svChunkedIncrement('mcycle_inc', 'mcycle_q', 64), ...svChunkedIncrement('minstret_inc', 'minstret_q', 64)],
     ...common(c, banner),
+    incrementRows: [...svChunkedIncrement('mcycle_inc', 'mcycle_q', 64), ...svChunkedIncrement('minstret_inc', 'minstret_q', 64)],
     uMode: c.uMode,
     sMode: c.sMode,
     hExt: c.hExt,
