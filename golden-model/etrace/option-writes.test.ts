@@ -53,31 +53,30 @@ describe('decodeOptions(optionWrites(options)) gives the options back', () => {
   // Seeds 1..150, printed by the test name on failure: a shipped component, the fuzzer's hardware
   // settings for it (Block.randomSets), then its run-time options for one case (runTime.randomSets).
   const SEEDS = Array.from({ length: 150 }, (_, i) => i + 1);
-  it.each(SEEDS)('fuzzer draw, seed %i', (seed) => {
+  /** The component and settings the fuzzer draws with `seed`, resolved. */
+  const fuzzerDraw = (seed: number) => {
     const rng = new Rng(seed);
     const components = shippedOf(['etrace']);
     const component = components[rng.int(0, components.length - 1)]!;
     const base = resolvedOf<EtraceConfig>('etrace', component);
     const hardware = base.block.randomSets(rng, base);
     const onHardware = resolvedOf<EtraceConfig>('etrace', component, hardware);
-    const options = onHardware.block.runTime!.randomSets(rng, onHardware);
-    const r = resolvedOf<EtraceConfig>('etrace', component, [...hardware, ...options]);
+    const sets = [...hardware, ...onHardware.block.runTime!.randomSets(rng, onHardware)];
+    return { component, sets, r: resolvedOf<EtraceConfig>('etrace', component, sets) };
+  };
+
+  it.each(SEEDS)('fuzzer draw, seed %i', (seed) => {
+    const { component, sets, r } = fuzzerDraw(seed);
     const hw = hardwareConfig(r).config;
     const back = roundTrip(r.config, hw);
-    expect(back.options, `${component} ${[...hardware, ...options].join(' ')}`).toEqual(expectedOf(r.config, hw));
+    expect(back.options, `${component} ${sets.join(' ')}`).toEqual(expectedOf(r.config, hw));
     expect(back.direct).toEqual(expectedOf(r.config, hw));
   });
 
   it('the draws cover filters, comparators, data trace and the options of table 2.1-2.2 (the round trip saw them)', () => {
     const seen = new Set<string>();
     for (const seed of SEEDS) {
-      const rng = new Rng(seed);
-      const components = shippedOf(['etrace']);
-      const component = components[rng.int(0, components.length - 1)]!;
-      const base = resolvedOf<EtraceConfig>('etrace', component);
-      const hardware = base.block.randomSets(rng, base);
-      const onHardware = resolvedOf<EtraceConfig>('etrace', component, hardware);
-      const o = resolvedOf<EtraceConfig>('etrace', component, [...hardware, ...onHardware.block.runTime!.randomSets(rng, onHardware)]).config.options;
+      const o = fuzzerDraw(seed).r.config.options;
       if (o.filters.some((f) => f.filterEnable)) seen.add('filter');
       if (o.comparators.some((k) => k.pMatch !== 0n)) seen.add('comparator');
       if (o.noData || o.noAddress || o.DataCompress === 1) seen.add('data');
