@@ -46,6 +46,16 @@ vi.mock('../../golden-model/etrace/option-writes.ts', async (importOriginal) => 
   };
 });
 
+/** Runs `check` with decodeOptions mutated by `edit`, then restores it. */
+async function withDecode<T>(edit: (o: EtraceOptions) => EtraceOptions, check: () => Promise<T>): Promise<T> {
+  mutated.edit = edit;
+  try {
+    return await check();
+  } finally {
+    mutated.edit = undefined;
+  }
+}
+
 const root = mkdtempSync(join(tmpdir(), 'rvtrace-check-program-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
@@ -264,14 +274,9 @@ describe('rvtrace check: firmware writes the options before the session (generat
 
   it('the same waveform with trTeInstSyncMax decoded one off: FAIL (the decode decides the result)', async () => {
     const { g, hw } = stallCase();
-    mutated.edit = (o) => ({ ...o, ResyncMax: o.ResyncMax ^ 1 });
-    try {
-      const r = await runCheck(hw, { vcd: g.vcd, map: g.map });
-      expect(r.pass).toBe(false);
-      expect(r.mismatch).toMatch(/^(first divergence at byte \d+, waveform cycle \d+|the waveform held the hart)/);
-    } finally {
-      mutated.edit = undefined;
-    }
+    const r = await withDecode((o) => ({ ...o, ResyncMax: o.ResyncMax ^ 1 }), () => runCheck(hw, { vcd: g.vcd, map: g.map }));
+    expect(r.pass).toBe(false);
+    expect(r.mismatch).toMatch(/^(first divergence at byte \d+, waveform cycle \d+|the waveform held the hart)/);
   }, 300_000);
 
   it('a write during the session (stallEnable on, ResyncMax 7) is not applied to it: PASS with the options the session started with', async () => {
@@ -341,14 +346,9 @@ describe('rvtrace check: firmware writes the options before the session (generat
     expect(r.mismatch ?? '', r.summary).toBe('');
     expect(r.summary).toMatch(new RegExp(`^${tb.cycles} cycles, \\d+ records, 0 held, ${tb.responses} bytes compared, session started at cycle ${2 * writes}, session ended`));
     // rvDataCompress decoded as 0 (full values): the te_data packets differ.
-    mutated.edit = (o) => ({ ...o, DataCompress: 0 });
-    try {
-      const f = await runCheck(hw, { vcd: g.vcd, map: g.map });
-      expect(f.pass).toBe(false);
-      expect(f.mismatch).toMatch(/^first divergence at byte \d+, waveform cycle \d+/);
-    } finally {
-      mutated.edit = undefined;
-    }
+    const f = await withDecode((o) => ({ ...o, DataCompress: 0 }), () => runCheck(hw, { vcd: g.vcd, map: g.map }));
+    expect(f.pass).toBe(false);
+    expect(f.mismatch).toMatch(/^first divergence at byte \d+, waveform cycle \d+/);
   }, 30 * 60_000);
 });
 
@@ -364,14 +364,9 @@ describe('rvtrace check: a second trace session in the waveform (trTeEnable 0, n
     const first = 2 * optionWrites(one.target).length;
     expect(r.summary).toMatch(new RegExp(`^${tb.cycles} cycles, \\d+ records, ${tb.held} held, ${tb.responses} bytes compared, 2 sessions started at cycles ${first}, \\d+, the last session ended at cycle \\d+$`));
     // Only the second session's options decoded wrong (it is the one with stallEnable).
-    mutated.edit = (o) => (o.stallEnable ? { ...o, ResyncMax: o.ResyncMax ^ 1 } : o);
-    try {
-      const f = await runCheck(one.hw, { vcd: g.vcd, map: g.map });
-      expect(f.pass).toBe(false);
-      expect(f.mismatch).toMatch(/^(first divergence at byte \d+, waveform cycle \d+|the waveform held the hart)/);
-    } finally {
-      mutated.edit = undefined;
-    }
+    const f = await withDecode((o) => (o.stallEnable ? { ...o, ResyncMax: o.ResyncMax ^ 1 } : o), () => runCheck(one.hw, { vcd: g.vcd, map: g.map }));
+    expect(f.pass).toBe(false);
+    expect(f.mismatch).toMatch(/^(first divergence at byte \d+, waveform cycle \d+|the waveform held the hart)/);
   }, 300_000);
 
   it('etrace-rv64-full (Verilator): predictors, return stack and data trace on, then off with resync by half-words and noData: PASS', async () => {
