@@ -114,6 +114,101 @@ export function svSmallOffsetAdd(out: string, value: string, width: number, offs
   };
 }
 
+/**
+ * `out = a + b + carryIn` of two `width`-bit operands as a conditional-sum adder: every block of
+ * bits is summed twice, for a carry-in of 0 and of 1, starting from single bits; each round joins
+ * two neighbouring blocks, the high one's pair chosen by the low one's carry-outs. The carry into
+ * a bit is then ready after log2(width) multiplexers (19 gate levels for a 64-bit subtract after
+ * ABC) where Yosys builds `+` and `-` as a carry rippling through every bit (more than 48 levels,
+ * and ABC's area recovery folds a Kogge-Stone tree written out gate by gate back into a chain: a
+ * multiplexer that chooses between two finished sums is what survives it). For `a - b` pass `~(b)`
+ * and carry-in `1'b1`; `carryOut` (optional) names the carry out of the top bit, which for a
+ * subtract is 1 when a >= b (unsigned). The declarations (named after `out`) go before the rows.
+ */
+export function svConditionalSumAdd(
+  out: string,
+  a: string,
+  b: string,
+  width: number,
+  opts: { carryIn?: string; carryOut?: string } = {},
+): { declarations: string[]; rows: string[] } {
+  checkWidth(width);
+  const levels = Math.ceil(Math.log2(width));
+  const carryIn = opts.carryIn ?? "1'b0";
+  // Round r's sums and carry-outs (the carry-out of a block at every bit of the block).
+  const v = (name: 's0' | 's1' | 'c0' | 'c1', r: number) => `${out}_${name}_r${r}`;
+  const unused = `unused_${out}_carries`;
+  const declarations = [
+    `// ${out}: per round, each block's sums for a carry-in of 0 (s0) and of 1 (s1) and their`,
+    '// carry-outs (c0, c1; at every bit of the block).',
+    ...[...Array(levels + 1).keys()].map((r) => `${svLogic(width)} ${(['s0', 's1', 'c0', 'c1'] as const).map((n) => v(n, r)).join(', ')};`),
+    `logic ${unused};  // a block's carry-out is read at one of its bits`,
+  ];
+  const rows = [`assign ${v('s0', 0)} = ${a} ^ ${b};`, `assign ${v('s1', 0)} = ~(${a} ^ ${b});`, `assign ${v('c0', 0)} = ${a} & ${b};`, `assign ${v('c1', 0)} = ${a} | ${b};`];
+  if (levels > 0) {
+    rows.push(`always_comb begin : ${out}_rounds`, '  int lo, mid;  // the block of bit i starts at lo, its high half at mid');
+    for (let r = 1; r <= levels; r++) {
+      const [s0, s1, c0, c1] = (['s0', 's1', 'c0', 'c1'] as const).map((n) => v(n, r));
+      const [p0, p1, q0, q1] = (['s0', 's1', 'c0', 'c1'] as const).map((n) => v(n, r - 1));
+      rows.push(
+        `  // Round ${r}: blocks of ${2 ** r} bits; the high half takes the sums its low half's carry-out chooses.`,
+        `  for (int i = 0; i < ${width}; i++) begin`,
+        `    lo = (i >> ${r}) << ${r};`,
+        `    mid = lo + ${2 ** (r - 1)};`,
+        `    if (mid >= ${width}) begin  // no high half`,
+        `      ${s0}[i] = ${p0}[i];`,
+        `      ${s1}[i] = ${p1}[i];`,
+        `      ${c0}[i] = ${q0}[lo];`,
+        `      ${c1}[i] = ${q1}[lo];`,
+        '    end else begin',
+        `      ${s0}[i] = (i >= mid && ${q0}[lo]) ? ${p1}[i] : ${p0}[i];`,
+        `      ${s1}[i] = (i >= mid && !${q1}[lo]) ? ${p0}[i] : ${p1}[i];`,
+        `      ${c0}[i] = ${q0}[lo] ? ${q1}[mid] : ${q0}[mid];`,
+        `      ${c1}[i] = ${q1}[lo] ? ${q1}[mid] : ${q0}[mid];`,
+        '    end',
+        '  end',
+      );
+    }
+    rows.push('end');
+  }
+  const [t0, t1, d0, d1] = (['s0', 's1', 'c0', 'c1'] as const).map((n) => v(n, levels));
+  const carriesRead = [...Array(levels + 1).keys()].flatMap((r) => [v('c0', r), v('c1', r)]);
+  // A constant carry-in needs one of the two sums only.
+  if (carryIn === "1'b0" || carryIn === "1'b1") {
+    const [sum, other, carry] = carryIn === "1'b1" ? [t1, t0, d1] : [t0, t1, d0];
+    rows.push(`assign ${out} = ${sum};`, `assign ${unused} = ^{${[...carriesRead, other].join(', ')}};`);
+    if (opts.carryOut !== undefined) rows.push(`assign ${opts.carryOut} = ${carry}[0];`);
+  } else {
+    rows.push(`assign ${out} = ${carryIn} ? ${t1} : ${t0};`, `assign ${unused} = ^{${carriesRead.join(', ')}};`);
+    if (opts.carryOut !== undefined) rows.push(`assign ${opts.carryOut} = ${carryIn} ? ${d1}[0] : ${d0}[0];`);
+  }
+  return { declarations, rows };
+}
+
+/**
+ * The binary of a value known as a thermometer: `atLeast(m)` is an expression that is 1 when the
+ * value is at least m (for m = 1..max; undefined when the value cannot reach m). Bit j of the value
+ * is 1 on the ranges [a, a + 2^j) with a = 2^j, 3 * 2^j, ...: an OR of "at least a and not at least
+ * a + 2^j", two gate levels and a small OR tree where an adder would count the ones serially.
+ */
+export function svThermometerValue(out: string, atLeast: (m: number) => string | undefined, max: number, width: number): string[] {
+  checkWidth(width);
+  if (max >= 2 ** width) throw new Error(`svThermometerValue: ${max} does not fit in ${width} bits`);
+  const rows: string[] = [];
+  for (let j = 0; j < width; j++) {
+    const step = 2 ** j;
+    const terms: string[] = [];
+    for (let a = step; a <= max; a += 2 * step) {
+      const from = atLeast(a);
+      const to = a + step <= max ? atLeast(a + step) : undefined;
+      if (from === undefined) break;
+      terms.push(to === undefined ? from : `(${from} & ~${to})`);
+    }
+    rows.push(`assign ${out}[${j}] = ${terms.length === 0 ? "1'b0" : terms.join(' | ')};`);
+  }
+  return rows;
+}
+
 /** A data type with its range, padded so that names after it line up: `logic [3:0]`. */
 export function svLogic(width: number): string {
   const r = svRange(width);

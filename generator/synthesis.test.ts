@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { svChunkedIncrement, svSmallOffsetAdd } from './render.ts';
+import { svChunkedIncrement, svConditionalSumAdd, svSmallOffsetAdd, svThermometerValue } from './render.ts';
 import { DEPTH_GOAL, parseLongestPath, synthesizeWithDepth } from './synthesis.ts';
 import { runTool } from './tool-checks.ts';
 
@@ -149,3 +149,62 @@ describe('parseLongestPath', () => {
     expect(parseLongestPath('no path here')).toBeUndefined();
   });
 });
+
+describe('svConditionalSumAdd: a wide add or subtract with a short path', () => {
+  it('adds every pair of 7-bit values with carry-in 0 and 1, and its carry-out is the sum\'s bit 7 (Icarus: the rows against its own +)', () => {
+    const add = svConditionalSumAdd('sum', 'a', 'b', 7, { carryIn: 'cin', carryOut: 'cout' });
+    const loops = ['for (int x = 0; x < 128; x++)', 'for (int y = 0; y < 128; y++)', 'for (int c = 0; c < 2; c++)'];
+    const out = icarusErrors('logic [6:0] a, b, sum;\n  logic cin, cout;', [...add.declarations, ...add.rows], loops, 'a = x[6:0];\n      b = y[6:0];\n      cin = c[0];', "{cout, sum} === 8'(x + y + c)");
+    expect(out).toMatch(/^errors 0$/m);
+  }, 60_000);
+
+  it('subtracts every pair of 8-bit values as a + ~b + 1, its carry-out saying a >= b (Icarus: the rows against its own - and >=)', () => {
+    const sub = svConditionalSumAdd('diff', 'a', '~b', 8, { carryIn: "1'b1", carryOut: 'ge' });
+    const loops = ['for (int x = 0; x < 256; x++)', 'for (int y = 0; y < 256; y++)'];
+    const out = icarusErrors('logic [7:0] a, b, diff;\n  logic ge;', [...sub.declarations, ...sub.rows], loops, 'a = x[7:0];\n      b = y[7:0];', "diff === 8'(x - y) && ge === (x >= y)");
+    expect(out).toMatch(/^errors 0$/m);
+  }, 60_000);
+
+  it('a 64-bit subtract: at most 20 gate levels, where a - b misses the 48-level goal', () => {
+    const depth = (rows: readonly string[], declarations: readonly string[] = []) => {
+      const dir = mkdtempSync(join(tmpdir(), 'rvtrace-sub-depth-'));
+      dirs.push(dir);
+      writeFileSync(join(dir, 'sub_top.sv'), subtractDesign(64, declarations, rows));
+      return synthesizeWithDepth(dir, ['sub_top.sv'], 'sub_top').depth;
+    };
+    expect(depth(['assign diff = a_q - b_q;'])).toBeGreaterThan(DEPTH_GOAL);
+    const sub = svConditionalSumAdd('diff', 'a_q', '~b_q', 64, { carryIn: "1'b1" });
+    expect(depth(sub.rows, sub.declarations)).toBeLessThanOrEqual(20);
+  }, 300_000);
+});
+
+describe('svThermometerValue: a value from its thermometer', () => {
+  it('gives every value 0..22 from the bits "value >= m" (Icarus: against the value itself)', () => {
+    const rows = svThermometerValue('value', (m) => `ge[${m}]`, 22, 5);
+    const loops = ['for (int v = 0; v <= 22; v++)'];
+    const stimulus = 'for (int m = 1; m <= 22; m++) ge[m] = v >= m;\n      ge[0] = 1\'b1;';
+    const out = icarusErrors('logic [22:0] ge;\n  logic [4:0] value;', rows, loops, stimulus, "value === 5'(v)");
+    expect(out).toMatch(/^errors 0$/m);
+  }, 60_000);
+});
+
+/** Two registered `width`-bit operands, their difference by `rows` into a register. */
+function subtractDesign(width: number, declarations: readonly string[], rows: readonly string[]): string {
+  return `module sub_top (
+  input  logic             clk_i,
+  input  logic [${width - 1}:0] a_i,
+  input  logic [${width - 1}:0] b_i,
+  output logic [${width - 1}:0] diff_o
+);
+  logic [${width - 1}:0] a_q, b_q, diff, diff_q;
+  ${declarations.join('\n  ')}
+  always_ff @(posedge clk_i) begin
+    a_q <= a_i;
+    b_q <= b_i;
+    diff_q <= diff;
+  end
+  ${rows.join('\n  ')}
+  assign diff_o = diff_q;
+endmodule
+`;
+}

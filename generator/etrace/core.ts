@@ -18,7 +18,7 @@ import { RvError } from '../../golden-model/common/errors.ts';
 import type { EtraceConfig } from '../../golden-model/etrace/config.ts';
 import { hasContextInput, hasTimeInput } from '../../golden-model/etrace/ports.ts';
 import { qualifierBuses } from './apb-regs.ts';
-import { padColumn, svLogic, svVec } from '../render.ts';
+import { padColumn, svConditionalSumAdd, svLogic, svVec } from '../render.ts';
 import { IRETS_WIDTH, iretExtension, packetFields, packetWidths, returnDepthWidth, type Packet } from '../../golden-model/etrace/packet/index.ts';
 import { encapsulatedBytes, PACKER_KINDS, packerMaxBytes } from './packer.ts';
 import { checkDataRtlSupport, dataEncoderPorts, dataMaxBytes, dataResponseMaxBytes } from './data.ts';
@@ -714,6 +714,8 @@ export function stepContexts(c: EtraceConfig, banner: string, packerInstance: (s
     // The branch_count field is 32 bits (Table 6.8).
     'a_pbc_i[32]',
   ];
+  // The differential address: curr's address minus the last one reported (a short-path subtract).
+  const difference = svConditionalSumAdd('rep_difference', 'c_addr_i', '~last_addr_i', p.iaddress_width_p, { carryIn: "1'b1" });
   return {
     step: {
       banner,
@@ -744,6 +746,8 @@ export function stepContexts(c: EtraceConfig, banner: string, packerInstance: (s
       portLines: stepPortList(CONTENTS, ports, links),
       codes: codeParams(c, CONTENTS),
       descriptorDecls: descriptorDecls(slots),
+      differenceDecls: difference.declarations,
+      differenceRows: difference.rows,
       supportAssigns: supportAssigns([['pre', 'pre_sup_enable', 'pre_sup_status']]),
       packerInstances: slots.map(packerInstance),
       outputs: packedLinks.map((v) => `assign ${v.name}_o = ${v.name};`),

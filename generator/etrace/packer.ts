@@ -29,7 +29,7 @@ import {
   packetWidths,
   encapPrefixBits,
 } from '../../golden-model/etrace/packet/index.ts';
-import { commentBanner, padColumn, renderTemplate, svBits, svLogic, svSized, type BannerInput } from '../render.ts';
+import { commentBanner, padColumn, renderTemplate, svBits, svLogic, svSized, svThermometerValue, type BannerInput } from '../render.ts';
 
 export const ETRACE_PACKER_MODULE = 'etrace_packer';
 export const ETRACE_PACKER_TEMPLATE = 'etrace/etrace_packer.sv.hbs';
@@ -356,10 +356,10 @@ export interface PackerContext {
   diffAssign: string;
   encoderLines: string[];
   keepAssign: string;
-  plenAssign: string;
+  lengthRows: string[];
   headerAssign: string;
   byteAssigns: string[];
-  lenAssign: string;
+  lenRows: string[];
   bitsAssign: string;
   unusedLines: string[];
 }
@@ -554,8 +554,8 @@ export function etracePackerContext(config: EtraceConfig, banner: string): Packe
   for (let s = stages - 1; s >= 0; s--) declRows.push([svLogic(1), `hit_${s}`, `bit ${s} of the index of the highest differing bit`]);
   declRows.push([svLogic(8), 'keep', 'payload bits kept: that index + 2, or 1']);
   if (stream === 'stream') declRows.push([svLogic(streamWidth), 'stream', 'the bytes after the header: source id (0), payload, sign extension']);
-  if (srcBits % 8 !== 0) declRows.push([svLogic(8), 'counted', `bits header.length counts: the source id's last ${srcBits % 8} and the payload's`]);
-  declRows.push([svLogic(5), 'plen', `header.length: ceil(${srcBits % 8 === 0 ? 'keep' : 'counted'} / 8), 0 when nothing is packed`]);
+  declRows.push([svLogic(lengthMax), 'longer', 'longer[n]: header.length > n (a thermometer)']);
+  declRows.push([svLogic(5), 'plen', `header.length: ceil(${srcBits % 8 === 0 ? 'keep' : `(keep + ${srcBits % 8})`} / 8), 0 when nothing is packed`]);
   const dt = padColumn(declRows.map(([t]) => t));
   const dn = padColumn(declRows.map(([, n]) => `${n};`));
   const decls = declRows.map(([, , doc], i) => `${dt[i]} ${dn[i]}  // ${doc}`);
@@ -568,9 +568,22 @@ export function etracePackerContext(config: EtraceConfig, banner: string): Packe
     byteAssigns.push(`assign stream = {${ext > 0 ? `{${ext}{payload[${pw - 1}]}}, ` : ''}payload${srcBits > 0 ? `, ${svSized(srcBits, 0n)}` : ''}};`);
   }
   for (let b = 0; b < maxBytes - 1; b++) {
-    const sent = srcBytes === 0 ? `plen > ${svSized(5, BigInt(b))}` : `{1'b0, plen} + 6'd${srcBytes} > 6'd${b}`;
-    byteAssigns.push(`assign bytes_o${svBits(8 * b + 15, 8 * b + 8)} = (${sent}) ? ${stream}${svBits(8 * b + 7, 8 * b)} : 8'h00;`);
+    const bits = svBits(8 * b + 15, 8 * b + 8);
+    const source = `${stream}${svBits(8 * b + 7, 8 * b)}`;
+    // The source id's whole bytes are always sent; then payload byte n when header.length > n.
+    byteAssigns.push(b < srcBytes ? `assign bytes_o${bits} = ${source};` : `assign bytes_o${bits} = longer[${b - srcBytes}] ? ${source} : 8'h00;`);
   }
+  // header.length > n when the kept bits and the source id's last r bits need more than n bytes:
+  // keep + r > 8n, that is some payload bit at or above 8n - r - 1 differs from the top one (keep
+  // is that bit's index + 2). One OR per byte, side by side: no count of the kept bits to add up.
+  const r = srcBits % 8;
+  const longerRows = [`assign longer[0] = supported;`];
+  for (let n = 1; n < lengthMax; n++) {
+    const lo = 8 * n - r - 1;
+    longerRows.push(`assign longer[${n}] = ${lo > diffWidth - 1 ? "1'b0" : `supported & (|diff${svBits(diffWidth - 1, lo)})`};`);
+  }
+  const lengthPlus = 1 + srcBytes; // the header byte and the source id's whole bytes
+  const lenMax = lengthMax + lengthPlus;
   const w = packetWidths(p);
   const configDoc = [
     `payload layout ${p.payload_layout}; largest packet ${largestPacketBits(p)} bits, ${maxBytes} bytes encapsulated`,
@@ -626,13 +639,14 @@ export function etracePackerContext(config: EtraceConfig, banner: string): Packe
     diffAssign: `assign diff = payload${svBits(pw - 2, 0)} ^ {${diffWidth}{payload[${pw - 1}]}};`,
     encoderLines,
     keepAssign: `assign keep = pe_0 ? ${hitExt} + 8'd2 : 8'd1;`,
-    plenAssign:
-      srcBits % 8 === 0
-        ? `assign plen = supported ? keep[7:3] + {4'h0, |keep[2:0]} : 5'h00;`
-        : `assign counted = keep + 8'd${srcBits % 8};\n  assign plen = supported ? counted[7:3] + {4'h0, |counted[2:0]} : 5'h00;`,
+    lengthRows: [
+      ...longerRows,
+      ...svThermometerValue('plen', (m) => (m <= lengthMax ? `longer[${m - 1}]` : undefined), lengthMax, 5),
+    ],
     headerAssign: `assign bytes_o[7:0] = supported ? {1'b0, ${svSized(2, BigInt(MSG_TYPE.instruction))}, plen} : 8'h00;  // extend 0, flow 2 (instruction trace), length`,
     byteAssigns,
-    lenAssign: `assign len_o = supported ? {1'b0, plen} + 6'd${1 + srcBytes} : 6'h00;  // header${srcBytes > 0 ? ', source id bytes' : ''}, length`,
+    // len_o = header.length + the header byte and the source id's bytes, 0 when nothing is packed.
+    lenRows: svThermometerValue('len_o', (m) => (m <= lengthPlus ? 'supported' : m <= lenMax ? `longer[${m - lengthPlus - 1}]` : undefined), lenMax, 6),
     bitsAssign: `assign bits_o = supported ? keep : 8'h00;`,
     unusedLines,
   };

@@ -165,6 +165,7 @@ module etrace_step_contents (
 
   // ---------------------------------------------------------------- the packets' contents
   // The address field of a report: full, or differential from the last reported address.
+  logic [Iaw-1:0] rep_difference;
   logic [Iaw-1:0] rep_diff;
   logic [Aw-1:0]  rep_address;
   logic           rep_msb;
@@ -174,8 +175,107 @@ module etrace_step_contents (
   logic [Iaw-1:0] trap_tval;
   logic [Iaw-1:0] trap_addr;
 
+  // rep_difference: per round, each block's sums for a carry-in of 0 (s0) and of 1 (s1) and their
+  // carry-outs (c0, c1; at every bit of the block).
+  logic [31:0] rep_difference_s0_r0, rep_difference_s1_r0, rep_difference_c0_r0, rep_difference_c1_r0;
+  logic [31:0] rep_difference_s0_r1, rep_difference_s1_r1, rep_difference_c0_r1, rep_difference_c1_r1;
+  logic [31:0] rep_difference_s0_r2, rep_difference_s1_r2, rep_difference_c0_r2, rep_difference_c1_r2;
+  logic [31:0] rep_difference_s0_r3, rep_difference_s1_r3, rep_difference_c0_r3, rep_difference_c1_r3;
+  logic [31:0] rep_difference_s0_r4, rep_difference_s1_r4, rep_difference_c0_r4, rep_difference_c1_r4;
+  logic [31:0] rep_difference_s0_r5, rep_difference_s1_r5, rep_difference_c0_r5, rep_difference_c1_r5;
+  logic        unused_rep_difference_carries;  // a block's carry-out is read at one of its bits
+  assign rep_difference_s0_r0 = c_addr_i ^ ~last_addr_i;
+  assign rep_difference_s1_r0 = ~(c_addr_i ^ ~last_addr_i);
+  assign rep_difference_c0_r0 = c_addr_i & ~last_addr_i;
+  assign rep_difference_c1_r0 = c_addr_i | ~last_addr_i;
+  always_comb begin : rep_difference_rounds
+    int lo, mid;  // the block of bit i starts at lo, its high half at mid
+    // Round 1: blocks of 2 bits; the high half takes the sums its low half's carry-out chooses.
+    for (int i = 0; i < 32; i++) begin
+      lo = (i >> 1) << 1;
+      mid = lo + 1;
+      if (mid >= 32) begin  // no high half
+        rep_difference_s0_r1[i] = rep_difference_s0_r0[i];
+        rep_difference_s1_r1[i] = rep_difference_s1_r0[i];
+        rep_difference_c0_r1[i] = rep_difference_c0_r0[lo];
+        rep_difference_c1_r1[i] = rep_difference_c1_r0[lo];
+      end else begin
+        rep_difference_s0_r1[i] = (i >= mid && rep_difference_c0_r0[lo]) ? rep_difference_s1_r0[i] : rep_difference_s0_r0[i];
+        rep_difference_s1_r1[i] = (i >= mid && !rep_difference_c1_r0[lo]) ? rep_difference_s0_r0[i] : rep_difference_s1_r0[i];
+        rep_difference_c0_r1[i] = rep_difference_c0_r0[lo] ? rep_difference_c1_r0[mid] : rep_difference_c0_r0[mid];
+        rep_difference_c1_r1[i] = rep_difference_c1_r0[lo] ? rep_difference_c1_r0[mid] : rep_difference_c0_r0[mid];
+      end
+    end
+    // Round 2: blocks of 4 bits; the high half takes the sums its low half's carry-out chooses.
+    for (int i = 0; i < 32; i++) begin
+      lo = (i >> 2) << 2;
+      mid = lo + 2;
+      if (mid >= 32) begin  // no high half
+        rep_difference_s0_r2[i] = rep_difference_s0_r1[i];
+        rep_difference_s1_r2[i] = rep_difference_s1_r1[i];
+        rep_difference_c0_r2[i] = rep_difference_c0_r1[lo];
+        rep_difference_c1_r2[i] = rep_difference_c1_r1[lo];
+      end else begin
+        rep_difference_s0_r2[i] = (i >= mid && rep_difference_c0_r1[lo]) ? rep_difference_s1_r1[i] : rep_difference_s0_r1[i];
+        rep_difference_s1_r2[i] = (i >= mid && !rep_difference_c1_r1[lo]) ? rep_difference_s0_r1[i] : rep_difference_s1_r1[i];
+        rep_difference_c0_r2[i] = rep_difference_c0_r1[lo] ? rep_difference_c1_r1[mid] : rep_difference_c0_r1[mid];
+        rep_difference_c1_r2[i] = rep_difference_c1_r1[lo] ? rep_difference_c1_r1[mid] : rep_difference_c0_r1[mid];
+      end
+    end
+    // Round 3: blocks of 8 bits; the high half takes the sums its low half's carry-out chooses.
+    for (int i = 0; i < 32; i++) begin
+      lo = (i >> 3) << 3;
+      mid = lo + 4;
+      if (mid >= 32) begin  // no high half
+        rep_difference_s0_r3[i] = rep_difference_s0_r2[i];
+        rep_difference_s1_r3[i] = rep_difference_s1_r2[i];
+        rep_difference_c0_r3[i] = rep_difference_c0_r2[lo];
+        rep_difference_c1_r3[i] = rep_difference_c1_r2[lo];
+      end else begin
+        rep_difference_s0_r3[i] = (i >= mid && rep_difference_c0_r2[lo]) ? rep_difference_s1_r2[i] : rep_difference_s0_r2[i];
+        rep_difference_s1_r3[i] = (i >= mid && !rep_difference_c1_r2[lo]) ? rep_difference_s0_r2[i] : rep_difference_s1_r2[i];
+        rep_difference_c0_r3[i] = rep_difference_c0_r2[lo] ? rep_difference_c1_r2[mid] : rep_difference_c0_r2[mid];
+        rep_difference_c1_r3[i] = rep_difference_c1_r2[lo] ? rep_difference_c1_r2[mid] : rep_difference_c0_r2[mid];
+      end
+    end
+    // Round 4: blocks of 16 bits; the high half takes the sums its low half's carry-out chooses.
+    for (int i = 0; i < 32; i++) begin
+      lo = (i >> 4) << 4;
+      mid = lo + 8;
+      if (mid >= 32) begin  // no high half
+        rep_difference_s0_r4[i] = rep_difference_s0_r3[i];
+        rep_difference_s1_r4[i] = rep_difference_s1_r3[i];
+        rep_difference_c0_r4[i] = rep_difference_c0_r3[lo];
+        rep_difference_c1_r4[i] = rep_difference_c1_r3[lo];
+      end else begin
+        rep_difference_s0_r4[i] = (i >= mid && rep_difference_c0_r3[lo]) ? rep_difference_s1_r3[i] : rep_difference_s0_r3[i];
+        rep_difference_s1_r4[i] = (i >= mid && !rep_difference_c1_r3[lo]) ? rep_difference_s0_r3[i] : rep_difference_s1_r3[i];
+        rep_difference_c0_r4[i] = rep_difference_c0_r3[lo] ? rep_difference_c1_r3[mid] : rep_difference_c0_r3[mid];
+        rep_difference_c1_r4[i] = rep_difference_c1_r3[lo] ? rep_difference_c1_r3[mid] : rep_difference_c0_r3[mid];
+      end
+    end
+    // Round 5: blocks of 32 bits; the high half takes the sums its low half's carry-out chooses.
+    for (int i = 0; i < 32; i++) begin
+      lo = (i >> 5) << 5;
+      mid = lo + 16;
+      if (mid >= 32) begin  // no high half
+        rep_difference_s0_r5[i] = rep_difference_s0_r4[i];
+        rep_difference_s1_r5[i] = rep_difference_s1_r4[i];
+        rep_difference_c0_r5[i] = rep_difference_c0_r4[lo];
+        rep_difference_c1_r5[i] = rep_difference_c1_r4[lo];
+      end else begin
+        rep_difference_s0_r5[i] = (i >= mid && rep_difference_c0_r4[lo]) ? rep_difference_s1_r4[i] : rep_difference_s0_r4[i];
+        rep_difference_s1_r5[i] = (i >= mid && !rep_difference_c1_r4[lo]) ? rep_difference_s0_r4[i] : rep_difference_s1_r4[i];
+        rep_difference_c0_r5[i] = rep_difference_c0_r4[lo] ? rep_difference_c1_r4[mid] : rep_difference_c0_r4[mid];
+        rep_difference_c1_r5[i] = rep_difference_c1_r4[lo] ? rep_difference_c1_r4[mid] : rep_difference_c0_r4[mid];
+      end
+    end
+  end
+  assign rep_difference = rep_difference_s1_r5;
+  assign unused_rep_difference_carries = ^{rep_difference_c0_r0, rep_difference_c1_r0, rep_difference_c0_r1, rep_difference_c1_r1, rep_difference_c0_r2, rep_difference_c1_r2, rep_difference_c0_r3, rep_difference_c1_r3, rep_difference_c0_r4, rep_difference_c1_r4, rep_difference_c0_r5, rep_difference_c1_r5, rep_difference_s0_r5};
+
   always_comb begin
-    rep_diff = opt_full_i ? c_addr_i : c_addr_i - last_addr_i;
+    rep_diff = opt_full_i ? c_addr_i : rep_difference;
     rep_address = rep_diff[Iaw-1:Lsb];
     rep_msb = rep_address[Aw-1];
     // Flags relative to the bit before them: a flag is sent as the inverse of the bit before it

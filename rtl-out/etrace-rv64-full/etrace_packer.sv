@@ -88,6 +88,7 @@ module etrace_packer (
   logic         hit_1;            // bit 1 of the index of the highest differing bit
   logic         hit_0;            // bit 0 of the index of the highest differing bit
   logic [7:0]   keep;             // payload bits kept: that index + 2, or 1
+  logic [21:0]  longer;           // longer[n]: header.length > n (a thermometer)
   logic [4:0]   plen;             // header.length: ceil(keep / 8), 0 when nothing is packed
 
   // Part selects of the inputs, outside the always_comb (Icarus 11 does not support constant
@@ -422,33 +423,64 @@ module etrace_packer (
   assign hit_0 = pe_1[1];
   assign pe_0 = hit_0 ? pe_1[1] : pe_1[0];
   assign keep = pe_0 ? {hit_7, hit_6, hit_5, hit_4, hit_3, hit_2, hit_1, hit_0} + 8'd2 : 8'd1;
-  assign plen = supported ? keep[7:3] + {4'h0, |keep[2:0]} : 5'h00;
+  assign longer[0] = supported;
+  assign longer[1] = supported & (|diff[174:7]);
+  assign longer[2] = supported & (|diff[174:15]);
+  assign longer[3] = supported & (|diff[174:23]);
+  assign longer[4] = supported & (|diff[174:31]);
+  assign longer[5] = supported & (|diff[174:39]);
+  assign longer[6] = supported & (|diff[174:47]);
+  assign longer[7] = supported & (|diff[174:55]);
+  assign longer[8] = supported & (|diff[174:63]);
+  assign longer[9] = supported & (|diff[174:71]);
+  assign longer[10] = supported & (|diff[174:79]);
+  assign longer[11] = supported & (|diff[174:87]);
+  assign longer[12] = supported & (|diff[174:95]);
+  assign longer[13] = supported & (|diff[174:103]);
+  assign longer[14] = supported & (|diff[174:111]);
+  assign longer[15] = supported & (|diff[174:119]);
+  assign longer[16] = supported & (|diff[174:127]);
+  assign longer[17] = supported & (|diff[174:135]);
+  assign longer[18] = supported & (|diff[174:143]);
+  assign longer[19] = supported & (|diff[174:151]);
+  assign longer[20] = supported & (|diff[174:159]);
+  assign longer[21] = supported & (|diff[174:167]);
+  assign plen[0] = (longer[0] & ~longer[1]) | (longer[2] & ~longer[3]) | (longer[4] & ~longer[5]) | (longer[6] & ~longer[7]) | (longer[8] & ~longer[9]) | (longer[10] & ~longer[11]) | (longer[12] & ~longer[13]) | (longer[14] & ~longer[15]) | (longer[16] & ~longer[17]) | (longer[18] & ~longer[19]) | (longer[20] & ~longer[21]);
+  assign plen[1] = (longer[1] & ~longer[3]) | (longer[5] & ~longer[7]) | (longer[9] & ~longer[11]) | (longer[13] & ~longer[15]) | (longer[17] & ~longer[19]) | longer[21];
+  assign plen[2] = (longer[3] & ~longer[7]) | (longer[11] & ~longer[15]) | longer[19];
+  assign plen[3] = (longer[7] & ~longer[15]);
+  assign plen[4] = longer[15];
 
   // Encapsulation: the header, then the payload bytes that are kept.
   assign bytes_o[7:0] = supported ? {1'b0, 2'h2, plen} : 8'h00;  // extend 0, flow 2 (instruction trace), length
-  assign bytes_o[15:8] = (plen > 5'h00) ? payload[7:0] : 8'h00;
-  assign bytes_o[23:16] = (plen > 5'h01) ? payload[15:8] : 8'h00;
-  assign bytes_o[31:24] = (plen > 5'h02) ? payload[23:16] : 8'h00;
-  assign bytes_o[39:32] = (plen > 5'h03) ? payload[31:24] : 8'h00;
-  assign bytes_o[47:40] = (plen > 5'h04) ? payload[39:32] : 8'h00;
-  assign bytes_o[55:48] = (plen > 5'h05) ? payload[47:40] : 8'h00;
-  assign bytes_o[63:56] = (plen > 5'h06) ? payload[55:48] : 8'h00;
-  assign bytes_o[71:64] = (plen > 5'h07) ? payload[63:56] : 8'h00;
-  assign bytes_o[79:72] = (plen > 5'h08) ? payload[71:64] : 8'h00;
-  assign bytes_o[87:80] = (plen > 5'h09) ? payload[79:72] : 8'h00;
-  assign bytes_o[95:88] = (plen > 5'h0a) ? payload[87:80] : 8'h00;
-  assign bytes_o[103:96] = (plen > 5'h0b) ? payload[95:88] : 8'h00;
-  assign bytes_o[111:104] = (plen > 5'h0c) ? payload[103:96] : 8'h00;
-  assign bytes_o[119:112] = (plen > 5'h0d) ? payload[111:104] : 8'h00;
-  assign bytes_o[127:120] = (plen > 5'h0e) ? payload[119:112] : 8'h00;
-  assign bytes_o[135:128] = (plen > 5'h0f) ? payload[127:120] : 8'h00;
-  assign bytes_o[143:136] = (plen > 5'h10) ? payload[135:128] : 8'h00;
-  assign bytes_o[151:144] = (plen > 5'h11) ? payload[143:136] : 8'h00;
-  assign bytes_o[159:152] = (plen > 5'h12) ? payload[151:144] : 8'h00;
-  assign bytes_o[167:160] = (plen > 5'h13) ? payload[159:152] : 8'h00;
-  assign bytes_o[175:168] = (plen > 5'h14) ? payload[167:160] : 8'h00;
-  assign bytes_o[183:176] = (plen > 5'h15) ? payload[175:168] : 8'h00;
-  assign len_o = supported ? {1'b0, plen} + 6'd1 : 6'h00;  // header, length
+  assign bytes_o[15:8] = longer[0] ? payload[7:0] : 8'h00;
+  assign bytes_o[23:16] = longer[1] ? payload[15:8] : 8'h00;
+  assign bytes_o[31:24] = longer[2] ? payload[23:16] : 8'h00;
+  assign bytes_o[39:32] = longer[3] ? payload[31:24] : 8'h00;
+  assign bytes_o[47:40] = longer[4] ? payload[39:32] : 8'h00;
+  assign bytes_o[55:48] = longer[5] ? payload[47:40] : 8'h00;
+  assign bytes_o[63:56] = longer[6] ? payload[55:48] : 8'h00;
+  assign bytes_o[71:64] = longer[7] ? payload[63:56] : 8'h00;
+  assign bytes_o[79:72] = longer[8] ? payload[71:64] : 8'h00;
+  assign bytes_o[87:80] = longer[9] ? payload[79:72] : 8'h00;
+  assign bytes_o[95:88] = longer[10] ? payload[87:80] : 8'h00;
+  assign bytes_o[103:96] = longer[11] ? payload[95:88] : 8'h00;
+  assign bytes_o[111:104] = longer[12] ? payload[103:96] : 8'h00;
+  assign bytes_o[119:112] = longer[13] ? payload[111:104] : 8'h00;
+  assign bytes_o[127:120] = longer[14] ? payload[119:112] : 8'h00;
+  assign bytes_o[135:128] = longer[15] ? payload[127:120] : 8'h00;
+  assign bytes_o[143:136] = longer[16] ? payload[135:128] : 8'h00;
+  assign bytes_o[151:144] = longer[17] ? payload[143:136] : 8'h00;
+  assign bytes_o[159:152] = longer[18] ? payload[151:144] : 8'h00;
+  assign bytes_o[167:160] = longer[19] ? payload[159:152] : 8'h00;
+  assign bytes_o[175:168] = longer[20] ? payload[167:160] : 8'h00;
+  assign bytes_o[183:176] = longer[21] ? payload[175:168] : 8'h00;
+  assign len_o[0] = (supported & ~longer[0]) | (longer[1] & ~longer[2]) | (longer[3] & ~longer[4]) | (longer[5] & ~longer[6]) | (longer[7] & ~longer[8]) | (longer[9] & ~longer[10]) | (longer[11] & ~longer[12]) | (longer[13] & ~longer[14]) | (longer[15] & ~longer[16]) | (longer[17] & ~longer[18]) | (longer[19] & ~longer[20]) | longer[21];
+  assign len_o[1] = (longer[0] & ~longer[2]) | (longer[4] & ~longer[6]) | (longer[8] & ~longer[10]) | (longer[12] & ~longer[14]) | (longer[16] & ~longer[18]) | longer[20];
+  assign len_o[2] = (longer[2] & ~longer[6]) | (longer[10] & ~longer[14]) | longer[18];
+  assign len_o[3] = (longer[6] & ~longer[14]);
+  assign len_o[4] = longer[14];
+  assign len_o[5] = 1'b0;
   assign bits_o = supported ? keep : 8'h00;
 
 endmodule
