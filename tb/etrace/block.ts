@@ -91,7 +91,10 @@ function randomOptionSets(rng: Rng, r: ResolvedComponent<EtraceConfig>): string[
  * address occurs, full and differential), runs of 256-264 calls to a branch-free leaf (so the
  * Implicit Return extension's irets reaches its largest value, 255) and runs of never-taken
  * branches (so 31 correct predictions come before jumps, traps and returns: F0 SF0 with an
- * address for each reason; in loops, more than 1,024 in a row); and a fifth of the cases quiet.
+ * address for each reason; in loops, more than 1,024 in a row), and calls whose return goes past
+ * an inline argument word (`w_skip_return`: a return the return stack mispredicts, after such a
+ * run and again in a loop, so its target is reported by F0 SF0 and, from the jump target cache,
+ * F0 SF1); and a fifth of the cases quiet.
  */
 export function randomEtraceKnobs(rng: Rng, r: ResolvedComponent<EtraceConfig>): Partial<StimulusKnobs> {
   const knobs = randomTraceKnobs(rng);
@@ -106,6 +109,7 @@ export function randomEtraceKnobs(rng: Rng, r: ResolvedComponent<EtraceConfig>):
     knobs.interrupt_rate = Number((knobs.interrupt_rate! / 100).toPrecision(4));
     knobs.fault_rate = Number((knobs.fault_rate! / 100).toPrecision(4));
   }
+  if (rng.float() < 0.25) knobs.w_skip_return = rng.int(1, 3);
   return knobs;
 }
 

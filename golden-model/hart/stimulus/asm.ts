@@ -17,7 +17,8 @@ export type Behaviour =
   | { kind: 'call'; targets: string[] }
   | { kind: 'tail'; targets: string[] }
   | { kind: 'jump'; targets: string[] }
-  | { kind: 'return' }
+  /** A return to the address its call pushed plus `skip` bytes (0 when absent). */
+  | { kind: 'return'; skip?: number }
   | { kind: 'swap-out'; targets: string[] }
   | { kind: 'swap-back' }
   | { kind: 'xret' }

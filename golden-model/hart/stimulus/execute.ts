@@ -282,7 +282,7 @@ export class Executor {
         const f = this.frames.pop();
         const want = b.kind === 'return' ? 'call' : 'swap';
         if (!f || f.kind !== want) throw new Error(`stimulus: ${b.kind} at ${at} without a matching ${want} frame`);
-        next = f.ret;
+        next = f.ret + BigInt(b.kind === 'return' ? (b.skip ?? 0) : 0);
         break;
       }
       default:

@@ -62,6 +62,13 @@ export interface StimulusKnobs {
    * loop. With it, every trap handler ends with such a run before its xRET. 0 by default, as w_amo.
    */
   w_checks: number;
+  /**
+   * A call to a leaf that returns past the 4-byte word after the call (an inline argument the
+   * leaf skips: `jalr x0, 4(ra)`), so the return goes elsewhere than the address the call pushed
+   * and a return stack mispredicts it; the call comes after a run of checks and is the body of a
+   * short loop. 0 by default, as w_amo.
+   */
+  w_skip_return: number;
 
   // Dynamic densities: probabilities per retired instruction unless said otherwise.
   /** Asynchronous interrupt before an instruction of non-handler code. */
@@ -117,6 +124,7 @@ export function defaultKnobs(): StimulusKnobs {
     w_narrow: 0,
     w_call_run: 0,
     w_checks: 0,
+    w_skip_return: 0,
     interrupt_rate: 0.001,
     fault_rate: 0.002,
     nested_interrupt_rate: 0.05,
@@ -161,6 +169,7 @@ export const KNOB_HELP: Record<keyof StimulusKnobs, string> = {
   w_narrow: 'weight of byte and half-word loads and stores (lb, lhu, sh, ...; 0 keeps older programs)',
   w_call_run: 'weight of runs of 256-264 direct calls to a branch-free leaf (0 keeps older programs)',
   w_checks: 'weight of runs of 64-72 never-taken branches (half of them in a loop), also ending every trap handler (0 keeps older programs)',
+  w_skip_return: 'weight of calls to a leaf that returns past an inline argument word (a return the return stack mispredicts), after a run of never-taken branches, in a short loop (0 keeps older programs)',
   interrupt_rate: 'interrupts per instruction',
   fault_rate: 'page faults per executed load',
   nested_interrupt_rate: 'interrupts on S-handler entry, per entry',

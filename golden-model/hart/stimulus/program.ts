@@ -67,6 +67,9 @@ interface Fn {
 export const CALL_RUN_MIN = 256;
 export const CALL_RUN_MAX = 264;
 export const CALL_RUN_LEAF = 'leaf';
+/** The leaf that skip-return calls (w_skip_return) call, and the bytes it skips after its call. */
+export const SKIP_RETURN_LEAF = 'skip-leaf';
+const SKIPPED_BYTES = 4;
 /** The never-taken branches of a run of checks (w_checks). */
 export const CHECKS_MIN = 64;
 export const CHECKS_MAX = 72;
@@ -138,6 +141,7 @@ class Generator {
     for (const f of this.fns) this.buildFunction(f);
     for (const c of this.coroutines) this.buildCoroutine(c);
     if (k.w_call_run > 0) this.buildCallRunLeaf();
+    if (k.w_skip_return > 0) this.buildSkipReturnLeaf();
 
     const romLabels = this.rom.layout();
     const codeLabels = this.code.layout();
@@ -419,6 +423,11 @@ class Generator {
       w.push(k.w_checks);
       optional.push(() => this.checksStatement(a, f.name));
     }
+    if (k.w_skip_return > 0) {
+      // A call: not from a leaf, whose link register is live.
+      w.push(leaf ? 0 : k.w_skip_return);
+      optional.push(() => this.skipReturnStatement(a, f.name));
+    }
     const pick = this.rng.weighted(w);
     if (pick >= FIXED_STATEMENTS) return optional[pick - FIXED_STATEMENTS]!();
     switch (pick) {
@@ -491,6 +500,34 @@ class Generator {
     this.checks(a, owner, LOOP_CHECKS_MIN, LOOP_CHECKS_MAX);
     // About 50 elements (a mean of 1 / (1 - 0.98) iterations), whatever loop_continue says.
     this.condBranch(a, top, { kind: 'if', pTaken: 0.98 });
+  }
+
+  /**
+   * A run of checks, then a loop of a few iterations whose body calls the skip-return leaf, which
+   * returns past the word after the call (an inline argument): the return goes to the call's
+   * address + 8, not to the + 4 the call pushed, so a return stack mispredicts it and its target
+   * is reported with irreport. The first report comes after 31 and more correct predictions (F0
+   * SF0 with an address); the next iterations report the same target again, which a jump target
+   * cache then holds (F0 SF1).
+   */
+  private skipReturnStatement(a: Assembler, owner: string): void {
+    this.checks(a, owner);
+    const top = this.local(owner);
+    a.label(top);
+    a.jal(RA, SKIP_RETURN_LEAF, { kind: 'call', targets: [SKIP_RETURN_LEAF] }, false);
+    // The skipped word: never executed (a nop holding the argument, should it be).
+    a.raw(enc.addi(0, 0, this.rng.int(0, 2047)));
+    this.fillers(a, 0, 2);
+    // About three iterations, whatever loop_continue says.
+    this.condBranch(a, top, { kind: 'if', pTaken: 0.7 });
+  }
+
+  /** The leaf of skipReturnStatement: `jalr x0, 4(ra)`, a return past the word after its call. */
+  private buildSkipReturnLeaf(): void {
+    const a = this.code;
+    a.align(4);
+    a.label(SKIP_RETURN_LEAF);
+    a.raw(enc.jalr(0, RA, SKIPPED_BYTES), { kind: 'return', skip: SKIPPED_BYTES });
   }
 
   /**

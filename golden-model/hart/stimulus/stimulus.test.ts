@@ -138,6 +138,37 @@ describe('stimulus knobs for coverage closure (issue 23)', () => {
     expect(longestRun(off.records, (r) => r.itype === Itype.nontakenBranch)).toBeLessThan(64);
   });
 
+  // Returns whose target is 4 bytes past the return address their call pushed (the address after
+  // the call), followed through the records' own calls and returns; traps and resets start afresh.
+  const returnsPastTheirCall = (rs: readonly RetirementRecord[]): number => {
+    // The return addresses of the code a trap interrupted wait under those of its handler.
+    let pushed: bigint[][] = [[]];
+    let n = 0;
+    for (let i = 0; i < rs.length; i++) {
+      const r = rs[i]!;
+      if (r.reset) pushed = [[]];
+      if (r.iretire === 0 && r.itype !== Itype.exception && r.itype !== Itype.interrupt) continue;
+      const calls = pushed.at(-1)!;
+      if (r.itype === Itype.exception || r.itype === Itype.interrupt) pushed.push([]);
+      else if (r.itype === Itype.trapReturn) {
+        if (pushed.length > 1) pushed.pop();
+      } else if (r.itype === Itype.inferableCall || r.itype === Itype.uninferableCall) calls.push(r.iaddr + BigInt(2 * r.iretire));
+      else if (r.itype === Itype.return && calls.length > 0) {
+        const expected = calls.pop()!;
+        const next = rs.slice(i + 1).find((x) => x.iretire > 0 || x.itype !== 0);
+        if (next && next.iretire > 0 && next.iaddr === expected + 4n) n++;
+      }
+    }
+    return n;
+  };
+  it('w_skip_return: returns to 4 bytes past the address their call pushed, which ordinary programs lack', () => {
+    const on = generateStimulus(knobs({ w_skip_return: 2 }), 6, 50_000);
+    expect(returnsPastTheirCall(on.records)).toBeGreaterThan(20);
+    expect(checkContinuity(on.records, on.image, on.xlen)).toEqual([]);
+    const off = generateStimulus(knobs(), 6, 50_000);
+    expect(returnsPastTheirCall(off.records)).toBe(0);
+  });
+
   const idle = (r: RetirementRecord): boolean => r.iretire === 0 && r.itype === Itype.none && !r.halted && !r.reset;
   it('long_stall_rate: stalls of long_stall_cycles idle cycles; without it no two idle cycles in a row', () => {
     const on = generateStimulus(knobs({ long_stall_rate: 0.001, long_stall_cycles: 5000 }), 6, 10_000);
