@@ -714,6 +714,8 @@ export function stepContexts(c: EtraceConfig, banner: string, packerInstance: (s
     // The branch_count field is 32 bits (Table 6.8).
     'a_pbc_i[32]',
   ];
+  // The resync count plus curr's units, with the carry that saturates it (a short-path adder).
+  const resyncAdd = svConditionalSumAdd('resync_sum', 'resync_i', 'c_units_i', 32, { carryOut: 'resync_carry' });
   // The differential address: curr's address minus the last one reported (a short-path subtract).
   const difference = svConditionalSumAdd('rep_difference', 'c_addr_i', '~last_addr_i', p.iaddress_width_p, { carryIn: "1'b1" });
   return {
@@ -734,6 +736,8 @@ export function stepContexts(c: EtraceConfig, banner: string, packerInstance: (s
       // returns counted unless curr is an xRET; ratified, the depth before curr's call or return.
       irFlag: flags.iretExt ? "(w_irets != 8'd0) && (c_itype_i != ItXret)" : "(ir_depth_i != '0)",
       irVal: flags.iretExt ? 'w_irets' : 'ir_depth_i',
+      resyncAddDecls: resyncAdd.declarations,
+      resyncAddRows: resyncAdd.rows,
       resultDecls: unreadDecisions.length > 0 ? ['// Results no part reads in this configuration.', 'logic unused_results;'] : [],
       results: [
         ...decisionLinks.filter((v) => v.to.length > 0).map((v) => `${v.name}_o = ${working(v)};`),

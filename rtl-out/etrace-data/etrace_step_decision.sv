@@ -173,6 +173,131 @@ module etrace_step_decision (
   // Results no part reads in this configuration.
   logic unused_results;
 
+  // ---------------------------------------------------------------- the resync count (section 8.2)
+  // The count with curr's units, saturating at 2^32 - 1, and its comparisons with the threshold
+  // 2^(ResyncMax+4): a comparison with a power of two is an OR of the bits at and above it, side
+  // by side with a short-path adder (the count's + and >= would otherwise be carries rippling
+  // through all 32 bits, one after the other).
+  logic [31:0] resync_sum;
+  logic        resync_carry;
+  logic [31:0] resync_count;               // resync_i + c_units_i, saturated
+  logic [31:0] resync_from_max;            // bit i: 2^i >= the threshold
+  logic [31:0] resync_above_max;           // bit i: 2^i > the threshold
+  logic        resync_count_reaches;       // resync_count >= the threshold
+  logic        resync_count_misses1;       // resync_count + 1 >= the threshold
+  logic        resync_count_passes;        // resync_count > the threshold
+  logic        resync_before_reaches;      // resync_i >= the threshold
+  // resync_sum: per round, each block's sums for a carry-in of 0 (s0) and of 1 (s1) and their
+  // carry-outs (c0, c1; at every bit of the block).
+  logic [31:0] resync_sum_s0_r0, resync_sum_s1_r0, resync_sum_c0_r0, resync_sum_c1_r0;
+  logic [31:0] resync_sum_s0_r1, resync_sum_s1_r1, resync_sum_c0_r1, resync_sum_c1_r1;
+  logic [31:0] resync_sum_s0_r2, resync_sum_s1_r2, resync_sum_c0_r2, resync_sum_c1_r2;
+  logic [31:0] resync_sum_s0_r3, resync_sum_s1_r3, resync_sum_c0_r3, resync_sum_c1_r3;
+  logic [31:0] resync_sum_s0_r4, resync_sum_s1_r4, resync_sum_c0_r4, resync_sum_c1_r4;
+  logic [31:0] resync_sum_s0_r5, resync_sum_s1_r5, resync_sum_c0_r5, resync_sum_c1_r5;
+  logic        unused_resync_sum_carries;  // a block's carry-out is read at one of its bits
+  assign resync_sum_s0_r0 = resync_i ^ c_units_i;
+  assign resync_sum_s1_r0 = ~(resync_i ^ c_units_i);
+  assign resync_sum_c0_r0 = resync_i & c_units_i;
+  assign resync_sum_c1_r0 = resync_i | c_units_i;
+  always_comb begin : resync_sum_rounds
+    int lo, mid;  // the block of bit i starts at lo, its high half at mid
+    // Round 1: blocks of 2 bits; the high half takes the sums its low half's carry-out chooses.
+    for (int i = 0; i < 32; i++) begin
+      lo = (i >> 1) << 1;
+      mid = lo + 1;
+      if (mid >= 32) begin  // no high half
+        resync_sum_s0_r1[i] = resync_sum_s0_r0[i];
+        resync_sum_s1_r1[i] = resync_sum_s1_r0[i];
+        resync_sum_c0_r1[i] = resync_sum_c0_r0[lo];
+        resync_sum_c1_r1[i] = resync_sum_c1_r0[lo];
+      end else begin
+        resync_sum_s0_r1[i] = (i >= mid && resync_sum_c0_r0[lo]) ? resync_sum_s1_r0[i] : resync_sum_s0_r0[i];
+        resync_sum_s1_r1[i] = (i >= mid && !resync_sum_c1_r0[lo]) ? resync_sum_s0_r0[i] : resync_sum_s1_r0[i];
+        resync_sum_c0_r1[i] = resync_sum_c0_r0[lo] ? resync_sum_c1_r0[mid] : resync_sum_c0_r0[mid];
+        resync_sum_c1_r1[i] = resync_sum_c1_r0[lo] ? resync_sum_c1_r0[mid] : resync_sum_c0_r0[mid];
+      end
+    end
+    // Round 2: blocks of 4 bits; the high half takes the sums its low half's carry-out chooses.
+    for (int i = 0; i < 32; i++) begin
+      lo = (i >> 2) << 2;
+      mid = lo + 2;
+      if (mid >= 32) begin  // no high half
+        resync_sum_s0_r2[i] = resync_sum_s0_r1[i];
+        resync_sum_s1_r2[i] = resync_sum_s1_r1[i];
+        resync_sum_c0_r2[i] = resync_sum_c0_r1[lo];
+        resync_sum_c1_r2[i] = resync_sum_c1_r1[lo];
+      end else begin
+        resync_sum_s0_r2[i] = (i >= mid && resync_sum_c0_r1[lo]) ? resync_sum_s1_r1[i] : resync_sum_s0_r1[i];
+        resync_sum_s1_r2[i] = (i >= mid && !resync_sum_c1_r1[lo]) ? resync_sum_s0_r1[i] : resync_sum_s1_r1[i];
+        resync_sum_c0_r2[i] = resync_sum_c0_r1[lo] ? resync_sum_c1_r1[mid] : resync_sum_c0_r1[mid];
+        resync_sum_c1_r2[i] = resync_sum_c1_r1[lo] ? resync_sum_c1_r1[mid] : resync_sum_c0_r1[mid];
+      end
+    end
+    // Round 3: blocks of 8 bits; the high half takes the sums its low half's carry-out chooses.
+    for (int i = 0; i < 32; i++) begin
+      lo = (i >> 3) << 3;
+      mid = lo + 4;
+      if (mid >= 32) begin  // no high half
+        resync_sum_s0_r3[i] = resync_sum_s0_r2[i];
+        resync_sum_s1_r3[i] = resync_sum_s1_r2[i];
+        resync_sum_c0_r3[i] = resync_sum_c0_r2[lo];
+        resync_sum_c1_r3[i] = resync_sum_c1_r2[lo];
+      end else begin
+        resync_sum_s0_r3[i] = (i >= mid && resync_sum_c0_r2[lo]) ? resync_sum_s1_r2[i] : resync_sum_s0_r2[i];
+        resync_sum_s1_r3[i] = (i >= mid && !resync_sum_c1_r2[lo]) ? resync_sum_s0_r2[i] : resync_sum_s1_r2[i];
+        resync_sum_c0_r3[i] = resync_sum_c0_r2[lo] ? resync_sum_c1_r2[mid] : resync_sum_c0_r2[mid];
+        resync_sum_c1_r3[i] = resync_sum_c1_r2[lo] ? resync_sum_c1_r2[mid] : resync_sum_c0_r2[mid];
+      end
+    end
+    // Round 4: blocks of 16 bits; the high half takes the sums its low half's carry-out chooses.
+    for (int i = 0; i < 32; i++) begin
+      lo = (i >> 4) << 4;
+      mid = lo + 8;
+      if (mid >= 32) begin  // no high half
+        resync_sum_s0_r4[i] = resync_sum_s0_r3[i];
+        resync_sum_s1_r4[i] = resync_sum_s1_r3[i];
+        resync_sum_c0_r4[i] = resync_sum_c0_r3[lo];
+        resync_sum_c1_r4[i] = resync_sum_c1_r3[lo];
+      end else begin
+        resync_sum_s0_r4[i] = (i >= mid && resync_sum_c0_r3[lo]) ? resync_sum_s1_r3[i] : resync_sum_s0_r3[i];
+        resync_sum_s1_r4[i] = (i >= mid && !resync_sum_c1_r3[lo]) ? resync_sum_s0_r3[i] : resync_sum_s1_r3[i];
+        resync_sum_c0_r4[i] = resync_sum_c0_r3[lo] ? resync_sum_c1_r3[mid] : resync_sum_c0_r3[mid];
+        resync_sum_c1_r4[i] = resync_sum_c1_r3[lo] ? resync_sum_c1_r3[mid] : resync_sum_c0_r3[mid];
+      end
+    end
+    // Round 5: blocks of 32 bits; the high half takes the sums its low half's carry-out chooses.
+    for (int i = 0; i < 32; i++) begin
+      lo = (i >> 5) << 5;
+      mid = lo + 16;
+      if (mid >= 32) begin  // no high half
+        resync_sum_s0_r5[i] = resync_sum_s0_r4[i];
+        resync_sum_s1_r5[i] = resync_sum_s1_r4[i];
+        resync_sum_c0_r5[i] = resync_sum_c0_r4[lo];
+        resync_sum_c1_r5[i] = resync_sum_c1_r4[lo];
+      end else begin
+        resync_sum_s0_r5[i] = (i >= mid && resync_sum_c0_r4[lo]) ? resync_sum_s1_r4[i] : resync_sum_s0_r4[i];
+        resync_sum_s1_r5[i] = (i >= mid && !resync_sum_c1_r4[lo]) ? resync_sum_s0_r4[i] : resync_sum_s1_r4[i];
+        resync_sum_c0_r5[i] = resync_sum_c0_r4[lo] ? resync_sum_c1_r4[mid] : resync_sum_c0_r4[mid];
+        resync_sum_c1_r5[i] = resync_sum_c1_r4[lo] ? resync_sum_c1_r4[mid] : resync_sum_c0_r4[mid];
+      end
+    end
+  end
+  assign resync_sum = resync_sum_s0_r5;
+  assign unused_resync_sum_carries = ^{resync_sum_c0_r0, resync_sum_c1_r0, resync_sum_c0_r1, resync_sum_c1_r1, resync_sum_c0_r2, resync_sum_c1_r2, resync_sum_c0_r3, resync_sum_c1_r3, resync_sum_c0_r4, resync_sum_c1_r4, resync_sum_c0_r5, resync_sum_c1_r5, resync_sum_s1_r5};
+  assign resync_carry = resync_sum_c0_r5[0];
+  assign resync_count = resync_carry ? 32'hffff_ffff : resync_sum;
+  always_comb begin
+    for (int i = 0; i < 32; i++) resync_from_max[i] = 6'(i) >= {2'b00, opt_rmax_i} + 6'd4;
+  end
+  assign resync_above_max = {resync_from_max[30:0], 1'b0};
+  assign resync_count_reaches = |(resync_count & resync_from_max);
+  assign resync_count_misses1 = resync_count_reaches | (&(resync_count | resync_from_max));
+  // Above 2^k: a bit above k, or bit k with any bit below it.
+  assign resync_count_passes = (|(resync_count & resync_above_max)) |
+                               ((|(resync_count & resync_from_max & ~resync_above_max)) & (|(resync_count & ~resync_from_max)));
+  assign resync_before_reaches = |(resync_i & resync_from_max);
+
   always_comb begin : p_decide
     logic           w_qualified, w_end_support, w_start_support;
     logic [4:0]     w_branches;
@@ -180,6 +305,7 @@ module etrace_step_decision (
     logic [32:0]    w_pbc;
     logic           w_map_failed, w_count_failed, w_current_failed;
     logic [31:0]    w_resync;
+    logic [19:0]    w_resync_max;
     logic [2:0]     w_main;
     logic           w_main_is_trap_of_prev, w_main_thaddr;
     logic           w_reported, w_reported_by_sync;
@@ -190,8 +316,6 @@ module etrace_step_decision (
     logic           w_prev_trap, w_prev_updiscon, w_curr_exc_only, w_next_exc_only, w_sijump_inferable;
     logic           w_ir_flag;
     logic [Irv-1:0] w_ir_val;
-    logic [32:0]    w_resync_plus;
-    logic [19:0]    w_resync_max;
     logic           w_resync_point, w_resync_due_plus1;
     logic           w_resync_reached, w_resync_exceeded;
     logic           w_uninferable, w_call, w_return, w_ret_sijump;
@@ -230,8 +354,7 @@ module etrace_step_decision (
     w_step7 = 1'b0;
 
     // Resync units of curr's record (counted at its first view; the last view of a block has none).
-    w_resync_plus = {1'b0, resync_i} + {1'b0, c_units_i};
-    w_resync = w_resync_plus[32] ? 32'hffff_ffff : w_resync_plus[31:0];
+    w_resync = resync_count;
 
     w_prev_trap = is_trap(p_itype_i) & p_qualified_i;
     w_prev_updiscon = p_qualified_i & p_updiscon_i;
@@ -245,16 +368,16 @@ module etrace_step_decision (
     w_resync_point = (opt_rmode_i != 2'd0) && c_retired_i && (c_itype_i != '0);
     w_resync_max = 20'd1 << ({1'b0, opt_rmax_i} + 5'd4);  // up to 2^19 (ResyncMax 15)
     // resyncDueAt(curr, 1): counting the packet about to be sent (ResyncMode 1).
-    w_resync_due_plus1 = w_resync_point && ({1'b0, w_resync} + {32'd0, opt_rmode_i == 2'd1} >= {13'd0, w_resync_max});
+    w_resync_due_plus1 = w_resync_point && ((opt_rmode_i == 2'd1) ? resync_count_misses1 : resync_count_reaches);
     // The flowchart's resync state (section 8.2): reached at the count (resync_br), exceeded after
     // it (F3 SF0). Packets count one at a time; cycles and half-words can step over max_resync, so
     // there exceeded is every view after the first at or beyond it, except an uninferable jump's
     // target, which is reported first (section 6.6.2 case 2).
-    w_resync_exceeded = Flowchart && ((opt_rmode_i == 2'd1) ? ({1'b0, w_resync} > {13'd0, w_resync_max}) :
-                                      (opt_rmode_i != 2'd0) && ({1'b0, resync_i} >= {13'd0, w_resync_max}) &&
+    w_resync_exceeded = Flowchart && ((opt_rmode_i == 2'd1) ? resync_count_passes :
+                                      (opt_rmode_i != 2'd0) && resync_before_reaches &&
                                       !w_prev_updiscon);
     w_resync_reached = Flowchart && (opt_rmode_i != 2'd0) && !w_resync_exceeded &&
-                       ({1'b0, w_resync} >= {13'd0, w_resync_max});
+                       resync_count_reaches;
     // curr's jump as the acceptance chain needs it for the next step's prev and the implicit
     // return structures (sections 3.1.2, 3.2.4, 3.2.5): a return is implicit only when no sync
     // packet about curr was taken, which that chain knows.
