@@ -279,6 +279,7 @@ function assembleContext(c: TvtraceRtlConfig, banner: string) {
     // slot's bytes instead of that vector for every slot (Verilator: the tvtrace co-simulation's
     // harness takes a third of the CPU time).
     recHi: 8 * rb - 1,
+    ...slotOffsets(layout.slots, svRange(lw)),
     slots: layout.slots.map((s) => {
       const w = 8 * s.bytes;
       const widen = (to: number, from: number, v: string): string => (to > from ? `${to}'(${v})` : v);
@@ -286,13 +287,57 @@ function assembleContext(c: TvtraceRtlConfig, banner: string) {
       const k = bitsFor(s.maxOffset);
       const pad = bitsFor(8 * rb - 1) - k - 3;
       if (pad < 0) throw new Error(`tvtrace RTL: the offset of slot ${s.name} (${k} bits) does not fit the record's index`);
-      const part = `rec_l[{${pad > 0 ? `${pad}'b0, ` : ''}len_l[${k - 1}:0], 3'b000} +: ${w}]`;
+      const part = `rec_l[{${pad > 0 ? `${pad}'b0, ` : ''}${s.name}_at, 3'b000} +: ${w}]`;
       return {
         name: s.name,
         or: s.maxOffset > 0 ? `${part} = ${part} | ${s.name};` : `rec_l = rec_l | ${widen(8 * rb, w, s.name)};`,
       };
     }),
   };
+}
+
+/**
+ * The byte offset of each slot (`<slot>_at`: the lengths of the slots before it) and the record's
+ * length, summed in groups so that no offset waits for every length before it: within a group of
+ * about sqrt(n) slots the offsets from the group's start, one add after another; across groups
+ * the groups' starts, one add per group; then each offset is its group's start plus its offset in
+ * the group. About 2 sqrt(n) adds in a row instead of n (the slots' lengths are the record's
+ * longest path: 20 adds in a row for an RV64 instruction record).
+ */
+function slotOffsets(slots: readonly { name: string; maxOffset: number }[], lenRange: string): { offsetDecls: string[]; offsetRows: string[]; lenTotal: string } {
+  const size = Math.ceil(Math.sqrt(slots.length));
+  const groups: string[][] = [];
+  for (let i = 0; i < slots.length; i += size) groups.push(slots.slice(i, i + size).map((s) => s.name));
+  // A slot's offset is only as wide as its largest value needs (the part-select's base).
+  const offsetBits = new Map(slots.filter((s) => s.maxOffset > 0).map((s) => [s.name, bitsFor(s.maxOffset)]));
+  const decls: string[] = [];
+  const rows: string[] = [];
+  const sum = (terms: (string | undefined)[]): string => terms.filter((t) => t !== undefined).join(' + ');
+  groups.forEach((group, g) => {
+    // The group's start (none for the first: it starts at 0) and the offsets within it.
+    const start = g === 0 ? undefined : `group${g}_at`;
+    if (start) {
+      decls.push(`logic ${lenRange} ${start};  // where slots ${group[0]} to ${group[group.length - 1]} start`);
+      rows.push(`assign ${start} = ${sum([g > 1 ? `group${g - 1}_at` : undefined, `group${g - 1}_len`])};`);
+    }
+    let within: string | undefined;
+    group.forEach((name, i) => {
+      if (i > 0) {
+        const local = `${name}_in_group`;
+        decls.push(`logic ${lenRange} ${local};`);
+        rows.push(`assign ${local} = ${sum([within, `${group[i - 1]}_len`])};`);
+        within = local;
+      }
+      const bits = offsetBits.get(name);
+      if (bits === undefined) return;
+      decls.push(`${svLogic(bits)} ${name}_at;`);
+      rows.push(`assign ${name}_at = ${bits}'(${sum([start, within])});`);
+    });
+    decls.push(`logic ${lenRange} group${g}_len;`);
+    rows.push(`assign group${g}_len = ${sum([within, `${group[group.length - 1]}_len`])};`);
+  });
+  const last = groups.length - 1;
+  return { offsetDecls: decls, offsetRows: rows, lenTotal: sum([last > 0 ? `group${last}_at` : undefined, `group${last}_len`]) };
 }
 
 function fifoContext(c: TvtraceRtlConfig, banner: string) {

@@ -609,54 +609,116 @@ module tvtrace_assemble (
   assign close = is_unobserved ? 8'h00 : 8'h02;
   assign close_len = is_unobserved ? 7'h00 : 7'h01;
 
-  // The slots one after the other: each OR-ed in at the byte offset that is the length of those
-  // before it (an indexed part-select as wide as the slot: the same function as shifting the slot
-  // into the record, and a simulator moves the slot's bytes instead of the whole record each time).
-  // Built in block-local variables and assigned once (Icarus 11: see the top).
+  // Where each slot's bytes go: the length of the slots before it, summed in groups of slots
+  // (see slotOffsets in generator/tvtrace/rtl.ts) so that no offset waits for every length before it.
+  logic [6:0] pc_paddr_in_group;
+  logic [2:0] pc_paddr_at;
+  logic [6:0] instr_in_group;
+  logic [3:0] instr_at;
+  logic [6:0] priv_in_group;
+  logic [4:0] priv_at;
+  logic [6:0] reg0_in_group;
+  logic [4:0] reg0_at;
+  logic [6:0] group0_len;
+  logic [6:0] group1_at;  // where slots reg1 to reg3 start
+  logic [4:0] reg1_at;
+  logic [6:0] store_in_group;
+  logic [4:0] store_at;
+  logic [6:0] reg2_in_group;
+  logic [4:0] reg2_at;
+  logic [6:0] eaddr_in_group;
+  logic [5:0] eaddr_at;
+  logic [6:0] reg3_in_group;
+  logic [5:0] reg3_at;
+  logic [6:0] group1_len;
+  logic [6:0] group2_at;  // where slots paddr to csr1 start
+  logic [5:0] paddr_at;
+  logic [6:0] mem0_in_group;
+  logic [5:0] mem0_at;
+  logic [6:0] mem1_in_group;
+  logic [6:0] mem1_at;
+  logic [6:0] csr0_in_group;
+  logic [6:0] csr0_at;
+  logic [6:0] csr1_in_group;
+  logic [6:0] csr1_at;
+  logic [6:0] group2_len;
+  logic [6:0] group3_at;  // where slots csr2 to close start
+  logic [6:0] csr2_at;
+  logic [6:0] csr3_in_group;
+  logic [6:0] csr3_at;
+  logic [6:0] fcsr_in_group;
+  logic [6:0] fcsr_at;
+  logic [6:0] close_in_group;
+  logic [6:0] close_at;
+  logic [6:0] group3_len;
+  assign pc_paddr_in_group = head_len;
+  assign pc_paddr_at = 3'(pc_paddr_in_group);
+  assign instr_in_group = pc_paddr_in_group + pc_paddr_len;
+  assign instr_at = 4'(instr_in_group);
+  assign priv_in_group = instr_in_group + instr_len;
+  assign priv_at = 5'(priv_in_group);
+  assign reg0_in_group = priv_in_group + priv_len;
+  assign reg0_at = 5'(reg0_in_group);
+  assign group0_len = reg0_in_group + reg0_len;
+  assign group1_at = group0_len;
+  assign reg1_at = 5'(group1_at);
+  assign store_in_group = reg1_len;
+  assign store_at = 5'(group1_at + store_in_group);
+  assign reg2_in_group = store_in_group + store_len;
+  assign reg2_at = 5'(group1_at + reg2_in_group);
+  assign eaddr_in_group = reg2_in_group + reg2_len;
+  assign eaddr_at = 6'(group1_at + eaddr_in_group);
+  assign reg3_in_group = eaddr_in_group + eaddr_len;
+  assign reg3_at = 6'(group1_at + reg3_in_group);
+  assign group1_len = reg3_in_group + reg3_len;
+  assign group2_at = group1_at + group1_len;
+  assign paddr_at = 6'(group2_at);
+  assign mem0_in_group = paddr_len;
+  assign mem0_at = 6'(group2_at + mem0_in_group);
+  assign mem1_in_group = mem0_in_group + mem0_len;
+  assign mem1_at = 7'(group2_at + mem1_in_group);
+  assign csr0_in_group = mem1_in_group + mem1_len;
+  assign csr0_at = 7'(group2_at + csr0_in_group);
+  assign csr1_in_group = csr0_in_group + csr0_len;
+  assign csr1_at = 7'(group2_at + csr1_in_group);
+  assign group2_len = csr1_in_group + csr1_len;
+  assign group3_at = group2_at + group2_len;
+  assign csr2_at = 7'(group3_at);
+  assign csr3_in_group = csr2_len;
+  assign csr3_at = 7'(group3_at + csr3_in_group);
+  assign fcsr_in_group = csr3_in_group + csr3_len;
+  assign fcsr_at = 7'(group3_at + fcsr_in_group);
+  assign close_in_group = fcsr_in_group + fcsr_len;
+  assign close_at = 7'(group3_at + close_in_group);
+  assign group3_len = close_in_group + close_len;
+
+  // The slots one after the other: each OR-ed in at its offset (an indexed part-select as wide as
+  // the slot: the same function as shifting the slot into the record, and a simulator moves the
+  // slot's bytes instead of the whole record each time). Built in a block-local variable and
+  // assigned once (Icarus 11: see the top).
   always_comb begin : p_record
     logic [951:0] rec_l;
-    logic [6:0]   len_l;
     rec_l = '0;
-    len_l = 7'h00;
     rec_l = rec_l | 952'(head);
-    len_l = len_l + head_len;
-    rec_l[{4'b0, len_l[2:0], 3'b000} +: 56] = rec_l[{4'b0, len_l[2:0], 3'b000} +: 56] | pc_paddr;
-    len_l = len_l + pc_paddr_len;
-    rec_l[{3'b0, len_l[3:0], 3'b000} +: 40] = rec_l[{3'b0, len_l[3:0], 3'b000} +: 40] | instr;
-    len_l = len_l + instr_len;
-    rec_l[{2'b0, len_l[4:0], 3'b000} +: 24] = rec_l[{2'b0, len_l[4:0], 3'b000} +: 24] | priv;
-    len_l = len_l + priv_len;
-    rec_l[{2'b0, len_l[4:0], 3'b000} +: 56] = rec_l[{2'b0, len_l[4:0], 3'b000} +: 56] | reg0;
-    len_l = len_l + reg0_len;
-    rec_l[{2'b0, len_l[4:0], 3'b000} +: 56] = rec_l[{2'b0, len_l[4:0], 3'b000} +: 56] | reg1;
-    len_l = len_l + reg1_len;
-    rec_l[{2'b0, len_l[4:0], 3'b000} +: 88] = rec_l[{2'b0, len_l[4:0], 3'b000} +: 88] | store;
-    len_l = len_l + store_len;
-    rec_l[{2'b0, len_l[4:0], 3'b000} +: 56] = rec_l[{2'b0, len_l[4:0], 3'b000} +: 56] | reg2;
-    len_l = len_l + reg2_len;
-    rec_l[{1'b0, len_l[5:0], 3'b000} +: 56] = rec_l[{1'b0, len_l[5:0], 3'b000} +: 56] | eaddr;
-    len_l = len_l + eaddr_len;
-    rec_l[{1'b0, len_l[5:0], 3'b000} +: 56] = rec_l[{1'b0, len_l[5:0], 3'b000} +: 56] | reg3;
-    len_l = len_l + reg3_len;
-    rec_l[{1'b0, len_l[5:0], 3'b000} +: 56] = rec_l[{1'b0, len_l[5:0], 3'b000} +: 56] | paddr;
-    len_l = len_l + paddr_len;
-    rec_l[{1'b0, len_l[5:0], 3'b000} +: 136] = rec_l[{1'b0, len_l[5:0], 3'b000} +: 136] | mem0;
-    len_l = len_l + mem0_len;
-    rec_l[{len_l[6:0], 3'b000} +: 136] = rec_l[{len_l[6:0], 3'b000} +: 136] | mem1;
-    len_l = len_l + mem1_len;
-    rec_l[{len_l[6:0], 3'b000} +: 56] = rec_l[{len_l[6:0], 3'b000} +: 56] | csr0;
-    len_l = len_l + csr0_len;
-    rec_l[{len_l[6:0], 3'b000} +: 56] = rec_l[{len_l[6:0], 3'b000} +: 56] | csr1;
-    len_l = len_l + csr1_len;
-    rec_l[{len_l[6:0], 3'b000} +: 56] = rec_l[{len_l[6:0], 3'b000} +: 56] | csr2;
-    len_l = len_l + csr2_len;
-    rec_l[{len_l[6:0], 3'b000} +: 56] = rec_l[{len_l[6:0], 3'b000} +: 56] | csr3;
-    len_l = len_l + csr3_len;
-    rec_l[{len_l[6:0], 3'b000} +: 56] = rec_l[{len_l[6:0], 3'b000} +: 56] | fcsr;
-    len_l = len_l + fcsr_len;
-    rec_l[{len_l[6:0], 3'b000} +: 8] = rec_l[{len_l[6:0], 3'b000} +: 8] | close;
-    len_l = len_l + close_len;
+    rec_l[{4'b0, pc_paddr_at, 3'b000} +: 56] = rec_l[{4'b0, pc_paddr_at, 3'b000} +: 56] | pc_paddr;
+    rec_l[{3'b0, instr_at, 3'b000} +: 40] = rec_l[{3'b0, instr_at, 3'b000} +: 40] | instr;
+    rec_l[{2'b0, priv_at, 3'b000} +: 24] = rec_l[{2'b0, priv_at, 3'b000} +: 24] | priv;
+    rec_l[{2'b0, reg0_at, 3'b000} +: 56] = rec_l[{2'b0, reg0_at, 3'b000} +: 56] | reg0;
+    rec_l[{2'b0, reg1_at, 3'b000} +: 56] = rec_l[{2'b0, reg1_at, 3'b000} +: 56] | reg1;
+    rec_l[{2'b0, store_at, 3'b000} +: 88] = rec_l[{2'b0, store_at, 3'b000} +: 88] | store;
+    rec_l[{2'b0, reg2_at, 3'b000} +: 56] = rec_l[{2'b0, reg2_at, 3'b000} +: 56] | reg2;
+    rec_l[{1'b0, eaddr_at, 3'b000} +: 56] = rec_l[{1'b0, eaddr_at, 3'b000} +: 56] | eaddr;
+    rec_l[{1'b0, reg3_at, 3'b000} +: 56] = rec_l[{1'b0, reg3_at, 3'b000} +: 56] | reg3;
+    rec_l[{1'b0, paddr_at, 3'b000} +: 56] = rec_l[{1'b0, paddr_at, 3'b000} +: 56] | paddr;
+    rec_l[{1'b0, mem0_at, 3'b000} +: 136] = rec_l[{1'b0, mem0_at, 3'b000} +: 136] | mem0;
+    rec_l[{mem1_at, 3'b000} +: 136] = rec_l[{mem1_at, 3'b000} +: 136] | mem1;
+    rec_l[{csr0_at, 3'b000} +: 56] = rec_l[{csr0_at, 3'b000} +: 56] | csr0;
+    rec_l[{csr1_at, 3'b000} +: 56] = rec_l[{csr1_at, 3'b000} +: 56] | csr1;
+    rec_l[{csr2_at, 3'b000} +: 56] = rec_l[{csr2_at, 3'b000} +: 56] | csr2;
+    rec_l[{csr3_at, 3'b000} +: 56] = rec_l[{csr3_at, 3'b000} +: 56] | csr3;
+    rec_l[{fcsr_at, 3'b000} +: 56] = rec_l[{fcsr_at, 3'b000} +: 56] | fcsr;
+    rec_l[{close_at, 3'b000} +: 8] = rec_l[{close_at, 3'b000} +: 8] | close;
     rec_o = rec_l;
-    len_o = len_l;
   end
+  assign len_o = group3_at + group3_len;
 endmodule
