@@ -145,31 +145,37 @@ export function svConditionalSumAdd(
     `logic ${unused};  // a block's carry-out is read at one of its bits`,
   ];
   const rows = [`assign ${v('s0', 0)} = ${a} ^ ${b};`, `assign ${v('s1', 0)} = ~(${a} ^ ${b});`, `assign ${v('c0', 0)} = ${a} & ${b};`, `assign ${v('c1', 0)} = ${a} | ${b};`];
-  if (levels > 0) {
-    rows.push(`always_comb begin : ${out}_rounds`, '  int lo, mid;  // the block of bit i starts at lo, its high half at mid');
-    for (let r = 1; r <= levels; r++) {
-      const [s0, s1, c0, c1] = (['s0', 's1', 'c0', 'c1'] as const).map((n) => v(n, r));
-      const [p0, p1, q0, q1] = (['s0', 's1', 'c0', 'c1'] as const).map((n) => v(n, r - 1));
-      rows.push(
-        `  // Round ${r}: blocks of ${2 ** r} bits; the high half takes the sums its low half's carry-out chooses.`,
-        `  for (int i = 0; i < ${width}; i++) begin`,
-        `    lo = (i >> ${r}) << ${r};`,
-        `    mid = lo + ${2 ** (r - 1)};`,
-        `    if (mid >= ${width}) begin  // no high half`,
-        `      ${s0}[i] = ${p0}[i];`,
-        `      ${s1}[i] = ${p1}[i];`,
-        `      ${c0}[i] = ${q0}[lo];`,
-        `      ${c1}[i] = ${q1}[lo];`,
-        '    end else begin',
-        `      ${s0}[i] = (i >= mid && ${q0}[lo]) ? ${p1}[i] : ${p0}[i];`,
-        `      ${s1}[i] = (i >= mid && !${q1}[lo]) ? ${p0}[i] : ${p1}[i];`,
-        `      ${c0}[i] = ${q0}[lo] ? ${q1}[mid] : ${q0}[mid];`,
-        `      ${c1}[i] = ${q1}[lo] ? ${q1}[mid] : ${q0}[mid];`,
-        '    end',
-        '  end',
-      );
+  for (let r = 1; r <= levels; r++) {
+    const half = 2 ** (r - 1);
+    // The bits of each block's high half (high), of its low half (low), and of the blocks that
+    // have no high half (alone: the top block when width is not a power of two).
+    let high = 0n;
+    let low = 0n;
+    let alone = 0n;
+    for (let i = 0; i < width; i++) {
+      const lo = (i >> r) << r;
+      const mid = lo + half;
+      const bit = 1n << BigInt(i);
+      if (mid >= width) alone |= bit;
+      else if (i >= mid) high |= bit;
+      else low |= bit;
     }
-    rows.push('end');
+    const [H, L, A] = [high, low, alone].map((m) => svSized(width, m));
+    const [s0, s1, c0, c1] = (['s0', 's1', 'c0', 'c1'] as const).map((n) => v(n, r));
+    const [p0, p1, q0, q1] = (['s0', 's1', 'c0', 'c1'] as const).map((n) => v(n, r - 1));
+    // In a high half the low half's carry-out sits `half` bits lower; in a low half the high
+    // half's carry-outs sit `half` bits higher.
+    const mux = (sel: string, one: string, zero: string) => `((${sel} & ${one}) | (~${sel} & ${zero}))`;
+    const carry = (q: string) => `(${H} & ${mux(`(${q} << ${half})`, q1, q0)}) |
+         (${L} & ${mux(q, `(${q1} >> ${half})`, `(${q0} >> ${half})`)}) |
+         (${A} & ${q})`;
+    rows.push(
+      `// Round ${r}: blocks of ${2 ** r} bits; a high half takes the sums its low half's carry-out chooses.`,
+      `assign ${s0} = ${mux(`(${H} & (${q0} << ${half}))`, p1, p0)};`,
+      `assign ${s1} = ${mux(`(${H} & ~(${q1} << ${half}))`, p0, p1)};`,
+      `assign ${c0} = ${carry(q0)};`,
+      `assign ${c1} = ${carry(q1)};`,
+    );
   }
   const [t0, t1, d0, d1] = (['s0', 's1', 'c0', 'c1'] as const).map((n) => v(n, levels));
   const carriesRead = [...Array(levels + 1).keys()].flatMap((r) => [v('c0', r), v('c1', r)]);

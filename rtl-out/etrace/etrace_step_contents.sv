@@ -189,105 +189,60 @@ module etrace_step_contents (
   assign rep_difference_s1_r0 = ~(c_addr_i ^ ~last_addr_i);
   assign rep_difference_c0_r0 = c_addr_i & ~last_addr_i;
   assign rep_difference_c1_r0 = c_addr_i | ~last_addr_i;
-  always_comb begin : rep_difference_rounds
-    int lo, mid;  // the block of bit i starts at lo, its high half at mid
-    // Round 1: blocks of 2 bits; the high half takes the sums its low half's carry-out chooses.
-    for (int i = 0; i < 64; i++) begin
-      lo = (i >> 1) << 1;
-      mid = lo + 1;
-      if (mid >= 64) begin  // no high half
-        rep_difference_s0_r1[i] = rep_difference_s0_r0[i];
-        rep_difference_s1_r1[i] = rep_difference_s1_r0[i];
-        rep_difference_c0_r1[i] = rep_difference_c0_r0[lo];
-        rep_difference_c1_r1[i] = rep_difference_c1_r0[lo];
-      end else begin
-        rep_difference_s0_r1[i] = (i >= mid && rep_difference_c0_r0[lo]) ? rep_difference_s1_r0[i] : rep_difference_s0_r0[i];
-        rep_difference_s1_r1[i] = (i >= mid && !rep_difference_c1_r0[lo]) ? rep_difference_s0_r0[i] : rep_difference_s1_r0[i];
-        rep_difference_c0_r1[i] = rep_difference_c0_r0[lo] ? rep_difference_c1_r0[mid] : rep_difference_c0_r0[mid];
-        rep_difference_c1_r1[i] = rep_difference_c1_r0[lo] ? rep_difference_c1_r0[mid] : rep_difference_c0_r0[mid];
-      end
-    end
-    // Round 2: blocks of 4 bits; the high half takes the sums its low half's carry-out chooses.
-    for (int i = 0; i < 64; i++) begin
-      lo = (i >> 2) << 2;
-      mid = lo + 2;
-      if (mid >= 64) begin  // no high half
-        rep_difference_s0_r2[i] = rep_difference_s0_r1[i];
-        rep_difference_s1_r2[i] = rep_difference_s1_r1[i];
-        rep_difference_c0_r2[i] = rep_difference_c0_r1[lo];
-        rep_difference_c1_r2[i] = rep_difference_c1_r1[lo];
-      end else begin
-        rep_difference_s0_r2[i] = (i >= mid && rep_difference_c0_r1[lo]) ? rep_difference_s1_r1[i] : rep_difference_s0_r1[i];
-        rep_difference_s1_r2[i] = (i >= mid && !rep_difference_c1_r1[lo]) ? rep_difference_s0_r1[i] : rep_difference_s1_r1[i];
-        rep_difference_c0_r2[i] = rep_difference_c0_r1[lo] ? rep_difference_c1_r1[mid] : rep_difference_c0_r1[mid];
-        rep_difference_c1_r2[i] = rep_difference_c1_r1[lo] ? rep_difference_c1_r1[mid] : rep_difference_c0_r1[mid];
-      end
-    end
-    // Round 3: blocks of 8 bits; the high half takes the sums its low half's carry-out chooses.
-    for (int i = 0; i < 64; i++) begin
-      lo = (i >> 3) << 3;
-      mid = lo + 4;
-      if (mid >= 64) begin  // no high half
-        rep_difference_s0_r3[i] = rep_difference_s0_r2[i];
-        rep_difference_s1_r3[i] = rep_difference_s1_r2[i];
-        rep_difference_c0_r3[i] = rep_difference_c0_r2[lo];
-        rep_difference_c1_r3[i] = rep_difference_c1_r2[lo];
-      end else begin
-        rep_difference_s0_r3[i] = (i >= mid && rep_difference_c0_r2[lo]) ? rep_difference_s1_r2[i] : rep_difference_s0_r2[i];
-        rep_difference_s1_r3[i] = (i >= mid && !rep_difference_c1_r2[lo]) ? rep_difference_s0_r2[i] : rep_difference_s1_r2[i];
-        rep_difference_c0_r3[i] = rep_difference_c0_r2[lo] ? rep_difference_c1_r2[mid] : rep_difference_c0_r2[mid];
-        rep_difference_c1_r3[i] = rep_difference_c1_r2[lo] ? rep_difference_c1_r2[mid] : rep_difference_c0_r2[mid];
-      end
-    end
-    // Round 4: blocks of 16 bits; the high half takes the sums its low half's carry-out chooses.
-    for (int i = 0; i < 64; i++) begin
-      lo = (i >> 4) << 4;
-      mid = lo + 8;
-      if (mid >= 64) begin  // no high half
-        rep_difference_s0_r4[i] = rep_difference_s0_r3[i];
-        rep_difference_s1_r4[i] = rep_difference_s1_r3[i];
-        rep_difference_c0_r4[i] = rep_difference_c0_r3[lo];
-        rep_difference_c1_r4[i] = rep_difference_c1_r3[lo];
-      end else begin
-        rep_difference_s0_r4[i] = (i >= mid && rep_difference_c0_r3[lo]) ? rep_difference_s1_r3[i] : rep_difference_s0_r3[i];
-        rep_difference_s1_r4[i] = (i >= mid && !rep_difference_c1_r3[lo]) ? rep_difference_s0_r3[i] : rep_difference_s1_r3[i];
-        rep_difference_c0_r4[i] = rep_difference_c0_r3[lo] ? rep_difference_c1_r3[mid] : rep_difference_c0_r3[mid];
-        rep_difference_c1_r4[i] = rep_difference_c1_r3[lo] ? rep_difference_c1_r3[mid] : rep_difference_c0_r3[mid];
-      end
-    end
-    // Round 5: blocks of 32 bits; the high half takes the sums its low half's carry-out chooses.
-    for (int i = 0; i < 64; i++) begin
-      lo = (i >> 5) << 5;
-      mid = lo + 16;
-      if (mid >= 64) begin  // no high half
-        rep_difference_s0_r5[i] = rep_difference_s0_r4[i];
-        rep_difference_s1_r5[i] = rep_difference_s1_r4[i];
-        rep_difference_c0_r5[i] = rep_difference_c0_r4[lo];
-        rep_difference_c1_r5[i] = rep_difference_c1_r4[lo];
-      end else begin
-        rep_difference_s0_r5[i] = (i >= mid && rep_difference_c0_r4[lo]) ? rep_difference_s1_r4[i] : rep_difference_s0_r4[i];
-        rep_difference_s1_r5[i] = (i >= mid && !rep_difference_c1_r4[lo]) ? rep_difference_s0_r4[i] : rep_difference_s1_r4[i];
-        rep_difference_c0_r5[i] = rep_difference_c0_r4[lo] ? rep_difference_c1_r4[mid] : rep_difference_c0_r4[mid];
-        rep_difference_c1_r5[i] = rep_difference_c1_r4[lo] ? rep_difference_c1_r4[mid] : rep_difference_c0_r4[mid];
-      end
-    end
-    // Round 6: blocks of 64 bits; the high half takes the sums its low half's carry-out chooses.
-    for (int i = 0; i < 64; i++) begin
-      lo = (i >> 6) << 6;
-      mid = lo + 32;
-      if (mid >= 64) begin  // no high half
-        rep_difference_s0_r6[i] = rep_difference_s0_r5[i];
-        rep_difference_s1_r6[i] = rep_difference_s1_r5[i];
-        rep_difference_c0_r6[i] = rep_difference_c0_r5[lo];
-        rep_difference_c1_r6[i] = rep_difference_c1_r5[lo];
-      end else begin
-        rep_difference_s0_r6[i] = (i >= mid && rep_difference_c0_r5[lo]) ? rep_difference_s1_r5[i] : rep_difference_s0_r5[i];
-        rep_difference_s1_r6[i] = (i >= mid && !rep_difference_c1_r5[lo]) ? rep_difference_s0_r5[i] : rep_difference_s1_r5[i];
-        rep_difference_c0_r6[i] = rep_difference_c0_r5[lo] ? rep_difference_c1_r5[mid] : rep_difference_c0_r5[mid];
-        rep_difference_c1_r6[i] = rep_difference_c1_r5[lo] ? rep_difference_c1_r5[mid] : rep_difference_c0_r5[mid];
-      end
-    end
-  end
+  // Round 1: blocks of 2 bits; a high half takes the sums its low half's carry-out chooses.
+  assign rep_difference_s0_r1 = (((64'haaaa_aaaa_aaaa_aaaa & (rep_difference_c0_r0 << 1)) & rep_difference_s1_r0) | (~(64'haaaa_aaaa_aaaa_aaaa & (rep_difference_c0_r0 << 1)) & rep_difference_s0_r0));
+  assign rep_difference_s1_r1 = (((64'haaaa_aaaa_aaaa_aaaa & ~(rep_difference_c1_r0 << 1)) & rep_difference_s0_r0) | (~(64'haaaa_aaaa_aaaa_aaaa & ~(rep_difference_c1_r0 << 1)) & rep_difference_s1_r0));
+  assign rep_difference_c0_r1 = (64'haaaa_aaaa_aaaa_aaaa & (((rep_difference_c0_r0 << 1) & rep_difference_c1_r0) | (~(rep_difference_c0_r0 << 1) & rep_difference_c0_r0))) |
+         (64'h5555_5555_5555_5555 & ((rep_difference_c0_r0 & (rep_difference_c1_r0 >> 1)) | (~rep_difference_c0_r0 & (rep_difference_c0_r0 >> 1)))) |
+         (64'h0000_0000_0000_0000 & rep_difference_c0_r0);
+  assign rep_difference_c1_r1 = (64'haaaa_aaaa_aaaa_aaaa & (((rep_difference_c1_r0 << 1) & rep_difference_c1_r0) | (~(rep_difference_c1_r0 << 1) & rep_difference_c0_r0))) |
+         (64'h5555_5555_5555_5555 & ((rep_difference_c1_r0 & (rep_difference_c1_r0 >> 1)) | (~rep_difference_c1_r0 & (rep_difference_c0_r0 >> 1)))) |
+         (64'h0000_0000_0000_0000 & rep_difference_c1_r0);
+  // Round 2: blocks of 4 bits; a high half takes the sums its low half's carry-out chooses.
+  assign rep_difference_s0_r2 = (((64'hcccc_cccc_cccc_cccc & (rep_difference_c0_r1 << 2)) & rep_difference_s1_r1) | (~(64'hcccc_cccc_cccc_cccc & (rep_difference_c0_r1 << 2)) & rep_difference_s0_r1));
+  assign rep_difference_s1_r2 = (((64'hcccc_cccc_cccc_cccc & ~(rep_difference_c1_r1 << 2)) & rep_difference_s0_r1) | (~(64'hcccc_cccc_cccc_cccc & ~(rep_difference_c1_r1 << 2)) & rep_difference_s1_r1));
+  assign rep_difference_c0_r2 = (64'hcccc_cccc_cccc_cccc & (((rep_difference_c0_r1 << 2) & rep_difference_c1_r1) | (~(rep_difference_c0_r1 << 2) & rep_difference_c0_r1))) |
+         (64'h3333_3333_3333_3333 & ((rep_difference_c0_r1 & (rep_difference_c1_r1 >> 2)) | (~rep_difference_c0_r1 & (rep_difference_c0_r1 >> 2)))) |
+         (64'h0000_0000_0000_0000 & rep_difference_c0_r1);
+  assign rep_difference_c1_r2 = (64'hcccc_cccc_cccc_cccc & (((rep_difference_c1_r1 << 2) & rep_difference_c1_r1) | (~(rep_difference_c1_r1 << 2) & rep_difference_c0_r1))) |
+         (64'h3333_3333_3333_3333 & ((rep_difference_c1_r1 & (rep_difference_c1_r1 >> 2)) | (~rep_difference_c1_r1 & (rep_difference_c0_r1 >> 2)))) |
+         (64'h0000_0000_0000_0000 & rep_difference_c1_r1);
+  // Round 3: blocks of 8 bits; a high half takes the sums its low half's carry-out chooses.
+  assign rep_difference_s0_r3 = (((64'hf0f0_f0f0_f0f0_f0f0 & (rep_difference_c0_r2 << 4)) & rep_difference_s1_r2) | (~(64'hf0f0_f0f0_f0f0_f0f0 & (rep_difference_c0_r2 << 4)) & rep_difference_s0_r2));
+  assign rep_difference_s1_r3 = (((64'hf0f0_f0f0_f0f0_f0f0 & ~(rep_difference_c1_r2 << 4)) & rep_difference_s0_r2) | (~(64'hf0f0_f0f0_f0f0_f0f0 & ~(rep_difference_c1_r2 << 4)) & rep_difference_s1_r2));
+  assign rep_difference_c0_r3 = (64'hf0f0_f0f0_f0f0_f0f0 & (((rep_difference_c0_r2 << 4) & rep_difference_c1_r2) | (~(rep_difference_c0_r2 << 4) & rep_difference_c0_r2))) |
+         (64'h0f0f_0f0f_0f0f_0f0f & ((rep_difference_c0_r2 & (rep_difference_c1_r2 >> 4)) | (~rep_difference_c0_r2 & (rep_difference_c0_r2 >> 4)))) |
+         (64'h0000_0000_0000_0000 & rep_difference_c0_r2);
+  assign rep_difference_c1_r3 = (64'hf0f0_f0f0_f0f0_f0f0 & (((rep_difference_c1_r2 << 4) & rep_difference_c1_r2) | (~(rep_difference_c1_r2 << 4) & rep_difference_c0_r2))) |
+         (64'h0f0f_0f0f_0f0f_0f0f & ((rep_difference_c1_r2 & (rep_difference_c1_r2 >> 4)) | (~rep_difference_c1_r2 & (rep_difference_c0_r2 >> 4)))) |
+         (64'h0000_0000_0000_0000 & rep_difference_c1_r2);
+  // Round 4: blocks of 16 bits; a high half takes the sums its low half's carry-out chooses.
+  assign rep_difference_s0_r4 = (((64'hff00_ff00_ff00_ff00 & (rep_difference_c0_r3 << 8)) & rep_difference_s1_r3) | (~(64'hff00_ff00_ff00_ff00 & (rep_difference_c0_r3 << 8)) & rep_difference_s0_r3));
+  assign rep_difference_s1_r4 = (((64'hff00_ff00_ff00_ff00 & ~(rep_difference_c1_r3 << 8)) & rep_difference_s0_r3) | (~(64'hff00_ff00_ff00_ff00 & ~(rep_difference_c1_r3 << 8)) & rep_difference_s1_r3));
+  assign rep_difference_c0_r4 = (64'hff00_ff00_ff00_ff00 & (((rep_difference_c0_r3 << 8) & rep_difference_c1_r3) | (~(rep_difference_c0_r3 << 8) & rep_difference_c0_r3))) |
+         (64'h00ff_00ff_00ff_00ff & ((rep_difference_c0_r3 & (rep_difference_c1_r3 >> 8)) | (~rep_difference_c0_r3 & (rep_difference_c0_r3 >> 8)))) |
+         (64'h0000_0000_0000_0000 & rep_difference_c0_r3);
+  assign rep_difference_c1_r4 = (64'hff00_ff00_ff00_ff00 & (((rep_difference_c1_r3 << 8) & rep_difference_c1_r3) | (~(rep_difference_c1_r3 << 8) & rep_difference_c0_r3))) |
+         (64'h00ff_00ff_00ff_00ff & ((rep_difference_c1_r3 & (rep_difference_c1_r3 >> 8)) | (~rep_difference_c1_r3 & (rep_difference_c0_r3 >> 8)))) |
+         (64'h0000_0000_0000_0000 & rep_difference_c1_r3);
+  // Round 5: blocks of 32 bits; a high half takes the sums its low half's carry-out chooses.
+  assign rep_difference_s0_r5 = (((64'hffff_0000_ffff_0000 & (rep_difference_c0_r4 << 16)) & rep_difference_s1_r4) | (~(64'hffff_0000_ffff_0000 & (rep_difference_c0_r4 << 16)) & rep_difference_s0_r4));
+  assign rep_difference_s1_r5 = (((64'hffff_0000_ffff_0000 & ~(rep_difference_c1_r4 << 16)) & rep_difference_s0_r4) | (~(64'hffff_0000_ffff_0000 & ~(rep_difference_c1_r4 << 16)) & rep_difference_s1_r4));
+  assign rep_difference_c0_r5 = (64'hffff_0000_ffff_0000 & (((rep_difference_c0_r4 << 16) & rep_difference_c1_r4) | (~(rep_difference_c0_r4 << 16) & rep_difference_c0_r4))) |
+         (64'h0000_ffff_0000_ffff & ((rep_difference_c0_r4 & (rep_difference_c1_r4 >> 16)) | (~rep_difference_c0_r4 & (rep_difference_c0_r4 >> 16)))) |
+         (64'h0000_0000_0000_0000 & rep_difference_c0_r4);
+  assign rep_difference_c1_r5 = (64'hffff_0000_ffff_0000 & (((rep_difference_c1_r4 << 16) & rep_difference_c1_r4) | (~(rep_difference_c1_r4 << 16) & rep_difference_c0_r4))) |
+         (64'h0000_ffff_0000_ffff & ((rep_difference_c1_r4 & (rep_difference_c1_r4 >> 16)) | (~rep_difference_c1_r4 & (rep_difference_c0_r4 >> 16)))) |
+         (64'h0000_0000_0000_0000 & rep_difference_c1_r4);
+  // Round 6: blocks of 64 bits; a high half takes the sums its low half's carry-out chooses.
+  assign rep_difference_s0_r6 = (((64'hffff_ffff_0000_0000 & (rep_difference_c0_r5 << 32)) & rep_difference_s1_r5) | (~(64'hffff_ffff_0000_0000 & (rep_difference_c0_r5 << 32)) & rep_difference_s0_r5));
+  assign rep_difference_s1_r6 = (((64'hffff_ffff_0000_0000 & ~(rep_difference_c1_r5 << 32)) & rep_difference_s0_r5) | (~(64'hffff_ffff_0000_0000 & ~(rep_difference_c1_r5 << 32)) & rep_difference_s1_r5));
+  assign rep_difference_c0_r6 = (64'hffff_ffff_0000_0000 & (((rep_difference_c0_r5 << 32) & rep_difference_c1_r5) | (~(rep_difference_c0_r5 << 32) & rep_difference_c0_r5))) |
+         (64'h0000_0000_ffff_ffff & ((rep_difference_c0_r5 & (rep_difference_c1_r5 >> 32)) | (~rep_difference_c0_r5 & (rep_difference_c0_r5 >> 32)))) |
+         (64'h0000_0000_0000_0000 & rep_difference_c0_r5);
+  assign rep_difference_c1_r6 = (64'hffff_ffff_0000_0000 & (((rep_difference_c1_r5 << 32) & rep_difference_c1_r5) | (~(rep_difference_c1_r5 << 32) & rep_difference_c0_r5))) |
+         (64'h0000_0000_ffff_ffff & ((rep_difference_c1_r5 & (rep_difference_c1_r5 >> 32)) | (~rep_difference_c1_r5 & (rep_difference_c0_r5 >> 32)))) |
+         (64'h0000_0000_0000_0000 & rep_difference_c1_r5);
   assign rep_difference = rep_difference_s1_r6;
   assign unused_rep_difference_carries = ^{rep_difference_c0_r0, rep_difference_c1_r0, rep_difference_c0_r1, rep_difference_c1_r1, rep_difference_c0_r2, rep_difference_c1_r2, rep_difference_c0_r3, rep_difference_c1_r3, rep_difference_c0_r4, rep_difference_c1_r4, rep_difference_c0_r5, rep_difference_c1_r5, rep_difference_c0_r6, rep_difference_c1_r6, rep_difference_s0_r6};
 

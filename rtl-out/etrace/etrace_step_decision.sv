@@ -200,89 +200,51 @@ module etrace_step_decision (
   assign resync_sum_s1_r0 = ~(resync_i ^ c_units_i);
   assign resync_sum_c0_r0 = resync_i & c_units_i;
   assign resync_sum_c1_r0 = resync_i | c_units_i;
-  always_comb begin : resync_sum_rounds
-    int lo, mid;  // the block of bit i starts at lo, its high half at mid
-    // Round 1: blocks of 2 bits; the high half takes the sums its low half's carry-out chooses.
-    for (int i = 0; i < 32; i++) begin
-      lo = (i >> 1) << 1;
-      mid = lo + 1;
-      if (mid >= 32) begin  // no high half
-        resync_sum_s0_r1[i] = resync_sum_s0_r0[i];
-        resync_sum_s1_r1[i] = resync_sum_s1_r0[i];
-        resync_sum_c0_r1[i] = resync_sum_c0_r0[lo];
-        resync_sum_c1_r1[i] = resync_sum_c1_r0[lo];
-      end else begin
-        resync_sum_s0_r1[i] = (i >= mid && resync_sum_c0_r0[lo]) ? resync_sum_s1_r0[i] : resync_sum_s0_r0[i];
-        resync_sum_s1_r1[i] = (i >= mid && !resync_sum_c1_r0[lo]) ? resync_sum_s0_r0[i] : resync_sum_s1_r0[i];
-        resync_sum_c0_r1[i] = resync_sum_c0_r0[lo] ? resync_sum_c1_r0[mid] : resync_sum_c0_r0[mid];
-        resync_sum_c1_r1[i] = resync_sum_c1_r0[lo] ? resync_sum_c1_r0[mid] : resync_sum_c0_r0[mid];
-      end
-    end
-    // Round 2: blocks of 4 bits; the high half takes the sums its low half's carry-out chooses.
-    for (int i = 0; i < 32; i++) begin
-      lo = (i >> 2) << 2;
-      mid = lo + 2;
-      if (mid >= 32) begin  // no high half
-        resync_sum_s0_r2[i] = resync_sum_s0_r1[i];
-        resync_sum_s1_r2[i] = resync_sum_s1_r1[i];
-        resync_sum_c0_r2[i] = resync_sum_c0_r1[lo];
-        resync_sum_c1_r2[i] = resync_sum_c1_r1[lo];
-      end else begin
-        resync_sum_s0_r2[i] = (i >= mid && resync_sum_c0_r1[lo]) ? resync_sum_s1_r1[i] : resync_sum_s0_r1[i];
-        resync_sum_s1_r2[i] = (i >= mid && !resync_sum_c1_r1[lo]) ? resync_sum_s0_r1[i] : resync_sum_s1_r1[i];
-        resync_sum_c0_r2[i] = resync_sum_c0_r1[lo] ? resync_sum_c1_r1[mid] : resync_sum_c0_r1[mid];
-        resync_sum_c1_r2[i] = resync_sum_c1_r1[lo] ? resync_sum_c1_r1[mid] : resync_sum_c0_r1[mid];
-      end
-    end
-    // Round 3: blocks of 8 bits; the high half takes the sums its low half's carry-out chooses.
-    for (int i = 0; i < 32; i++) begin
-      lo = (i >> 3) << 3;
-      mid = lo + 4;
-      if (mid >= 32) begin  // no high half
-        resync_sum_s0_r3[i] = resync_sum_s0_r2[i];
-        resync_sum_s1_r3[i] = resync_sum_s1_r2[i];
-        resync_sum_c0_r3[i] = resync_sum_c0_r2[lo];
-        resync_sum_c1_r3[i] = resync_sum_c1_r2[lo];
-      end else begin
-        resync_sum_s0_r3[i] = (i >= mid && resync_sum_c0_r2[lo]) ? resync_sum_s1_r2[i] : resync_sum_s0_r2[i];
-        resync_sum_s1_r3[i] = (i >= mid && !resync_sum_c1_r2[lo]) ? resync_sum_s0_r2[i] : resync_sum_s1_r2[i];
-        resync_sum_c0_r3[i] = resync_sum_c0_r2[lo] ? resync_sum_c1_r2[mid] : resync_sum_c0_r2[mid];
-        resync_sum_c1_r3[i] = resync_sum_c1_r2[lo] ? resync_sum_c1_r2[mid] : resync_sum_c0_r2[mid];
-      end
-    end
-    // Round 4: blocks of 16 bits; the high half takes the sums its low half's carry-out chooses.
-    for (int i = 0; i < 32; i++) begin
-      lo = (i >> 4) << 4;
-      mid = lo + 8;
-      if (mid >= 32) begin  // no high half
-        resync_sum_s0_r4[i] = resync_sum_s0_r3[i];
-        resync_sum_s1_r4[i] = resync_sum_s1_r3[i];
-        resync_sum_c0_r4[i] = resync_sum_c0_r3[lo];
-        resync_sum_c1_r4[i] = resync_sum_c1_r3[lo];
-      end else begin
-        resync_sum_s0_r4[i] = (i >= mid && resync_sum_c0_r3[lo]) ? resync_sum_s1_r3[i] : resync_sum_s0_r3[i];
-        resync_sum_s1_r4[i] = (i >= mid && !resync_sum_c1_r3[lo]) ? resync_sum_s0_r3[i] : resync_sum_s1_r3[i];
-        resync_sum_c0_r4[i] = resync_sum_c0_r3[lo] ? resync_sum_c1_r3[mid] : resync_sum_c0_r3[mid];
-        resync_sum_c1_r4[i] = resync_sum_c1_r3[lo] ? resync_sum_c1_r3[mid] : resync_sum_c0_r3[mid];
-      end
-    end
-    // Round 5: blocks of 32 bits; the high half takes the sums its low half's carry-out chooses.
-    for (int i = 0; i < 32; i++) begin
-      lo = (i >> 5) << 5;
-      mid = lo + 16;
-      if (mid >= 32) begin  // no high half
-        resync_sum_s0_r5[i] = resync_sum_s0_r4[i];
-        resync_sum_s1_r5[i] = resync_sum_s1_r4[i];
-        resync_sum_c0_r5[i] = resync_sum_c0_r4[lo];
-        resync_sum_c1_r5[i] = resync_sum_c1_r4[lo];
-      end else begin
-        resync_sum_s0_r5[i] = (i >= mid && resync_sum_c0_r4[lo]) ? resync_sum_s1_r4[i] : resync_sum_s0_r4[i];
-        resync_sum_s1_r5[i] = (i >= mid && !resync_sum_c1_r4[lo]) ? resync_sum_s0_r4[i] : resync_sum_s1_r4[i];
-        resync_sum_c0_r5[i] = resync_sum_c0_r4[lo] ? resync_sum_c1_r4[mid] : resync_sum_c0_r4[mid];
-        resync_sum_c1_r5[i] = resync_sum_c1_r4[lo] ? resync_sum_c1_r4[mid] : resync_sum_c0_r4[mid];
-      end
-    end
-  end
+  // Round 1: blocks of 2 bits; a high half takes the sums its low half's carry-out chooses.
+  assign resync_sum_s0_r1 = (((32'haaaa_aaaa & (resync_sum_c0_r0 << 1)) & resync_sum_s1_r0) | (~(32'haaaa_aaaa & (resync_sum_c0_r0 << 1)) & resync_sum_s0_r0));
+  assign resync_sum_s1_r1 = (((32'haaaa_aaaa & ~(resync_sum_c1_r0 << 1)) & resync_sum_s0_r0) | (~(32'haaaa_aaaa & ~(resync_sum_c1_r0 << 1)) & resync_sum_s1_r0));
+  assign resync_sum_c0_r1 = (32'haaaa_aaaa & (((resync_sum_c0_r0 << 1) & resync_sum_c1_r0) | (~(resync_sum_c0_r0 << 1) & resync_sum_c0_r0))) |
+         (32'h5555_5555 & ((resync_sum_c0_r0 & (resync_sum_c1_r0 >> 1)) | (~resync_sum_c0_r0 & (resync_sum_c0_r0 >> 1)))) |
+         (32'h0000_0000 & resync_sum_c0_r0);
+  assign resync_sum_c1_r1 = (32'haaaa_aaaa & (((resync_sum_c1_r0 << 1) & resync_sum_c1_r0) | (~(resync_sum_c1_r0 << 1) & resync_sum_c0_r0))) |
+         (32'h5555_5555 & ((resync_sum_c1_r0 & (resync_sum_c1_r0 >> 1)) | (~resync_sum_c1_r0 & (resync_sum_c0_r0 >> 1)))) |
+         (32'h0000_0000 & resync_sum_c1_r0);
+  // Round 2: blocks of 4 bits; a high half takes the sums its low half's carry-out chooses.
+  assign resync_sum_s0_r2 = (((32'hcccc_cccc & (resync_sum_c0_r1 << 2)) & resync_sum_s1_r1) | (~(32'hcccc_cccc & (resync_sum_c0_r1 << 2)) & resync_sum_s0_r1));
+  assign resync_sum_s1_r2 = (((32'hcccc_cccc & ~(resync_sum_c1_r1 << 2)) & resync_sum_s0_r1) | (~(32'hcccc_cccc & ~(resync_sum_c1_r1 << 2)) & resync_sum_s1_r1));
+  assign resync_sum_c0_r2 = (32'hcccc_cccc & (((resync_sum_c0_r1 << 2) & resync_sum_c1_r1) | (~(resync_sum_c0_r1 << 2) & resync_sum_c0_r1))) |
+         (32'h3333_3333 & ((resync_sum_c0_r1 & (resync_sum_c1_r1 >> 2)) | (~resync_sum_c0_r1 & (resync_sum_c0_r1 >> 2)))) |
+         (32'h0000_0000 & resync_sum_c0_r1);
+  assign resync_sum_c1_r2 = (32'hcccc_cccc & (((resync_sum_c1_r1 << 2) & resync_sum_c1_r1) | (~(resync_sum_c1_r1 << 2) & resync_sum_c0_r1))) |
+         (32'h3333_3333 & ((resync_sum_c1_r1 & (resync_sum_c1_r1 >> 2)) | (~resync_sum_c1_r1 & (resync_sum_c0_r1 >> 2)))) |
+         (32'h0000_0000 & resync_sum_c1_r1);
+  // Round 3: blocks of 8 bits; a high half takes the sums its low half's carry-out chooses.
+  assign resync_sum_s0_r3 = (((32'hf0f0_f0f0 & (resync_sum_c0_r2 << 4)) & resync_sum_s1_r2) | (~(32'hf0f0_f0f0 & (resync_sum_c0_r2 << 4)) & resync_sum_s0_r2));
+  assign resync_sum_s1_r3 = (((32'hf0f0_f0f0 & ~(resync_sum_c1_r2 << 4)) & resync_sum_s0_r2) | (~(32'hf0f0_f0f0 & ~(resync_sum_c1_r2 << 4)) & resync_sum_s1_r2));
+  assign resync_sum_c0_r3 = (32'hf0f0_f0f0 & (((resync_sum_c0_r2 << 4) & resync_sum_c1_r2) | (~(resync_sum_c0_r2 << 4) & resync_sum_c0_r2))) |
+         (32'h0f0f_0f0f & ((resync_sum_c0_r2 & (resync_sum_c1_r2 >> 4)) | (~resync_sum_c0_r2 & (resync_sum_c0_r2 >> 4)))) |
+         (32'h0000_0000 & resync_sum_c0_r2);
+  assign resync_sum_c1_r3 = (32'hf0f0_f0f0 & (((resync_sum_c1_r2 << 4) & resync_sum_c1_r2) | (~(resync_sum_c1_r2 << 4) & resync_sum_c0_r2))) |
+         (32'h0f0f_0f0f & ((resync_sum_c1_r2 & (resync_sum_c1_r2 >> 4)) | (~resync_sum_c1_r2 & (resync_sum_c0_r2 >> 4)))) |
+         (32'h0000_0000 & resync_sum_c1_r2);
+  // Round 4: blocks of 16 bits; a high half takes the sums its low half's carry-out chooses.
+  assign resync_sum_s0_r4 = (((32'hff00_ff00 & (resync_sum_c0_r3 << 8)) & resync_sum_s1_r3) | (~(32'hff00_ff00 & (resync_sum_c0_r3 << 8)) & resync_sum_s0_r3));
+  assign resync_sum_s1_r4 = (((32'hff00_ff00 & ~(resync_sum_c1_r3 << 8)) & resync_sum_s0_r3) | (~(32'hff00_ff00 & ~(resync_sum_c1_r3 << 8)) & resync_sum_s1_r3));
+  assign resync_sum_c0_r4 = (32'hff00_ff00 & (((resync_sum_c0_r3 << 8) & resync_sum_c1_r3) | (~(resync_sum_c0_r3 << 8) & resync_sum_c0_r3))) |
+         (32'h00ff_00ff & ((resync_sum_c0_r3 & (resync_sum_c1_r3 >> 8)) | (~resync_sum_c0_r3 & (resync_sum_c0_r3 >> 8)))) |
+         (32'h0000_0000 & resync_sum_c0_r3);
+  assign resync_sum_c1_r4 = (32'hff00_ff00 & (((resync_sum_c1_r3 << 8) & resync_sum_c1_r3) | (~(resync_sum_c1_r3 << 8) & resync_sum_c0_r3))) |
+         (32'h00ff_00ff & ((resync_sum_c1_r3 & (resync_sum_c1_r3 >> 8)) | (~resync_sum_c1_r3 & (resync_sum_c0_r3 >> 8)))) |
+         (32'h0000_0000 & resync_sum_c1_r3);
+  // Round 5: blocks of 32 bits; a high half takes the sums its low half's carry-out chooses.
+  assign resync_sum_s0_r5 = (((32'hffff_0000 & (resync_sum_c0_r4 << 16)) & resync_sum_s1_r4) | (~(32'hffff_0000 & (resync_sum_c0_r4 << 16)) & resync_sum_s0_r4));
+  assign resync_sum_s1_r5 = (((32'hffff_0000 & ~(resync_sum_c1_r4 << 16)) & resync_sum_s0_r4) | (~(32'hffff_0000 & ~(resync_sum_c1_r4 << 16)) & resync_sum_s1_r4));
+  assign resync_sum_c0_r5 = (32'hffff_0000 & (((resync_sum_c0_r4 << 16) & resync_sum_c1_r4) | (~(resync_sum_c0_r4 << 16) & resync_sum_c0_r4))) |
+         (32'h0000_ffff & ((resync_sum_c0_r4 & (resync_sum_c1_r4 >> 16)) | (~resync_sum_c0_r4 & (resync_sum_c0_r4 >> 16)))) |
+         (32'h0000_0000 & resync_sum_c0_r4);
+  assign resync_sum_c1_r5 = (32'hffff_0000 & (((resync_sum_c1_r4 << 16) & resync_sum_c1_r4) | (~(resync_sum_c1_r4 << 16) & resync_sum_c0_r4))) |
+         (32'h0000_ffff & ((resync_sum_c1_r4 & (resync_sum_c1_r4 >> 16)) | (~resync_sum_c1_r4 & (resync_sum_c0_r4 >> 16)))) |
+         (32'h0000_0000 & resync_sum_c1_r4);
   assign resync_sum = resync_sum_s0_r5;
   assign unused_resync_sum_carries = ^{resync_sum_c0_r0, resync_sum_c1_r0, resync_sum_c0_r1, resync_sum_c1_r1, resync_sum_c0_r2, resync_sum_c1_r2, resync_sum_c0_r3, resync_sum_c1_r3, resync_sum_c0_r4, resync_sum_c1_r4, resync_sum_c0_r5, resync_sum_c1_r5, resync_sum_s1_r5};
   assign resync_carry = resync_sum_c0_r5[0];
