@@ -17,7 +17,7 @@ import { dataPacketParams, dataWidths, type DataParams } from '../../golden-mode
 import { dataSizeWidth } from '../../golden-model/etrace/ports.ts';
 import { encapPrefixBits } from '../../golden-model/etrace/packet/params.ts';
 import { hasContextInput } from '../../golden-model/etrace/ports.ts';
-import { padColumn, svLogic, svSized, svVec } from '../render.ts';
+import { padColumn, svConditionalSumAdd, svLogic, svSized, svVec } from '../render.ts';
 import { qualifierBuses } from './apb-regs.ts';
 
 /** The data parameters, or undefined without data trace. */
@@ -143,7 +143,27 @@ export function dataEncoderContext(c: EtraceConfig, banner: string) {
 }
 
 export function dataCompressContext(c: EtraceConfig, banner: string) {
-  return { banner, dw: dataPacketParams(c.params).data_width_p };
+  const dw = dataPacketParams(c.params).data_width_p;
+  // The differential codes' subtractions (short-path adders: a - b = a + ~b + 1).
+  const first = svConditionalSumAdd('v0_minus_prev', 'v0_i', '~prev_i', dw, { carryIn: "1'b1" });
+  const second = svConditionalSumAdd('v1_minus_v0', 'v1_i', '~v0_i', dw, { carryIn: "1'b1" });
+  // Bit j of a bit's index, for every bit of a value: the masks that turn a one-hot bit into its index.
+  const indexBits = Math.log2(dw);
+  const indexMasks = [...Array(indexBits).keys()].map((j) => {
+    let mask = 0n;
+    for (let i = 0; i < dw; i++) if ((i >> j) & 1) mask |= 1n << BigInt(i);
+    return `localparam logic [Dw-1:0] IndexBit${j} = ${svSized(dw, mask)};`;
+  });
+  return {
+    banner,
+    dw,
+    differenceDecls: [...first.declarations, ...second.declarations],
+    differenceRows: [...first.rows, ...second.rows],
+    indexMasks,
+    indexWidth: indexBits,
+    indexOf: [...Array(indexBits).keys()].reverse().map((j) => `|(highest & IndexBit${j})`).join(', '),
+    prefixShifts: [...Array(indexBits).keys()].map((j) => 1 << j),
+  };
 }
 
 export function dataPackerContext(c: EtraceConfig, banner: string) {

@@ -37,26 +37,185 @@ module etrace_data_compress (
   localparam logic [1:0] CodeXor  = 2'd1;
   localparam logic [1:0] CodeDiff = 2'd2;
 
-  // x sign-extended from bit 8 * 2^size - 1.
+  localparam logic [Dw-1:0] IndexBit0 = 64'haaaa_aaaa_aaaa_aaaa;
+  localparam logic [Dw-1:0] IndexBit1 = 64'hcccc_cccc_cccc_cccc;
+  localparam logic [Dw-1:0] IndexBit2 = 64'hf0f0_f0f0_f0f0_f0f0;
+  localparam logic [Dw-1:0] IndexBit3 = 64'hff00_ff00_ff00_ff00;
+  localparam logic [Dw-1:0] IndexBit4 = 64'hffff_0000_ffff_0000;
+  localparam logic [Dw-1:0] IndexBit5 = 64'hffff_ffff_0000_0000;
+
+  // x sign-extended from bit 8 * 2^size - 1: the bits above it replaced by it, all at once (masks
+  // from the size alone, no chain from bit to bit).
   function automatic logic [Dw-1:0] sext(input logic [Dw-1:0] x, input logic [1:0] size);
-    logic [Dw-1:0] y;
-    y = x;
-    for (int b = 8; b < Dw; b++) begin
-      if (b >= (8 << size)) y[b] = y[b - 1];
-    end
-    sext = y;
+    logic [Dw-1:0] above;  // the bits above the value's 8 * 2^size
+    logic [Dw-1:0] top;    // its top bit, one-hot
+    above = {Dw{1'b1}} << (8 << size);
+    top = Dw'(1) << ((8 << size) - 1);
+    sext = (x & ~above) | (above & {Dw{|(x & top)}});
   endfunction
 
   // Significant bits of a sign-extended value: its bits below the run of copies of the top bit,
-  // plus one copy (1 for 0 and -1).
+  // plus one copy (1 for 0 and -1): the index of the highest bit that differs from the top bit,
+  // + 2. That bit is found without a chain from bit to bit: an OR of every bit with those above
+  // it in log2(Dw) steps, then the one bit with none above it, then its index bit by bit.
   function automatic logic [7:0] sig_bits(input logic [Dw-1:0] x);
-    logic [7:0] n;
-    n = 8'd1;
-    for (int i = 0; i < Dw - 1; i++) begin
-      if (x[i] != x[Dw-1]) n = 8'(i + 2);
-    end
-    sig_bits = n;
+    logic [Dw-1:0] differs;  // the bits below the top one that differ from it
+    logic [Dw-1:0] at_or_above;
+    logic [Dw-1:0] highest;
+    differs = (x ^ {Dw{x[Dw-1]}}) & ({Dw{1'b1}} >> 1);
+    at_or_above = differs;
+    at_or_above = at_or_above | (at_or_above >> 1);
+    at_or_above = at_or_above | (at_or_above >> 2);
+    at_or_above = at_or_above | (at_or_above >> 4);
+    at_or_above = at_or_above | (at_or_above >> 8);
+    at_or_above = at_or_above | (at_or_above >> 16);
+    at_or_above = at_or_above | (at_or_above >> 32);
+    highest = differs & ~(at_or_above >> 1);
+    sig_bits = (differs == '0) ? 8'd1 : 8'({ |(highest & IndexBit5), |(highest & IndexBit4), |(highest & IndexBit3), |(highest & IndexBit2), |(highest & IndexBit1), |(highest & IndexBit0) }) + 8'd2;
   endfunction
+
+  // The differences the differential code sends (mod 2^Dw; sext keeps their low W bits).
+  logic [Dw-1:0] v0_minus_prev, v1_minus_v0;
+  // v0_minus_prev: per round, each block's sums for a carry-in of 0 (s0) and of 1 (s1) and their
+  // carry-outs (c0, c1; at every bit of the block).
+  logic [63:0]   v0_minus_prev_s0_r0, v0_minus_prev_s1_r0, v0_minus_prev_c0_r0, v0_minus_prev_c1_r0;
+  logic [63:0]   v0_minus_prev_s0_r1, v0_minus_prev_s1_r1, v0_minus_prev_c0_r1, v0_minus_prev_c1_r1;
+  logic [63:0]   v0_minus_prev_s0_r2, v0_minus_prev_s1_r2, v0_minus_prev_c0_r2, v0_minus_prev_c1_r2;
+  logic [63:0]   v0_minus_prev_s0_r3, v0_minus_prev_s1_r3, v0_minus_prev_c0_r3, v0_minus_prev_c1_r3;
+  logic [63:0]   v0_minus_prev_s0_r4, v0_minus_prev_s1_r4, v0_minus_prev_c0_r4, v0_minus_prev_c1_r4;
+  logic [63:0]   v0_minus_prev_s0_r5, v0_minus_prev_s1_r5, v0_minus_prev_c0_r5, v0_minus_prev_c1_r5;
+  logic [63:0]   v0_minus_prev_s0_r6, v0_minus_prev_s1_r6, v0_minus_prev_c0_r6, v0_minus_prev_c1_r6;
+  logic          unused_v0_minus_prev_carries;  // a block's carry-out is read at one of its bits
+  // v1_minus_v0: per round, each block's sums for a carry-in of 0 (s0) and of 1 (s1) and their
+  // carry-outs (c0, c1; at every bit of the block).
+  logic [63:0]   v1_minus_v0_s0_r0, v1_minus_v0_s1_r0, v1_minus_v0_c0_r0, v1_minus_v0_c1_r0;
+  logic [63:0]   v1_minus_v0_s0_r1, v1_minus_v0_s1_r1, v1_minus_v0_c0_r1, v1_minus_v0_c1_r1;
+  logic [63:0]   v1_minus_v0_s0_r2, v1_minus_v0_s1_r2, v1_minus_v0_c0_r2, v1_minus_v0_c1_r2;
+  logic [63:0]   v1_minus_v0_s0_r3, v1_minus_v0_s1_r3, v1_minus_v0_c0_r3, v1_minus_v0_c1_r3;
+  logic [63:0]   v1_minus_v0_s0_r4, v1_minus_v0_s1_r4, v1_minus_v0_c0_r4, v1_minus_v0_c1_r4;
+  logic [63:0]   v1_minus_v0_s0_r5, v1_minus_v0_s1_r5, v1_minus_v0_c0_r5, v1_minus_v0_c1_r5;
+  logic [63:0]   v1_minus_v0_s0_r6, v1_minus_v0_s1_r6, v1_minus_v0_c0_r6, v1_minus_v0_c1_r6;
+  logic          unused_v1_minus_v0_carries;    // a block's carry-out is read at one of its bits
+  assign v0_minus_prev_s0_r0 = v0_i ^ ~prev_i;
+  assign v0_minus_prev_s1_r0 = ~(v0_i ^ ~prev_i);
+  assign v0_minus_prev_c0_r0 = v0_i & ~prev_i;
+  assign v0_minus_prev_c1_r0 = v0_i | ~prev_i;
+  // Round 1: blocks of 2 bits; a high half takes the sums its low half's carry-out chooses.
+  assign v0_minus_prev_s0_r1 = (((64'haaaa_aaaa_aaaa_aaaa & (v0_minus_prev_c0_r0 << 1)) & v0_minus_prev_s1_r0) | (~(64'haaaa_aaaa_aaaa_aaaa & (v0_minus_prev_c0_r0 << 1)) & v0_minus_prev_s0_r0));
+  assign v0_minus_prev_s1_r1 = (((64'haaaa_aaaa_aaaa_aaaa & ~(v0_minus_prev_c1_r0 << 1)) & v0_minus_prev_s0_r0) | (~(64'haaaa_aaaa_aaaa_aaaa & ~(v0_minus_prev_c1_r0 << 1)) & v0_minus_prev_s1_r0));
+  assign v0_minus_prev_c0_r1 = (64'haaaa_aaaa_aaaa_aaaa & (((v0_minus_prev_c0_r0 << 1) & v0_minus_prev_c1_r0) | (~(v0_minus_prev_c0_r0 << 1) & v0_minus_prev_c0_r0))) |
+         (64'h5555_5555_5555_5555 & ((v0_minus_prev_c0_r0 & (v0_minus_prev_c1_r0 >> 1)) | (~v0_minus_prev_c0_r0 & (v0_minus_prev_c0_r0 >> 1)))) |
+         (64'h0000_0000_0000_0000 & v0_minus_prev_c0_r0);
+  assign v0_minus_prev_c1_r1 = (64'haaaa_aaaa_aaaa_aaaa & (((v0_minus_prev_c1_r0 << 1) & v0_minus_prev_c1_r0) | (~(v0_minus_prev_c1_r0 << 1) & v0_minus_prev_c0_r0))) |
+         (64'h5555_5555_5555_5555 & ((v0_minus_prev_c1_r0 & (v0_minus_prev_c1_r0 >> 1)) | (~v0_minus_prev_c1_r0 & (v0_minus_prev_c0_r0 >> 1)))) |
+         (64'h0000_0000_0000_0000 & v0_minus_prev_c1_r0);
+  // Round 2: blocks of 4 bits; a high half takes the sums its low half's carry-out chooses.
+  assign v0_minus_prev_s0_r2 = (((64'hcccc_cccc_cccc_cccc & (v0_minus_prev_c0_r1 << 2)) & v0_minus_prev_s1_r1) | (~(64'hcccc_cccc_cccc_cccc & (v0_minus_prev_c0_r1 << 2)) & v0_minus_prev_s0_r1));
+  assign v0_minus_prev_s1_r2 = (((64'hcccc_cccc_cccc_cccc & ~(v0_minus_prev_c1_r1 << 2)) & v0_minus_prev_s0_r1) | (~(64'hcccc_cccc_cccc_cccc & ~(v0_minus_prev_c1_r1 << 2)) & v0_minus_prev_s1_r1));
+  assign v0_minus_prev_c0_r2 = (64'hcccc_cccc_cccc_cccc & (((v0_minus_prev_c0_r1 << 2) & v0_minus_prev_c1_r1) | (~(v0_minus_prev_c0_r1 << 2) & v0_minus_prev_c0_r1))) |
+         (64'h3333_3333_3333_3333 & ((v0_minus_prev_c0_r1 & (v0_minus_prev_c1_r1 >> 2)) | (~v0_minus_prev_c0_r1 & (v0_minus_prev_c0_r1 >> 2)))) |
+         (64'h0000_0000_0000_0000 & v0_minus_prev_c0_r1);
+  assign v0_minus_prev_c1_r2 = (64'hcccc_cccc_cccc_cccc & (((v0_minus_prev_c1_r1 << 2) & v0_minus_prev_c1_r1) | (~(v0_minus_prev_c1_r1 << 2) & v0_minus_prev_c0_r1))) |
+         (64'h3333_3333_3333_3333 & ((v0_minus_prev_c1_r1 & (v0_minus_prev_c1_r1 >> 2)) | (~v0_minus_prev_c1_r1 & (v0_minus_prev_c0_r1 >> 2)))) |
+         (64'h0000_0000_0000_0000 & v0_minus_prev_c1_r1);
+  // Round 3: blocks of 8 bits; a high half takes the sums its low half's carry-out chooses.
+  assign v0_minus_prev_s0_r3 = (((64'hf0f0_f0f0_f0f0_f0f0 & (v0_minus_prev_c0_r2 << 4)) & v0_minus_prev_s1_r2) | (~(64'hf0f0_f0f0_f0f0_f0f0 & (v0_minus_prev_c0_r2 << 4)) & v0_minus_prev_s0_r2));
+  assign v0_minus_prev_s1_r3 = (((64'hf0f0_f0f0_f0f0_f0f0 & ~(v0_minus_prev_c1_r2 << 4)) & v0_minus_prev_s0_r2) | (~(64'hf0f0_f0f0_f0f0_f0f0 & ~(v0_minus_prev_c1_r2 << 4)) & v0_minus_prev_s1_r2));
+  assign v0_minus_prev_c0_r3 = (64'hf0f0_f0f0_f0f0_f0f0 & (((v0_minus_prev_c0_r2 << 4) & v0_minus_prev_c1_r2) | (~(v0_minus_prev_c0_r2 << 4) & v0_minus_prev_c0_r2))) |
+         (64'h0f0f_0f0f_0f0f_0f0f & ((v0_minus_prev_c0_r2 & (v0_minus_prev_c1_r2 >> 4)) | (~v0_minus_prev_c0_r2 & (v0_minus_prev_c0_r2 >> 4)))) |
+         (64'h0000_0000_0000_0000 & v0_minus_prev_c0_r2);
+  assign v0_minus_prev_c1_r3 = (64'hf0f0_f0f0_f0f0_f0f0 & (((v0_minus_prev_c1_r2 << 4) & v0_minus_prev_c1_r2) | (~(v0_minus_prev_c1_r2 << 4) & v0_minus_prev_c0_r2))) |
+         (64'h0f0f_0f0f_0f0f_0f0f & ((v0_minus_prev_c1_r2 & (v0_minus_prev_c1_r2 >> 4)) | (~v0_minus_prev_c1_r2 & (v0_minus_prev_c0_r2 >> 4)))) |
+         (64'h0000_0000_0000_0000 & v0_minus_prev_c1_r2);
+  // Round 4: blocks of 16 bits; a high half takes the sums its low half's carry-out chooses.
+  assign v0_minus_prev_s0_r4 = (((64'hff00_ff00_ff00_ff00 & (v0_minus_prev_c0_r3 << 8)) & v0_minus_prev_s1_r3) | (~(64'hff00_ff00_ff00_ff00 & (v0_minus_prev_c0_r3 << 8)) & v0_minus_prev_s0_r3));
+  assign v0_minus_prev_s1_r4 = (((64'hff00_ff00_ff00_ff00 & ~(v0_minus_prev_c1_r3 << 8)) & v0_minus_prev_s0_r3) | (~(64'hff00_ff00_ff00_ff00 & ~(v0_minus_prev_c1_r3 << 8)) & v0_minus_prev_s1_r3));
+  assign v0_minus_prev_c0_r4 = (64'hff00_ff00_ff00_ff00 & (((v0_minus_prev_c0_r3 << 8) & v0_minus_prev_c1_r3) | (~(v0_minus_prev_c0_r3 << 8) & v0_minus_prev_c0_r3))) |
+         (64'h00ff_00ff_00ff_00ff & ((v0_minus_prev_c0_r3 & (v0_minus_prev_c1_r3 >> 8)) | (~v0_minus_prev_c0_r3 & (v0_minus_prev_c0_r3 >> 8)))) |
+         (64'h0000_0000_0000_0000 & v0_minus_prev_c0_r3);
+  assign v0_minus_prev_c1_r4 = (64'hff00_ff00_ff00_ff00 & (((v0_minus_prev_c1_r3 << 8) & v0_minus_prev_c1_r3) | (~(v0_minus_prev_c1_r3 << 8) & v0_minus_prev_c0_r3))) |
+         (64'h00ff_00ff_00ff_00ff & ((v0_minus_prev_c1_r3 & (v0_minus_prev_c1_r3 >> 8)) | (~v0_minus_prev_c1_r3 & (v0_minus_prev_c0_r3 >> 8)))) |
+         (64'h0000_0000_0000_0000 & v0_minus_prev_c1_r3);
+  // Round 5: blocks of 32 bits; a high half takes the sums its low half's carry-out chooses.
+  assign v0_minus_prev_s0_r5 = (((64'hffff_0000_ffff_0000 & (v0_minus_prev_c0_r4 << 16)) & v0_minus_prev_s1_r4) | (~(64'hffff_0000_ffff_0000 & (v0_minus_prev_c0_r4 << 16)) & v0_minus_prev_s0_r4));
+  assign v0_minus_prev_s1_r5 = (((64'hffff_0000_ffff_0000 & ~(v0_minus_prev_c1_r4 << 16)) & v0_minus_prev_s0_r4) | (~(64'hffff_0000_ffff_0000 & ~(v0_minus_prev_c1_r4 << 16)) & v0_minus_prev_s1_r4));
+  assign v0_minus_prev_c0_r5 = (64'hffff_0000_ffff_0000 & (((v0_minus_prev_c0_r4 << 16) & v0_minus_prev_c1_r4) | (~(v0_minus_prev_c0_r4 << 16) & v0_minus_prev_c0_r4))) |
+         (64'h0000_ffff_0000_ffff & ((v0_minus_prev_c0_r4 & (v0_minus_prev_c1_r4 >> 16)) | (~v0_minus_prev_c0_r4 & (v0_minus_prev_c0_r4 >> 16)))) |
+         (64'h0000_0000_0000_0000 & v0_minus_prev_c0_r4);
+  assign v0_minus_prev_c1_r5 = (64'hffff_0000_ffff_0000 & (((v0_minus_prev_c1_r4 << 16) & v0_minus_prev_c1_r4) | (~(v0_minus_prev_c1_r4 << 16) & v0_minus_prev_c0_r4))) |
+         (64'h0000_ffff_0000_ffff & ((v0_minus_prev_c1_r4 & (v0_minus_prev_c1_r4 >> 16)) | (~v0_minus_prev_c1_r4 & (v0_minus_prev_c0_r4 >> 16)))) |
+         (64'h0000_0000_0000_0000 & v0_minus_prev_c1_r4);
+  // Round 6: blocks of 64 bits; a high half takes the sums its low half's carry-out chooses.
+  assign v0_minus_prev_s0_r6 = (((64'hffff_ffff_0000_0000 & (v0_minus_prev_c0_r5 << 32)) & v0_minus_prev_s1_r5) | (~(64'hffff_ffff_0000_0000 & (v0_minus_prev_c0_r5 << 32)) & v0_minus_prev_s0_r5));
+  assign v0_minus_prev_s1_r6 = (((64'hffff_ffff_0000_0000 & ~(v0_minus_prev_c1_r5 << 32)) & v0_minus_prev_s0_r5) | (~(64'hffff_ffff_0000_0000 & ~(v0_minus_prev_c1_r5 << 32)) & v0_minus_prev_s1_r5));
+  assign v0_minus_prev_c0_r6 = (64'hffff_ffff_0000_0000 & (((v0_minus_prev_c0_r5 << 32) & v0_minus_prev_c1_r5) | (~(v0_minus_prev_c0_r5 << 32) & v0_minus_prev_c0_r5))) |
+         (64'h0000_0000_ffff_ffff & ((v0_minus_prev_c0_r5 & (v0_minus_prev_c1_r5 >> 32)) | (~v0_minus_prev_c0_r5 & (v0_minus_prev_c0_r5 >> 32)))) |
+         (64'h0000_0000_0000_0000 & v0_minus_prev_c0_r5);
+  assign v0_minus_prev_c1_r6 = (64'hffff_ffff_0000_0000 & (((v0_minus_prev_c1_r5 << 32) & v0_minus_prev_c1_r5) | (~(v0_minus_prev_c1_r5 << 32) & v0_minus_prev_c0_r5))) |
+         (64'h0000_0000_ffff_ffff & ((v0_minus_prev_c1_r5 & (v0_minus_prev_c1_r5 >> 32)) | (~v0_minus_prev_c1_r5 & (v0_minus_prev_c0_r5 >> 32)))) |
+         (64'h0000_0000_0000_0000 & v0_minus_prev_c1_r5);
+  assign v0_minus_prev = v0_minus_prev_s1_r6;
+  assign unused_v0_minus_prev_carries = ^{v0_minus_prev_c0_r0, v0_minus_prev_c1_r0, v0_minus_prev_c0_r1, v0_minus_prev_c1_r1, v0_minus_prev_c0_r2, v0_minus_prev_c1_r2, v0_minus_prev_c0_r3, v0_minus_prev_c1_r3, v0_minus_prev_c0_r4, v0_minus_prev_c1_r4, v0_minus_prev_c0_r5, v0_minus_prev_c1_r5, v0_minus_prev_c0_r6, v0_minus_prev_c1_r6, v0_minus_prev_s0_r6};
+  assign v1_minus_v0_s0_r0 = v1_i ^ ~v0_i;
+  assign v1_minus_v0_s1_r0 = ~(v1_i ^ ~v0_i);
+  assign v1_minus_v0_c0_r0 = v1_i & ~v0_i;
+  assign v1_minus_v0_c1_r0 = v1_i | ~v0_i;
+  // Round 1: blocks of 2 bits; a high half takes the sums its low half's carry-out chooses.
+  assign v1_minus_v0_s0_r1 = (((64'haaaa_aaaa_aaaa_aaaa & (v1_minus_v0_c0_r0 << 1)) & v1_minus_v0_s1_r0) | (~(64'haaaa_aaaa_aaaa_aaaa & (v1_minus_v0_c0_r0 << 1)) & v1_minus_v0_s0_r0));
+  assign v1_minus_v0_s1_r1 = (((64'haaaa_aaaa_aaaa_aaaa & ~(v1_minus_v0_c1_r0 << 1)) & v1_minus_v0_s0_r0) | (~(64'haaaa_aaaa_aaaa_aaaa & ~(v1_minus_v0_c1_r0 << 1)) & v1_minus_v0_s1_r0));
+  assign v1_minus_v0_c0_r1 = (64'haaaa_aaaa_aaaa_aaaa & (((v1_minus_v0_c0_r0 << 1) & v1_minus_v0_c1_r0) | (~(v1_minus_v0_c0_r0 << 1) & v1_minus_v0_c0_r0))) |
+         (64'h5555_5555_5555_5555 & ((v1_minus_v0_c0_r0 & (v1_minus_v0_c1_r0 >> 1)) | (~v1_minus_v0_c0_r0 & (v1_minus_v0_c0_r0 >> 1)))) |
+         (64'h0000_0000_0000_0000 & v1_minus_v0_c0_r0);
+  assign v1_minus_v0_c1_r1 = (64'haaaa_aaaa_aaaa_aaaa & (((v1_minus_v0_c1_r0 << 1) & v1_minus_v0_c1_r0) | (~(v1_minus_v0_c1_r0 << 1) & v1_minus_v0_c0_r0))) |
+         (64'h5555_5555_5555_5555 & ((v1_minus_v0_c1_r0 & (v1_minus_v0_c1_r0 >> 1)) | (~v1_minus_v0_c1_r0 & (v1_minus_v0_c0_r0 >> 1)))) |
+         (64'h0000_0000_0000_0000 & v1_minus_v0_c1_r0);
+  // Round 2: blocks of 4 bits; a high half takes the sums its low half's carry-out chooses.
+  assign v1_minus_v0_s0_r2 = (((64'hcccc_cccc_cccc_cccc & (v1_minus_v0_c0_r1 << 2)) & v1_minus_v0_s1_r1) | (~(64'hcccc_cccc_cccc_cccc & (v1_minus_v0_c0_r1 << 2)) & v1_minus_v0_s0_r1));
+  assign v1_minus_v0_s1_r2 = (((64'hcccc_cccc_cccc_cccc & ~(v1_minus_v0_c1_r1 << 2)) & v1_minus_v0_s0_r1) | (~(64'hcccc_cccc_cccc_cccc & ~(v1_minus_v0_c1_r1 << 2)) & v1_minus_v0_s1_r1));
+  assign v1_minus_v0_c0_r2 = (64'hcccc_cccc_cccc_cccc & (((v1_minus_v0_c0_r1 << 2) & v1_minus_v0_c1_r1) | (~(v1_minus_v0_c0_r1 << 2) & v1_minus_v0_c0_r1))) |
+         (64'h3333_3333_3333_3333 & ((v1_minus_v0_c0_r1 & (v1_minus_v0_c1_r1 >> 2)) | (~v1_minus_v0_c0_r1 & (v1_minus_v0_c0_r1 >> 2)))) |
+         (64'h0000_0000_0000_0000 & v1_minus_v0_c0_r1);
+  assign v1_minus_v0_c1_r2 = (64'hcccc_cccc_cccc_cccc & (((v1_minus_v0_c1_r1 << 2) & v1_minus_v0_c1_r1) | (~(v1_minus_v0_c1_r1 << 2) & v1_minus_v0_c0_r1))) |
+         (64'h3333_3333_3333_3333 & ((v1_minus_v0_c1_r1 & (v1_minus_v0_c1_r1 >> 2)) | (~v1_minus_v0_c1_r1 & (v1_minus_v0_c0_r1 >> 2)))) |
+         (64'h0000_0000_0000_0000 & v1_minus_v0_c1_r1);
+  // Round 3: blocks of 8 bits; a high half takes the sums its low half's carry-out chooses.
+  assign v1_minus_v0_s0_r3 = (((64'hf0f0_f0f0_f0f0_f0f0 & (v1_minus_v0_c0_r2 << 4)) & v1_minus_v0_s1_r2) | (~(64'hf0f0_f0f0_f0f0_f0f0 & (v1_minus_v0_c0_r2 << 4)) & v1_minus_v0_s0_r2));
+  assign v1_minus_v0_s1_r3 = (((64'hf0f0_f0f0_f0f0_f0f0 & ~(v1_minus_v0_c1_r2 << 4)) & v1_minus_v0_s0_r2) | (~(64'hf0f0_f0f0_f0f0_f0f0 & ~(v1_minus_v0_c1_r2 << 4)) & v1_minus_v0_s1_r2));
+  assign v1_minus_v0_c0_r3 = (64'hf0f0_f0f0_f0f0_f0f0 & (((v1_minus_v0_c0_r2 << 4) & v1_minus_v0_c1_r2) | (~(v1_minus_v0_c0_r2 << 4) & v1_minus_v0_c0_r2))) |
+         (64'h0f0f_0f0f_0f0f_0f0f & ((v1_minus_v0_c0_r2 & (v1_minus_v0_c1_r2 >> 4)) | (~v1_minus_v0_c0_r2 & (v1_minus_v0_c0_r2 >> 4)))) |
+         (64'h0000_0000_0000_0000 & v1_minus_v0_c0_r2);
+  assign v1_minus_v0_c1_r3 = (64'hf0f0_f0f0_f0f0_f0f0 & (((v1_minus_v0_c1_r2 << 4) & v1_minus_v0_c1_r2) | (~(v1_minus_v0_c1_r2 << 4) & v1_minus_v0_c0_r2))) |
+         (64'h0f0f_0f0f_0f0f_0f0f & ((v1_minus_v0_c1_r2 & (v1_minus_v0_c1_r2 >> 4)) | (~v1_minus_v0_c1_r2 & (v1_minus_v0_c0_r2 >> 4)))) |
+         (64'h0000_0000_0000_0000 & v1_minus_v0_c1_r2);
+  // Round 4: blocks of 16 bits; a high half takes the sums its low half's carry-out chooses.
+  assign v1_minus_v0_s0_r4 = (((64'hff00_ff00_ff00_ff00 & (v1_minus_v0_c0_r3 << 8)) & v1_minus_v0_s1_r3) | (~(64'hff00_ff00_ff00_ff00 & (v1_minus_v0_c0_r3 << 8)) & v1_minus_v0_s0_r3));
+  assign v1_minus_v0_s1_r4 = (((64'hff00_ff00_ff00_ff00 & ~(v1_minus_v0_c1_r3 << 8)) & v1_minus_v0_s0_r3) | (~(64'hff00_ff00_ff00_ff00 & ~(v1_minus_v0_c1_r3 << 8)) & v1_minus_v0_s1_r3));
+  assign v1_minus_v0_c0_r4 = (64'hff00_ff00_ff00_ff00 & (((v1_minus_v0_c0_r3 << 8) & v1_minus_v0_c1_r3) | (~(v1_minus_v0_c0_r3 << 8) & v1_minus_v0_c0_r3))) |
+         (64'h00ff_00ff_00ff_00ff & ((v1_minus_v0_c0_r3 & (v1_minus_v0_c1_r3 >> 8)) | (~v1_minus_v0_c0_r3 & (v1_minus_v0_c0_r3 >> 8)))) |
+         (64'h0000_0000_0000_0000 & v1_minus_v0_c0_r3);
+  assign v1_minus_v0_c1_r4 = (64'hff00_ff00_ff00_ff00 & (((v1_minus_v0_c1_r3 << 8) & v1_minus_v0_c1_r3) | (~(v1_minus_v0_c1_r3 << 8) & v1_minus_v0_c0_r3))) |
+         (64'h00ff_00ff_00ff_00ff & ((v1_minus_v0_c1_r3 & (v1_minus_v0_c1_r3 >> 8)) | (~v1_minus_v0_c1_r3 & (v1_minus_v0_c0_r3 >> 8)))) |
+         (64'h0000_0000_0000_0000 & v1_minus_v0_c1_r3);
+  // Round 5: blocks of 32 bits; a high half takes the sums its low half's carry-out chooses.
+  assign v1_minus_v0_s0_r5 = (((64'hffff_0000_ffff_0000 & (v1_minus_v0_c0_r4 << 16)) & v1_minus_v0_s1_r4) | (~(64'hffff_0000_ffff_0000 & (v1_minus_v0_c0_r4 << 16)) & v1_minus_v0_s0_r4));
+  assign v1_minus_v0_s1_r5 = (((64'hffff_0000_ffff_0000 & ~(v1_minus_v0_c1_r4 << 16)) & v1_minus_v0_s0_r4) | (~(64'hffff_0000_ffff_0000 & ~(v1_minus_v0_c1_r4 << 16)) & v1_minus_v0_s1_r4));
+  assign v1_minus_v0_c0_r5 = (64'hffff_0000_ffff_0000 & (((v1_minus_v0_c0_r4 << 16) & v1_minus_v0_c1_r4) | (~(v1_minus_v0_c0_r4 << 16) & v1_minus_v0_c0_r4))) |
+         (64'h0000_ffff_0000_ffff & ((v1_minus_v0_c0_r4 & (v1_minus_v0_c1_r4 >> 16)) | (~v1_minus_v0_c0_r4 & (v1_minus_v0_c0_r4 >> 16)))) |
+         (64'h0000_0000_0000_0000 & v1_minus_v0_c0_r4);
+  assign v1_minus_v0_c1_r5 = (64'hffff_0000_ffff_0000 & (((v1_minus_v0_c1_r4 << 16) & v1_minus_v0_c1_r4) | (~(v1_minus_v0_c1_r4 << 16) & v1_minus_v0_c0_r4))) |
+         (64'h0000_ffff_0000_ffff & ((v1_minus_v0_c1_r4 & (v1_minus_v0_c1_r4 >> 16)) | (~v1_minus_v0_c1_r4 & (v1_minus_v0_c0_r4 >> 16)))) |
+         (64'h0000_0000_0000_0000 & v1_minus_v0_c1_r4);
+  // Round 6: blocks of 64 bits; a high half takes the sums its low half's carry-out chooses.
+  assign v1_minus_v0_s0_r6 = (((64'hffff_ffff_0000_0000 & (v1_minus_v0_c0_r5 << 32)) & v1_minus_v0_s1_r5) | (~(64'hffff_ffff_0000_0000 & (v1_minus_v0_c0_r5 << 32)) & v1_minus_v0_s0_r5));
+  assign v1_minus_v0_s1_r6 = (((64'hffff_ffff_0000_0000 & ~(v1_minus_v0_c1_r5 << 32)) & v1_minus_v0_s0_r5) | (~(64'hffff_ffff_0000_0000 & ~(v1_minus_v0_c1_r5 << 32)) & v1_minus_v0_s1_r5));
+  assign v1_minus_v0_c0_r6 = (64'hffff_ffff_0000_0000 & (((v1_minus_v0_c0_r5 << 32) & v1_minus_v0_c1_r5) | (~(v1_minus_v0_c0_r5 << 32) & v1_minus_v0_c0_r5))) |
+         (64'h0000_0000_ffff_ffff & ((v1_minus_v0_c0_r5 & (v1_minus_v0_c1_r5 >> 32)) | (~v1_minus_v0_c0_r5 & (v1_minus_v0_c0_r5 >> 32)))) |
+         (64'h0000_0000_0000_0000 & v1_minus_v0_c0_r5);
+  assign v1_minus_v0_c1_r6 = (64'hffff_ffff_0000_0000 & (((v1_minus_v0_c1_r5 << 32) & v1_minus_v0_c1_r5) | (~(v1_minus_v0_c1_r5 << 32) & v1_minus_v0_c0_r5))) |
+         (64'h0000_0000_ffff_ffff & ((v1_minus_v0_c1_r5 & (v1_minus_v0_c1_r5 >> 32)) | (~v1_minus_v0_c1_r5 & (v1_minus_v0_c0_r5 >> 32)))) |
+         (64'h0000_0000_0000_0000 & v1_minus_v0_c1_r5);
+  assign v1_minus_v0 = v1_minus_v0_s1_r6;
+  assign unused_v1_minus_v0_carries = ^{v1_minus_v0_c0_r0, v1_minus_v0_c1_r0, v1_minus_v0_c0_r1, v1_minus_v0_c1_r1, v1_minus_v0_c0_r2, v1_minus_v0_c1_r2, v1_minus_v0_c0_r3, v1_minus_v0_c1_r3, v1_minus_v0_c0_r4, v1_minus_v0_c1_r4, v1_minus_v0_c0_r5, v1_minus_v0_c1_r5, v1_minus_v0_c0_r6, v1_minus_v0_c1_r6, v1_minus_v0_s0_r6};
 
   // The three codings of the chain, in the order that breaks ties.
   logic [Dw-1:0] e0 [3];
@@ -70,8 +229,8 @@ module etrace_data_compress (
     e1[0] = sext(v1_i, size_i);
     e0[1] = sext(v0_i ^ prev_i, size_i);
     e1[1] = sext(v1_i ^ v0_i, size_i);
-    e0[2] = sext(v0_i - prev_i, size_i);
-    e1[2] = sext(v1_i - v0_i, size_i);
+    e0[2] = sext(v0_minus_prev, size_i);
+    e1[2] = sext(v1_minus_v0, size_i);
     for (int k = 0; k < 3; k++) begin
       s0[k] = sig_bits(e0[k]);
       s1[k] = two_i ? sig_bits(e1[k]) : 8'd0;
