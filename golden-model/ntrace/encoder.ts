@@ -176,7 +176,13 @@ export class NtraceEncoder {
 
   // output (output.ts)
   private sink: NtraceSink | undefined;
-  /** The Error message went out after an overrun: the next start or traced record sends SYNC 7. */
+  /** The Error message entered the FIFO after an overrun and its SYNC 7 has not (the FIFO's ERROR_SENT). */
+  private errorSent = false;
+  /**
+   * The restart is due: the next start or traced record sends SYNC 7. The encoder learns that the
+   * Error message entered one cycle later (beginCycle: the FIFO state as the cycle starts), since
+   * the RTL's decision reads the output's registered state, not the acceptance of this cycle.
+   */
   private recover = false;
   /** An Ownership message was lost and no Error message has reported it yet (ECODE bit 3). */
   private ownershipLost = false;
@@ -217,11 +223,16 @@ export class NtraceEncoder {
     this.sink = sink;
   }
 
+  /** A new cycle of the output FIFO (output.ts): the restart is due if the Error message entered in an earlier cycle. */
+  beginCycle(): void {
+    this.recover = this.errorSent;
+  }
+
   /**
    * The Error message of an overrun (ETYPE 0, ECODE 4: program trace messages lost, plus bit 3
    * (ECODE 0xC) when an Ownership message was among them), TSTAMP relative, for time `t` (the
-   * first message lost). Offered to the sink; when it enters, the next trace start or traced
-   * record restarts the trace with SYNC 7. True when it entered.
+   * first message lost). Offered to the sink; when it enters, the trace start or traced record
+   * of a later cycle (beginCycle) restarts the trace with SYNC 7. True when it entered.
    */
   sendError(t: bigint): boolean {
     const o = this.w.length;
@@ -230,7 +241,7 @@ export class NtraceEncoder {
     errorMessage(this.w, this.f, ETYPE.overrun, ecode, ts);
     if (this.record) this.rec('Error', o, { ETYPE: ETYPE.overrun, ECODE: ecode }, ts);
     if (!this.out(o, OFFER_ERROR, t)) return false;
-    this.recover = true;
+    this.errorSent = true;
     this.ownershipLost = false;
     return true;
   }
@@ -388,15 +399,15 @@ export class NtraceEncoder {
       // SYNC 7 and this message, offered as one piece: both enter, or neither (a SYNC 7 retry).
       const at = this.restartAt;
       this.restartAt = -1;
-      if (this.sink!.offer(this.w.length - at, OFFER_SYNC7, this.restartTime)) this.recover = false;
+      if (this.sink!.offer(this.w.length - at, OFFER_SYNC7, this.restartTime)) this.recover = this.errorSent = false;
       else {
         this.w.truncate(at);
         if (this.record) this.messages.length -= 2;
         this.lastTs = this.restartTsBase;
       }
-    } else if (this.sink !== undefined && !this.out(o, OFFER_MESSAGE, t) && !this.recover) {
+    } else if (this.sink !== undefined && !this.out(o, OFFER_MESSAGE, t) && !this.errorSent) {
       // Lost before the Error message went out: that Error reports it (ECODE bit 3). Once the
-      // Error is out (recover), the SYNC 7 and its Ownership message restore the context anyway.
+      // Error is out, the SYNC 7 and its Ownership message restore the context anyway.
       this.ownershipLost = true;
     }
     this.counted();
@@ -598,7 +609,7 @@ export class NtraceEncoder {
         this.restartTsBase = this.prevTs;
       } else {
         sent = this.out(o, overrun ? OFFER_SYNC7 : OFFER_MESSAGE, t);
-        if (sent && overrun) this.recover = false;
+        if (sent && overrun) this.recover = this.errorSent = false;
       }
     }
     // The Ownership message follows a sync that went out (none follows a refused one).

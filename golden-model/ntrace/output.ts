@@ -138,9 +138,14 @@ export class NtraceStreamEncoder implements NtraceSink {
     };
   }
 
-  /** A new cycle: one byte leaves if the transport is ready; then a pending Error message is offered. */
+  /**
+   * A new cycle: one byte leaves if the transport is ready; the encoder learns the state the FIFO
+   * ended the last cycle in (an Error message that entered then makes the restart due now); then a
+   * pending Error message is offered.
+   */
   private nextCycle(): void {
     this.tick();
+    this.enc.beginCycle();
     if (this.state === LOST) this.enc.sendError(this.lossTime);
   }
 

@@ -9,7 +9,9 @@
 // all its bytes fit in the FIFO, and the messages that enter in a cycle are written in that cycle.
 // trTeInstStallEna = 0: the first message that does not fit is lost, and with it every message
 // until the Error message has entered; then every message is dropped until the restart
-// (ProgTraceSync with SYNC 7, N-Trace "SYNC Field Values") has entered.
+// (ProgTraceSync with SYNC 7, N-Trace "SYNC Field Values") has entered. The decision sees that the
+// Error message entered one cycle later (recover_o is the registered state): it restarts from the
+// first traced record of the next cycle on.
 module ntrace_output (
   input  logic         clk_i,
   input  logic         rst_ni,
@@ -36,6 +38,7 @@ module ntrace_output (
   localparam int Cw  = 7;   // holds 0..Cap
   localparam int Pw  = 6;   // holds 0..Cap-1
   localparam int Nw  = 5;
+  localparam int Sw  = 8;   // holds the bytes of every slot and the Error message
   localparam int Vw  = 63;
 
   localparam logic [1:0] StNormal    = 2'd0;
@@ -43,29 +46,38 @@ module ntrace_output (
   localparam logic [1:0] StErrorSent = 2'd2;  // the Error message entered; SYNC 7 has not
 
   logic [Cap*8-1:0] mem_q, mem_d;
-  logic [Cw-1:0]    count_q, count_d;
+  logic [Cw-1:0]    room_q, room_d;  // free bytes (Cap - bytes held)
   logic [Pw-1:0]    rptr_q, rptr_d, wptr_q, wptr_d;
   logic [1:0]       state_q, state_d;
 
-  logic               pop, stop;
-  logic [Cw:0]        avail, used;
-  logic [K*3-1:0]     nvar;
-  logic [K*Vw-1:0]    v1, v2, v3;
-  logic [K*Mb*8-1:0]  mbytes;
-  logic [K*Nw-1:0]    mn;
-  logic [W*8-1:0]     stage;
-  logic [2*Cap*8-1:0] rot;
-  logic [Cw:0]        rel;
-  logic               err_valid, err_in;
-  logic [62:0]        err_v1;
-  logic [Mb*8-1:0]    err_bytes;
-  logic [Nw-1:0]      err_n;
+  logic                pop;
+  logic [(K+1)*Sw-1:0] pre;  // slot k's first byte (slot K: the end) if every earlier message enters
+  logic [K-1:0]        act, fits, entered, refused;
+  logic                through;
+  logic [Sw-1:0]       sum;
+  logic [Cw:0]         avail, room_p1, used;
+  logic [K*3-1:0]      nvar;
+  logic [K*Vw-1:0]     v1, v2, v3;
+  logic [K*Mb*8-1:0]   mbytes;
+  logic [K*Nw-1:0]     mn;
+  logic [W*8-1:0]      stage;
+  logic [2*Cap*8-1:0]  rot;
+  logic [Cw:0]         rel;
+  logic                err_valid, err_in;
+  logic [62:0]         err_v1;
+  logic                seen;
+  logic [K*2-1:0]      st;   // the state slot k meets
+  logic [Mb*8-1:0]     err_bytes;
+  logic [Nw-1:0]       err_n;
 
-  assign pop = (count_q != '0) && mseo_ready_i;
-  assign mseo_valid_o = count_q != '0;
+  assign pop = (room_q != Cw'(Cap)) && mseo_ready_i;
+  assign mseo_valid_o = room_q != Cw'(Cap);
   assign mseo_data_o = mem_q[{rptr_q, 3'b000} +: 8];
-  // Room after this cycle's byte has left.
-  assign avail = (Cw+1)'(Cap) - (Cw+1)'(count_q) + (Cw+1)'(pop);
+  // Room after this cycle's byte has left. A message fits in avail when it fits in room_q, or
+  // when a byte leaves and it takes exactly room_q + 1 (two comparisons side by side, no adder
+  // between the register and them).
+  assign room_p1 = (Cw+1)'(room_q) + (Cw+1)'(1);
+  assign avail = pop ? room_p1 : (Cw+1)'(room_q);
 
   // The Error message (TSTAMP: the time of the first message lost, since the last TSTAMP sent).
   assign err_v1 = 63'h0000_0000_0000_0000;
@@ -83,9 +95,11 @@ module ntrace_output (
     .bytes_o (err_bytes),
     .n_o     (err_n)
   );
-  assign err_in = err_valid && (Cw+1)'(err_n) <= avail;
-  // The next traced record restarts the trace (SYNC 7) once the Error message is in.
-  assign recover_o = err_in || state_q == StErrorSent;
+  assign err_in = err_valid && ((Cw+1)'(err_n) <= (Cw+1)'(room_q) || (pop && (Cw+1)'(err_n) == room_p1));
+  // The traced records of the cycles after the one in which the Error message entered restart the
+  // trace (SYNC 7) until it enters: the decision reads the registered state, so no path runs from
+  // the FIFO's room through the decision back into the FIFO.
+  assign recover_o = state_q == StErrorSent;
 
   // The slots' variable fields, with TSTAMP last.
   always_comb begin
@@ -114,40 +128,62 @@ module ntrace_output (
     );
   end
 
-  // Which messages enter, and their bytes one after the other.
+  // Which messages enter, decided for every slot at once: the bytes before slot k if every earlier
+  // message enters (pre, the prefix sums of the lengths) do not depend on the FIFO's count, so the
+  // count meets each slot in one comparison instead of a chain of add, compare, add per slot. The
+  // slots that enter are a prefix (the first one refused stops the cycle), so the bytes written
+  // are those before the first refused slot, and every slot's bytes can be placed at its pre.
   always_comb begin
-    used = '0;
-    stop = 1'b0;
+    through = 1'b1;
+    // The Error message, when due, comes first; if it does not fit nothing enters (through = 0).
+    sum = err_valid ? Sw'(err_n) : '0;
+    pre[0 +: Sw] = sum;
+    through = !err_valid || err_in;
+    seen = 1'b0;
+    for (int k = 0; k < K; k++) begin
+      // The state a slot meets: the state after the Error message until a message entered.
+      st[k*2 +: 2] = seen ? StNormal : (err_valid ? StErrorSent : state_q);
+      seen = seen || s_valid_i[k];
+      act[k] = s_valid_i[k];
+      sum = sum + Sw'(mn[k*Nw +: Nw]);
+      pre[(k+1)*Sw +: Sw] = sum;
+      fits[k] = (pre[(k+1)*Sw +: Sw] <= Sw'(room_q) || (pop && pre[(k+1)*Sw +: Sw] == Sw'(room_p1)))
+          && (st[k*2 +: 2] == StNormal || (st[k*2 +: 2] == StErrorSent && s_sync7_i[k]));
+      entered[k] = through && act[k] && fits[k];
+      refused[k] = through && act[k] && !fits[k];
+      through = through && !refused[k];
+    end
+  end
+
+  // The bytes that enter, their number, and the state after them.
+  always_comb begin
+    used = through ? (Cw+1)'(pre[K*Sw +: Sw]) : '0;
     stage = '0;
     done_o = 1'b1;
+    for (int k = 0; k < K; k++) begin
+      // At most one slot is refused: an OR of its pre, not a chain of multiplexers.
+      if (refused[k]) used = used | (Cw+1)'(pre[k*Sw +: Sw]);
+      // Bytes from n on are zero, and bytes at or after used are not written.
+      if (act[k]) stage = stage | ((W*8)'(mbytes[k*(Mb*8) +: (Mb*8)]) << {pre[k*Sw +: Sw], 3'b000});
+    end
+    if (err_valid) stage = stage | (W*8)'(err_bytes);
     state_d = state_q;
-    if (err_valid) begin
-      if (err_in) begin
-        stage = (W*8)'(err_bytes);
-        used = (Cw+1)'(err_n);
-        state_d = StErrorSent;
-      end else begin
-        stop = 1'b1;  // offered again next cycle; nothing else enters meanwhile
-      end
+    if (err_in) begin
+      state_d = StErrorSent;
     end
     for (int k = 0; k < K; k++) begin
-      if (s_valid_i[k] && !stop) begin
-        if (used + (Cw+1)'(mn[k*Nw +: Nw]) <= avail && (state_d == StNormal || (state_d == StErrorSent && s_sync7_i[k]))) begin
-          stage = stage | ((W*8)'(mbytes[k*(Mb*8) +: (Mb*8)]) << {used, 3'b000});
-          used = used + (Cw+1)'(mn[k*Nw +: Nw]);
-          state_d = StNormal;
-        end else begin
-          // NORMAL: this message is lost (and the rest of the cycle's). ERROR_SENT: a message
-          // other than SYNC 7 is dropped; SYNC 7 that does not fit is tried again at the next
-          // traced record.
-          stop = 1'b1;
-          if (state_d == StNormal) begin
-            state_d = StLost;
-          end
-        end
+      if (entered[k]) begin
+        state_d = StNormal;
+      end
+      // NORMAL: this message is lost (and the rest of the cycle's). ERROR_SENT: a message other
+      // than SYNC 7 is dropped; SYNC 7 that does not fit is tried again at the next traced record.
+      if (refused[k] && st[k*2 +: 2] == StNormal) begin
+        state_d = StLost;
       end
     end
+  end
 
+  always_comb begin
     // The bytes written at wptr onwards (modulo Cap).
     mem_d = mem_q;
     rot = '0;
@@ -159,7 +195,7 @@ module ntrace_output (
         if (rel < used) mem_d[8*i +: 8] = rot[8*i +: 8] | rot[8*(i+Cap) +: 8];
       end
     end
-    count_d = Cw'((Cw+1)'(count_q) - (Cw+1)'(pop) + used);
+    room_d = Cw'(avail - used);
     rptr_d = rptr_q;
     if (pop) rptr_d = (rptr_q == Pw'(Cap-1)) ? '0 : rptr_q + Pw'(1);
     wptr_d = ((Cw+1)'(wptr_q) + used >= (Cw+1)'(Cap)) ? Pw'((Cw+1)'(wptr_q) + used - (Cw+1)'(Cap)) : Pw'((Cw+1)'(wptr_q) + used);
@@ -167,12 +203,12 @@ module ntrace_output (
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      count_q <= '0;
+      room_q <= Cw'(Cap);
       rptr_q <= '0;
       wptr_q <= '0;
       state_q <= StNormal;
     end else begin
-      count_q <= count_d;
+      room_q <= room_d;
       rptr_q <= rptr_d;
       wptr_q <= wptr_d;
       state_q <= state_d;
@@ -188,7 +224,7 @@ module ntrace_output (
   // The FIFO never holds more than Cap bytes.
   always @(posedge clk_i or negedge rst_ni) begin
     if (rst_ni) begin
-      assert ((Cw+1)'(count_q) + used - (Cw+1)'(pop) <= (Cw+1)'(Cap)) else $error("ntrace_output: FIFO overflow");
+      assert (used <= avail) else $error("ntrace_output: FIFO overflow");
     end
   end
 `endif
