@@ -5,8 +5,9 @@
 // ntrace_output: the output FIFO of the N-Trace encoder (128 bytes) and its ready/valid byte
 // port. Each cycle: a byte leaves if the transport is ready; after a loss, the
 // Error message (ETYPE 0, ECODE 4: program trace messages lost) is offered; then the
-// record's messages (the decision's slots, in order) are offered whole: a message enters when
-// all its bytes fit in the FIFO, and the messages that enter in a cycle are written in that cycle.
+// messages of the record the decision handled in the previous cycle (its slots, registered in
+// this module's stage, in order) are offered whole: a message enters when all its bytes fit in
+// the FIFO, and the messages that enter in a cycle are written in that cycle.
 // trTeInstStallEna = 0: the first message that does not fit is lost, and with it every message
 // until the Error message has entered; then every message is dropped until the restart
 // (ProgTraceSync with SYNC 7, N-Trace "SYNC Field Values") has entered. The decision sees that the
@@ -56,6 +57,16 @@ module ntrace_output (
   localparam logic [1:0] StLost      = 2'd1;  // a message was lost; the Error message has not entered
   localparam logic [1:0] StErrorSent = 2'd2;  // the Error message entered; SYNC 7 has not
 
+  // The register stage: the decision's slots of the previous cycle.
+  logic [6:0]   s_valid_q, s_valid_d, s_addr_q, s_addr_d;
+  logic [41:0]  s_tcode_q, s_tcode_d, s_fix_q, s_fix_d;
+  logic [20:0]  s_fixw_q, s_fixw_d, s_nvar_q, s_nvar_d;
+  logic [447:0] s_v0_q, s_v0_d, s_v1_q, s_v1_d, s_v2_q, s_v2_d;
+  logic [447:0] s_time_q, s_time_d;
+  logic [6:0]   s_abs_q, s_abs_d;
+  logic [6:0]   s_sync7_q, s_sync7_d;
+  logic         own_sync_q, own_sync_d;
+
   logic [Cap*8-1:0] mem_q, mem_d;
   logic [Cw-1:0]    room_q, room_d;          // free bytes (Cap - bytes held)
   logic [Pw-1:0]    rptr_q, rptr_d, wptr_q, wptr_d;
@@ -66,7 +77,8 @@ module ntrace_output (
 
   logic                pop;
   logic [(K+1)*Sw-1:0] pre;  // slot k's first byte (slot K: the end) if every earlier message enters
-  logic [K-1:0]        act, fits, entered, refused;
+  logic [K-1:0]        act, fits, refused;
+  logic [K-1:0]        entered;
   logic                through;
   logic [Sw-1:0]       sum;
   logic [Sw-1:0]       need;
@@ -122,8 +134,9 @@ module ntrace_output (
   assign err_in = err_valid && ((Cw+1)'(err_n) <= (Cw+1)'(room_q) || (pop && (Cw+1)'(err_n) == room_p1));
   // The traced records of the cycles after the one in which the Error message entered restart the
   // trace (SYNC 7) until it enters: the decision reads the registered state, so no path runs from
-  // the FIFO's room through the decision back into the FIFO.
-  assign recover_o = state_q == StErrorSent;
+  // the FIFO's room through the decision back into the FIFO. A SYNC 7 in the stage is being
+  // offered: the next one is due only if this one is refused.
+  assign recover_o = state_q == StErrorSent && (s_sync7_q & s_valid_q) == '0;
 
   // The slots' variable fields, with TSTAMP last.
   always_comb begin
@@ -132,32 +145,32 @@ module ntrace_output (
     tt = 64'h0;
     for (int k = 0; k < K; k++) begin
       // An empty slot has no fields (ntrace_bytes lays nothing out).
-      nvar[k*3 +: 3] = s_valid_i[k] ? s_nvar_i[k*3 +: 3] : 3'd0;
-      v1[k*Vw +: Vw] = s_v1_i[k*Vw +: Vw];
-      v2[k*Vw +: Vw] = s_v2_i[k*Vw +: Vw];
+      nvar[k*3 +: 3] = s_valid_q[k] ? s_nvar_q[k*3 +: 3] : 3'd0;
+      v1[k*Vw +: Vw] = s_v1_q[k*Vw +: Vw];
+      v2[k*Vw +: Vw] = s_v2_q[k*Vw +: Vw];
       v3[k*Vw +: Vw] = 64'h0000_0000_0000_0000;
-      if (s_abs_i[k]) tt = s_time_i[k*64 +: 64];
-      else tt = (s_time_i[k*64 +: 64] < lts) ? lts : s_time_i[k*64 +: 64];
-      ts[k*64 +: 64] = s_abs_i[k] ? tt : tt - lts;
-      if (s_valid_i[k]) lts = tt;
+      if (s_abs_q[k]) tt = s_time_q[k*64 +: 64];
+      else tt = (s_time_q[k*64 +: 64] < lts) ? lts : s_time_q[k*64 +: 64];
+      ts[k*64 +: 64] = s_abs_q[k] ? tt : tt - lts;
+      if (s_valid_q[k]) lts = tt;
       lts_after[k*64 +: 64] = lts;
-      unique case (s_nvar_i[k*3 +: 3])
+      unique case (s_nvar_q[k*3 +: 3])
         3'd1: v1[k*Vw +: Vw] = ts[k*64 +: 64];
         3'd2: v2[k*Vw +: Vw] = ts[k*64 +: 64];
         default: v3[k*Vw +: Vw] = ts[k*64 +: 64];
       endcase
-      if (s_valid_i[k]) nvar[k*3 +: 3] = s_nvar_i[k*3 +: 3] + 3'd1;
+      if (s_valid_q[k]) nvar[k*3 +: 3] = s_nvar_q[k*3 +: 3] + 3'd1;
     end
   end
 
   for (genvar g = 0; g < K; g++) begin : g_slot
     ntrace_bytes u_bytes (
-      .tcode_i (s_tcode_i[g*6 +: 6]),
-      .fix_i   (s_fix_i[g*6 +: 6]),
-      .fixw_i  (s_fixw_i[g*3 +: 3]),
-      .addr_i  (s_addr_i[g]),
+      .tcode_i (s_tcode_q[g*6 +: 6]),
+      .fix_i   (s_fix_q[g*6 +: 6]),
+      .fixw_i  (s_fixw_q[g*3 +: 3]),
+      .addr_i  (s_addr_q[g]),
       .nvar_i  (nvar[g*3 +: 3]),
-      .v0_i    (s_v0_i[g*Vw +: Vw]),
+      .v0_i    (s_v0_q[g*Vw +: Vw]),
       .v1_i    (v1[g*Vw +: Vw]),
       .v2_i    (v2[g*Vw +: Vw]),
       .v3_i    (v3[g*Vw +: Vw]),
@@ -181,14 +194,14 @@ module ntrace_output (
     for (int k = 0; k < K; k++) begin
       // The state a slot meets: the state after the Error message until a message entered.
       st[k*2 +: 2] = seen ? StNormal : (err_valid ? StErrorSent : state_q);
-      seen = seen || s_valid_i[k];
-      act[k] = s_valid_i[k];
+      seen = seen || s_valid_q[k];
+      act[k] = s_valid_q[k];
       sum = sum + Sw'(mn[k*Nw +: Nw]);
       pre[(k+1)*Sw +: Sw] = sum;
       // A SYNC 7 needs room for its Ownership message too.
-      need = pre[(k+1)*Sw +: Sw] + (s_sync7_i[k] ? Sw'(mn[SlotOwn*Nw +: Nw]) : '0);
+      need = pre[(k+1)*Sw +: Sw] + (s_sync7_q[k] ? Sw'(mn[SlotOwn*Nw +: Nw]) : '0);
       fits[k] = (need <= Sw'(room_q) || (pop && need == Sw'(room_p1)))
-          && (st[k*2 +: 2] == StNormal || (st[k*2 +: 2] == StErrorSent && s_sync7_i[k]));
+          && (st[k*2 +: 2] == StNormal || (st[k*2 +: 2] == StErrorSent && s_sync7_q[k]));
       entered[k] = through && act[k] && fits[k];
       refused[k] = through && act[k] && !fits[k];
       reached[k] = through;
@@ -226,11 +239,11 @@ module ntrace_output (
       // than SYNC 7 is dropped; SYNC 7 that does not fit is tried again at the next traced record.
       if (refused[k] && st[k*2 +: 2] == StNormal) begin
         state_d = StLost;
-        loss_d = s_time_i[k*64 +: 64];
+        loss_d = s_time_q[k*64 +: 64];
       end
       // An Ownership message lost before the Error message entered (ECODE bit 3); one that is
       // there only because of the sync before it was not made if that sync did not enter.
-      if (k == SlotOwn && s_valid_i[k] && state_d == StLost && !(!reached[k] && own_sync_i)) own_lost_d = 1'b1;
+      if (k == SlotOwn && s_valid_q[k] && state_d == StLost && !(!reached[k] && own_sync_q)) own_lost_d = 1'b1;
     end
   end
 
@@ -272,6 +285,70 @@ module ntrace_output (
     end
   end
 
+  // The stage takes the decision's slots when its own have all been offered: every cycle.
+  always_comb begin
+    s_valid_d = s_valid_q;
+    s_tcode_d = s_tcode_q;
+    s_fix_d = s_fix_q;
+    s_fixw_d = s_fixw_q;
+    s_nvar_d = s_nvar_q;
+    s_addr_d = s_addr_q;
+    s_v0_d = s_v0_q;
+    s_v1_d = s_v1_q;
+    s_v2_d = s_v2_q;
+    s_time_d = s_time_q;
+    s_abs_d = s_abs_q;
+    s_sync7_d = s_sync7_q;
+    own_sync_d = own_sync_q;
+    if (done_o) begin
+      s_valid_d = s_valid_i;
+      s_tcode_d = s_tcode_i;
+      s_fix_d = s_fix_i;
+      s_fixw_d = s_fixw_i;
+      s_nvar_d = s_nvar_i;
+      s_addr_d = s_addr_i;
+      s_v0_d = s_v0_i;
+      s_v1_d = s_v1_i;
+      s_v2_d = s_v2_i;
+      s_time_d = s_time_i;
+      s_abs_d = s_abs_i;
+      s_sync7_d = s_sync7_i;
+      own_sync_d = own_sync_i;
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      s_valid_q <= '0;
+      s_tcode_q <= '0;
+      s_fix_q <= '0;
+      s_fixw_q <= '0;
+      s_nvar_q <= '0;
+      s_addr_q <= '0;
+      s_v0_q <= '0;
+      s_v1_q <= '0;
+      s_v2_q <= '0;
+      s_time_q <= '0;
+      s_abs_q <= '0;
+      s_sync7_q <= '0;
+      own_sync_q <= 1'b0;
+    end else begin
+      s_valid_q <= s_valid_d;
+      s_tcode_q <= s_tcode_d;
+      s_fix_q <= s_fix_d;
+      s_fixw_q <= s_fixw_d;
+      s_nvar_q <= s_nvar_d;
+      s_addr_q <= s_addr_d;
+      s_v0_q <= s_v0_d;
+      s_v1_q <= s_v1_d;
+      s_v2_q <= s_v2_d;
+      s_time_q <= s_time_d;
+      s_abs_q <= s_abs_d;
+      s_sync7_q <= s_sync7_d;
+      own_sync_q <= own_sync_d;
+    end
+  end
+
   // The array has no reset: a byte is read only after it was written.
   always_ff @(posedge clk_i) begin
     mem_q <= mem_d;
@@ -283,7 +360,7 @@ module ntrace_output (
     if (rst_ni) begin
       assert (used <= avail) else $error("ntrace_output: FIFO overflow");
       // Every synchronizing message is followed by its Ownership message.
-      assert (s_sync7_i == '0 || s_valid_i[SlotOwn]) else $error("ntrace_output: SYNC 7 without its Ownership message");
+      assert (s_sync7_q == '0 || s_valid_q[SlotOwn]) else $error("ntrace_output: SYNC 7 without its Ownership message");
     end
   end
 `endif

@@ -5,8 +5,9 @@
 // ntrace_output: the output FIFO of the N-Trace encoder (64 bytes) and its ready/valid byte
 // port. Each cycle: a byte leaves if the transport is ready; after a loss, the
 // Error message (ETYPE 0, ECODE 4: program trace messages lost) is offered; then the
-// record's messages (the decision's slots, in order) are offered whole: a message enters when
-// all its bytes fit in the FIFO, and the messages that enter in a cycle are written in that cycle.
+// messages of the record the decision handled in the previous cycle (its slots, registered in
+// this module's stage, in order) are offered whole: a message enters when all its bytes fit in
+// the FIFO, and the messages that enter in a cycle are written in that cycle.
 // trTeInstStallEna = 0: the first message that does not fit is lost, and with it every message
 // until the Error message has entered; then every message is dropped until the restart
 // (ProgTraceSync with SYNC 7, N-Trace "SYNC Field Values") has entered. The decision sees that the
@@ -45,6 +46,13 @@ module ntrace_output (
   localparam logic [1:0] StLost      = 2'd1;  // a message was lost; the Error message has not entered
   localparam logic [1:0] StErrorSent = 2'd2;  // the Error message entered; SYNC 7 has not
 
+  // The register stage: the decision's slots of the previous cycle.
+  logic [4:0]   s_valid_q, s_valid_d, s_addr_q, s_addr_d;
+  logic [29:0]  s_tcode_q, s_tcode_d, s_fix_q, s_fix_d;
+  logic [14:0]  s_fixw_q, s_fixw_d, s_nvar_q, s_nvar_d;
+  logic [314:0] s_v0_q, s_v0_d, s_v1_q, s_v1_d, s_v2_q, s_v2_d;
+  logic [4:0]   s_sync7_q, s_sync7_d;
+
   logic [Cap*8-1:0] mem_q, mem_d;
   logic [Cw-1:0]    room_q, room_d;  // free bytes (Cap - bytes held)
   logic [Pw-1:0]    rptr_q, rptr_d, wptr_q, wptr_d;
@@ -52,7 +60,8 @@ module ntrace_output (
 
   logic                pop;
   logic [(K+1)*Sw-1:0] pre;  // slot k's first byte (slot K: the end) if every earlier message enters
-  logic [K-1:0]        act, fits, entered, refused;
+  logic [K-1:0]        act, fits, refused;
+  logic [K-1:0]        entered;
   logic                through;
   logic [Sw-1:0]       sum;
   logic [Cw:0]         avail, room_p1, used;
@@ -98,28 +107,29 @@ module ntrace_output (
   assign err_in = err_valid && ((Cw+1)'(err_n) <= (Cw+1)'(room_q) || (pop && (Cw+1)'(err_n) == room_p1));
   // The traced records of the cycles after the one in which the Error message entered restart the
   // trace (SYNC 7) until it enters: the decision reads the registered state, so no path runs from
-  // the FIFO's room through the decision back into the FIFO.
-  assign recover_o = state_q == StErrorSent;
+  // the FIFO's room through the decision back into the FIFO. A SYNC 7 in the stage is being
+  // offered: the next one is due only if this one is refused.
+  assign recover_o = state_q == StErrorSent && (s_sync7_q & s_valid_q) == '0;
 
   // The slots' variable fields, with TSTAMP last.
   always_comb begin
     for (int k = 0; k < K; k++) begin
       // An empty slot has no fields (ntrace_bytes lays nothing out).
-      nvar[k*3 +: 3] = s_valid_i[k] ? s_nvar_i[k*3 +: 3] : 3'd0;
-      v1[k*Vw +: Vw] = s_v1_i[k*Vw +: Vw];
-      v2[k*Vw +: Vw] = s_v2_i[k*Vw +: Vw];
+      nvar[k*3 +: 3] = s_valid_q[k] ? s_nvar_q[k*3 +: 3] : 3'd0;
+      v1[k*Vw +: Vw] = s_v1_q[k*Vw +: Vw];
+      v2[k*Vw +: Vw] = s_v2_q[k*Vw +: Vw];
       v3[k*Vw +: Vw] = 63'h0000_0000_0000_0000;
     end
   end
 
   for (genvar g = 0; g < K; g++) begin : g_slot
     ntrace_bytes u_bytes (
-      .tcode_i (s_tcode_i[g*6 +: 6]),
-      .fix_i   (s_fix_i[g*6 +: 6]),
-      .fixw_i  (s_fixw_i[g*3 +: 3]),
-      .addr_i  (s_addr_i[g]),
+      .tcode_i (s_tcode_q[g*6 +: 6]),
+      .fix_i   (s_fix_q[g*6 +: 6]),
+      .fixw_i  (s_fixw_q[g*3 +: 3]),
+      .addr_i  (s_addr_q[g]),
       .nvar_i  (nvar[g*3 +: 3]),
-      .v0_i    (s_v0_i[g*Vw +: Vw]),
+      .v0_i    (s_v0_q[g*Vw +: Vw]),
       .v1_i    (v1[g*Vw +: Vw]),
       .v2_i    (v2[g*Vw +: Vw]),
       .v3_i    (v3[g*Vw +: Vw]),
@@ -143,12 +153,12 @@ module ntrace_output (
     for (int k = 0; k < K; k++) begin
       // The state a slot meets: the state after the Error message until a message entered.
       st[k*2 +: 2] = seen ? StNormal : (err_valid ? StErrorSent : state_q);
-      seen = seen || s_valid_i[k];
-      act[k] = s_valid_i[k];
+      seen = seen || s_valid_q[k];
+      act[k] = s_valid_q[k];
       sum = sum + Sw'(mn[k*Nw +: Nw]);
       pre[(k+1)*Sw +: Sw] = sum;
       fits[k] = (pre[(k+1)*Sw +: Sw] <= Sw'(room_q) || (pop && pre[(k+1)*Sw +: Sw] == Sw'(room_p1)))
-          && (st[k*2 +: 2] == StNormal || (st[k*2 +: 2] == StErrorSent && s_sync7_i[k]));
+          && (st[k*2 +: 2] == StNormal || (st[k*2 +: 2] == StErrorSent && s_sync7_q[k]));
       entered[k] = through && act[k] && fits[k];
       refused[k] = through && act[k] && !fits[k];
       through = through && !refused[k];
@@ -212,6 +222,58 @@ module ntrace_output (
       rptr_q <= rptr_d;
       wptr_q <= wptr_d;
       state_q <= state_d;
+    end
+  end
+
+  // The stage takes the decision's slots when its own have all been offered: every cycle.
+  always_comb begin
+    s_valid_d = s_valid_q;
+    s_tcode_d = s_tcode_q;
+    s_fix_d = s_fix_q;
+    s_fixw_d = s_fixw_q;
+    s_nvar_d = s_nvar_q;
+    s_addr_d = s_addr_q;
+    s_v0_d = s_v0_q;
+    s_v1_d = s_v1_q;
+    s_v2_d = s_v2_q;
+    s_sync7_d = s_sync7_q;
+    if (done_o) begin
+      s_valid_d = s_valid_i;
+      s_tcode_d = s_tcode_i;
+      s_fix_d = s_fix_i;
+      s_fixw_d = s_fixw_i;
+      s_nvar_d = s_nvar_i;
+      s_addr_d = s_addr_i;
+      s_v0_d = s_v0_i;
+      s_v1_d = s_v1_i;
+      s_v2_d = s_v2_i;
+      s_sync7_d = s_sync7_i;
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      s_valid_q <= '0;
+      s_tcode_q <= '0;
+      s_fix_q <= '0;
+      s_fixw_q <= '0;
+      s_nvar_q <= '0;
+      s_addr_q <= '0;
+      s_v0_q <= '0;
+      s_v1_q <= '0;
+      s_v2_q <= '0;
+      s_sync7_q <= '0;
+    end else begin
+      s_valid_q <= s_valid_d;
+      s_tcode_q <= s_tcode_d;
+      s_fix_q <= s_fix_d;
+      s_fixw_q <= s_fixw_d;
+      s_nvar_q <= s_nvar_d;
+      s_addr_q <= s_addr_d;
+      s_v0_q <= s_v0_d;
+      s_v1_q <= s_v1_d;
+      s_v2_q <= s_v2_d;
+      s_sync7_q <= s_sync7_d;
     end
   end
 
