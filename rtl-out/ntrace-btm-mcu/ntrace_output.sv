@@ -226,30 +226,18 @@ module ntrace_output (
   end
 
   // The stage takes the decision's slots when its own have all been offered: every cycle.
-  always_comb begin
-    s_valid_d = s_valid_q;
-    s_tcode_d = s_tcode_q;
-    s_fix_d = s_fix_q;
-    s_fixw_d = s_fixw_q;
-    s_nvar_d = s_nvar_q;
-    s_addr_d = s_addr_q;
-    s_v0_d = s_v0_q;
-    s_v1_d = s_v1_q;
-    s_v2_d = s_v2_q;
-    s_sync7_d = s_sync7_q;
-    if (done_o) begin
-      s_valid_d = s_valid_i;
-      s_tcode_d = s_tcode_i;
-      s_fix_d = s_fix_i;
-      s_fixw_d = s_fixw_i;
-      s_nvar_d = s_nvar_i;
-      s_addr_d = s_addr_i;
-      s_v0_d = s_v0_i;
-      s_v1_d = s_v1_i;
-      s_v2_d = s_v2_i;
-      s_sync7_d = s_sync7_i;
-    end
-  end
+  // Continuous assignments: an always_comb with defaults here sends Icarus Verilog 11 into a
+  // zero-delay loop.
+  assign s_valid_d = done_o ? s_valid_i : s_valid_q;
+  assign s_tcode_d = done_o ? s_tcode_i : s_tcode_q;
+  assign s_fix_d = done_o ? s_fix_i : s_fix_q;
+  assign s_fixw_d = done_o ? s_fixw_i : s_fixw_q;
+  assign s_nvar_d = done_o ? s_nvar_i : s_nvar_q;
+  assign s_addr_d = done_o ? s_addr_i : s_addr_q;
+  assign s_v0_d = done_o ? s_v0_i : s_v0_q;
+  assign s_v1_d = done_o ? s_v1_i : s_v1_q;
+  assign s_v2_d = done_o ? s_v2_i : s_v2_q;
+  assign s_sync7_d = done_o ? s_sync7_i : s_sync7_q;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
