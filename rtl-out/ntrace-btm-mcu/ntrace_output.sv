@@ -163,19 +163,20 @@ module ntrace_output (
       refused[k] = through && act[k] && !fits[k];
       through = through && !refused[k];
     end
-  end
 
-  // The bytes that enter, their number, and the state after them.
-  always_comb begin
+    // The bytes that enter, their number, and the state after them. One always_comb with the
+    // acceptance above and the write below: Icarus Verilog 11 runs an always_comb again whenever
+    // one compiled after it wakes, so a block that set a value another block reads to a default
+    // and back would wake that block, and itself, for ever.
     used = through ? (Cw+1)'(pre[K*Sw +: Sw]) : '0;
     stage = '0;
-    done_o = 1'b1;
     for (int k = 0; k < K; k++) begin
       // At most one slot is refused: an OR of its pre, not a chain of multiplexers.
       if (refused[k]) used = used | (Cw+1)'(pre[k*Sw +: Sw]);
       // Bytes from n on are zero, and bytes at or after used are not written.
       if (act[k]) stage = stage | ((W*8)'(mbytes[k*(Mb*8) +: (Mb*8)]) << {pre[k*Sw +: Sw], 3'b000});
     end
+    done_o = 1'b1;
     if (err_valid) stage = stage | (W*8)'(err_bytes);
     state_d = state_q;
     if (err_in) begin
@@ -191,9 +192,7 @@ module ntrace_output (
         state_d = StLost;
       end
     end
-  end
 
-  always_comb begin
     // The bytes written at wptr onwards (modulo Cap).
     mem_d = mem_q;
     rot = '0;
