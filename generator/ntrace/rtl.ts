@@ -264,6 +264,7 @@ function outputContext(c: NtraceConfig, banner: string) {
     cw: bitsFor(cap),
     pw: Math.max(1, log2(cap)),
     nw: bitsFor(mb),
+    sw: bitsFor(Math.max(entries * mb, cap + 1)),
     sentTop: sentW - 1,
     sentW,
     errNvar: c.timestamp ? "3'd2" : "3'd1",

@@ -56,13 +56,30 @@ export const OFFER_SYNC7 = 1;
 /** The Error message reporting an overrun. */
 export const OFFER_ERROR = 2;
 
+/** A message handed to an output sink: its bytes and what the output FIFO decides it by. */
+export interface NtraceOffer {
+  bytes: Uint8Array;
+  /** OFFER_*. */
+  what: number;
+  /** The time of its event (the Error message's TSTAMP time when it is the first message lost). */
+  t: bigint;
+  /** The TSTAMP time it carries (0 without timestamps): the base of the next relative TSTAMP once it entered. */
+  ts: bigint;
+  /** Its messages (SYNC 7 and its Ownership message are one piece), offsets from the start of `bytes`. */
+  messages: NtraceMessage[];
+  /** An Ownership message on its own: lost before the Error message entered, it sets ECODE bit 3. */
+  ownership: boolean;
+  /** That Ownership message is there only because of the synchronizing message before it. */
+  onlyAfterSync: boolean;
+}
+
 /**
- * Where the messages go when an output FIFO is modelled: every message, once written, is offered
- * with its size in bytes, its kind (OFFER_*) and its time; a refused message is taken back out
- * of the byte stream as if it had never been written.
+ * Where the messages go when an output FIFO is modelled (output.ts): every message, once written,
+ * is handed over and leaves the encoder's byte stream. The FIFO decides later whether it enters;
+ * the encoder never learns it, except through setRecover (the restart after an overrun).
  */
 export interface NtraceSink {
-  offer(size: number, what: number, t: bigint): boolean;
+  take(offer: NtraceOffer): void;
 }
 
 export interface NtraceEncodeResult {
@@ -165,8 +182,6 @@ export class NtraceEncoder {
 
   // timestamps
   private lastTs = 0n;
-  /** lastTs before the last message's TSTAMP (restored when that message is refused). */
-  private prevTs = 0n;
 
   // ownership (trTeContext)
   /** A synchronizing message went out for the record being handled: an Ownership message follows it. */
@@ -176,17 +191,18 @@ export class NtraceEncoder {
 
   // output (output.ts)
   private sink: NtraceSink | undefined;
-  /** The Error message went out after an overrun: the next start or traced record sends SYNC 7. */
-  private recover = false;
-  /** An Ownership message was lost and no Error message has reported it yet (ECODE bit 3). */
-  private ownershipLost = false;
   /**
-   * With `ownership`: the byte offset of a SYNC 7 written but not offered yet (-1: none); it is
-   * offered together with its Ownership message, with its time and the TSTAMP base before it.
+   * The restart is due: the next start or traced record sends SYNC 7. Set by the output as each
+   * cycle starts (setRecover); cleared when the SYNC 7 is made (the output makes it due again if
+   * it does not enter).
+   */
+  private recover = false;
+  /**
+   * With `ownership`: the byte offset of a SYNC 7 written but not handed over yet (-1: none); it
+   * goes together with its Ownership message, with its time.
    */
   private restartAt = -1;
   private restartTime = 0n;
-  private restartTsBase = 0n;
 
   constructor(
     private readonly c: NtraceConfig,
@@ -212,36 +228,46 @@ export class NtraceEncoder {
     return this.w.bytes();
   }
 
-  /** Sends every message to `sink`, which may refuse it (output.ts). */
+  /** Hands every message to `sink` (output.ts), which decides whether it enters the FIFO. */
   connect(sink: NtraceSink): void {
     this.sink = sink;
   }
 
-  /**
-   * The Error message of an overrun (ETYPE 0, ECODE 4: program trace messages lost, plus bit 3
-   * (ECODE 0xC) when an Ownership message was among them), TSTAMP relative, for time `t` (the
-   * first message lost). Offered to the sink; when it enters, the next trace start or traced
-   * record restarts the trace with SYNC 7. True when it entered.
-   */
-  sendError(t: bigint): boolean {
-    const o = this.w.length;
-    const ts = this.stamp(t, false);
-    const ecode = ECODE.programTraceLost | (this.ownershipLost ? ECODE.ownershipLost : 0);
-    errorMessage(this.w, this.f, ETYPE.overrun, ecode, ts);
-    if (this.record) this.rec('Error', o, { ETYPE: ETYPE.overrun, ECODE: ecode }, ts);
-    if (!this.out(o, OFFER_ERROR, t)) return false;
-    this.recover = true;
-    this.ownershipLost = false;
-    return true;
+  /** The output's state as a cycle starts (output.ts): whether the restart (SYNC 7) is due. */
+  setRecover(due: boolean): void {
+    this.recover = due;
   }
 
-  /** Offers the message written from byte `o` on; a refused one is taken back out. */
-  private out(o: number, what: number, t: bigint): boolean {
-    if (this.sink!.offer(this.w.length - o, what, t)) return true;
+  /**
+   * The Error message of an overrun (ETYPE 0, ECODE 4: program trace messages lost, plus bit 3
+   * (ECODE 0xC) when an Ownership message was among them) for time `t` (the first message lost),
+   * TSTAMP relative to `base` (the last TSTAMP that entered the FIFO; t is clamped to it). Made
+   * for the output, which offers it; the encoder's state is untouched.
+   */
+  makeError(t: bigint, base: bigint, ownershipLost: boolean): NtraceOffer {
+    const o = this.w.length;
+    const at = t < base ? base : t;
+    const ts = this.ts ? at - base : 0n;
+    const ecode = ECODE.programTraceLost | (ownershipLost ? ECODE.ownershipLost : 0);
+    errorMessage(this.w, this.f, ETYPE.overrun, ecode, ts);
+    if (this.record) this.rec('Error', o, { ETYPE: ETYPE.overrun, ECODE: ecode }, ts);
+    return this.handOver(o, OFFER_ERROR, t, this.ts ? at : 0n, false, false);
+  }
+
+  /** The bytes written from `o` on and their messages, taken out of the encoder's stream. */
+  private handOver(o: number, what: number, t: bigint, ts: bigint, ownership: boolean, onlyAfterSync: boolean): NtraceOffer {
+    const bytes = this.w.slice(o);
     this.w.truncate(o);
-    if (this.record) this.messages.pop();
-    this.lastTs = this.prevTs;
-    return false;
+    let first = this.messages.length;
+    while (first > 0 && this.messages[first - 1]!.offset >= o) first--;
+    const messages = this.messages.splice(first);
+    for (const m of messages) m.offset -= o;
+    return { bytes, what, t, ts, messages, ownership, onlyAfterSync };
+  }
+
+  /** Hands the message written from byte `o` on to the sink. */
+  private out(o: number, what: number, t: bigint, ownership = false, onlyAfterSync = false): void {
+    this.sink!.take(this.handOver(o, what, t, this.lastTs, ownership, onlyAfterSync));
   }
 
   // ------------------------------------------------------------------ records
@@ -370,6 +396,8 @@ export class NtraceEncoder {
     this.synced = false;
     const withContext = afterSync || r.ctype !== 0;
     if (!withContext && r.priv === this.ownPriv) return;
+    // Made only because of the sync before it: not reported lost when that sync did not enter.
+    const onlyAfterSync = r.ctype === 0 && r.priv === this.ownPriv;
     this.ownPriv = r.priv;
     // The records carry no virtualization mode: V is 0 and PRV the privilege's two bits.
     const format = withContext ? OWNERSHIP_FORMAT.scontext : OWNERSHIP_FORMAT.privilege;
@@ -388,16 +416,9 @@ export class NtraceEncoder {
       // SYNC 7 and this message, offered as one piece: both enter, or neither (a SYNC 7 retry).
       const at = this.restartAt;
       this.restartAt = -1;
-      if (this.sink!.offer(this.w.length - at, OFFER_SYNC7, this.restartTime)) this.recover = false;
-      else {
-        this.w.truncate(at);
-        if (this.record) this.messages.length -= 2;
-        this.lastTs = this.restartTsBase;
-      }
-    } else if (this.sink !== undefined && !this.out(o, OFFER_MESSAGE, t) && !this.recover) {
-      // Lost before the Error message went out: that Error reports it (ECODE bit 3). Once the
-      // Error is out (recover), the SYNC 7 and its Ownership message restore the context anyway.
-      this.ownershipLost = true;
+      this.sink!.take(this.handOver(at, OFFER_SYNC7, this.restartTime, this.lastTs, false, false));
+    } else if (this.sink !== undefined) {
+      this.out(o, OFFER_MESSAGE, t, true, onlyAfterSync);
     }
     this.counted();
   }
@@ -515,7 +536,6 @@ export class NtraceEncoder {
 
   private stamp(t: bigint, absolute: boolean): bigint {
     if (!this.ts) return 0n;
-    this.prevTs = this.lastTs;
     if (absolute) {
       this.lastTs = t;
       return t;
@@ -585,24 +605,24 @@ export class NtraceEncoder {
       indirectBranchHistSync(this.w, this.f, reason, 0, icnt, faddr, hist, ts);
       if (this.record) this.rec('IndirectBranchHistSync', o, { SYNC: reason, 'B-TYPE': 0, 'I-CNT': icnt, 'F-ADDR': faddr, HIST: hist }, ts);
     }
-    let sent = true;
     if (this.sink !== undefined) {
-      // A refused SYNC 7 is tried again at the next traced record; the state is reset either way.
+      // The restart is made once; a refused SYNC 7 is made due again by the output (setRecover)
+      // and tried at a later traced record; the state is reset either way.
       const overrun = reason === SYNC.overrun;
+      if (overrun) this.recover = false;
       if (overrun && this.own) {
-        // Offered with its Ownership message (reportOwnership): a SYNC 7 enters as soon as it
+        // Handed over with its Ownership message (reportOwnership): a SYNC 7 enters as soon as it
         // fits, so an Ownership message offered after it would hardly ever fit and every restart
         // would be followed by a new loss.
         this.restartAt = o;
         this.restartTime = t;
-        this.restartTsBase = this.prevTs;
       } else {
-        sent = this.out(o, overrun ? OFFER_SYNC7 : OFFER_MESSAGE, t);
-        if (sent && overrun) this.recover = false;
+        this.out(o, overrun ? OFFER_SYNC7 : OFFER_MESSAGE, t);
       }
     }
-    // The Ownership message follows a sync that went out (none follows a refused one).
-    if (this.own) this.synced = sent;
+    // Every synchronizing message is followed by an Ownership message (whether it enters the FIFO
+    // is the output's business).
+    if (this.own) this.synced = true;
     // A synchronizing message resets the encoder state.
     this.icnt = 0;
     this.hist = 1;

@@ -1,16 +1,18 @@
 /**
  * The N-Trace encoder's output side: the MSEO byte stream leaves through an output FIFO of
- * `fifoBytes` bytes, one byte per cycle the transport is ready. A message that does not fit is
- * lost (trTeInstStallEna = 0): the encoder reports the overrun once with an Error message (ETYPE 0,
- * as soon as it fits) and restarts the trace with ProgTraceSync(SYNC 7) (as soon as that fits). With
- * stall (trTeInstStallEna = 1) the hart waits instead and nothing is lost. The rules, cycle by
- * cycle, are in docs/ntrace-model.md "Output FIFO, overrun and stall"; the RTL implements them.
+ * `fifoBytes` bytes, one byte per cycle the transport is ready. The messages the encoder makes in
+ * a cycle are offered to the FIFO NTRACE_OUTPUT_LATENCY cycles later (the RTL's register stage
+ * between decision and output). A message that does not fit is lost (trTeInstStallEna = 0): the
+ * encoder reports the overrun once with an Error message (ETYPE 0, as soon as it fits) and
+ * restarts the trace with ProgTraceSync(SYNC 7) (as soon as that fits). With stall
+ * (trTeInstStallEna = 1) the hart waits instead and nothing is lost. The rules, cycle by cycle,
+ * are in docs/ntrace-model.md "Output FIFO, overrun and stall"; the RTL implements them.
  */
 import {
   type NtraceEncodeOptions,
   NtraceEncoder,
+  type NtraceOffer,
   type NtraceSink,
-  OFFER_ERROR,
   OFFER_MESSAGE,
   OFFER_SYNC7,
 } from './encoder.ts';
@@ -69,6 +71,13 @@ const LOST = 1;
 const ERROR_SENT = 2;
 
 /**
+ * Cycles from the decision of a message to its offer to the FIFO: the generated RTL registers the
+ * decision's slots once (ntrace_output's stage) and offers them in the next cycle. Fixed for every
+ * configuration.
+ */
+export const NTRACE_OUTPUT_LATENCY = 1;
+
+/**
  * `encodeNtraceStream` a record at a time: a co-simulation pushes each record as it streams it to
  * the RTL and compares the bytes so far (`bytes`) or at the end (`finish()`).
  */
@@ -83,13 +92,25 @@ export class NtraceStreamEncoder implements NtraceSink {
   /** Bytes in the FIFO. */
   private fill = 0;
   private state = NORMAL;
-  /** Time of the first message lost (the Error message's TSTAMP). */
+  /** Time of the first message lost (the Error message's TSTAMP time). */
   private lossTime = 0n;
+  /** The TSTAMP time of the last message that entered (the base of the Error message's TSTAMP). */
+  private lastTs = 0n;
+  /** An Ownership message was lost and no Error message has reported it yet (ECODE bit 3). */
+  private ownershipLost = false;
   private lost = 0;
   private overruns = 0;
   private syncRetries = 0;
   private stallCycles = 0;
   private stallOrOverflow = false;
+  /** The bytes that entered the FIFO, and their messages. */
+  private out = new Uint8Array(1 << 12);
+  private outLength = 0;
+  private readonly messages: NtraceMessage[] = [];
+  /** The messages made in the current cycle. */
+  private made: NtraceOffer[] = [];
+  /** The messages of earlier cycles not offered yet, one list per cycle, oldest first. */
+  private readonly stage: NtraceOffer[][] = [];
 
   constructor(config: NtraceConfig, opts: NtraceStreamOptions = {}) {
     this.enc = new NtraceEncoder(config, opts);
@@ -102,7 +123,7 @@ export class NtraceStreamEncoder implements NtraceSink {
 
   /** The bytes that entered the FIFO so far. */
   get bytes(): Uint8Array {
-    return this.enc.bytes;
+    return this.out.slice(0, this.outLength);
   }
 
   /** Bytes waiting in the FIFO. */
@@ -119,15 +140,22 @@ export class NtraceStreamEncoder implements NtraceSink {
     this.enc.push(r);
   }
 
-  /** The end of the records: one more cycle for the trace stop, then cycles until the FIFO is empty. */
+  /** NtraceSink: a message the encoder made in this cycle. */
+  take(offer: NtraceOffer): void {
+    this.made.push(offer);
+  }
+
+  /**
+   * The end of the records: one more cycle for the trace stop, then cycles until the messages
+   * still in the stage have been offered, the FIFO is empty and no Error message is due.
+   */
   finish(): NtraceStreamResult {
     this.nextCycle();
-    const { messages } = this.enc.finish();
-    // An Error message still due after the records goes out here (as the last message).
-    for (let k = 0; k < this.drainLimit && (this.fill > 0 || this.state === LOST); k++) this.nextCycle();
+    this.enc.finish();
+    for (let k = 0; k < this.drainLimit && (this.fill > 0 || this.state === LOST || this.made.length > 0 || this.stage.some((c) => c.length > 0)); k++) this.nextCycle();
     return {
-      bytes: this.enc.bytes,
-      messages,
+      bytes: this.bytes,
+      messages: this.messages,
       lost: this.lost,
       overruns: this.overruns,
       syncRetries: this.syncRetries,
@@ -138,10 +166,22 @@ export class NtraceStreamEncoder implements NtraceSink {
     };
   }
 
-  /** A new cycle: one byte leaves if the transport is ready; then a pending Error message is offered. */
+  /**
+   * A new cycle: the last cycle's messages move into the stage; one byte leaves if the transport
+   * is ready; the encoder learns whether the restart is due (the state the FIFO ended the last
+   * cycle in: ERROR_SENT, with no SYNC 7 in the stage); a pending Error message is offered; then
+   * the messages made NTRACE_OUTPUT_LATENCY cycles ago. The encoder handles the cycle's records
+   * after this.
+   */
   private nextCycle(): void {
+    if (this.cycle >= 0) {
+      this.stage.push(this.made);
+      this.made = [];
+    }
     this.tick();
-    if (this.state === LOST) this.enc.sendError(this.lossTime);
+    this.enc.setRecover(this.state === ERROR_SENT && !this.stage.some((c) => c.some((o) => o.what === OFFER_SYNC7)));
+    if (this.state === LOST) this.offerError();
+    if (this.stage.length >= NTRACE_OUTPUT_LATENCY) this.offerCycle(this.stage.shift()!);
   }
 
   private tick(): void {
@@ -149,8 +189,57 @@ export class NtraceStreamEncoder implements NtraceSink {
     if (this.fill > 0 && (this.ready === undefined || this.ready(this.cycle))) this.fill--;
   }
 
-  /** NtraceSink: whether a message of `size` bytes enters the FIFO now. */
-  offer(size: number, what: number, t: bigint): boolean {
+  /** The Error message: it enters if it fits, else it is offered again next cycle. */
+  private offerError(): void {
+    const e = this.enc.makeError(this.lossTime, this.lastTs, this.ownershipLost);
+    if (this.fill + e.bytes.length > this.capacity) return;
+    this.enter(e);
+    this.state = ERROR_SENT;
+    this.overruns++;
+    this.ownershipLost = false;
+  }
+
+  /**
+   * The messages of one cycle, in order. Without stall they enter as a prefix: after the first
+   * one refused (or an Error message that did not fit) the rest of the cycle's are refused too.
+   */
+  private offerCycle(offers: readonly NtraceOffer[]): void {
+    let held = !this.stall && this.state === LOST;
+    for (const o of offers) {
+      const refused = held || !this.offer(o);
+      if (refused && held) this.refuseHeld(o);
+      if (o.ownership && this.state === LOST && !(held && o.onlyAfterSync)) this.ownershipLost = true;
+      held = held || refused;
+    }
+  }
+
+  /** A message after one refused in its cycle: dropped (a SYNC 7 is a retry). */
+  private refuseHeld(o: NtraceOffer): void {
+    if (o.what === OFFER_SYNC7) this.syncRetries++;
+    // An Ownership message there only because of a sync that did not enter was not made.
+    else if (!(o.ownership && o.onlyAfterSync)) this.lost++;
+  }
+
+  private enter(o: NtraceOffer): void {
+    const n = o.bytes.length;
+    if (this.outLength + n > this.out.length) {
+      const grown = new Uint8Array(Math.max(this.out.length * 2, this.outLength + n));
+      grown.set(this.out.subarray(0, this.outLength));
+      this.out = grown;
+    }
+    for (const m of o.messages) {
+      m.offset += this.outLength;
+      this.messages.push(m);
+    }
+    this.out.set(o.bytes, this.outLength);
+    this.outLength += n;
+    this.fill += n;
+    this.lastTs = o.ts;
+  }
+
+  /** Whether a message enters the FIFO now (not after a refused one of its cycle). */
+  private offer(o: NtraceOffer): boolean {
+    const size = o.bytes.length;
     const fits = this.fill + size <= this.capacity;
     if (this.stall) {
       if (!fits) {
@@ -162,41 +251,34 @@ export class NtraceStreamEncoder implements NtraceSink {
           this.tick();
         }
       }
-      this.fill += size;
+      this.enter(o);
       return true;
     }
     if (this.state === NORMAL) {
       if (fits) {
-        this.fill += size;
+        this.enter(o);
         return true;
       }
-      // what is OFFER_MESSAGE here: Error and SYNC 7 exist only after a loss.
+      // A message (Error and SYNC 7 exist only after a loss).
       this.state = LOST;
-      this.lossTime = t;
+      this.lossTime = o.t;
       this.stallOrOverflow = true;
       this.lost++;
       return false;
     }
-    if (what === OFFER_MESSAGE) {
+    if (o.what === OFFER_MESSAGE) {
       this.lost++;
       return false;
     }
-    if (what === OFFER_ERROR && this.state === LOST) {
-      if (!fits) return false;
-      this.fill += size;
-      this.state = ERROR_SENT;
-      this.overruns++;
-      return true;
-    }
-    if (what === OFFER_SYNC7 && this.state === ERROR_SENT) {
+    if (o.what === OFFER_SYNC7 && this.state === ERROR_SENT) {
       if (!fits) {
         this.syncRetries++;
         return false;
       }
-      this.fill += size;
+      this.enter(o);
       this.state = NORMAL;
       return true;
     }
-    throw new Error(`N-Trace output: offer of kind ${what} in FIFO state ${this.state}`);
+    throw new Error(`N-Trace output: offer of kind ${o.what} in FIFO state ${this.state}`);
   }
 }

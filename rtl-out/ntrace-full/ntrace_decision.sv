@@ -6,7 +6,7 @@
 // generating messages (N-Trace 1.0 chapter 10.1) and the choices of this implementation. One
 // retirement record (the hart's inputs, registered) is handled in one cycle: its steps run in the
 // order the rules give them and every message a step makes goes into the step's slot; the output
-// (ntrace_output) offers the slots to the FIFO in slot order in the same cycle.
+// (ntrace_output) registers the slots and offers them to the FIFO in slot order in the next cycle.
 //
 // Steps: START (halted, reset, trace-on), RHF (a deferred HIST-full first), REPORT (start sync, or
 // the message left pending by the previous record, which reports this record's address; after an
@@ -57,7 +57,8 @@ module ntrace_decision (
   // The Ownership message is there only because of the sync before it: it is not made when that
   // sync is lost (for ECODE bit 3).
   output logic         own_sync_o,
-  // Every slot of the record entered the FIFO (or was dropped): the next record is taken.
+  // The output's stage takes the record's slots (its own have all entered the FIFO or were
+  // dropped): the next record is taken.
   input  logic         done_i,
   output logic [6:0]   s_valid_o,
   output logic [41:0]  s_tcode_o,
@@ -646,8 +647,9 @@ module ntrace_decision (
       s_time_o[SlotRep*64 +: 64] = rep_time_d;
     end
 
-    // The record is done when all its slots entered the FIFO (or were dropped): its decisions
-    // take effect (commit); until then the hart holds the next frame, and also while a further
+    // The record is done when the output's stage takes its slots (the stage's own slots have all
+    // entered the FIFO or were dropped): its decisions take effect (commit); until then the hart
+    // holds the next frame, and also while a further
     // group of the frame waits (it is handled in the next cycle).
     commit = !rec_valid_q || done_i;
     more = (rec_iretire_q[5:3] != 3'h0) || (rec_itype_q[7:4] == 4'd1) || (rec_itype_q[7:4] == 4'd2);

@@ -5,11 +5,14 @@
 // ntrace_output: the output FIFO of the N-Trace encoder (128 bytes) and its ready/valid byte
 // port. Each cycle: a byte leaves if the transport is ready; after a loss, the
 // Error message (ETYPE 0, ECODE 4: program trace messages lost) is offered; then the
-// record's messages (the decision's slots, in order) are offered whole: a message enters when
-// all its bytes fit in the FIFO, and the messages that enter in a cycle are written in that cycle.
+// messages of the record the decision handled in the previous cycle (its slots, registered in
+// this module's stage, in order) are offered whole: a message enters when all its bytes fit in
+// the FIFO, and the messages that enter in a cycle are written in that cycle.
 // trTeInstStallEna = 0: the first message that does not fit is lost, and with it every message
 // until the Error message has entered; then every message is dropped until the restart
-// (ProgTraceSync with SYNC 7, N-Trace "SYNC Field Values") has entered.
+// (ProgTraceSync with SYNC 7, N-Trace "SYNC Field Values") has entered. The decision sees that the
+// Error message entered one cycle later (recover_o is the registered state): it restarts from the
+// first traced record of the next cycle on.
 // Ownership messages: SYNC 7 and the Ownership message after it are offered as one piece (both
 // enter or neither: a SYNC 7 that entered alone would leave its Ownership message hardly any room);
 // an Ownership message lost before the Error message entered sets ECODE bit 3 (Ownership trace
@@ -46,6 +49,7 @@ module ntrace_output (
   localparam int Cw      = 8;    // holds 0..Cap
   localparam int Pw      = 7;    // holds 0..Cap-1
   localparam int Nw      = 6;
+  localparam int Sw      = 9;    // holds the bytes of every slot and the Error message
   localparam int Vw      = 64;
   localparam int SlotOwn = 3;    // the slot of the Ownership message
 
@@ -53,40 +57,60 @@ module ntrace_output (
   localparam logic [1:0] StLost      = 2'd1;  // a message was lost; the Error message has not entered
   localparam logic [1:0] StErrorSent = 2'd2;  // the Error message entered; SYNC 7 has not
 
+  // The register stage: the decision's slots of the previous cycle.
+  logic [6:0]   s_valid_q, s_valid_d, s_addr_q, s_addr_d;
+  logic [41:0]  s_tcode_q, s_tcode_d, s_fix_q, s_fix_d;
+  logic [20:0]  s_fixw_q, s_fixw_d, s_nvar_q, s_nvar_d;
+  logic [447:0] s_v0_q, s_v0_d, s_v1_q, s_v1_d, s_v2_q, s_v2_d;
+  logic [447:0] s_time_q, s_time_d;
+  logic [6:0]   s_abs_q, s_abs_d;
+  logic [6:0]   s_sync7_q, s_sync7_d;
+  logic         own_sync_q, own_sync_d;
+
   logic [Cap*8-1:0] mem_q, mem_d;
-  logic [Cw-1:0]    count_q, count_d;
+  logic [Cw-1:0]    room_q, room_d;          // free bytes (Cap - bytes held)
   logic [Pw-1:0]    rptr_q, rptr_d, wptr_q, wptr_d;
   logic [1:0]       state_q, state_d;
   logic [63:0]      last_ts_q, last_ts_d;
   logic [63:0]      loss_q, loss_d;          // time of the first message lost
   logic             own_lost_q, own_lost_d;  // an Ownership message was lost: ECODE bit 3
 
-  logic               pop, stop;
-  logic [Cw:0]        avail, used;
-  logic [K*3-1:0]     nvar;
-  logic [K*Vw-1:0]    v1, v2, v3;
-  logic [K*Mb*8-1:0]  mbytes;
-  logic [K*Nw-1:0]    mn;
-  logic [W*8-1:0]     stage;
-  logic [2*Cap*8-1:0] rot;
-  logic [Cw:0]        rel;
-  logic [63:0]        lts, tt;
-  logic [K*64-1:0]    ts;
-  logic [K*64-1:0]    lts_after;
-  logic               err_valid, err_in;
-  logic [63:0]        err_v1;
-  logic [63:0]        err_ecode;
-  logic [Cw+1:0]      need;
-  logic               held;
-  logic [Mb*8-1:0]    err_bytes;
-  logic [Nw-1:0]      err_n;
-  logic [63:0]        err_t;
+  logic                pop;
+  logic [(K+1)*Sw-1:0] pre;  // slot k's first byte (slot K: the end) if every earlier message enters
+  logic [K-1:0]        act, fits, refused;
+  logic [K-1:0]        entered;
+  logic                through;
+  logic [Sw-1:0]       sum;
+  logic [Sw-1:0]       need;
+  logic [Cw:0]         avail, room_p1, used;
+  logic [K*3-1:0]      nvar;
+  logic [K*Vw-1:0]     v1, v2, v3;
+  logic [K*Mb*8-1:0]   mbytes;
+  logic [K*Nw-1:0]     mn;
+  logic [W*8-1:0]      stage;
+  logic [2*Cap*8-1:0]  rot;
+  logic [Cw:0]         rel;
+  logic [63:0]         lts, tt;
+  logic [K*64-1:0]     ts;
+  logic [K*64-1:0]     lts_after;
+  logic                err_valid, err_in;
+  logic [63:0]         err_v1;
+  logic                seen;
+  logic [K*2-1:0]      st;   // the state slot k meets
+  logic [K-1:0]        reached;
+  logic [63:0]         err_ecode;
+  logic [Mb*8-1:0]     err_bytes;
+  logic [Nw-1:0]       err_n;
+  logic [63:0]         err_t;
 
-  assign pop = (count_q != '0) && mseo_ready_i;
-  assign mseo_valid_o = count_q != '0;
+  assign pop = (room_q != Cw'(Cap)) && mseo_ready_i;
+  assign mseo_valid_o = room_q != Cw'(Cap);
   assign mseo_data_o = mem_q[{rptr_q, 3'b000} +: 8];
-  // Room after this cycle's byte has left.
-  assign avail = (Cw+1)'(Cap) - (Cw+1)'(count_q) + (Cw+1)'(pop);
+  // Room after this cycle's byte has left. A message fits in avail when it fits in room_q, or
+  // when a byte leaves and it takes exactly room_q + 1 (two comparisons side by side, no adder
+  // between the register and them).
+  assign room_p1 = (Cw+1)'(room_q) + (Cw+1)'(1);
+  assign avail = pop ? room_p1 : (Cw+1)'(room_q);
 
   // The Error message (TSTAMP: the time of the first message lost, since the last TSTAMP sent).
   assign err_t = (loss_q < last_ts_q) ? last_ts_q : loss_q;
@@ -107,9 +131,12 @@ module ntrace_output (
     .bytes_o (err_bytes),
     .n_o     (err_n)
   );
-  assign err_in = err_valid && (Cw+1)'(err_n) <= avail;
-  // The next traced record restarts the trace (SYNC 7) once the Error message is in.
-  assign recover_o = err_in || state_q == StErrorSent;
+  assign err_in = err_valid && ((Cw+1)'(err_n) <= (Cw+1)'(room_q) || (pop && (Cw+1)'(err_n) == room_p1));
+  // The traced records of the cycles after the one in which the Error message entered restart the
+  // trace (SYNC 7) until it enters: the decision reads the registered state, so no path runs from
+  // the FIFO's room through the decision back into the FIFO. A SYNC 7 in the stage is being
+  // offered: the next one is due only if this one is refused.
+  assign recover_o = state_q == StErrorSent && (s_sync7_q & s_valid_q) == '0;
 
   // The slots' variable fields, with TSTAMP last.
   always_comb begin
@@ -118,32 +145,32 @@ module ntrace_output (
     tt = 64'h0;
     for (int k = 0; k < K; k++) begin
       // An empty slot has no fields (ntrace_bytes lays nothing out).
-      nvar[k*3 +: 3] = s_valid_i[k] ? s_nvar_i[k*3 +: 3] : 3'd0;
-      v1[k*Vw +: Vw] = s_v1_i[k*Vw +: Vw];
-      v2[k*Vw +: Vw] = s_v2_i[k*Vw +: Vw];
+      nvar[k*3 +: 3] = s_valid_q[k] ? s_nvar_q[k*3 +: 3] : 3'd0;
+      v1[k*Vw +: Vw] = s_v1_q[k*Vw +: Vw];
+      v2[k*Vw +: Vw] = s_v2_q[k*Vw +: Vw];
       v3[k*Vw +: Vw] = 64'h0000_0000_0000_0000;
-      if (s_abs_i[k]) tt = s_time_i[k*64 +: 64];
-      else tt = (s_time_i[k*64 +: 64] < lts) ? lts : s_time_i[k*64 +: 64];
-      ts[k*64 +: 64] = s_abs_i[k] ? tt : tt - lts;
-      if (s_valid_i[k]) lts = tt;
+      if (s_abs_q[k]) tt = s_time_q[k*64 +: 64];
+      else tt = (s_time_q[k*64 +: 64] < lts) ? lts : s_time_q[k*64 +: 64];
+      ts[k*64 +: 64] = s_abs_q[k] ? tt : tt - lts;
+      if (s_valid_q[k]) lts = tt;
       lts_after[k*64 +: 64] = lts;
-      unique case (s_nvar_i[k*3 +: 3])
+      unique case (s_nvar_q[k*3 +: 3])
         3'd1: v1[k*Vw +: Vw] = ts[k*64 +: 64];
         3'd2: v2[k*Vw +: Vw] = ts[k*64 +: 64];
         default: v3[k*Vw +: Vw] = ts[k*64 +: 64];
       endcase
-      if (s_valid_i[k]) nvar[k*3 +: 3] = s_nvar_i[k*3 +: 3] + 3'd1;
+      if (s_valid_q[k]) nvar[k*3 +: 3] = s_nvar_q[k*3 +: 3] + 3'd1;
     end
   end
 
   for (genvar g = 0; g < K; g++) begin : g_slot
     ntrace_bytes u_bytes (
-      .tcode_i (s_tcode_i[g*6 +: 6]),
-      .fix_i   (s_fix_i[g*6 +: 6]),
-      .fixw_i  (s_fixw_i[g*3 +: 3]),
-      .addr_i  (s_addr_i[g]),
+      .tcode_i (s_tcode_q[g*6 +: 6]),
+      .fix_i   (s_fix_q[g*6 +: 6]),
+      .fixw_i  (s_fixw_q[g*3 +: 3]),
+      .addr_i  (s_addr_q[g]),
       .nvar_i  (nvar[g*3 +: 3]),
-      .v0_i    (s_v0_i[g*Vw +: Vw]),
+      .v0_i    (s_v0_q[g*Vw +: Vw]),
       .v1_i    (v1[g*Vw +: Vw]),
       .v2_i    (v2[g*Vw +: Vw]),
       .v3_i    (v3[g*Vw +: Vw]),
@@ -152,53 +179,72 @@ module ntrace_output (
     );
   end
 
-  // Which messages enter, and their bytes one after the other.
+  // Which messages enter, decided for every slot at once: the bytes before slot k if every earlier
+  // message enters (pre, the prefix sums of the lengths) do not depend on the FIFO's count, so the
+  // count meets each slot in one comparison instead of a chain of add, compare, add per slot. The
+  // slots that enter are a prefix (the first one refused stops the cycle), so the bytes written
+  // are those before the first refused slot, and every slot's bytes can be placed at its pre.
   always_comb begin
-    used = '0;
-    stop = 1'b0;
+    through = 1'b1;
+    // The Error message, when due, comes first; if it does not fit nothing enters (through = 0).
+    sum = err_valid ? Sw'(err_n) : '0;
+    pre[0 +: Sw] = sum;
+    through = !err_valid || err_in;
+    seen = 1'b0;
+    for (int k = 0; k < K; k++) begin
+      // The state a slot meets: the state after the Error message until a message entered.
+      st[k*2 +: 2] = seen ? StNormal : (err_valid ? StErrorSent : state_q);
+      seen = seen || s_valid_q[k];
+      act[k] = s_valid_q[k];
+      sum = sum + Sw'(mn[k*Nw +: Nw]);
+      pre[(k+1)*Sw +: Sw] = sum;
+      // A SYNC 7 needs room for its Ownership message too.
+      need = pre[(k+1)*Sw +: Sw] + (s_sync7_q[k] ? Sw'(mn[SlotOwn*Nw +: Nw]) : '0);
+      fits[k] = (need <= Sw'(room_q) || (pop && need == Sw'(room_p1)))
+          && (st[k*2 +: 2] == StNormal || (st[k*2 +: 2] == StErrorSent && s_sync7_q[k]));
+      entered[k] = through && act[k] && fits[k];
+      refused[k] = through && act[k] && !fits[k];
+      reached[k] = through;
+      through = through && !refused[k];
+    end
+
+    // The bytes that enter, their number, and the state after them. One always_comb with the
+    // acceptance above and the write below: Icarus Verilog 11 runs an always_comb again whenever
+    // one compiled after it wakes, so a block that set a value another block reads to a default
+    // and back would wake that block, and itself, for ever.
+    used = through ? (Cw+1)'(pre[K*Sw +: Sw]) : '0;
     stage = '0;
-    done_o = 1'b1;
     last_ts_d = last_ts_q;
+    for (int k = 0; k < K; k++) begin
+      // At most one slot is refused: an OR of its pre, not a chain of multiplexers.
+      if (refused[k]) used = used | (Cw+1)'(pre[k*Sw +: Sw]);
+      // Bytes from n on are zero, and bytes at or after used are not written.
+      if (act[k]) stage = stage | ((W*8)'(mbytes[k*(Mb*8) +: (Mb*8)]) << {pre[k*Sw +: Sw], 3'b000});
+    end
+    done_o = 1'b1;
+    if (err_valid) stage = stage | (W*8)'(err_bytes);
     state_d = state_q;
     loss_d = loss_q;
     own_lost_d = own_lost_q;
-    need = '0;
-    held = 1'b0;
-    if (err_valid) begin
-      if (err_in) begin
-        stage = (W*8)'(err_bytes);
-        used = (Cw+1)'(err_n);
-        state_d = StErrorSent;
-        own_lost_d = 1'b0;
-        last_ts_d = err_t;
-      end else begin
-        stop = 1'b1;  // offered again next cycle; nothing else enters meanwhile
-      end
+    if (err_in) begin
+      state_d = StErrorSent;
+      own_lost_d = 1'b0;
+      last_ts_d = err_t;
     end
     for (int k = 0; k < K; k++) begin
-      held = stop;  // an earlier message of this cycle did not enter
-      if (s_valid_i[k] && !stop) begin
-        // A SYNC 7 needs room for its Ownership message too.
-        need = (Cw+2)'(used) + (Cw+2)'(mn[k*Nw +: Nw]) + (s_sync7_i[k] ? (Cw+2)'(mn[SlotOwn*Nw +: Nw]) : '0);
-        if (need <= (Cw+2)'(avail) && (state_d == StNormal || (state_d == StErrorSent && s_sync7_i[k]))) begin
-          stage = stage | ((W*8)'(mbytes[k*(Mb*8) +: (Mb*8)]) << {used, 3'b000});
-          used = used + (Cw+1)'(mn[k*Nw +: Nw]);
-          state_d = StNormal;
-          last_ts_d = lts_after[k*64 +: 64];
-        end else begin
-          // NORMAL: this message is lost (and the rest of the cycle's). ERROR_SENT: a message
-          // other than SYNC 7 is dropped; SYNC 7 that does not fit is tried again at the next
-          // traced record.
-          stop = 1'b1;
-          if (state_d == StNormal) begin
-            state_d = StLost;
-            loss_d = s_time_i[k*64 +: 64];
-          end
-        end
+      if (entered[k]) begin
+        state_d = StNormal;
+        last_ts_d = lts_after[k*64 +: 64];
+      end
+      // NORMAL: this message is lost (and the rest of the cycle's). ERROR_SENT: a message other
+      // than SYNC 7 is dropped; SYNC 7 that does not fit is tried again at the next traced record.
+      if (refused[k] && st[k*2 +: 2] == StNormal) begin
+        state_d = StLost;
+        loss_d = s_time_q[k*64 +: 64];
       end
       // An Ownership message lost before the Error message entered (ECODE bit 3); one that is
       // there only because of the sync before it was not made if that sync did not enter.
-      if (k == SlotOwn && s_valid_i[k] && state_d == StLost && !(held && own_sync_i)) own_lost_d = 1'b1;
+      if (k == SlotOwn && s_valid_q[k] && state_d == StLost && !(!reached[k] && own_sync_q)) own_lost_d = 1'b1;
     end
 
     // The bytes written at wptr onwards (modulo Cap).
@@ -212,7 +258,7 @@ module ntrace_output (
         if (rel < used) mem_d[8*i +: 8] = rot[8*i +: 8] | rot[8*(i+Cap) +: 8];
       end
     end
-    count_d = Cw'((Cw+1)'(count_q) - (Cw+1)'(pop) + used);
+    room_d = Cw'(avail - used);
     rptr_d = rptr_q;
     if (pop) rptr_d = (rptr_q == Pw'(Cap-1)) ? '0 : rptr_q + Pw'(1);
     wptr_d = ((Cw+1)'(wptr_q) + used >= (Cw+1)'(Cap)) ? Pw'((Cw+1)'(wptr_q) + used - (Cw+1)'(Cap)) : Pw'((Cw+1)'(wptr_q) + used);
@@ -220,7 +266,7 @@ module ntrace_output (
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      count_q <= '0;
+      room_q <= Cw'(Cap);
       rptr_q <= '0;
       wptr_q <= '0;
       state_q <= StNormal;
@@ -228,13 +274,62 @@ module ntrace_output (
       loss_q <= 64'h0;
       own_lost_q <= 1'b0;
     end else begin
-      count_q <= count_d;
+      room_q <= room_d;
       rptr_q <= rptr_d;
       wptr_q <= wptr_d;
       state_q <= state_d;
       last_ts_q <= last_ts_d;
       loss_q <= loss_d;
       own_lost_q <= own_lost_d;
+    end
+  end
+
+  // The stage takes the decision's slots when its own have all been offered: every cycle.
+  // Continuous assignments: an always_comb with defaults here sends Icarus Verilog 11 into a
+  // zero-delay loop.
+  assign s_valid_d = done_o ? s_valid_i : s_valid_q;
+  assign s_tcode_d = done_o ? s_tcode_i : s_tcode_q;
+  assign s_fix_d = done_o ? s_fix_i : s_fix_q;
+  assign s_fixw_d = done_o ? s_fixw_i : s_fixw_q;
+  assign s_nvar_d = done_o ? s_nvar_i : s_nvar_q;
+  assign s_addr_d = done_o ? s_addr_i : s_addr_q;
+  assign s_v0_d = done_o ? s_v0_i : s_v0_q;
+  assign s_v1_d = done_o ? s_v1_i : s_v1_q;
+  assign s_v2_d = done_o ? s_v2_i : s_v2_q;
+  assign s_time_d = done_o ? s_time_i : s_time_q;
+  assign s_abs_d = done_o ? s_abs_i : s_abs_q;
+  assign s_sync7_d = done_o ? s_sync7_i : s_sync7_q;
+  assign own_sync_d = done_o ? own_sync_i : own_sync_q;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      s_valid_q <= '0;
+      s_tcode_q <= '0;
+      s_fix_q <= '0;
+      s_fixw_q <= '0;
+      s_nvar_q <= '0;
+      s_addr_q <= '0;
+      s_v0_q <= '0;
+      s_v1_q <= '0;
+      s_v2_q <= '0;
+      s_time_q <= '0;
+      s_abs_q <= '0;
+      s_sync7_q <= '0;
+      own_sync_q <= 1'b0;
+    end else begin
+      s_valid_q <= s_valid_d;
+      s_tcode_q <= s_tcode_d;
+      s_fix_q <= s_fix_d;
+      s_fixw_q <= s_fixw_d;
+      s_nvar_q <= s_nvar_d;
+      s_addr_q <= s_addr_d;
+      s_v0_q <= s_v0_d;
+      s_v1_q <= s_v1_d;
+      s_v2_q <= s_v2_d;
+      s_time_q <= s_time_d;
+      s_abs_q <= s_abs_d;
+      s_sync7_q <= s_sync7_d;
+      own_sync_q <= own_sync_d;
     end
   end
 
@@ -247,9 +342,9 @@ module ntrace_output (
   // The FIFO never holds more than Cap bytes.
   always @(posedge clk_i or negedge rst_ni) begin
     if (rst_ni) begin
-      assert ((Cw+1)'(count_q) + used - (Cw+1)'(pop) <= (Cw+1)'(Cap)) else $error("ntrace_output: FIFO overflow");
+      assert (used <= avail) else $error("ntrace_output: FIFO overflow");
       // Every synchronizing message is followed by its Ownership message.
-      assert (s_sync7_i == '0 || s_valid_i[SlotOwn]) else $error("ntrace_output: SYNC 7 without its Ownership message");
+      assert (s_sync7_q == '0 || s_valid_q[SlotOwn]) else $error("ntrace_output: SYNC 7 without its Ownership message");
     end
   end
 `endif

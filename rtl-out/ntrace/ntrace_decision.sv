@@ -6,7 +6,7 @@
 // generating messages (N-Trace 1.0 chapter 10.1) and the choices of this implementation. One
 // retirement record (the hart's inputs, registered) is handled in one cycle: its steps run in the
 // order the rules give them and every message a step makes goes into the step's slot; the output
-// (ntrace_output) offers the slots to the FIFO in slot order in the same cycle.
+// (ntrace_output) registers the slots and offers them to the FIFO in slot order in the next cycle.
 //
 // Steps: START (halted, reset, trace-on), RHF (a deferred HIST-full first), REPORT (start sync, or
 // the message left pending by the previous record, which reports this record's address; after an
@@ -34,7 +34,8 @@ module ntrace_decision (
   output logic         stall_o,
   // The overrun was reported (Error message in the FIFO): the next traced record restarts with SYNC 7.
   input  logic         recover_i,
-  // Every slot of the record entered the FIFO (or was dropped): the next record is taken.
+  // The output's stage takes the record's slots (its own have all entered the FIFO or were
+  // dropped): the next record is taken.
   input  logic         done_i,
   output logic [4:0]   s_valid_o,
   output logic [29:0]  s_tcode_o,
@@ -533,8 +534,9 @@ module ntrace_decision (
       end
     end
 
-    // The record is done when all its slots entered the FIFO (or were dropped): its decisions
-    // take effect (commit); until then the hart holds the next frame.
+    // The record is done when the output's stage takes its slots (the stage's own slots have all
+    // entered the FIFO or were dropped): its decisions take effect (commit); until then the hart
+    // holds the next frame.
     commit = !rec_valid_q || done_i;
     advance = commit;
     stall_o = !advance;
