@@ -147,20 +147,31 @@ export function dataCompressContext(c: EtraceConfig, banner: string) {
   // The differential codes' subtractions (short-path adders: a - b = a + ~b + 1).
   const first = svConditionalSumAdd('v0_minus_prev', 'v0_i', '~prev_i', dw, { carryIn: "1'b1" });
   const second = svConditionalSumAdd('v1_minus_v0', 'v1_i', '~v0_i', dw, { carryIn: "1'b1" });
-  // Bit j of a bit's index, for every bit of a value: the masks that turn a one-hot bit into its index.
-  const indexBits = Math.log2(dw);
-  const indexMasks = [...Array(indexBits).keys()].map((j) => {
-    let mask = 0n;
-    for (let i = 0; i < dw; i++) if ((i >> j) & 1) mask |= 1n << BigInt(i);
-    return `localparam logic [Dw-1:0] IndexBit${j} = ${svSized(dw, mask)};`;
-  });
+  const index = oneHotIndex(dw, 'Dw');
   return {
     banner,
     dw,
     differenceDecls: [...first.declarations, ...second.declarations],
     differenceRows: [...first.rows, ...second.rows],
+    ...index,
+  };
+}
+
+/**
+ * Finding the highest set bit of a `width`-bit vector without a chain from bit to bit (the
+ * templates' `highest` is that bit, one-hot): the shifts of a prefix OR (every bit ORed with
+ * those above it in log2(width) steps), the masks that turn a one-hot bit into its index (bit j
+ * of the index is set where the bit's position has bit j set), and the index as a concatenation.
+ */
+function oneHotIndex(width: number, widthName: string) {
+  const indexBits = Math.ceil(Math.log2(width));
+  const indexMasks = [...Array(indexBits).keys()].map((j) => {
+    let mask = 0n;
+    for (let i = 0; i < width; i++) if ((i >> j) & 1) mask |= 1n << BigInt(i);
+    return `localparam logic [${widthName}-1:0] IndexBit${j} = ${svSized(width, mask)};`;
+  });
+  return {
     indexMasks,
-    indexWidth: indexBits,
     indexOf: [...Array(indexBits).keys()].reverse().map((j) => `|(highest & IndexBit${j})`).join(', '),
     prefixShifts: [...Array(indexBits).keys()].map((j) => 1 << j),
   };
@@ -177,6 +188,7 @@ export function dataPackerContext(c: EtraceConfig, banner: string) {
   return {
     banner,
     pw,
+    ...oneHotIndex(pw, 'Pw'),
     maxbytes,
     srcBits,
     srcRest: srcBits % 8,
