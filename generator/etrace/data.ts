@@ -102,8 +102,12 @@ export function dataEncoderContext(c: EtraceConfig, banner: string) {
   const dp = dataPacketParams(p);
   const w = dataWidths(dp);
   const dtw = dp.dtype_width_p;
+  // The differential address: the field minus the history's (a short-path subtract).
+  const addrDiff = svConditionalSumAdd('addr_field_diff', 'addr_field_full', '~addr_field_prev', w.address, { carryIn: "1'b1" });
   return {
     banner,
+    addrDiffDecls: addrDiff.declarations,
+    addrDiffRows: addrDiff.rows,
     dw: dp.data_width_p,
     dw2: dp.data_width_p + 1,
     aw: w.address,

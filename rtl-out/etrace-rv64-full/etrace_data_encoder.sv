@@ -113,9 +113,19 @@ module etrace_data_encoder (
   logic          traced, is_ls, is_store, is_amo, is_csr, csr_read_only;
   logic [1:0]    s;
   logic          aligned, hv_addr, hv_data;
-  logic [Aw-1:0] h_addr, addr_field_full, addr_field_diff;
+  logic [Aw-1:0] h_addr, addr_field_full, addr_field_diff, addr_field_prev;
+  // addr_field_diff: per round, each block's sums for a carry-in of 0 (s0) and of 1 (s1) and their
+  // carry-outs (c0, c1; at every bit of the block).
+  logic [63:0]   addr_field_diff_s0_r0, addr_field_diff_s1_r0, addr_field_diff_c0_r0, addr_field_diff_c1_r0;
+  logic [63:0]   addr_field_diff_s0_r1, addr_field_diff_s1_r1, addr_field_diff_c0_r1, addr_field_diff_c1_r1;
+  logic [63:0]   addr_field_diff_s0_r2, addr_field_diff_s1_r2, addr_field_diff_c0_r2, addr_field_diff_c1_r2;
+  logic [63:0]   addr_field_diff_s0_r3, addr_field_diff_s1_r3, addr_field_diff_c0_r3, addr_field_diff_c1_r3;
+  logic [63:0]   addr_field_diff_s0_r4, addr_field_diff_s1_r4, addr_field_diff_c0_r4, addr_field_diff_c1_r4;
+  logic [63:0]   addr_field_diff_s0_r5, addr_field_diff_s1_r5, addr_field_diff_c0_r5, addr_field_diff_c1_r5;
+  logic [63:0]   addr_field_diff_s0_r6, addr_field_diff_s1_r6, addr_field_diff_c0_r6, addr_field_diff_c1_r6;
+  logic          unused_addr_field_diff_carries;  // a block's carry-out is read at one of its bits
   logic [Dw-1:0] h_value, wmask, v_lo, v_hi;
-  logic [Dw-1:0] data_hi;  // the value above the first: bits from 8 * 2^size
+  logic [Dw-1:0] data_hi;                         // the value above the first: bits from 8 * 2^size
   logic          on_now;
 
   // The trace-on state after this cycle's triggers: a stop trigger wins over a start.
@@ -130,11 +140,12 @@ module etrace_data_encoder (
   assign amo_size = 1'(s - 2'd2);
   assign is_csr = (dtype_q[3:2] == 2'h1) && (dtype_q[1:0] != 2'd3);
   assign csr_read_only = daddr_q[11:10] == 2'b11;
-  assign wmask = Dw'(65'(1) << (8 << s)) - Dw'(1);
+  // The low 8 * 2^s bits (ones shifted into place rather than 2^n - 1: no borrow chain).
+  assign wmask = Dw'(~({ 65{1'b1} } << (8 << s)));
   assign data_hi = Dw'(data_q >> (8 << s));
   assign v_lo = Dw'(data_q) & wmask;
   assign v_hi = data_hi & wmask;
-  assign aligned = (daddr_q & ((Aw'(1) << s) - Aw'(1))) == '0;
+  assign aligned = (daddr_q & ~({Aw{1'b1}} << s)) == '0;
   assign hv_addr = ~sync_i & addr_valid_q[s];
   assign hv_data = ~sync_i & data_valid_q[s];
   assign h_addr = addr_q[s*Aw +: Aw];
@@ -142,7 +153,67 @@ module etrace_data_encoder (
   // The address field: shifted right by the size when aligned; differential against the last
   // address of the size shifted the same way.
   assign addr_field_full = aligned ? daddr_q >> s : daddr_q;
-  assign addr_field_diff = addr_field_full - (aligned ? h_addr >> s : h_addr);
+  assign addr_field_prev = aligned ? h_addr >> s : h_addr;
+  assign addr_field_diff_s0_r0 = addr_field_full ^ ~addr_field_prev;
+  assign addr_field_diff_s1_r0 = ~(addr_field_full ^ ~addr_field_prev);
+  assign addr_field_diff_c0_r0 = addr_field_full & ~addr_field_prev;
+  assign addr_field_diff_c1_r0 = addr_field_full | ~addr_field_prev;
+  // Round 1: blocks of 2 bits; a high half takes the sums its low half's carry-out chooses.
+  assign addr_field_diff_s0_r1 = (((64'haaaa_aaaa_aaaa_aaaa & (addr_field_diff_c0_r0 << 1)) & addr_field_diff_s1_r0) | (~(64'haaaa_aaaa_aaaa_aaaa & (addr_field_diff_c0_r0 << 1)) & addr_field_diff_s0_r0));
+  assign addr_field_diff_s1_r1 = (((64'haaaa_aaaa_aaaa_aaaa & ~(addr_field_diff_c1_r0 << 1)) & addr_field_diff_s0_r0) | (~(64'haaaa_aaaa_aaaa_aaaa & ~(addr_field_diff_c1_r0 << 1)) & addr_field_diff_s1_r0));
+  assign addr_field_diff_c0_r1 = (64'haaaa_aaaa_aaaa_aaaa & (((addr_field_diff_c0_r0 << 1) & addr_field_diff_c1_r0) | (~(addr_field_diff_c0_r0 << 1) & addr_field_diff_c0_r0))) |
+         (64'h5555_5555_5555_5555 & ((addr_field_diff_c0_r0 & (addr_field_diff_c1_r0 >> 1)) | (~addr_field_diff_c0_r0 & (addr_field_diff_c0_r0 >> 1)))) |
+         (64'h0000_0000_0000_0000 & addr_field_diff_c0_r0);
+  assign addr_field_diff_c1_r1 = (64'haaaa_aaaa_aaaa_aaaa & (((addr_field_diff_c1_r0 << 1) & addr_field_diff_c1_r0) | (~(addr_field_diff_c1_r0 << 1) & addr_field_diff_c0_r0))) |
+         (64'h5555_5555_5555_5555 & ((addr_field_diff_c1_r0 & (addr_field_diff_c1_r0 >> 1)) | (~addr_field_diff_c1_r0 & (addr_field_diff_c0_r0 >> 1)))) |
+         (64'h0000_0000_0000_0000 & addr_field_diff_c1_r0);
+  // Round 2: blocks of 4 bits; a high half takes the sums its low half's carry-out chooses.
+  assign addr_field_diff_s0_r2 = (((64'hcccc_cccc_cccc_cccc & (addr_field_diff_c0_r1 << 2)) & addr_field_diff_s1_r1) | (~(64'hcccc_cccc_cccc_cccc & (addr_field_diff_c0_r1 << 2)) & addr_field_diff_s0_r1));
+  assign addr_field_diff_s1_r2 = (((64'hcccc_cccc_cccc_cccc & ~(addr_field_diff_c1_r1 << 2)) & addr_field_diff_s0_r1) | (~(64'hcccc_cccc_cccc_cccc & ~(addr_field_diff_c1_r1 << 2)) & addr_field_diff_s1_r1));
+  assign addr_field_diff_c0_r2 = (64'hcccc_cccc_cccc_cccc & (((addr_field_diff_c0_r1 << 2) & addr_field_diff_c1_r1) | (~(addr_field_diff_c0_r1 << 2) & addr_field_diff_c0_r1))) |
+         (64'h3333_3333_3333_3333 & ((addr_field_diff_c0_r1 & (addr_field_diff_c1_r1 >> 2)) | (~addr_field_diff_c0_r1 & (addr_field_diff_c0_r1 >> 2)))) |
+         (64'h0000_0000_0000_0000 & addr_field_diff_c0_r1);
+  assign addr_field_diff_c1_r2 = (64'hcccc_cccc_cccc_cccc & (((addr_field_diff_c1_r1 << 2) & addr_field_diff_c1_r1) | (~(addr_field_diff_c1_r1 << 2) & addr_field_diff_c0_r1))) |
+         (64'h3333_3333_3333_3333 & ((addr_field_diff_c1_r1 & (addr_field_diff_c1_r1 >> 2)) | (~addr_field_diff_c1_r1 & (addr_field_diff_c0_r1 >> 2)))) |
+         (64'h0000_0000_0000_0000 & addr_field_diff_c1_r1);
+  // Round 3: blocks of 8 bits; a high half takes the sums its low half's carry-out chooses.
+  assign addr_field_diff_s0_r3 = (((64'hf0f0_f0f0_f0f0_f0f0 & (addr_field_diff_c0_r2 << 4)) & addr_field_diff_s1_r2) | (~(64'hf0f0_f0f0_f0f0_f0f0 & (addr_field_diff_c0_r2 << 4)) & addr_field_diff_s0_r2));
+  assign addr_field_diff_s1_r3 = (((64'hf0f0_f0f0_f0f0_f0f0 & ~(addr_field_diff_c1_r2 << 4)) & addr_field_diff_s0_r2) | (~(64'hf0f0_f0f0_f0f0_f0f0 & ~(addr_field_diff_c1_r2 << 4)) & addr_field_diff_s1_r2));
+  assign addr_field_diff_c0_r3 = (64'hf0f0_f0f0_f0f0_f0f0 & (((addr_field_diff_c0_r2 << 4) & addr_field_diff_c1_r2) | (~(addr_field_diff_c0_r2 << 4) & addr_field_diff_c0_r2))) |
+         (64'h0f0f_0f0f_0f0f_0f0f & ((addr_field_diff_c0_r2 & (addr_field_diff_c1_r2 >> 4)) | (~addr_field_diff_c0_r2 & (addr_field_diff_c0_r2 >> 4)))) |
+         (64'h0000_0000_0000_0000 & addr_field_diff_c0_r2);
+  assign addr_field_diff_c1_r3 = (64'hf0f0_f0f0_f0f0_f0f0 & (((addr_field_diff_c1_r2 << 4) & addr_field_diff_c1_r2) | (~(addr_field_diff_c1_r2 << 4) & addr_field_diff_c0_r2))) |
+         (64'h0f0f_0f0f_0f0f_0f0f & ((addr_field_diff_c1_r2 & (addr_field_diff_c1_r2 >> 4)) | (~addr_field_diff_c1_r2 & (addr_field_diff_c0_r2 >> 4)))) |
+         (64'h0000_0000_0000_0000 & addr_field_diff_c1_r2);
+  // Round 4: blocks of 16 bits; a high half takes the sums its low half's carry-out chooses.
+  assign addr_field_diff_s0_r4 = (((64'hff00_ff00_ff00_ff00 & (addr_field_diff_c0_r3 << 8)) & addr_field_diff_s1_r3) | (~(64'hff00_ff00_ff00_ff00 & (addr_field_diff_c0_r3 << 8)) & addr_field_diff_s0_r3));
+  assign addr_field_diff_s1_r4 = (((64'hff00_ff00_ff00_ff00 & ~(addr_field_diff_c1_r3 << 8)) & addr_field_diff_s0_r3) | (~(64'hff00_ff00_ff00_ff00 & ~(addr_field_diff_c1_r3 << 8)) & addr_field_diff_s1_r3));
+  assign addr_field_diff_c0_r4 = (64'hff00_ff00_ff00_ff00 & (((addr_field_diff_c0_r3 << 8) & addr_field_diff_c1_r3) | (~(addr_field_diff_c0_r3 << 8) & addr_field_diff_c0_r3))) |
+         (64'h00ff_00ff_00ff_00ff & ((addr_field_diff_c0_r3 & (addr_field_diff_c1_r3 >> 8)) | (~addr_field_diff_c0_r3 & (addr_field_diff_c0_r3 >> 8)))) |
+         (64'h0000_0000_0000_0000 & addr_field_diff_c0_r3);
+  assign addr_field_diff_c1_r4 = (64'hff00_ff00_ff00_ff00 & (((addr_field_diff_c1_r3 << 8) & addr_field_diff_c1_r3) | (~(addr_field_diff_c1_r3 << 8) & addr_field_diff_c0_r3))) |
+         (64'h00ff_00ff_00ff_00ff & ((addr_field_diff_c1_r3 & (addr_field_diff_c1_r3 >> 8)) | (~addr_field_diff_c1_r3 & (addr_field_diff_c0_r3 >> 8)))) |
+         (64'h0000_0000_0000_0000 & addr_field_diff_c1_r3);
+  // Round 5: blocks of 32 bits; a high half takes the sums its low half's carry-out chooses.
+  assign addr_field_diff_s0_r5 = (((64'hffff_0000_ffff_0000 & (addr_field_diff_c0_r4 << 16)) & addr_field_diff_s1_r4) | (~(64'hffff_0000_ffff_0000 & (addr_field_diff_c0_r4 << 16)) & addr_field_diff_s0_r4));
+  assign addr_field_diff_s1_r5 = (((64'hffff_0000_ffff_0000 & ~(addr_field_diff_c1_r4 << 16)) & addr_field_diff_s0_r4) | (~(64'hffff_0000_ffff_0000 & ~(addr_field_diff_c1_r4 << 16)) & addr_field_diff_s1_r4));
+  assign addr_field_diff_c0_r5 = (64'hffff_0000_ffff_0000 & (((addr_field_diff_c0_r4 << 16) & addr_field_diff_c1_r4) | (~(addr_field_diff_c0_r4 << 16) & addr_field_diff_c0_r4))) |
+         (64'h0000_ffff_0000_ffff & ((addr_field_diff_c0_r4 & (addr_field_diff_c1_r4 >> 16)) | (~addr_field_diff_c0_r4 & (addr_field_diff_c0_r4 >> 16)))) |
+         (64'h0000_0000_0000_0000 & addr_field_diff_c0_r4);
+  assign addr_field_diff_c1_r5 = (64'hffff_0000_ffff_0000 & (((addr_field_diff_c1_r4 << 16) & addr_field_diff_c1_r4) | (~(addr_field_diff_c1_r4 << 16) & addr_field_diff_c0_r4))) |
+         (64'h0000_ffff_0000_ffff & ((addr_field_diff_c1_r4 & (addr_field_diff_c1_r4 >> 16)) | (~addr_field_diff_c1_r4 & (addr_field_diff_c0_r4 >> 16)))) |
+         (64'h0000_0000_0000_0000 & addr_field_diff_c1_r4);
+  // Round 6: blocks of 64 bits; a high half takes the sums its low half's carry-out chooses.
+  assign addr_field_diff_s0_r6 = (((64'hffff_ffff_0000_0000 & (addr_field_diff_c0_r5 << 32)) & addr_field_diff_s1_r5) | (~(64'hffff_ffff_0000_0000 & (addr_field_diff_c0_r5 << 32)) & addr_field_diff_s0_r5));
+  assign addr_field_diff_s1_r6 = (((64'hffff_ffff_0000_0000 & ~(addr_field_diff_c1_r5 << 32)) & addr_field_diff_s0_r5) | (~(64'hffff_ffff_0000_0000 & ~(addr_field_diff_c1_r5 << 32)) & addr_field_diff_s1_r5));
+  assign addr_field_diff_c0_r6 = (64'hffff_ffff_0000_0000 & (((addr_field_diff_c0_r5 << 32) & addr_field_diff_c1_r5) | (~(addr_field_diff_c0_r5 << 32) & addr_field_diff_c0_r5))) |
+         (64'h0000_0000_ffff_ffff & ((addr_field_diff_c0_r5 & (addr_field_diff_c1_r5 >> 32)) | (~addr_field_diff_c0_r5 & (addr_field_diff_c0_r5 >> 32)))) |
+         (64'h0000_0000_0000_0000 & addr_field_diff_c0_r5);
+  assign addr_field_diff_c1_r6 = (64'hffff_ffff_0000_0000 & (((addr_field_diff_c1_r5 << 32) & addr_field_diff_c1_r5) | (~(addr_field_diff_c1_r5 << 32) & addr_field_diff_c0_r5))) |
+         (64'h0000_0000_ffff_ffff & ((addr_field_diff_c1_r5 & (addr_field_diff_c1_r5 >> 32)) | (~addr_field_diff_c1_r5 & (addr_field_diff_c0_r5 >> 32)))) |
+         (64'h0000_0000_0000_0000 & addr_field_diff_c1_r5);
+  assign addr_field_diff = addr_field_diff_s1_r6;
+  assign unused_addr_field_diff_carries = ^{addr_field_diff_c0_r0, addr_field_diff_c1_r0, addr_field_diff_c0_r1, addr_field_diff_c1_r1, addr_field_diff_c0_r2, addr_field_diff_c1_r2, addr_field_diff_c0_r3, addr_field_diff_c1_r3, addr_field_diff_c0_r4, addr_field_diff_c1_r4, addr_field_diff_c0_r5, addr_field_diff_c1_r5, addr_field_diff_c0_r6, addr_field_diff_c1_r6, addr_field_diff_s0_r6};
 
   // ---------------------------------------------------------------- compression
   logic          c_two, c_prev_valid;
