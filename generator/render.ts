@@ -144,7 +144,64 @@ export function svConditionalSumAdd(
     ...[...Array(levels + 1).keys()].map((r) => `${svLogic(width)} ${(['s0', 's1', 'c0', 'c1'] as const).map((n) => v(n, r)).join(', ')};`),
     `logic ${unused};  // a block's carry-out is read at one of its bits`,
   ];
-  const rows = [`assign ${v('s0', 0)} = ${a} ^ ${b};`, `assign ${v('s1', 0)} = ~(${a} ^ ${b});`, `assign ${v('c0', 0)} = ${a} & ${b};`, `assign ${v('c1', 0)} = ${a} | ${b};`];
+  const rows = conditionalSumRounds(v, a, b, width).map((x) => (x.comment ? `// ${x.comment}` : `assign ${x.target} = ${x.value};`));
+  const [t0, t1, d0, d1] = (['s0', 's1', 'c0', 'c1'] as const).map((n) => v(n, levels));
+  const carriesRead = [...Array(levels + 1).keys()].flatMap((r) => [v('c0', r), v('c1', r)]);
+  // A constant carry-in needs one of the two sums only.
+  if (carryIn === "1'b0" || carryIn === "1'b1") {
+    const [sum, other, carry] = carryIn === "1'b1" ? [t1, t0, d1] : [t0, t1, d0];
+    rows.push(`assign ${out} = ${sum};`, `assign ${unused} = ^{${[...carriesRead, other].join(', ')}};`);
+    if (opts.carryOut !== undefined) rows.push(`assign ${opts.carryOut} = ${carry}[0];`);
+  } else {
+    rows.push(`assign ${out} = ${carryIn} ? ${t1} : ${t0};`, `assign ${unused} = ^{${carriesRead.join(', ')}};`);
+    if (opts.carryOut !== undefined) rows.push(`assign ${opts.carryOut} = ${carryIn} ? ${d1}[0] : ${d0}[0];`);
+  }
+  return { declarations, rows };
+}
+
+/**
+ * The same adder as a function, for sums inside a process (a value that changes from step to step
+ * of a loop): `name(a, b, carry_in)` returns {carry_out, a + b + carry_in} over `width` bits; for
+ * a - b and a >= b pass ~b and 1. Vector operations only (no part-select, which Icarus 11 does not
+ * support inside processes).
+ */
+export function svConditionalSumFunction(name: string, width: number): string[] {
+  checkWidth(width);
+  const levels = Math.ceil(Math.log2(width));
+  const v = (n: 's0' | 's1' | 'c0' | 'c1', r: number) => `${n}_r${r}`;
+  const locals = [...Array(levels + 1).keys()].map((r) => `  ${svLogic(width)} ${(['s0', 's1', 'c0', 'c1'] as const).map((n) => v(n, r)).join(', ')};`);
+  const [t0, t1, d0, d1] = (['s0', 's1', 'c0', 'c1'] as const).map((n) => v(n, levels));
+  const bit0 = svSized(width, 1n);
+  return [
+    `// {carry_out, a + b + carry_in} by a conditional-sum adder: each block of bits summed for a`,
+    `// carry-in of 0 and of 1, blocks joined two by two, a high half's sums chosen by its low half's`,
+    `// carry-out (log2(${width}) multiplexers where + would ripple through every bit).`,
+    `function automatic logic [${width}:0] ${name}(input logic ${svRange(width)} a, input logic ${svRange(width)} b, input logic carry_in);`,
+    ...locals,
+    ...conditionalSumRounds(v, 'a', 'b', width).map((x) => (x.comment ? `  // ${x.comment}` : `  ${x.target} = ${x.value};`)),
+    `  ${name} = carry_in ? {|(${d1} & ${bit0}), ${t1}} : {|(${d0} & ${bit0}), ${t0}};`,
+    'endfunction',
+  ];
+}
+
+/**
+ * The rounds of a conditional-sum adder of a and b: round 0 per bit, then each round joins blocks
+ * twice as wide (constant masks pick a block's high half, low half, or a top block without a high
+ * half). `v(name, r)` names round r's vectors.
+ */
+function conditionalSumRounds(
+  v: (name: 's0' | 's1' | 'c0' | 'c1', r: number) => string,
+  a: string,
+  b: string,
+  width: number,
+): { target?: string; value?: string; comment?: string }[] {
+  const levels = Math.ceil(Math.log2(width));
+  const out: { target?: string; value?: string; comment?: string }[] = [
+    { target: v('s0', 0), value: `${a} ^ ${b}` },
+    { target: v('s1', 0), value: `~(${a} ^ ${b})` },
+    { target: v('c0', 0), value: `${a} & ${b}` },
+    { target: v('c1', 0), value: `${a} | ${b}` },
+  ];
   for (let r = 1; r <= levels; r++) {
     const half = 2 ** (r - 1);
     // The bits of each block's high half (high), of its low half (low), and of the blocks that
@@ -161,34 +218,20 @@ export function svConditionalSumAdd(
       else low |= bit;
     }
     const [H, L, A] = [high, low, alone].map((m) => svSized(width, m));
-    const [s0, s1, c0, c1] = (['s0', 's1', 'c0', 'c1'] as const).map((n) => v(n, r));
     const [p0, p1, q0, q1] = (['s0', 's1', 'c0', 'c1'] as const).map((n) => v(n, r - 1));
     // In a high half the low half's carry-out sits `half` bits lower; in a low half the high
     // half's carry-outs sit `half` bits higher.
     const mux = (sel: string, one: string, zero: string) => `((${sel} & ${one}) | (~${sel} & ${zero}))`;
-    const carry = (q: string) => `(${H} & ${mux(`(${q} << ${half})`, q1, q0)}) |
-         (${L} & ${mux(q, `(${q1} >> ${half})`, `(${q0} >> ${half})`)}) |
-         (${A} & ${q})`;
-    rows.push(
-      `// Round ${r}: blocks of ${2 ** r} bits; a high half takes the sums its low half's carry-out chooses.`,
-      `assign ${s0} = ${mux(`(${H} & (${q0} << ${half}))`, p1, p0)};`,
-      `assign ${s1} = ${mux(`(${H} & ~(${q1} << ${half}))`, p0, p1)};`,
-      `assign ${c0} = ${carry(q0)};`,
-      `assign ${c1} = ${carry(q1)};`,
+    const carry = (q: string) => `(${H} & ${mux(`(${q} << ${half})`, q1, q0)}) |\n         (${L} & ${mux(q, `(${q1} >> ${half})`, `(${q0} >> ${half})`)}) |\n         (${A} & ${q})`;
+    out.push(
+      { comment: `Round ${r}: blocks of ${2 ** r} bits; a high half takes the sums its low half's carry-out chooses.` },
+      { target: v('s0', r), value: mux(`(${H} & (${q0} << ${half}))`, p1, p0) },
+      { target: v('s1', r), value: mux(`(${H} & ~(${q1} << ${half}))`, p0, p1) },
+      { target: v('c0', r), value: carry(q0) },
+      { target: v('c1', r), value: carry(q1) },
     );
   }
-  const [t0, t1, d0, d1] = (['s0', 's1', 'c0', 'c1'] as const).map((n) => v(n, levels));
-  const carriesRead = [...Array(levels + 1).keys()].flatMap((r) => [v('c0', r), v('c1', r)]);
-  // A constant carry-in needs one of the two sums only.
-  if (carryIn === "1'b0" || carryIn === "1'b1") {
-    const [sum, other, carry] = carryIn === "1'b1" ? [t1, t0, d1] : [t0, t1, d0];
-    rows.push(`assign ${out} = ${sum};`, `assign ${unused} = ^{${[...carriesRead, other].join(', ')}};`);
-    if (opts.carryOut !== undefined) rows.push(`assign ${opts.carryOut} = ${carry}[0];`);
-  } else {
-    rows.push(`assign ${out} = ${carryIn} ? ${t1} : ${t0};`, `assign ${unused} = ^{${carriesRead.join(', ')}};`);
-    if (opts.carryOut !== undefined) rows.push(`assign ${opts.carryOut} = ${carryIn} ? ${d1}[0] : ${d0}[0];`);
-  }
-  return { declarations, rows };
+  return out;
 }
 
 /**

@@ -16,7 +16,7 @@ import { NTRACE_RTL_MODULES, ntracePorts } from '../../golden-model/ntrace/ports
 import { NTRACE_MAX_BCNT, NTRACE_MAX_HREPEAT } from '../../golden-model/ntrace/messages.ts';
 import { maxNtraceMessageBytes, NTRACE_CONFIG_SETTINGS, type NtraceConfig } from '../../golden-model/ntrace/settings.ts';
 import type { Provenance, Waiver } from '../../core/block.ts';
-import { camelCase, commentBanner, connections, padColumn, renderTemplate, svBits, svLogic, svRange, svSized, wrapComment, type OutputFile } from '../render.ts';
+import { camelCase, commentBanner, connections, padColumn, renderTemplate, svBits, svConditionalSumAdd, svConditionalSumFunction, svLogic, svRange, svSized, wrapComment, type OutputFile } from '../render.ts';
 import { alignDeclarations } from '../sv-align.ts';
 import { configurationLocalparamsWaiver } from '../waivers.ts';
 import { NTRACE_APB_REGS_TEMPLATE, ntraceApbRegsConnections, ntraceApbRegsContext, triggerBit } from './apb-regs.ts';
@@ -269,7 +269,15 @@ function outputContext(c: NtraceConfig, banner: string) {
     sentW,
     errNvar: c.timestamp ? "3'd2" : "3'd1",
     // TSTAMP (64 bits) in a variable field: widened when a field is wider (a CONTEXT of more than 59 bits).
-    errTs: ntraceWidths(c).vw > 64 ? "Vw'(64'(err_t - last_ts_q))" : "Vw'(err_t - last_ts_q)",
+    errTs: ntraceWidths(c).vw > 64 ? "Vw'(err_since_ts)" : 'err_since_ts',
+    // The timestamps' comparisons and differences: short-path adders (a ripple carry through 64
+    // bits, slot after slot, was the component's longest path).
+    tsAddFunction: svConditionalSumFunction('ts_add', 64),
+    ...(() => {
+      const ge = svConditionalSumAdd('loss_minus_last', 'loss_q', '~last_ts_q', 64, { carryIn: "1'b1", carryOut: 'loss_not_before_last' });
+      const since = svConditionalSumAdd('err_since_ts', 'err_t', '~last_ts_q', 64, { carryIn: "1'b1" });
+      return { errTsDecls: [...ge.declarations, ...since.declarations], errTsRows: [...ge.rows, ...since.rows] };
+    })(),
     tsK: ntraceWidths(c).vw > 64 ? "Vw'(ts[k*64 +: 64])" : 'ts[k*64 +: 64]',
     ...ownershipContext(c),
   };

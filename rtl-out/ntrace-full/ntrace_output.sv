@@ -76,7 +76,7 @@ module ntrace_output (
   logic             own_lost_q, own_lost_d;  // an Ownership message was lost: ECODE bit 3
 
   logic                pop;
-  logic [(K+1)*Sw-1:0] pre;  // slot k's first byte (slot K: the end) if every earlier message enters
+  logic [(K+1)*Sw-1:0] pre;             // slot k's first byte (slot K: the end) if every earlier message enters
   logic [K-1:0]        act, fits, refused;
   logic [K-1:0]        entered;
   logic                through;
@@ -92,16 +92,115 @@ module ntrace_output (
   logic [Cw:0]         rel;
   logic [63:0]         lts, tt;
   logic [K*64-1:0]     ts;
-  logic [K*64-1:0]     lts_after;
-  logic                err_valid, err_in;
-  logic [63:0]         err_v1;
-  logic                seen;
-  logic [K*2-1:0]      st;   // the state slot k meets
-  logic [K-1:0]        reached;
-  logic [63:0]         err_ecode;
-  logic [Mb*8-1:0]     err_bytes;
-  logic [Nw-1:0]       err_n;
-  logic [63:0]         err_t;
+  logic [K*65-1:0]     ts_cmp, ts_sub;  // {carry, sum} of time - lts and of tt - lts, per slot
+  logic                unused_ts_bits;  // of the comparison only its carry, of the difference its sum
+  assign unused_ts_bits = ^{ts_cmp, ts_sub};
+
+  // {carry_out, a + b + carry_in} by a conditional-sum adder: each block of bits summed for a
+  // carry-in of 0 and of 1, blocks joined two by two, a high half's sums chosen by its low half's
+  // carry-out (log2(64) multiplexers where + would ripple through every bit).
+  function automatic logic [64:0] ts_add(input logic [63:0] a, input logic [63:0] b, input logic carry_in);
+    logic [63:0] s0_r0, s1_r0, c0_r0, c1_r0;
+    logic [63:0] s0_r1, s1_r1, c0_r1, c1_r1;
+    logic [63:0] s0_r2, s1_r2, c0_r2, c1_r2;
+    logic [63:0] s0_r3, s1_r3, c0_r3, c1_r3;
+    logic [63:0] s0_r4, s1_r4, c0_r4, c1_r4;
+    logic [63:0] s0_r5, s1_r5, c0_r5, c1_r5;
+    logic [63:0] s0_r6, s1_r6, c0_r6, c1_r6;
+    s0_r0 = a ^ b;
+    s1_r0 = ~(a ^ b);
+    c0_r0 = a & b;
+    c1_r0 = a | b;
+    // Round 1: blocks of 2 bits; a high half takes the sums its low half's carry-out chooses.
+    s0_r1 = (((64'haaaa_aaaa_aaaa_aaaa & (c0_r0 << 1)) & s1_r0) | (~(64'haaaa_aaaa_aaaa_aaaa & (c0_r0 << 1)) & s0_r0));
+    s1_r1 = (((64'haaaa_aaaa_aaaa_aaaa & ~(c1_r0 << 1)) & s0_r0) | (~(64'haaaa_aaaa_aaaa_aaaa & ~(c1_r0 << 1)) & s1_r0));
+    c0_r1 = (64'haaaa_aaaa_aaaa_aaaa & (((c0_r0 << 1) & c1_r0) | (~(c0_r0 << 1) & c0_r0))) |
+         (64'h5555_5555_5555_5555 & ((c0_r0 & (c1_r0 >> 1)) | (~c0_r0 & (c0_r0 >> 1)))) |
+         (64'h0000_0000_0000_0000 & c0_r0);
+    c1_r1 = (64'haaaa_aaaa_aaaa_aaaa & (((c1_r0 << 1) & c1_r0) | (~(c1_r0 << 1) & c0_r0))) |
+         (64'h5555_5555_5555_5555 & ((c1_r0 & (c1_r0 >> 1)) | (~c1_r0 & (c0_r0 >> 1)))) |
+         (64'h0000_0000_0000_0000 & c1_r0);
+    // Round 2: blocks of 4 bits; a high half takes the sums its low half's carry-out chooses.
+    s0_r2 = (((64'hcccc_cccc_cccc_cccc & (c0_r1 << 2)) & s1_r1) | (~(64'hcccc_cccc_cccc_cccc & (c0_r1 << 2)) & s0_r1));
+    s1_r2 = (((64'hcccc_cccc_cccc_cccc & ~(c1_r1 << 2)) & s0_r1) | (~(64'hcccc_cccc_cccc_cccc & ~(c1_r1 << 2)) & s1_r1));
+    c0_r2 = (64'hcccc_cccc_cccc_cccc & (((c0_r1 << 2) & c1_r1) | (~(c0_r1 << 2) & c0_r1))) |
+         (64'h3333_3333_3333_3333 & ((c0_r1 & (c1_r1 >> 2)) | (~c0_r1 & (c0_r1 >> 2)))) |
+         (64'h0000_0000_0000_0000 & c0_r1);
+    c1_r2 = (64'hcccc_cccc_cccc_cccc & (((c1_r1 << 2) & c1_r1) | (~(c1_r1 << 2) & c0_r1))) |
+         (64'h3333_3333_3333_3333 & ((c1_r1 & (c1_r1 >> 2)) | (~c1_r1 & (c0_r1 >> 2)))) |
+         (64'h0000_0000_0000_0000 & c1_r1);
+    // Round 3: blocks of 8 bits; a high half takes the sums its low half's carry-out chooses.
+    s0_r3 = (((64'hf0f0_f0f0_f0f0_f0f0 & (c0_r2 << 4)) & s1_r2) | (~(64'hf0f0_f0f0_f0f0_f0f0 & (c0_r2 << 4)) & s0_r2));
+    s1_r3 = (((64'hf0f0_f0f0_f0f0_f0f0 & ~(c1_r2 << 4)) & s0_r2) | (~(64'hf0f0_f0f0_f0f0_f0f0 & ~(c1_r2 << 4)) & s1_r2));
+    c0_r3 = (64'hf0f0_f0f0_f0f0_f0f0 & (((c0_r2 << 4) & c1_r2) | (~(c0_r2 << 4) & c0_r2))) |
+         (64'h0f0f_0f0f_0f0f_0f0f & ((c0_r2 & (c1_r2 >> 4)) | (~c0_r2 & (c0_r2 >> 4)))) |
+         (64'h0000_0000_0000_0000 & c0_r2);
+    c1_r3 = (64'hf0f0_f0f0_f0f0_f0f0 & (((c1_r2 << 4) & c1_r2) | (~(c1_r2 << 4) & c0_r2))) |
+         (64'h0f0f_0f0f_0f0f_0f0f & ((c1_r2 & (c1_r2 >> 4)) | (~c1_r2 & (c0_r2 >> 4)))) |
+         (64'h0000_0000_0000_0000 & c1_r2);
+    // Round 4: blocks of 16 bits; a high half takes the sums its low half's carry-out chooses.
+    s0_r4 = (((64'hff00_ff00_ff00_ff00 & (c0_r3 << 8)) & s1_r3) | (~(64'hff00_ff00_ff00_ff00 & (c0_r3 << 8)) & s0_r3));
+    s1_r4 = (((64'hff00_ff00_ff00_ff00 & ~(c1_r3 << 8)) & s0_r3) | (~(64'hff00_ff00_ff00_ff00 & ~(c1_r3 << 8)) & s1_r3));
+    c0_r4 = (64'hff00_ff00_ff00_ff00 & (((c0_r3 << 8) & c1_r3) | (~(c0_r3 << 8) & c0_r3))) |
+         (64'h00ff_00ff_00ff_00ff & ((c0_r3 & (c1_r3 >> 8)) | (~c0_r3 & (c0_r3 >> 8)))) |
+         (64'h0000_0000_0000_0000 & c0_r3);
+    c1_r4 = (64'hff00_ff00_ff00_ff00 & (((c1_r3 << 8) & c1_r3) | (~(c1_r3 << 8) & c0_r3))) |
+         (64'h00ff_00ff_00ff_00ff & ((c1_r3 & (c1_r3 >> 8)) | (~c1_r3 & (c0_r3 >> 8)))) |
+         (64'h0000_0000_0000_0000 & c1_r3);
+    // Round 5: blocks of 32 bits; a high half takes the sums its low half's carry-out chooses.
+    s0_r5 = (((64'hffff_0000_ffff_0000 & (c0_r4 << 16)) & s1_r4) | (~(64'hffff_0000_ffff_0000 & (c0_r4 << 16)) & s0_r4));
+    s1_r5 = (((64'hffff_0000_ffff_0000 & ~(c1_r4 << 16)) & s0_r4) | (~(64'hffff_0000_ffff_0000 & ~(c1_r4 << 16)) & s1_r4));
+    c0_r5 = (64'hffff_0000_ffff_0000 & (((c0_r4 << 16) & c1_r4) | (~(c0_r4 << 16) & c0_r4))) |
+         (64'h0000_ffff_0000_ffff & ((c0_r4 & (c1_r4 >> 16)) | (~c0_r4 & (c0_r4 >> 16)))) |
+         (64'h0000_0000_0000_0000 & c0_r4);
+    c1_r5 = (64'hffff_0000_ffff_0000 & (((c1_r4 << 16) & c1_r4) | (~(c1_r4 << 16) & c0_r4))) |
+         (64'h0000_ffff_0000_ffff & ((c1_r4 & (c1_r4 >> 16)) | (~c1_r4 & (c0_r4 >> 16)))) |
+         (64'h0000_0000_0000_0000 & c1_r4);
+    // Round 6: blocks of 64 bits; a high half takes the sums its low half's carry-out chooses.
+    s0_r6 = (((64'hffff_ffff_0000_0000 & (c0_r5 << 32)) & s1_r5) | (~(64'hffff_ffff_0000_0000 & (c0_r5 << 32)) & s0_r5));
+    s1_r6 = (((64'hffff_ffff_0000_0000 & ~(c1_r5 << 32)) & s0_r5) | (~(64'hffff_ffff_0000_0000 & ~(c1_r5 << 32)) & s1_r5));
+    c0_r6 = (64'hffff_ffff_0000_0000 & (((c0_r5 << 32) & c1_r5) | (~(c0_r5 << 32) & c0_r5))) |
+         (64'h0000_0000_ffff_ffff & ((c0_r5 & (c1_r5 >> 32)) | (~c0_r5 & (c0_r5 >> 32)))) |
+         (64'h0000_0000_0000_0000 & c0_r5);
+    c1_r6 = (64'hffff_ffff_0000_0000 & (((c1_r5 << 32) & c1_r5) | (~(c1_r5 << 32) & c0_r5))) |
+         (64'h0000_0000_ffff_ffff & ((c1_r5 & (c1_r5 >> 32)) | (~c1_r5 & (c0_r5 >> 32)))) |
+         (64'h0000_0000_0000_0000 & c1_r5);
+    ts_add = carry_in ? {|(c1_r6 & 64'h0000_0000_0000_0001), s1_r6} : {|(c0_r6 & 64'h0000_0000_0000_0001), s0_r6};
+  endfunction
+  logic [K*64-1:0] lts_after;
+  logic            err_valid, err_in;
+  logic [63:0]     err_v1;
+  logic            seen;
+  logic [K*2-1:0]  st;                    // the state slot k meets
+  logic [K-1:0]    reached;
+  logic [63:0]     err_ecode;
+  logic [Mb*8-1:0] err_bytes;
+  logic [Nw-1:0]   err_n;
+  logic [63:0]     err_t;
+  logic [63:0]     loss_minus_last, err_since_ts;
+  logic            loss_not_before_last;  // loss_q >= last_ts_q (the difference itself is not read)
+  logic            unused_loss_minus_last;
+  assign unused_loss_minus_last = ^loss_minus_last;
+  // loss_minus_last: per round, each block's sums for a carry-in of 0 (s0) and of 1 (s1) and their
+  // carry-outs (c0, c1; at every bit of the block).
+  logic [63:0] loss_minus_last_s0_r0, loss_minus_last_s1_r0, loss_minus_last_c0_r0, loss_minus_last_c1_r0;
+  logic [63:0] loss_minus_last_s0_r1, loss_minus_last_s1_r1, loss_minus_last_c0_r1, loss_minus_last_c1_r1;
+  logic [63:0] loss_minus_last_s0_r2, loss_minus_last_s1_r2, loss_minus_last_c0_r2, loss_minus_last_c1_r2;
+  logic [63:0] loss_minus_last_s0_r3, loss_minus_last_s1_r3, loss_minus_last_c0_r3, loss_minus_last_c1_r3;
+  logic [63:0] loss_minus_last_s0_r4, loss_minus_last_s1_r4, loss_minus_last_c0_r4, loss_minus_last_c1_r4;
+  logic [63:0] loss_minus_last_s0_r5, loss_minus_last_s1_r5, loss_minus_last_c0_r5, loss_minus_last_c1_r5;
+  logic [63:0] loss_minus_last_s0_r6, loss_minus_last_s1_r6, loss_minus_last_c0_r6, loss_minus_last_c1_r6;
+  logic        unused_loss_minus_last_carries;  // a block's carry-out is read at one of its bits
+  // err_since_ts: per round, each block's sums for a carry-in of 0 (s0) and of 1 (s1) and their
+  // carry-outs (c0, c1; at every bit of the block).
+  logic [63:0] err_since_ts_s0_r0, err_since_ts_s1_r0, err_since_ts_c0_r0, err_since_ts_c1_r0;
+  logic [63:0] err_since_ts_s0_r1, err_since_ts_s1_r1, err_since_ts_c0_r1, err_since_ts_c1_r1;
+  logic [63:0] err_since_ts_s0_r2, err_since_ts_s1_r2, err_since_ts_c0_r2, err_since_ts_c1_r2;
+  logic [63:0] err_since_ts_s0_r3, err_since_ts_s1_r3, err_since_ts_c0_r3, err_since_ts_c1_r3;
+  logic [63:0] err_since_ts_s0_r4, err_since_ts_s1_r4, err_since_ts_c0_r4, err_since_ts_c1_r4;
+  logic [63:0] err_since_ts_s0_r5, err_since_ts_s1_r5, err_since_ts_c0_r5, err_since_ts_c1_r5;
+  logic [63:0] err_since_ts_s0_r6, err_since_ts_s1_r6, err_since_ts_c0_r6, err_since_ts_c1_r6;
+  logic        unused_err_since_ts_carries;     // a block's carry-out is read at one of its bits
 
   assign pop = (room_q != Cw'(Cap)) && mseo_ready_i;
   assign mseo_valid_o = room_q != Cw'(Cap);
@@ -113,8 +212,129 @@ module ntrace_output (
   assign avail = pop ? room_p1 : (Cw+1)'(room_q);
 
   // The Error message (TSTAMP: the time of the first message lost, since the last TSTAMP sent).
-  assign err_t = (loss_q < last_ts_q) ? last_ts_q : loss_q;
-  assign err_v1 = Vw'(err_t - last_ts_q);
+  assign loss_minus_last_s0_r0 = loss_q ^ ~last_ts_q;
+  assign loss_minus_last_s1_r0 = ~(loss_q ^ ~last_ts_q);
+  assign loss_minus_last_c0_r0 = loss_q & ~last_ts_q;
+  assign loss_minus_last_c1_r0 = loss_q | ~last_ts_q;
+  // Round 1: blocks of 2 bits; a high half takes the sums its low half's carry-out chooses.
+  assign loss_minus_last_s0_r1 = (((64'haaaa_aaaa_aaaa_aaaa & (loss_minus_last_c0_r0 << 1)) & loss_minus_last_s1_r0) | (~(64'haaaa_aaaa_aaaa_aaaa & (loss_minus_last_c0_r0 << 1)) & loss_minus_last_s0_r0));
+  assign loss_minus_last_s1_r1 = (((64'haaaa_aaaa_aaaa_aaaa & ~(loss_minus_last_c1_r0 << 1)) & loss_minus_last_s0_r0) | (~(64'haaaa_aaaa_aaaa_aaaa & ~(loss_minus_last_c1_r0 << 1)) & loss_minus_last_s1_r0));
+  assign loss_minus_last_c0_r1 = (64'haaaa_aaaa_aaaa_aaaa & (((loss_minus_last_c0_r0 << 1) & loss_minus_last_c1_r0) | (~(loss_minus_last_c0_r0 << 1) & loss_minus_last_c0_r0))) |
+         (64'h5555_5555_5555_5555 & ((loss_minus_last_c0_r0 & (loss_minus_last_c1_r0 >> 1)) | (~loss_minus_last_c0_r0 & (loss_minus_last_c0_r0 >> 1)))) |
+         (64'h0000_0000_0000_0000 & loss_minus_last_c0_r0);
+  assign loss_minus_last_c1_r1 = (64'haaaa_aaaa_aaaa_aaaa & (((loss_minus_last_c1_r0 << 1) & loss_minus_last_c1_r0) | (~(loss_minus_last_c1_r0 << 1) & loss_minus_last_c0_r0))) |
+         (64'h5555_5555_5555_5555 & ((loss_minus_last_c1_r0 & (loss_minus_last_c1_r0 >> 1)) | (~loss_minus_last_c1_r0 & (loss_minus_last_c0_r0 >> 1)))) |
+         (64'h0000_0000_0000_0000 & loss_minus_last_c1_r0);
+  // Round 2: blocks of 4 bits; a high half takes the sums its low half's carry-out chooses.
+  assign loss_minus_last_s0_r2 = (((64'hcccc_cccc_cccc_cccc & (loss_minus_last_c0_r1 << 2)) & loss_minus_last_s1_r1) | (~(64'hcccc_cccc_cccc_cccc & (loss_minus_last_c0_r1 << 2)) & loss_minus_last_s0_r1));
+  assign loss_minus_last_s1_r2 = (((64'hcccc_cccc_cccc_cccc & ~(loss_minus_last_c1_r1 << 2)) & loss_minus_last_s0_r1) | (~(64'hcccc_cccc_cccc_cccc & ~(loss_minus_last_c1_r1 << 2)) & loss_minus_last_s1_r1));
+  assign loss_minus_last_c0_r2 = (64'hcccc_cccc_cccc_cccc & (((loss_minus_last_c0_r1 << 2) & loss_minus_last_c1_r1) | (~(loss_minus_last_c0_r1 << 2) & loss_minus_last_c0_r1))) |
+         (64'h3333_3333_3333_3333 & ((loss_minus_last_c0_r1 & (loss_minus_last_c1_r1 >> 2)) | (~loss_minus_last_c0_r1 & (loss_minus_last_c0_r1 >> 2)))) |
+         (64'h0000_0000_0000_0000 & loss_minus_last_c0_r1);
+  assign loss_minus_last_c1_r2 = (64'hcccc_cccc_cccc_cccc & (((loss_minus_last_c1_r1 << 2) & loss_minus_last_c1_r1) | (~(loss_minus_last_c1_r1 << 2) & loss_minus_last_c0_r1))) |
+         (64'h3333_3333_3333_3333 & ((loss_minus_last_c1_r1 & (loss_minus_last_c1_r1 >> 2)) | (~loss_minus_last_c1_r1 & (loss_minus_last_c0_r1 >> 2)))) |
+         (64'h0000_0000_0000_0000 & loss_minus_last_c1_r1);
+  // Round 3: blocks of 8 bits; a high half takes the sums its low half's carry-out chooses.
+  assign loss_minus_last_s0_r3 = (((64'hf0f0_f0f0_f0f0_f0f0 & (loss_minus_last_c0_r2 << 4)) & loss_minus_last_s1_r2) | (~(64'hf0f0_f0f0_f0f0_f0f0 & (loss_minus_last_c0_r2 << 4)) & loss_minus_last_s0_r2));
+  assign loss_minus_last_s1_r3 = (((64'hf0f0_f0f0_f0f0_f0f0 & ~(loss_minus_last_c1_r2 << 4)) & loss_minus_last_s0_r2) | (~(64'hf0f0_f0f0_f0f0_f0f0 & ~(loss_minus_last_c1_r2 << 4)) & loss_minus_last_s1_r2));
+  assign loss_minus_last_c0_r3 = (64'hf0f0_f0f0_f0f0_f0f0 & (((loss_minus_last_c0_r2 << 4) & loss_minus_last_c1_r2) | (~(loss_minus_last_c0_r2 << 4) & loss_minus_last_c0_r2))) |
+         (64'h0f0f_0f0f_0f0f_0f0f & ((loss_minus_last_c0_r2 & (loss_minus_last_c1_r2 >> 4)) | (~loss_minus_last_c0_r2 & (loss_minus_last_c0_r2 >> 4)))) |
+         (64'h0000_0000_0000_0000 & loss_minus_last_c0_r2);
+  assign loss_minus_last_c1_r3 = (64'hf0f0_f0f0_f0f0_f0f0 & (((loss_minus_last_c1_r2 << 4) & loss_minus_last_c1_r2) | (~(loss_minus_last_c1_r2 << 4) & loss_minus_last_c0_r2))) |
+         (64'h0f0f_0f0f_0f0f_0f0f & ((loss_minus_last_c1_r2 & (loss_minus_last_c1_r2 >> 4)) | (~loss_minus_last_c1_r2 & (loss_minus_last_c0_r2 >> 4)))) |
+         (64'h0000_0000_0000_0000 & loss_minus_last_c1_r2);
+  // Round 4: blocks of 16 bits; a high half takes the sums its low half's carry-out chooses.
+  assign loss_minus_last_s0_r4 = (((64'hff00_ff00_ff00_ff00 & (loss_minus_last_c0_r3 << 8)) & loss_minus_last_s1_r3) | (~(64'hff00_ff00_ff00_ff00 & (loss_minus_last_c0_r3 << 8)) & loss_minus_last_s0_r3));
+  assign loss_minus_last_s1_r4 = (((64'hff00_ff00_ff00_ff00 & ~(loss_minus_last_c1_r3 << 8)) & loss_minus_last_s0_r3) | (~(64'hff00_ff00_ff00_ff00 & ~(loss_minus_last_c1_r3 << 8)) & loss_minus_last_s1_r3));
+  assign loss_minus_last_c0_r4 = (64'hff00_ff00_ff00_ff00 & (((loss_minus_last_c0_r3 << 8) & loss_minus_last_c1_r3) | (~(loss_minus_last_c0_r3 << 8) & loss_minus_last_c0_r3))) |
+         (64'h00ff_00ff_00ff_00ff & ((loss_minus_last_c0_r3 & (loss_minus_last_c1_r3 >> 8)) | (~loss_minus_last_c0_r3 & (loss_minus_last_c0_r3 >> 8)))) |
+         (64'h0000_0000_0000_0000 & loss_minus_last_c0_r3);
+  assign loss_minus_last_c1_r4 = (64'hff00_ff00_ff00_ff00 & (((loss_minus_last_c1_r3 << 8) & loss_minus_last_c1_r3) | (~(loss_minus_last_c1_r3 << 8) & loss_minus_last_c0_r3))) |
+         (64'h00ff_00ff_00ff_00ff & ((loss_minus_last_c1_r3 & (loss_minus_last_c1_r3 >> 8)) | (~loss_minus_last_c1_r3 & (loss_minus_last_c0_r3 >> 8)))) |
+         (64'h0000_0000_0000_0000 & loss_minus_last_c1_r3);
+  // Round 5: blocks of 32 bits; a high half takes the sums its low half's carry-out chooses.
+  assign loss_minus_last_s0_r5 = (((64'hffff_0000_ffff_0000 & (loss_minus_last_c0_r4 << 16)) & loss_minus_last_s1_r4) | (~(64'hffff_0000_ffff_0000 & (loss_minus_last_c0_r4 << 16)) & loss_minus_last_s0_r4));
+  assign loss_minus_last_s1_r5 = (((64'hffff_0000_ffff_0000 & ~(loss_minus_last_c1_r4 << 16)) & loss_minus_last_s0_r4) | (~(64'hffff_0000_ffff_0000 & ~(loss_minus_last_c1_r4 << 16)) & loss_minus_last_s1_r4));
+  assign loss_minus_last_c0_r5 = (64'hffff_0000_ffff_0000 & (((loss_minus_last_c0_r4 << 16) & loss_minus_last_c1_r4) | (~(loss_minus_last_c0_r4 << 16) & loss_minus_last_c0_r4))) |
+         (64'h0000_ffff_0000_ffff & ((loss_minus_last_c0_r4 & (loss_minus_last_c1_r4 >> 16)) | (~loss_minus_last_c0_r4 & (loss_minus_last_c0_r4 >> 16)))) |
+         (64'h0000_0000_0000_0000 & loss_minus_last_c0_r4);
+  assign loss_minus_last_c1_r5 = (64'hffff_0000_ffff_0000 & (((loss_minus_last_c1_r4 << 16) & loss_minus_last_c1_r4) | (~(loss_minus_last_c1_r4 << 16) & loss_minus_last_c0_r4))) |
+         (64'h0000_ffff_0000_ffff & ((loss_minus_last_c1_r4 & (loss_minus_last_c1_r4 >> 16)) | (~loss_minus_last_c1_r4 & (loss_minus_last_c0_r4 >> 16)))) |
+         (64'h0000_0000_0000_0000 & loss_minus_last_c1_r4);
+  // Round 6: blocks of 64 bits; a high half takes the sums its low half's carry-out chooses.
+  assign loss_minus_last_s0_r6 = (((64'hffff_ffff_0000_0000 & (loss_minus_last_c0_r5 << 32)) & loss_minus_last_s1_r5) | (~(64'hffff_ffff_0000_0000 & (loss_minus_last_c0_r5 << 32)) & loss_minus_last_s0_r5));
+  assign loss_minus_last_s1_r6 = (((64'hffff_ffff_0000_0000 & ~(loss_minus_last_c1_r5 << 32)) & loss_minus_last_s0_r5) | (~(64'hffff_ffff_0000_0000 & ~(loss_minus_last_c1_r5 << 32)) & loss_minus_last_s1_r5));
+  assign loss_minus_last_c0_r6 = (64'hffff_ffff_0000_0000 & (((loss_minus_last_c0_r5 << 32) & loss_minus_last_c1_r5) | (~(loss_minus_last_c0_r5 << 32) & loss_minus_last_c0_r5))) |
+         (64'h0000_0000_ffff_ffff & ((loss_minus_last_c0_r5 & (loss_minus_last_c1_r5 >> 32)) | (~loss_minus_last_c0_r5 & (loss_minus_last_c0_r5 >> 32)))) |
+         (64'h0000_0000_0000_0000 & loss_minus_last_c0_r5);
+  assign loss_minus_last_c1_r6 = (64'hffff_ffff_0000_0000 & (((loss_minus_last_c1_r5 << 32) & loss_minus_last_c1_r5) | (~(loss_minus_last_c1_r5 << 32) & loss_minus_last_c0_r5))) |
+         (64'h0000_0000_ffff_ffff & ((loss_minus_last_c1_r5 & (loss_minus_last_c1_r5 >> 32)) | (~loss_minus_last_c1_r5 & (loss_minus_last_c0_r5 >> 32)))) |
+         (64'h0000_0000_0000_0000 & loss_minus_last_c1_r5);
+  assign loss_minus_last = loss_minus_last_s1_r6;
+  assign unused_loss_minus_last_carries = ^{loss_minus_last_c0_r0, loss_minus_last_c1_r0, loss_minus_last_c0_r1, loss_minus_last_c1_r1, loss_minus_last_c0_r2, loss_minus_last_c1_r2, loss_minus_last_c0_r3, loss_minus_last_c1_r3, loss_minus_last_c0_r4, loss_minus_last_c1_r4, loss_minus_last_c0_r5, loss_minus_last_c1_r5, loss_minus_last_c0_r6, loss_minus_last_c1_r6, loss_minus_last_s0_r6};
+  assign loss_not_before_last = loss_minus_last_c1_r6[0];
+  assign err_since_ts_s0_r0 = err_t ^ ~last_ts_q;
+  assign err_since_ts_s1_r0 = ~(err_t ^ ~last_ts_q);
+  assign err_since_ts_c0_r0 = err_t & ~last_ts_q;
+  assign err_since_ts_c1_r0 = err_t | ~last_ts_q;
+  // Round 1: blocks of 2 bits; a high half takes the sums its low half's carry-out chooses.
+  assign err_since_ts_s0_r1 = (((64'haaaa_aaaa_aaaa_aaaa & (err_since_ts_c0_r0 << 1)) & err_since_ts_s1_r0) | (~(64'haaaa_aaaa_aaaa_aaaa & (err_since_ts_c0_r0 << 1)) & err_since_ts_s0_r0));
+  assign err_since_ts_s1_r1 = (((64'haaaa_aaaa_aaaa_aaaa & ~(err_since_ts_c1_r0 << 1)) & err_since_ts_s0_r0) | (~(64'haaaa_aaaa_aaaa_aaaa & ~(err_since_ts_c1_r0 << 1)) & err_since_ts_s1_r0));
+  assign err_since_ts_c0_r1 = (64'haaaa_aaaa_aaaa_aaaa & (((err_since_ts_c0_r0 << 1) & err_since_ts_c1_r0) | (~(err_since_ts_c0_r0 << 1) & err_since_ts_c0_r0))) |
+         (64'h5555_5555_5555_5555 & ((err_since_ts_c0_r0 & (err_since_ts_c1_r0 >> 1)) | (~err_since_ts_c0_r0 & (err_since_ts_c0_r0 >> 1)))) |
+         (64'h0000_0000_0000_0000 & err_since_ts_c0_r0);
+  assign err_since_ts_c1_r1 = (64'haaaa_aaaa_aaaa_aaaa & (((err_since_ts_c1_r0 << 1) & err_since_ts_c1_r0) | (~(err_since_ts_c1_r0 << 1) & err_since_ts_c0_r0))) |
+         (64'h5555_5555_5555_5555 & ((err_since_ts_c1_r0 & (err_since_ts_c1_r0 >> 1)) | (~err_since_ts_c1_r0 & (err_since_ts_c0_r0 >> 1)))) |
+         (64'h0000_0000_0000_0000 & err_since_ts_c1_r0);
+  // Round 2: blocks of 4 bits; a high half takes the sums its low half's carry-out chooses.
+  assign err_since_ts_s0_r2 = (((64'hcccc_cccc_cccc_cccc & (err_since_ts_c0_r1 << 2)) & err_since_ts_s1_r1) | (~(64'hcccc_cccc_cccc_cccc & (err_since_ts_c0_r1 << 2)) & err_since_ts_s0_r1));
+  assign err_since_ts_s1_r2 = (((64'hcccc_cccc_cccc_cccc & ~(err_since_ts_c1_r1 << 2)) & err_since_ts_s0_r1) | (~(64'hcccc_cccc_cccc_cccc & ~(err_since_ts_c1_r1 << 2)) & err_since_ts_s1_r1));
+  assign err_since_ts_c0_r2 = (64'hcccc_cccc_cccc_cccc & (((err_since_ts_c0_r1 << 2) & err_since_ts_c1_r1) | (~(err_since_ts_c0_r1 << 2) & err_since_ts_c0_r1))) |
+         (64'h3333_3333_3333_3333 & ((err_since_ts_c0_r1 & (err_since_ts_c1_r1 >> 2)) | (~err_since_ts_c0_r1 & (err_since_ts_c0_r1 >> 2)))) |
+         (64'h0000_0000_0000_0000 & err_since_ts_c0_r1);
+  assign err_since_ts_c1_r2 = (64'hcccc_cccc_cccc_cccc & (((err_since_ts_c1_r1 << 2) & err_since_ts_c1_r1) | (~(err_since_ts_c1_r1 << 2) & err_since_ts_c0_r1))) |
+         (64'h3333_3333_3333_3333 & ((err_since_ts_c1_r1 & (err_since_ts_c1_r1 >> 2)) | (~err_since_ts_c1_r1 & (err_since_ts_c0_r1 >> 2)))) |
+         (64'h0000_0000_0000_0000 & err_since_ts_c1_r1);
+  // Round 3: blocks of 8 bits; a high half takes the sums its low half's carry-out chooses.
+  assign err_since_ts_s0_r3 = (((64'hf0f0_f0f0_f0f0_f0f0 & (err_since_ts_c0_r2 << 4)) & err_since_ts_s1_r2) | (~(64'hf0f0_f0f0_f0f0_f0f0 & (err_since_ts_c0_r2 << 4)) & err_since_ts_s0_r2));
+  assign err_since_ts_s1_r3 = (((64'hf0f0_f0f0_f0f0_f0f0 & ~(err_since_ts_c1_r2 << 4)) & err_since_ts_s0_r2) | (~(64'hf0f0_f0f0_f0f0_f0f0 & ~(err_since_ts_c1_r2 << 4)) & err_since_ts_s1_r2));
+  assign err_since_ts_c0_r3 = (64'hf0f0_f0f0_f0f0_f0f0 & (((err_since_ts_c0_r2 << 4) & err_since_ts_c1_r2) | (~(err_since_ts_c0_r2 << 4) & err_since_ts_c0_r2))) |
+         (64'h0f0f_0f0f_0f0f_0f0f & ((err_since_ts_c0_r2 & (err_since_ts_c1_r2 >> 4)) | (~err_since_ts_c0_r2 & (err_since_ts_c0_r2 >> 4)))) |
+         (64'h0000_0000_0000_0000 & err_since_ts_c0_r2);
+  assign err_since_ts_c1_r3 = (64'hf0f0_f0f0_f0f0_f0f0 & (((err_since_ts_c1_r2 << 4) & err_since_ts_c1_r2) | (~(err_since_ts_c1_r2 << 4) & err_since_ts_c0_r2))) |
+         (64'h0f0f_0f0f_0f0f_0f0f & ((err_since_ts_c1_r2 & (err_since_ts_c1_r2 >> 4)) | (~err_since_ts_c1_r2 & (err_since_ts_c0_r2 >> 4)))) |
+         (64'h0000_0000_0000_0000 & err_since_ts_c1_r2);
+  // Round 4: blocks of 16 bits; a high half takes the sums its low half's carry-out chooses.
+  assign err_since_ts_s0_r4 = (((64'hff00_ff00_ff00_ff00 & (err_since_ts_c0_r3 << 8)) & err_since_ts_s1_r3) | (~(64'hff00_ff00_ff00_ff00 & (err_since_ts_c0_r3 << 8)) & err_since_ts_s0_r3));
+  assign err_since_ts_s1_r4 = (((64'hff00_ff00_ff00_ff00 & ~(err_since_ts_c1_r3 << 8)) & err_since_ts_s0_r3) | (~(64'hff00_ff00_ff00_ff00 & ~(err_since_ts_c1_r3 << 8)) & err_since_ts_s1_r3));
+  assign err_since_ts_c0_r4 = (64'hff00_ff00_ff00_ff00 & (((err_since_ts_c0_r3 << 8) & err_since_ts_c1_r3) | (~(err_since_ts_c0_r3 << 8) & err_since_ts_c0_r3))) |
+         (64'h00ff_00ff_00ff_00ff & ((err_since_ts_c0_r3 & (err_since_ts_c1_r3 >> 8)) | (~err_since_ts_c0_r3 & (err_since_ts_c0_r3 >> 8)))) |
+         (64'h0000_0000_0000_0000 & err_since_ts_c0_r3);
+  assign err_since_ts_c1_r4 = (64'hff00_ff00_ff00_ff00 & (((err_since_ts_c1_r3 << 8) & err_since_ts_c1_r3) | (~(err_since_ts_c1_r3 << 8) & err_since_ts_c0_r3))) |
+         (64'h00ff_00ff_00ff_00ff & ((err_since_ts_c1_r3 & (err_since_ts_c1_r3 >> 8)) | (~err_since_ts_c1_r3 & (err_since_ts_c0_r3 >> 8)))) |
+         (64'h0000_0000_0000_0000 & err_since_ts_c1_r3);
+  // Round 5: blocks of 32 bits; a high half takes the sums its low half's carry-out chooses.
+  assign err_since_ts_s0_r5 = (((64'hffff_0000_ffff_0000 & (err_since_ts_c0_r4 << 16)) & err_since_ts_s1_r4) | (~(64'hffff_0000_ffff_0000 & (err_since_ts_c0_r4 << 16)) & err_since_ts_s0_r4));
+  assign err_since_ts_s1_r5 = (((64'hffff_0000_ffff_0000 & ~(err_since_ts_c1_r4 << 16)) & err_since_ts_s0_r4) | (~(64'hffff_0000_ffff_0000 & ~(err_since_ts_c1_r4 << 16)) & err_since_ts_s1_r4));
+  assign err_since_ts_c0_r5 = (64'hffff_0000_ffff_0000 & (((err_since_ts_c0_r4 << 16) & err_since_ts_c1_r4) | (~(err_since_ts_c0_r4 << 16) & err_since_ts_c0_r4))) |
+         (64'h0000_ffff_0000_ffff & ((err_since_ts_c0_r4 & (err_since_ts_c1_r4 >> 16)) | (~err_since_ts_c0_r4 & (err_since_ts_c0_r4 >> 16)))) |
+         (64'h0000_0000_0000_0000 & err_since_ts_c0_r4);
+  assign err_since_ts_c1_r5 = (64'hffff_0000_ffff_0000 & (((err_since_ts_c1_r4 << 16) & err_since_ts_c1_r4) | (~(err_since_ts_c1_r4 << 16) & err_since_ts_c0_r4))) |
+         (64'h0000_ffff_0000_ffff & ((err_since_ts_c1_r4 & (err_since_ts_c1_r4 >> 16)) | (~err_since_ts_c1_r4 & (err_since_ts_c0_r4 >> 16)))) |
+         (64'h0000_0000_0000_0000 & err_since_ts_c1_r4);
+  // Round 6: blocks of 64 bits; a high half takes the sums its low half's carry-out chooses.
+  assign err_since_ts_s0_r6 = (((64'hffff_ffff_0000_0000 & (err_since_ts_c0_r5 << 32)) & err_since_ts_s1_r5) | (~(64'hffff_ffff_0000_0000 & (err_since_ts_c0_r5 << 32)) & err_since_ts_s0_r5));
+  assign err_since_ts_s1_r6 = (((64'hffff_ffff_0000_0000 & ~(err_since_ts_c1_r5 << 32)) & err_since_ts_s0_r5) | (~(64'hffff_ffff_0000_0000 & ~(err_since_ts_c1_r5 << 32)) & err_since_ts_s1_r5));
+  assign err_since_ts_c0_r6 = (64'hffff_ffff_0000_0000 & (((err_since_ts_c0_r5 << 32) & err_since_ts_c1_r5) | (~(err_since_ts_c0_r5 << 32) & err_since_ts_c0_r5))) |
+         (64'h0000_0000_ffff_ffff & ((err_since_ts_c0_r5 & (err_since_ts_c1_r5 >> 32)) | (~err_since_ts_c0_r5 & (err_since_ts_c0_r5 >> 32)))) |
+         (64'h0000_0000_0000_0000 & err_since_ts_c0_r5);
+  assign err_since_ts_c1_r6 = (64'hffff_ffff_0000_0000 & (((err_since_ts_c1_r5 << 32) & err_since_ts_c1_r5) | (~(err_since_ts_c1_r5 << 32) & err_since_ts_c0_r5))) |
+         (64'h0000_0000_ffff_ffff & ((err_since_ts_c1_r5 & (err_since_ts_c1_r5 >> 32)) | (~err_since_ts_c1_r5 & (err_since_ts_c0_r5 >> 32)))) |
+         (64'h0000_0000_0000_0000 & err_since_ts_c1_r5);
+  assign err_since_ts = err_since_ts_s1_r6;
+  assign unused_err_since_ts_carries = ^{err_since_ts_c0_r0, err_since_ts_c1_r0, err_since_ts_c0_r1, err_since_ts_c1_r1, err_since_ts_c0_r2, err_since_ts_c1_r2, err_since_ts_c0_r3, err_since_ts_c1_r3, err_since_ts_c0_r4, err_since_ts_c1_r4, err_since_ts_c0_r5, err_since_ts_c1_r5, err_since_ts_c0_r6, err_since_ts_c1_r6, err_since_ts_s0_r6};
+  assign err_t = loss_not_before_last ? loss_q : last_ts_q;
+  assign err_v1 = err_since_ts;
   assign err_valid = state_q == StLost;
   // ECODE bit 2: program trace messages lost; bit 3: Ownership messages lost too.
   assign err_ecode = own_lost_q ? Vw'(12) : Vw'(4);
@@ -149,9 +369,11 @@ module ntrace_output (
       v1[k*Vw +: Vw] = s_v1_q[k*Vw +: Vw];
       v2[k*Vw +: Vw] = s_v2_q[k*Vw +: Vw];
       v3[k*Vw +: Vw] = 64'h0000_0000_0000_0000;
-      if (s_abs_q[k]) tt = s_time_q[k*64 +: 64];
-      else tt = (s_time_q[k*64 +: 64] < lts) ? lts : s_time_q[k*64 +: 64];
-      ts[k*64 +: 64] = s_abs_q[k] ? tt : tt - lts;
+      // tt: the slot's time, not before the last TSTAMP (unless absolute); ts: since that TSTAMP.
+      ts_cmp[k*65 +: 65] = ts_add(s_time_q[k*64 +: 64], ~lts, 1'b1);  // bit 64: time >= lts
+      tt = (s_abs_q[k] || ts_cmp[k*65 + 64]) ? s_time_q[k*64 +: 64] : lts;
+      ts_sub[k*65 +: 65] = ts_add(tt, ~lts, 1'b1);
+      ts[k*64 +: 64] = s_abs_q[k] ? tt : ts_sub[k*65 +: 64];
       if (s_valid_q[k]) lts = tt;
       lts_after[k*64 +: 64] = lts;
       unique case (s_nvar_q[k*3 +: 3])

@@ -609,8 +609,10 @@ module tvtrace_assemble (
   assign close = is_unobserved ? 8'h00 : 8'h02;
   assign close_len = is_unobserved ? 7'h00 : 7'h01;
 
-  // Where each slot's bytes go: the length of the slots before it, summed in groups of slots
-  // (see slotOffsets in generator/tvtrace/rtl.ts) so that no offset waits for every length before it.
+  // Where each slot's bytes go: the length of the slots before it, summed in groups of about
+  // sqrt(n) slots: the offsets within a group one after another, the groups' starts one after
+  // another, then a group's start plus the offset within it. No offset waits for every length
+  // before it (about 2 sqrt(n) adds in a row rather than n).
   logic [6:0] pc_paddr_in_group;
   logic [2:0] pc_paddr_at;
   logic [6:0] instr_in_group;
