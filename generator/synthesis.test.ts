@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { svChunkedIncrement, svConditionalSumAdd, svSmallOffsetAdd, svThermometerValue } from './render.ts';
+import { svChunkedIncrement, svConditionalSumAdd, svSmallOffsetAdd, svThermometerValue } from './sv-arith.ts';
 import { DEPTH_GOAL, parseLongestPath, synthesizeWithDepth } from './synthesis.ts';
 import { runTool } from './tool-checks.ts';
 

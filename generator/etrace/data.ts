@@ -17,7 +17,8 @@ import { dataPacketParams, dataWidths, type DataParams } from '../../golden-mode
 import { dataSizeWidth } from '../../golden-model/etrace/ports.ts';
 import { encapPrefixBits } from '../../golden-model/etrace/packet/params.ts';
 import { hasContextInput } from '../../golden-model/etrace/ports.ts';
-import { padColumn, svConditionalSumAdd, svLogic, svSized, svVec } from '../render.ts';
+import { padColumn, svLogic, svSized, svVec } from '../render.ts';
+import { svConditionalSumAdd } from '../sv-arith.ts';
 import { qualifierBuses } from './apb-regs.ts';
 
 /** The data parameters, or undefined without data trace. */

@@ -29,7 +29,8 @@ import {
   packetWidths,
   encapPrefixBits,
 } from '../../golden-model/etrace/packet/index.ts';
-import { commentBanner, padColumn, renderTemplate, svBits, svLogic, svSized, svThermometerValue, type BannerInput } from '../render.ts';
+import { commentBanner, padColumn, renderTemplate, svBits, svLogic, svSized, type BannerInput } from '../render.ts';
+import { svThermometerValue } from '../sv-arith.ts';
 
 export const ETRACE_PACKER_MODULE = 'etrace_packer';
 export const ETRACE_PACKER_TEMPLATE = 'etrace/etrace_packer.sv.hbs';

@@ -16,7 +16,8 @@ import { NTRACE_RTL_MODULES, ntracePorts } from '../../golden-model/ntrace/ports
 import { NTRACE_MAX_BCNT, NTRACE_MAX_HREPEAT } from '../../golden-model/ntrace/messages.ts';
 import { maxNtraceMessageBytes, NTRACE_CONFIG_SETTINGS, type NtraceConfig } from '../../golden-model/ntrace/settings.ts';
 import type { Provenance, Waiver } from '../../core/block.ts';
-import { camelCase, commentBanner, connections, padColumn, renderTemplate, svBits, svConditionalSumAdd, svConditionalSumFunction, svLogic, svRange, svSized, wrapComment, type OutputFile } from '../render.ts';
+import { camelCase, commentBanner, connections, padColumn, renderTemplate, svBits, svLogic, svRange, svSized, wrapComment, type OutputFile } from '../render.ts';
+import { svConditionalSumAdd, svConditionalSumFunction } from '../sv-arith.ts';
 import { alignDeclarations } from '../sv-align.ts';
 import { configurationLocalparamsWaiver } from '../waivers.ts';
 import { NTRACE_APB_REGS_TEMPLATE, ntraceApbRegsConnections, ntraceApbRegsContext, triggerBit } from './apb-regs.ts';

@@ -18,7 +18,8 @@ import { pmuCsrName, pmuCsrNumbers, type PmuCsr } from '../../golden-model/pmu/c
 import { PMU_RTL_FILES, pmuPorts } from '../../golden-model/pmu/ports.ts';
 import { PMU_CONFIG_SETTINGS, PMU_RTL_SETTINGS, type PmuRtlParams } from '../../golden-model/pmu/settings.ts';
 import type { Provenance, Waiver } from '../../core/block.ts';
-import { camelCase, commentBanner, connections, padColumn, renderTemplate, svBits, svLogic, svRange, svSized, svChunkedIncrement, svVec, wrapComment, type OutputFile } from '../render.ts';
+import { camelCase, commentBanner, connections, padColumn, renderTemplate, svBits, svLogic, svRange, svSized, svVec, wrapComment, type OutputFile } from '../render.ts';
+import { svChunkedIncrement } from '../sv-arith.ts';
 import { alignDeclarations } from '../sv-align.ts';
 import { configurationLocalparamsWaiver } from '../waivers.ts';
 import { counterEnableMask, countInhibitMask, EVENT_BITS, hardwiredSelector, SSCOFPMF_SELECTOR_LIMIT } from '../../golden-model/pmu/registers.ts';
