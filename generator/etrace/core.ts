@@ -19,7 +19,7 @@ import type { EtraceConfig } from '../../golden-model/etrace/config.ts';
 import { hasContextInput, hasTimeInput } from '../../golden-model/etrace/ports.ts';
 import { qualifierBuses } from './apb-regs.ts';
 import { padColumn, svLogic, svVec } from '../render.ts';
-import { svConditionalSumAdd } from '../sv-arith.ts';
+import { svChunkedIncrement, svConditionalSumAdd } from '../sv-arith.ts';
 import { IRETS_WIDTH, iretExtension, packetFields, packetWidths, returnDepthWidth, type Packet } from '../../golden-model/etrace/packet/index.ts';
 import { encapsulatedBytes, PACKER_KINDS, packerMaxBytes } from './packer.ts';
 import { checkDataRtlSupport, dataEncoderPorts, dataMaxBytes, dataResponseMaxBytes } from './data.ts';
@@ -719,6 +719,8 @@ export function stepContexts(c: EtraceConfig, banner: string, packerInstance: (s
   const resyncAdd = svConditionalSumAdd('resync_sum', 'resync_i', 'c_units_i', 32, { carryOut: 'resync_carry' });
   // The differential address: curr's address minus the last one reported (a short-path subtract).
   const difference = svConditionalSumAdd('rep_difference', 'c_addr_i', '~last_addr_i', p.iaddress_width_p, { carryIn: "1'b1" });
+  // branch_count: the correct predictions beyond the first 31 (a short-path subtract of 31).
+  const branchCount = svConditionalSumAdd('pbc_minus31', 'a_pbc_i[31:0]', "~32'd31", 32, { carryIn: "1'b1" });
   return {
     step: {
       banner,
@@ -737,6 +739,7 @@ export function stepContexts(c: EtraceConfig, banner: string, packerInstance: (s
       // returns counted unless curr is an xRET; ratified, the depth before curr's call or return.
       irFlag: flags.iretExt ? "(w_irets != 8'd0) && (c_itype_i != ItXret)" : "(ir_depth_i != '0)",
       irVal: flags.iretExt ? 'w_irets' : 'ir_depth_i',
+      pbcIncRows: svChunkedIncrement('pbc_plus1', 'pbc_i', 33),
       resyncAddDecls: resyncAdd.declarations,
       resyncAddRows: resyncAdd.rows,
       resultDecls: unreadDecisions.length > 0 ? ['// Results no part reads in this configuration.', 'logic unused_results;'] : [],
@@ -751,8 +754,8 @@ export function stepContexts(c: EtraceConfig, banner: string, packerInstance: (s
       portLines: stepPortList(CONTENTS, ports, links),
       codes: codeParams(c, CONTENTS),
       descriptorDecls: descriptorDecls(slots),
-      differenceDecls: difference.declarations,
-      differenceRows: difference.rows,
+      differenceDecls: [...difference.declarations, ...branchCount.declarations],
+      differenceRows: [...difference.rows, ...branchCount.rows],
       supportAssigns: supportAssigns([['pre', 'pre_sup_enable', 'pre_sup_status']]),
       packerInstances: slots.map(packerInstance),
       outputs: packedLinks.map((v) => `assign ${v.name}_o = ${v.name};`),

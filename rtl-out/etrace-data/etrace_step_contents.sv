@@ -168,6 +168,7 @@ module etrace_step_contents (
   // ---------------------------------------------------------------- the packets' contents
   // The address field of a report: full, or differential from the last reported address.
   logic [Iaw-1:0] rep_difference;
+  logic [31:0]    pbc_minus31;
   logic [Iaw-1:0] rep_diff;
   logic [Aw-1:0]  rep_address;
   logic           rep_msb;
@@ -187,6 +188,15 @@ module etrace_step_contents (
   logic [63:0] rep_difference_s0_r5, rep_difference_s1_r5, rep_difference_c0_r5, rep_difference_c1_r5;
   logic [63:0] rep_difference_s0_r6, rep_difference_s1_r6, rep_difference_c0_r6, rep_difference_c1_r6;
   logic        unused_rep_difference_carries;  // a block's carry-out is read at one of its bits
+  // pbc_minus31: per round, each block's sums for a carry-in of 0 (s0) and of 1 (s1) and their
+  // carry-outs (c0, c1; at every bit of the block).
+  logic [31:0] pbc_minus31_s0_r0, pbc_minus31_s1_r0, pbc_minus31_c0_r0, pbc_minus31_c1_r0;
+  logic [31:0] pbc_minus31_s0_r1, pbc_minus31_s1_r1, pbc_minus31_c0_r1, pbc_minus31_c1_r1;
+  logic [31:0] pbc_minus31_s0_r2, pbc_minus31_s1_r2, pbc_minus31_c0_r2, pbc_minus31_c1_r2;
+  logic [31:0] pbc_minus31_s0_r3, pbc_minus31_s1_r3, pbc_minus31_c0_r3, pbc_minus31_c1_r3;
+  logic [31:0] pbc_minus31_s0_r4, pbc_minus31_s1_r4, pbc_minus31_c0_r4, pbc_minus31_c1_r4;
+  logic [31:0] pbc_minus31_s0_r5, pbc_minus31_s1_r5, pbc_minus31_c0_r5, pbc_minus31_c1_r5;
+  logic        unused_pbc_minus31_carries;     // a block's carry-out is read at one of its bits
   assign rep_difference_s0_r0 = c_addr_i ^ ~last_addr_i;
   assign rep_difference_s1_r0 = ~(c_addr_i ^ ~last_addr_i);
   assign rep_difference_c0_r0 = c_addr_i & ~last_addr_i;
@@ -247,6 +257,57 @@ module etrace_step_contents (
          (64'h0000_0000_0000_0000 & rep_difference_c1_r5);
   assign rep_difference = rep_difference_s1_r6;
   assign unused_rep_difference_carries = ^{rep_difference_c0_r0, rep_difference_c1_r0, rep_difference_c0_r1, rep_difference_c1_r1, rep_difference_c0_r2, rep_difference_c1_r2, rep_difference_c0_r3, rep_difference_c1_r3, rep_difference_c0_r4, rep_difference_c1_r4, rep_difference_c0_r5, rep_difference_c1_r5, rep_difference_c0_r6, rep_difference_c1_r6, rep_difference_s0_r6};
+  assign pbc_minus31_s0_r0 = a_pbc_i[31:0] ^ ~32'd31;
+  assign pbc_minus31_s1_r0 = ~(a_pbc_i[31:0] ^ ~32'd31);
+  assign pbc_minus31_c0_r0 = a_pbc_i[31:0] & ~32'd31;
+  assign pbc_minus31_c1_r0 = a_pbc_i[31:0] | ~32'd31;
+  // Round 1: blocks of 2 bits; a high half takes the sums its low half's carry-out chooses.
+  assign pbc_minus31_s0_r1 = (((32'haaaa_aaaa & (pbc_minus31_c0_r0 << 1)) & pbc_minus31_s1_r0) | (~(32'haaaa_aaaa & (pbc_minus31_c0_r0 << 1)) & pbc_minus31_s0_r0));
+  assign pbc_minus31_s1_r1 = (((32'haaaa_aaaa & ~(pbc_minus31_c1_r0 << 1)) & pbc_minus31_s0_r0) | (~(32'haaaa_aaaa & ~(pbc_minus31_c1_r0 << 1)) & pbc_minus31_s1_r0));
+  assign pbc_minus31_c0_r1 = (32'haaaa_aaaa & (((pbc_minus31_c0_r0 << 1) & pbc_minus31_c1_r0) | (~(pbc_minus31_c0_r0 << 1) & pbc_minus31_c0_r0))) |
+         (32'h5555_5555 & ((pbc_minus31_c0_r0 & (pbc_minus31_c1_r0 >> 1)) | (~pbc_minus31_c0_r0 & (pbc_minus31_c0_r0 >> 1)))) |
+         (32'h0000_0000 & pbc_minus31_c0_r0);
+  assign pbc_minus31_c1_r1 = (32'haaaa_aaaa & (((pbc_minus31_c1_r0 << 1) & pbc_minus31_c1_r0) | (~(pbc_minus31_c1_r0 << 1) & pbc_minus31_c0_r0))) |
+         (32'h5555_5555 & ((pbc_minus31_c1_r0 & (pbc_minus31_c1_r0 >> 1)) | (~pbc_minus31_c1_r0 & (pbc_minus31_c0_r0 >> 1)))) |
+         (32'h0000_0000 & pbc_minus31_c1_r0);
+  // Round 2: blocks of 4 bits; a high half takes the sums its low half's carry-out chooses.
+  assign pbc_minus31_s0_r2 = (((32'hcccc_cccc & (pbc_minus31_c0_r1 << 2)) & pbc_minus31_s1_r1) | (~(32'hcccc_cccc & (pbc_minus31_c0_r1 << 2)) & pbc_minus31_s0_r1));
+  assign pbc_minus31_s1_r2 = (((32'hcccc_cccc & ~(pbc_minus31_c1_r1 << 2)) & pbc_minus31_s0_r1) | (~(32'hcccc_cccc & ~(pbc_minus31_c1_r1 << 2)) & pbc_minus31_s1_r1));
+  assign pbc_minus31_c0_r2 = (32'hcccc_cccc & (((pbc_minus31_c0_r1 << 2) & pbc_minus31_c1_r1) | (~(pbc_minus31_c0_r1 << 2) & pbc_minus31_c0_r1))) |
+         (32'h3333_3333 & ((pbc_minus31_c0_r1 & (pbc_minus31_c1_r1 >> 2)) | (~pbc_minus31_c0_r1 & (pbc_minus31_c0_r1 >> 2)))) |
+         (32'h0000_0000 & pbc_minus31_c0_r1);
+  assign pbc_minus31_c1_r2 = (32'hcccc_cccc & (((pbc_minus31_c1_r1 << 2) & pbc_minus31_c1_r1) | (~(pbc_minus31_c1_r1 << 2) & pbc_minus31_c0_r1))) |
+         (32'h3333_3333 & ((pbc_minus31_c1_r1 & (pbc_minus31_c1_r1 >> 2)) | (~pbc_minus31_c1_r1 & (pbc_minus31_c0_r1 >> 2)))) |
+         (32'h0000_0000 & pbc_minus31_c1_r1);
+  // Round 3: blocks of 8 bits; a high half takes the sums its low half's carry-out chooses.
+  assign pbc_minus31_s0_r3 = (((32'hf0f0_f0f0 & (pbc_minus31_c0_r2 << 4)) & pbc_minus31_s1_r2) | (~(32'hf0f0_f0f0 & (pbc_minus31_c0_r2 << 4)) & pbc_minus31_s0_r2));
+  assign pbc_minus31_s1_r3 = (((32'hf0f0_f0f0 & ~(pbc_minus31_c1_r2 << 4)) & pbc_minus31_s0_r2) | (~(32'hf0f0_f0f0 & ~(pbc_minus31_c1_r2 << 4)) & pbc_minus31_s1_r2));
+  assign pbc_minus31_c0_r3 = (32'hf0f0_f0f0 & (((pbc_minus31_c0_r2 << 4) & pbc_minus31_c1_r2) | (~(pbc_minus31_c0_r2 << 4) & pbc_minus31_c0_r2))) |
+         (32'h0f0f_0f0f & ((pbc_minus31_c0_r2 & (pbc_minus31_c1_r2 >> 4)) | (~pbc_minus31_c0_r2 & (pbc_minus31_c0_r2 >> 4)))) |
+         (32'h0000_0000 & pbc_minus31_c0_r2);
+  assign pbc_minus31_c1_r3 = (32'hf0f0_f0f0 & (((pbc_minus31_c1_r2 << 4) & pbc_minus31_c1_r2) | (~(pbc_minus31_c1_r2 << 4) & pbc_minus31_c0_r2))) |
+         (32'h0f0f_0f0f & ((pbc_minus31_c1_r2 & (pbc_minus31_c1_r2 >> 4)) | (~pbc_minus31_c1_r2 & (pbc_minus31_c0_r2 >> 4)))) |
+         (32'h0000_0000 & pbc_minus31_c1_r2);
+  // Round 4: blocks of 16 bits; a high half takes the sums its low half's carry-out chooses.
+  assign pbc_minus31_s0_r4 = (((32'hff00_ff00 & (pbc_minus31_c0_r3 << 8)) & pbc_minus31_s1_r3) | (~(32'hff00_ff00 & (pbc_minus31_c0_r3 << 8)) & pbc_minus31_s0_r3));
+  assign pbc_minus31_s1_r4 = (((32'hff00_ff00 & ~(pbc_minus31_c1_r3 << 8)) & pbc_minus31_s0_r3) | (~(32'hff00_ff00 & ~(pbc_minus31_c1_r3 << 8)) & pbc_minus31_s1_r3));
+  assign pbc_minus31_c0_r4 = (32'hff00_ff00 & (((pbc_minus31_c0_r3 << 8) & pbc_minus31_c1_r3) | (~(pbc_minus31_c0_r3 << 8) & pbc_minus31_c0_r3))) |
+         (32'h00ff_00ff & ((pbc_minus31_c0_r3 & (pbc_minus31_c1_r3 >> 8)) | (~pbc_minus31_c0_r3 & (pbc_minus31_c0_r3 >> 8)))) |
+         (32'h0000_0000 & pbc_minus31_c0_r3);
+  assign pbc_minus31_c1_r4 = (32'hff00_ff00 & (((pbc_minus31_c1_r3 << 8) & pbc_minus31_c1_r3) | (~(pbc_minus31_c1_r3 << 8) & pbc_minus31_c0_r3))) |
+         (32'h00ff_00ff & ((pbc_minus31_c1_r3 & (pbc_minus31_c1_r3 >> 8)) | (~pbc_minus31_c1_r3 & (pbc_minus31_c0_r3 >> 8)))) |
+         (32'h0000_0000 & pbc_minus31_c1_r3);
+  // Round 5: blocks of 32 bits; a high half takes the sums its low half's carry-out chooses.
+  assign pbc_minus31_s0_r5 = (((32'hffff_0000 & (pbc_minus31_c0_r4 << 16)) & pbc_minus31_s1_r4) | (~(32'hffff_0000 & (pbc_minus31_c0_r4 << 16)) & pbc_minus31_s0_r4));
+  assign pbc_minus31_s1_r5 = (((32'hffff_0000 & ~(pbc_minus31_c1_r4 << 16)) & pbc_minus31_s0_r4) | (~(32'hffff_0000 & ~(pbc_minus31_c1_r4 << 16)) & pbc_minus31_s1_r4));
+  assign pbc_minus31_c0_r5 = (32'hffff_0000 & (((pbc_minus31_c0_r4 << 16) & pbc_minus31_c1_r4) | (~(pbc_minus31_c0_r4 << 16) & pbc_minus31_c0_r4))) |
+         (32'h0000_ffff & ((pbc_minus31_c0_r4 & (pbc_minus31_c1_r4 >> 16)) | (~pbc_minus31_c0_r4 & (pbc_minus31_c0_r4 >> 16)))) |
+         (32'h0000_0000 & pbc_minus31_c0_r4);
+  assign pbc_minus31_c1_r5 = (32'hffff_0000 & (((pbc_minus31_c1_r4 << 16) & pbc_minus31_c1_r4) | (~(pbc_minus31_c1_r4 << 16) & pbc_minus31_c0_r4))) |
+         (32'h0000_ffff & ((pbc_minus31_c1_r4 & (pbc_minus31_c1_r4 >> 16)) | (~pbc_minus31_c1_r4 & (pbc_minus31_c0_r4 >> 16)))) |
+         (32'h0000_0000 & pbc_minus31_c1_r4);
+  assign pbc_minus31 = pbc_minus31_s1_r5;
+  assign unused_pbc_minus31_carries = ^{pbc_minus31_c0_r0, pbc_minus31_c1_r0, pbc_minus31_c0_r1, pbc_minus31_c1_r1, pbc_minus31_c0_r2, pbc_minus31_c1_r2, pbc_minus31_c0_r3, pbc_minus31_c1_r3, pbc_minus31_c0_r4, pbc_minus31_c1_r4, pbc_minus31_c0_r5, pbc_minus31_c1_r5, pbc_minus31_s0_r5};
 
   always_comb begin
     rep_diff = opt_full_i ? c_addr_i : rep_difference;
@@ -267,7 +328,7 @@ module etrace_step_contents (
     main_kind = KF2;
     main_branches = a_branches_i;
     main_branch_map = a_map_i;
-    main_branch_count = a_pbc_i[31:0] - 32'd31;
+    main_branch_count = pbc_minus31;
     main_branch_fmt = 2'b10;  // (no branch_fmt field without a branch predictor)
     main_index = jtc_index_i;
     main_address = rep_address;

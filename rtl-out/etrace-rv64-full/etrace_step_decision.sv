@@ -262,11 +262,28 @@ module etrace_step_decision (
                                ((|(resync_count & resync_from_max & ~resync_above_max)) & (|(resync_count & ~resync_from_max)));
   assign resync_before_reaches = |(resync_i & resync_from_max);
 
+  // The count of correct predictions + 1, in 8-bit chunks (no carry through all 33 bits), and its
+  // comparisons with constants as ORs and ANDs of its bits: 31 is 5'b11111, and 2^32 + 30 the
+  // largest count a packet carries (branch_count is 32 bits, counted from 31).
+  logic [32:0] pbc_plus1;
+  logic        pbc_from31;        // pbc_i >= 31
+  logic        pbc_plus1_from31;  // pbc_plus1 >= 31
+  logic        pbc_below_max;     // pbc_i < 2^32 + 30
+  assign pbc_plus1[7:0] = pbc_i[7:0] + 1'b1;
+  assign pbc_plus1[15:8] = (&pbc_i[7:0]) ? pbc_i[15:8] + 1'b1 : pbc_i[15:8];
+  assign pbc_plus1[23:16] = (&pbc_i[15:0]) ? pbc_i[23:16] + 1'b1 : pbc_i[23:16];
+  assign pbc_plus1[31:24] = (&pbc_i[23:0]) ? pbc_i[31:24] + 1'b1 : pbc_i[31:24];
+  assign pbc_plus1[32] = (&pbc_i[31:0]) ? pbc_i[32] + 1'b1 : pbc_i[32];
+  assign pbc_from31 = (|pbc_i[32:5]) | (&pbc_i[4:0]);
+  assign pbc_plus1_from31 = (|pbc_plus1[32:5]) | (&pbc_plus1[4:0]);
+  assign pbc_below_max = !pbc_i[32] || (pbc_i[31:5] == '0 && pbc_i[4:0] < 5'd30);
+
   always_comb begin : p_decide
     logic           w_qualified, w_end_support, w_start_support;
     logic [4:0]     w_branches;
     logic [30:0]    w_map;
     logic [32:0]    w_pbc;
+    logic           w_pbc_from31;  // w_pbc >= 31 (w_pbc is pbc_i or pbc_plus1)
     logic           w_map_failed, w_count_failed, w_current_failed;
     logic [31:0]    w_resync;
     logic [19:0]    w_resync_max;
@@ -286,7 +303,7 @@ module etrace_step_decision (
     logic           w_uninferable, w_call, w_return, w_ret_sijump;
     logic [2:0]     w_rep_kind;
     logic           w_taken, w_trap_interrupt;
-    logic           w_ok;  // curr's branch was predicted correctly
+    logic           w_ok;          // curr's branch was predicted correctly
     logic           w_reason_upd, w_bp_update;
     logic           w_step7;
     w_qualified = c_qualified_i;
@@ -295,6 +312,7 @@ module etrace_step_decision (
     w_branches = branches_i;
     w_map = map_i;
     w_pbc = pbc_i;
+    w_pbc_from31 = pbc_from31;
     w_map_failed = map_failed_i;
     w_count_failed = count_failed_i;
     w_current_failed = 1'b0;
@@ -362,8 +380,11 @@ module etrace_step_decision (
         w_irets = '0;  // the returns are counted from the last branch
         w_bp_update = HasBpred & opt_bp_i;
         w_ok = HasBpred & opt_bp_i & (bp_taken_i == (c_itype_i == ItTaken));
-        if (pbc_i >= 33'd31) begin
-          if (w_ok && pbc_i < 33'h1_0000_001e) w_pbc = pbc_i + 33'd1;
+        if (pbc_from31) begin
+          if (w_ok && pbc_below_max) begin
+            w_pbc = pbc_plus1;
+            w_pbc_from31 = pbc_plus1_from31;
+          end
           else begin
             w_count_failed = ~w_ok;
             w_current_failed = ~w_ok;
@@ -372,10 +393,13 @@ module etrace_step_decision (
           w_map = map_i | ({30'd0, c_itype_i != ItTaken} << branches_i);
           w_branches = branches_i + 5'd1;
           if (HasBpred && opt_bp_i) begin
-            if (w_ok && !map_failed_i) w_pbc = pbc_i + 33'd1;
+            if (w_ok && !map_failed_i) begin
+              w_pbc = pbc_plus1;
+              w_pbc_from31 = pbc_plus1_from31;
+            end
             else w_map_failed = 1'b1;
             w_current_failed = ~w_ok;
-            if (w_pbc >= 33'd31) begin
+            if (w_pbc_from31) begin
               w_branches = 5'd0;
               w_map = '0;
             end
@@ -390,7 +414,7 @@ module etrace_step_decision (
       // Step 7's condition: the next view needs curr reported first.
       w_step7 = w_next_exc_only ||
                 (n_qualified_i && is_ppch(c_priv_i, n_priv_i, n_ctype_i) &&
-                 ({1'b0, w_branches} + {5'd0, w_pbc >= 33'd31} != 6'd0)) ||
+                 ({1'b0, w_branches} + {5'd0, w_pbc_from31} != 6'd0)) ||
                 (n_qualified_i && n_ctype_i == 2'd3) || !n_qualified_i;
 
       // 3. The instruction after a trap.
@@ -457,7 +481,7 @@ module etrace_step_decision (
         end else if (w_count_failed) begin
           // 8. A failed prediction in count mode, or a full branch map.
           w_main = MainCount;
-        end else if (w_branches == 5'd31 && w_pbc < 33'd31) begin
+        end else if (w_branches == 5'd31 && !w_pbc_from31) begin
           w_main = MainFullMap;
         end
       end
@@ -481,7 +505,7 @@ module etrace_step_decision (
     // Format selection (section 8.1) of a report of curr: format 0 subformat 0 when 31 or more
     // branches were predicted correctly, else format 1 with branches to report, else format 2
     // (the jump target cache's alternative is etrace_step_accept's choice).
-    if (w_pbc >= 33'd31) w_rep_kind = KF0Sf0;
+    if (w_pbc_from31) w_rep_kind = KF0Sf0;
     else if (w_branches != 5'd0) w_rep_kind = KF1;
     else w_rep_kind = KF2;
 
