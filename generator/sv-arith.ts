@@ -208,3 +208,43 @@ export function svThermometerValue(out: string, atLeast: (m: number) => string |
   }
   return rows;
 }
+
+/**
+ * The masks that turn a one-hot bit of a `width`-bit vector into its index: mask j has the bits
+ * whose position has bit j set, so bit j of the index is the OR of the one-hot vector and mask j.
+ */
+export function oneHotIndexMasks(width: number): bigint[] {
+  checkWidth(width);
+  return [...Array(Math.max(1, Math.ceil(Math.log2(width)))).keys()].map((j) => {
+    let mask = 0n;
+    for (let i = 0; i < width; i++) if ((i >> j) & 1) mask |= 1n << BigInt(i);
+    return mask;
+  });
+}
+
+/**
+ * The index of the highest set bit of `value` (`width` bits) without a chain from bit to bit: each
+ * bit ORed with those above it in log2(width) steps, the one set bit with none above it, then its
+ * index bit by bit (oneHotIndexMasks). `${name}_index` holds the index and `${name}_any` whether any
+ * bit is set; `atOrAbove` names the vector whose bit i is the OR of the bits at and above i. The
+ * declarations go before the rows.
+ */
+export function svHighestSetBit(name: string, value: string, width: number): { declarations: string[]; rows: string[]; indexWidth: number; atOrAbove: string } {
+  const masks = oneHotIndexMasks(width);
+  const steps = masks.length;
+  const step = (k: number) => `${name}_or${k}`;
+  const declarations = [
+    `// ${name}: ${value} with every bit ORed with those above it (step k: the 2^k bits above), its`,
+    '// highest set bit (one-hot), that bit\'s index and whether any bit is set.',
+    `${svLogic(width)} ${[...Array(steps + 1).keys()].map(step).join(', ')};`,
+    `${svLogic(width)} ${name}_onehot;`,
+    `${svLogic(steps)} ${name}_index;`,
+    `logic ${name}_any;`,
+  ];
+  const rows = [`assign ${step(0)} = ${value};`];
+  for (let k = 0; k < steps; k++) rows.push(`assign ${step(k + 1)} = ${step(k)} | (${step(k)} >> ${1 << k});`);
+  rows.push(`assign ${name}_onehot = ${value} & ~(${step(steps)} >> 1);`);
+  masks.forEach((m, j) => rows.push(`assign ${name}_index[${j}] = |(${name}_onehot & ${svSized(width, m)});`));
+  rows.push(`assign ${name}_any = ${step(steps)}[0];`);
+  return { declarations, rows, indexWidth: steps, atOrAbove: step(steps) };
+}

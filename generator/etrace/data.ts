@@ -18,7 +18,7 @@ import { dataSizeWidth } from '../../golden-model/etrace/ports.ts';
 import { encapPrefixBits } from '../../golden-model/etrace/packet/params.ts';
 import { hasContextInput } from '../../golden-model/etrace/ports.ts';
 import { padColumn, svLogic, svSized, svVec } from '../render.ts';
-import { svConditionalSumAdd } from '../sv-arith.ts';
+import { oneHotIndexMasks, svConditionalSumAdd } from '../sv-arith.ts';
 import { qualifierBuses } from './apb-regs.ts';
 
 /** The data parameters, or undefined without data trace. */
@@ -169,16 +169,11 @@ export function dataCompressContext(c: EtraceConfig, banner: string) {
  * of the index is set where the bit's position has bit j set), and the index as a concatenation.
  */
 function oneHotIndex(width: number, widthName: string) {
-  const indexBits = Math.ceil(Math.log2(width));
-  const indexMasks = [...Array(indexBits).keys()].map((j) => {
-    let mask = 0n;
-    for (let i = 0; i < width; i++) if ((i >> j) & 1) mask |= 1n << BigInt(i);
-    return `localparam logic [${widthName}-1:0] IndexBit${j} = ${svSized(width, mask)};`;
-  });
+  const masks = oneHotIndexMasks(width);
   return {
-    indexMasks,
-    indexOf: [...Array(indexBits).keys()].reverse().map((j) => `|(highest & IndexBit${j})`).join(', '),
-    prefixShifts: [...Array(indexBits).keys()].map((j) => 1 << j),
+    indexMasks: masks.map((m, j) => `localparam logic [${widthName}-1:0] IndexBit${j} = ${svSized(width, m)};`),
+    indexOf: masks.map((_, j) => `|(highest & IndexBit${j})`).reverse().join(', '),
+    prefixShifts: masks.map((_, j) => 1 << j),
   };
 }
 

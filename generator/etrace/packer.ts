@@ -30,7 +30,7 @@ import {
   encapPrefixBits,
 } from '../../golden-model/etrace/packet/index.ts';
 import { commentBanner, padColumn, renderTemplate, svBits, svLogic, svSized, type BannerInput } from '../render.ts';
-import { svThermometerValue } from '../sv-arith.ts';
+import { svHighestSetBit, svThermometerValue } from '../sv-arith.ts';
 
 export const ETRACE_PACKER_MODULE = 'etrace_packer';
 export const ETRACE_PACKER_TEMPLATE = 'etrace/etrace_packer.sv.hbs';
@@ -527,32 +527,20 @@ export function etracePackerContext(config: EtraceConfig, banner: string): Packe
     portLines.push(`${decl[i]} ${names[i]}  // ${s.doc}`);
   });
 
-  // Priority encoder of the highest payload bit that differs from the top bit: halving stages.
   const diffWidth = pw - 1;
   // After the header: the source id (0, as in the model's stream) in the low bits, then the
   // payload, sign-extended to the last byte sent.
   const streamWidth = Math.max(8 * (maxBytes - 1), pw + srcBits);
   const stream = srcBits === 0 && streamWidth === pw ? 'payload' : 'stream';
-  let stages = 0;
-  while (1 << stages < diffWidth) stages++;
-  const peWidth = 1 << stages;
-  const encoderLines: string[] = [];
-  encoderLines.push(`assign pe_${stages} = ${peWidth === diffWidth ? 'diff' : `{{${peWidth - diffWidth}{1'b0}}, diff}`};`);
-  for (let s = stages; s >= 1; s--) {
-    const half = 1 << (s - 1);
-    const hi = `pe_${s}${svBits(2 * half - 1, half)}`;
-    const lo = `pe_${s}${svBits(half - 1, 0)}`;
-    encoderLines.push(`assign hit_${s - 1} = ${half === 1 ? hi : `|${hi}`};`);
-    encoderLines.push(`assign pe_${s - 1} = hit_${s - 1} ? ${hi} : ${lo};`);
-  }
+  // The highest payload bit that differs from the top bit, found without a chain from bit to bit.
+  const highest = svHighestSetBit('differing', 'diff', diffWidth);
+  const encoderLines = [...highest.declarations, ...highest.rows];
   const declRows: [string, string, string][] = [
     [svLogic(1), 'supported', 'kind_i and its selectors name a layout of this configuration'],
     [svLogic(pw), 'payload', 'fields of the layout, sign-extended to whole bytes'],
     [svLogic(diffWidth), 'diff', 'payload bits below the top one that differ from it'],
   ];
   for (const sl of env.slices.values()) declRows.splice(declRows.length - 2, 0, [svLogic(sl.width), sl.name, sl.expr]);
-  for (let s = stages; s >= 0; s--) declRows.push([svLogic(1 << s), `pe_${s}`, s === stages ? 'priority encoder input' : s === 0 ? 'some bit differs' : 'the half holding the highest set bit']);
-  for (let s = stages - 1; s >= 0; s--) declRows.push([svLogic(1), `hit_${s}`, `bit ${s} of the index of the highest differing bit`]);
   declRows.push([svLogic(8), 'keep', 'payload bits kept: that index + 2, or 1']);
   if (stream === 'stream') declRows.push([svLogic(streamWidth), 'stream', 'the bytes after the header: source id (0), payload, sign extension']);
   declRows.push([svLogic(lengthMax), 'longer', 'longer[n]: header.length > n (a thermometer)']);
@@ -561,8 +549,7 @@ export function etracePackerContext(config: EtraceConfig, banner: string): Packe
   const dn = padColumn(declRows.map(([, n]) => `${n};`));
   const decls = declRows.map(([, , doc], i) => `${dt[i]} ${dn[i]}  // ${doc}`);
 
-  const hits = Array.from({ length: stages }, (_, i) => `hit_${stages - 1 - i}`);
-  const hitExt = `{${stages === 8 ? '' : `${svSized(8 - stages, 0n)}, `}${hits.join(', ')}}`;
+  const indexExt = highest.indexWidth === 8 ? 'differing_index' : `{${svSized(8 - highest.indexWidth, 0n)}, differing_index}`;
   const byteAssigns: string[] = [];
   if (stream === 'stream') {
     const ext = streamWidth - pw - srcBits;
@@ -576,12 +563,12 @@ export function etracePackerContext(config: EtraceConfig, banner: string): Packe
   }
   // header.length > n when the kept bits and the source id's last r bits need more than n bytes:
   // keep + r > 8n, that is some payload bit at or above 8n - r - 1 differs from the top one (keep
-  // is that bit's index + 2). One OR per byte, side by side: no count of the kept bits to add up.
+  // is that bit's index + 2): a bit of the prefix OR, no count of the kept bits to add up.
   const r = srcBits % 8;
   const longerRows = [`assign longer[0] = supported;`];
   for (let n = 1; n < lengthMax; n++) {
     const lo = 8 * n - r - 1;
-    longerRows.push(`assign longer[${n}] = ${lo > diffWidth - 1 ? "1'b0" : `supported & (|diff${svBits(diffWidth - 1, lo)})`};`);
+    longerRows.push(`assign longer[${n}] = ${lo > diffWidth - 1 ? "1'b0" : `supported & ${highest.atOrAbove}[${lo}]`};`);
   }
   const lengthPlus = 1 + srcBytes; // the header byte and the source id's whole bytes
   const lenMax = lengthMax + lengthPlus;
@@ -639,7 +626,7 @@ export function etracePackerContext(config: EtraceConfig, banner: string): Packe
     kindArms,
     diffAssign: `assign diff = payload${svBits(pw - 2, 0)} ^ {${diffWidth}{payload[${pw - 1}]}};`,
     encoderLines,
-    keepAssign: `assign keep = pe_0 ? ${hitExt} + 8'd2 : 8'd1;`,
+    keepAssign: `assign keep = differing_any ? ${indexExt} + 8'd2 : 8'd1;`,
     lengthRows: [
       ...longerRows,
       ...svThermometerValue('plen', (m) => (m <= lengthMax ? `longer[${m - 1}]` : undefined), lengthMax, 5),

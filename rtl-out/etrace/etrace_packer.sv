@@ -61,23 +61,6 @@ module etrace_packer (
   logic         context_31;       // context_i[31]
   logic [175:0] payload;          // fields of the layout, sign-extended to whole bytes
   logic [174:0] diff;             // payload bits below the top one that differ from it
-  logic [255:0] pe_8;             // priority encoder input
-  logic [127:0] pe_7;             // the half holding the highest set bit
-  logic [63:0]  pe_6;             // the half holding the highest set bit
-  logic [31:0]  pe_5;             // the half holding the highest set bit
-  logic [15:0]  pe_4;             // the half holding the highest set bit
-  logic [7:0]   pe_3;             // the half holding the highest set bit
-  logic [3:0]   pe_2;             // the half holding the highest set bit
-  logic [1:0]   pe_1;             // the half holding the highest set bit
-  logic         pe_0;             // some bit differs
-  logic         hit_7;            // bit 7 of the index of the highest differing bit
-  logic         hit_6;            // bit 6 of the index of the highest differing bit
-  logic         hit_5;            // bit 5 of the index of the highest differing bit
-  logic         hit_4;            // bit 4 of the index of the highest differing bit
-  logic         hit_3;            // bit 3 of the index of the highest differing bit
-  logic         hit_2;            // bit 2 of the index of the highest differing bit
-  logic         hit_1;            // bit 1 of the index of the highest differing bit
-  logic         hit_0;            // bit 0 of the index of the highest differing bit
   logic [7:0]   keep;             // payload bits kept: that index + 2, or 1
   logic [21:0]  longer;           // longer[n]: header.length > n (a thermometer)
   logic [4:0]   plen;             // header.length: ceil(keep / 8), 0 when nothing is packed
@@ -268,46 +251,54 @@ module etrace_packer (
 
   // Sign-based compression: the highest payload bit that differs from the top bit.
   assign diff = payload[174:0] ^ {175{payload[175]}};
-  assign pe_8 = {{81{1'b0}}, diff};
-  assign hit_7 = |pe_8[255:128];
-  assign pe_7 = hit_7 ? pe_8[255:128] : pe_8[127:0];
-  assign hit_6 = |pe_7[127:64];
-  assign pe_6 = hit_6 ? pe_7[127:64] : pe_7[63:0];
-  assign hit_5 = |pe_6[63:32];
-  assign pe_5 = hit_5 ? pe_6[63:32] : pe_6[31:0];
-  assign hit_4 = |pe_5[31:16];
-  assign pe_4 = hit_4 ? pe_5[31:16] : pe_5[15:0];
-  assign hit_3 = |pe_4[15:8];
-  assign pe_3 = hit_3 ? pe_4[15:8] : pe_4[7:0];
-  assign hit_2 = |pe_3[7:4];
-  assign pe_2 = hit_2 ? pe_3[7:4] : pe_3[3:0];
-  assign hit_1 = |pe_2[3:2];
-  assign pe_1 = hit_1 ? pe_2[3:2] : pe_2[1:0];
-  assign hit_0 = pe_1[1];
-  assign pe_0 = hit_0 ? pe_1[1] : pe_1[0];
-  assign keep = pe_0 ? {hit_7, hit_6, hit_5, hit_4, hit_3, hit_2, hit_1, hit_0} + 8'd2 : 8'd1;
+  // differing: diff with every bit ORed with those above it (step k: the 2^k bits above), its
+  // highest set bit (one-hot), that bit's index and whether any bit is set.
+  logic [174:0] differing_or0, differing_or1, differing_or2, differing_or3, differing_or4, differing_or5, differing_or6, differing_or7, differing_or8;
+  logic [174:0] differing_onehot;
+  logic [7:0] differing_index;
+  logic differing_any;
+  assign differing_or0 = diff;
+  assign differing_or1 = differing_or0 | (differing_or0 >> 1);
+  assign differing_or2 = differing_or1 | (differing_or1 >> 2);
+  assign differing_or3 = differing_or2 | (differing_or2 >> 4);
+  assign differing_or4 = differing_or3 | (differing_or3 >> 8);
+  assign differing_or5 = differing_or4 | (differing_or4 >> 16);
+  assign differing_or6 = differing_or5 | (differing_or5 >> 32);
+  assign differing_or7 = differing_or6 | (differing_or6 >> 64);
+  assign differing_or8 = differing_or7 | (differing_or7 >> 128);
+  assign differing_onehot = diff & ~(differing_or8 >> 1);
+  assign differing_index[0] = |(differing_onehot & 175'h2aaa_aaaa_aaaa_aaaa_aaaa_aaaa_aaaa_aaaa_aaaa_aaaa_aaaa);
+  assign differing_index[1] = |(differing_onehot & 175'h4ccc_cccc_cccc_cccc_cccc_cccc_cccc_cccc_cccc_cccc_cccc);
+  assign differing_index[2] = |(differing_onehot & 175'h70f0_f0f0_f0f0_f0f0_f0f0_f0f0_f0f0_f0f0_f0f0_f0f0_f0f0);
+  assign differing_index[3] = |(differing_onehot & 175'h7f00_ff00_ff00_ff00_ff00_ff00_ff00_ff00_ff00_ff00_ff00);
+  assign differing_index[4] = |(differing_onehot & 175'h0000_ffff_0000_ffff_0000_ffff_0000_ffff_0000_ffff_0000);
+  assign differing_index[5] = |(differing_onehot & 175'h7fff_0000_0000_ffff_ffff_0000_0000_ffff_ffff_0000_0000);
+  assign differing_index[6] = |(differing_onehot & 175'h0000_0000_0000_ffff_ffff_ffff_ffff_0000_0000_0000_0000);
+  assign differing_index[7] = |(differing_onehot & 175'h7fff_ffff_ffff_0000_0000_0000_0000_0000_0000_0000_0000);
+  assign differing_any = differing_or8[0];
+  assign keep = differing_any ? differing_index + 8'd2 : 8'd1;
   assign longer[0] = supported;
-  assign longer[1] = supported & (|diff[174:7]);
-  assign longer[2] = supported & (|diff[174:15]);
-  assign longer[3] = supported & (|diff[174:23]);
-  assign longer[4] = supported & (|diff[174:31]);
-  assign longer[5] = supported & (|diff[174:39]);
-  assign longer[6] = supported & (|diff[174:47]);
-  assign longer[7] = supported & (|diff[174:55]);
-  assign longer[8] = supported & (|diff[174:63]);
-  assign longer[9] = supported & (|diff[174:71]);
-  assign longer[10] = supported & (|diff[174:79]);
-  assign longer[11] = supported & (|diff[174:87]);
-  assign longer[12] = supported & (|diff[174:95]);
-  assign longer[13] = supported & (|diff[174:103]);
-  assign longer[14] = supported & (|diff[174:111]);
-  assign longer[15] = supported & (|diff[174:119]);
-  assign longer[16] = supported & (|diff[174:127]);
-  assign longer[17] = supported & (|diff[174:135]);
-  assign longer[18] = supported & (|diff[174:143]);
-  assign longer[19] = supported & (|diff[174:151]);
-  assign longer[20] = supported & (|diff[174:159]);
-  assign longer[21] = supported & (|diff[174:167]);
+  assign longer[1] = supported & differing_or8[7];
+  assign longer[2] = supported & differing_or8[15];
+  assign longer[3] = supported & differing_or8[23];
+  assign longer[4] = supported & differing_or8[31];
+  assign longer[5] = supported & differing_or8[39];
+  assign longer[6] = supported & differing_or8[47];
+  assign longer[7] = supported & differing_or8[55];
+  assign longer[8] = supported & differing_or8[63];
+  assign longer[9] = supported & differing_or8[71];
+  assign longer[10] = supported & differing_or8[79];
+  assign longer[11] = supported & differing_or8[87];
+  assign longer[12] = supported & differing_or8[95];
+  assign longer[13] = supported & differing_or8[103];
+  assign longer[14] = supported & differing_or8[111];
+  assign longer[15] = supported & differing_or8[119];
+  assign longer[16] = supported & differing_or8[127];
+  assign longer[17] = supported & differing_or8[135];
+  assign longer[18] = supported & differing_or8[143];
+  assign longer[19] = supported & differing_or8[151];
+  assign longer[20] = supported & differing_or8[159];
+  assign longer[21] = supported & differing_or8[167];
   assign plen[0] = (longer[0] & ~longer[1]) | (longer[2] & ~longer[3]) | (longer[4] & ~longer[5]) | (longer[6] & ~longer[7]) | (longer[8] & ~longer[9]) | (longer[10] & ~longer[11]) | (longer[12] & ~longer[13]) | (longer[14] & ~longer[15]) | (longer[16] & ~longer[17]) | (longer[18] & ~longer[19]) | (longer[20] & ~longer[21]);
   assign plen[1] = (longer[1] & ~longer[3]) | (longer[5] & ~longer[7]) | (longer[9] & ~longer[11]) | (longer[13] & ~longer[15]) | (longer[17] & ~longer[19]) | longer[21];
   assign plen[2] = (longer[3] & ~longer[7]) | (longer[11] & ~longer[15]) | longer[19];
