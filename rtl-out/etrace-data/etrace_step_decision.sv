@@ -180,13 +180,13 @@ module etrace_step_decision (
   // through all 32 bits, one after the other).
   logic [31:0] resync_sum;
   logic        resync_carry;
-  logic [31:0] resync_count;               // resync_i + c_units_i, saturated
-  logic [31:0] resync_from_max;            // bit i: 2^i >= the threshold
-  logic [31:0] resync_above_max;           // bit i: 2^i > the threshold
-  logic        resync_count_reaches;       // resync_count >= the threshold
-  logic        resync_count_misses1;       // resync_count + 1 >= the threshold
-  logic        resync_count_passes;        // resync_count > the threshold
-  logic        resync_before_reaches;      // resync_i >= the threshold
+  logic [31:0] resync_count;                // resync_i + c_units_i, saturated
+  logic [31:0] resync_from_max;             // bit i: 2^i >= the threshold
+  logic [31:0] resync_above_max;            // bit i: 2^i > the threshold
+  logic        resync_count_reaches;        // resync_count >= the threshold
+  logic        resync_count_plus1_reaches;  // resync_count + 1 >= the threshold
+  logic        resync_count_passes;         // resync_count > the threshold
+  logic        resync_before_reaches;       // resync_i >= the threshold
   // resync_sum: per round, each block's sums for a carry-in of 0 (s0) and of 1 (s1) and their
   // carry-outs (c0, c1; at every bit of the block).
   logic [31:0] resync_sum_s0_r0, resync_sum_s1_r0, resync_sum_c0_r0, resync_sum_c1_r0;
@@ -195,7 +195,7 @@ module etrace_step_decision (
   logic [31:0] resync_sum_s0_r3, resync_sum_s1_r3, resync_sum_c0_r3, resync_sum_c1_r3;
   logic [31:0] resync_sum_s0_r4, resync_sum_s1_r4, resync_sum_c0_r4, resync_sum_c1_r4;
   logic [31:0] resync_sum_s0_r5, resync_sum_s1_r5, resync_sum_c0_r5, resync_sum_c1_r5;
-  logic        unused_resync_sum_carries;  // a block's carry-out is read at one of its bits
+  logic        unused_resync_sum_carries;   // a block's carry-out is read at one of its bits
   assign resync_sum_s0_r0 = resync_i ^ c_units_i;
   assign resync_sum_s1_r0 = ~(resync_i ^ c_units_i);
   assign resync_sum_c0_r0 = resync_i & c_units_i;
@@ -254,7 +254,7 @@ module etrace_step_decision (
   end
   assign resync_above_max = {resync_from_max[30:0], 1'b0};
   assign resync_count_reaches = |(resync_count & resync_from_max);
-  assign resync_count_misses1 = resync_count_reaches | (&(resync_count | resync_from_max));
+  assign resync_count_plus1_reaches = resync_count_reaches | (&(resync_count | resync_from_max));
   // Above 2^k: a bit above k, or bit k with any bit below it.
   assign resync_count_passes = (|(resync_count & resync_above_max)) |
                                ((|(resync_count & resync_from_max & ~resync_above_max)) & (|(resync_count & ~resync_from_max)));
@@ -348,7 +348,7 @@ module etrace_step_decision (
     w_resync_point = (opt_rmode_i != 2'd0) && c_retired_i && (c_itype_i != '0);
     w_resync_max = 20'd1 << ({1'b0, opt_rmax_i} + 5'd4);  // up to 2^19 (ResyncMax 15)
     // resyncDueAt(curr, 1): counting the packet about to be sent (ResyncMode 1).
-    w_resync_due_plus1 = w_resync_point && ((opt_rmode_i == 2'd1) ? resync_count_misses1 : resync_count_reaches);
+    w_resync_due_plus1 = w_resync_point && ((opt_rmode_i == 2'd1) ? resync_count_plus1_reaches : resync_count_reaches);
     // The flowchart's resync state (section 8.2): reached at the count (resync_br), exceeded after
     // it (F3 SF0). Packets count one at a time; cycles and half-words can step over max_resync, so
     // there exceeded is every view after the first at or beyond it, except an uninferable jump's
