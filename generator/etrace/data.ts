@@ -18,7 +18,7 @@ import { dataSizeWidth } from '../../golden-model/etrace/ports.ts';
 import { encapPrefixBits } from '../../golden-model/etrace/packet/params.ts';
 import { hasContextInput } from '../../golden-model/etrace/ports.ts';
 import { padColumn, svLogic, svSized, svVec } from '../render.ts';
-import { oneHotIndexMasks, svConditionalSumAdd } from '../sv-arith.ts';
+import { oneHotIndexMasks, svConditionalSumAdd, svHighestSetBit } from '../sv-arith.ts';
 import { qualifierBuses } from './apb-regs.ts';
 
 /** The data parameters, or undefined without data trace. */
@@ -188,7 +188,10 @@ export function dataPackerContext(c: EtraceConfig, banner: string) {
   return {
     banner,
     pw,
-    ...oneHotIndex(pw, 'Pw'),
+    ...(() => {
+      const h = svHighestSetBit('differing', 'differs', pw);
+      return { highestDecls: h.declarations, highestRows: h.rows, keepIndex: h.indexWidth === 8 ? 'differing_index' : `8'(differing_index)` };
+    })(),
     maxbytes,
     srcBits,
     srcRest: srcBits % 8,

@@ -25,45 +25,43 @@ module etrace_data_packer (
   // 11 re-runs an always_comb when one compiled after it wakes, and the steps of a loop written to
   // an output are transients that wake the encoder's packet block again, for ever.
   logic [Pw-1:0] wide;
-  logic [7:0]    keep;  // payload bits kept: that bit's index + 2, or 1
-  localparam logic [Pw-1:0] IndexBit0 = 208'haaaa_aaaa_aaaa_aaaa_aaaa_aaaa_aaaa_aaaa_aaaa_aaaa_aaaa_aaaa_aaaa;
-  localparam logic [Pw-1:0] IndexBit1 = 208'hcccc_cccc_cccc_cccc_cccc_cccc_cccc_cccc_cccc_cccc_cccc_cccc_cccc;
-  localparam logic [Pw-1:0] IndexBit2 = 208'hf0f0_f0f0_f0f0_f0f0_f0f0_f0f0_f0f0_f0f0_f0f0_f0f0_f0f0_f0f0_f0f0;
-  localparam logic [Pw-1:0] IndexBit3 = 208'hff00_ff00_ff00_ff00_ff00_ff00_ff00_ff00_ff00_ff00_ff00_ff00_ff00;
-  localparam logic [Pw-1:0] IndexBit4 = 208'h0000_ffff_0000_ffff_0000_ffff_0000_ffff_0000_ffff_0000_ffff_0000;
-  localparam logic [Pw-1:0] IndexBit5 = 208'h0000_ffff_ffff_0000_0000_ffff_ffff_0000_0000_ffff_ffff_0000_0000;
-  localparam logic [Pw-1:0] IndexBit6 = 208'hffff_0000_0000_0000_0000_ffff_ffff_ffff_ffff_0000_0000_0000_0000;
-  localparam logic [Pw-1:0] IndexBit7 = 208'hffff_ffff_ffff_ffff_ffff_0000_0000_0000_0000_0000_0000_0000_0000;
-
-  // Every bit ORed with those above it (log2(Pw) steps, no chain from bit to bit).
-  function automatic logic [Pw-1:0] at_or_above(input logic [Pw-1:0] x);
-    logic [Pw-1:0] y;
-    y = x;
-    y = y | (y >> 1);
-    y = y | (y >> 2);
-    y = y | (y >> 4);
-    y = y | (y >> 8);
-    y = y | (y >> 16);
-    y = y | (y >> 32);
-    y = y | (y >> 64);
-    y = y | (y >> 128);
-    at_or_above = y;
-  endfunction
-
+  logic [7:0]    keep;      // payload bits kept: that bit's index + 2, or 1
   // The payload sign-extended from bit bits_i - 1 (bit 0 always kept): the bits above it replaced
   // by it at once, by masks from bits_i. Then the bits kept: the index of the highest bit that
-  // differs from the top one + 2, or 1 (the one bit with no differing bit above it, its index bit
-  // by bit).
+  // differs from the top one + 2, or 1 (found without a chain from bit to bit).
   logic [Pw-1:0] above;     // the bits sign extension replaces
   logic [Pw-1:0] sign_bit;  // bit bits_i - 1 (bit 0 when bits_i is 0), one-hot
   logic [Pw-1:0] differs;   // the bits below the top one that differ from it
-  logic [Pw-1:0] highest;   // the highest of them, one-hot
   assign above = ({Pw{1'b1}} << bits_i) & ~Pw'(1);
   assign sign_bit = Pw'(1) << ((bits_i == 8'd0) ? 8'd0 : bits_i - 8'd1);
   assign wide = (payload_i & ~above) | (above & {Pw{|(payload_i & sign_bit)}});
   assign differs = (wide ^ {Pw{wide[Pw-1]}}) & ({Pw{1'b1}} >> 1);
-  assign highest = differs & ~(at_or_above(differs) >> 1);
-  assign keep = (differs == '0) ? 8'd1 : 8'({ |(highest & IndexBit7), |(highest & IndexBit6), |(highest & IndexBit5), |(highest & IndexBit4), |(highest & IndexBit3), |(highest & IndexBit2), |(highest & IndexBit1), |(highest & IndexBit0) }) + 8'd2;
+  // differing: differs with every bit ORed with those above it (step k: the 2^k bits above), its
+  // highest set bit (one-hot), that bit's index and whether any bit is set.
+  logic [207:0] differing_or0, differing_or1, differing_or2, differing_or3, differing_or4, differing_or5, differing_or6, differing_or7, differing_or8;
+  logic [207:0] differing_onehot;
+  logic [7:0]   differing_index;
+  logic         differing_any;
+  assign differing_or0 = differs;
+  assign differing_or1 = differing_or0 | (differing_or0 >> 1);
+  assign differing_or2 = differing_or1 | (differing_or1 >> 2);
+  assign differing_or3 = differing_or2 | (differing_or2 >> 4);
+  assign differing_or4 = differing_or3 | (differing_or3 >> 8);
+  assign differing_or5 = differing_or4 | (differing_or4 >> 16);
+  assign differing_or6 = differing_or5 | (differing_or5 >> 32);
+  assign differing_or7 = differing_or6 | (differing_or6 >> 64);
+  assign differing_or8 = differing_or7 | (differing_or7 >> 128);
+  assign differing_onehot = differs & ~(differing_or8 >> 1);
+  assign differing_index[0] = |(differing_onehot & 208'haaaa_aaaa_aaaa_aaaa_aaaa_aaaa_aaaa_aaaa_aaaa_aaaa_aaaa_aaaa_aaaa);
+  assign differing_index[1] = |(differing_onehot & 208'hcccc_cccc_cccc_cccc_cccc_cccc_cccc_cccc_cccc_cccc_cccc_cccc_cccc);
+  assign differing_index[2] = |(differing_onehot & 208'hf0f0_f0f0_f0f0_f0f0_f0f0_f0f0_f0f0_f0f0_f0f0_f0f0_f0f0_f0f0_f0f0);
+  assign differing_index[3] = |(differing_onehot & 208'hff00_ff00_ff00_ff00_ff00_ff00_ff00_ff00_ff00_ff00_ff00_ff00_ff00);
+  assign differing_index[4] = |(differing_onehot & 208'h0000_ffff_0000_ffff_0000_ffff_0000_ffff_0000_ffff_0000_ffff_0000);
+  assign differing_index[5] = |(differing_onehot & 208'h0000_ffff_ffff_0000_0000_ffff_ffff_0000_0000_ffff_ffff_0000_0000);
+  assign differing_index[6] = |(differing_onehot & 208'hffff_0000_0000_0000_0000_ffff_ffff_ffff_ffff_0000_0000_0000_0000);
+  assign differing_index[7] = |(differing_onehot & 208'hffff_ffff_ffff_ffff_ffff_0000_0000_0000_0000_0000_0000_0000_0000);
+  assign differing_any = differing_or8[0];
+  assign keep = differing_any ? differing_index + 8'd2 : 8'd1;
 
   // After the header: the sign-extended payload.
   logic [207:0] stream;
