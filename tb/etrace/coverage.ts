@@ -123,6 +123,8 @@ export function etraceCoverageSpace(c: EtraceConfig): CoverageSpace {
   // Section 8.2: at resync_br "a format 1 will be generated if the branch map is not empty"; with
   // 31 or more correctly predicted branches that is format 0 subformat 0 (section 8.1). F2 is the
   // format with no branches to report.
+  const sessionOptions =
+    'the generated RTL samples the run-time options when a trace session starts and holds them for the session (docs/etrace-registers.md): a write takes effect with the next session, whose support packet is support-start';
   const resyncBranchesF2 = 'resync_br reports unreported branches (section 8.2): format 1, or format 0 in count mode, never format 2';
 
   for (const [kind, reasons] of KINDS) {
@@ -135,8 +137,9 @@ export function etraceCoverageSpace(c: EtraceConfig): CoverageSpace {
       if (noResync && (reason === 'resync' || reason === 'resync-branches')) exclude(bin, noResync);
       if (noLoss && reason === 'trace-loss') exclude(bin, noLoss);
       if (noPrecise && (reason === 'next-context-change' || (kind === 'F3.0' && reason === 'context-change'))) exclude(bin, noPrecise);
-      // option-change (an option written while the encoder runs) needs no hardware a component
-      // lacks: it stays a bin even though the cases program their options only before the session.
+      // The model applies an option written while it runs at once (changeOptions); the generated
+      // RTL, as trace units commonly do, samples the options when a session starts.
+      if (reason === 'option-change') exclude(bin, sessionOptions);
       if (kind === 'F2' && reason === 'resync-branches') exclude(bin, resyncBranchesF2);
     }
   }
