@@ -28,6 +28,11 @@ export interface EncodeResult {
   dropped: number;
   /** Cycles the hart was stalled (stallEnable). */
   stallCycles: number;
+  /**
+   * With `departures` and a `ready` transport: the cycle in which each byte leaves the FIFO, the
+   * FIFO drained to its end after the last record (the cycles count as `ready` counts them).
+   */
+  departures?: Uint32Array;
 }
 
 export interface EncodeOptions {
@@ -38,6 +43,8 @@ export interface EncodeOptions {
   ready?: (cycle: number) => boolean;
   /** Keep every packet object in the result (for dumps and tests); default true. */
   keepPackets?: boolean;
+  /** Record the cycle each byte leaves (needs `ready`; EncodeResult.departures). */
+  departures?: boolean;
   /** Run-time option changes (register writes), applied before the record of the given index. */
   optionChanges?: ReadonlyMap<number, EtraceOptions>;
   /**
@@ -73,7 +80,7 @@ export class StreamEncoder {
     private readonly opts: EncodeOptions = {},
   ) {
     this.config = config;
-    this.out = new OutputFifo(config, opts.ready, opts.keepPackets ?? true);
+    this.out = new OutputFifo(config, opts.ready, opts.keepPackets ?? true, opts.departures === true && opts.ready !== undefined);
     this.encoder = new EtraceEncoder(config, (p) => this.out.offer(p), opts.observer);
     if (opts.observer) this.out.observer = opts.observer;
     this.out.onLoss = () => this.encoder.lost();
@@ -149,6 +156,8 @@ class OutputFifo {
   private lostPending = false;
   private dropped = 0;
   private stallCycles = 0;
+  /** The cycle each byte left, when asked for. */
+  private departures?: Uint32Array;
   onLoss: () => void = () => {};
   /** Sees the support packets that report a loss (trace_lost). */
   observer?: EtraceObserver;
@@ -160,7 +169,9 @@ class OutputFifo {
     private config: EtraceConfig,
     private readonly ready: ((cycle: number) => boolean) | undefined,
     private readonly keepPackets: boolean,
+    keepDepartures: boolean,
   ) {
+    if (keepDepartures) this.departures = new Uint32Array(1 << 12);
     this.mode = { implicit_exception: config.options.ImplicitExcept };
   }
 
@@ -171,7 +182,21 @@ class OutputFifo {
   }
 
   private drain(): void {
-    if (this.fill > 0 && (this.ready === undefined || this.ready(this.cycle))) this.fill--;
+    if (this.fill > 0 && (this.ready === undefined || this.ready(this.cycle))) {
+      if (this.departures) this.depart();
+      this.fill--;
+    }
+  }
+
+  /** The byte leaving now is byte `length - fill` of the stream. */
+  private depart(): void {
+    const byte = this.length - this.fill;
+    if (byte === this.departures!.length) {
+      const bigger = new Uint32Array(2 * byte);
+      bigger.set(this.departures!);
+      this.departures = bigger;
+    }
+    this.departures![byte] = this.cycle;
   }
 
   /** Writes the packet after the accepted bytes (not accepted yet) and returns its size. */
@@ -285,7 +310,17 @@ class OutputFifo {
   }
 
   result(): EncodeResult {
+    let departures: Uint32Array | undefined;
+    if (this.departures) {
+      // The FIFO drains to its end: the cycles after the last record.
+      while (this.fill > 0) {
+        this.cycle++;
+        this.drain();
+      }
+      departures = this.departures.slice(0, this.length);
+    }
     return {
+      ...(departures ? { departures } : {}),
       bytes: this.out.slice(0, this.length),
       packets: this.packets,
       dataPackets: this.dataPackets,

@@ -1,8 +1,9 @@
 /**
  * The E-Trace case as vectors (rvtrace vectors): the frames of tb/etrace/frames.ts for the case's
  * records, the byte stream the model (StreamEncoder with the same transport) expects on the tx
- * capture, in order, and no APB read (the frames make none). The model counts stalled cycles, which
- * are the frames the RTL holds with stallEnable.
+ * capture, each byte in the cycle its output FIFO lets it go (model cycle c is the testbench's
+ * cycle c + READY_OFFSET, frames.ts), and no APB read (the frames make none). The model counts
+ * stalled cycles, which are the frames the RTL holds with stallEnable.
  */
 import type { CaseSpec, ResolvedComponent } from '../../core/block.ts';
 import type { VectorCase } from '../../core/vectors.ts';
@@ -20,7 +21,7 @@ export function etraceVectors(r: ResolvedComponent<EtraceConfig>, spec: CaseSpec
   const seed = spec.seed;
   const { source, data } = caseSource(c, spec);
   const harness = etraceHarnessSpec(c);
-  const model = new StreamEncoder(c, { ready: (cycle) => !cycleChance(seed, cycle, p), keepPackets: false, ...(data ? { data } : {}) });
+  const model = new StreamEncoder(c, { ready: (cycle) => !cycleChance(seed, cycle, p), keepPackets: false, departures: true, ...(data ? { data } : {}) });
   const w = new FrameWriter(harness);
   const frames: Uint8Array[] = [];
   let records = 0;
@@ -45,7 +46,7 @@ export function etraceVectors(r: ResolvedComponent<EtraceConfig>, spec: CaseSpec
     readyChance: p,
     readyOffset: READY_OFFSET,
     expected: [
-      { cycles: false, responses: Array.from(e.bytes, (b) => ({ values: [BigInt(b)] })) },
+      { cycles: true, responses: Array.from(e.bytes, (b, k) => ({ values: [BigInt(b)], cycle: e.departures![k]! + READY_OFFSET })) },
       { cycles: true, responses: [] },
     ],
     holds: e.stallCycles,
