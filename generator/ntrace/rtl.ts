@@ -5,8 +5,9 @@
  * Module split (NTRACE_RTL_MODULES): ntrace_decision holds the encoder state and decides all the
  * messages of a record in one cycle, each in its step's slot; ntrace_fields lays a message out
  * (head, field lengths); ntrace_bytes turns it into MSEO bytes; ntrace_output is the output FIFO of
- * exactly fifo_bytes bytes: the slots enter whole, in order, in the cycle they are decided, with
- * the overrun rules (Error, SYNC 7) or the stall of trTeInstStallEna; ntrace_top wires them.
+ * exactly fifo_bytes bytes behind two register stages (the slots, then their bytes): the slots
+ * enter whole, in order, two cycles after they are decided, with the overrun rules (Error, SYNC 7)
+ * or the stall of trTeInstStallEna; ntrace_top wires them.
  *
  * This file prepares every value the templates paste (ranges, literals, tables, port lines); the
  * templates only choose, loop and paste. Options a configuration disables generate nothing.
@@ -182,6 +183,7 @@ function decisionContext(c: NtraceConfig, banner: string) {
     sinceZero: svSized(sw, 0n),
     sinceOne: svSized(sw, 1n),
     sincePeriod: p > 0 ? svSized(sw, BigInt(p)) : '',
+    sincePeriodM1: p > 0 ? svSized(sw, BigInt(p - 1)) : '',
     ...ownershipContext(c),
   };
 }
@@ -207,7 +209,7 @@ function fieldsContext(c: NtraceConfig, banner: string) {
     ...common(c, banner),
     pw: w.pw,
     pr: svRange(w.pw),
-    kTop: log2(w.pw) - 1,
+    log2pw: log2(w.pw),
     atop: width - 1,
     alow: svBits(width - 1, 0),
     mdoMax: max,

@@ -353,7 +353,7 @@ describe('Ownership (trTeContext, `ownership`)', () => {
   it('an Ownership message lost in an overrun sets ECODE bit 3 of the Error message; SYNC 7 brings its own', () => {
     /*
      * HTM, FIFO of 8 bytes, the transport takes a byte from cycle 2 on; the messages made in cycle
-     * c are offered in cycle c + 1 (output.ts NTRACE_OUTPUT_LATENCY).
+     * c are offered in cycle c + 1 (latency 1, given: the RTL's 2 is checked by co-simulation).
      * cycle 0: ebreak-like trap at 0x100 (16-bit, U): ProgTraceSync(1, 0, 0x80) + Ownership(2, U)
      *   = 24 05 00 0b 08 0b; cycle 1: they enter (fill 6).
      * cycle 1: 0x200 (M): IndirectBranchHist(B-TYPE 2, I-CNT 1, U-ADDR 0x180, HIST 1) = 70 |
@@ -374,7 +374,7 @@ describe('Ownership (trTeContext, `ownership`)', () => {
       ins(0x202, 2, Itype.none, { priv: Priv.M }),
       ...idle(4),
     ];
-    const r = encodeNtraceStream(recs, htm({ ownership: true }), { fifoBytes: 8, ready: (c) => c >= 2 });
+    const r = encodeNtraceStream(recs, htm({ ownership: true }), { fifoBytes: 8, ready: (c) => c >= 2, latency: 1 });
     expect(hex(r.bytes)).toBe('24 05 00 0b 08 0b 20 00 0f 24 1d 04 13 08 3b 84 50 05 07');
     expect([r.lost, r.overruns, r.syncRetries]).toEqual([2, 1, 0]);
     expect(r.messages.find((m) => m.name === 'Error')!.fields).toEqual({ ETYPE: 0, ECODE: 0xc });
@@ -401,7 +401,7 @@ describe('Ownership (trTeContext, `ownership`)', () => {
       ins(0x206, 2, Itype.none, m),
       ...idle(4),
     ];
-    const r = encodeNtraceStream(recs, htm({ ownership: true }), { fifoBytes: 8, ready: (c) => c >= 2 });
+    const r = encodeNtraceStream(recs, htm({ ownership: true }), { fifoBytes: 8, ready: (c) => c >= 2, latency: 1 });
     expect(hex(r.bytes)).toBe('24 05 00 0b 08 0b 20 00 0f 24 1d 0c 13 08 3b 84 50 05 07');
     expect([r.lost, r.overruns, r.syncRetries]).toEqual([2, 1, 1]);
     expect(r.messages.map((x) => x.name)).toEqual(['ProgTraceSync', 'Ownership', 'Error', 'ProgTraceSync', 'Ownership', 'ProgTraceCorrelation']);

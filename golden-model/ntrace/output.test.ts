@@ -31,7 +31,8 @@ describe('N-Trace output FIFO: directed', () => {
 
   /*
    * FIFO of 8 bytes; the transport takes a byte from cycle 3 on. The messages a record makes in
-   * cycle c are offered to the FIFO in cycle c + 1 (NTRACE_OUTPUT_LATENCY), after that cycle's
+   * cycle c are offered to the FIFO in cycle c + 1 (latency 1, given: the rules at the shortest
+   * pipeline; the RTL's is 2, checked by co-simulation), after that cycle's
    * byte left and after a pending Error message; the encoder learns that the restart is due from
    * the FIFO's state as a cycle starts (ERROR_SENT, no SYNC 7 in the stage).
    * cycle 0: c.jr at 0x100 -> ProgTraceSync(SYNC 1, I-CNT 0, F-ADDR 0x80) = 24 05 00 0b.
@@ -53,7 +54,7 @@ describe('N-Trace output FIFO: directed', () => {
     // cycle 6 (after the last record): 7; ProgTraceCorrelation(EVCODE 4, CDF 1, I-CNT 2, HIST 1) =
     // 84 | 0100 + 01 -> 010100_00 = 50 | 000010_01 = 09 | 07. cycle 7: 6; 6 + 4 > 8: lost (lost 3,
     // a second overrun). cycle 8: 5, Error enters (8); cycles 9-16 drain it.
-    const r = encodeNtraceStream(lossy, htm, { fifoBytes: 8, ready: (c) => c >= 3 });
+    const r = encodeNtraceStream(lossy, htm, { fifoBytes: 8, ready: (c) => c >= 3, latency: 1 });
     expect(hex(r.bytes)).toBe('24 05 00 0b 20 00 07 24 1d 08 1b 20 00 07');
     expect(r.lost).toBe(3);
     expect(r.overruns).toBe(2);
@@ -73,7 +74,7 @@ describe('N-Trace output FIFO: directed', () => {
     // cycles 6, 7: c.add at 0x308, 0x30a (7, 6); cycle 8: an idle record (5); cycle 9 (end): 4,
     // ProgTraceCorrelation(EVCODE 4, CDF 1, I-CNT 4 (0x304 to 0x30a), HIST 1) = 84 50 | 000100_01 =
     // 11 | 07; cycle 10: 3, it enters. Lost: the two IndirectBranchHist messages; no SYNC 7 retry.
-    const r = encodeNtraceStream([...lossy, ins(0x308, 2), ins(0x30a, 2), emptyRecord()], htm, { fifoBytes: 8, ready: (c) => c >= 3 });
+    const r = encodeNtraceStream([...lossy, ins(0x308, 2), ins(0x30a, 2), emptyRecord()], htm, { fifoBytes: 8, ready: (c) => c >= 3, latency: 1 });
     expect(hex(r.bytes)).toBe('24 05 00 0b 20 00 07 24 1d 08 1b 84 50 11 07');
     expect([r.lost, r.overruns, r.syncRetries]).toEqual([2, 1, 0]);
   });
@@ -84,7 +85,7 @@ describe('N-Trace output FIFO: directed', () => {
     // trace: ProgTraceCorrelation(EVCODE 0). cycle 3: the Error message enters (7), the
     // ProgTraceCorrelation is dropped (lost 2). The transport never takes a byte: cycle 3 (the
     // end of the records) and the 10 cycles of the drain limit after it.
-    const r = encodeNtraceStream([ins(0x100, 2, JMP), ins(0x200, 2, JMP), halt], htm, { fifoBytes: 8, ready: () => false, drainLimit: 10 });
+    const r = encodeNtraceStream([ins(0x100, 2, JMP), ins(0x200, 2, JMP), halt], htm, { fifoBytes: 8, ready: () => false, drainLimit: 10, latency: 1 });
     expect(hex(r.bytes)).toBe('24 05 00 0b 20 00 07');
     expect([r.lost, r.overruns, r.cycles, r.errorUnsent]).toEqual([2, 1, 14, false]);
   });
@@ -108,7 +109,7 @@ describe('N-Trace output FIFO: directed', () => {
      */
     const recs = [at(ins(0x100, 2), 5), at(ins(0x102, 2, JMP), 7), at(ins(0x200, 2), 9)];
     for (let k = 0; k < 6; k++) recs.push(at(ins(0x202 + 2 * k, 2), 20 + k));
-    const s = new NtraceStreamEncoder(c, { fifoBytes: 8, ready: (cy) => cy >= 3 });
+    const s = new NtraceStreamEncoder(c, { fifoBytes: 8, ready: (cy) => cy >= 3, latency: 1 });
     for (const r of recs) s.push(r);
     expect(hex(s.bytes)).toBe('24 05 00 09 17 20 00 05 0b 24 1d 14 11 63');
     expect(s.currentCycle).toBe(8);
@@ -122,12 +123,22 @@ describe('N-Trace output FIFO: directed', () => {
     // IndirectBranchHist(0, 1, U-ADDR 0x80, 1), 5 bytes. cycle 6: 7: stall 7, 8, 9, 10 (3):
     // enters. End, cycle 11: 7, ProgTraceCorrelation (4 bytes). cycle 12: 6: stall 13, 14 (4):
     // enters. 3 + 4 + 2 stall cycles.
-    const r = encodeNtraceStream(records, htm, { fifoBytes: 8, stall: true, ready: (c) => c >= 5 });
+    const r = encodeNtraceStream(records, htm, { fifoBytes: 8, stall: true, ready: (c) => c >= 5, latency: 1 });
     expect(r.stallCycles).toBe(9);
     expect(r.lost).toBe(0);
     expect(r.overruns).toBe(0);
     expect(r.stallOrOverflow).toBe(true);
     expect(hex(r.bytes)).toBe(hex(encodeNtrace(records, htm).bytes));
+  });
+
+  it('stall at every latency: nothing lost, the bytes of the lossless encoder, more stall cycles as the pipeline grows', () => {
+    const records = [ins(0x100, 2, JMP), ins(0x200, 2, JMP), ins(0x300, 2, JMP), ins(0x100, 2, JMP), ins(0x200, 2, JMP)];
+    for (const latency of [1, 2, 3]) {
+      const r = encodeNtraceStream(records, htm, { fifoBytes: 8, stall: true, ready: (c) => c >= 5, latency });
+      expect([latency, r.lost, r.overruns]).toEqual([latency, 0, 0]);
+      expect(hex(r.bytes)).toBe(hex(encodeNtrace(records, htm).bytes));
+    }
+    expect(() => encodeNtraceStream(records, htm, { latency: 0 })).toThrow(/latency 0/);
   });
 
   it('fifo_bytes must hold the largest message of the configuration', () => {

@@ -1,8 +1,8 @@
 /**
  * The N-Trace encoder's output side: the MSEO byte stream leaves through an output FIFO of
  * `fifoBytes` bytes, one byte per cycle the transport is ready. The messages the encoder makes in
- * a cycle are offered to the FIFO NTRACE_OUTPUT_LATENCY cycles later (the RTL's register stage
- * between decision and output). A message that does not fit is lost (trTeInstStallEna = 0): the
+ * a cycle are offered to the FIFO ntraceOutputLatency(config) cycles later (the RTL's register
+ * stages between decision and output). A message that does not fit is lost (trTeInstStallEna = 0): the
  * encoder reports the overrun once with an Error message (ETYPE 0, as soon as it fits) and
  * restarts the trace with ProgTraceSync(SYNC 7) (as soon as that fits). With stall
  * (trTeInstStallEna = 1) the hart waits instead and nothing is lost. The rules, cycle by cycle,
@@ -31,6 +31,12 @@ export interface NtraceStreamOptions extends NtraceEncodeOptions {
   stall?: boolean;
   /** FIFO size in bytes; default `config.fifoBytes`. */
   fifoBytes?: number;
+  /**
+   * Cycles from the decision of a message to its offer to the FIFO; default
+   * ntraceOutputLatency(config), the generated RTL's. Other values (at least 1) model the same
+   * rules with another pipeline.
+   */
+  latency?: number;
   /** Cycles after the last record spent at most waiting for a pending Error message and for the FIFO to empty (default 2^20). */
   drainLimit?: number;
 }
@@ -71,11 +77,14 @@ const LOST = 1;
 const ERROR_SENT = 2;
 
 /**
- * Cycles from the decision of a message to its offer to the FIFO: the generated RTL registers the
- * decision's slots once (ntrace_output's stage) and offers them in the next cycle. Fixed for every
- * configuration.
+ * Cycles from the decision of a message to its offer to the FIFO in the generated RTL: ntrace_output
+ * registers the decision's slots (stage A), then their bytes and lengths (stage B), and offers them
+ * from stage B. The same two stages for every configuration (issue 25: the message layout and the
+ * FIFO's acceptance and write each fill most of a cycle).
  */
-export const NTRACE_OUTPUT_LATENCY = 1;
+export function ntraceOutputLatency(_config: NtraceConfig): number {
+  return 2;
+}
 
 /**
  * `encodeNtraceStream` a record at a time: a co-simulation pushes each record as it streams it to
@@ -87,6 +96,7 @@ export class NtraceStreamEncoder implements NtraceSink {
   private readonly stall: boolean;
   private readonly capacity: number;
   private readonly drainLimit: number;
+  private readonly latency: number;
   /** The current cycle (-1 before the first record). */
   private cycle = -1;
   /** Bytes in the FIFO. */
@@ -119,6 +129,8 @@ export class NtraceStreamEncoder implements NtraceSink {
     this.stall = opts.stall ?? config.stallEnable;
     this.capacity = opts.fifoBytes ?? config.fifoBytes;
     this.drainLimit = opts.drainLimit ?? 1 << 20;
+    this.latency = opts.latency ?? ntraceOutputLatency(config);
+    if (!Number.isInteger(this.latency) || this.latency < 1) throw new Error(`N-Trace output latency ${this.latency}: at least 1 cycle`);
   }
 
   /** The bytes that entered the FIFO so far. */
@@ -170,7 +182,7 @@ export class NtraceStreamEncoder implements NtraceSink {
    * A new cycle: the last cycle's messages move into the stage; one byte leaves if the transport
    * is ready; the encoder learns whether the restart is due (the state the FIFO ended the last
    * cycle in: ERROR_SENT, with no SYNC 7 in the stage); a pending Error message is offered; then
-   * the messages made NTRACE_OUTPUT_LATENCY cycles ago. The encoder handles the cycle's records
+   * the messages made `latency` cycles ago. The encoder handles the cycle's records
    * after this.
    */
   private nextCycle(): void {
@@ -181,7 +193,7 @@ export class NtraceStreamEncoder implements NtraceSink {
     this.tick();
     this.enc.setRecover(this.state === ERROR_SENT && !this.stage.some((c) => c.some((o) => o.what === OFFER_SYNC7)));
     if (this.state === LOST) this.offerError();
-    if (this.stage.length >= NTRACE_OUTPUT_LATENCY) this.offerCycle(this.stage.shift()!);
+    if (this.stage.length >= this.latency) this.offerCycle(this.stage.shift()!);
   }
 
   private tick(): void {

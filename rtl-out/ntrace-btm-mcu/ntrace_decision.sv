@@ -121,8 +121,10 @@ module ntrace_decision (
       n = 9'h000;
       due = 1'b0;
     end else if (n != 9'h100) begin
+      // Compared before the increment, beside it: calls follow one another within a record, and a
+      // comparison after each increment lengthened the chain.
+      if (n == 9'h0ff) due = 1'b1;
       n = n + 9'h001;
-      if (n == 9'h100) due = 1'b1;
     end
     counted = {due, n};
   endfunction

@@ -5,9 +5,11 @@
 // ntrace_output: the output FIFO of the N-Trace encoder (16 bytes) and its ready/valid byte
 // port. Each cycle: a byte leaves if the transport is ready; after a loss, the
 // Error message (ETYPE 0, ECODE 4: program trace messages lost) is offered; then the
-// messages of the record the decision handled in the previous cycle (its slots, registered in
-// this module's stage, in order) are offered whole: a message enters when all its bytes fit in
-// the FIFO, and the messages that enter in a cycle are written in that cycle.
+// messages of the record the decision handled two cycles earlier (its slots, in order) are offered
+// whole: a message enters when all its bytes fit in the FIFO, and the messages that enter in a
+// cycle are written in that cycle. Two register stages: stage A holds the decision's slots (no
+// path from the decision into the FIFO's acceptance), stage B their bytes and lengths (the layout
+// of a message and the FIFO's acceptance and write each take most of a cycle of 48 gate levels).
 // trTeInstStallEna = 0: the first message that does not fit is lost, and with it every message
 // until the Error message has entered; then every message is dropped until the restart
 // (ProgTraceSync with SYNC 7, N-Trace "SYNC Field Values") has entered. The decision sees that the
@@ -52,6 +54,12 @@ module ntrace_output (
   logic [11:0]  s_fixw_q, s_fixw_d, s_nvar_q, s_nvar_d;
   logic [123:0] s_v0_q, s_v0_d, s_v1_q, s_v1_d, s_v2_q, s_v2_d;
   logic [3:0]   s_sync7_q, s_sync7_d;
+
+  // Stage B: the messages of stage A's slots as bytes, with their lengths.
+  logic [3:0]        b_valid_q, b_valid_d;
+  logic [K*Mb*8-1:0] b_bytes_q, b_bytes_d;
+  logic [K*Nw-1:0]   b_n_q, b_n_d;
+  logic [3:0]        b_sync7_q, b_sync7_d;
 
   logic [Cap*8-1:0] mem_q, mem_d;
   logic [Cw-1:0]    room_q, room_d;  // free bytes (Cap - bytes held)
@@ -107,9 +115,9 @@ module ntrace_output (
   assign err_in = err_valid && ((Cw+1)'(err_n) <= (Cw+1)'(room_q) || (pop && (Cw+1)'(err_n) == room_p1));
   // The traced records of the cycles after the one in which the Error message entered restart the
   // trace (SYNC 7) until it enters: the decision reads the registered state, so no path runs from
-  // the FIFO's room through the decision back into the FIFO. A SYNC 7 in the stage is being
-  // offered: the next one is due only if this one is refused.
-  assign recover_o = state_q == StErrorSent && (s_sync7_q & s_valid_q) == '0;
+  // the FIFO's room through the decision back into the FIFO. A SYNC 7 in either stage is on its
+  // way: the next one is due only if this one is refused.
+  assign recover_o = state_q == StErrorSent && (s_sync7_q & s_valid_q) == '0 && (b_sync7_q & b_valid_q) == '0;
 
   // The slots' variable fields, with TSTAMP last.
   always_comb begin
@@ -153,12 +161,12 @@ module ntrace_output (
     for (int k = 0; k < K; k++) begin
       // The state a slot meets: the state after the Error message until a message entered.
       st[k*2 +: 2] = seen ? StNormal : (err_valid ? StErrorSent : state_q);
-      seen = seen || s_valid_q[k];
-      act[k] = s_valid_q[k];
-      sum = sum + Sw'(mn[k*Nw +: Nw]);
+      seen = seen || b_valid_q[k];
+      act[k] = b_valid_q[k];
+      sum = sum + Sw'(b_n_q[k*Nw +: Nw]);
       pre[(k+1)*Sw +: Sw] = sum;
       fits[k] = (pre[(k+1)*Sw +: Sw] <= Sw'(room_q) || (pop && pre[(k+1)*Sw +: Sw] == Sw'(room_p1)))
-          && (st[k*2 +: 2] == StNormal || (st[k*2 +: 2] == StErrorSent && s_sync7_q[k]));
+          && (st[k*2 +: 2] == StNormal || (st[k*2 +: 2] == StErrorSent && b_sync7_q[k]));
       entered[k] = through && act[k] && fits[k];
       refused[k] = through && act[k] && !fits[k];
       through = through && !refused[k];
@@ -174,7 +182,7 @@ module ntrace_output (
       // At most one slot is refused: an OR of its pre, not a chain of multiplexers.
       if (refused[k]) used = used | (Cw+1)'(pre[k*Sw +: Sw]);
       // Bytes from n on are zero, and bytes at or after used are not written.
-      if (act[k]) stage = stage | ((W*8)'(mbytes[k*(Mb*8) +: (Mb*8)]) << {pre[k*Sw +: Sw], 3'b000});
+      if (act[k]) stage = stage | ((W*8)'(b_bytes_q[k*(Mb*8) +: (Mb*8)]) << {pre[k*Sw +: Sw], 3'b000});
     end
     done_o = 1'b1;
     if (err_valid) stage = stage | (W*8)'(err_bytes);
@@ -224,7 +232,7 @@ module ntrace_output (
     end
   end
 
-  // The stage takes the decision's slots when its own have all been offered: every cycle.
+  // Stage A takes the decision's slots when stage B's have all been offered: every cycle.
   // Continuous assignments: an always_comb with defaults here sends Icarus Verilog 11 into a
   // zero-delay loop.
   assign s_valid_d = done_o ? s_valid_i : s_valid_q;
@@ -237,6 +245,11 @@ module ntrace_output (
   assign s_v1_d = done_o ? s_v1_i : s_v1_q;
   assign s_v2_d = done_o ? s_v2_i : s_v2_q;
   assign s_sync7_d = done_o ? s_sync7_i : s_sync7_q;
+  // Stage B takes stage A's messages at the same time.
+  assign b_valid_d = done_o ? s_valid_q : b_valid_q;
+  assign b_bytes_d = done_o ? mbytes : b_bytes_q;
+  assign b_n_d = done_o ? mn : b_n_q;
+  assign b_sync7_d = done_o ? s_sync7_q : b_sync7_q;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -261,6 +274,20 @@ module ntrace_output (
       s_v1_q <= s_v1_d;
       s_v2_q <= s_v2_d;
       s_sync7_q <= s_sync7_d;
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      b_valid_q <= '0;
+      b_bytes_q <= '0;
+      b_n_q <= '0;
+      b_sync7_q <= '0;
+    end else begin
+      b_valid_q <= b_valid_d;
+      b_bytes_q <= b_bytes_d;
+      b_n_q <= b_n_d;
+      b_sync7_q <= b_sync7_d;
     end
   end
 

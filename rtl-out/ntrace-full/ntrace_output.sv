@@ -5,9 +5,11 @@
 // ntrace_output: the output FIFO of the N-Trace encoder (128 bytes) and its ready/valid byte
 // port. Each cycle: a byte leaves if the transport is ready; after a loss, the
 // Error message (ETYPE 0, ECODE 4: program trace messages lost) is offered; then the
-// messages of the record the decision handled in the previous cycle (its slots, registered in
-// this module's stage, in order) are offered whole: a message enters when all its bytes fit in
-// the FIFO, and the messages that enter in a cycle are written in that cycle.
+// messages of the record the decision handled two cycles earlier (its slots, in order) are offered
+// whole: a message enters when all its bytes fit in the FIFO, and the messages that enter in a
+// cycle are written in that cycle. Two register stages: stage A holds the decision's slots (no
+// path from the decision into the FIFO's acceptance), stage B their bytes and lengths (the layout
+// of a message and the FIFO's acceptance and write each take most of a cycle of 48 gate levels).
 // trTeInstStallEna = 0: the first message that does not fit is lost, and with it every message
 // until the Error message has entered; then every message is dropped until the restart
 // (ProgTraceSync with SYNC 7, N-Trace "SYNC Field Values") has entered. The decision sees that the
@@ -17,8 +19,10 @@
 // enter or neither: a SYNC 7 that entered alone would leave its Ownership message hardly any room);
 // an Ownership message lost before the Error message entered sets ECODE bit 3 (Ownership trace
 // message(s) lost): Error(ETYPE 0, ECODE 0xC).
-// TSTAMP is added here: absolute in a synchronizing message, otherwise the time since the last
-// TSTAMP that entered the FIFO.
+// TSTAMP is added here, on the way from stage A to stage B: absolute in a synchronizing message,
+// otherwise the time since the last TSTAMP made. For a message that enters this is the last TSTAMP
+// that entered the FIFO: after a message is refused nothing enters before the Error message and
+// the SYNC 7 after it, whose TSTAMP is absolute.
 module ntrace_output (
   input  logic         clk_i,
   input  logic         rst_ni,
@@ -67,11 +71,21 @@ module ntrace_output (
   logic [6:0]   s_sync7_q, s_sync7_d;
   logic         own_sync_q, own_sync_d;
 
+  // Stage B: the messages of stage A's slots as bytes, with their lengths.
+  logic [6:0]        b_valid_q, b_valid_d;
+  logic [K*Mb*8-1:0] b_bytes_q, b_bytes_d;
+  logic [K*Nw-1:0]   b_n_q, b_n_d;
+  logic [63:0]       lts_q, lts_d;    // the last TSTAMP made (of the slots that went into stage B)
+  logic [K*64-1:0]   b_tt_q, b_tt_d;  // each slot's TSTAMP time
+  logic [K*64-1:0]   b_time_q, b_time_d;
+  logic [6:0]        b_sync7_q, b_sync7_d;
+  logic              b_own_sync_q, b_own_sync_d;
+
   logic [Cap*8-1:0] mem_q, mem_d;
   logic [Cw-1:0]    room_q, room_d;          // free bytes (Cap - bytes held)
   logic [Pw-1:0]    rptr_q, rptr_d, wptr_q, wptr_d;
   logic [1:0]       state_q, state_d;
-  logic [63:0]      last_ts_q, last_ts_d;
+  logic [63:0]      last_ts_q, last_ts_d;    // the last TSTAMP that entered the FIFO
   logic [63:0]      loss_q, loss_d;          // time of the first message lost
   logic             own_lost_q, own_lost_d;  // an Ownership message was lost: ECODE bit 3
 
@@ -92,6 +106,7 @@ module ntrace_output (
   logic [Cw:0]         rel;
   logic [63:0]         lts, tt;
   logic [K*64-1:0]     ts;
+  logic [K*64-1:0]     tts;             // each slot's TSTAMP time (for the Error message's base)
   logic [K*65-1:0]     ts_cmp, ts_sub;  // {carry, sum} of time - lts and of tt - lts, per slot
   logic                unused_ts_bits;  // of the comparison only its carry, of the difference its sum
   assign unused_ts_bits = ^{ts_cmp, ts_sub};
@@ -167,7 +182,6 @@ module ntrace_output (
          (64'h0000_0000_0000_0000 & c1_r5);
     ts_add = carry_in ? {|(c1_r6 & 64'h0000_0000_0000_0001), s1_r6} : {|(c0_r6 & 64'h0000_0000_0000_0001), s0_r6};
   endfunction
-  logic [K*64-1:0] lts_after;
   logic            err_valid, err_in;
   logic [63:0]     err_v1;
   logic            seen;
@@ -354,14 +368,13 @@ module ntrace_output (
   assign err_in = err_valid && ((Cw+1)'(err_n) <= (Cw+1)'(room_q) || (pop && (Cw+1)'(err_n) == room_p1));
   // The traced records of the cycles after the one in which the Error message entered restart the
   // trace (SYNC 7) until it enters: the decision reads the registered state, so no path runs from
-  // the FIFO's room through the decision back into the FIFO. A SYNC 7 in the stage is being
-  // offered: the next one is due only if this one is refused.
-  assign recover_o = state_q == StErrorSent && (s_sync7_q & s_valid_q) == '0;
+  // the FIFO's room through the decision back into the FIFO. A SYNC 7 in either stage is on its
+  // way: the next one is due only if this one is refused.
+  assign recover_o = state_q == StErrorSent && (s_sync7_q & s_valid_q) == '0 && (b_sync7_q & b_valid_q) == '0;
 
   // The slots' variable fields, with TSTAMP last.
   always_comb begin
-    lts = last_ts_q;
-    if (err_in) lts = err_t;
+    lts = lts_q;
     tt = 64'h0;
     for (int k = 0; k < K; k++) begin
       // An empty slot has no fields (ntrace_bytes lays nothing out).
@@ -374,8 +387,8 @@ module ntrace_output (
       tt = (s_abs_q[k] || ts_cmp[k*65 + 64]) ? s_time_q[k*64 +: 64] : lts;
       ts_sub[k*65 +: 65] = ts_add(tt, ~lts, 1'b1);
       ts[k*64 +: 64] = s_abs_q[k] ? tt : ts_sub[k*65 +: 64];
+      tts[k*64 +: 64] = tt;
       if (s_valid_q[k]) lts = tt;
-      lts_after[k*64 +: 64] = lts;
       unique case (s_nvar_q[k*3 +: 3])
         3'd1: v1[k*Vw +: Vw] = ts[k*64 +: 64];
         3'd2: v2[k*Vw +: Vw] = ts[k*64 +: 64];
@@ -416,14 +429,14 @@ module ntrace_output (
     for (int k = 0; k < K; k++) begin
       // The state a slot meets: the state after the Error message until a message entered.
       st[k*2 +: 2] = seen ? StNormal : (err_valid ? StErrorSent : state_q);
-      seen = seen || s_valid_q[k];
-      act[k] = s_valid_q[k];
-      sum = sum + Sw'(mn[k*Nw +: Nw]);
+      seen = seen || b_valid_q[k];
+      act[k] = b_valid_q[k];
+      sum = sum + Sw'(b_n_q[k*Nw +: Nw]);
       pre[(k+1)*Sw +: Sw] = sum;
       // A SYNC 7 needs room for its Ownership message too.
-      need = pre[(k+1)*Sw +: Sw] + (s_sync7_q[k] ? Sw'(mn[SlotOwn*Nw +: Nw]) : '0);
+      need = pre[(k+1)*Sw +: Sw] + (b_sync7_q[k] ? Sw'(b_n_q[SlotOwn*Nw +: Nw]) : '0);
       fits[k] = (need <= Sw'(room_q) || (pop && need == Sw'(room_p1)))
-          && (st[k*2 +: 2] == StNormal || (st[k*2 +: 2] == StErrorSent && s_sync7_q[k]));
+          && (st[k*2 +: 2] == StNormal || (st[k*2 +: 2] == StErrorSent && b_sync7_q[k]));
       entered[k] = through && act[k] && fits[k];
       refused[k] = through && act[k] && !fits[k];
       reached[k] = through;
@@ -441,7 +454,7 @@ module ntrace_output (
       // At most one slot is refused: an OR of its pre, not a chain of multiplexers.
       if (refused[k]) used = used | (Cw+1)'(pre[k*Sw +: Sw]);
       // Bytes from n on are zero, and bytes at or after used are not written.
-      if (act[k]) stage = stage | ((W*8)'(mbytes[k*(Mb*8) +: (Mb*8)]) << {pre[k*Sw +: Sw], 3'b000});
+      if (act[k]) stage = stage | ((W*8)'(b_bytes_q[k*(Mb*8) +: (Mb*8)]) << {pre[k*Sw +: Sw], 3'b000});
     end
     done_o = 1'b1;
     if (err_valid) stage = stage | (W*8)'(err_bytes);
@@ -456,17 +469,17 @@ module ntrace_output (
     for (int k = 0; k < K; k++) begin
       if (entered[k]) begin
         state_d = StNormal;
-        last_ts_d = lts_after[k*64 +: 64];
+        last_ts_d = b_tt_q[k*64 +: 64];
       end
       // NORMAL: this message is lost (and the rest of the cycle's). ERROR_SENT: a message other
       // than SYNC 7 is dropped; SYNC 7 that does not fit is tried again at the next traced record.
       if (refused[k] && st[k*2 +: 2] == StNormal) begin
         state_d = StLost;
-        loss_d = s_time_q[k*64 +: 64];
+        loss_d = b_time_q[k*64 +: 64];
       end
       // An Ownership message lost before the Error message entered (ECODE bit 3); one that is
       // there only because of the sync before it was not made if that sync did not enter.
-      if (k == SlotOwn && s_valid_q[k] && state_d == StLost && !(!reached[k] && own_sync_q)) own_lost_d = 1'b1;
+      if (k == SlotOwn && b_valid_q[k] && state_d == StLost && !(!reached[k] && b_own_sync_q)) own_lost_d = 1'b1;
     end
 
     // The bytes written at wptr onwards (modulo Cap).
@@ -506,7 +519,7 @@ module ntrace_output (
     end
   end
 
-  // The stage takes the decision's slots when its own have all been offered: every cycle.
+  // Stage A takes the decision's slots when stage B's have all been offered: every cycle.
   // Continuous assignments: an always_comb with defaults here sends Icarus Verilog 11 into a
   // zero-delay loop.
   assign s_valid_d = done_o ? s_valid_i : s_valid_q;
@@ -522,6 +535,15 @@ module ntrace_output (
   assign s_abs_d = done_o ? s_abs_i : s_abs_q;
   assign s_sync7_d = done_o ? s_sync7_i : s_sync7_q;
   assign own_sync_d = done_o ? own_sync_i : own_sync_q;
+  // Stage B takes stage A's messages at the same time.
+  assign b_valid_d = done_o ? s_valid_q : b_valid_q;
+  assign b_bytes_d = done_o ? mbytes : b_bytes_q;
+  assign b_n_d = done_o ? mn : b_n_q;
+  assign lts_d = done_o ? lts : lts_q;
+  assign b_tt_d = done_o ? tts : b_tt_q;
+  assign b_time_d = done_o ? s_time_q : b_time_q;
+  assign b_sync7_d = done_o ? s_sync7_q : b_sync7_q;
+  assign b_own_sync_d = done_o ? own_sync_q : b_own_sync_q;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -555,6 +577,28 @@ module ntrace_output (
     end
   end
 
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      b_valid_q <= '0;
+      b_bytes_q <= '0;
+      b_n_q <= '0;
+      lts_q <= 64'h0;
+      b_tt_q <= '0;
+      b_time_q <= '0;
+      b_sync7_q <= '0;
+      b_own_sync_q <= 1'b0;
+    end else begin
+      b_valid_q <= b_valid_d;
+      b_bytes_q <= b_bytes_d;
+      b_n_q <= b_n_d;
+      lts_q <= lts_d;
+      b_tt_q <= b_tt_d;
+      b_time_q <= b_time_d;
+      b_sync7_q <= b_sync7_d;
+      b_own_sync_q <= b_own_sync_d;
+    end
+  end
+
   // The array has no reset: a byte is read only after it was written.
   always_ff @(posedge clk_i) begin
     mem_q <= mem_d;
@@ -566,7 +610,7 @@ module ntrace_output (
     if (rst_ni) begin
       assert (used <= avail) else $error("ntrace_output: FIFO overflow");
       // Every synchronizing message is followed by its Ownership message.
-      assert (s_sync7_q == '0 || s_valid_q[SlotOwn]) else $error("ntrace_output: SYNC 7 without its Ownership message");
+      assert (b_sync7_q == '0 || b_valid_q[SlotOwn]) else $error("ntrace_output: SYNC 7 without its Ownership message");
     end
   end
 `endif

@@ -10,8 +10,8 @@
 // (Error, then SYNC 7); Nexus MSEO bytes out of a 128-byte FIFO.
 //
 // ntrace_decision (the messages of a record, all in one cycle, in slots) -> ntrace_output (a
-// register stage for the slots, then the 128-byte FIFO: each message ntrace_bytes lays out
-// enters whole or not at all, a cycle after its decision);
+// register stage for the slots, one for the bytes ntrace_bytes lays out, then the 128-byte
+// FIFO: each message enters whole or not at all, two cycles after its decision);
 // ntrace_apb_regs (the Trace Control Interface registers on the APB port) passes the hart's
 // trace-on/off triggers to the decision, with those of trTeControl writes.
 module ntrace_top (

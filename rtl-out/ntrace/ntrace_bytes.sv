@@ -33,7 +33,7 @@ module ntrace_bytes (
   logic [62:0]     f1, f2, f3;
   logic [S1w-1:0]  s1;
   logic [Mb*8-1:0] b1, b2, b3, b4;
-  logic [4:0]      n1, n2, n3, n4, e1, e2, e3;
+  logic [4:0]      n1, n2, n3, n4, n34, e1, e2, e3;
 
   ntrace_fields u_fields (
     .tcode_i    (tcode_i),
@@ -95,7 +95,7 @@ module ntrace_bytes (
     f2 = 63'h0000_0000_0000_0000;
     f3 = 63'h0000_0000_0000_0000;
     s1 = '0;
-    {n1, n2, n3, n4, e1, e2, e3} = '0;
+    {n1, n2, n3, n4, n34, e1, e2, e3} = '0;
     {b1, b2, b3, b4} = '0;
     bytes_l = '0;
     n_l = '0;
@@ -112,10 +112,13 @@ module ntrace_bytes (
       n2 = mdos({1'b0, l1});
       n3 = mdos({1'b0, l2});
       n4 = mdos({1'b0, l3});
+      // Two adders deep, not three: the end of the message adds the last two fields' MDOs (n34)
+      // to e2 while e3 is computed.
       e1 = n1;
-      e2 = e1 + n2;
+      e2 = n1 + n2;
+      n34 = n3 + n4;
       e3 = e2 + n3;
-      n_l = e3 + n4;
+      n_l = e2 + n34;
       for (int j = 0; j < C1; j++) begin
         b1[8*j +: 8] = {6'((s1 >> (6*j))), 2'b00};
       end

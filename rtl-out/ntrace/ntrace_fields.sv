@@ -26,19 +26,28 @@ module ntrace_fields (
   localparam int Lw = 6;
   localparam int Pw = 64;  // Vw rounded up to a power of two
 
-  // Bits needed for v (0 for 0): the position of the leading one, found by halving.
+  // Bits needed for v (0 for 0): the index of the leading one found by a tree, not a chain: each
+  // round joins neighbouring groups, whose index is the high group's (with the new top bit set)
+  // when the high group has a one, else the low group's; log2(Pw) multiplexers from v to the
+  // index. Halving (a shift chosen by the last comparison, round after round) was the layout's
+  // longest path.
   function automatic logic [Lw-1:0] bit_length(input logic [63:0] v);
-    logic [63:0]   x;
-    logic [Lw-1:0] pos;
-    x = v;
-    pos = '0;
-    for (int k = 5; k >= 0; k--) begin
-      if ((x >> (1 << k)) != '0) begin
-        pos = pos | Lw'(1 << k);
-        x = x >> (1 << k);
+    logic [63:0]      a, na;  // a one in the group
+    logic [Pw*Lw-1:0] p, np;  // the index of the group's leading one
+    a = v;
+    p = '0;
+    for (int k = 0; k < 6; k++) begin
+      na = '0;
+      np = '0;
+      for (int g = 0; g < (Pw >> (k + 1)); g++) begin
+        na[g] = a[2*g+1] | a[2*g];
+        np[g*Lw +: Lw] = a[2*g+1] ? (p[(2*g+1)*Lw +: Lw] | Lw'(1 << k)) : p[2*g*Lw +: Lw];
       end
+      a = na;
+      p = np;
     end
-    bit_length = (v == '0) ? '0 : pos + Lw'(1);
+    // After the last round only group 0 is left (a != 0: it has a one).
+    bit_length = (a != '0) ? Lw'(p) + Lw'(1) : '0;
   endfunction
 
   // A variable field's length: its bit length, at least 1.
