@@ -28,6 +28,8 @@ import { caseStream, etraceCaseModel } from './case.ts';
 import { buildEtraceModel, cosimEtrace } from './cosim.ts';
 
 const RECORDS = Number(process.env.COSIM_RECORDS ?? 8_000);
+/** Each case may build its configuration's model first: minutes on a loaded 2-core machine. */
+const BUILD_TIMEOUT = 600_000;
 
 const models = new Map<string, BuiltModel>();
 function model(key: string, c: EtraceConfig, files: () => string[]): BuiltModel {
@@ -118,7 +120,7 @@ describe('E-Trace data trace co-simulation: shipped components', () => {
       // One byte a cycle leaves the FIFO: data trace loses packets even without back-pressure.
       expect(dataPacketsIn(c, r.actual)).toBeGreaterThan(0);
       if (backpressure >= 0.85) expect(r.expected.dropped).toBeGreaterThan(0);
-    });
+    }, BUILD_TIMEOUT);
   }
 });
 
@@ -143,7 +145,7 @@ describe('E-Trace data trace co-simulation: configurations', () => {
     expect(r.holds).toBe(r.expected.stallCycles);
     expect(dataPacketsIn(c, r.actual)).toBeGreaterThan(0);
     if (decode) checkDecodes(c, r.actual, stream);
-  });
+  }, BUILD_TIMEOUT);
 });
 
 /**
@@ -250,7 +252,7 @@ describe('E-Trace data trace co-simulation: data filters', () => {
     expect(sent).toBeGreaterThan(reachable / 20);
     expect(sent).toBeLessThan(reachable - reachable / 20);
     if (passes) checkDecodes(c, r.actual, stream, passes);
-  });
+  }, BUILD_TIMEOUT);
 });
 
 /**
@@ -326,7 +328,7 @@ describe('E-Trace data trace co-simulation: split loads', () => {
     expect(r.holds).toBe(r.expected.stallCycles);
     expect(stream.data!.responses.length).toBeGreaterThan(RECORDS / 20);
     checkSplitDecodes(c, r.actual, stream, passes);
-  });
+  }, BUILD_TIMEOUT);
 
   it.each([0.3, 0.85])('split without stallEnable, back-pressure %s: identical bytes, packets lost and recovered', async (backpressure) => {
     const sets = ['data_split_p=1'];
@@ -336,7 +338,7 @@ describe('E-Trace data trace co-simulation: split loads', () => {
     expect(r.actual.length).toBe(r.expected.bytes.length);
     expect(r.expected.dropped).toBeGreaterThan(0);
     expect(dataPacketsIn(c, r.actual)).toBeGreaterThan(0);
-  });
+  }, BUILD_TIMEOUT);
 });
 
 describe('E-Trace data trace co-simulation: the comparison catches a wrong data path', () => {
@@ -380,5 +382,5 @@ describe('E-Trace data trace co-simulation: the comparison catches a wrong data 
     const r = await cosimEtrace(m, c, generatedStream.records, { seed: 5, data });
     expect(r.mismatch).toBeDefined();
     expect(r.mismatch!.text).toMatch(/first difference at byte \d+/);
-  });
+  }, BUILD_TIMEOUT);
 });
