@@ -76,12 +76,18 @@ describe('rvtrace vectors: the testbench passes on the RTL', () => {
   }, 120_000);
 });
 
+interface Port {
+  readonly dir: string;
+  readonly range: string;
+  readonly name: string;
+}
+
 /**
- * A copy of the directory whose top module is renamed and wrapped by one that inverts bit 0 of the
- * first data port of the first capture the model expects responses on (what an RTL bug in the
- * output path does); the testbench must say FAIL with that capture's first response.
+ * A copy of the directory whose top module is renamed `<top>_orig` and wrapped by a module of the
+ * top's name and ports: `connect` names the signal each of the original's ports is wired to, and
+ * `body` gives the wrapper's own lines (declarations and assignments between the two).
  */
-function mutated(v: { dir: string; top: string }, port: string, suffix: string): string {
+function wrappedCopy(v: { dir: string; top: string }, suffix: string, connect: (p: Port) => string, body: (ports: readonly Port[]) => string[]): string {
   const dir = `${v.dir}-${suffix}`;
   rmSync(dir, { recursive: true, force: true });
   cpSync(v.dir, dir, { recursive: true });
@@ -90,22 +96,40 @@ function mutated(v: { dir: string; top: string }, port: string, suffix: string):
   const header = text.match(new RegExp(`module ${v.top} \\(([\\s\\S]*?)\\n\\);`));
   if (!header) throw new Error(`no module header in ${file}`);
   const ports = [...header[1]!.matchAll(/(input|output)\s+logic\s*(\[[^\]]+\])?\s*(\w+)/g)].map((m) => ({ dir: m[1]!, range: m[2] ?? '', name: m[3]! }));
-  const range = ports.find((p) => p.name === port)!.range.replace(/\s+/g, '');
   const wrapper = [
     `module ${v.top} (`,
     ports.map((p) => `  ${p.dir} logic ${p.range} ${p.name}`).join(',\n'),
     ');',
-    `  logic ${range} ${port}_orig;`,
+    ...body(ports),
     `  ${v.top}_orig u_orig (`,
-    ports.map((p) => `    .${p.name}(${p.name === port ? `${port}_orig` : p.name})`).join(',\n'),
+    ports.map((p) => `    .${p.name}(${connect(p)})`).join(',\n'),
     '  );',
-    // Bit 0 inverted, the rest as it is (sized, so that Verilator's WIDTH check has nothing to say).
-    `  assign ${port} = ${/^\[\d+:0\]$/.test(range) && range !== '[0:0]' ? `{${port}_orig${range.replace(/:0\]$/, ':1]')}, ~${port}_orig[0]}` : `~${port}_orig`};`,
     'endmodule',
     '',
   ].join('\n');
   writeFileSync(file, `${text.replace(`module ${v.top} (`, `module ${v.top}_orig (`)}\n${wrapper}`);
   return dir;
+}
+
+/**
+ * A copy whose top inverts bit 0 of the first data port of the first capture the model expects
+ * responses on (what an RTL bug in the output path does); the testbench must say FAIL with that
+ * capture's first response.
+ */
+function mutated(v: { dir: string; top: string }, port: string, suffix: string): string {
+  return wrappedCopy(
+    v,
+    suffix,
+    (p) => (p.name === port ? `${port}_orig` : p.name),
+    (ports) => {
+      const range = ports.find((p) => p.name === port)!.range.replace(/\s+/g, '');
+      return [
+        `  logic ${range} ${port}_orig;`,
+        // Bit 0 inverted, the rest as it is (sized, so that Verilator's WIDTH check has nothing to say).
+        `  assign ${port} = ${/^\[\d+:0\]$/.test(range) && range !== '[0:0]' ? `{${port}_orig${range.replace(/:0\]$/, ':1]')}, ~${port}_orig[0]}` : `~${port}_orig`};`,
+      ];
+    },
+  );
 }
 
 describe('rvtrace vectors: the testbench fails on a mutated RTL', () => {
@@ -129,39 +153,24 @@ describe('rvtrace vectors: the testbench fails on a mutated RTL', () => {
 });
 
 /**
- * A copy of the E-Trace directory whose top is wrapped so that the first handshake of the byte
- * output does not happen (valid and ready both masked in that cycle): every byte is still right and
- * in order, one cycle late, as an RTL whose FIFO adds a cycle would send it. Only the cycles the
- * model predicts can catch that.
+ * A copy of the E-Trace directory whose top masks the first handshake of the byte output (valid
+ * and ready both, in that cycle): every byte is still right and in order, one cycle late, as an RTL
+ * whose FIFO adds a cycle would send it. Only the cycles the model predicts can catch that.
  */
 function oneCycleLate(v: { dir: string; top: string }): string {
-  const dir = `${v.dir}-late`;
-  rmSync(dir, { recursive: true, force: true });
-  cpSync(v.dir, dir, { recursive: true });
-  const file = join(dir, `${v.top}.sv`);
-  const text = readFileSync(file, 'utf8');
-  const header = text.match(new RegExp(`module ${v.top} \\(([\\s\\S]*?)\\n\\);`));
-  if (!header) throw new Error(`no module header in ${file}`);
-  const ports = [...header[1]!.matchAll(/(input|output)\s+logic\s*(\[[^\]]+\])?\s*(\w+)/g)].map((m) => ({ dir: m[1]!, range: m[2] ?? '', name: m[3]! }));
-  const inner = (name: string): string => (name === 'tx_valid_o' || name === 'tx_ready_i' ? `${name}_inner` : name);
-  const wrapper = [
-    `module ${v.top} (`,
-    ports.map((p) => `  ${p.dir} logic ${p.range} ${p.name}`).join(',\n'),
-    ');',
-    '  logic tx_valid_o_inner, tx_ready_i_inner, first_q, skip;',
-    // The first cycle the DUT offers a byte and the testbench is ready: neither side sees it.
-    '  assign skip = first_q & tx_valid_o_inner & tx_ready_i;',
-    '  assign tx_valid_o = tx_valid_o_inner & ~skip;',
-    '  assign tx_ready_i_inner = tx_ready_i & ~skip;',
-    `  always_ff @(posedge clk_i or negedge rst_ni) if (!rst_ni) first_q <= 1'b1; else if (skip) first_q <= 1'b0;`,
-    `  ${v.top}_orig u_orig (`,
-    ports.map((p) => `    .${p.name}(${inner(p.name)})`).join(',\n'),
-    '  );',
-    'endmodule',
-    '',
-  ].join('\n');
-  writeFileSync(file, `${text.replace(`module ${v.top} (`, `module ${v.top}_orig (`)}\n${wrapper}`);
-  return dir;
+  return wrappedCopy(
+    v,
+    'late',
+    (p) => (p.name === 'tx_valid_o' || p.name === 'tx_ready_i' ? `${p.name}_inner` : p.name),
+    () => [
+      '  logic tx_valid_o_inner, tx_ready_i_inner, first_q, skip;',
+      // The first cycle the DUT offers a byte and the testbench is ready: neither side sees it.
+      '  assign skip = first_q & tx_valid_o_inner & tx_ready_i;',
+      '  assign tx_valid_o = tx_valid_o_inner & ~skip;',
+      '  assign tx_ready_i_inner = tx_ready_i & ~skip;',
+      `  always_ff @(posedge clk_i or negedge rst_ni) if (!rst_ni) first_q <= 1'b1; else if (skip) first_q <= 1'b0;`,
+    ],
+  );
 }
 
 describe('rvtrace vectors: E-Trace bytes in their cycle', () => {
