@@ -39,6 +39,8 @@ export interface NtraceStreamOptions extends NtraceEncodeOptions {
   latency?: number;
   /** Cycles after the last record spent at most waiting for a pending Error message and for the FIFO to empty (default 2^20). */
   drainLimit?: number;
+  /** Record the cycle each byte leaves (needs `ready`; NtraceStreamResult.departures). */
+  departures?: boolean;
 }
 
 export interface NtraceStreamResult {
@@ -60,6 +62,8 @@ export interface NtraceStreamResult {
   cycles: number;
   /** An overrun whose Error message never fitted before the drain limit (the transport never got ready). */
   errorUnsent: boolean;
+  /** With `departures` and a `ready` transport: the cycle in which each byte of `bytes` left. */
+  departures?: Uint32Array;
 }
 
 /** Encodes a whole stream of records through the output FIFO. */
@@ -116,6 +120,8 @@ export class NtraceStreamEncoder implements NtraceSink {
   /** The bytes that entered the FIFO, and their messages. */
   private out = new Uint8Array(1 << 12);
   private outLength = 0;
+  /** The cycle each byte left, when asked for. */
+  private departures?: Uint32Array;
   private readonly messages: NtraceMessage[] = [];
   /** The messages made in the current cycle. */
   private made: NtraceOffer[] = [];
@@ -130,6 +136,7 @@ export class NtraceStreamEncoder implements NtraceSink {
     this.capacity = opts.fifoBytes ?? config.fifoBytes;
     this.drainLimit = opts.drainLimit ?? 1 << 20;
     this.latency = opts.latency ?? ntraceOutputLatency(config);
+    if (opts.departures === true && opts.ready !== undefined) this.departures = new Uint32Array(1 << 12);
     if (!Number.isInteger(this.latency) || this.latency < 1) throw new Error(`N-Trace output latency ${this.latency}: at least 1 cycle`);
   }
 
@@ -175,6 +182,7 @@ export class NtraceStreamEncoder implements NtraceSink {
       stallOrOverflow: this.stallOrOverflow,
       cycles: this.cycle + 1,
       errorUnsent: this.state === LOST,
+      ...(this.departures ? { departures: this.departures.slice(0, this.outLength) } : {}),
     };
   }
 
@@ -198,7 +206,21 @@ export class NtraceStreamEncoder implements NtraceSink {
 
   private tick(): void {
     this.cycle++;
-    if (this.fill > 0 && (this.ready === undefined || this.ready(this.cycle))) this.fill--;
+    if (this.fill > 0 && (this.ready === undefined || this.ready(this.cycle))) {
+      if (this.departures) this.depart();
+      this.fill--;
+    }
+  }
+
+  /** The byte leaving now is byte `outLength - fill` of the stream. */
+  private depart(): void {
+    const byte = this.outLength - this.fill;
+    if (byte === this.departures!.length) {
+      const bigger = new Uint32Array(2 * byte);
+      bigger.set(this.departures!);
+      this.departures = bigger;
+    }
+    this.departures![byte] = this.cycle;
   }
 
   /** The Error message: it enters if it fits, else it is offered again next cycle. */

@@ -2,7 +2,8 @@
  * The N-Trace case as vectors (rvtrace vectors): the frames cosimNtrace (tb/ntrace/cosim.ts) sends
  * for the case's records (the APB prologue, the cycles with their run-time register accesses, the
  * end record, the drain and the APB epilogue), the MSEO bytes the model (NtraceStreamEncoder with
- * the same transport) expects, in order, and the register model's response of every APB access
+ * the same transport) expects, each in the cycle its FIFO lets it go (model cycle c is the
+ * testbench's cycle c + NTRACE_READY_OFFSET), and the register model's response of every APB access
  * (under its mask). The RTL holds a frame for each further signal group of a cycle and for each of
  * the model's stall cycles.
  *
@@ -29,7 +30,7 @@ export function ntraceVectors(r: ResolvedComponent<NtraceConfig>, spec: CaseSpec
   const cycles = ntraceCycles(records);
   const apb = new NtraceApbSession(c, cycles.length, drain, true);
   const runFrames: RetirementRecord[][] = [...apb.prologueRecords().map((x) => [x]), ...cycles, [endOfTraceRecord(records[records.length - 1])]];
-  const model = new NtraceStreamEncoder(c, { ready: (cycle) => !cycleChance(seed, cycle, p) });
+  const model = new NtraceStreamEncoder(c, { ready: (cycle) => !cycleChance(seed, cycle, p), departures: true });
   runFrames.forEach((rs, f) => {
     for (const x of apb.frame(f, rs)) model.push(x.sameCycle ? { ...x, sameCycle: false } : x);
   });
@@ -64,7 +65,7 @@ export function ntraceVectors(r: ResolvedComponent<NtraceConfig>, spec: CaseSpec
     readyChance: p,
     readyOffset: NTRACE_READY_OFFSET,
     expected: [
-      { cycles: false, responses: Array.from(expected.bytes, (b) => ({ values: [BigInt(b)] })) },
+      { cycles: true, responses: Array.from(expected.bytes, (b, k) => ({ values: [BigInt(b)], cycle: expected.departures![k]! + NTRACE_READY_OFFSET })) },
       { cycles: false, responses: apbResponses },
     ],
     holds: expected.stallCycles + groupHolds,

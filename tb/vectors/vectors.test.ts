@@ -153,32 +153,39 @@ describe('rvtrace vectors: the testbench fails on a mutated RTL', () => {
 });
 
 /**
- * A copy of the E-Trace directory whose top masks the first handshake of the byte output (valid
- * and ready both, in that cycle): every byte is still right and in order, one cycle late, as an RTL
- * whose FIFO adds a cycle would send it. Only the cycles the model predicts can catch that.
+ * A copy whose top masks the first handshake of the byte output `<out>_valid_o` / `<out>_ready_i`
+ * (valid and ready both, in that cycle): every byte is still right and in order, one cycle late, as
+ * an RTL whose FIFO adds a cycle would send it. Only the cycles the model predicts can catch that.
  */
-function oneCycleLate(v: { dir: string; top: string }): string {
+function oneCycleLate(v: { dir: string; top: string }, out: string): string {
+  const valid = `${out}_valid_o`;
+  const ready = `${out}_ready_i`;
   return wrappedCopy(
     v,
     'late',
-    (p) => (p.name === 'tx_valid_o' || p.name === 'tx_ready_i' ? `${p.name}_inner` : p.name),
+    (p) => (p.name === valid || p.name === ready ? `${p.name}_inner` : p.name),
     () => [
-      '  logic tx_valid_o_inner, tx_ready_i_inner, first_q, skip;',
+      `  logic ${valid}_inner, ${ready}_inner, first_q, skip;`,
       // The first cycle the DUT offers a byte and the testbench is ready: neither side sees it.
-      '  assign skip = first_q & tx_valid_o_inner & tx_ready_i;',
-      '  assign tx_valid_o = tx_valid_o_inner & ~skip;',
-      '  assign tx_ready_i_inner = tx_ready_i & ~skip;',
+      `  assign skip = first_q & ${valid}_inner & ${ready};`,
+      `  assign ${valid} = ${valid}_inner & ~skip;`,
+      `  assign ${ready}_inner = ${ready} & ~skip;`,
       `  always_ff @(posedge clk_i or negedge rst_ni) if (!rst_ni) first_q <= 1'b1; else if (skip) first_q <= 1'b0;`,
     ],
   );
 }
 
-describe('rvtrace vectors: E-Trace bytes in their cycle', () => {
-  it('etrace whose bytes all come one cycle late: Icarus says FAIL in the cycle the model expects the first byte', () => {
-    const v = vectors('etrace');
-    const r = runIcarus(oneCycleLate(v), v.module, v.filelist, 30_000);
+describe('rvtrace vectors: trace bytes in their cycle', () => {
+  it.each([
+    ['etrace', 'tx'],
+    ['ntrace-btm-mcu', 'mseo'],
+  ])('%s whose bytes all come one cycle late: Icarus says FAIL in the cycle the model expects the first byte', (component, out) => {
+    const v = vectors(component);
+    const r = runIcarus(oneCycleLate(v, out), v.module, v.filelist, 30_000);
     // The testbench misses the byte in its cycle (the bytes compared in order would all be right).
-    expect(r.verdict ?? '(no PASS or FAIL line)', r.output.slice(-3000)).toMatch(/^FAIL tb_etrace: first mismatch at cycle (\d+): tx tx_data_o response 0: expected 0x[0-9a-f]{2} at cycle \1, actual none$/);
+    expect(r.verdict ?? '(no PASS or FAIL line)', r.output.slice(-3000)).toMatch(
+      new RegExp(`^FAIL ${v.module}: first mismatch at cycle (\\d+): ${out} ${out}_data_o response 0: expected 0x[0-9a-f]{2} at cycle \\1, actual none$`),
+    );
   }, 120_000);
 });
 
