@@ -27,7 +27,7 @@ export interface ExpectedResponse {
 
 /** The model's responses on one capture, in order. */
 export interface ExpectedCapture {
-  /** The model predicts the cycle of every response (CSR responses); false: only their order (byte streams). */
+  /** The model predicts the cycle of every response (CSR responses, trace bytes); false: only their order. */
   readonly cycles: boolean;
   readonly responses: readonly ExpectedResponse[];
 }
