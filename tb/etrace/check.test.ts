@@ -93,7 +93,7 @@ describe('rvtrace check: E-Trace waveforms of the generated RTL through a renami
 
   it('etrace-data with bit 0 of the 61st byte inverted (a te_data packet or not): FAIL at the cycle the testbench saw it', async () => {
     const m = waveform('data-mutated', 'etrace-data', [], 0.3, 'verilator', (w) => mutateTop(w, 'tx_data_o', 'tx_valid_o && tx_ready_i', "moved_q == 16'd60"));
-    const at = m.verdict.match(/^FAIL tb_etrace_data: first mismatch at cycle (\d+): tx tx_data_o response 60 /);
+    const at = m.verdict.match(/^FAIL tb_etrace_data: first mismatch at cycle (\d+): tx tx_data_o response 60: /);
     expect(at, m.verdict).not.toBeNull();
     const r = await check('etrace-data', [], { vcd: m.vcd, map: m.map });
     expect(r.pass).toBe(false);
@@ -112,7 +112,7 @@ describe('rvtrace check: E-Trace waveforms of the generated RTL through a renami
 
   it('a mutated RTL (bit 0 of the 41st byte inverted) fails at the cycle the testbench saw the wrong byte', async () => {
     const m = waveform('mutated', 'etrace', [], 0.25, 'icarus', (w) => mutateTop(w, 'tx_data_o', 'tx_valid_o && tx_ready_i', "moved_q == 16'd40"));
-    const at = m.verdict.match(/^FAIL tb_etrace: first mismatch at cycle (\d+): tx tx_data_o response 40 /);
+    const at = m.verdict.match(/^FAIL tb_etrace: first mismatch at cycle (\d+): tx tx_data_o response 40: /);
     expect(at, m.verdict).not.toBeNull();
     const r = await check('etrace', [], { vcd: m.vcd, map: m.map });
     expect(r.pass).toBe(false);

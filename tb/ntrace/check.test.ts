@@ -58,7 +58,7 @@ describe('rvtrace check: N-Trace waveforms of the generated RTL through a renami
 
   it('a mutated RTL (bit 0 of the 31st MSEO byte inverted) fails at the cycle the testbench saw it', async () => {
     const g = waveform('mutated-mseo', 'ntrace', 'icarus', (w) => mutateTop(w, 'mseo_data_o', 'mseo_valid_o && mseo_ready_i', "moved_q == 16'd30"));
-    const at = g.verdict.match(/^FAIL tb_ntrace: first mismatch at cycle (\d+): mseo mseo_data_o response 30 /);
+    const at = g.verdict.match(/^FAIL tb_ntrace: first mismatch at cycle (\d+): mseo mseo_data_o response 30: /);
     expect(at, g.verdict).not.toBeNull();
     const r = await check('ntrace', g);
     expect(r.pass).toBe(false);
