@@ -22,7 +22,7 @@ describe('efficiency gates', () => {
     expect(g.every((e) => e.note === 'not counted (--no-synth)')).toBe(true);
   });
 
-  it('with Yosys: E-Trace cells reused from the run, N-Trace BTM and HTM synthesised from generated RTL', { timeout: 120_000 }, () => {
+  it('with Yosys: E-Trace cells reused from the run, N-Trace BTM and HTM synthesised from generated RTL', { timeout: 600_000 }, () => {
     // BTM and HTM only: each synthesis takes a minute or more.
     const g = efficiencyGates({ synth: true, resolve, known: new Map([['etrace', 11], ['etrace-rv64-full', 22]]), ntraceModes: ['BTM', 'HTM'] });
     expect(g.map((e) => e.cells).slice(0, 2)).toEqual([11, 22]);
