@@ -15,6 +15,7 @@ import { type DataEmitted, DataEncoder } from './data/encoder.ts';
 import { packData, type DataPacket } from './data/packets.ts';
 import { dataPacketParams, dataWidths } from './data/params.ts';
 import { encapsulate, MSG_TYPE } from './packet/encapsulate.ts';
+import { Departures } from '../common/departures.ts';
 
 export interface EncodeResult {
   /** The encapsulated byte stream, as it leaves the FIFO. */
@@ -157,7 +158,7 @@ class OutputFifo {
   private dropped = 0;
   private stallCycles = 0;
   /** The cycle each byte left, when asked for. */
-  private departures?: Uint32Array;
+  private departures?: Departures;
   onLoss: () => void = () => {};
   /** Sees the support packets that report a loss (trace_lost). */
   observer?: EtraceObserver;
@@ -171,7 +172,7 @@ class OutputFifo {
     private readonly keepPackets: boolean,
     keepDepartures: boolean,
   ) {
-    if (keepDepartures) this.departures = new Uint32Array(1 << 12);
+    if (keepDepartures) this.departures = new Departures();
     this.mode = { implicit_exception: config.options.ImplicitExcept };
   }
 
@@ -183,20 +184,9 @@ class OutputFifo {
 
   private drain(): void {
     if (this.fill > 0 && (this.ready === undefined || this.ready(this.cycle))) {
-      if (this.departures) this.depart();
+      this.departures?.add(this.cycle);
       this.fill--;
     }
-  }
-
-  /** The byte leaving now is byte `length - fill` of the stream. */
-  private depart(): void {
-    const byte = this.length - this.fill;
-    if (byte === this.departures!.length) {
-      const bigger = new Uint32Array(2 * byte);
-      bigger.set(this.departures!);
-      this.departures = bigger;
-    }
-    this.departures![byte] = this.cycle;
   }
 
   /** Writes the packet after the accepted bytes (not accepted yet) and returns its size. */
@@ -317,7 +307,7 @@ class OutputFifo {
         this.cycle++;
         this.drain();
       }
-      departures = this.departures.slice(0, this.length);
+      departures = this.departures.result();
     }
     return {
       ...(departures ? { departures } : {}),

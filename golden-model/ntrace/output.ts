@@ -18,6 +18,7 @@ import {
 } from './encoder.ts';
 import type { NtraceMessage } from './messages.ts';
 import type { NtraceConfig } from './settings.ts';
+import { Departures } from '../common/departures.ts';
 import type { RetirementRecord } from '../hart/records.ts';
 
 export interface NtraceStreamOptions extends NtraceEncodeOptions {
@@ -121,7 +122,7 @@ export class NtraceStreamEncoder implements NtraceSink {
   private out = new Uint8Array(1 << 12);
   private outLength = 0;
   /** The cycle each byte left, when asked for. */
-  private departures?: Uint32Array;
+  private departures?: Departures;
   private readonly messages: NtraceMessage[] = [];
   /** The messages made in the current cycle. */
   private made: NtraceOffer[] = [];
@@ -136,7 +137,7 @@ export class NtraceStreamEncoder implements NtraceSink {
     this.capacity = opts.fifoBytes ?? config.fifoBytes;
     this.drainLimit = opts.drainLimit ?? 1 << 20;
     this.latency = opts.latency ?? ntraceOutputLatency(config);
-    if (opts.departures === true && opts.ready !== undefined) this.departures = new Uint32Array(1 << 12);
+    if (opts.departures === true && opts.ready !== undefined) this.departures = new Departures();
     if (!Number.isInteger(this.latency) || this.latency < 1) throw new Error(`N-Trace output latency ${this.latency}: at least 1 cycle`);
   }
 
@@ -182,7 +183,7 @@ export class NtraceStreamEncoder implements NtraceSink {
       stallOrOverflow: this.stallOrOverflow,
       cycles: this.cycle + 1,
       errorUnsent: this.state === LOST,
-      ...(this.departures ? { departures: this.departures.slice(0, this.outLength) } : {}),
+      ...(this.departures ? { departures: this.departures.result() } : {}),
     };
   }
 
@@ -207,20 +208,9 @@ export class NtraceStreamEncoder implements NtraceSink {
   private tick(): void {
     this.cycle++;
     if (this.fill > 0 && (this.ready === undefined || this.ready(this.cycle))) {
-      if (this.departures) this.depart();
+      this.departures?.add(this.cycle);
       this.fill--;
     }
-  }
-
-  /** The byte leaving now is byte `outLength - fill` of the stream. */
-  private depart(): void {
-    const byte = this.outLength - this.fill;
-    if (byte === this.departures!.length) {
-      const bigger = new Uint32Array(2 * byte);
-      bigger.set(this.departures!);
-      this.departures = bigger;
-    }
-    this.departures![byte] = this.cycle;
   }
 
   /** The Error message: it enters if it fits, else it is offered again next cycle. */
