@@ -1,8 +1,8 @@
 /**
  * The feed that keeps an encoder model behind the waveform: records reach the model only once the
  * waveform is `lookahead` cycles past them, the model's ready(m) is the waveform's ready input of
- * cycle m + offset, a question past what the waveform has shown is an error while it runs and the
- * last value after it ended, and the window forgets the cycles the model is done with.
+ * cycle m + offset, a question past what the waveform has shown is an error while it runs and
+ * ready after it ended (the sink's last value 0 must not hold the model for ever), and the window forgets the cycles the model is done with.
  */
 import { describe, expect, it } from 'vitest';
 import { LaggedFeed } from './lagged-feed.ts';
@@ -11,8 +11,8 @@ describe('LaggedFeed', () => {
   it('gives the model a record once the waveform is lookahead cycles past it, with the ready of cycle m + offset', () => {
     const got: string[] = [];
     const feed: LaggedFeed<string> = new LaggedFeed<string>((r) => got.push(`${r}:${feed.ready(got.length) ? 1 : 0}`), 1, true, 3);
-    // Ready pattern of waveform cycles 0..9: 0 1 1 0 1 0 0 1 1 1.
-    const ready = [0, 1, 1, 0, 1, 0, 0, 1, 1, 1];
+    // Ready pattern of waveform cycles 0..9: 0 1 1 0 1 0 0 1 1 0 (not ready at the end).
+    const ready = [0, 1, 1, 0, 1, 0, 0, 1, 1, 0];
     for (let t = 0; t < ready.length; t++) {
       feed.readyInput(ready[t] === 1);
       feed.add(`r${t}`, t);
@@ -21,8 +21,8 @@ describe('LaggedFeed', () => {
       expect(got.length, `cycle ${t}`).toBe(Math.max(0, t - 2));
     }
     feed.end();
-    // Record of model cycle m asks ready(m): the waveform's cycle m + 1; past cycle 9 the last value.
-    expect(got).toEqual(ready.map((_, m) => `r${m}:${ready[m + 1] ?? ready[ready.length - 1]}`));
+    // Record of model cycle m asks ready(m): the waveform's cycle m + 1; past cycle 9 ready.
+    expect(got).toEqual(ready.map((_, m) => `r${m}:${ready[m + 1] ?? 1}`));
   });
 
   it('a question past the cycles the waveform has shown is an error while it runs', () => {

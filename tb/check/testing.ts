@@ -99,33 +99,66 @@ export function writeWaveDir(dir: string, r: ResolvedComponent, seed: number, co
 }
 
 /**
- * A mutation of the top inside `dir`: the top renamed `<top>_orig` and wrapped by one that inverts
- * bit 0 of the output `port` in the cycles where `when` holds (a SystemVerilog expression over
- * the top's ports and `moved_q`, the count of `handshake`s so far).
+ * The top inside `dir` renamed `<top>_orig` and wrapped by a module of the top's name: `inner`
+ * names the signal each port of the original connects to (the port itself, or a signal the
+ * wrapper's `body` drives from it).
  */
-export function mutateTop(w: WaveDir, port: string, handshake: string, when: string): void {
+function wrapTop(w: WaveDir, inner: (port: string) => string, body: readonly string[]): void {
   const file = join(w.dir, `${w.top}.sv`);
   const text = readFileSync(file, 'utf8');
   const decl = w.ports.map((p) => `  ${p.direction === 'in' ? 'input ' : 'output'} logic ${range(p.width)}${p.name}`).join(',\n');
+  const wrapper = [`module ${w.top} (`, decl, ');', ...body, `  ${w.top}_orig u_orig (`, w.ports.map((p) => `    .${p.name}(${inner(p.name)})`).join(',\n'), '  );', 'endmodule', ''].join('\n');
+  writeFileSync(file, `${text.replace(`module ${w.top} (`, `module ${w.top}_orig (`)}\n${wrapper}`);
+}
+
+/**
+ * A mutation of the top inside `dir`: inverts bit 0 of the output `port` in the cycles where
+ * `when` holds (a SystemVerilog expression over the top's ports and `moved_q`, the count of
+ * `handshake`s so far).
+ */
+export function mutateTop(w: WaveDir, port: string, handshake: string, when: string): void {
   const width = w.ports.find((p) => p.name === port)!.width;
-  const wrapper = [
-    `module ${w.top} (`,
-    decl,
-    ');',
+  wrapTop(w, (p) => (p === port ? `${port}_orig` : p), [
     `  logic ${range(width)}${port}_orig;`,
     '  logic [15:0] moved_q;',
     `  always_ff @(posedge ${w.clock} or negedge ${w.reset}) begin`,
     `    if (!${w.reset}) moved_q <= 16'd0;`,
     `    else if (${handshake}) moved_q <= moved_q + 16'd1;`,
     '  end',
-    `  ${w.top}_orig u_orig (`,
-    w.ports.map((p) => `    .${p.name}(${p.name === port ? `${port}_orig` : p.name})`).join(',\n'),
-    '  );',
     `  assign ${port} = (${when}) ? (${port}_orig ^ ${width}'d1) : ${port}_orig;`,
-    'endmodule',
-    '',
-  ].join('\n');
-  writeFileSync(file, `${text.replace(`module ${w.top} (`, `module ${w.top}_orig (`)}\n${wrapper}`);
+  ]);
+}
+
+/**
+ * A top whose output handshake (`<out>_valid_o`, `<out>_ready_i`) hides its first transfer from
+ * both sides: every byte is right and in order, and the first one, and those queued behind it,
+ * leave later than the model sends them.
+ */
+export function delayFirstTransfer(w: WaveDir, out: string): void {
+  const valid = `${out}_valid_o`;
+  const ready = `${out}_ready_i`;
+  wrapTop(w, (p) => (p === valid || p === ready ? `${p}_orig` : p), [
+    `  logic ${valid}_orig, ${ready}_orig, first_q, hide;`,
+    `  assign hide = first_q & ${valid}_orig & ${ready};`,
+    `  assign ${valid} = ${valid}_orig & ~hide;`,
+    `  assign ${ready}_orig = ${ready} & ~hide;`,
+    `  always_ff @(posedge ${w.clock} or negedge ${w.reset}) begin`,
+    `    if (!${w.reset}) first_q <= 1'b1;`,
+    `    else if (hide) first_q <= 1'b0;`,
+    '  end',
+  ]);
+}
+
+/**
+ * The testbench of `w` goes on to the end of its frames after its first mismatch (it stops there
+ * otherwise), so the waveform shows what the top did after it.
+ */
+export function runOn(w: WaveDir): void {
+  const file = join(w.dir, `${w.module}.sv`);
+  const text = readFileSync(file, 'utf8');
+  const loop = 'while (!failed && frame_idx < NumFrames) begin';
+  if (!text.includes(loop)) throw new Error(`${file}: no frame loop to let run on`);
+  writeFileSync(file, text.replace(loop, 'while (frame_idx < NumFrames) begin'));
 }
 
 /** Runs the testbench of `w` in Icarus or Verilator (with --trace); the VCD is `<dir>/wave.vcd`. */

@@ -14,7 +14,7 @@ import { resolveComponent } from '../../blocks/index.ts';
 import { runCheck } from '../check/run.ts';
 import { etraceCheck } from './check.ts';
 import type { EtraceConfig } from '../../golden-model/etrace/config.ts';
-import { mutateTop, type Simulated, simulatedWaveform, type WaveDir, wrapperMap } from '../check/testing.ts';
+import { delayFirstTransfer, mutateTop, runOn, type Simulated, simulatedWaveform, type WaveDir, wrapperMap } from '../check/testing.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'rvtrace-check-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -122,6 +122,20 @@ describe('rvtrace check: E-Trace waveforms of the generated RTL through a renami
     expect(r.mismatch).toMatch(/model packet \d+: /);
     expect(r.mismatch).toMatch(/RTL {3}(packet \d+: |bytes do not decode)/);
     expect(r.mismatch).toMatch(/records \d+\.\.\d+ \(the packet was produced when record \d+ arrived\)/);
+  }, 120_000);
+
+  it('every byte right and in order, but the first transfer hidden (the bytes leave later): FAIL in the cycle the model sends byte 0', async () => {
+    const late = waveform('late', 'etrace', [], 0.25, 'icarus', (w) => {
+      delayFirstTransfer(w, 'tx');
+      runOn(w);
+    });
+    // The testbench (cycles from the model's departures, written apart from the check) misses byte 0 in its cycle.
+    const at = late.verdict.match(/^FAIL tb_etrace: first mismatch at cycle (\d+): tx tx_data_o response 0: expected 0x[0-9a-f]{2} at cycle \1, actual none$/);
+    expect(at, late.verdict).not.toBeNull();
+    const r = await check('etrace', [], { vcd: late.vcd, map: late.map });
+    expect(r.pass).toBe(false);
+    expect(r.mismatchCycle).toBe(Number(at![1]));
+    expect(r.mismatch).toMatch(new RegExp(`^first divergence at byte 0, waveform cycle ${at![1]}: the byte \\(0x[0-9a-f]{2}, the model's\\) left the encoder in cycle \\d+, the model sends it in cycle ${at![1]}$`));
   }, 120_000);
 
   it('--capture: the bytes the sink received and the hart side of the waveform (with tx_ready_i): PASS; a byte changed: FAIL at it', async () => {

@@ -2,8 +2,9 @@
  * `rvtrace check` of an E-Trace encoder in the user's waveform: the inverse of tb/etrace/frames.ts.
  * From the hart interface sampled in each cycle it rebuilds the retirement records, runs the golden
  * model (StreamEncoder) with the transport's ready as the waveform shows it, and compares the
- * model's byte stream, in order, with the bytes the waveform's tx handshake moved (tx_valid_o and
- * tx_ready_i both 1) or with a byte capture of the trace sink.
+ * model's byte stream with the bytes the waveform's tx handshake moved (tx_valid_o and tx_ready_i
+ * both 1), each in the cycle the model's FIFO sends it (its departures), or in order with a byte
+ * capture of the trace sink.
  *
  * Cycle by cycle (the alignment of frames.ts, read backwards):
  * - A cycle in which stall_o is 1 holds the hart: its inputs are applied again in the next cycle,
@@ -46,8 +47,8 @@
  * - Data trace: the cycle's access (dretire_i) and split-load response belong to its record. The
  *   model takes the stream's accesses before the first record, so a waveform with any is read
  *   twice: the first pass collects them (memory grows with the accesses), the second compares.
- * - A waveform that ends inside the session: the bytes it shows must be the first bytes of the
- *   model's stream (the rest was still in the encoder).
+ * - A waveform that ends inside the session, or before the FIFO has drained: the bytes the model
+ *   sends within the waveform must be there, in their cycles; the rest was still in the encoder.
  * - With a capture (`--capture`): the bytes come from the file; tx_ready_i, when the map names it,
  *   is the model's ready, otherwise the sink is taken as always ready.
  */
@@ -61,6 +62,7 @@ import type { RetirementRecord } from '../../golden-model/hart/records.ts';
 import type { DataTrace } from '../../golden-model/hart/data-records.ts';
 import { LaggedFeed } from '../check/lagged-feed.ts';
 import { ByteLog } from '../check/logs.ts';
+import { dueBefore, firstMistimed } from '../check/timing.ts';
 import { compareStreams } from './cosim.ts';
 import { READY_OFFSET } from './frames.ts';
 
@@ -185,7 +187,7 @@ class EtraceCheckSession implements CheckSession {
       accesses: prior.accesses.filter((a) => a.at >= first).map((a) => ({ ...a, at: a.at - first })),
       responses: prior.responses.filter((r) => r.at >= first).map((r) => ({ ...r, at: r.at - first })),
     };
-    const model = new StreamEncoder(config, { keepPackets: this.o.detail, ready, ...(data ? { data } : {}) });
+    const model = new StreamEncoder(config, { keepPackets: this.o.detail, ready, departures: true, ...(data ? { data } : {}) });
     const run: Run = { config, model, feed, base: write === undefined ? 0 : view ? write + 1 : write, write, records: 0, holds: 0 };
     this.runs.push(run);
     this.phase = 'session';
@@ -303,25 +305,35 @@ class EtraceCheckSession implements CheckSession {
     const expected = results.length === 1 ? results[0]! : concatResults(results, this.runs.map((run) => run.records));
     const lastRun = this.runs[this.runs.length - 1]!;
     const ended = this.phase === 'ended';
-    // A waveform that ends inside the session shows the first bytes of the model's stream.
-    const compared: EncodeResult = ended || actual.length > expected.bytes.length ? expected : { ...expected, bytes: expected.bytes.subarray(0, actual.length) };
+    // The waveform cycle each of the model's bytes leaves in; a capture has no cycles.
+    const due = this.o.capture ? undefined : dueCycles(this.runs, results);
+    // The bytes compared: those the model sends within the waveform (a waveform that ends inside the
+    // session, or before the FIFO has drained, shows the first bytes of the model's stream), and as
+    // many as the waveform shows; a capture, all of the model's once the session ended.
+    const shown = due ? dueBefore(due, this.cycles) : ended ? expected.bytes.length : 0;
+    const n = Math.min(expected.bytes.length, Math.max(shown, actual.length));
+    const compared: EncodeResult = n === expected.bytes.length ? expected : { ...expected, bytes: expected.bytes.subarray(0, n) };
     const records = this.runs.reduce((n, run) => n + run.records, 0);
     const holds = this.runs.reduce((n, run) => n + run.holds, 0);
     const starts = this.runs.map((run) => (run.write === undefined ? 0 : run.write + 1));
     const summary =
-      `${this.cycles} cycles, ${records} records, ${holds} held, ${Math.min(actual.length, compared.bytes.length)} bytes compared` +
+      `${this.cycles} cycles, ${records} records, ${holds} held, ${Math.min(actual.length, n)} bytes compared` +
       (this.runs.length > 1 ? `, ${this.runs.length} sessions started at cycles ${starts.join(', ')}` : lastRun.write !== undefined ? `, session started at cycle ${starts[0]}` : '') +
-      (ended ? `, ${this.runs.length > 1 ? 'the last ' : ''}session ended at cycle ${lastRun.endCycle}` : `; the session did not end in the waveform: the model's last ${expected.bytes.length - compared.bytes.length} bytes were not compared`);
-    const n = compared.bytes.length;
+      (ended ? `, ${this.runs.length > 1 ? 'the last ' : ''}session ended at cycle ${lastRun.endCycle}` : '; the session did not end in the waveform') +
+      (n < expected.bytes.length ? `; the model's last ${expected.bytes.length - n} bytes were still in the encoder when the waveform ended (not compared)` : '');
     let offset = 0;
     while (offset < Math.min(n, actual.length) && compared.bytes[offset] === actual[offset]) offset++;
+    // Bytes right but in another cycle than the model's, before any wrong byte.
+    const late = due && firstMistimed(this.actual, due, offset);
+    if (late) return { pass: false, summary, mismatch: late.text, mismatchCycle: late.cycle };
     if (offset < n || offset < actual.length) {
       // The options of the session whose bytes diverge decode the packets.
       let k = 0;
       for (let end = results[0]!.bytes.length; k < results.length - 1 && offset >= end; end += results[++k]!.bytes.length);
       const m = this.o.detail ? compareStreams(this.runs[k]!.config, compared, actual, this.kept) : undefined;
-      // A capture has no cycles: the divergence is where it is in the file.
-      const cycle = this.o.capture ? undefined : this.actual.cycleOf(offset);
+      // A capture has no cycles: the divergence is where it is in the file. A byte the waveform
+      // does not show diverges in the cycle the model sends it.
+      const cycle = due === undefined ? undefined : offset < actual.length ? this.actual.cycleOf(offset) : due[offset]!;
       const head = cycle === undefined ? `first divergence at byte ${offset} of the capture` : `first divergence at byte ${offset}, waveform cycle ${cycle}`;
       return { pass: false, summary, mismatch: m ? `${head}\n${m.text}` : head, ...(cycle === undefined ? {} : { mismatchCycle: cycle }) };
     }
@@ -365,6 +377,21 @@ function concatResults(results: readonly EncodeResult[], records: readonly numbe
     first += records[k]!;
   }
   return out;
+}
+
+/**
+ * The waveform cycle in which each byte of the sessions' streams leaves the encoder: session k's
+ * model cycle m is waveform cycle m + its base + READY_OFFSET (the RTL decides a record in the
+ * cycle after its frame; Run.base).
+ */
+function dueCycles(runs: readonly Run[], results: readonly EncodeResult[]): Float64Array {
+  const due = new Float64Array(results.reduce((n, r) => n + r.bytes.length, 0));
+  let offset = 0;
+  for (const [k, r] of results.entries()) {
+    for (const [i, m] of r.departures!.entries()) due[offset + i] = m + runs[k]!.base + READY_OFFSET;
+    offset += r.bytes.length;
+  }
+  return due;
 }
 
 /**

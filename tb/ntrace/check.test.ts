@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { resolveComponent } from '../../blocks/index.ts';
 import { runCheck } from '../check/run.ts';
-import { mutateTop, type Simulated, simulatedWaveform, type WaveDir, wrapperMap } from '../check/testing.ts';
+import { delayFirstTransfer, mutateTop, runOn, type Simulated, simulatedWaveform, type WaveDir, wrapperMap } from '../check/testing.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'rvtrace-ntrace-check-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -65,6 +65,19 @@ describe('rvtrace check: N-Trace waveforms of the generated RTL through a renami
     expect(r.mismatchCycle).toBe(Number(at![1]));
     expect(r.mismatch).toMatch(/^first divergence at byte 30, waveform cycle \d+\nfirst difference at byte 30 \(model message \d+/);
     expect(r.mismatch).toMatch(/model message \d+ @\d+: /);
+  }, 120_000);
+
+  it('every MSEO byte right and in order, but the first transfer hidden (the bytes leave later): FAIL in the cycle the model sends byte 0', async () => {
+    const g = waveform('late', 'ntrace-btm-mcu', 'icarus', (w) => {
+      delayFirstTransfer(w, 'mseo');
+      runOn(w);
+    });
+    const at = g.verdict.match(/^FAIL tb_ntrace_btm_mcu: first mismatch at cycle (\d+): mseo mseo_data_o response 0: expected 0x[0-9a-f]{2} at cycle \1, actual none$/);
+    expect(at, g.verdict).not.toBeNull();
+    const r = await check('ntrace-btm-mcu', g);
+    expect(r.pass).toBe(false);
+    expect(r.mismatchCycle).toBe(Number(at![1]));
+    expect(r.mismatch).toMatch(new RegExp(`^first divergence at byte 0, waveform cycle ${at![1]}: the byte \\(0x[0-9a-f]{2}, the model's\\) left the encoder in cycle \\d+, the model sends it in cycle ${at![1]}$`));
   }, 120_000);
 
   it('a mutated RTL (bit 0 of prdata_o inverted in the 5th APB access) fails at the cycle the testbench saw it', async () => {

@@ -10,10 +10,10 @@
  *   it passes on) and given to the model (NtraceStreamEncoder) as a cycle of its own, as the RTL
  *   takes one group a clock (holding the frame a clock for each further group).
  * - The model's ready(m) is mseo_ready_i of waveform cycle m + 1 (tb/check/lagged-feed.ts).
- * The model's MSEO bytes are compared in order with the bytes of the mseo_valid_o/mseo_ready_i
- * handshake (or of a byte capture). The bytes the model's FIFO had sent by the end of the
- * waveform must all be there; those still inside the encoder or its FIFO when the waveform ends
- * are not compared. The held cycles must be the model's stall cycles (stall_enable) plus one a
+ * The model's MSEO bytes are compared with the bytes of the mseo_valid_o/mseo_ready_i handshake,
+ * each in the cycle the model's FIFO sends it (its departures), or in order with a byte capture.
+ * The bytes the model sends within the waveform must all be there; those still inside the encoder
+ * or its FIFO when the waveform ends are not compared. The held cycles must be the model's stall cycles (stall_enable) plus one a
  * further group. The model keeps its byte stream (and in the detailed pass its messages).
  */
 import type { BlockCheck, CheckOptions, CheckOutcome, CheckPorts, CheckSession } from '../../core/check.ts';
@@ -24,6 +24,7 @@ import { NtraceControlRegisters } from '../../golden-model/ntrace/registers.ts';
 import type { NtraceConfig } from '../../golden-model/ntrace/settings.ts';
 import { LaggedFeed } from '../check/lagged-feed.ts';
 import { ByteLog } from '../check/logs.ts';
+import { dueBefore, firstMistimed } from '../check/timing.ts';
 import { compareNtrace, NTRACE_READY_OFFSET } from './cosim.ts';
 
 const MSEO = ['mseo_data_o', 'mseo_valid_o', 'mseo_ready_i'];
@@ -69,7 +70,7 @@ class NtraceCheckSession implements CheckSession {
       NTRACE_READY_OFFSET,
       this.k['mseo_ready_i']! >= 0,
     );
-    this.model = new NtraceStreamEncoder(c, { ready: this.feed.ready, messages: o.detail });
+    this.model = new NtraceStreamEncoder(c, { ready: this.feed.ready, messages: o.detail, departures: true });
     this.actual = o.capture ? ByteLog.of(o.capture) : new ByteLog();
   }
 
@@ -143,22 +144,28 @@ class NtraceCheckSession implements CheckSession {
 
   finish(): CheckOutcome {
     this.feed.end();
-    // What the model's FIFO had sent by the waveform's last cycle must all be in the waveform.
-    const sentByEnd = this.model.bytes.length - this.model.fifoFill;
     const expected = this.model.finish();
     const actual = this.actual.view();
-    const n = Math.min(expected.bytes.length, Math.max(actual.length, this.o.capture ? expected.bytes.length : sentByEnd));
+    // The waveform cycle each of the model's bytes leaves in; a capture has no cycles (all compared).
+    const due = this.o.capture ? undefined : expected.departures!.map((m) => m + NTRACE_READY_OFFSET);
+    // The bytes the model sends within the waveform must all be there; later ones are not compared.
+    const shown = due ? dueBefore(due, this.cycles) : expected.bytes.length;
+    const n = Math.min(expected.bytes.length, Math.max(actual.length, shown));
     const compared = { bytes: expected.bytes.subarray(0, n), messages: expected.messages };
     const summary =
       `${this.cycles} cycles, ${this.records} records, ${this.holds} held, ${Math.min(n, actual.length)} bytes compared, ${this.apb} APB accesses compared` +
       (n < expected.bytes.length ? `; the model's last ${expected.bytes.length - n} bytes were still in the encoder when the waveform ended` : '');
     if (this.divergence) return { pass: false, summary, mismatch: this.divergence.text, mismatchCycle: this.divergence.cycle };
+    let offset = 0;
+    while (offset < Math.min(n, actual.length) && compared.bytes[offset] === actual[offset]) offset++;
+    // Bytes right but in another cycle than the model's, before any wrong byte.
+    const late = due && firstMistimed(this.actual, due, offset);
+    if (late) return { pass: false, summary, mismatch: late.text, mismatchCycle: late.cycle };
     const bytes = compareNtrace(compared, actual);
     if (bytes !== undefined) {
-      let offset = 0;
-      while (offset < Math.min(n, actual.length) && compared.bytes[offset] === actual[offset]) offset++;
-      // A capture has no cycles: the divergence is where it is in the file.
-      const cycle = this.o.capture ? undefined : this.actual.cycleOf(offset);
+      // A capture has no cycles: the divergence is where it is in the file. A byte the waveform
+      // does not show diverges in the cycle the model sends it.
+      const cycle = due === undefined ? undefined : offset < actual.length ? this.actual.cycleOf(offset) : due[offset]!;
       const head = cycle === undefined ? `first divergence at byte ${offset} of the capture` : `first divergence at byte ${offset}, waveform cycle ${cycle}`;
       return { pass: false, summary, mismatch: `${head}\n${bytes}`, ...(cycle === undefined ? {} : { mismatchCycle: cycle }) };
     }

@@ -12,7 +12,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { resolveComponent } from '../../blocks/index.ts';
 import { runCheck } from '../check/run.ts';
 import { tvBytesWidth } from '../../generator/tvtrace/ports.ts';
-import { mutateTop, type Simulated, simulatedWaveform, type WaveDir, wrapperMap } from '../check/testing.ts';
+import { delayFirstTransfer, mutateTop, runOn, type Simulated, simulatedWaveform, type WaveDir, wrapperMap } from '../check/testing.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'rvtrace-tvtrace-check-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -77,5 +77,19 @@ describe('rvtrace check: TV trace waveforms of the generated RTL through a renam
     expect(r.mismatchCycle).toBe(Number(at![1]));
     expect(r.mismatch).toMatch(new RegExp(`^first difference at byte ${99 * outBytes('tvtrace-rv32imc')}, cycle ${at![1]}: model 0x[0-9a-f]{2}, waveform 0x[0-9a-f]{2}\\n`));
     expect(r.mismatch).toMatch(/the model's byte belongs to record \d+ \(its bytes start at \d+\): /);
+  }, 30 * 60_000);
+
+  it('every beat right and in order, but the first transfer hidden (the beats leave later): FAIL in the cycle of the model\'s first beat', async () => {
+    const g = waveform('late', 'tvtrace-rv32imc', (w) => {
+      delayFirstTransfer(w, 'tv');
+      runOn(w);
+    });
+    // The testbench's beats and their cycles come from the FIFO's cycle model, written apart from the check.
+    const at = g.verdict.match(/^FAIL tb_tvtrace_rv32imc: first mismatch at cycle (\d+): tv .* response 0: expected .* at cycle \1, actual none$/);
+    expect(at, g.verdict).not.toBeNull();
+    const r = await check('tvtrace-rv32imc', g);
+    expect(r.pass).toBe(false);
+    expect(r.mismatchCycle).toBe(Number(at![1]));
+    expect(r.mismatch).toMatch(new RegExp(`^first difference at cycle ${at![1]}: the waveform shows no beat, the FIFO's cycle model a beat of \\d byte\\(s\\)`));
   }, 30 * 60_000);
 });

@@ -7,9 +7,12 @@
  * order with the bytes of the beats (tv_valid_o and tv_ready_i: the low tv_bytes_o bytes of
  * tv_data_o, whose bytes above must be zero), or with a byte capture. The model's bytes are taken
  * out as they are made and dropped once compared: memory follows the distance between the model
- * and the waveform's output, not the waveform. The beats' cycles are not compared (the FIFO's
- * timing is tb/tvtrace/timing.ts's, which the check does not follow). A waveform that ends with
- * bytes still in the FIFO: the bytes not seen are counted, not compared.
+ * and the waveform's output, not the waveform. The check steps the FIFO's cycle model
+ * (tb/tvtrace/timing.ts) with the waveform's tv_ready_i, as the co-simulation does, so each cycle's
+ * beat must carry as many bytes as the model's (none when it has none) and rec_ready_o must be 1
+ * exactly when the model's record register is free (a 0 holds the hart); with a capture, which has
+ * no cycles, only the bytes are compared. A waveform that ends with bytes still in the FIFO: the
+ * bytes not seen are counted, not compared.
  */
 import type { BlockCheck, CheckOptions, CheckOutcome, CheckPorts, CheckSession } from '../../core/check.ts';
 import { RvError } from '../../golden-model/common/errors.ts';
@@ -18,6 +21,7 @@ import { formatTvRecord } from '../../golden-model/tvtrace/formats/text.ts';
 import { type TvInstr, type TvMemTransaction, tvMemRequestHasData, tvMemResponseHasData, type TvPriv, type TvRecord, TV_RECORD_KINDS } from '../../golden-model/tvtrace/records.ts';
 import type { TvtraceRtlConfig } from '../../golden-model/tvtrace/settings.ts';
 import { TV_CSR_SLOTS, TV_MEM_SLOTS, tvtracePorts } from '../../generator/tvtrace/ports.ts';
+import { TvFifoClock } from './timing.ts';
 
 const OUTPUT = ['tv_data_o', 'tv_bytes_o', 'tv_valid_o'];
 /** Records kept for a divergence report (the last ones taken, with their first byte's offset). */
@@ -43,6 +47,8 @@ const hex = (b: ArrayLike<number>): string => Array.from(b, (x) => x.toString(16
 class TvtraceCheckSession implements CheckSession {
   private readonly k: Record<string, number>;
   private readonly enc: TvEncoder;
+  /** The FIFO's cycle model, stepped with the waveform (not with a capture). */
+  private readonly clock: TvFifoClock | undefined;
   private readonly record: (v: readonly bigint[]) => TvRecord;
   /** The model's bytes not yet compared: expected[head..]; `offset` is the stream offset of expected[0]. */
   private expected = new Uint8Array(1 << 12);
@@ -63,6 +69,7 @@ class TvtraceCheckSession implements CheckSession {
   ) {
     this.k = Object.fromEntries(tvtracePorts(c).map((p) => [p.name, mapped.indexOf(p.name)]));
     this.enc = new TvEncoder(c);
+    this.clock = o.capture ? undefined : new TvFifoClock(c);
     this.record = recordReader(c, (port, v) => (this.k[port]! >= 0 ? v[this.k[port]!]! : 0n));
   }
 
@@ -75,16 +82,29 @@ class TvtraceCheckSession implements CheckSession {
     this.cycles = t + 1;
     if (this.divergence) return;
     // The beat of this cycle left bytes made by records taken before it.
-    if (!this.o.capture && this.bit(v, 'tv_valid_o') && this.bit(v, 'tv_ready_i')) {
+    const beat = this.clock?.step(this.bit(v, 'tv_ready_i'));
+    const shown = !this.o.capture && this.bit(v, 'tv_valid_o') && this.bit(v, 'tv_ready_i');
+    const count = !shown ? 0 : this.c.outBytes > 1 ? Number(v[this.k['tv_bytes_o']!]!) : 1;
+    if (shown) {
       const data = v[this.k['tv_data_o']!]!;
-      const count = this.c.outBytes > 1 ? Number(v[this.k['tv_bytes_o']!]!) : 1;
       if (count < 1 || count > this.c.outBytes || data >> BigInt(8 * count) !== 0n) {
         this.divergence = { cycle: t, text: `a beat of ${count} bytes (tv_bytes_o) with tv_data_o 0x${data.toString(16)}: 1 to ${this.c.outBytes} bytes, and zero above them` };
         return;
       }
       for (let i = 0; i < count && !this.divergence; i++) this.compare(Number((data >> BigInt(8 * i)) & 0xffn), t);
+      if (this.divergence) return;
     }
-    if (this.bit(v, 'rec_valid_i') && this.bit(v, 'rec_ready_o')) {
+    if (beat !== undefined && beat !== count) {
+      const what = (n: number): string => (n === 0 ? 'no beat' : `a beat of ${n} byte(s)`);
+      this.divergence = { cycle: t, text: `first difference at cycle ${t}: the waveform shows ${what(count)}, the FIFO's cycle model ${what(beat)} (the bytes so far are the model's)` };
+      return;
+    }
+    const ready = this.bit(v, 'rec_ready_o');
+    if (this.clock && ready !== this.clock.free) {
+      this.divergence = { cycle: t, text: `first difference at cycle ${t}: rec_ready_o is ${ready ? 1 : 0}, the FIFO's cycle model ${this.clock.free ? 'has its record register free (1)' : 'still holds a record (0: the hart is held)'}` };
+      return;
+    }
+    if (this.bit(v, 'rec_valid_i') && ready) {
       const r = this.record(v);
       this.recent.push({ index: this.records, offset: this.offset + this.tail, record: r });
       if (this.recent.length > RECENT) this.recent.shift();
@@ -94,7 +114,12 @@ class TvtraceCheckSession implements CheckSession {
         throw new RvError('bad-value', `cycle ${t}: the record taken (${describe(r, this.records)}) does not encode: ${(e as Error).message}`);
       }
       this.records++;
-      this.append(this.enc.take());
+      const bytes = this.enc.take();
+      if (this.clock) {
+        if (bytes.length > this.c.fifoBytes) throw new RvError('bad-value', `cycle ${t}: the record taken (${describe(r, this.records - 1)}) makes ${bytes.length} bytes, more than the ${this.c.fifoBytes}-byte FIFO holds`);
+        this.clock.take(bytes.length);
+      }
+      this.append(bytes);
     }
   }
 

@@ -25,6 +25,50 @@ export interface TvTiming {
 }
 
 /**
+ * The FIFO and its record register, one cycle at a time (the rules above): the co-simulation's
+ * batch model (tvFifoTiming) and `rvtrace check`, which follows a waveform cycle by cycle, both
+ * step it.
+ */
+export class TvFifoClock {
+  /** Bytes in the FIFO. */
+  private count = 0;
+  /** The record register: the held record's length, or null when it is empty. */
+  private held: number | null = null;
+
+  constructor(private readonly fifo: { readonly fifoBytes: number; readonly outBytes: number }) {}
+
+  /**
+   * The start of a cycle: the bytes of its beat (0 when the FIFO is empty or the transport is not
+   * `ready`), and the held record enters the FIFO if it fits in the room before the beat.
+   */
+  step(ready: boolean): number {
+    const out = this.count > 0 && ready ? Math.min(this.count, this.fifo.outBytes) : 0;
+    if (this.held !== null && this.held <= this.fifo.fifoBytes - this.count) {
+      this.count += this.held;
+      this.held = null;
+    }
+    this.count -= out;
+    return out;
+  }
+
+  /** The register takes a record offered in this cycle (rec_ready_o, after step). */
+  get free(): boolean {
+    return this.held === null;
+  }
+
+  /** A record of `length` bytes taken into the (free) register. */
+  take(length: number): void {
+    if (length > this.fifo.fifoBytes) throw new Error(`a record of ${length} bytes cannot enter a FIFO of ${this.fifo.fifoBytes} bytes`);
+    this.held = length;
+  }
+
+  /** Nothing held and nothing in the FIFO. */
+  get empty(): boolean {
+    return this.count === 0 && this.held === null;
+  }
+}
+
+/**
  * Runs `frames` (a record's length in bytes, or `null` for a cycle without a record) through the
  * FIFO; `ready(t)` says whether the transport takes a beat in cycle t.
  */
@@ -34,55 +78,34 @@ export function tvFifoTiming(
   ready: (cycle: number) => boolean,
   withCounts = false,
 ): TvTiming {
-  const cap = fifo.fifoBytes;
-  const b = fifo.outBytes;
+  const clock = new TvFifoClock(fifo);
   // The bytes of each cycle's beat, in a byte array that doubles (no object per beat).
   let counts = new Uint8Array(withCounts ? Math.max(1024, 4 * frames.length) : 0);
-  let count = 0;
-  /** The record register: the held record's length, or null when it is empty. */
-  let held: number | null = null;
   let stalls = 0;
   let t = 0;
-  const beat = (): number => {
-    if (count === 0 || !ready(t)) return 0;
-    const n = Math.min(count, b);
-    if (withCounts) {
-      if (t >= counts.length) {
-        const bigger = new Uint8Array(2 * counts.length);
-        bigger.set(counts);
-        counts = bigger;
-      }
-      counts[t] = n;
+  const beat = (): void => {
+    const n = clock.step(ready(t));
+    if (!withCounts || n === 0) return;
+    if (t >= counts.length) {
+      const bigger = new Uint8Array(2 * counts.length);
+      bigger.set(counts);
+      counts = bigger;
     }
-    return n;
-  };
-  /** The held record enters the FIFO if it fits in the room before this cycle's beat. */
-  const enter = (): void => {
-    if (held !== null && held <= cap - count) {
-      count += held;
-      held = null;
-    }
+    counts[t] = n;
   };
   for (let i = 0; i < frames.length; t++) {
     const f = frames[i]!;
-    if (f !== null && f > cap) throw new Error(`a record of ${f} bytes cannot enter a FIFO of ${cap} bytes`);
-    const out = beat();
-    enter();
+    beat();
     if (f === null) {
       i++;
-    } else if (held === null) {
-      held = f;
+    } else if (clock.free) {
+      clock.take(f);
       i++;
     } else {
       stalls++;
     }
-    count -= out;
   }
   let drain = 0;
-  for (; count > 0 || held !== null; t++, drain++) {
-    const out = beat();
-    enter();
-    count -= out;
-  }
+  for (; !clock.empty; t++, drain++) beat();
   return { stalls, cycles: t, drain, ...(withCounts ? { counts: counts.subarray(0, t) } : {}) };
 }
