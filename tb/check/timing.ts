@@ -28,7 +28,7 @@ export function firstMistimed(actual: ByteLog, due: ArrayLike<number>, count: nu
     if (seen === want) continue;
     const cycle = Math.min(seen, want);
     const byte = `0x${actual.bytes[k]!.toString(16).padStart(2, '0')}`;
-    return { cycle, text: `first divergence at byte ${k}, waveform cycle ${cycle}: the byte (${byte}, the model's) left the encoder in cycle ${seen}, the model sends it in cycle ${want}${k > 0 ? ` (the ${k} bytes before it left in their cycles)` : ''}` };
+    return { cycle, text: `first divergence at byte ${k}, waveform cycle ${cycle}: the byte (${byte}, the model's) left the encoder in cycle ${seen}, the model sends it in cycle ${want}${k > 0 ? ` (bytes 0 to ${k - 1} left in their cycles)` : ''}` };
   }
   return undefined;
 }
