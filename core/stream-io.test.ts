@@ -1,6 +1,6 @@
 /**
- * openStreamSource: a spike-csv is read a piece of the file at a time and gives the records of the
- * whole import, pieces cut at line ends (a multi-byte character cut by a read too); the other
+ * openStreamSource: a spike-csv, etrace-csv or text stream is read a piece of the file at a time and
+ * gives the records of the whole import, pieces cut at line ends (a multi-byte character cut by a read too); the other
  * formats come whole, as one piece; unreadable files are the errors of a whole read.
  */
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
@@ -14,6 +14,7 @@ import { etraceCsvChunks, spikeCsvChunks } from '../golden-model/hart/formats/sy
 import { generateStimulus } from '../golden-model/hart/stimulus/generate.ts';
 import { defaultKnobs } from '../golden-model/hart/stimulus/knobs.ts';
 import { openStreamSource, PIECE_BYTES, wholeStream } from './stream-io.ts';
+import { encodeTextStream } from '../golden-model/hart/formats/text.ts';
 import { thrown } from '../golden-model/hart/formats/test-streams.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'rvtrace-stream-io-'));
@@ -82,6 +83,34 @@ describe('openStreamSource', () => {
     const e = thrown(() => [...openStreamSource(file, undefined, 64).pieces()]);
     expect(e.message).toBe('bad VALID value "3", expected 0 or 1');
     expect(e.location).toEqual({ file, line: bad + 1 });
+  });
+
+  it('reads a text stream of several pieces into the stream of the whole read, its header known before the first piece', () => {
+    const text = encodeTextStream(stimulus);
+    expect(text.length).toBeGreaterThan(4 * PIECE_BYTES);
+    const file = join(dir, 'a.txt');
+    writeFileSync(file, text);
+    const source = openStreamSource(file, undefined, 32);
+    // The stream's own xlen and retires (the --xlen of CSV imports does not apply).
+    expect([source.xlen, source.retiresPerCycle, source.data]).toEqual([stimulus.xlen, stimulus.retiresPerCycle, undefined]);
+    const pieces = [...source.pieces()];
+    expect(pieces.length).toBeGreaterThan(4);
+    expect(pieces.flat()).toEqual(stimulus.records);
+    expect(source.image().segments).toEqual(stimulus.image.segments);
+    // The header's record count is checked at the end, naming the file's last line.
+    writeFileSync(file, text.replace(/^records \d+$/m, `records ${stimulus.records.length + 1}`));
+    const e = thrown(() => [...openStreamSource(file, undefined, 64).pieces()]);
+    expect(e.message).toMatch(/^the "records" line \(line \d+\) announces \d+ records, the file has \d+$/);
+    expect(e.location).toEqual({ file, line: text.split('\n').length - 1 });
+  });
+
+  it('gives a text stream with data accesses whole (its accesses go to the encoder before its records)', () => {
+    const file = join(dir, 'data.txt');
+    const text = ['# rvtrace retirement stream v1', 'xlen 64', 'data-trace', 'columns iaddr iretire ilastsize itype', '80000000 2 1 none', '  data store 1000 2 5', ''].join('\n');
+    writeFileSync(file, text);
+    const source = openStreamSource(file, undefined, 64);
+    expect(source.data?.accesses).toHaveLength(1);
+    expect([...source.pieces()]).toHaveLength(1);
   });
 
   it('gives our binary format whole, as one piece', () => {

@@ -5,6 +5,7 @@ import { STREAM_FORMATS } from '../golden-model/hart/formats/common.ts';
 import { DETECT_HEAD_BYTES, detectFormat, parseStream, serializeStream } from '../golden-model/hart/formats/detect.ts';
 import { SpikeCsvReader } from '../golden-model/hart/formats/spike-csv.ts';
 import { EtraceCsvReader } from '../golden-model/hart/formats/etrace-csv.ts';
+import { TextStreamReader } from '../golden-model/hart/formats/text.ts';
 import type { DataTrace } from '../golden-model/hart/data-records.ts';
 import type { ProgramImage } from '../golden-model/hart/image.ts';
 import type { RetirementRecord } from '../golden-model/hart/records.ts';
@@ -51,10 +52,10 @@ export function writeStream(file: string, stream: RetirementStream, format: 'bin
 
 /**
  * A retirement stream handed over in pieces: `pieces()` gives the records once, in order, a piece at
- * a time, and a caller that drops each piece after use holds no more than one. A spike-csv
- * or etrace-csv file is read a piece of the file at a time (PIECE_BYTES), so neither the file nor
- * its records are ever whole in memory; the other formats are parsed whole first and given as one
- * piece.
+ * a time, and a caller that drops each piece after use holds no more than one. A spike-csv,
+ * etrace-csv or text file (a text stream without data accesses) is read a piece of the file at a
+ * time (PIECE_BYTES), so neither the file nor its records are ever whole in memory; the other
+ * formats are parsed whole first and given as one piece.
  */
 export interface StreamSource {
   readonly xlen: Xlen;
@@ -87,6 +88,7 @@ export const PIECE_BYTES = 1 << 16;
 export function openStreamSource(file: string, format: string | undefined, xlen: Xlen): StreamSource {
   const forced = checkInFormat(format);
   const detected = forced ?? detectFormat(readHead(file));
+  if (detected === 'text') return textSource(file);
   if (detected !== 'spike-csv' && detected !== 'etrace-csv') {
     const stream = readStream(file, format, xlen);
     return { xlen: stream.xlen, retiresPerCycle: stream.retiresPerCycle, ...(stream.data ? { data: stream.data } : {}), pieces: () => [stream.records], image: () => stream.image };
@@ -108,6 +110,47 @@ export function openStreamSource(file: string, format: string | undefined, xlen:
       const last = reader.finish();
       image = last.image;
       retiresPerCycle = last.retiresPerCycle;
+      yield last.records;
+    },
+    image: () => {
+      if (image === undefined) throw new Error('StreamSource: image() before the last piece');
+      return image;
+    },
+  };
+}
+
+/**
+ * A text stream in pieces, once its header has been read (its xlen, retires and whether it carries
+ * data accesses are known before the first record is handed over). A stream with a data trace is
+ * read whole: its accesses go to the encoder before its first record.
+ */
+function textSource(file: string): StreamSource {
+  const reader = new TextStreamReader(file);
+  const texts = textPieces(file);
+  let ended = false;
+  while (!reader.headerRead && !ended) {
+    const next = texts.next();
+    if (next.done) ended = true;
+    else reader.feed(next.value);
+  }
+  if (ended || reader.dataTrace) {
+    for (const text of texts) reader.feed(text);
+    const stream = reader.finish();
+    return { xlen: stream.xlen, retiresPerCycle: stream.retiresPerCycle, ...(stream.data ? { data: stream.data } : {}), pieces: () => [stream.records], image: () => stream.image };
+  }
+  let image: ProgramImage | undefined;
+  return {
+    // A record line was read: the reader has refused a record before the xlen line.
+    xlen: reader.xlen!,
+    retiresPerCycle: reader.retiresPerCycle ?? 1,
+    *pieces() {
+      yield reader.take();
+      for (const text of texts) {
+        reader.feed(text);
+        yield reader.take();
+      }
+      const last = reader.finish();
+      image = last.image;
       yield last.records;
     },
     image: () => {

@@ -14,7 +14,7 @@ import { QemuLogConverter } from '../../golden-model/hart/formats/qemu-log.ts';
 import { importSpikeCsv, SpikeCsvReader } from '../../golden-model/hart/formats/spike-csv.ts';
 import { PIECE_BYTES } from '../../core/stream-io.ts';
 import { etraceCsvChunks, qemuLogChunks, spikeCsvChunks } from '../../golden-model/hart/formats/synthetic.ts';
-import { decodeTextStream, encodeTextChunks } from '../../golden-model/hart/formats/text.ts';
+import { encodeTextChunks, TextStreamReader } from '../../golden-model/hart/formats/text.ts';
 import { RvError } from '../../golden-model/common/errors.ts';
 import type { RetirementStream } from '../../golden-model/hart/stream.ts';
 import { generateStimulus } from '../../golden-model/hart/stimulus/generate.ts';
@@ -58,12 +58,10 @@ function linePieces(text: string, size: number): string[] {
  */
 export function measureImports(stream: RetirementStream, seed: number, count: number, repeat = 3): ImportRate[] {
   const out: ImportRate[] = [];
-  const text = encodeTextChunks(stream).join('');
-  out.push({ format: 'text', lines: lineCount([text]), seconds: bestSeconds(() => decodeTextStream(text, 'bench.txt'), repeat) });
-  // The CSV imports as `rvtrace encode` reads them: pieces of PIECE_BYTES, each piece's records
-  // taken and dropped (core/stream-io.ts); the file's text is in memory already, as for the others.
+  // The text and CSV imports as `rvtrace encode` reads them: pieces of PIECE_BYTES, each piece's
+  // records taken and dropped (core/stream-io.ts); the file's text is in memory already.
   const how = `streamed as rvtrace encode reads it, ${PIECE_BYTES / 1024} KiB pieces`;
-  const streamed = (text: string, reader: () => SpikeCsvReader | EtraceCsvReader): number => {
+  const streamed = (text: string, reader: () => SpikeCsvReader | EtraceCsvReader | TextStreamReader): number => {
     const pieces = linePieces(text, PIECE_BYTES);
     return bestSeconds(() => {
       const r = reader();
@@ -74,6 +72,8 @@ export function measureImports(stream: RetirementStream, seed: number, count: nu
       r.finish();
     }, repeat);
   };
+  const text = encodeTextChunks(stream).join('');
+  out.push({ format: 'text', lines: lineCount([text]), seconds: streamed(text, () => new TextStreamReader('bench.txt')), how });
   const etrace = etraceCsvChunks(stream).join('');
   out.push({ format: 'etrace-csv', lines: lineCount([etrace]), seconds: streamed(etrace, () => new EtraceCsvReader('bench.csv')), how });
   const spike = spikeCsvChunks(stream).join('');

@@ -146,7 +146,8 @@ describe('data trace in the text format', () => {
 
   const at = (line: number, text: string): [number, string] => [line, text];
   const cases: [string, string[], [number, string]][] = [
-    ['a data line before any record', ['# rvtrace retirement stream v1', 'xlen 64', 'data store 10 0 1'], at(3, '"data" line before the first record, expected it after the record of its cycle')],
+    ['a data line before any record', ['# rvtrace retirement stream v1', 'xlen 64', 'data-trace', 'data store 10 0 1'], at(4, '"data" line before the first record, expected it after the record of its cycle')],
+    ['a data line without the data-trace header line', ['# rvtrace retirement stream v1', 'xlen 64', '80000000 1 1 none', '  data store 10 0 1'], at(4, 'a "data" line, but the header has no "data-trace" line (a stream with data accesses declares it before the records)')],
     ['a reserved dtype', [...HAND.slice(0, 5), '  data 2 1000 2 0'], at(6, 'bad dtype value "2", expected a dtype name (load, store, csr-rw, csr-rs, csr-rc, amo-swap, amo-add, amo-and, amo-or, amo-xor, amo-max, amo-min) or its code')],
     ['a bad daddr', [...HAND.slice(0, 5), '  data load 10g0 2 0'], at(6, 'bad daddr value "10g0", expected a hexadecimal address')],
     ['a dsize too large', [...HAND.slice(0, 5), '  data load 1000 8 0'], at(6, 'bad dsize value "8", expected a decimal log2 of the byte count 0-7')],

@@ -310,7 +310,6 @@ function field(name: string): Field {
   return FIELDS[FIELD_BY_NAME.get(name)!]!;
 }
 const DEFAULT_COLUMNS = ['iaddr', 'iretire', 'ilastsize', 'itype'];
-const NO_TOKENS: string[] = [];
 const HEADER_KEYWORDS = new Set(['xlen', 'retires', 'records', 'image', 'columns', DATA_TRACE_HEADER]);
 
 // ------------------------------------------------------------------------------------------------
@@ -425,156 +424,216 @@ export function encodeTextChunks(stream: RetirementStream): string[] {
 // Reader
 
 export function decodeTextStream(text: string, fileName: string): RetirementStream {
-  const lines = new LineCursor(stripBom(text));
-  const body = lines.text;
-  function err(code: 'bad-header' | 'bad-value' | 'truncated', message: string, line: number): never {
-    throw new RvError(code, message, { file: fileName, line });
-  }
+  const reader = new TextStreamReader(fileName);
+  reader.feed(text);
+  return reader.finish();
+}
 
-  const first = (lines.next() ? lines.line() : '').trim();
-  if (!first.startsWith(TEXT_SIGNATURE)) {
-    err('bad-header', `not an rvtrace text stream: the first line must be "${TEXT_FIRST_LINE}"`, 1);
-  }
-  const version = first.slice(TEXT_SIGNATURE.length).trim();
-  if (version !== `v${TEXT_VERSION}`) {
-    err('bad-header', `unsupported text stream version "${version}", expected "v${TEXT_VERSION}"`, 1);
-  }
+type TextErrorCode = 'bad-header' | 'bad-value' | 'truncated';
 
-  let xlen: Xlen | undefined;
-  let retiresPerCycle: number | undefined;
-  let declared: { count: number; line: number } | undefined;
-  let columns: Field[] = DEFAULT_COLUMNS.map(field);
+/**
+ * The text import a piece of the file at a time, as `SpikeCsvReader` (spike-csv.ts): `feed` takes
+ * the file's text in order, each piece ending at the end of a line (or of the file); `take` hands
+ * over the records made so far; `finish` checks the end (the header's record count) and returns
+ * the stream with the records not taken. `headerRead` says when the header is complete (a record
+ * line was read), so that a caller knows `xlen`, `retiresPerCycle` and whether the stream has a data
+ * trace before it takes records. `decodeTextStream` is one `feed` of the whole text.
+ */
+export class TextStreamReader {
+  xlen: Xlen | undefined;
+  retiresPerCycle: number | undefined;
+  /** The header has the data-trace line (data and resp lines may follow the records). */
+  dataTrace = false;
+  /** A record line was read: the header lines are all known. */
+  headerRead = false;
+  private declared: { count: number; line: number } | undefined;
+  private columns: Field[] = DEFAULT_COLUMNS.map(field);
   /** The index in FIELDS of each column (for the given-twice check). */
-  let columnIndex = columns.map((f) => FIELD_BY_NAME.get(f.name)!);
-  const seen = new Map<string, number>(); // header keyword -> line, to reject repeats
-  const segments: Segment[] = [];
-  let segBytes: number[] = [];
-  let segBase = 0n;
-  let segEnd = -1n; // end of the open segment (exclusive); -1 when none is open
-  const closeSegment = (): void => {
-    if (segEnd >= 0n) segments.push({ base: segBase, bytes: Uint8Array.from(segBytes) });
-    segBytes = [];
-    segEnd = -1n;
-  };
-
-  const records: RetirementRecord[] = [];
-  let prev = emptyRecord();
-  const given = new Float64Array(FIELDS.length); // the number of the last line that gave the field
-  const dataLines = new DataLineReader((message, line) => err('bad-value', message, line));
-  let hasData = false;
-
+  private columnIndex = this.columns.map((f) => FIELD_BY_NAME.get(f.name)!);
+  /** Header keyword -> line, to reject repeats. */
+  private readonly seen = new Map<string, number>();
+  private readonly segments: Segment[] = [];
+  private segBytes: number[] = [];
+  private segBase = 0n;
+  /** End of the open image segment (exclusive); -1 when none is open. */
+  private segEnd = -1n;
+  private records: RetirementRecord[] = [];
+  /** Records read so far (taken or not). */
+  private count = 0;
+  private prev = emptyRecord();
+  /** The number of the last line that gave each field. */
+  private readonly given = new Float64Array(FIELDS.length);
+  private readonly dataLines: DataLineReader;
+  /** Lines read so far. */
+  private lineNo = 0;
   // Where the tokens of the current line start and end: record lines are read in place.
-  let tokStart = new Int32Array(32);
-  let tokEnd = new Int32Array(32);
-  const token = (k: number): string => body.slice(tokStart[k]!, tokEnd[k]!);
+  private tokStart = new Int32Array(32);
+  private tokEnd = new Int32Array(32);
 
-  while (lines.next()) {
-    const lineNo = lines.lineNo;
-    // Tokens: runs of characters other than white space, up to a '#' (a comment).
-    let n = 0;
-    for (let i = lines.start, end = lines.end; i < end; ) {
-      let c = body.charCodeAt(i);
-      if (c <= 32) {
-        i++;
+  constructor(private readonly fileName: string) {
+    this.dataLines = new DataLineReader((message, line) => this.err('bad-value', message, line));
+  }
+
+  private err(code: TextErrorCode, message: string, line: number): never {
+    throw new RvError(code, message, { file: this.fileName, line });
+  }
+
+  /** Reads the lines of `text`, the next piece of the file (it ends at a line end or the file's end). */
+  feed(text: string): void {
+    const lines = new LineCursor(this.lineNo === 0 ? stripBom(text) : text, this.lineNo);
+    if (this.lineNo === 0) {
+      if (text.length === 0) return;
+      this.signature(lines.next() ? lines.line() : '');
+    }
+    const body = lines.text;
+    const token = (k: number): string => body.slice(this.tokStart[k]!, this.tokEnd[k]!);
+    while (lines.next()) {
+      const lineNo = lines.lineNo;
+      // Tokens: runs of characters other than white space, up to a '#' (a comment).
+      let n = 0;
+      for (let i = lines.start, end = lines.end; i < end; ) {
+        let c = body.charCodeAt(i);
+        if (c <= 32) {
+          i++;
+          continue;
+        }
+        if (c === 35 /* # */) break;
+        const from = i;
+        while (i < end && (c = body.charCodeAt(i)) > 32 && c !== 35) i++;
+        if (n === this.tokStart.length) {
+          const starts = this.tokStart;
+          const ends = this.tokEnd;
+          this.tokStart = Int32Array.from({ length: n * 2 }, (_, k) => starts[k] ?? 0);
+          this.tokEnd = Int32Array.from({ length: n * 2 }, (_, k) => ends[k] ?? 0);
+        }
+        this.tokStart[n] = from;
+        this.tokEnd[n] = i;
+        n++;
+      }
+      if (n === 0) continue;
+      // Header and data lines are few or short: they are read as strings.
+      const c0 = body.charCodeAt(this.tokStart[0]!);
+      const keywordLike = c0 >= 97 && c0 <= 122 && this.tokEnd[0]! - this.tokStart[0]! > 3 && !isHexToken(body, this.tokStart[0]!, this.tokEnd[0]!);
+      // A record line (the most of them) takes none of the keyword tests and makes no strings.
+      const kw = keywordLike ? token(0) : '';
+      if (keywordLike && (kw === DATA_KEYWORD || kw === RESP_KEYWORD)) {
+        // A reader in pieces must know that the stream has data before it hands out records.
+        if (!this.dataTrace) this.err('bad-header', `a "${kw}" line, but the header has no "${DATA_TRACE_HEADER}" line (a stream with data accesses declares it before the records)`, lineNo);
+        this.dataLines.read(
+          Array.from({ length: n }, (_, k) => token(k)),
+          this.count - 1,
+          lineNo,
+        );
         continue;
       }
-      if (c === 35 /* # */) break;
-      const from = i;
-      while (i < end && (c = body.charCodeAt(i)) > 32 && c !== 35) i++;
-      if (n === tokStart.length) {
-        tokStart = Int32Array.from({ length: n * 2 }, (_, k) => tokStart[k] ?? 0);
-        tokEnd = Int32Array.from({ length: n * 2 }, (_, k) => tokEnd[k] ?? 0);
+      if (keywordLike && HEADER_KEYWORDS.has(kw)) {
+        this.header(
+          kw,
+          Array.from({ length: n - 1 }, (_, k) => token(k + 1)),
+          lineNo,
+        );
+        continue;
       }
-      tokStart[n] = from;
-      tokEnd[n] = i;
-      n++;
+      this.record(body, n, lineNo);
     }
-    if (n === 0) continue;
-    // Header and data lines are few or short: they are read as strings.
-    const c0 = body.charCodeAt(tokStart[0]!);
-    const keywordLike = c0 >= 97 && c0 <= 122 && tokEnd[0]! - tokStart[0]! > 3 && !isHexToken(body, tokStart[0]!, tokEnd[0]!);
-    // A record line (the most of them) takes none of the keyword tests and makes no strings.
-    const kw = keywordLike ? token(0) : '';
-    const tokens = keywordLike && (kw === DATA_KEYWORD || kw === RESP_KEYWORD || HEADER_KEYWORDS.has(kw)) ? Array.from({ length: n }, (_, k) => token(k)) : NO_TOKENS;
+    this.lineNo = lines.lineNo;
+  }
 
-    if (keywordLike && (kw === DATA_KEYWORD || kw === RESP_KEYWORD)) {
-      dataLines.read(tokens, records.length - 1, lineNo);
-      hasData = true;
-      continue;
+  /** The first line: the signature and the version. */
+  private signature(line: string): void {
+    const first = line.trim();
+    if (!first.startsWith(TEXT_SIGNATURE)) {
+      this.err('bad-header', `not an rvtrace text stream: the first line must be "${TEXT_FIRST_LINE}"`, 1);
     }
-    if (keywordLike && HEADER_KEYWORDS.has(kw)) {
-      if (records.length > 0) err('bad-header', `header line "${kw}" after the first record, expected all header lines before the records`, lineNo);
-      const args = tokens.slice(1);
-      if (kw !== 'image') {
-        const before = seen.get(kw);
-        if (before !== undefined) err('bad-header', `header line "${kw}" repeats line ${before}`, lineNo);
-        seen.set(kw, lineNo);
-      }
-      const one = (): string => {
-        if (args.length !== 1) err('bad-header', `"${kw}" takes one value, found ${args.length}`, lineNo);
-        return args[0]!;
-      };
-      if (kw === DATA_TRACE_HEADER) {
-        if (args.length !== 0) err('bad-header', `"${DATA_TRACE_HEADER}" takes no value, found ${args.length}`, lineNo);
-        hasData = true;
-      } else if (kw === 'xlen') {
-        const v = one();
-        if (v !== '32' && v !== '64') err('bad-header', `bad xlen "${v}", expected 32 or 64`, lineNo);
-        xlen = v === '32' ? 32 : 64;
-      } else if (kw === 'retires') {
-        const v = one();
-        const n = decSmall(v, MAX_U32);
-        if (n === undefined || n < 1) err('bad-header', `bad retires value "${v}", expected a decimal number of at least 1`, lineNo);
-        retiresPerCycle = n;
-      } else if (kw === 'records') {
-        const v = one();
-        const n = decSmall(v, Number.MAX_SAFE_INTEGER);
-        if (n === undefined) err('bad-header', `bad records value "${v}", expected a decimal record count`, lineNo);
-        declared = { count: n, line: lineNo };
-      } else if (kw === 'columns') {
-        if (args.length === 0) err('bad-header', `"columns" needs at least one field name`, lineNo);
-        const names = new Set<string>();
-        columns = args.map((name) => {
-          if (!FIELD_BY_NAME.has(name)) err('bad-header', `unknown column "${name}", expected field names from: ${FIELD_NAMES}`, lineNo);
-          if (names.has(name)) err('bad-header', `column "${name}" is named twice`, lineNo);
-          names.add(name);
-          return field(name);
-        });
-        columnIndex = columns.map((f) => FIELD_BY_NAME.get(f.name)!);
-      } else {
-        // image <base> <byte> <byte> ...: a line starting where the previous one ended continues its segment.
-        if (args.length < 2) err('bad-header', `"image" needs an address and at least one byte`, lineNo);
-        const base = hexToken(args[0]!);
-        if (base === undefined) err('bad-value', `bad image address "${args[0]}", expected a hexadecimal address`, lineNo);
-        if (base !== segEnd) {
-          if (segEnd >= 0n && base < segEnd) {
-            err('bad-value', `image line at ${base.toString(16)} overlaps or precedes the previous image line (image lines must be in address order)`, lineNo);
-          }
-          closeSegment();
-          segBase = base;
-          segEnd = base;
-        }
-        for (let k = 1; k < args.length; k++) {
-          const t = args[k]!;
-          const b = t.length === 2 ? hexSmall(t, 0xff) : undefined;
-          if (b === undefined) err('bad-value', `bad image byte "${t}", expected two hexadecimal digits`, lineNo);
-          segBytes.push(b);
-        }
-        segEnd += BigInt(args.length - 1);
-        if (segEnd > 1n << 64n) err('bad-value', `image line at ${base.toString(16)} extends beyond 2^64`, lineNo);
-      }
-      continue;
+    const version = first.slice(TEXT_SIGNATURE.length).trim();
+    if (version !== `v${TEXT_VERSION}`) {
+      this.err('bad-header', `unsupported text stream version "${version}", expected "v${TEXT_VERSION}"`, 1);
     }
+  }
 
-    // A record line.
-    if (xlen === undefined) err('bad-header', `record before the "xlen" header line, expected "xlen 32" or "xlen 64" first`, lineNo);
+  /** A header line: keyword `kw` with its values `args`. */
+  private header(kw: string, args: readonly string[], lineNo: number): void {
+    if (this.count > 0) this.err('bad-header', `header line "${kw}" after the first record, expected all header lines before the records`, lineNo);
+    if (kw !== 'image') {
+      const before = this.seen.get(kw);
+      if (before !== undefined) this.err('bad-header', `header line "${kw}" repeats line ${before}`, lineNo);
+      this.seen.set(kw, lineNo);
+    }
+    const one = (): string => {
+      if (args.length !== 1) this.err('bad-header', `"${kw}" takes one value, found ${args.length}`, lineNo);
+      return args[0]!;
+    };
+    if (kw === DATA_TRACE_HEADER) {
+      if (args.length !== 0) this.err('bad-header', `"${DATA_TRACE_HEADER}" takes no value, found ${args.length}`, lineNo);
+      this.dataTrace = true;
+    } else if (kw === 'xlen') {
+      const v = one();
+      if (v !== '32' && v !== '64') this.err('bad-header', `bad xlen "${v}", expected 32 or 64`, lineNo);
+      this.xlen = v === '32' ? 32 : 64;
+    } else if (kw === 'retires') {
+      const v = one();
+      const n = decSmall(v, MAX_U32);
+      if (n === undefined || n < 1) this.err('bad-header', `bad retires value "${v}", expected a decimal number of at least 1`, lineNo);
+      this.retiresPerCycle = n;
+    } else if (kw === 'records') {
+      const v = one();
+      const n = decSmall(v, Number.MAX_SAFE_INTEGER);
+      if (n === undefined) this.err('bad-header', `bad records value "${v}", expected a decimal record count`, lineNo);
+      this.declared = { count: n, line: lineNo };
+    } else if (kw === 'columns') {
+      if (args.length === 0) this.err('bad-header', `"columns" needs at least one field name`, lineNo);
+      const names = new Set<string>();
+      this.columns = args.map((name) => {
+        if (!FIELD_BY_NAME.has(name)) this.err('bad-header', `unknown column "${name}", expected field names from: ${FIELD_NAMES}`, lineNo);
+        if (names.has(name)) this.err('bad-header', `column "${name}" is named twice`, lineNo);
+        names.add(name);
+        return field(name);
+      });
+      this.columnIndex = this.columns.map((f) => FIELD_BY_NAME.get(f.name)!);
+    } else {
+      this.image(args, lineNo);
+    }
+  }
+
+  /** image <base> <byte> <byte> ...: a line starting where the previous one ended continues its segment. */
+  private image(args: readonly string[], lineNo: number): void {
+    if (args.length < 2) this.err('bad-header', `"image" needs an address and at least one byte`, lineNo);
+    const base = hexToken(args[0]!);
+    if (base === undefined) this.err('bad-value', `bad image address "${args[0]}", expected a hexadecimal address`, lineNo);
+    if (base !== this.segEnd) {
+      if (this.segEnd >= 0n && base < this.segEnd) {
+        this.err('bad-value', `image line at ${base.toString(16)} overlaps or precedes the previous image line (image lines must be in address order)`, lineNo);
+      }
+      this.closeSegment();
+      this.segBase = base;
+      this.segEnd = base;
+    }
+    for (let k = 1; k < args.length; k++) {
+      const t = args[k]!;
+      const b = t.length === 2 ? hexSmall(t, 0xff) : undefined;
+      if (b === undefined) this.err('bad-value', `bad image byte "${t}", expected two hexadecimal digits`, lineNo);
+      this.segBytes.push(b);
+    }
+    this.segEnd += BigInt(args.length - 1);
+    if (this.segEnd > 1n << 64n) this.err('bad-value', `image line at ${base.toString(16)} extends beyond 2^64`, lineNo);
+  }
+
+  private closeSegment(): void {
+    if (this.segEnd >= 0n) this.segments.push({ base: this.segBase, bytes: Uint8Array.from(this.segBytes) });
+    this.segBytes = [];
+    this.segEnd = -1n;
+  }
+
+  /** A record line of `n` tokens in `body`, read in place. */
+  private record(body: string, n: number, lineNo: number): void {
+    this.headerRead = true;
+    if (this.xlen === undefined) this.err('bad-header', `record before the "xlen" header line, expected "xlen 32" or "xlen 64" first`, lineNo);
+    const columns = this.columns;
     if (n < columns.length) {
-      err(
-        'bad-value',
-        `record has ${n} values, expected ${columns.length} (${columns.map((c) => c.name).join(' ')}) before the optional name=value fields`,
-        lineNo,
-      );
+      this.err('bad-value', `record has ${n} values, expected ${columns.length} (${columns.map((c) => c.name).join(' ')}) before the optional name=value fields`, lineNo);
     }
+    const prev = this.prev;
+    const given = this.given;
     const r: RetirementRecord = {
       itype: 0,
       iretire: 0,
@@ -596,44 +655,56 @@ export function decodeTextStream(text: string, fileName: string): RetirementStre
     for (let k = 0; k < n; k++) {
       let f: Field;
       let idx: number;
-      let from = tokStart[k]!;
-      const to = tokEnd[k]!;
+      let from = this.tokStart[k]!;
+      const to = this.tokEnd[k]!;
       let bare = false;
       if (k < columns.length) {
         f = columns[k]!;
-        idx = columnIndex[k]!;
+        idx = this.columnIndex[k]!;
       } else {
         const eq = body.indexOf('=', from);
         bare = eq < 0 || eq >= to;
         const name = body.slice(from, bare ? to : eq);
         const known = FIELD_BY_NAME.get(name);
-        if (known === undefined) err('bad-value', `unknown field "${name}", expected one of: ${FIELD_NAMES}`, lineNo);
+        if (known === undefined) this.err('bad-value', `unknown field "${name}", expected one of: ${FIELD_NAMES}`, lineNo);
         idx = known;
         f = FIELDS[idx]!;
-        if (bare && !f.boolean) err('bad-value', `field "${name}" needs a value, expected ${name}=<${f.expected}>`, lineNo);
+        if (bare && !f.boolean) this.err('bad-value', `field "${name}" needs a value, expected ${name}=<${f.expected}>`, lineNo);
         if (!bare) from = eq + 1;
       }
-      if (given[idx] === lineNo) err('bad-value', `field "${f.name}" given twice`, lineNo);
+      if (given[idx] === lineNo) this.err('bad-value', `field "${f.name}" given twice`, lineNo);
       given[idx] = lineNo;
       if (!bare && scanField(idx, r, body, from, to)) continue;
       const value = bare ? '1' : body.slice(from, to);
-      if (!f.set(r, value)) err('bad-value', `bad ${f.name} value "${value}", expected ${f.expected}`, lineNo);
+      if (!f.set(r, value)) this.err('bad-value', `bad ${f.name} value "${value}", expected ${f.expected}`, lineNo);
     }
     if (given[IADDR] !== lineNo) r.iaddr = BigInt.asUintN(64, sequentialNext(prev));
-    records.push(r);
-    prev = r;
+    this.records.push(r);
+    this.count++;
+    this.prev = r;
   }
-  closeSegment();
 
-  if (xlen === undefined) err('bad-header', `missing header line "xlen 32" or "xlen 64"`, lines.lineNo);
-  if (declared !== undefined && declared.count !== records.length) {
-    err(
-      records.length < declared.count ? 'truncated' : 'bad-value',
-      `the "records" line (line ${declared.line}) announces ${declared.count} records, the file has ${records.length}`,
-      lines.lineNo,
-    );
+  /** The records read since the last `take` (the caller owns them). */
+  take(): RetirementRecord[] {
+    const out = this.records;
+    this.records = [];
+    return out;
   }
-  const stream: RetirementStream = { xlen, retiresPerCycle: retiresPerCycle ?? 1, image: new ProgramImage(segments), records };
-  if (hasData) stream.data = dataLines.finish(records.length);
-  return stream;
+
+  /** The end of the file: the stream, with the records not taken. */
+  finish(): RetirementStream {
+    this.closeSegment();
+    const xlen = this.xlen;
+    if (xlen === undefined) this.err('bad-header', `missing header line "xlen 32" or "xlen 64"`, this.lineNo);
+    if (this.declared !== undefined && this.declared.count !== this.count) {
+      this.err(
+        this.count < this.declared.count ? 'truncated' : 'bad-value',
+        `the "records" line (line ${this.declared.line}) announces ${this.declared.count} records, the file has ${this.count}`,
+        this.lineNo,
+      );
+    }
+    const stream: RetirementStream = { xlen, retiresPerCycle: this.retiresPerCycle ?? 1, image: new ProgramImage(this.segments), records: this.records };
+    if (this.dataTrace) stream.data = this.dataLines.finish(this.count);
+    return stream;
+  }
 }
