@@ -79,6 +79,18 @@ describe('rvtrace check: TV trace waveforms of the generated RTL through a renam
     expect(r.mismatch).toMatch(/the model's byte belongs to record \d+ \(its bytes start at \d+\): /);
   }, 30 * 60_000);
 
+  it('rec_ready_o inverted in cycle 50 only (a record register that is not the FIFO cycle model): FAIL at cycle 50', async () => {
+    // moved_q counts every clock out of reset: it is 50 in waveform cycle 50 (cycle 0: the first edge out of reset).
+    const g = waveform('ready', 'tvtrace-rv32imc', (w) => {
+      mutateTop(w, 'rec_ready_o', "1'b1", "moved_q == 16'd50");
+      runOn(w);
+    });
+    const r = await check('tvtrace-rv32imc', g);
+    expect(r.pass).toBe(false);
+    expect(r.mismatchCycle).toBe(50);
+    expect(r.mismatch).toMatch(/^first difference at cycle 50: rec_ready_o is [01], the FIFO's cycle model (has its record register free \(1\)|still holds a record \(0: the hart is held\))$/);
+  }, 30 * 60_000);
+
   it('every beat right and in order, but the first transfer hidden (the beats leave later): FAIL in the cycle of the model\'s first beat', async () => {
     const g = waveform('late', 'tvtrace-rv32imc', (w) => {
       delayFirstTransfer(w, 'tv');
