@@ -135,7 +135,8 @@ describe('rvtrace check: E-Trace waveforms of the generated RTL through a renami
     const r = await check('etrace', [], { vcd: late.vcd, map: late.map });
     expect(r.pass).toBe(false);
     expect(r.mismatchCycle).toBe(Number(at![1]));
-    expect(r.mismatch).toMatch(new RegExp(`^first divergence at byte 0, waveform cycle ${at![1]}: the byte \\(0x[0-9a-f]{2}, the model's\\) left the encoder in cycle \\d+, the model sends it in cycle ${at![1]}$`));
+    expect(r.mismatch).toMatch(new RegExp(`^first divergence at byte 0, waveform cycle ${at![1]}: the byte \\(0x[0-9a-f]{2}, the model's\\) left the encoder in cycle \\d+, the model sends it in cycle ${at![1]}\\n`));
+    expect(r.mismatch).toMatch(/\n  the byte is in model packet 0, produced when record \d+ arrived: /);
   }, 120_000);
 
   it('--capture: the bytes the sink received and the hart side of the waveform (with tx_ready_i): PASS; a byte changed: FAIL at it', async () => {

@@ -62,8 +62,9 @@ import type { RetirementRecord } from '../../golden-model/hart/records.ts';
 import type { DataTrace } from '../../golden-model/hart/data-records.ts';
 import { LaggedFeed } from '../check/lagged-feed.ts';
 import { ByteLog } from '../check/logs.ts';
-import { dueBefore, firstMistimed } from '../check/timing.ts';
+import { dueBefore, firstMistimed, itemAt } from '../check/timing.ts';
 import { compareStreams } from './cosim.ts';
+import { dumpPacket } from '../../golden-model/etrace/packet/index.ts';
 import { READY_OFFSET } from './frames.ts';
 
 const APB_INPUTS = ['psel_i', 'penable_i', 'pwrite_i', 'paddr_i', 'pwdata_i'];
@@ -325,7 +326,16 @@ class EtraceCheckSession implements CheckSession {
     while (offset < Math.min(n, actual.length) && compared.bytes[offset] === actual[offset]) offset++;
     // Bytes right but in another cycle than the model's, before any wrong byte.
     const late = due && firstMistimed(this.actual, due, offset);
-    if (late) return { pass: false, summary, mismatch: late.text, mismatchCycle: late.cycle };
+    if (late) {
+      // The detailed pass names the packet the byte belongs to (the bytes are the model's).
+      const i = itemAt(expected.packets, late.byte);
+      const packet = expected.packets[i];
+      // The session the byte belongs to: its options decode the packet.
+      let k = 0;
+      for (let end = results[0]!.bytes.length; k < results.length - 1 && late.byte >= end; end += results[++k]!.bytes.length);
+      const where = packet ? `\n  the byte is in model packet ${i}, produced when record ${packet.record} arrived: ${dumpPacket(packet.packet, this.runs[k]!.config.params, packet.offset)}` : '';
+      return { pass: false, summary, mismatch: late.text + where, mismatchCycle: late.cycle };
+    }
     if (offset < n || offset < actual.length) {
       // The options of the session whose bytes diverge decode the packets.
       let k = 0;

@@ -77,7 +77,8 @@ describe('rvtrace check: N-Trace waveforms of the generated RTL through a renami
     const r = await check('ntrace-btm-mcu', g);
     expect(r.pass).toBe(false);
     expect(r.mismatchCycle).toBe(Number(at![1]));
-    expect(r.mismatch).toMatch(new RegExp(`^first divergence at byte 0, waveform cycle ${at![1]}: the byte \\(0x[0-9a-f]{2}, the model's\\) left the encoder in cycle \\d+, the model sends it in cycle ${at![1]}$`));
+    expect(r.mismatch).toMatch(new RegExp(`^first divergence at byte 0, waveform cycle ${at![1]}: the byte \\(0x[0-9a-f]{2}, the model's\\) left the encoder in cycle \\d+, the model sends it in cycle ${at![1]}\\n`));
+    expect(r.mismatch).toMatch(/\n  the byte is in model message 0 @0: /);
   }, 120_000);
 
   it('a mutated RTL (bit 0 of prdata_o inverted in the 5th APB access) fails at the cycle the testbench saw it', async () => {

@@ -24,7 +24,7 @@ import { NtraceControlRegisters } from '../../golden-model/ntrace/registers.ts';
 import type { NtraceConfig } from '../../golden-model/ntrace/settings.ts';
 import { LaggedFeed } from '../check/lagged-feed.ts';
 import { ByteLog } from '../check/logs.ts';
-import { dueBefore, firstMistimed } from '../check/timing.ts';
+import { dueBefore, firstMistimed, itemAt } from '../check/timing.ts';
 import { compareNtrace, NTRACE_READY_OFFSET } from './cosim.ts';
 
 const MSEO = ['mseo_data_o', 'mseo_valid_o', 'mseo_ready_i'];
@@ -160,7 +160,13 @@ class NtraceCheckSession implements CheckSession {
     while (offset < Math.min(n, actual.length) && compared.bytes[offset] === actual[offset]) offset++;
     // Bytes right but in another cycle than the model's, before any wrong byte.
     const late = due && firstMistimed(this.actual, due, offset);
-    if (late) return { pass: false, summary, mismatch: late.text, mismatchCycle: late.cycle };
+    if (late) {
+      // The detailed pass names the message the byte belongs to (the bytes are the model's).
+      const i = itemAt(expected.messages, late.byte);
+      const m = expected.messages[i];
+      const where = m ? `\n  the byte is in model message ${i} @${m.offset}: ${m.name} ${Object.entries(m.fields).map(([f, v]) => `${f}=${String(v)}`).join(' ')}` : '';
+      return { pass: false, summary, mismatch: late.text + where, mismatchCycle: late.cycle };
+    }
     const bytes = compareNtrace(compared, actual);
     if (bytes !== undefined) {
       // A capture has no cycles: the divergence is where it is in the file. A byte the waveform
