@@ -31,7 +31,7 @@ import { mlenBytes, type TvtraceRtlConfig } from '../../golden-model/tvtrace/set
 export const TVTRACE_TOP_MODULE = 'tvtrace_top';
 
 /** The generated RTL modules, in compilation order (leaves first); one module per file. */
-export const TVTRACE_RTL_MODULES = ['tvtrace_seed_state', 'tvtrace_assemble', 'tvtrace_fifo', 'tvtrace_top'] as const;
+export const TVTRACE_RTL_MODULES = ['tvtrace_seed_state', 'tvtrace_assemble', 'tvtrace_place', 'tvtrace_fifo', 'tvtrace_top'] as const;
 export type TvtraceRtlModule = (typeof TVTRACE_RTL_MODULES)[number];
 
 /** The modules of a configuration: the decoder's state (pc, fcsr) only for field_order = seed. */

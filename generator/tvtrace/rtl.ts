@@ -6,12 +6,15 @@
  * - tvtrace_seed_state (field_order = seed only): the pc and fcsr a decoder holds after the records
  *   taken so far, which the compact opcodes of the seed order (3, increment pc; 6, OR into fcsr)
  *   depend on, as the model's encoder keeps them;
- * - tvtrace_assemble: the bytes of one record, combinationally: the record's fields are laid out in
- *   slots (tvSlots, in the configuration's field order), each slot's bytes follow the previous valid
- *   slot's, and the record's length comes out with them;
+ * - tvtrace_assemble: one record, combinationally: the record's fields in slots (tvSlots, in the
+ *   configuration's field order), each slot's byte offset (the length of the valid slots before it)
+ *   and the record's length;
+ * - tvtrace_place: the record's bytes from the slots and offsets held in the record register, each
+ *   slot shifted into a zero vector of its own and the vectors OR-ed in a balanced tree;
  * - tvtrace_fifo: the output FIFO of fifo_bytes bytes (a shift register: the bytes leave from the
  *   bottom, a record enters whole above the bytes that stay), the record handshake (a record
- *   register, ready when it is empty or being emptied) and the byte- or word-wide output port;
+ *   register of slots and offsets, ready when it is empty or being emptied; tvtrace_place after
+ *   it) and the byte- or word-wide output port;
  * - tvtrace_top: the two, and the configuration as localparams.
  *
  * This file prepares every value the templates paste (ranges, literals, slot tables, port lines);
@@ -197,7 +200,7 @@ function assembleContext(c: TvtraceRtlConfig, banner: string) {
   const storeBytes = 2 + m + sw / 8;
   const ports = [
     ...recordPorts(c),
-    { name: 'rec_o', direction: 'out' as const, width: 8 * rb, description: 'The bytes of the record, the first in bits 7:0; zero above len_o.' },
+    ...slotBusPorts(layout.slots),
     { name: 'len_o', direction: 'out' as const, width: lw, description: 'Bytes of the record (0 for unobserved state with nothing valid).' },
   ];
   const seed = c.fieldOrder === 'seed';
@@ -205,7 +208,7 @@ function assembleContext(c: TvtraceRtlConfig, banner: string) {
     banner,
     seed,
     orderLines: seed ? SEED_ORDER_LINES : BLUESPEC_ORDER_LINES,
-    portLines: portLines(seed ? [...ports.slice(0, -2), ...decoderStatePorts(c), ...ports.slice(-2)] : ports),
+    portLines: portLines(seed ? [...ports.slice(0, -3), ...decoderStatePorts(c), ...ports.slice(-3)] : ports),
     lr: svRange(lw),
     xr: svRange(x),
     pcStep2: svSized(x, 2n),
@@ -273,27 +276,128 @@ function assembleContext(c: TvtraceRtlConfig, banner: string) {
       data: `csr_data_i[${k * x + x - 1}:${k * x}]`,
       addr: `csr_addr_i[${k * 12 + 11}:${k * 12}]`,
     })),
-    // Compaction: each slot OR-ed in at the byte offset of the slots before it, an indexed
-    // part-select as wide as the slot, its base only as wide as the slot's widest offset needs.
-    // The same function as shifting the slot into a record-wide vector, but a simulator moves the
-    // slot's bytes instead of that vector for every slot (Verilator: the tvtrace co-simulation's
-    // harness takes a third of the CPU time).
-    recHi: 8 * rb - 1,
+    // The slots and their byte offsets leave the module as two buses (slots_o: the first slot in
+    // the low bits; at_o: the offset of each slot but the first, which is always at 0): the record
+    // register holds them, and tvtrace_place lays the slots out after it.
     ...slotOffsets(layout.slots, svRange(lw)),
-    slots: layout.slots.map((s) => {
-      const w = 8 * s.bytes;
-      const widen = (to: number, from: number, v: string): string => (to > from ? `${to}'(${v})` : v);
-      // The bit index, zero-extended to the width that addresses the whole record (lint: WIDTH).
-      const k = bitsFor(s.maxOffset);
-      const pad = bitsFor(8 * rb - 1) - k - 3;
-      if (pad < 0) throw new Error(`tvtrace RTL: the offset of slot ${s.name} (${k} bits) does not fit the record's index`);
-      const part = `rec_l[{${pad > 0 ? `${pad}'b0, ` : ''}${s.name}_at, 3'b000} +: ${w}]`;
-      return {
-        name: s.name,
-        or: s.maxOffset > 0 ? `${part} = ${part} | ${s.name};` : `rec_l = rec_l | ${widen(8 * rb, w, s.name)};`,
-      };
-    }),
+    ...slotBuses(layout.slots),
   };
+}
+
+/** A slot's bits in the record register's slot bus, and its offset's bits in the offset bus (none for the first). */
+interface SlotBusField {
+  readonly name: string;
+  readonly bits: number;
+  readonly lo: number;
+  readonly atBits: number;
+  readonly atLo: number;
+  readonly maxOffset: number;
+}
+
+/** Where each slot and its offset lie in the two buses tvtrace_assemble gives the record register. */
+function slotBusFields(slots: readonly { name: string; bytes: number; maxOffset: number }[]): { fields: SlotBusField[]; slotBits: number; atBits: number } {
+  let lo = 0;
+  let atLo = 0;
+  const fields = slots.map((s) => {
+    const atBits = s.maxOffset > 0 ? bitsFor(s.maxOffset) : 0;
+    const f = { name: s.name, bits: 8 * s.bytes, lo, atBits, atLo, maxOffset: s.maxOffset };
+    lo += f.bits;
+    atLo += atBits;
+    return f;
+  });
+  return { fields, slotBits: lo, atBits: atLo };
+}
+
+/** The slot and offset buses as tvtrace_assemble's outputs (the record register's inputs). */
+function slotBusPorts(slots: readonly { name: string; bytes: number; maxOffset: number }[]) {
+  const { slotBits, atBits } = slotBusFields(slots);
+  return [
+    { name: 'slots_o', direction: 'out' as const, width: slotBits, description: "The record's slots, each zero above its bytes, the first slot in the low bits (slot order)." },
+    { name: 'at_o', direction: 'out' as const, width: atBits, description: 'The byte offset of each slot but the first (the length of the slots before it), in slot order.' },
+  ];
+}
+
+/** The assignments of tvtrace_assemble's slot and offset buses (the last slot first, as a concatenation reads). */
+function slotBuses(slots: readonly { name: string; bytes: number; maxOffset: number }[]): { slotsConcat: string[]; atConcat: string[] } {
+  const { fields } = slotBusFields(slots);
+  const rev = [...fields].reverse();
+  return {
+    slotsConcat: wrapList(rev.map((f) => f.name)),
+    atConcat: wrapList(rev.filter((f) => f.atBits > 0).map((f) => `${f.name}_at`)),
+  };
+}
+
+/** Names separated by commas, in lines of at most about 80 characters (the last without a comma). */
+function wrapList(names: readonly string[]): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const [i, n] of names.entries()) {
+    const item = `${n}${i === names.length - 1 ? '' : ','}`;
+    if (line !== '' && line.length + 1 + item.length > 80) {
+      lines.push(line);
+      line = item;
+    } else {
+      line = line === '' ? item : `${line} ${item}`;
+    }
+  }
+  if (line !== '') lines.push(line);
+  return lines;
+}
+
+/** An OR of the terms as a balanced tree (parenthesised pairs): log2(n) gate levels rather than n - 1. */
+function balancedOr(terms: readonly string[]): string {
+  if (terms.length === 1) return terms[0]!;
+  const half = Math.ceil(terms.length / 2);
+  const wrap = (t: readonly string[]): string => (t.length === 1 ? t[0]! : `(${balancedOr(t)})`);
+  return `${wrap(terms.slice(0, half))} | ${wrap(terms.slice(half))}`;
+}
+
+function placeContext(c: TvtraceRtlConfig, banner: string) {
+  const layout = tvSlotLayout(c);
+  const rb = layout.recordBytes;
+  const { fields, slotBits, atBits } = slotBusFields(layout.slots);
+  const placed = fields.map((f) => {
+    // A slot's bytes never reach past its widest offset plus its widest bytes, nor past the record.
+    const bytes = Math.min(rb, f.maxOffset + f.bits / 8);
+    const bits = 8 * bytes;
+    const from = `${bits > f.bits ? `${bits}'(${f.name})` : f.name}`;
+    return {
+      name: f.name,
+      decl: `${svLogic(f.bits)} ${f.name};`,
+      unpack: `assign ${f.name} = slots_i[${f.lo + f.bits - 1}:${f.lo}];`,
+      atDecl: f.atBits > 0 ? `${svLogic(f.atBits)} ${f.name}_at;` : undefined,
+      atUnpack: f.atBits > 0 ? `assign ${f.name}_at = at_i[${f.atLo + f.atBits - 1}:${f.atLo}];` : undefined,
+      placedDecl: `${svLogic(bits)} ${f.name}_placed;`,
+      place: f.atBits > 0 ? `assign ${f.name}_placed = ${from} << {${f.name}_at, 3'b000};` : `assign ${f.name}_placed = ${from};`,
+      term: bits < 8 * rb ? `${8 * rb}'(${f.name}_placed)` : `${f.name}_placed`,
+    };
+  });
+  return {
+    banner,
+    slotsR: svRange(slotBits),
+    atR: svRange(atBits),
+    recR: svRange(8 * rb),
+    placed,
+    orTree: wrapOr(balancedOr(placed.map((p) => p.term))).map((l, i, all) => (i === all.length - 1 ? `${l};` : l)),
+  };
+}
+
+/** The OR tree's expression in lines of at most about 90 characters, broken after an operator. */
+function wrapOr(expr: string): string[] {
+  const parts = expr.split(' | ');
+  const lines: string[] = [];
+  let line = '';
+  for (const [i, part] of parts.entries()) {
+    const item = i === parts.length - 1 ? part : `${part} |`;
+    if (line !== '' && line.length + 1 + item.length > 90) {
+      lines.push(line);
+      line = item;
+    } else {
+      line = line === '' ? item : `${line} ${item}`;
+    }
+  }
+  if (line !== '') lines.push(line);
+  return lines;
 }
 
 /**
@@ -341,7 +445,9 @@ function slotOffsets(slots: readonly { name: string; maxOffset: number }[], lenR
 }
 
 function fifoContext(c: TvtraceRtlConfig, banner: string) {
-  const rb = tvSlotLayout(c).recordBytes;
+  const layout = tvSlotLayout(c);
+  const rb = layout.recordBytes;
+  const { slotBits, atBits } = slotBusFields(layout.slots);
   const cw = bitsFor(c.fifoBytes);
   const lw = bitsFor(rb);
   const bw = tvBytesWidth(c.outBytes);
@@ -350,7 +456,7 @@ function fifoContext(c: TvtraceRtlConfig, banner: string) {
     `and the ${c.outBytes > 1 ? `word-wide (${c.outBytes} bytes a beat)` : 'byte-wide'} output port. The FIFO is a shift register: byte 0 is the oldest, ` +
     `the bytes above the count are zero. Each cycle a beat of ${c.outBytes > 1 ? `min(${c.outBytes}, count) bytes` : 'one byte'} leaves if the transport is ready; ` +
     'the record on the inputs is taken into a record register when that is empty or being emptied (so rec_ready_o depends neither on ' +
-    'the record nor on tv_ready_i); the held record enters the FIFO whole, above the bytes that stay, in the first cycle in which all ' +
+    'the record nor on tv_ready_i), as its slots and their offsets (tvtrace_place lays them out after the register); the held record enters the FIFO whole, above the bytes that stay, in the first cycle in which all ' +
     'its bytes fit in the room left before that cycle\'s beat. A record never waits for part of its bytes: the hart is held instead.';
   return {
     banner,
@@ -362,10 +468,12 @@ function fifoContext(c: TvtraceRtlConfig, banner: string) {
     cZero: svSized(cw, 0n),
     cOne: svSized(cw, 1n),
     lr: svRange(lw),
-    // len_i and rec_i widened to the FIFO's count and bytes (the FIFO holds the longest record).
+    // The held length and record widened to the FIFO's count and bytes (the FIFO holds the longest record).
     heldLenWide: cw > lw ? `${cw}'(held_len_q)` : 'held_len_q',
     recR: svRange(8 * rb),
-    heldWide: c.fifoBytes > rb ? `${8 * c.fifoBytes}'(held_q)` : 'held_q',
+    slotsR: svRange(slotBits),
+    atR: svRange(atBits),
+    heldWide: c.fifoBytes > rb ? `${8 * c.fifoBytes}'(held_rec)` : 'held_rec',
     ob: c.outBytes,
     word: c.outBytes > 1,
     outR: svRange(8 * c.outBytes),
@@ -387,11 +495,13 @@ function configLocalparams(settings: Settings): string[] {
 }
 
 function topContext(c: TvtraceRtlConfig, settings: Settings, banner: string) {
-  const rb = tvSlotLayout(c).recordBytes;
+  const layout = tvSlotLayout(c);
+  const rb = layout.recordBytes;
+  const { slotBits, atBits } = slotBusFields(layout.slots);
   const lw = bitsFor(rb);
   const seed = c.fieldOrder === 'seed';
   const decoderConns: [string, string][] = seed ? decoderStatePorts(c).map((p) => [p.name, p.name.replace(/_i$/, '')]) : [];
-  const assembleConns: [string, string][] = [...recordPorts(c).map((p) => [p.name, p.name] as [string, string]), ...decoderConns, ['rec_o', 'rec'], ['len_o', 'len']];
+  const assembleConns: [string, string][] = [...recordPorts(c).map((p) => [p.name, p.name] as [string, string]), ...decoderConns, ['slots_o', 'slots'], ['at_o', 'at'], ['len_o', 'len']];
   const stateConns: [string, string][] = seedStatePorts(c).map((p) => [
     p.name,
     p.name === 'take_i' ? 'take' : p.direction === 'out' ? `dec_${p.name.replace(/_o$/, '')}` : p.name,
@@ -401,7 +511,8 @@ function topContext(c: TvtraceRtlConfig, settings: Settings, banner: string) {
     ['rst_ni', 'rst_ni'],
     ['rec_valid_i', 'rec_valid_i'],
     ['rec_ready_o', 'rec_ready_o'],
-    ['rec_i', 'rec'],
+    ['slots_i', 'slots'],
+    ['at_i', 'at'],
     ['len_i', 'len'],
     ['tv_data_o', 'tv_data_o'],
     ...(c.outBytes > 1 ? ([['tv_bytes_o', 'tv_bytes_o']] as [string, string][]) : []),
@@ -417,7 +528,8 @@ function topContext(c: TvtraceRtlConfig, settings: Settings, banner: string) {
     headLines: wrapComment(head, 100),
     portLines: portLines(tvtracePorts(c)),
     configLines: configLocalparams(settings),
-    recR: svRange(8 * rb),
+    slotsR: svRange(slotBits),
+    atR: svRange(atBits),
     lr: svRange(lw),
     seed,
     xr: svRange(c.xlen),
@@ -438,6 +550,7 @@ export function renderTvtraceRtl(c: TvtraceRtlConfig, settings: Settings, proven
   const render: Record<TvtraceRtlModule, () => string> = {
     tvtrace_seed_state: () => renderTemplate('tvtrace/tvtrace_seed_state.sv.hbs', seedStateContext(c, banner)),
     tvtrace_assemble: () => renderTemplate('tvtrace/tvtrace_assemble.sv.hbs', assembleContext(c, banner)),
+    tvtrace_place: () => renderTemplate('tvtrace/tvtrace_place.sv.hbs', placeContext(c, banner)),
     tvtrace_fifo: () => renderTemplate('tvtrace/tvtrace_fifo.sv.hbs', fifoContext(c, banner)),
     tvtrace_top: () => renderTemplate('tvtrace/tvtrace_top.sv.hbs', topContext(c, settings, banner)),
   };

@@ -6,5 +6,6 @@
 // (`verilator -F tvtrace.f`, or `iverilog -g2012 -c tvtrace.f` from this directory).
 tvtrace.vlt
 tvtrace_assemble.sv
+tvtrace_place.sv
 tvtrace_fifo.sv
 tvtrace_top.sv

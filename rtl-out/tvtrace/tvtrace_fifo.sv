@@ -7,15 +7,17 @@
 // byte 0 is the oldest, the bytes above the count are zero. Each cycle a beat of min(8, count)
 // bytes leaves if the transport is ready; the record on the inputs is taken into a record register
 // when that is empty or being emptied (so rec_ready_o depends neither on the record nor on
-// tv_ready_i); the held record enters the FIFO whole, above the bytes that stay, in the first cycle
-// in which all its bytes fit in the room left before that cycle's beat. A record never waits for
-// part of its bytes: the hart is held instead.
+// tv_ready_i), as its slots and their offsets (tvtrace_place lays them out after the register); the
+// held record enters the FIFO whole, above the bytes that stay, in the first cycle in which all its
+// bytes fit in the room left before that cycle's beat. A record never waits for part of its bytes:
+// the hart is held instead.
 module tvtrace_fifo (
   input  logic          clk_i,
   input  logic          rst_ni,
   input  logic          rec_valid_i,
   output logic          rec_ready_o,
-  input  logic [1543:0] rec_i,
+  input  logic [1871:0] slots_i,
+  input  logic [122:0]  at_i,
   input  logic [7:0]    len_i,
   output logic [63:0]   tv_data_o,
   output logic [3:0]    tv_bytes_o,
@@ -28,10 +30,14 @@ module tvtrace_fifo (
   logic          pop, push, take;
   // The record register: a record taken from the record port waits here for one cycle at least,
   // so that the hart's record and the FIFO's bytes are not on one combinational path (the record's
-  // assembly is as deep as a clock cycle allows).
+  // assembly is as deep as a clock cycle allows). It holds the record's slots and their offsets
+  // rather than its bytes: the slots' offsets are the deepest part of the assembly, and laying the
+  // slots out (shifting each by its offset) after the register cuts that path in two.
   logic          held_valid_q, held_valid_d;
-  logic [1543:0] held_q, held_d;
+  logic [1871:0] held_slots_q, held_slots_d;
+  logic [122:0]  held_at_q, held_at_d;
   logic [7:0]    held_len_q, held_len_d;
+  logic [1543:0] held_rec;
   logic [8:0]    beat;
 
   assign tv_valid_o = count_q != 9'h000;
@@ -49,14 +55,22 @@ module tvtrace_fifo (
   assign rec_ready_o = !held_valid_q || push;
   assign take = rec_valid_i && rec_ready_o;
   assign held_valid_d = take || (held_valid_q && !push);
-  assign held_d = take ? rec_i : held_q;
+  assign held_slots_d = take ? slots_i : held_slots_q;
+  assign held_at_d = take ? at_i : held_at_q;
   assign held_len_d = take ? len_i : held_len_q;
+
+  // The held record's bytes.
+  tvtrace_place u_place (
+    .slots_i(held_slots_q),
+    .at_i   (held_at_q),
+    .rec_o  (held_rec)
+  );
 
   always_comb begin
     mem_d = pop ? mem_q >> { beat[3:0], 3'b000} : mem_q;
     count_d = stay;
     if (push) begin
-      mem_d = mem_d | (2048'(held_q) << {stay, 3'b000});
+      mem_d = mem_d | (2048'(held_rec) << {stay, 3'b000});
       count_d = stay + 9'(held_len_q);
     end
   end
@@ -66,13 +80,15 @@ module tvtrace_fifo (
       mem_q        <= '0;
       count_q      <= 9'h000;
       held_valid_q <= 1'b0;
-      held_q       <= '0;
+      held_slots_q <= '0;
+      held_at_q    <= '0;
       held_len_q   <= '0;
     end else begin
       mem_q        <= mem_d;
       count_q      <= count_d;
       held_valid_q <= held_valid_d;
-      held_q       <= held_d;
+      held_slots_q <= held_slots_d;
+      held_at_q    <= held_at_d;
       held_len_q   <= held_len_d;
     end
   end

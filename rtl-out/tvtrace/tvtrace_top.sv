@@ -7,9 +7,9 @@
 // Flute encoder; one record per handshake in, up to 8 bytes per beat out of a 256-byte FIFO. The
 // longest record is 193 bytes.
 //
-// tvtrace_assemble (the bytes of the record on the inputs and their number) -> tvtrace_fifo (a
-// record register, rec_ready_o, then the record enters whole when it fits; the bytes leave on the
-// tv_* port).
+// tvtrace_assemble (the slots of the record on the inputs, their offsets and the record's length)
+// -> tvtrace_fifo (a record register of slots and offsets, rec_ready_o; tvtrace_place lays the held
+// slots out; the record enters whole when it fits; the bytes leave on the tv_* port).
 module tvtrace_top (
   // Clock of the encoder, the record port and the output port.
   input  logic         clk_i,
@@ -132,7 +132,8 @@ module tvtrace_top (
   localparam int OutBytes  = 8;
   localparam int FifoBytes = 256;
 
-  logic [1543:0] rec;
+  logic [1871:0] slots;
+  logic [122:0]  at;
   logic [7:0]    len;
 
   tvtrace_assemble u_assemble (
@@ -181,7 +182,8 @@ module tvtrace_top (
     .mcycle_i         (mcycle_i),
     .minstret_valid_i (minstret_valid_i),
     .minstret_i       (minstret_i),
-    .rec_o            (rec),
+    .slots_o          (slots),
+    .at_o             (at),
     .len_o            (len)
   );
 
@@ -190,7 +192,8 @@ module tvtrace_top (
     .rst_ni      (rst_ni),
     .rec_valid_i (rec_valid_i),
     .rec_ready_o (rec_ready_o),
-    .rec_i       (rec),
+    .slots_i     (slots),
+    .at_i        (at),
     .len_i       (len),
     .tv_data_o   (tv_data_o),
     .tv_bytes_o  (tv_bytes_o),
