@@ -18,7 +18,7 @@ import { NTRACE_MAX_BCNT, NTRACE_MAX_HREPEAT } from '../../golden-model/ntrace/m
 import { maxNtraceMessageBytes, NTRACE_CONFIG_SETTINGS, type NtraceConfig } from '../../golden-model/ntrace/settings.ts';
 import type { Provenance, Waiver } from '../../core/block.ts';
 import { camelCase, commentBanner, connections, padColumn, renderTemplate, svBits, svLogic, svRange, svSized, wrapComment, type OutputFile } from '../render.ts';
-import { svConditionalSumAdd, svConditionalSumFunction, svSmallOffsetAdd } from '../sv-arith.ts';
+import { svChunkedIncrement, svConditionalSumAdd, svConditionalSumFunction, svSmallOffsetAdd } from '../sv-arith.ts';
 import { alignDeclarations } from '../sv-align.ts';
 import { configurationLocalparamsWaiver } from '../waivers.ts';
 import { NTRACE_APB_REGS_TEMPLATE, ntraceApbRegsConnections, ntraceApbRegsContext, triggerBit } from './apb-regs.ts';
@@ -178,10 +178,14 @@ function decisionContext(c: NtraceConfig, banner: string) {
     repZero: svSized(rw, 0n),
     repOne: svSized(rw, 1n),
     repMax: svSized(rw, BigInt(NTRACE_MAX_BCNT)),
+    repMaxM1: svSized(rw, BigInt(NTRACE_MAX_BCNT - 1)),
+    repIncRows: svChunkedIncrement('rep_inc', 'rep_q', rw),
     repText: [c.repeatBranch ? 'RepeatBranch(B-CNT)' : '', c.repeatHistory ? 'ResourceFull(RCODE 2, RDATA, HREPEAT)' : ''].filter((x) => x !== '').join(' or '),
     sinceR: svRange(sw),
     sinceZero: svSized(sw, 0n),
     ...syncCountContext(c),
+    ...icntSumContext(c),
+    ...lastAddressContext(c),
     ...returnAddressContext(c),
     ...ownershipContext(c),
   };
@@ -230,6 +234,46 @@ function syncCountContext(c: NtraceConfig) {
     sinceRows,
     sinceSelect,
     dueNow,
+  };
+}
+
+/**
+ * I-CNT plus the record's own half-words (icnt_q + iretire) from the flops, as a small-offset sum in
+ * chunks (svSmallOffsetAdd): `icnt_sum`, over the width of the decision's `total`.
+ */
+function icntSumContext(c: NtraceConfig) {
+  const w = ntraceWidths(c);
+  const irw = c.iretireWidth;
+  const totW = Math.max(w.icw, irw) + 1;
+  const g = c.takenBranches;
+  const sum = svSmallOffsetAdd('icnt_sum', 'icnt_from', totW, 'icnt_step', irw + 1);
+  return {
+    icntSumDecls: [`${svLogic(totW)} icnt_from;`, `${svLogic(irw + 1)} icnt_step;  // the record's half-words, and a zero sign bit`, ...sum.declarations],
+    icntSumRows: [
+      `assign icnt_from = ${totW}'(icnt_q);`,
+      `assign icnt_step = {1'b0, rec_iretire_q${g > 1 ? svBits(irw - 1, 0) : ''}};`,
+      ...sum.rows,
+    ],
+  };
+}
+
+/**
+ * Multiple retirement: the address of a block's last instruction, its address plus 2 * (iretire -
+ * the last instruction's half-words), from the flops as a small-offset sum in chunks: `from_sum`.
+ */
+function lastAddressContext(c: NtraceConfig) {
+  if (c.retires <= 1) return {};
+  const g = c.takenBranches;
+  const irw = c.iretireWidth;
+  const sw = irw + 2;
+  const sum = svSmallOffsetAdd('from_sum', 'from_base', c.xlen, 'from_step', sw);
+  return {
+    fromDecls: [`${svLogic(c.xlen)} from_base, from_sum;`, `${svLogic(sw)} from_step;  // bytes before the last instruction (two's complement)`, ...sum.declarations],
+    fromRows: [
+      `assign from_base = rec_iaddr_q${g > 1 ? svBits(c.xlen - 1, 0) : ''};`,
+      `assign from_step = {1'b0, rec_iretire_q${g > 1 ? svBits(irw - 1, 0) : ''}, 1'b0} - (rec_ilastsize_q${g > 1 ? '[0]' : ''} ? ${svSized(sw, 4n)} : ${svSized(sw, 2n)});`,
+      ...sum.rows,
+    ],
   };
 }
 

@@ -115,6 +115,13 @@ module ntrace_decision (
   logic [3:0]  ph;
   logic [1:0]  p;
   logic [17:0] total;
+  // I-CNT plus the record's half-words, from the flops, and whether it exceeds the limit.
+  logic        icnt_kept, icnt_sum_over;
+  logic [17:0] icnt_sum;
+  logic [17:0] icnt_from;
+  logic [2:0]  icnt_step;                                  // the record's half-words, and a zero sign bit
+  logic [8:0]  icnt_sum_low;                               // the low 8 bits' sum and its carry
+  logic [9:0]  icnt_sum_high, icnt_sum_up, icnt_sum_down;  // the bits above, + 1, - 1
   logic [30:0] ua;
   logic [5:0]  m_tcode, m_fix;
   logic [2:0]  m_fixw, m_nvar;
@@ -165,6 +172,7 @@ module ntrace_decision (
     e_sync = 1'b0;
     p = PendNone;
     total = 18'h0_0000;
+    icnt_kept = 1'b0;
     ua = 31'h0000_0000;
     r_itype = rec_itype_q[3:0];
     r_iretire = rec_iretire_q;
@@ -302,9 +310,13 @@ module ntrace_decision (
     // ---- ICNT: ResourceFull(I-CNT full) before I-CNT would exceed 2^16
     if (go && ph == PhIcnt) begin
       ph = PhHist;
-      total = 18'(icnt_d) + 18'(r_n);
-      if (total > 18'h1_0000) begin
-        if (icnt_d != 17'h0_0000) begin
+      // I-CNT is here the registered one or 0 (REPORT sent it), and the record counts other
+      // half-words than its own only at a start (I-CNT 0 then): the sum and its comparison with
+      // the limit come prepared from the flops (an adder after REPORT's decisions was in the chain).
+      icnt_kept = icnt_d != 17'h0_0000;
+      total = icnt_kept ? icnt_sum : 18'(r_n);
+      if (icnt_kept ? icnt_sum_over : (total > 18'h1_0000)) begin
+        if (icnt_kept) begin
           s_valid_o[SlotIcnt] = 1'b1;
           s_tcode_o[SlotIcnt*6 +: 6] = 6'd27; s_fixw_o[SlotIcnt*3 +: 3] = 3'd4; s_nvar_o[SlotIcnt*3 +: 3] = 3'd1;
           s_v0_o[SlotIcnt*Vw +: Vw] = Vw'(icnt_d);
@@ -423,6 +435,19 @@ module ntrace_decision (
   assign since_plus[27 +: 9] = since_reach[3] ? 9'h100 : since_q + 9'h003;
   assign since_reach[4] = since_q >= 9'h0fc;
   assign since_plus[36 +: 9] = since_reach[4] ? 9'h100 : since_q + 9'h004;
+
+  // I-CNT plus the record's own half-words, summed in chunks, and the comparison with the limit.
+  assign icnt_from = 18'(icnt_q);
+  assign icnt_step = {1'b0, rec_iretire_q};
+  assign icnt_sum_low = { 1'b0, icnt_from[7:0] } + { 1'b0, { {5{icnt_step[2]}}, icnt_step } };
+  assign icnt_sum_high = icnt_from[17:8];
+  assign icnt_sum_up[7:0] = icnt_sum_high[7:0] + 1'b1;
+  assign icnt_sum_up[9:8] = (&icnt_sum_high[7:0]) ? icnt_sum_high[9:8] + 1'b1 : icnt_sum_high[9:8];
+  assign icnt_sum_down[7:0] = icnt_sum_high[7:0] - 1'b1;
+  assign icnt_sum_down[9:8] = (~|icnt_sum_high[7:0]) ? icnt_sum_high[9:8] - 1'b1 : icnt_sum_high[9:8];
+  assign icnt_sum[7:0] = icnt_sum_low[7:0];
+  assign icnt_sum[17:8] = (icnt_sum_low[8] == icnt_step[2]) ? icnt_sum_high : icnt_sum_low[8] ? icnt_sum_up : icnt_sum_down;
+  assign icnt_sum_over = icnt_sum > 18'h1_0000;
 
   // The next record is taken when the current one is done (or there is none).
   always_comb begin

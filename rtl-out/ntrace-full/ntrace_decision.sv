@@ -132,12 +132,18 @@ module ntrace_decision (
   logic         rec_halted_q, rec_halted_d, rec_reset_q, rec_reset_d;
   logic [2:0]   rec_priv_q, rec_priv_d;
   logic [31:0]  rec_ctx_q, rec_ctx_d;
-  logic         rec_cchg_q, rec_cchg_d;  // ctype != 0: a context change to report
+  logic         rec_cchg_q, rec_cchg_d;                     // ctype != 0: a context change to report
   // The record: the group being handled, the half-words it counts and where its trace starts
   // (a trace-on inside a block starts at its last instruction).
   logic [3:0]   r_itype;
   logic [2:0]   r_iretire, r_n;
-  logic [2:0]   r_last;                  // half-words of the block's last instruction
+  logic [2:0]   r_last;                                     // half-words of the block's last instruction
+  // The address of the block's last instruction (its address plus its half-words but the last
+  // one's), summed from the flops in chunks.
+  logic [63:0]  from_base, from_sum;
+  logic [4:0]   from_step;                                  // bytes before the last instruction (two's complement)
+  logic [8:0]   from_sum_low;                               // the low 8 bits' sum and its carry
+  logic [55:0]  from_sum_high, from_sum_up, from_sum_down;  // the bits above, + 1, - 1
   logic [63:0]  r_iaddr, r_from;
   logic         r_on, r_off;
   logic [63:0]  rec_ts_q, rec_ts_d;
@@ -184,6 +190,11 @@ module ntrace_decision (
   // (rep_out) before the next other message, or when it reaches the limit of its field.
   logic [1:0]    last_q, last_d, m_last;
   logic [17:0]   rep_q, rep_d, rep_out;
+  // A record counts at most one repeat, and rep_d is still rep_q when it does (a repeat needs the
+  // last message to be of its kind, and the record's other messages are not): its + 1 and the
+  // limit are prepared from the flops, in chunks (an 18-bit + 1 rippled in the decision's chain).
+  logic [17:0]   rep_inc;
+  logic          rep_inc_max;
   logic [63:0]   rep_time_q, rep_time_d;      // time of the last repeat
   // The last IndirectBranch(Hist) with U-ADDR 0 (the TCODE follows from HIST).
   logic [16:0]   lb_icnt_q, lb_icnt_d;
@@ -193,10 +204,17 @@ module ntrace_decision (
 
   // Working values of the steps.
   logic        go, e, e_sync, commit, advance, retires;
-  logic        more;     // a further group of the frame waits
+  logic        more;                                       // a further group of the frame waits
   logic [3:0]  ph;
   logic [1:0]  p;
   logic [17:0] total;
+  // I-CNT plus the record's half-words, from the flops, and whether it exceeds the limit.
+  logic        icnt_kept, icnt_sum_over;
+  logic [17:0] icnt_sum;
+  logic [17:0] icnt_from;
+  logic [3:0]  icnt_step;                                  // the record's half-words, and a zero sign bit
+  logic [8:0]  icnt_sum_low;                               // the low 8 bits' sum and its carry
+  logic [9:0]  icnt_sum_high, icnt_sum_up, icnt_sum_down;  // the bits above, + 1, - 1
   logic [62:0] ua;
   logic [5:0]  m_tcode, m_fix;
   logic [2:0]  m_fixw, m_nvar;
@@ -205,7 +223,7 @@ module ntrace_decision (
   logic [32:0] h;
   logic        with_hist;
   logic [63:0] e_time;
-  logic        own_ctx;  // the Ownership message carries CONTEXT (FORMAT 2)
+  logic        own_ctx;                                    // the Ownership message carries CONTEXT (FORMAT 2)
 
   // Periodic sync: every message counts, a synchronizing one restarts the count; {sync, count}.
   function automatic logic [6:0] counted(input logic [6:0] cur, input logic sync);
@@ -275,6 +293,7 @@ module ntrace_decision (
     e_sync = 1'b0;
     p = PendNone;
     total = 18'h0_0000;
+    icnt_kept = 1'b0;
     ua = 63'h0000_0000_0000_0000;
     r_itype = rec_itype_q[3:0];
     r_iretire = rec_iretire_q[2:0];
@@ -312,7 +331,7 @@ module ntrace_decision (
           // reports that instruction and I-CNT counts only its half-words.
           if (r_on && !enabled_d && !running_d && r_iretire > r_last) begin
             r_n = r_last;
-            r_from = r_iaddr + 64'({r_iretire, 1'b0}) - 64'({r_last, 1'b0});
+            r_from = from_sum;
           end
           if (r_on) enabled_d = 1'b1;
           if (retires && enabled_d) ph = running_d ? PhRhf : PhReport;
@@ -327,10 +346,10 @@ module ntrace_decision (
       if (hfp_d && !recover_i) begin
         if (last_d == LastHistFull && hist_d == lhf_d) begin
           // The last message was ResourceFull(HIST full) with this value: counted in HREPEAT, not sent.
-          rep_d = rep_d + 18'h0_0001;
+          rep_d = rep_inc;
           rep_time_d = rec_ts_q;
-          if (rep_d == 18'h3_ffff) begin
-            rep_out = rep_d;
+          if (rep_inc_max) begin
+            rep_out = rep_inc;
             rep_d = 18'h0_0000;
           end
         end else begin
@@ -434,10 +453,10 @@ module ntrace_decision (
             // U-ADDR 0 in both) is counted in B-CNT instead of sent.
             if (last_d == LastIndirect && ua == 63'h0000_0000_0000_0000 && icnt_d == lb_icnt_d && pbtype_d == lb_btype_d && hist_d == lb_hist_d) begin
               e = 1'b0;
-              rep_d = rep_d + 18'h0_0001;
+              rep_d = rep_inc;
               rep_time_d = ptime_d;
-              if (rep_d == 18'h3_ffff) begin
-                rep_out = rep_d;
+              if (rep_inc_max) begin
+                rep_out = rep_inc;
                 rep_d = 18'h0_0000;
               end
               {m_sync, m_count} = counted({m_sync, m_count}, 1'b0);
@@ -500,9 +519,13 @@ module ntrace_decision (
     // ---- ICNT: ResourceFull(I-CNT full) before I-CNT would exceed 2^16
     if (go && ph == PhIcnt) begin
       ph = PhHist;
-      total = 18'(icnt_d) + 18'(r_n);
-      if (total > 18'h1_0000) begin
-        if (icnt_d != 17'h0_0000) begin
+      // I-CNT is here the registered one or 0 (REPORT sent it), and the record counts other
+      // half-words than its own only at a start (I-CNT 0 then): the sum and its comparison with
+      // the limit come prepared from the flops (an adder after REPORT's decisions was in the chain).
+      icnt_kept = icnt_d != 17'h0_0000;
+      total = icnt_kept ? icnt_sum : 18'(r_n);
+      if (icnt_kept ? icnt_sum_over : (total > 18'h1_0000)) begin
+        if (icnt_kept) begin
           s_valid_o[SlotIcnt] = 1'b1;
           s_tcode_o[SlotIcnt*6 +: 6] = 6'd27; s_fixw_o[SlotIcnt*3 +: 3] = 3'd4; s_nvar_o[SlotIcnt*3 +: 3] = 3'd1;
           s_v0_o[SlotIcnt*Vw +: Vw] = Vw'(icnt_d);
@@ -578,10 +601,10 @@ module ntrace_decision (
       if (hfp_d) begin
         if (last_d == LastHistFull && hist_d == lhf_d) begin
           // The last message was ResourceFull(HIST full) with this value: counted in HREPEAT, not sent.
-          rep_d = rep_d + 18'h0_0001;
+          rep_d = rep_inc;
           rep_time_d = rec_ts_q;
-          if (rep_d == 18'h3_ffff) begin
-            rep_out = rep_d;
+          if (rep_inc_max) begin
+            rep_out = rep_inc;
             rep_d = 18'h0_0000;
           end
         end else begin
@@ -720,6 +743,47 @@ module ntrace_decision (
   assign ret_down[55:48] = (~|ret_high[47:0]) ? ret_high[55:48] - 1'b1 : ret_high[55:48];
   assign ret[7:0] = ret_low[7:0];
   assign ret[63:8] = (ret_low[8] == ret_step[4]) ? ret_high : ret_low[8] ? ret_up : ret_down;
+
+  // The repeat count + 1, and whether it reaches the limit of its field.
+  assign rep_inc[7:0] = rep_q[7:0] + 1'b1;
+  assign rep_inc[15:8] = (&rep_q[7:0]) ? rep_q[15:8] + 1'b1 : rep_q[15:8];
+  assign rep_inc[17:16] = (&rep_q[15:0]) ? rep_q[17:16] + 1'b1 : rep_q[17:16];
+  assign rep_inc_max = rep_q == 18'h3_fffe;
+
+  // I-CNT plus the record's own half-words, summed in chunks, and the comparison with the limit.
+  assign icnt_from = 18'(icnt_q);
+  assign icnt_step = {1'b0, rec_iretire_q[2:0]};
+  assign icnt_sum_low = { 1'b0, icnt_from[7:0] } + { 1'b0, { {4{icnt_step[3]}}, icnt_step } };
+  assign icnt_sum_high = icnt_from[17:8];
+  assign icnt_sum_up[7:0] = icnt_sum_high[7:0] + 1'b1;
+  assign icnt_sum_up[9:8] = (&icnt_sum_high[7:0]) ? icnt_sum_high[9:8] + 1'b1 : icnt_sum_high[9:8];
+  assign icnt_sum_down[7:0] = icnt_sum_high[7:0] - 1'b1;
+  assign icnt_sum_down[9:8] = (~|icnt_sum_high[7:0]) ? icnt_sum_high[9:8] - 1'b1 : icnt_sum_high[9:8];
+  assign icnt_sum[7:0] = icnt_sum_low[7:0];
+  assign icnt_sum[17:8] = (icnt_sum_low[8] == icnt_step[3]) ? icnt_sum_high : icnt_sum_low[8] ? icnt_sum_up : icnt_sum_down;
+  assign icnt_sum_over = icnt_sum > 18'h1_0000;
+
+  // The address of the block's last instruction.
+  assign from_base = rec_iaddr_q[63:0];
+  assign from_step = {1'b0, rec_iretire_q[2:0], 1'b0} - (rec_ilastsize_q[0] ? 5'h04 : 5'h02);
+  assign from_sum_low = { 1'b0, from_base[7:0] } + { 1'b0, { {3{from_step[4]}}, from_step } };
+  assign from_sum_high = from_base[63:8];
+  assign from_sum_up[7:0] = from_sum_high[7:0] + 1'b1;
+  assign from_sum_up[15:8] = (&from_sum_high[7:0]) ? from_sum_high[15:8] + 1'b1 : from_sum_high[15:8];
+  assign from_sum_up[23:16] = (&from_sum_high[15:0]) ? from_sum_high[23:16] + 1'b1 : from_sum_high[23:16];
+  assign from_sum_up[31:24] = (&from_sum_high[23:0]) ? from_sum_high[31:24] + 1'b1 : from_sum_high[31:24];
+  assign from_sum_up[39:32] = (&from_sum_high[31:0]) ? from_sum_high[39:32] + 1'b1 : from_sum_high[39:32];
+  assign from_sum_up[47:40] = (&from_sum_high[39:0]) ? from_sum_high[47:40] + 1'b1 : from_sum_high[47:40];
+  assign from_sum_up[55:48] = (&from_sum_high[47:0]) ? from_sum_high[55:48] + 1'b1 : from_sum_high[55:48];
+  assign from_sum_down[7:0] = from_sum_high[7:0] - 1'b1;
+  assign from_sum_down[15:8] = (~|from_sum_high[7:0]) ? from_sum_high[15:8] - 1'b1 : from_sum_high[15:8];
+  assign from_sum_down[23:16] = (~|from_sum_high[15:0]) ? from_sum_high[23:16] - 1'b1 : from_sum_high[23:16];
+  assign from_sum_down[31:24] = (~|from_sum_high[23:0]) ? from_sum_high[31:24] - 1'b1 : from_sum_high[31:24];
+  assign from_sum_down[39:32] = (~|from_sum_high[31:0]) ? from_sum_high[39:32] - 1'b1 : from_sum_high[39:32];
+  assign from_sum_down[47:40] = (~|from_sum_high[39:0]) ? from_sum_high[47:40] - 1'b1 : from_sum_high[47:40];
+  assign from_sum_down[55:48] = (~|from_sum_high[47:0]) ? from_sum_high[55:48] - 1'b1 : from_sum_high[55:48];
+  assign from_sum[7:0] = from_sum_low[7:0];
+  assign from_sum[63:8] = (from_sum_low[8] == from_step[4]) ? from_sum_high : from_sum_low[8] ? from_sum_up : from_sum_down;
 
   // The next record is taken when the current one is done (or there is none).
   always_comb begin

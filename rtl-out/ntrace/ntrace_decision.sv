@@ -143,6 +143,11 @@ module ntrace_decision (
   // (rep_out) before the next other message, or when it reaches the limit of its field.
   logic [1:0]   last_q, last_d, m_last;
   logic [17:0]  rep_q, rep_d, rep_out;
+  // A record counts at most one repeat, and rep_d is still rep_q when it does (a repeat needs the
+  // last message to be of its kind, and the record's other messages are not): its + 1 and the
+  // limit are prepared from the flops, in chunks (an 18-bit + 1 rippled in the decision's chain).
+  logic [17:0]  rep_inc;
+  logic         rep_inc_max;
   // The last IndirectBranch(Hist) with U-ADDR 0 (the TCODE follows from HIST).
   logic [16:0]  lb_icnt_q, lb_icnt_d;
   logic [1:0]   lb_btype_q, lb_btype_d;
@@ -154,6 +159,13 @@ module ntrace_decision (
   logic [3:0]  ph;
   logic [1:0]  p;
   logic [17:0] total;
+  // I-CNT plus the record's half-words, from the flops, and whether it exceeds the limit.
+  logic        icnt_kept, icnt_sum_over;
+  logic [17:0] icnt_sum;
+  logic [17:0] icnt_from;
+  logic [2:0]  icnt_step;                                  // the record's half-words, and a zero sign bit
+  logic [8:0]  icnt_sum_low;                               // the low 8 bits' sum and its carry
+  logic [9:0]  icnt_sum_high, icnt_sum_up, icnt_sum_down;  // the bits above, + 1, - 1
   logic [62:0] ua;
   logic [5:0]  m_tcode, m_fix;
   logic [2:0]  m_fixw, m_nvar;
@@ -221,6 +233,7 @@ module ntrace_decision (
     e_sync = 1'b0;
     p = PendNone;
     total = 18'h0_0000;
+    icnt_kept = 1'b0;
     ua = 63'h0000_0000_0000_0000;
     r_itype = rec_itype_q[3:0];
     r_iretire = rec_iretire_q;
@@ -349,9 +362,9 @@ module ntrace_decision (
             // U-ADDR 0 in both) is counted in B-CNT instead of sent.
             if (last_d == LastIndirect && ua == 63'h0000_0000_0000_0000 && icnt_d == lb_icnt_d && pbtype_d == lb_btype_d && hist_d == lb_hist_d) begin
               e = 1'b0;
-              rep_d = rep_d + 18'h0_0001;
-              if (rep_d == 18'h3_ffff) begin
-                rep_out = rep_d;
+              rep_d = rep_inc;
+              if (rep_inc_max) begin
+                rep_out = rep_inc;
                 rep_d = 18'h0_0000;
               end
               {m_sync, m_count} = counted({m_sync, m_count}, 1'b0);
@@ -393,9 +406,13 @@ module ntrace_decision (
     // ---- ICNT: ResourceFull(I-CNT full) before I-CNT would exceed 2^16
     if (go && ph == PhIcnt) begin
       ph = PhHist;
-      total = 18'(icnt_d) + 18'(r_n);
-      if (total > 18'h1_0000) begin
-        if (icnt_d != 17'h0_0000) begin
+      // I-CNT is here the registered one or 0 (REPORT sent it), and the record counts other
+      // half-words than its own only at a start (I-CNT 0 then): the sum and its comparison with
+      // the limit come prepared from the flops (an adder after REPORT's decisions was in the chain).
+      icnt_kept = icnt_d != 17'h0_0000;
+      total = icnt_kept ? icnt_sum : 18'(r_n);
+      if (icnt_kept ? icnt_sum_over : (total > 18'h1_0000)) begin
+        if (icnt_kept) begin
           s_valid_o[SlotIcnt] = 1'b1;
           s_tcode_o[SlotIcnt*6 +: 6] = 6'd27; s_fixw_o[SlotIcnt*3 +: 3] = 3'd4; s_nvar_o[SlotIcnt*3 +: 3] = 3'd1;
           s_v0_o[SlotIcnt*Vw +: Vw] = Vw'(icnt_d);
@@ -418,9 +435,9 @@ module ntrace_decision (
             // The seed: the history before this branch goes out; this branch's bit stays.
             if (last_d == LastHistFull && hist_d == lhf_d) begin
               // The last message was ResourceFull(HIST full) with this value: counted in HREPEAT, not sent.
-              rep_d = rep_d + 18'h0_0001;
-              if (rep_d == 18'h3_ffff) begin
-                rep_out = rep_d;
+              rep_d = rep_inc;
+              if (rep_inc_max) begin
+                rep_out = rep_inc;
                 rep_d = 18'h0_0000;
               end
             end else begin
@@ -596,6 +613,25 @@ module ntrace_decision (
   assign ret_down[55:48] = (~|ret_high[47:0]) ? ret_high[55:48] - 1'b1 : ret_high[55:48];
   assign ret[7:0] = ret_low[7:0];
   assign ret[63:8] = (ret_low[8] == ret_step[3]) ? ret_high : ret_low[8] ? ret_up : ret_down;
+
+  // The repeat count + 1, and whether it reaches the limit of its field.
+  assign rep_inc[7:0] = rep_q[7:0] + 1'b1;
+  assign rep_inc[15:8] = (&rep_q[7:0]) ? rep_q[15:8] + 1'b1 : rep_q[15:8];
+  assign rep_inc[17:16] = (&rep_q[15:0]) ? rep_q[17:16] + 1'b1 : rep_q[17:16];
+  assign rep_inc_max = rep_q == 18'h3_fffe;
+
+  // I-CNT plus the record's own half-words, summed in chunks, and the comparison with the limit.
+  assign icnt_from = 18'(icnt_q);
+  assign icnt_step = {1'b0, rec_iretire_q};
+  assign icnt_sum_low = { 1'b0, icnt_from[7:0] } + { 1'b0, { {5{icnt_step[2]}}, icnt_step } };
+  assign icnt_sum_high = icnt_from[17:8];
+  assign icnt_sum_up[7:0] = icnt_sum_high[7:0] + 1'b1;
+  assign icnt_sum_up[9:8] = (&icnt_sum_high[7:0]) ? icnt_sum_high[9:8] + 1'b1 : icnt_sum_high[9:8];
+  assign icnt_sum_down[7:0] = icnt_sum_high[7:0] - 1'b1;
+  assign icnt_sum_down[9:8] = (~|icnt_sum_high[7:0]) ? icnt_sum_high[9:8] - 1'b1 : icnt_sum_high[9:8];
+  assign icnt_sum[7:0] = icnt_sum_low[7:0];
+  assign icnt_sum[17:8] = (icnt_sum_low[8] == icnt_step[2]) ? icnt_sum_high : icnt_sum_low[8] ? icnt_sum_up : icnt_sum_down;
+  assign icnt_sum_over = icnt_sum > 18'h1_0000;
 
   // The next record is taken when the current one is done (or there is none).
   always_comb begin
