@@ -112,7 +112,6 @@ function decisionContext(c: NtraceConfig, banner: string) {
     slotParams: ntraceSlots(c).flatMap((n, i) =>
       /^Icnt\d+$/.test(n) ? (n === 'Icnt1' ? [`// SlotIcnt + 1 .. SlotIcnt + ${ntraceIcntPieces(c)}: the ResourceFull(I-CNT) pieces of a block`] : []) : [`localparam int Slot${n} = ${i};`],
     ),
-    dueR: svRange(sw + 1),
     modeText: c.mode === 'htm' ? 'history trace messaging' : 'branch trace messaging',
     deferred: c.mode === 'htm' && c.histFull === 'deferred',
     syncPeriod: p > 0,
