@@ -18,7 +18,7 @@ import { NTRACE_MAX_BCNT, NTRACE_MAX_HREPEAT } from '../../golden-model/ntrace/m
 import { maxNtraceMessageBytes, NTRACE_CONFIG_SETTINGS, type NtraceConfig } from '../../golden-model/ntrace/settings.ts';
 import type { Provenance, Waiver } from '../../core/block.ts';
 import { camelCase, commentBanner, connections, padColumn, renderTemplate, svBits, svLogic, svRange, svSized, wrapComment, type OutputFile } from '../render.ts';
-import { svConditionalSumAdd, svConditionalSumFunction } from '../sv-arith.ts';
+import { svChunkedIncrement, svConditionalSumAdd, svConditionalSumFunction, svSmallOffsetAdd } from '../sv-arith.ts';
 import { alignDeclarations } from '../sv-align.ts';
 import { configurationLocalparamsWaiver } from '../waivers.ts';
 import { NTRACE_APB_REGS_TEMPLATE, ntraceApbRegsConnections, ntraceApbRegsContext, triggerBit } from './apb-regs.ts';
@@ -112,7 +112,6 @@ function decisionContext(c: NtraceConfig, banner: string) {
     slotParams: ntraceSlots(c).flatMap((n, i) =>
       /^Icnt\d+$/.test(n) ? (n === 'Icnt1' ? [`// SlotIcnt + 1 .. SlotIcnt + ${ntraceIcntPieces(c)}: the ResourceFull(I-CNT) pieces of a block`] : []) : [`localparam int Slot${n} = ${i};`],
     ),
-    dueR: svRange(sw + 1),
     modeText: c.mode === 'htm' ? 'history trace messaging' : 'branch trace messaging',
     deferred: c.mode === 'htm' && c.histFull === 'deferred',
     syncPeriod: p > 0,
@@ -178,13 +177,121 @@ function decisionContext(c: NtraceConfig, banner: string) {
     repZero: svSized(rw, 0n),
     repOne: svSized(rw, 1n),
     repMax: svSized(rw, BigInt(NTRACE_MAX_BCNT)),
+    repMaxM1: svSized(rw, BigInt(NTRACE_MAX_BCNT - 1)),
+    repIncRows: svChunkedIncrement('rep_inc', 'rep_q', rw),
     repText: [c.repeatBranch ? 'RepeatBranch(B-CNT)' : '', c.repeatHistory ? 'ResourceFull(RCODE 2, RDATA, HREPEAT)' : ''].filter((x) => x !== '').join(' or '),
     sinceR: svRange(sw),
     sinceZero: svSized(sw, 0n),
-    sinceOne: svSized(sw, 1n),
-    sincePeriod: p > 0 ? svSized(sw, BigInt(p)) : '',
-    sincePeriodM1: p > 0 ? svSized(sw, BigInt(p - 1)) : '',
+    ...syncCountContext(c),
+    ...icntSumContext(c),
+    ...lastAddressContext(c),
+    ...returnAddressContext(c),
     ...ownershipContext(c),
+  };
+}
+
+/**
+ * The periodic-sync count of a record (N-Trace "Periodic Synchronization"): its messages are
+ * counted in a thermometer of one bit per message it may count (every slot but the repeats', whose
+ * message is not counted), then added once: `sinceRows` prepare, from the registered count,
+ * the count after j more messages (saturated at the period) and whether the period is then
+ * reached; `sinceSelect` picks the one of the record's count (or, after a sync in the record, the
+ * count itself); `dueNow` is the period reached mid-record, before any sync.
+ */
+function syncCountContext(c: NtraceConfig) {
+  const p = c.syncPeriod;
+  if (p <= 0) return {};
+  const sw = bitsFor(p);
+  const k = ntraceSlots(c).filter((n) => n !== 'Rep').length;
+  const exactly = (j: number) => (j === 0 ? '!m_count[0]' : j === k ? `m_count[${k - 1}]` : `m_count[${j - 1}] && !m_count[${j}]`);
+  const atLeast = (j: number) => (j === 0 ? '' : `m_count[${j - 1}] && `);
+  const sinceRows: string[] = [];
+  for (let j = 0; j <= k; j++) {
+    const reach = j === 0 ? 'sync_due_q' : p - j <= 0 ? "1'b1" : `since_q >= ${svSized(sw, BigInt(p - j))}`;
+    sinceRows.push(`assign since_reach[${j}] = ${reach};`);
+    const plus = j === 0 ? 'since_q' : p - j <= 0 ? svSized(sw, BigInt(p)) : `since_reach[${j}] ? ${svSized(sw, BigInt(p))} : since_q + ${svSized(sw, BigInt(j))}`;
+    sinceRows.push(`assign since_plus[${j * sw} +: ${sw}] = ${plus};`);
+  }
+  const terms = Array.from({ length: k + 1 }, (_, j) => j);
+  const sinceSelect = [
+    'since_d =',
+    ...terms.map((j) => `    ({${sw}{${exactly(j)}}} & (m_sync ? ${svSized(sw, BigInt(Math.min(j, p)))} : since_plus[${j * sw} +: ${sw}]))${j === k ? ';' : ' |'}`),
+    'sync_due_d =',
+    ...terms.map((j) => `    (${exactly(j)} && (m_sync ? 1'b${j >= p ? 1 : 0} : since_reach[${j}]))${j === k ? ';' : ' ||'}`),
+  ];
+  // The period is reached after j messages if it is after fewer (since_reach is monotonic in j).
+  const dueNow = terms.map((j) => (j === 0 ? 'since_reach[0]' : `(${atLeast(j)}since_reach[${j}])`)).join(' || ');
+  return {
+    mK: k,
+    mKm1: k - 1,
+    mKm2: k - 2,
+    mR: svRange(k),
+    mcR: svRange(k + 1),
+    mZero: svSized(k, 0n),
+    plusR: svRange((k + 1) * sw),
+    reachR: svRange(k + 1),
+    sinceRows,
+    sinceSelect,
+    dueNow,
+  };
+}
+
+/**
+ * I-CNT plus the record's own half-words (icnt_q + iretire) from the flops, as a small-offset sum in
+ * chunks (svSmallOffsetAdd): `icnt_sum`, over the width of the decision's `total`.
+ */
+function icntSumContext(c: NtraceConfig) {
+  const w = ntraceWidths(c);
+  const irw = c.iretireWidth;
+  const totW = Math.max(w.icw, irw) + 1;
+  const g = c.takenBranches;
+  const sum = svSmallOffsetAdd('icnt_sum', 'icnt_from', totW, 'icnt_step', irw + 1);
+  return {
+    icntSumDecls: [`${svLogic(totW)} icnt_from;`, `${svLogic(irw + 1)} icnt_step;  // the record's half-words, and a zero sign bit`, ...sum.declarations],
+    icntSumRows: [
+      `assign icnt_from = ${totW}'(icnt_q);`,
+      `assign icnt_step = {1'b0, rec_iretire_q${g > 1 ? svBits(irw - 1, 0) : ''}};`,
+      ...sum.rows,
+    ],
+  };
+}
+
+/**
+ * Multiple retirement: the address of a block's last instruction, its address plus 2 * (iretire -
+ * the last instruction's half-words), from the flops as a small-offset sum in chunks: `from_sum`.
+ */
+function lastAddressContext(c: NtraceConfig) {
+  if (c.retires <= 1) return {};
+  const g = c.takenBranches;
+  const irw = c.iretireWidth;
+  const sw = irw + 2;
+  const sum = svSmallOffsetAdd('from_sum', 'from_base', c.xlen, 'from_step', sw);
+  return {
+    fromDecls: [`${svLogic(c.xlen)} from_base, from_sum;`, `${svLogic(sw)} from_step;  // bytes before the last instruction (two's complement)`, ...sum.declarations],
+    fromRows: [
+      `assign from_base = rec_iaddr_q${g > 1 ? svBits(c.xlen - 1, 0) : ''};`,
+      `assign from_step = {1'b0, rec_iretire_q${g > 1 ? svBits(irw - 1, 0) : ''}, 1'b0} - (rec_ilastsize_q${g > 1 ? '[0]' : ''} ? ${svSized(sw, 4n)} : ${svSized(sw, 2n)});`,
+      ...sum.rows,
+    ],
+  };
+}
+
+/**
+ * The return address a call pushes onto the return-address stack, the record's address plus its
+ * half-words, from the flops as a small-offset sum in chunks (svSmallOffsetAdd): `ret`.
+ */
+function returnAddressContext(c: NtraceConfig) {
+  if (c.implicitReturn !== 'stack') return {};
+  const g = c.takenBranches;
+  const irw = c.iretireWidth;
+  const sum = svSmallOffsetAdd('ret', 'ret_from', c.xlen, 'ret_step', irw + 2);
+  return {
+    retDecls: [`${svLogic(c.xlen)} ret_from;`, `${svLogic(irw + 2)} ret_step;  // the half-words in bytes, and a zero sign bit`, ...sum.declarations],
+    retRows: [
+      `assign ret_from = rec_iaddr_q${g > 1 ? svBits(c.xlen - 1, 0) : ''};`,
+      `assign ret_step = {1'b0, rec_iretire_q${g > 1 ? svBits(irw - 1, 0) : ''}, 1'b0};`,
+      ...sum.rows,
+    ],
   };
 }
 

@@ -100,33 +100,38 @@ module ntrace_decision (
   logic [1:0]  pend_q, pend_d, pbtype_q, pbtype_d;
   logic [8:0]  since_q, since_d;
   logic        sync_due_q, sync_due_d;
+  // The record's messages are counted in a thermometer (bit j: more than j counted since the
+  // record's start or its sync; m_sync: a synchronizing message restarted the count) and added to
+  // the registered count once, at the end, by choosing among sums prepared from the flops: for j
+  // more messages, since_plus (the count, saturated at the period) and since_reach (the period
+  // reached). One adder per message, in a chain, was the decision's longest path.
+  logic [3:0]  m_count;
+  logic        m_sync, due_now;
+  logic [44:0] since_plus;
+  logic [4:0]  since_reach;
 
   // Working values of the steps.
   logic        go, e, e_sync, commit, advance, retires;
   logic [3:0]  ph;
   logic [1:0]  p;
   logic [17:0] total;
+  // I-CNT plus the record's half-words, from the flops, and whether it exceeds the limit.
+  logic        icnt_kept, icnt_sum_over;
+  logic [17:0] icnt_sum;
+  logic [17:0] icnt_from;
+  logic [2:0]  icnt_step;                                  // the record's half-words, and a zero sign bit
+  logic [8:0]  icnt_sum_low;                               // the low 8 bits' sum and its carry
+  logic [9:0]  icnt_sum_high, icnt_sum_up, icnt_sum_down;  // the bits above, + 1, - 1
   logic [30:0] ua;
   logic [5:0]  m_tcode, m_fix;
   logic [2:0]  m_fixw, m_nvar;
   logic        m_addr;
   logic [30:0] m_v0, m_v1, m_v2;
 
-  // Periodic sync: every message counts, a synchronizing one restarts the count; {due, count}.
-  function automatic logic [9:0] counted(input logic [9:0] cur, input logic sync);
-    logic [8:0] n;
-    logic       due;
-    {due, n} = cur;
-    if (sync) begin
-      n = 9'h000;
-      due = 1'b0;
-    end else if (n != 9'h100) begin
-      // Compared before the increment, beside it: calls follow one another within a record, and a
-      // comparison after each increment lengthened the chain.
-      if (n == 9'h0ff) due = 1'b1;
-      n = n + 9'h001;
-    end
-    counted = {due, n};
+  // Periodic sync: every message counts, a synchronizing one restarts the count; {sync, count}.
+  function automatic logic [4:0] counted(input logic [4:0] cur, input logic sync);
+    if (sync) counted = {1'b1, 4'h0 };
+    else counted = {cur[4], cur[3:0] | {cur[2:0], 1'b1} };  // one more (the OR keeps it at most 4)
   endfunction
 
   always_comb begin
@@ -142,8 +147,9 @@ module ntrace_decision (
     last_addr_d = last_addr_q;
     pend_d = pend_q;
     pbtype_d = pbtype_q;
-    since_d = since_q;
-    sync_due_d = sync_due_q;
+    m_count = 4'h0;
+    m_sync = 1'b0;
+    due_now = 1'b0;
     s_valid_o = '0;
     s_tcode_o = '0;
     s_fix_o = '0;
@@ -166,6 +172,7 @@ module ntrace_decision (
     e_sync = 1'b0;
     p = PendNone;
     total = 18'h0_0000;
+    icnt_kept = 1'b0;
     ua = 31'h0000_0000;
     r_itype = rec_itype_q[3:0];
     r_iretire = rec_iretire_q;
@@ -213,6 +220,8 @@ module ntrace_decision (
     // ---- REPORT: the start sync, or what the previous record left pending
     if (go && ph == PhReport) begin
       ph = PhIcnt;
+      // The period reached with the messages counted so far (no sync before this step).
+      due_now = since_reach[0] || (m_count[0] && since_reach[1]) || (m_count[1] && since_reach[2]) || (m_count[2] && since_reach[3]) || (m_count[3] && since_reach[4]);
       if (!running_d) begin
         // Start: SYNC 7 after an overrun, 3 after debug, 5 after a trace-off trigger, else 1.
         m_tcode = 6'd9;
@@ -239,7 +248,7 @@ module ntrace_decision (
       end else begin
         p = pend_d;
         pend_d = PendNone;
-        if (p != PendNone || reset_sync_d || sync_due_d) begin
+        if (p != PendNone || reset_sync_d || due_now) begin
           e = 1'b1;
           ua = r_iaddr[31:1] ^ last_addr_d[31:1];
           if (reset_sync_d) begin
@@ -247,7 +256,7 @@ module ntrace_decision (
             p = PendNone;
             e_sync = 1'b1;
             m_fix = {2'b00, SyncReset};
-          end else if (sync_due_d) begin
+          end else if (due_now) begin
             e_sync = 1'b1;
             m_fix = {pbtype_d, SyncPeriodic};
           end
@@ -289,7 +298,7 @@ module ntrace_decision (
         s_v1_o[SlotReport*Vw +: Vw] = m_v1;
         s_v2_o[SlotReport*Vw +: Vw] = m_v2;
         s_sync7_o[SlotReport] = e_sync && m_fix[3:0] == SyncOverrun;
-        {sync_due_d, since_d} = counted({sync_due_d, since_d}, e_sync);
+        {m_sync, m_count} = counted({m_sync, m_count}, e_sync);
       end
       if (e_sync) begin
         // A synchronizing message resets the encoder.
@@ -301,13 +310,17 @@ module ntrace_decision (
     // ---- ICNT: ResourceFull(I-CNT full) before I-CNT would exceed 2^16
     if (go && ph == PhIcnt) begin
       ph = PhHist;
-      total = 18'(icnt_d) + 18'(r_n);
-      if (total > 18'h1_0000) begin
-        if (icnt_d != 17'h0_0000) begin
+      // I-CNT is here the registered one or 0 (REPORT sent it), and the record counts other
+      // half-words than its own only at a start (I-CNT 0 then): the sum and its comparison with
+      // the limit come prepared from the flops (an adder after REPORT's decisions was in the chain).
+      icnt_kept = icnt_d != 17'h0_0000;
+      total = icnt_kept ? icnt_sum : 18'(r_n);
+      if (icnt_kept ? icnt_sum_over : (total > 18'h1_0000)) begin
+        if (icnt_kept) begin
           s_valid_o[SlotIcnt] = 1'b1;
           s_tcode_o[SlotIcnt*6 +: 6] = 6'd27; s_fixw_o[SlotIcnt*3 +: 3] = 3'd4; s_nvar_o[SlotIcnt*3 +: 3] = 3'd1;
           s_v0_o[SlotIcnt*Vw +: Vw] = Vw'(icnt_d);
-          {sync_due_d, since_d} = counted({sync_due_d, since_d}, 1'b0);
+          {m_sync, m_count} = counted({m_sync, m_count}, 1'b0);
         end
         icnt_d = Icw'(r_n);
       end else begin
@@ -357,7 +370,7 @@ module ntrace_decision (
         s_valid_o[SlotDir] = 1'b1;
         s_tcode_o[SlotDir*6 +: 6] = 6'd3; s_nvar_o[SlotDir*3 +: 3] = 3'd1;
         s_v0_o[SlotDir*Vw +: Vw] = Vw'(icnt_d);
-        {sync_due_d, since_d} = counted({sync_due_d, since_d}, 1'b0);
+        {m_sync, m_count} = counted({m_sync, m_count}, 1'b0);
         icnt_d = 17'h0_0000;
       end
       pend_d = PendNone;
@@ -371,7 +384,7 @@ module ntrace_decision (
       s_tcode_o[SlotCorr*6 +: 6] = 6'd33;
       s_fix_o[SlotCorr*6 +: 6] = {Cdf, (rec_halted_q ? 4'd0 : 4'd4)};
       s_fixw_o[SlotCorr*3 +: 3] = 3'd6;
-      {sync_due_d, since_d} = counted({sync_due_d, since_d}, 1'b0);
+      {m_sync, m_count} = counted({m_sync, m_count}, 1'b0);
       s_nvar_o[SlotCorr*3 +: 3] = 3'd1;
       if (ph == PhCorr) begin
         s_v0_o[SlotCorr*Vw +: Vw] = Vw'(icnt_d);
@@ -387,6 +400,21 @@ module ntrace_decision (
       ph = PhDone;
     end
 
+    // The record's count added to the registered one: the sum prepared for it, or after a sync in
+    // the record the count itself (both saturated at the period).
+    since_d =
+        ({9{!m_count[0]}} & (m_sync ? 9'h000 : since_plus[0 +: 9])) |
+        ({9{m_count[0] && !m_count[1]}} & (m_sync ? 9'h001 : since_plus[9 +: 9])) |
+        ({9{m_count[1] && !m_count[2]}} & (m_sync ? 9'h002 : since_plus[18 +: 9])) |
+        ({9{m_count[2] && !m_count[3]}} & (m_sync ? 9'h003 : since_plus[27 +: 9])) |
+        ({9{m_count[3]}} & (m_sync ? 9'h004 : since_plus[36 +: 9]));
+    sync_due_d =
+        (!m_count[0] && (m_sync ? 1'b0 : since_reach[0])) ||
+        (m_count[0] && !m_count[1] && (m_sync ? 1'b0 : since_reach[1])) ||
+        (m_count[1] && !m_count[2] && (m_sync ? 1'b0 : since_reach[2])) ||
+        (m_count[2] && !m_count[3] && (m_sync ? 1'b0 : since_reach[3])) ||
+        (m_count[3] && (m_sync ? 1'b0 : since_reach[4]));
+
 
     // The record is done when the output's stage takes its slots (the stage's own slots have all
     // entered the FIFO or were dropped): its decisions take effect (commit); until then the hart
@@ -395,6 +423,31 @@ module ntrace_decision (
     advance = commit;
     stall_o = !advance;
   end
+
+  // The sums of the periodic-sync count for j = 0..4 more messages, from the flops.
+  assign since_reach[0] = sync_due_q;
+  assign since_plus[0 +: 9] = since_q;
+  assign since_reach[1] = since_q >= 9'h0ff;
+  assign since_plus[9 +: 9] = since_reach[1] ? 9'h100 : since_q + 9'h001;
+  assign since_reach[2] = since_q >= 9'h0fe;
+  assign since_plus[18 +: 9] = since_reach[2] ? 9'h100 : since_q + 9'h002;
+  assign since_reach[3] = since_q >= 9'h0fd;
+  assign since_plus[27 +: 9] = since_reach[3] ? 9'h100 : since_q + 9'h003;
+  assign since_reach[4] = since_q >= 9'h0fc;
+  assign since_plus[36 +: 9] = since_reach[4] ? 9'h100 : since_q + 9'h004;
+
+  // I-CNT plus the record's own half-words, summed in chunks, and the comparison with the limit.
+  assign icnt_from = 18'(icnt_q);
+  assign icnt_step = {1'b0, rec_iretire_q};
+  assign icnt_sum_low = { 1'b0, icnt_from[7:0] } + { 1'b0, { {5{icnt_step[2]}}, icnt_step } };
+  assign icnt_sum_high = icnt_from[17:8];
+  assign icnt_sum_up[7:0] = icnt_sum_high[7:0] + 1'b1;
+  assign icnt_sum_up[9:8] = (&icnt_sum_high[7:0]) ? icnt_sum_high[9:8] + 1'b1 : icnt_sum_high[9:8];
+  assign icnt_sum_down[7:0] = icnt_sum_high[7:0] - 1'b1;
+  assign icnt_sum_down[9:8] = (~|icnt_sum_high[7:0]) ? icnt_sum_high[9:8] - 1'b1 : icnt_sum_high[9:8];
+  assign icnt_sum[7:0] = icnt_sum_low[7:0];
+  assign icnt_sum[17:8] = (icnt_sum_low[8] == icnt_step[2]) ? icnt_sum_high : icnt_sum_low[8] ? icnt_sum_up : icnt_sum_down;
+  assign icnt_sum_over = icnt_sum > 18'h1_0000;
 
   // The next record is taken when the current one is done (or there is none).
   always_comb begin

@@ -120,25 +120,52 @@ module ntrace_decision (
   logic [2:0]   ras_top_q, ras_top_d;
   logic [3:0]   ras_n_q, ras_n_d;
   logic [63:0]  ras_pred_q, ras_pred_d;
+  // The address after the record's last instruction, pushed by a call: summed from the flops in
+  // chunks (a + of XLEN bits is a carry rippling through every bit, the decision's longest path).
   logic [63:0]  ret;
+  logic [63:0]  ret_from;
+  logic [3:0]   ret_step;                    // the half-words in bytes, and a zero sign bit
+  logic [8:0]   ret_low;                     // the low 8 bits' sum and its carry
+  logic [55:0]  ret_high, ret_up, ret_down;  // the bits above, + 1, - 1
   logic [8:0]   since_q, since_d;
   logic         sync_due_q, sync_due_d;
+  // The record's messages are counted in a thermometer (bit j: more than j counted since the
+  // record's start or its sync; m_sync: a synchronizing message restarted the count) and added to
+  // the registered count once, at the end, by choosing among sums prepared from the flops: for j
+  // more messages, since_plus (the count, saturated at the period) and since_reach (the period
+  // reached). One adder per message, in a chain, was the decision's longest path.
+  logic [3:0]   m_count;
+  logic         m_sync, due_now;
+  logic [44:0]  since_plus;
+  logic [4:0]   since_reach;
   // Repeats: a message identical to the last one is counted instead of sent (rep_q: B-CNT after an
   // IndirectBranch(Hist), HREPEAT after a ResourceFull(HIST full), by last_q); the count goes out
   // (rep_out) before the next other message, or when it reaches the limit of its field.
   logic [1:0]   last_q, last_d, m_last;
   logic [17:0]  rep_q, rep_d, rep_out;
+  // A record counts at most one repeat, and rep_d is still rep_q when it does (a repeat needs the
+  // last message to be of its kind, and the record's other messages are not): its + 1 and the
+  // limit are prepared from the flops, in chunks (an 18-bit + 1 rippled in the decision's chain).
+  logic [17:0]  rep_inc;
+  logic         rep_inc_max;
   // The last IndirectBranch(Hist) with U-ADDR 0 (the TCODE follows from HIST).
   logic [16:0]  lb_icnt_q, lb_icnt_d;
   logic [1:0]   lb_btype_q, lb_btype_d;
   logic [31:0]  lb_hist_q, lb_hist_d;
-  logic [31:0]  lhf_q, lhf_d;  // RDATA of the last ResourceFull(HIST full)
+  logic [31:0]  lhf_q, lhf_d;                // RDATA of the last ResourceFull(HIST full)
 
   // Working values of the steps.
   logic        go, e, e_sync, commit, advance, retires;
   logic [3:0]  ph;
   logic [1:0]  p;
   logic [17:0] total;
+  // I-CNT plus the record's half-words, from the flops, and whether it exceeds the limit.
+  logic        icnt_kept, icnt_sum_over;
+  logic [17:0] icnt_sum;
+  logic [17:0] icnt_from;
+  logic [2:0]  icnt_step;                                  // the record's half-words, and a zero sign bit
+  logic [8:0]  icnt_sum_low;                               // the low 8 bits' sum and its carry
+  logic [9:0]  icnt_sum_high, icnt_sum_up, icnt_sum_down;  // the bits above, + 1, - 1
   logic [62:0] ua;
   logic [5:0]  m_tcode, m_fix;
   logic [2:0]  m_fixw, m_nvar;
@@ -147,21 +174,10 @@ module ntrace_decision (
   logic [32:0] h;
   logic        with_hist;
 
-  // Periodic sync: every message counts, a synchronizing one restarts the count; {due, count}.
-  function automatic logic [9:0] counted(input logic [9:0] cur, input logic sync);
-    logic [8:0] n;
-    logic       due;
-    {due, n} = cur;
-    if (sync) begin
-      n = 9'h000;
-      due = 1'b0;
-    end else if (n != 9'h100) begin
-      // Compared before the increment, beside it: calls follow one another within a record, and a
-      // comparison after each increment lengthened the chain.
-      if (n == 9'h0ff) due = 1'b1;
-      n = n + 9'h001;
-    end
-    counted = {due, n};
+  // Periodic sync: every message counts, a synchronizing one restarts the count; {sync, count}.
+  function automatic logic [4:0] counted(input logic [4:0] cur, input logic sync);
+    if (sync) counted = {1'b1, 4'h0 };
+    else counted = {cur[4], cur[3:0] | {cur[2:0], 1'b1} };  // one more (the OR keeps it at most 4)
   endfunction
 
   always_comb begin
@@ -180,13 +196,13 @@ module ntrace_decision (
     last_addr_d = last_addr_q;
     pend_d = pend_q;
     pbtype_d = pbtype_q;
-    since_d = since_q;
-    sync_due_d = sync_due_q;
+    m_count = 4'h0;
+    m_sync = 1'b0;
+    due_now = 1'b0;
     ras_d = ras_q;
     ras_top_d = ras_top_q;
     ras_n_d = ras_n_q;
     ras_pred_d = ras_pred_q;
-    ret = 64'h0000_0000_0000_0000;
     last_d = last_q;
     m_last = LastOther;
     rep_d = rep_q;
@@ -217,6 +233,7 @@ module ntrace_decision (
     e_sync = 1'b0;
     p = PendNone;
     total = 18'h0_0000;
+    icnt_kept = 1'b0;
     ua = 63'h0000_0000_0000_0000;
     r_itype = rec_itype_q[3:0];
     r_iretire = rec_iretire_q;
@@ -264,6 +281,8 @@ module ntrace_decision (
     // ---- REPORT: the start sync, or what the previous record left pending
     if (go && ph == PhReport) begin
       ph = PhIcnt;
+      // The period reached with the messages counted so far (no sync before this step).
+      due_now = since_reach[0] || (m_count[0] && since_reach[1]) || (m_count[1] && since_reach[2]) || (m_count[2] && since_reach[3]) || (m_count[3] && since_reach[4]);
       if (!running_d) begin
         // Start: SYNC 7 after an overrun, 3 after debug, 5 after a trace-off trigger, else 1.
         m_tcode = 6'd9;
@@ -293,7 +312,7 @@ module ntrace_decision (
         pend_d = PendNone;
         // A predicted return is implicit when this record is at the popped address.
         if (p == PendReturn) p = (r_iaddr == ras_pred_d) ? PendNone : PendIndirect;
-        if (p != PendNone || reset_sync_d || sync_due_d) begin
+        if (p != PendNone || reset_sync_d || due_now) begin
           e = 1'b1;
           ua = r_iaddr[63:1] ^ last_addr_d[63:1];
           with_hist = 1'b1;
@@ -302,7 +321,7 @@ module ntrace_decision (
             p = PendNone;
             e_sync = 1'b1;
             m_fix = {2'b00, SyncReset};
-          end else if (sync_due_d) begin
+          end else if (due_now) begin
             e_sync = 1'b1;
             m_fix = {pbtype_d, SyncPeriodic};
           end
@@ -343,12 +362,12 @@ module ntrace_decision (
             // U-ADDR 0 in both) is counted in B-CNT instead of sent.
             if (last_d == LastIndirect && ua == 63'h0000_0000_0000_0000 && icnt_d == lb_icnt_d && pbtype_d == lb_btype_d && hist_d == lb_hist_d) begin
               e = 1'b0;
-              rep_d = rep_d + 18'h0_0001;
-              if (rep_d == 18'h3_ffff) begin
-                rep_out = rep_d;
+              rep_d = rep_inc;
+              if (rep_inc_max) begin
+                rep_out = rep_inc;
                 rep_d = 18'h0_0000;
               end
-              {sync_due_d, since_d} = counted({sync_due_d, since_d}, 1'b0);
+              {m_sync, m_count} = counted({m_sync, m_count}, 1'b0);
             end else if (ua == 63'h0000_0000_0000_0000) begin
               m_last = LastIndirect;
             end
@@ -373,7 +392,7 @@ module ntrace_decision (
         s_v2_o[SlotReport*Vw +: Vw] = m_v2;
         last_d = m_last;
         s_sync7_o[SlotReport] = e_sync && m_fix[3:0] == SyncOverrun;
-        {sync_due_d, since_d} = counted({sync_due_d, since_d}, e_sync);
+        {m_sync, m_count} = counted({m_sync, m_count}, e_sync);
       end
       if (e_sync) begin
         // A synchronizing message resets the encoder.
@@ -387,14 +406,18 @@ module ntrace_decision (
     // ---- ICNT: ResourceFull(I-CNT full) before I-CNT would exceed 2^16
     if (go && ph == PhIcnt) begin
       ph = PhHist;
-      total = 18'(icnt_d) + 18'(r_n);
-      if (total > 18'h1_0000) begin
-        if (icnt_d != 17'h0_0000) begin
+      // I-CNT is here the registered one or 0 (REPORT sent it), and the record counts other
+      // half-words than its own only at a start (I-CNT 0 then): the sum and its comparison with
+      // the limit come prepared from the flops (an adder after REPORT's decisions was in the chain).
+      icnt_kept = icnt_d != 17'h0_0000;
+      total = icnt_kept ? icnt_sum : 18'(r_n);
+      if (icnt_kept ? icnt_sum_over : (total > 18'h1_0000)) begin
+        if (icnt_kept) begin
           s_valid_o[SlotIcnt] = 1'b1;
           s_tcode_o[SlotIcnt*6 +: 6] = 6'd27; s_fixw_o[SlotIcnt*3 +: 3] = 3'd4; s_nvar_o[SlotIcnt*3 +: 3] = 3'd1;
           s_v0_o[SlotIcnt*Vw +: Vw] = Vw'(icnt_d);
           last_d = LastOther;
-          {sync_due_d, since_d} = counted({sync_due_d, since_d}, 1'b0);
+          {m_sync, m_count} = counted({m_sync, m_count}, 1'b0);
         end
         icnt_d = Icw'(r_n);
       end else begin
@@ -412,9 +435,9 @@ module ntrace_decision (
             // The seed: the history before this branch goes out; this branch's bit stays.
             if (last_d == LastHistFull && hist_d == lhf_d) begin
               // The last message was ResourceFull(HIST full) with this value: counted in HREPEAT, not sent.
-              rep_d = rep_d + 18'h0_0001;
-              if (rep_d == 18'h3_ffff) begin
-                rep_out = rep_d;
+              rep_d = rep_inc;
+              if (rep_inc_max) begin
+                rep_out = rep_inc;
                 rep_d = 18'h0_0000;
               end
             end else begin
@@ -424,7 +447,7 @@ module ntrace_decision (
               last_d = LastHistFull;
               lhf_d = hist_d;
             end
-            {sync_due_d, since_d} = counted({sync_due_d, since_d}, 1'b0);
+            {m_sync, m_count} = counted({m_sync, m_count}, 1'b0);
             hist_d = {30'd0, 1'b1, r_itype == 4'd5};
           end else begin
             hist_d = h[31:0];
@@ -438,14 +461,12 @@ module ntrace_decision (
         // stack predicts nothing: reported); a co-routine swap is a return and a call (pop, then
         // push: the top is replaced), always reported. Traps leave the stack alone.
         4'd8, 4'd9: begin
-          ret = r_iaddr + Aw'({r_iretire, 1'b0});
           ras_top_d = (ras_top_d == 3'h7) ? 3'h0 : ras_top_d + 3'h1;
           ras_d[{ras_top_d, 6'b000000} +: Aw] = ret;
           if (ras_n_d != 4'h8) ras_n_d = ras_n_d + 4'h1;
           if (r_itype == 4'd8) begin pend_d = PendIndirect; pbtype_d = 2'd0; end
         end
         4'd12: begin
-          ret = r_iaddr + Aw'({r_iretire, 1'b0});
           ras_d[{ras_top_d, 6'b000000} +: Aw] = ret;
           if (ras_n_d == 4'h0) ras_n_d = 4'h1;
           pend_d = PendIndirect; pbtype_d = 2'd0;
@@ -498,7 +519,7 @@ module ntrace_decision (
       s_fix_o[SlotCorr*6 +: 6] = {Cdf, (rec_halted_q ? 4'd0 : 4'd4)};
       s_fixw_o[SlotCorr*3 +: 3] = 3'd6;
       last_d = LastOther;
-      {sync_due_d, since_d} = counted({sync_due_d, since_d}, 1'b0);
+      {m_sync, m_count} = counted({m_sync, m_count}, 1'b0);
       s_nvar_o[SlotCorr*3 +: 3] = 3'd2;
       s_v1_o[SlotCorr*Vw +: Vw] = (ph == PhCorr) ? Vw'(hist_d) : Vw'(32'h1);
       hist_d = 32'h1;
@@ -515,6 +536,21 @@ module ntrace_decision (
       end
       ph = PhDone;
     end
+
+    // The record's count added to the registered one: the sum prepared for it, or after a sync in
+    // the record the count itself (both saturated at the period).
+    since_d =
+        ({9{!m_count[0]}} & (m_sync ? 9'h000 : since_plus[0 +: 9])) |
+        ({9{m_count[0] && !m_count[1]}} & (m_sync ? 9'h001 : since_plus[9 +: 9])) |
+        ({9{m_count[1] && !m_count[2]}} & (m_sync ? 9'h002 : since_plus[18 +: 9])) |
+        ({9{m_count[2] && !m_count[3]}} & (m_sync ? 9'h003 : since_plus[27 +: 9])) |
+        ({9{m_count[3]}} & (m_sync ? 9'h004 : since_plus[36 +: 9]));
+    sync_due_d =
+        (!m_count[0] && (m_sync ? 1'b0 : since_reach[0])) ||
+        (m_count[0] && !m_count[1] && (m_sync ? 1'b0 : since_reach[1])) ||
+        (m_count[1] && !m_count[2] && (m_sync ? 1'b0 : since_reach[2])) ||
+        (m_count[2] && !m_count[3] && (m_sync ? 1'b0 : since_reach[3])) ||
+        (m_count[3] && (m_sync ? 1'b0 : since_reach[4]));
 
     // ---- REP: the repeats counted before this record's first message go out before it, as
     // RepeatBranch(B-CNT) or ResourceFull(RCODE 2, RDATA, HREPEAT).
@@ -543,6 +579,59 @@ module ntrace_decision (
     advance = commit;
     stall_o = !advance;
   end
+
+  // The sums of the periodic-sync count for j = 0..4 more messages, from the flops.
+  assign since_reach[0] = sync_due_q;
+  assign since_plus[0 +: 9] = since_q;
+  assign since_reach[1] = since_q >= 9'h0ff;
+  assign since_plus[9 +: 9] = since_reach[1] ? 9'h100 : since_q + 9'h001;
+  assign since_reach[2] = since_q >= 9'h0fe;
+  assign since_plus[18 +: 9] = since_reach[2] ? 9'h100 : since_q + 9'h002;
+  assign since_reach[3] = since_q >= 9'h0fd;
+  assign since_plus[27 +: 9] = since_reach[3] ? 9'h100 : since_q + 9'h003;
+  assign since_reach[4] = since_q >= 9'h0fc;
+  assign since_plus[36 +: 9] = since_reach[4] ? 9'h100 : since_q + 9'h004;
+
+  // The return address of a call: the record's address plus its half-words.
+  assign ret_from = rec_iaddr_q;
+  assign ret_step = {1'b0, rec_iretire_q, 1'b0};
+  assign ret_low = { 1'b0, ret_from[7:0] } + { 1'b0, { {4{ret_step[3]}}, ret_step } };
+  assign ret_high = ret_from[63:8];
+  assign ret_up[7:0] = ret_high[7:0] + 1'b1;
+  assign ret_up[15:8] = (&ret_high[7:0]) ? ret_high[15:8] + 1'b1 : ret_high[15:8];
+  assign ret_up[23:16] = (&ret_high[15:0]) ? ret_high[23:16] + 1'b1 : ret_high[23:16];
+  assign ret_up[31:24] = (&ret_high[23:0]) ? ret_high[31:24] + 1'b1 : ret_high[31:24];
+  assign ret_up[39:32] = (&ret_high[31:0]) ? ret_high[39:32] + 1'b1 : ret_high[39:32];
+  assign ret_up[47:40] = (&ret_high[39:0]) ? ret_high[47:40] + 1'b1 : ret_high[47:40];
+  assign ret_up[55:48] = (&ret_high[47:0]) ? ret_high[55:48] + 1'b1 : ret_high[55:48];
+  assign ret_down[7:0] = ret_high[7:0] - 1'b1;
+  assign ret_down[15:8] = (~|ret_high[7:0]) ? ret_high[15:8] - 1'b1 : ret_high[15:8];
+  assign ret_down[23:16] = (~|ret_high[15:0]) ? ret_high[23:16] - 1'b1 : ret_high[23:16];
+  assign ret_down[31:24] = (~|ret_high[23:0]) ? ret_high[31:24] - 1'b1 : ret_high[31:24];
+  assign ret_down[39:32] = (~|ret_high[31:0]) ? ret_high[39:32] - 1'b1 : ret_high[39:32];
+  assign ret_down[47:40] = (~|ret_high[39:0]) ? ret_high[47:40] - 1'b1 : ret_high[47:40];
+  assign ret_down[55:48] = (~|ret_high[47:0]) ? ret_high[55:48] - 1'b1 : ret_high[55:48];
+  assign ret[7:0] = ret_low[7:0];
+  assign ret[63:8] = (ret_low[8] == ret_step[3]) ? ret_high : ret_low[8] ? ret_up : ret_down;
+
+  // The repeat count + 1, and whether it reaches the limit of its field.
+  assign rep_inc[7:0] = rep_q[7:0] + 1'b1;
+  assign rep_inc[15:8] = (&rep_q[7:0]) ? rep_q[15:8] + 1'b1 : rep_q[15:8];
+  assign rep_inc[17:16] = (&rep_q[15:0]) ? rep_q[17:16] + 1'b1 : rep_q[17:16];
+  assign rep_inc_max = rep_q == 18'h3_fffe;
+
+  // I-CNT plus the record's own half-words, summed in chunks, and the comparison with the limit.
+  assign icnt_from = 18'(icnt_q);
+  assign icnt_step = {1'b0, rec_iretire_q};
+  assign icnt_sum_low = { 1'b0, icnt_from[7:0] } + { 1'b0, { {5{icnt_step[2]}}, icnt_step } };
+  assign icnt_sum_high = icnt_from[17:8];
+  assign icnt_sum_up[7:0] = icnt_sum_high[7:0] + 1'b1;
+  assign icnt_sum_up[9:8] = (&icnt_sum_high[7:0]) ? icnt_sum_high[9:8] + 1'b1 : icnt_sum_high[9:8];
+  assign icnt_sum_down[7:0] = icnt_sum_high[7:0] - 1'b1;
+  assign icnt_sum_down[9:8] = (~|icnt_sum_high[7:0]) ? icnt_sum_high[9:8] - 1'b1 : icnt_sum_high[9:8];
+  assign icnt_sum[7:0] = icnt_sum_low[7:0];
+  assign icnt_sum[17:8] = (icnt_sum_low[8] == icnt_step[2]) ? icnt_sum_high : icnt_sum_low[8] ? icnt_sum_up : icnt_sum_down;
+  assign icnt_sum_over = icnt_sum > 18'h1_0000;
 
   // The next record is taken when the current one is done (or there is none).
   always_comb begin
