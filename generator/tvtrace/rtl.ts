@@ -327,13 +327,12 @@ function slotBuses(slots: readonly { name: string; bytes: number; maxOffset: num
   };
 }
 
-/** Names separated by commas, in lines of at most about 80 characters (the last without a comma). */
-function wrapList(names: readonly string[]): string[] {
+/** Items (each with its separator) joined by spaces in lines of at most about `width` characters. */
+function wrapItems(items: readonly string[], width: number): string[] {
   const lines: string[] = [];
   let line = '';
-  for (const [i, n] of names.entries()) {
-    const item = `${n}${i === names.length - 1 ? '' : ','}`;
-    if (line !== '' && line.length + 1 + item.length > 80) {
+  for (const item of items) {
+    if (line !== '' && line.length + 1 + item.length > width) {
       lines.push(line);
       line = item;
     } else {
@@ -342,6 +341,14 @@ function wrapList(names: readonly string[]): string[] {
   }
   if (line !== '') lines.push(line);
   return lines;
+}
+
+/** Names separated by commas, in lines of at most about 80 characters (the last without a comma). */
+function wrapList(names: readonly string[]): string[] {
+  return wrapItems(
+    names.map((n, i) => (i === names.length - 1 ? n : `${n},`)),
+    80,
+  );
 }
 
 /** An OR of the terms as a balanced tree (parenthesised pairs): log2(n) gate levels rather than n - 1. */
@@ -385,19 +392,10 @@ function placeContext(c: TvtraceRtlConfig, banner: string) {
 /** The OR tree's expression in lines of at most about 90 characters, broken after an operator. */
 function wrapOr(expr: string): string[] {
   const parts = expr.split(' | ');
-  const lines: string[] = [];
-  let line = '';
-  for (const [i, part] of parts.entries()) {
-    const item = i === parts.length - 1 ? part : `${part} |`;
-    if (line !== '' && line.length + 1 + item.length > 90) {
-      lines.push(line);
-      line = item;
-    } else {
-      line = line === '' ? item : `${line} ${item}`;
-    }
-  }
-  if (line !== '') lines.push(line);
-  return lines;
+  return wrapItems(
+    parts.map((p, i) => (i === parts.length - 1 ? p : `${p} |`)),
+    90,
+  );
 }
 
 /**
