@@ -146,11 +146,6 @@ export class NtraceStreamEncoder implements NtraceSink {
     return this.out.slice(0, this.outLength);
   }
 
-  /** Bytes waiting in the FIFO. */
-  get fifoFill(): number {
-    return this.fill;
-  }
-
   get currentCycle(): number {
     return this.cycle;
   }

@@ -322,6 +322,12 @@ class EtraceCheckSession implements CheckSession {
       (this.runs.length > 1 ? `, ${this.runs.length} sessions started at cycles ${starts.join(', ')}` : lastRun.write !== undefined ? `, session started at cycle ${starts[0]}` : '') +
       (ended ? `, ${this.runs.length > 1 ? 'the last ' : ''}session ended at cycle ${lastRun.endCycle}` : '; the session did not end in the waveform') +
       (n < expected.bytes.length ? `; the model's last ${expected.bytes.length - n} bytes were still in the encoder when the waveform ended (not compared)` : '');
+    /** The session whose stream holds byte `byte` of the whole: its options decode the packets. */
+    const sessionOf = (byte: number): number => {
+      let k = 0;
+      for (let end = results[0]!.bytes.length; k < results.length - 1 && byte >= end; end += results[++k]!.bytes.length);
+      return k;
+    };
     let offset = 0;
     while (offset < Math.min(n, actual.length) && compared.bytes[offset] === actual[offset]) offset++;
     // Bytes right but in another cycle than the model's, before any wrong byte.
@@ -330,17 +336,11 @@ class EtraceCheckSession implements CheckSession {
       // The detailed pass names the packet the byte belongs to (the bytes are the model's).
       const i = itemAt(expected.packets, late.byte);
       const packet = expected.packets[i];
-      // The session the byte belongs to: its options decode the packet.
-      let k = 0;
-      for (let end = results[0]!.bytes.length; k < results.length - 1 && late.byte >= end; end += results[++k]!.bytes.length);
-      const where = packet ? `\n  the byte is in model packet ${i}, produced when record ${packet.record} arrived: ${dumpPacket(packet.packet, this.runs[k]!.config.params, packet.offset)}` : '';
+      const where = packet ? `\n  the byte is in model packet ${i}, produced when record ${packet.record} arrived: ${dumpPacket(packet.packet, this.runs[sessionOf(late.byte)]!.config.params, packet.offset)}` : '';
       return { pass: false, summary, mismatch: late.text + where, mismatchCycle: late.cycle };
     }
     if (offset < n || offset < actual.length) {
-      // The options of the session whose bytes diverge decode the packets.
-      let k = 0;
-      for (let end = results[0]!.bytes.length; k < results.length - 1 && offset >= end; end += results[++k]!.bytes.length);
-      const m = this.o.detail ? compareStreams(this.runs[k]!.config, compared, actual, this.kept) : undefined;
+      const m = this.o.detail ? compareStreams(this.runs[sessionOf(offset)]!.config, compared, actual, this.kept) : undefined;
       // A capture has no cycles: the divergence is where it is in the file. A byte the waveform
       // does not show diverges in the cycle the model sends it.
       const cycle = due === undefined ? undefined : offset < actual.length ? this.actual.cycleOf(offset) : due[offset]!;

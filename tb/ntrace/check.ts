@@ -13,8 +13,9 @@
  * The model's MSEO bytes are compared with the bytes of the mseo_valid_o/mseo_ready_i handshake,
  * each in the cycle the model's FIFO sends it (its departures), or in order with a byte capture.
  * The bytes the model sends within the waveform must all be there; those still inside the encoder
- * or its FIFO when the waveform ends are not compared. The held cycles must be the model's stall cycles (stall_enable) plus one a
- * further group. The model keeps its byte stream (and in the detailed pass its messages).
+ * or its FIFO when the waveform ends are not compared. The held cycles must be the model's stall
+ * cycles (stall_enable) plus one a further group. The model keeps its byte stream (and in the
+ * detailed pass its messages).
  */
 import type { BlockCheck, CheckOptions, CheckOutcome, CheckPorts, CheckSession } from '../../core/check.ts';
 import { emptyRecord, type RetirementRecord } from '../../golden-model/hart/records.ts';
