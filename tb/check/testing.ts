@@ -130,23 +130,33 @@ export function mutateTop(w: WaveDir, port: string, handshake: string, when: str
 }
 
 /**
- * A top whose output handshake (`<out>_valid_o`, `<out>_ready_i`) hides its first transfer from
- * both sides: every byte is right and in order, and the first one, and those queued behind it,
- * leave later than the model sends them.
+ * A wrapper's body that hides the first transfer of the output handshake `<out>_valid_o` /
+ * `<out>_ready_i` from both sides (the original top's two ports connect to `<port>_orig`): every
+ * byte is right and in order, and the first one, and those queued behind it, leave later than the
+ * model sends them. Also used by the vectors' test on its own copy of the top.
  */
-export function delayFirstTransfer(w: WaveDir, out: string): void {
+export function firstTransferHidden(out: string, clock: string, reset: string): { inner: (port: string) => string; body: string[] } {
   const valid = `${out}_valid_o`;
   const ready = `${out}_ready_i`;
-  wrapTop(w, (p) => (p === valid || p === ready ? `${p}_orig` : p), [
-    `  logic ${valid}_orig, ${ready}_orig, first_q, hide;`,
-    `  assign hide = first_q & ${valid}_orig & ${ready};`,
-    `  assign ${valid} = ${valid}_orig & ~hide;`,
-    `  assign ${ready}_orig = ${ready} & ~hide;`,
-    `  always_ff @(posedge ${w.clock} or negedge ${w.reset}) begin`,
-    `    if (!${w.reset}) first_q <= 1'b1;`,
-    `    else if (hide) first_q <= 1'b0;`,
-    '  end',
-  ]);
+  return {
+    inner: (p) => (p === valid || p === ready ? `${p}_orig` : p),
+    body: [
+      `  logic ${valid}_orig, ${ready}_orig, first_q, hide;`,
+      `  assign hide = first_q & ${valid}_orig & ${ready};`,
+      `  assign ${valid} = ${valid}_orig & ~hide;`,
+      `  assign ${ready}_orig = ${ready} & ~hide;`,
+      `  always_ff @(posedge ${clock} or negedge ${reset}) begin`,
+      `    if (!${reset}) first_q <= 1'b1;`,
+      `    else if (hide) first_q <= 1'b0;`,
+      '  end',
+    ],
+  };
+}
+
+/** The top of `w` with its first output transfer hidden (firstTransferHidden). */
+export function delayFirstTransfer(w: WaveDir, out: string): void {
+  const h = firstTransferHidden(out, w.clock, w.reset);
+  wrapTop(w, h.inner, h.body);
 }
 
 /**

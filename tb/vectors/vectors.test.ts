@@ -12,6 +12,7 @@ import { resolveComponent } from '../../blocks/index.ts';
 import type { CaseSpec } from '../../core/block.ts';
 import { shippedComponentList } from '../../ipxact/load.ts';
 import { writeDirectoryAtomic } from '../../generator/render.ts';
+import { firstTransferHidden } from '../check/testing.ts';
 import { runIcarus, runVerilator } from './sim.ts';
 import { vectorFileNames, vectorFiles, vectorName } from './write.ts';
 
@@ -158,21 +159,8 @@ describe('rvtrace vectors: the testbench fails on a mutated RTL', () => {
  * an RTL whose FIFO adds a cycle would send it. Only the cycles the model predicts can catch that.
  */
 function oneCycleLate(v: { dir: string; top: string }, out: string): string {
-  const valid = `${out}_valid_o`;
-  const ready = `${out}_ready_i`;
-  return wrappedCopy(
-    v,
-    'late',
-    (p) => (p.name === valid || p.name === ready ? `${p.name}_inner` : p.name),
-    () => [
-      `  logic ${valid}_inner, ${ready}_inner, first_q, skip;`,
-      // The first cycle the DUT offers a byte and the testbench is ready: neither side sees it.
-      `  assign skip = first_q & ${valid}_inner & ${ready};`,
-      `  assign ${valid} = ${valid}_inner & ~skip;`,
-      `  assign ${ready}_inner = ${ready} & ~skip;`,
-      `  always_ff @(posedge clk_i or negedge rst_ni) if (!rst_ni) first_q <= 1'b1; else if (skip) first_q <= 1'b0;`,
-    ],
-  );
+  const h = firstTransferHidden(out, 'clk_i', 'rst_ni');
+  return wrappedCopy(v, 'late', (p) => h.inner(p.name), () => h.body);
 }
 
 describe('rvtrace vectors: trace bytes in their cycle', () => {
