@@ -7,6 +7,7 @@ import { RvError } from '../common/errors.ts';
 import { defaultPacketParams, type PacketParams, type PayloadLayout } from './packet/params.ts';
 import { validatePacketParams } from './packet/fields.ts';
 import { type DataOptions, type DataParams, defaultDataOptions, validateDataConfig } from './data/params.ts';
+import { largestReservation } from './reservation.ts';
 
 export interface EtraceParams extends PacketParams {
   /**
@@ -25,6 +26,13 @@ export interface EtraceParams extends PacketParams {
   readonly comparators_p: number;
   /** Output FIFO depth in bytes (encapsulated packets); back-pressure fills it. */
   readonly fifo_depth_p: number;
+  /**
+   * Register stages between the encoder's decisions and the output FIFO write, 0..4. 0: a packet
+   * is accepted by its exact size in the cycle it is decided. 1-4: it is accepted by a reservation
+   * (the largest packet of its kind, reservation.ts), so acceptance does not wait for its bytes, and
+   * written with its exact size that many cycles later (docs/etrace-model.md, "Pipeline").
+   */
+  readonly pipeline_stages_p: number;
   /** Architecture specification version (discovery only; 0 = initial version). */
   readonly arch_p: number;
   /** Bits of the exception cause matched by the filters' multiple choice. */
@@ -123,6 +131,7 @@ export function defaultParams(layout: PayloadLayout = '1.1.1'): EtraceParams {
     filters_p: 0,
     comparators_p: 0,
     fifo_depth_p: 64,
+    pipeline_stages_p: 0,
     arch_p: 0,
     ecause_choice_p: 5,
     filter_context_p: 1,
@@ -200,6 +209,7 @@ export function validateConfig(c: EtraceConfig): RvError[] {
   if (!(p.filters_p >= 0 && p.filters_p <= 16)) bad('parameters/filters_p', `filters_p must be 0..16, not ${p.filters_p}`);
   if (!(p.comparators_p >= 0 && p.comparators_p <= 8)) bad('parameters/comparators_p', `comparators_p must be 0..8, not ${p.comparators_p}`);
   if (!(p.fifo_depth_p >= 32 && p.fifo_depth_p <= 65536)) bad('parameters/fifo_depth_p', `fifo_depth_p must be 32..65536 bytes (a whole largest packet must fit), not ${p.fifo_depth_p}`);
+  if (!(Number.isInteger(p.pipeline_stages_p) && p.pipeline_stages_p >= 0 && p.pipeline_stages_p <= 4)) bad('parameters/pipeline_stages_p', `pipeline_stages_p must be 0..4, not ${p.pipeline_stages_p}`);
   if (p.call_counter_size_p > 0 && p.return_stack_size_p > 0) {
     bad('parameters/call_counter_size_p', 'implicit return uses a call counter or a return stack, not both (call_counter_size_p and return_stack_size_p are both non-zero)');
   }
@@ -250,5 +260,11 @@ export function validateConfig(c: EtraceConfig): RvError[] {
   if (o.iFilters >>> p.filters_p !== 0) bad('options/iFilters', `iFilters selects filters beyond filters_p = ${p.filters_p}`);
   if (o.filters.length > p.filters_p) bad('options/filters', `${o.filters.length} filters configured, filters_p is ${p.filters_p}`);
   if (o.comparators.length > p.comparators_p) bad('options/comparators', `${o.comparators.length} comparators configured, comparators_p is ${p.comparators_p}`);
+  // Pipelined, a packet is accepted only when its kind's largest size is free: a stall would never
+  // end if that were more than the FIFO holds. Checked on otherwise valid parameters only.
+  if (p.pipeline_stages_p >= 1 && errors.length === 0) {
+    const largest = largestReservation(p);
+    if (largest > p.fifo_depth_p) bad('parameters/fifo_depth_p', `fifo_depth_p = ${p.fifo_depth_p} is below the largest reservation of ${largest} bytes that pipeline_stages_p >= 1 needs`);
+  }
   return errors;
 }

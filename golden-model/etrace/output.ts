@@ -4,6 +4,10 @@
  * does not fit is lost, the loss is reported by a support packet (qual_status trace_lost) as soon as
  * one fits, and the encoder restarts with a synchronisation. With stallEnable the hart is stalled
  * instead and nothing is lost (docs/etrace-model.md, "Output FIFO and trace loss").
+ *
+ * With pipeline_stages_p = L >= 1 the FIFO accepts a packet by a reservation (the largest size of
+ * its kind) and the packet's bytes are written L cycles later with their exact size (section
+ * "Pipeline (pipeline_stages_p)" of the same document).
  */
 import type { EtraceConfig, EtraceOptions } from './config.ts';
 import { type EmittedPacket, EtraceEncoder, type EtraceObserver, supportPacket } from './encoder.ts';
@@ -16,6 +20,7 @@ import { packData, type DataPacket } from './data/packets.ts';
 import { dataPacketParams, dataWidths } from './data/params.ts';
 import { encapsulate, MSG_TYPE } from './packet/encapsulate.ts';
 import { Departures } from '../common/departures.ts';
+import { type ReservationKind, reservationBytes, reservationKind } from './reservation.ts';
 
 export interface EncodeResult {
   /** The encapsulated byte stream, as it leaves the FIFO. */
@@ -151,8 +156,17 @@ class OutputFifo {
   onSync: () => void = () => {};
   private count = 0;
   private length = 0;
-  /** Bytes accepted but not yet drained. */
-  private fill = 0;
+  /** Register stages between acceptance and the FIFO write (pipeline_stages_p). */
+  private readonly stages: number;
+  /** Bytes written into the FIFO that have not left yet. */
+  private stored = 0;
+  /**
+   * What acceptance counts against fifo_depth_p: `stored` plus the claim of every packet taken and
+   * not landed yet (its reservation; with no stages its exact size).
+   */
+  private reserved = 0;
+  /** Packets taken and not yet written into the FIFO, oldest first: they land in this order. */
+  private readonly inFlight: { landAt: number; claim: number; size: number }[] = [];
   private cycle = -1;
   private lostPending = false;
   private dropped = 0;
@@ -174,19 +188,60 @@ class OutputFifo {
   ) {
     if (keepDepartures) this.departures = new Departures();
     this.mode = { implicit_exception: config.options.ImplicitExcept };
+    this.stages = config.params.pipeline_stages_p;
   }
 
-  /** A new cycle: the transport takes one byte if it is ready. */
+  /**
+   * A new cycle: the packets whose last stage was the cycle before are written into the FIFO, then
+   * the transport takes one byte if it is ready (so a packet's bytes can leave from the cycle after
+   * it lands: with no stages, the cycle after it was taken).
+   */
   nextCycle(): void {
     this.cycle++;
+    this.land();
     this.drain();
   }
 
-  private drain(): void {
-    if (this.fill > 0 && (this.ready === undefined || this.ready(this.cycle))) {
-      this.departures?.add(this.cycle);
-      this.fill--;
+  /** Writes the packets that landed at the end of the previous cycle: they count their exact size. */
+  private land(): void {
+    while (this.inFlight.length > 0 && this.inFlight[0]!.landAt <= this.cycle - 1) {
+      const p = this.inFlight.shift()!;
+      this.stored += p.size;
+      this.reserved -= p.claim - p.size;
     }
+  }
+
+  private drain(): void {
+    if (this.stored > 0 && (this.ready === undefined || this.ready(this.cycle))) {
+      this.departures?.add(this.cycle);
+      this.stored--;
+      this.reserved--;
+    }
+  }
+
+  /**
+   * The room a packet needs free to be taken: its exact size when it is written in the cycle it is
+   * decided, else its kind's reservation (the pipelined hardware decides before the size is known).
+   */
+  private claim(kind: ReservationKind, size: number): number {
+    return this.stages === 0 ? size : reservationBytes(this.config.params, kind);
+  }
+
+  /** A packet is taken in this cycle: it lands at the end of cycle + stages. */
+  private take(claim: number, size: number): void {
+    if (this.ready === undefined) return; // no back-pressure model: nothing to count
+    this.inFlight.push({ landAt: this.cycle + this.stages, claim, size });
+    this.reserved += claim;
+  }
+
+  private fits(claim: number): boolean {
+    return this.ready === undefined || this.reserved + claim <= this.config.params.fifo_depth_p;
+  }
+
+  /** The hart waits a cycle while the FIFO drains (stallEnable): landings and a departure. */
+  private stall(): void {
+    this.stallCycles++;
+    this.nextCycle();
   }
 
   /** Writes the packet after the accepted bytes (not accepted yet) and returns its size. */
@@ -199,35 +254,29 @@ class OutputFifo {
     return packetInto(packet, this.config.params, this.mode, this.out, this.length);
   }
 
-  private accept(packet: Packet, size: number, record: number): void {
+  private accept(packet: Packet, size: number, claim: number, record: number): void {
     if (this.keepPackets) this.packets.push({ packet, offset: this.length, record });
     if (packet.format === 3n && packet.subformat !== 2n) this.onSync();
     this.count++;
     this.length += size;
-    if (this.ready !== undefined) this.fill += size;
-  }
-
-  private fits(n: number): boolean {
-    return this.ready === undefined || this.fill + n <= this.config.params.fifo_depth_p;
+    this.take(claim, size);
   }
 
   offer(p: EmittedPacket): boolean {
     if (this.config.options.stallEnable) {
       const size = this.stage(p.packet);
+      const claim = this.claim(reservationKind(p.packet), size);
       // The hart waits while the FIFO drains; the stream is the same, only later.
-      while (!this.fits(size)) {
-        this.stallCycles++;
-        this.cycle++;
-        this.drain();
-      }
-      this.accept(p.packet, size, p.record);
+      while (!this.fits(claim)) this.stall();
+      this.accept(p.packet, size, claim, p.record);
       return true;
     }
     if (this.lostPending) {
       const support = this.lossSupport();
       const size = this.stage(support);
-      if (this.fits(size)) {
-        this.accept(support, size, p.record);
+      const claim = this.claim('support', size);
+      if (this.fits(claim)) {
+        this.accept(support, size, claim, p.record);
         this.observer?.packet(support, 'trace-loss', true);
         this.lostPending = false;
         this.onLoss();
@@ -236,7 +285,8 @@ class OutputFifo {
       return false;
     }
     const size = this.stage(p.packet);
-    if (!this.fits(size)) {
+    const claim = this.claim(reservationKind(p.packet), size);
+    if (!this.fits(claim)) {
       // After a loss the trace is already reported lost until a sync gets through: a sync that
       // does not fit yet is tried again at the next view (a retry, not a lost packet), and nothing
       // reports the loss a second time.
@@ -244,7 +294,7 @@ class OutputFifo {
       if (!this.isRetry(p.packet)) this.dropped++;
       return false;
     }
-    this.accept(p.packet, size, p.record);
+    this.accept(p.packet, size, claim, p.record);
     return true;
   }
 
@@ -254,6 +304,7 @@ class OutputFifo {
    */
   offerData(packet: DataPacket, atomicSizeField: number, record: number): boolean {
     const bytes = encapsulate(packData(packet, dataWidths(dataPacketParams(this.config.params)), this.config.params.payload_layout, atomicSizeField), this.config.params, { msgType: MSG_TYPE.data });
+    const claim = this.claim('data', bytes.length);
     const place = (): void => {
       if (this.out.length - this.length < bytes.length) {
         const bigger = new Uint8Array(Math.max(this.out.length * 2, this.length + bytes.length));
@@ -264,18 +315,14 @@ class OutputFifo {
       if (this.keepPackets) this.dataPackets.push({ packet, offset: this.length, record });
       this.count++;
       this.length += bytes.length;
-      if (this.ready !== undefined) this.fill += bytes.length;
+      this.take(claim, bytes.length);
     };
     if (this.config.options.stallEnable) {
-      while (!this.fits(bytes.length)) {
-        this.stallCycles++;
-        this.cycle++;
-        this.drain();
-      }
+      while (!this.fits(claim)) this.stall();
       place();
       return true;
     }
-    if (this.lostPending || this.awaitingSync() || !this.fits(bytes.length)) {
+    if (this.lostPending || this.awaitingSync() || !this.fits(claim)) {
       if (!this.lostPending && !this.awaitingSync()) this.lostPending = true;
       this.dropped++;
       return false;
@@ -302,11 +349,9 @@ class OutputFifo {
   result(): EncodeResult {
     let departures: Uint32Array | undefined;
     if (this.departures) {
-      // The FIFO drains to its end: the cycles after the last record.
-      while (this.fill > 0) {
-        this.cycle++;
-        this.drain();
-      }
+      // The packets still in the stages land and the FIFO drains to its end: the cycles after the
+      // last record.
+      while (this.stored > 0 || this.inFlight.length > 0) this.nextCycle();
       departures = this.departures.result();
     }
     return {

@@ -57,6 +57,13 @@ export const ETRACE_PARAMETERS: readonly SettingSpec[] = [
   int('filters_p', P.filters_p, 0, MAX_FILTERS, 'number of filters'),
   int('comparators_p', P.comparators_p, 0, MAX_COMPARATORS, 'number of comparators'),
   int('fifo_depth_p', P.fifo_depth_p, 32, 65536, 'output FIFO depth in bytes'),
+  int(
+    'pipeline_stages_p',
+    P.pipeline_stages_p,
+    0,
+    4,
+    "register stages between the encoder's decisions and the output FIFO write: 0 accepts packets by their exact size in the cycle they are decided; 1-4 accept by reservation (the largest packet of the kind) and write them that many cycles later",
+  ),
   int('arch_p', P.arch_p, 0, 255, 'architecture specification version (discovery)'),
   int('ecause_choice_p', P.ecause_choice_p, 0, 6, 'exception cause bits matched by filter multiple choice'),
   int('filter_context_p', P.filter_context_p, 0, 1, 'filtering on context supported'),
