@@ -23,6 +23,7 @@ import { svChunkedIncrement, svConditionalSumAdd } from '../sv-arith.ts';
 import { IRETS_WIDTH, iretExtension, packetFields, packetWidths, returnDepthWidth, type Packet } from '../../golden-model/etrace/packet/index.ts';
 import { encapsulatedBytes, PACKER_KINDS, packerMaxBytes } from './packer.ts';
 import { checkDataRtlSupport, dataEncoderPorts, dataMaxBytes, dataResponseMaxBytes } from './data.ts';
+import { reservationBytes, type ReservationKind } from '../../golden-model/etrace/reservation.ts';
 
 /** A descriptor field of the packer: its name (port `<name>_i`) and width for a configuration (0 = absent). */
 export interface DescriptorField {
@@ -228,13 +229,55 @@ const OFFER_SIGNALS: Readonly<Record<OfferSite, { stall: string; lsupLen: string
 };
 
 /**
+ * Register stages between the encoder's decisions and the FIFO write (pipeline_stages_p). With
+ * none, a packet is accepted by its exact size in the cycle it is decided; with some, by its
+ * reservation (the largest packet of its kind), so that acceptance does not wait for the bytes.
+ */
+export function pipelineStages(c: EtraceConfig): number {
+  return c.params.pipeline_stages_p;
+}
+
+/** The reservation constants, named as the acceptance chains use them, in the room's width. */
+const RESERVATIONS: readonly (readonly [string, ReservationKind])[] = [
+  ['ResSupport', 'support'],
+  ['ResSync', 'sync'],
+  ['ResTrap', 'trap'],
+  ['ResContext', 'context'],
+  ['ResReport', 'report'],
+  ['ResData', 'data'],
+];
+
+function reservationParams(c: EtraceConfig, names: readonly string[]): string[] {
+  const w = coreSizes(c).chainWidth;
+  return RESERVATIONS.filter(([name]) => names.includes(name)).map(
+    ([name, kind]) => `localparam logic ${svVec(w)} ${name} = ${w}'d${reservationBytes(c.params, kind)};`,
+  );
+}
+
+/**
+ * With pipeline stages, what an offer reserves (`res`, an expression in the room's width) and, for
+ * stallEnable, the packet's bit in the mask of packets already written while the cycle stalls
+ * (`done`) and the variable set when it is written in this cycle (`now`).
+ */
+interface PipelinedOffer {
+  readonly res: string;
+  readonly done: string;
+  readonly now: string;
+}
+
+/**
  * One offer of a packet to the FIFO (the model's OutputFifo.offer), as SV statements at the
  * acceptance chain's indentation. `emit`: the packet goes through the model's emit(), whose
- * failure calls lost(); `accepted`: a variable set when the packet itself is taken.
+ * failure calls lost(); `accepted`: a variable set when the packet itself is taken. `pipe`: the
+ * packet is accepted by its reservation (pipelineStages > 0); with stallEnable the packets of a
+ * cycle are then written one by one, in order, each once its reservation fits, and the cycle ends
+ * when the last one is written.
  */
-function offerBlock(where: OfferSite, take: string, lsup: string, len: string, emit: boolean, accepted?: string): string {
+function offerBlock(where: OfferSite, take: string, lsup: string, len: string, emit: boolean, accepted?: string, pipe?: PipelinedOffer): string {
   const { stall, lsupLen } = OFFER_SIGNALS[where];
   const pad = (n: number) => ' '.repeat(n);
+  const size = pipe ? pipe.res : `{{chainpad:${len}}}`;
+  const lsupSize = pipe ? 'ResSupport' : `{{chainpad:${lsupLen}}}`;
   const lost = (n: number) =>
     [
       `${pad(n)}lost_call = 1'b1;`,
@@ -242,33 +285,57 @@ function offerBlock(where: OfferSite, take: string, lsup: string, len: string, e
       `${pad(n)}awaiting = 1'b1;`,
       `${pad(n)}branches = '0; map = '0; pbc = '0; map_failed = 1'b0; count_failed = 1'b0;`,
     ].join('\n');
+  const stalled = pipe
+    ? [
+        `  if (!${pipe.done}) begin`,
+        `    if (!blocked && ${size} <= room) begin`,
+        `      ${pipe.now} = 1'b1;`,
+        `      room = room - ${size};`,
+        `    end else begin`,
+        `      blocked = 1'b1;`,
+        `    end`,
+        `  end`,
+      ]
+    : [`  need = need + ${size};`];
   const lines = [
     `if (${stall}) begin`,
     `  ${take} = 1'b1;`,
-    `  need = need + {{chainpad:${len}}};`,
+    ...stalled,
     ...(accepted ? [`  ${accepted} = 1'b1;`] : []),
     `end else if (lost_pending) begin`,
     `  // Trace was lost: the trace_lost support packet goes first, once it fits.`,
-    `  if ({{chainpad:${lsupLen}}} <= room) begin`,
+    `  if (${lsupSize} <= room) begin`,
     `    ${take} = 1'b1;`,
     `    ${lsup} = 1'b1;`,
-    `    room = room - {{chainpad:${lsupLen}}};`,
+    `    room = room - ${lsupSize};`,
     `    lost_pending = 1'b0;`,
     lost(4),
     `  end`,
     ...(emit ? [lost(2)] : []),
-    `end else if ({{chainpad:${len}}} > room) begin`,
+    `end else if (${size} > room) begin`,
     `  // After a loss (awaiting a sync) the trace is already reported lost: no second report.`,
     `  if (!awaiting) lost_pending = 1'b1;`,
     ...(emit ? [lost(2)] : []),
     `end else begin`,
     `  ${take} = 1'b1;`,
-    `  room = room - {{chainpad:${len}}};`,
+    `  room = room - ${size};`,
     ...(accepted ? [`  ${accepted} = 1'b1;`] : []),
     `end`,
   ];
   return lines.join('\n');
 }
+
+/**
+ * The room arithmetic a step passes on besides the encoder state: the room left, and with
+ * stallEnable the bytes needed (exact sizes) or whether a packet had to wait (reservations).
+ */
+function roomChain(c: EtraceConfig): { name: string; width: number }[] {
+  const w = coreSizes(c).chainWidth;
+  return [{ name: 'room', width: w }, pipelineStages(c) > 0 ? { name: 'blocked', width: 1 } : { name: 'need', width: w }];
+}
+
+/** Packets a step writes, in order (each may be the trace_lost support packet instead). */
+const STEP_WRITES = ['pre', 'main', 'sf2', 'rsy'] as const;
 
 /** A signal of the encoder state that the steps pass on (the model's encoder fields). */
 interface ChainVar {
@@ -381,8 +448,21 @@ function coreFlags(c: EtraceConfig) {
  * in this order: the decisions of Figure 8.1 (decision), the packets' contents and their packers
  * (contents), and the acceptance chain that offers the packets to the FIFO (accept).
  */
-export const STEP_PARTS = ['decision', 'contents', 'accept'] as const;
+export const STEP_PARTS = ['decision', 'contents', 'accept', 'write'] as const;
 export type StepPart = (typeof STEP_PARTS)[number];
+
+/**
+ * The parts of a step in this configuration: with pipeline stages the packets' bytes are put
+ * together by etrace_step_write from registered copies of what the contents and it read.
+ */
+function stepParts(c: EtraceConfig): StepPart[] {
+  return STEP_PARTS.filter((part) => part !== 'write' || pipelineStages(c) > 0);
+}
+
+/** The register stages of the byte path inside a step (before contents, after it). */
+export function stepStages(c: EtraceConfig): number {
+  return Math.min(2, pipelineStages(c));
+}
 
 /** Whether the configuration has an implicit return stack or call counter (section 3.2.5). */
 function hasImplicitReturn(c: EtraceConfig): boolean {
@@ -420,6 +500,7 @@ type SignalExtra = Pick<StepSignal, 'vector' | 'comment' | 'heading' | 'readHead
 const DECISION: StepPart = 'decision';
 const CONTENTS: StepPart = 'contents';
 const ACCEPT: StepPart = 'accept';
+const WRITE: StepPart = 'write';
 
 /** The packet slots of a step in this configuration (see the file comment). */
 function stepSlots(c: EtraceConfig): StepSlot[] {
@@ -436,6 +517,10 @@ function stepPorts(c: EtraceConfig): StepSignal[] {
   const input = (name: string, width: number, to: StepPart[], extra: SignalExtra = {}): StepSignal => ({ name, width, from: 'in', to, ...extra });
   const field = (name: string, width: number, to: StepPart[], extra: SignalExtra = {}): StepSignal => input(name, width, to, { vector: true, ...extra });
   const output = (name: string, width: number, from: StepPart, extra: SignalExtra = {}): StepSignal => ({ name, width, from, to: [], ...extra });
+  // With pipeline stages the bytes are put together by the write part (the acceptance chain only
+  // decides), and the jump target cache's choice of the shorter packet goes with them.
+  const pipe = pipelineStages(c) > 0;
+  const bytesBy: StepPart = pipe ? WRITE : ACCEPT;
   const state = chainState(c).flatMap((v, i): StepSignal[] => [
     input(
       v.name,
@@ -455,7 +540,7 @@ function stepPorts(c: EtraceConfig): StepSignal[] {
     input('opt_sij', 1, sijump ? [DECISION, CONTENTS] : [DECISION]),
     input('opt_ir', 1, [CONTENTS, ACCEPT]),
     input('opt_bp', 1, [DECISION, CONTENTS]),
-    input('opt_jtc', 1, jtc ? [CONTENTS, ACCEPT] : [CONTENTS]),
+    input('opt_jtc', 1, jtc ? [CONTENTS, ACCEPT, ...(pipe ? [WRITE] : [])] : [CONTENTS]),
     input('opt_rmode', 2, [DECISION, ACCEPT]),
     input('opt_rmax', 4, [DECISION]),
     ...(c.params.dataTrace
@@ -494,7 +579,7 @@ function stepPorts(c: EtraceConfig): StepSignal[] {
     field('n_ctype', wd.ctw, [DECISION]),
     input('bp_taken', 1, [DECISION], { heading: ["Prediction structures as this step sees them, and this step's updates"], comment: "the predictor's prediction at curr's address" }),
     output('bp_update', 1, DECISION),
-    input('jtc_hit', 1, jtc ? [ACCEPT] : [], { comment: "curr's address is in the jump target cache" }),
+    input('jtc_hit', 1, jtc ? [ACCEPT, ...(pipe ? [WRITE] : [])] : [], { comment: "curr's address is in the jump target cache" }),
     field('jtc_index', wd.jcw, [CONTENTS]),
     output('jtc_update', 1, ACCEPT),
     field('ir_depth', wd.irdw, iretExtension(c.params) ? [ACCEPT] : [DECISION, ACCEPT], { comment: 'stack depth or call count before curr' }),
@@ -505,16 +590,32 @@ function stepPorts(c: EtraceConfig): StepSignal[] {
     output('synced', 1, ACCEPT, { comment: 'an F3 SF0/SF1 was taken: the structures are cleared' }),
     ...(c.params.dataTrace ? [output('dsync', 1, ACCEPT, { comment: 'an F3 other than SF2 was taken: the data history is cleared' })] : []),
     output('updiscon', 1, ACCEPT, { comment: 'curr is an uninferable discontinuity (prev of the next step)' }),
-    field('lsup_bytes', 8 * s.maxLen, [ACCEPT], { heading: ['The trace_lost support packet (the same in every step)'] }),
-    input('lsup_len', 6, [ACCEPT]),
+    field('lsup_bytes', 8 * s.maxLen, [bytesBy], { heading: ['The trace_lost support packet (the same in every step)'] }),
+    input('lsup_len', 6, [bytesBy]),
     ...state,
-    field('room', s.chainWidth, [ACCEPT], { heading: ['Output FIFO: the room left (or, with stallEnable, the bytes needed) before and after'] }),
-    field('need', s.chainWidth, [ACCEPT]),
-    output('room', s.chainWidth, ACCEPT, { vector: true }),
-    output('need', s.chainWidth, ACCEPT, { vector: true }),
+    ...(pipelineStages(c) > 0
+      ? [
+          field('room', s.chainWidth, [ACCEPT], {
+            heading: ['Output FIFO: the room left after the reservations so far, and with stallEnable whether a packet', 'waits, before and after; the packets written in earlier cycles of a stall, and in this one'],
+          }),
+          input('blocked', 1, [ACCEPT]),
+          output('room', s.chainWidth, ACCEPT, { vector: true }),
+          output('blocked', 1, ACCEPT),
+          field('done', STEP_WRITES.length, [ACCEPT], { comment: 'pre, main, sf2, rsy from bit 0' }),
+          output('now', STEP_WRITES.length, ACCEPT, { vector: true }),
+        ]
+      : [
+          field('room', s.chainWidth, [ACCEPT], { heading: ['Output FIFO: the room left (or, with stallEnable, the bytes needed) before and after'] }),
+          field('need', s.chainWidth, [ACCEPT]),
+          output('room', s.chainWidth, ACCEPT, { vector: true }),
+          output('need', s.chainWidth, ACCEPT, { vector: true }),
+        ]),
     output('lost_call', 1, ACCEPT, { comment: 'a packet was lost in this step' }),
-    output('wr_len', s.stepLenWidth, ACCEPT, { vector: true, comment: 'the packets taken, concatenated (byte 0 first)' }),
-    output('wr_data', 8 * s.stepBytes, ACCEPT, { vector: true }),
+    output('wr_len', s.stepLenWidth, bytesBy, {
+      vector: true,
+      comment: pipe ? `the packets written, concatenated (byte 0 first), ${stepStages(c)} cycle${stepStages(c) > 1 ? 's' : ''} later` : 'the packets taken, concatenated (byte 0 first)',
+    }),
+    output('wr_data', 8 * s.stepBytes, bytesBy, { vector: true }),
   ];
 }
 
@@ -528,8 +629,11 @@ function stepLinks(c: EtraceConfig): StepSignal[] {
   const returns = hasImplicitReturn(c);
   const jtc = hasJumpTargetCache(c);
   const bpred = c.params.bpred_size_p > 0;
+  const pipe = pipelineStages(c) > 0;
   const decided = (name: string, width: number, to: StepPart[], extra: SignalExtra = {}): StepSignal => ({ name, width, from: DECISION, to, ...extra });
-  const packed = (name: string, width: number, extra: SignalExtra = {}): StepSignal => ({ name, width, from: CONTENTS, to: [ACCEPT], ...extra });
+  const packed = (name: string, width: number, extra: SignalExtra = {}): StepSignal => ({ name, width, from: CONTENTS, to: [pipe ? WRITE : ACCEPT], ...extra });
+  // The jump target cache's choice of the shorter packet: in the acceptance chain, or with the bytes.
+  const choice: StepPart[] = jtc ? [pipe ? WRITE : ACCEPT] : [];
   const slots = stepSlots(c);
   return [
     decided('a_qualified', 1, [ACCEPT], { heading: ['The decision about curr (Figure 8.1)'], comment: 'curr is qualified (steps 2-9 apply)' }),
@@ -545,7 +649,7 @@ function stepLinks(c: EtraceConfig): StepSignal[] {
     decided('a_resync', 32, [ACCEPT], { comment: "resync count with curr's units" }),
     decided('a_resync_point', 1, [ACCEPT], { comment: 'curr ends a block and a resync mode is on: the count is compared' }),
     decided('a_resync_max', 20, [ACCEPT], { comment: 'the count that makes a resync due, 2^(ResyncMax+4) (section 8.2)' }),
-    decided('a_main', 3, [CONTENTS, ACCEPT], { comment: 'the main packet' }),
+    decided('a_main', 3, [CONTENTS, ACCEPT, ...(jtc && pipe ? [WRITE] : [])], { comment: 'the main packet' }),
     decided('a_main_is_trap_of_prev', 1, [CONTENTS], { comment: "MainTrap about prev's trap (else curr's own)" }),
     decided('a_trap_interrupt', 1, [CONTENTS], { comment: 'the trap MainTrap reports is an interrupt' }),
     decided('a_taken', 1, [CONTENTS], { comment: 'curr retired a taken branch' }),
@@ -553,12 +657,12 @@ function stepLinks(c: EtraceConfig): StepSignal[] {
     decided('a_thaddr0_d', 1, [ACCEPT]),
     decided('a_thaddr0_set', 1, [ACCEPT], { comment: 'a_thaddr0_d replaces thaddr0_i' }),
     decided('a_sf2', 1, [ACCEPT], { comment: 'step 9: F3 SF2' }),
-    decided('a_rep_notify', 1, jtc ? [CONTENTS, ACCEPT] : [CONTENTS]),
-    decided('a_rep_updiscon', 1, jtc ? [CONTENTS, ACCEPT] : [CONTENTS]),
+    decided('a_rep_notify', 1, [CONTENTS, ...choice]),
+    decided('a_rep_updiscon', 1, [CONTENTS, ...choice]),
     decided('a_rep_irreport', 1, [CONTENTS]),
     decided('a_rep_irval', wd.irv, returns ? [CONTENTS] : [], { vector: true, comment: 'irdepth or irets of a report with irreport' }),
-    decided('a_rep_kind', 3, jtc ? [CONTENTS, ACCEPT] : [CONTENTS], { comment: 'the format of a report of curr (section 8.1)' }),
-    decided('a_rep_updiscon_reason', 1, jtc ? [ACCEPT] : [], { comment: 'the report is the target of an uninferable discontinuity (JTC)' }),
+    decided('a_rep_kind', 3, [CONTENTS, ...choice], { comment: 'the format of a report of curr (section 8.1)' }),
+    decided('a_rep_updiscon_reason', 1, jtc ? [ACCEPT, ...(pipe ? [WRITE] : [])] : [], { comment: 'the report is the target of an uninferable discontinuity (JTC)' }),
     decided('a_uninferable', 1, [ACCEPT], { comment: 'curr retired an uninferable jump, not sequentially inferable (3.2.4)' }),
     decided('a_call', 1, [ACCEPT], { comment: 'curr is a call (section 3.2.5)' }),
     decided('a_return', 1, [ACCEPT], { comment: 'curr is a return (section 3.2.5)' }),
@@ -570,6 +674,12 @@ function stepLinks(c: EtraceConfig): StepSignal[] {
     ]),
     // The sizes in bits of the main packet and its jump target cache alternative, compared.
     ...(jtc ? [packed('main_bits', 8), packed('alt_bits', 8)] : []),
+    ...(pipe
+      ? [
+          { name: 'w_take', width: STEP_WRITES.length, vector: true, from: ACCEPT, to: [WRITE], heading: ['The packets written in this cycle and those replaced by trace_lost (pre, main, sf2, rsy from bit 0)'] },
+          { name: 'w_lsup', width: STEP_WRITES.length, vector: true, from: ACCEPT, to: [WRITE] },
+        ]
+      : []),
   ];
 }
 
@@ -615,13 +725,16 @@ function stepPortList(part: StepPart | 'step', ports: readonly StepSignal[], lin
   ]);
 }
 
-/** One part's instance in etrace_encoder_step: every port connected to the step's port or link of its name. */
-function partInstance(part: StepPart, ports: readonly StepSignal[], links: readonly StepSignal[]): string[] {
+/**
+ * One part's instance in etrace_encoder_step: every port connected to the step's port or link of
+ * its name, or for an input to what `source` names instead (a registered copy).
+ */
+function partInstance(part: StepPart, ports: readonly StepSignal[], links: readonly StepSignal[], source?: (v: StepSignal) => string | undefined): string[] {
   const conns: [string, string][] = [];
   for (const [list, link] of [[ports, false], [links, true]] as const) {
     for (const v of list) {
       const dir = portOf(part, v, link);
-      if (dir !== undefined) conns.push([`${v.name}_${dir}`, link ? v.name : `${v.name}_${dir}`]);
+      if (dir !== undefined) conns.push([`${v.name}_${dir}`, (dir === 'i' ? source?.(v) : undefined) ?? (link ? v.name : `${v.name}_${dir}`)]);
     }
   }
   const col = padColumn(conns.map(([port]) => `.${port}`));
@@ -635,6 +748,8 @@ function partInstance(part: StepPart, ports: readonly StepSignal[], links: reado
  */
 function stepCodes(c: EtraceConfig): { name: string; width: number; value: number; comment?: string; parts: StepPart[] }[] {
   const itw = c.params.itype_width_p;
+  // The part that chooses the jump target cache's shorter packet.
+  const choicePart = pipelineStages(c) > 0 ? WRITE : ACCEPT;
   const itype = (name: string, value: number, parts: StepPart[] = [DECISION]) => ({ name, width: itw, value, parts });
   const main = (name: string, value: number, comment: string | undefined, parts: StepPart[]) => ({ name, width: 3, value, comment, parts });
   return [
@@ -653,7 +768,7 @@ function stepCodes(c: EtraceConfig): { name: string; width: number; value: numbe
       value: k.code,
       // The decision selects among the formats that report an address (section 8.1); the
       // acceptance chain prefers F0 SF1 to the others but F0 SF0.
-      parts: ['F0.SF0', 'F1', 'F2'].includes(k.kind) ? [DECISION, CONTENTS, ...(k.kind === 'F0.SF0' && hasJumpTargetCache(c) ? [ACCEPT] : [])] : [CONTENTS],
+      parts: ['F0.SF0', 'F1', 'F2'].includes(k.kind) ? [DECISION, CONTENTS, ...(k.kind === 'F0.SF0' && hasJumpTargetCache(c) ? [choicePart] : [])] : [CONTENTS],
     })),
     { name: 'QsNoChange', width: 2, value: 0, parts: [CONTENTS] },
     { name: 'QsEndedRep', width: 2, value: 1, parts: [CONTENTS] },
@@ -661,7 +776,7 @@ function stepCodes(c: EtraceConfig): { name: string; width: number; value: numbe
     main('MainNone', 0, undefined, [DECISION, ACCEPT]),
     main('MainSync', 1, 'F3 SF0', [DECISION, CONTENTS, ACCEPT]),
     main('MainTrap', 2, 'F3 SF1', [DECISION, CONTENTS, ACCEPT]),
-    main('MainReport', 3, 'F0 SF0 / F0 SF1 / F1 / F2 reporting curr', [DECISION, ACCEPT]),
+    main('MainReport', 3, 'F0 SF0 / F0 SF1 / F1 / F2 reporting curr', [DECISION, ACCEPT, ...(choicePart === WRITE && hasJumpTargetCache(c) ? [WRITE] : [])]),
     main('MainCount', 4, 'F0 SF0 without address (failed prediction in count mode)', [DECISION, CONTENTS, ACCEPT]),
     main('MainFullMap', 5, 'F1 without address (31 branches)', [DECISION, CONTENTS, ACCEPT]),
   ];
@@ -679,6 +794,43 @@ function codeParams(c: EtraceConfig, part: StepPart): string[][] {
 }
 
 /**
+ * With pipeline stages, the registers of a step's byte path: stage 1 holds what the contents and
+ * the write part read from the step's inputs, the decision and the acceptance chain; stage 2 (two
+ * stages or more) holds what the write part reads, the packets' bytes among them. `source` names
+ * the registered copy a part's input is connected to.
+ */
+function byteStages(c: EtraceConfig, ports: readonly StepSignal[], links: readonly StepSignal[]) {
+  const stages = stepStages(c);
+  const signal = (v: StepSignal, link: boolean) => (link ? v.name : `${v.name}_i`);
+  const early = (v: StepSignal) => v.from === 'in' || v.from === DECISION || v.from === ACCEPT;
+  const regs: { name: string; width: number; from: string }[] = [];
+  const lists = [
+    [ports, false],
+    [links, true],
+  ] as const;
+  for (const [list, link] of lists) {
+    for (const v of list) {
+      if (!early(v) || !(v.to.includes(CONTENTS) || v.to.includes(WRITE))) continue;
+      regs.push({ name: `q1_${v.name}`, width: v.width, from: signal(v, link) });
+      if (stages > 1 && v.to.includes(WRITE)) regs.push({ name: `q2_${v.name}`, width: v.width, from: `q1_${v.name}` });
+    }
+  }
+  if (stages > 1) for (const v of links) if (v.from === CONTENTS && v.to.includes(WRITE)) regs.push({ name: `q2_${v.name}`, width: v.width, from: v.name });
+  const source = (part: StepPart) => (v: StepSignal) => {
+    if (part === CONTENTS && early(v)) return `q1_${v.name}`;
+    if (part === WRITE && early(v)) return `q${stages}_${v.name}`;
+    if (part === WRITE && v.from === CONTENTS && stages > 1) return `q2_${v.name}`;
+    return undefined;
+  };
+  return {
+    decls: regs.map((r) => `${vec(r.width)} ${r.name};`),
+    resets: regs.map((r) => `${r.name} <= '0;`),
+    updates: regs.map((r) => `${r.name} <= ${r.from};`),
+    source,
+  };
+}
+
+/**
  * The contexts of etrace_encoder_step and of its parts (etrace_step_decision, etrace_step_contents,
  * etrace_step_accept): one view through the decision, the packets' contents and the acceptance
  * chain.
@@ -692,12 +844,14 @@ export function stepContexts(c: EtraceConfig, banner: string, packerInstance: (s
   const slots = stepSlots(c);
   const flags = coreFlags(c);
   const ext = (x: string, from: number, to: number) => zeroExtend(x, from, to);
-  const written = ['pre', 'main', 'sf2', 'rsy'] as const;
+  const written = STEP_WRITES;
+  const pipe = pipelineStages(c) > 0;
   const writeSlots = written.map((slot) => {
     const bytes = slot === 'main' ? 'main_bytes_sel' : slot === 'rsy' ? 'main_bytes_i' : `${slot}_bytes_i`;
     const len = slot === 'main' ? 'main_len_sel' : slot === 'rsy' ? 'main_len_i' : `${slot}_len_i`;
     return {
-      take: `take_${slot}`,
+      // With stallEnable and reservations a packet's bytes go out in the cycle it is written.
+      take: pipe ? `take_${slot} && (!opt_stall_i || now_${slot})` : `take_${slot}`,
       bytes: `(lsup_${slot} ? ${ext('lsup_bytes_i', 8 * s.maxLen, 8 * s.stepBytes)} : ${ext(bytes, 8 * s.maxLen, 8 * s.stepBytes)})`,
       len: `(lsup_${slot} ? ${ext('lsup_len_i', 6, s.stepLenWidth)} : ${ext(len, 6, s.stepLenWidth)})`,
     };
@@ -721,13 +875,19 @@ export function stepContexts(c: EtraceConfig, banner: string, packerInstance: (s
   const difference = svConditionalSumAdd('rep_difference', 'c_addr_i', '~last_addr_i', p.iaddress_width_p, { carryIn: "1'b1" });
   // branch_count: the correct predictions beyond the first 31 (a short-path subtract of 31).
   const branchCount = svConditionalSumAdd('pbc_minus31', 'a_pbc_i[31:0]', "~32'd31", 32, { carryIn: "1'b1" });
+  const stages = pipe ? byteStages(c, ports, links) : undefined;
   return {
     step: {
       banner,
+      pipelined: pipe,
+      twoStages: stepStages(c) > 1,
       portLines: stepPortList('step', ports, links),
       unusedInputs: ports.filter((v) => v.from === 'in' && v.to.length === 0).map((v) => `${v.name}_i`).join(', '),
       linkDecls: links.filter((v) => v.to.length > 0).flatMap((v) => [...(v.heading ?? []).map((h) => `// ${h}`), linkDecl(v)]),
-      instances: STEP_PARTS.map((part) => partInstance(part, ports, links)),
+      stageDecls: stages?.decls ?? [],
+      stageResets: stages?.resets ?? [],
+      stageUpdates: stages?.updates ?? [],
+      instances: stepParts(c).map((part) => partInstance(part, ports, links, stages?.source(part))),
     },
     decision: {
       banner,
@@ -775,12 +935,42 @@ export function stepContexts(c: EtraceConfig, banner: string, packerInstance: (s
       takeInits: written.map((slot) => `take_${slot} = 1'b0;`.padEnd(18) + `lsup_${slot} = 1'b0;`),
       stateAssigns: state.filter((v) => v.name !== 'rec_units').map((v) => `${v.name}_o = ${v.name};`),
       writeSlots,
-      offerPre: indent(offerBlock('step', 'take_pre', 'lsup_pre', 'pre_len_i', false), 10),
-      offerMain: indent(offerBlock('step', 'take_main', 'lsup_main', 'main_len_sel', true, 'main_taken'), 12),
-      offerSf2: indent(offerBlock('step', 'take_sf2', 'lsup_sf2', 'sf2_len_i', true), 10),
-      offerRsy: indent(offerBlock('step', 'take_rsy', 'lsup_rsy', 'main_len_i', true), 14),
+      pipelined: pipe,
+      reservations: pipe ? reservationParams(c, ['ResSupport', 'ResSync', 'ResTrap', 'ResContext', 'ResReport']) : [],
+      nows: written.map((slot) => `now_${slot}`).join(', '),
+      nowInits: written.map((slot) => `now_${slot} = 1'b0;`),
+      nowResult: `now_o = {${[...written].reverse().map((slot) => `now_${slot}`).join(', ')}};`,
+      offerPre: indent(offerBlock('step', 'take_pre', 'lsup_pre', 'pre_len_i', false, undefined, pipe ? stepPipe(0, 'ResSupport') : undefined), 10),
+      offerMain: indent(offerBlock('step', 'take_main', 'lsup_main', 'main_len_sel', true, 'main_taken', pipe ? stepPipe(1, 'res_main') : undefined), 12),
+      offerSf2: indent(offerBlock('step', 'take_sf2', 'lsup_sf2', 'sf2_len_i', true, undefined, pipe ? stepPipe(2, 'ResContext') : undefined), 10),
+      offerRsy: indent(offerBlock('step', 'take_rsy', 'lsup_rsy', 'main_len_i', true, undefined, pipe ? stepPipe(3, 'ResReport') : undefined), 14),
+      // With pipeline stages: the packets written now, and those replaced by trace_lost, to the write part.
+      writeFlags: [
+        `w_take_o = {${[...written].reverse().map((slot) => `take_${slot} && (!opt_stall_i || now_${slot})`).join(',\n                ')}};`,
+        `w_lsup_o = {${[...written].reverse().map((slot) => `lsup_${slot}`).join(', ')}};`,
+      ],
+    },
+    write: {
+      banner,
+      ...flags,
+      stepbytes: s.stepBytes,
+      steplenw: s.stepLenWidth,
+      stepStages: stepStages(c),
+      twoStages: stepStages(c) > 1,
+      portLines: pipe ? stepPortList(WRITE, ports, links) : [],
+      codes: pipe ? codeParams(c, WRITE) : [],
+      writeSlots: written.map((slot, i) => ({ ...writeSlots[i]!, take: `w_take_i[${i}]` })).map((w, i) => ({
+        ...w,
+        bytes: w.bytes.replace(`lsup_${written[i]}`, `w_lsup_i[${i}]`),
+        len: w.len.replace(`lsup_${written[i]}`, `w_lsup_i[${i}]`),
+      })),
     },
   };
+}
+
+/** A step's offer with reservations: packet `k` of STEP_WRITES, reserving `res`. */
+function stepPipe(k: number, res: string): PipelinedOffer {
+  return { res, done: `done_i[${k}]`, now: `now_${STEP_WRITES[k]}` };
 }
 
 /** `vec`'s slice for group or port `k` of `w` bits. */
@@ -889,6 +1079,7 @@ function stepInstance(c: EtraceConfig, chain: ViewChain, g: number, isB: boolean
     ? `session_q & ${valid} & ${slice('first_valid_i', g, 1)}`
     : `session_q & ${chain.C(g, 'valid')} & ${g === 0 ? `(${valid} | finish)` : valid}`;
   const conns: [string, string][] = [
+    ...(pipelineStages(c) > 0 ? [['clk_i', 'clk_i'] as [string, string], ['rst_ni', 'rst_ni'] as [string, string]] : []),
     ['encode_i', encode],
     ...['stall', 'full', 'iexc', 'sij', 'ir', 'bp', 'jtc', 'rmode', 'rmax', ...(c.params.dataTrace ? ['denable', 'doptions'] : [])].map((o): [string, string] => [`opt_${o}_i`, `opt_${o}`]),
     ...['addr', 'itype', 'retired', 'priv', 'cause', 'tval', 'qualified', 'updiscon'].map((f): [string, string] => [`p_${f}_i`, isB ? chain.Q(g, f) : chain.P(g, f)]),
@@ -910,11 +1101,10 @@ function stepInstance(c: EtraceConfig, chain: ViewChain, g: number, isB: boolean
     ['lsup_len_i', 'lsup_len'],
   );
   for (const v of chainState(c)) conns.push([`${v.name}_i`, `s${k}_${v.name}`], [`${v.name}_o`, `s${k + 1}_${v.name}`]);
+  const room = roomChain(c);
+  conns.push(...room.map((v): [string, string] => [`${v.name}_i`, `s${k}_${v.name}`]), ...room.map((v): [string, string] => [`${v.name}_o`, `s${k + 1}_${v.name}`]));
+  if (pipelineStages(c) > 0) conns.push(['done_i', `done_q[${k * STEP_WRITES.length} +: ${STEP_WRITES.length}]`], ['now_o', `st${k}_now`]);
   conns.push(
-    ['room_i', `s${k}_room`],
-    ['need_i', `s${k}_need`],
-    ['room_o', `s${k + 1}_room`],
-    ['need_o', `s${k + 1}_need`],
     ['lost_call_o', `st${k}_lost_call`],
     ...(c.params.dataTrace ? [['dsync_o', `st${k}_dsync`] as [string, string]] : []),
     ['wr_len_o', `st${k}_wr_len`],
@@ -1014,7 +1204,8 @@ export function encoderContext(c: EtraceConfig, banner: string, packerInstance: 
   const wd = widths(c);
   const { s, indent, descriptorDecls, supportAssigns } = slotHelpers(c);
   const steps = stepsPerCycle(c);
-  const chainVars = [...chainState(c), { name: 'room', width: s.chainWidth }, { name: 'need', width: s.chainWidth }];
+  const pipe = pipelineStages(c) > 0;
+  const chainVars = [...chainState(c), ...roomChain(c)];
   const stepIndexes = Array.from({ length: steps }, (_v, k) => k);
   const views = viewChain(c);
 
@@ -1027,6 +1218,7 @@ export function encoderContext(c: EtraceConfig, banner: string, packerInstance: 
     stepDecls.push(`// Step ${k}'s decision about its curr and its packets.`);
     for (const [name, , width] of STRUCTURE_SIGNALS) stepDecls.push(`${vec(width(wd))} st${k}_${name};`);
     if (c.params.dataTrace) stepDecls.push(`logic st${k}_dsync;`);
+    if (pipe) stepDecls.push(`logic [${STEP_WRITES.length - 1}:0] st${k}_now;`);
     stepDecls.push(
       `logic st${k}_updiscon, st${k}_lost_call;`,
       `logic [${s.stepLenWidth - 1}:0] st${k}_wr_len;`,
@@ -1035,11 +1227,11 @@ export function encoderContext(c: EtraceConfig, banner: string, packerInstance: 
   }
   const stepStateInputs = chainVars
     .filter((v) => v.name !== 'lost_pending')
-    .map((v) => `assign s0_${v.name} = ${v.name === 'room' ? 'fifo_free_i' : v.name === 'need' ? "'0" : `${v.name}_q`};`);
+    .map((v) => `assign s0_${v.name} = ${v.name === 'room' ? (pipe ? 'room_free' : 'fifo_free_i') : v.name === 'need' || v.name === 'blocked' ? "'0" : `${v.name}_q`};`);
 
   // The post offer works on local variables named as in the steps and writes f_* once.
   const finalVars = [...chainVars, { name: 'lost_call', width: 1 }];
-  const kept = finalVars.filter((v) => v.name !== 'room' && v.name !== 'need');
+  const kept = finalVars.filter((v) => !roomChain(c).some((r) => r.name === v.name));
   const finalDecls = kept.map((v) => `${vec(v.width)} f_${v.name};`);
   const finalLocals = finalVars.map((v) => `${vec(v.width)} ${v.name};`);
   const finalInits = [
@@ -1049,6 +1241,42 @@ export function encoderContext(c: EtraceConfig, banner: string, packerInstance: 
   const finalResults = kept.map((v) => `f_${v.name} = ${v.name};`);
 
   const ext = (x: string, from: number, to: number) => zeroExtend(x, from, to);
+  // With stallEnable and reservations, each packet of the cycle has a bit in done_q: the steps'
+  // packets (STEP_WRITES each), then the data packet and its response, then post.
+  const data = c.params.dataTrace !== undefined;
+  const split = dataResponseMaxBytes(c) > 0;
+  const encoderWrites = ['dat', 'rsp', 'post'].filter((w) => (w === 'dat' ? data : w === 'rsp' ? data && split : true));
+  const doneBit = (w: string) => steps * STEP_WRITES.length + encoderWrites.indexOf(w);
+  // With pipeline stages the session's and the data packets reach the concatenation as late as the
+  // steps' bytes: their flags and bytes go through stepStages registers (pq<n>_*).
+  const held = stepStages(c);
+  const pq = (name: string) => (pipe ? `pq${held}_${name}` : name);
+  const written = (w: string) => (pipe ? `pq${held}_post_write[${encoderWrites.indexOf(w)}]` : `take_${w}`);
+  const postHeld: { name: string; width: number }[] = [
+    { name: 'post_write', width: encoderWrites.length },
+    { name: 'post_lsup', width: 1 },
+    { name: 'post_bytes', width: 8 * s.maxLen },
+    { name: 'post_len', width: 6 },
+    { name: 'lsup_bytes', width: 8 * s.maxLen },
+    { name: 'lsup_len', width: 6 },
+    ...(data ? [{ name: 'dat_bytes', width: 8 * dataMaxBytes(c) }, { name: 'dat_len', width: 6 }] : []),
+    ...(data && split ? [{ name: 'rsp_bytes', width: 8 * dataResponseMaxBytes(c) }, { name: 'rsp_len', width: 6 }] : []),
+  ];
+  const postRegs = pipe ? Array.from({ length: held }, (_v, i) => postHeld.map((h) => ({ ...h, reg: `pq${i + 1}_${h.name}`, from: i === 0 ? h.name : `pq${i}_${h.name}` }))).flat() : [];
+  const stallOffer = (w: string, res: string) =>
+    indent(
+      [
+        `if (!done_q[${doneBit(w)}]) begin`,
+        `  if (!blocked && ${res} <= room) begin`,
+        `    now_${w} = 1'b1;`,
+        `    room = room - ${res};`,
+        `  end else begin`,
+        `    blocked = 1'b1;`,
+        `  end`,
+        `end`,
+      ].join('\n'),
+      8,
+    );
   const writeParts = [
     ...stepIndexes.map((k) => ({
       take: `st${k}_wr_len != '0`,
@@ -1056,17 +1284,16 @@ export function encoderContext(c: EtraceConfig, banner: string, packerInstance: 
       len: ext(`st${k}_wr_len`, s.stepLenWidth, s.wrLenWidth),
     })),
     {
-      take: 'take_post',
-      bytes: `(lsup_post ? ${ext('lsup_bytes', 8 * s.maxLen, 8 * s.wrBytes)} : ${ext('post_bytes', 8 * s.maxLen, 8 * s.wrBytes)})`,
-      len: `(lsup_post ? ${ext('lsup_len', 6, s.wrLenWidth)} : ${ext('post_len', 6, s.wrLenWidth)})`,
+      take: written('post'),
+      bytes: `(${pipe ? pq('post_lsup') : 'lsup_post'} ? ${ext(pq('lsup_bytes'), 8 * s.maxLen, 8 * s.wrBytes)} : ${ext(pq('post_bytes'), 8 * s.maxLen, 8 * s.wrBytes)})`,
+      len: `(${pipe ? pq('post_lsup') : 'lsup_post'} ? ${ext(pq('lsup_len'), 6, s.wrLenWidth)} : ${ext(pq('post_len'), 6, s.wrLenWidth)})`,
     },
   ];
-  const data = c.params.dataTrace !== undefined;
   if (data) {
     const db = dataMaxBytes(c);
-    writeParts.splice(stepIndexes.length, 0, { take: 'take_dat', bytes: ext('dat_bytes', 8 * db, 8 * s.wrBytes), len: ext('dat_len', 6, s.wrLenWidth) });
+    writeParts.splice(stepIndexes.length, 0, { take: written('dat'), bytes: ext(pq('dat_bytes'), 8 * db, 8 * s.wrBytes), len: ext(pq('dat_len'), 6, s.wrLenWidth) });
     const rb = dataResponseMaxBytes(c);
-    if (rb > 0) writeParts.splice(stepIndexes.length + 1, 0, { take: 'take_rsp', bytes: ext('rsp_bytes', 8 * rb, 8 * s.wrBytes), len: ext('rsp_len', 6, s.wrLenWidth) });
+    if (rb > 0) writeParts.splice(stepIndexes.length + 1, 0, { take: written('rsp'), bytes: ext(pq('rsp_bytes'), 8 * rb, 8 * s.wrBytes), len: ext(pq('rsp_len'), 6, s.wrLenWidth) });
   }
   const groups = Array.from({ length: groupsPerCycle(c) }, (_v, g) => g);
 
@@ -1115,7 +1342,34 @@ export function encoderContext(c: EtraceConfig, banner: string, packerInstance: 
     finalInits,
     finalResults,
     writeParts,
-    offerPost: indent(offerBlock('encoder', 'take_post', 'lsup_post', 'post_len', false), 6),
+    offerPost: indent(
+      offerBlock('encoder', 'take_post', 'lsup_post', 'post_len', false, undefined, pipe ? { res: 'ResSupport', done: `done_q[${doneBit('post')}]`, now: 'now_post' } : undefined),
+      6,
+    ),
+    pipelined: pipe,
+    stages: pipelineStages(c),
+    oneStage: pipelineStages(c) === 1,
+    stepStages: held,
+    twoStages: held > 1,
+    writeStages: pipelineStages(c) - held,
+    oneWriteStage: pipelineStages(c) - held === 1,
+    postOrder: encoderWrites.join(', '),
+    postMsb: encoderWrites.length - 1,
+    postFlags: `post_write = {${[...encoderWrites].reverse().map((w) => `take_${w} && (!opt_stall || now_${w})`).join(', ')}};\n    post_lsup = lsup_post;`,
+    postStageDecls: postRegs.map((r) => `${r.name === 'post_write' ? `logic ${svVec(r.width)}` : vec(r.width)} ${r.reg};`),
+    postStageResets: postRegs.map((r) => `${r.reg} <= '0;`),
+    postStageUpdates: postRegs.map((r) => `${r.reg} <= ${r.from};`),
+    reservations: pipe ? reservationParams(c, ['ResSupport', ...(data ? ['ResData'] : [])]) : [],
+    doneMsb: doneBit('post'),
+    partHeld: pipe ? 'done_q' : 'part_q',
+    partNext: pipe ? 'done_d' : 'part_d',
+    postNows: encoderWrites.map((w) => `now_${w}`).join(', '),
+    // The packets written in this cycle, in done_q's order (bit 0 first).
+    nowAll: `{${[...encoderWrites.map((w) => `now_${w}`).reverse(), ...stepIndexes.map((k) => `st${k}_now`).reverse()].join(', ')}}`,
+    stallDat: stallOffer('dat', 'ResData'),
+    stallRsp: stallOffer('rsp', 'ResData'),
+    datSize: pipe ? 'ResData' : zeroExtend('dat_len', 6, s.chainWidth),
+    rspSize: pipe ? 'ResData' : zeroExtend('rsp_len', 6, s.chainWidth),
   };
 }
 

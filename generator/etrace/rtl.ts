@@ -198,6 +198,7 @@ export function renderEtraceRtl(c: EtraceConfig, b: BannerInput): OutputFile[] {
     'etrace_step_decision.sv': () => renderEtrace('etrace_step_decision', step().decision),
     'etrace_step_contents.sv': () => renderEtrace('etrace_step_contents', step().contents),
     'etrace_step_accept.sv': () => renderEtrace('etrace_step_accept', step().accept),
+    'etrace_step_write.sv': () => renderEtrace('etrace_step_write', step().write),
     'etrace_packer.sv': () => renderEtracePacker(c, b),
     'etrace_fifo.sv': () => renderEtrace('etrace_fifo', fifoContext(c, banner)),
     'etrace_bpred.sv': () => renderEtrace('etrace_bpred', bpredContext(c, banner)),

@@ -168,6 +168,8 @@ export function rtlFileNames(c: EtraceConfig): RtlFile[] {
   const p = c.params;
   const names = ['etrace_top', 'etrace_apb_regs', 'etrace_ingress', 'etrace_encoder'];
   names.push('etrace_encoder_step', 'etrace_step_decision', 'etrace_step_contents', 'etrace_step_accept');
+  // With pipeline stages the bytes of a step's packets are put together a stage later.
+  if (p.pipeline_stages_p > 0) names.push('etrace_step_write');
   names.push('etrace_packer', 'etrace_fifo');
   if (p.filters_p > 0 || p.comparators_p > 0) names.push('etrace_filter');
   if (p.bpred_size_p > 0) names.push('etrace_bpred');

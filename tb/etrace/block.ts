@@ -185,6 +185,8 @@ export const block: Block<EtraceConfig> = {
     const pick = <T>(xs: readonly T[]): T => xs[below(xs.length)]!;
     const sets: string[] = [];
     if (below(3) === 0) sets.push(`fifo_depth_p=${pick([32, 48, 128])}`);
+    // Register stages of the byte path (acceptance by reservation): every latency the RTL offers.
+    if (below(2) === 0) sets.push(`pipeline_stages_p=${1 + below(4)}`);
     if (below(6) === 0) sets.push(`encap_srcid_width=${pick([3, 8, 12])}`);
     // Filter and comparator units, so that the cases can program filters (randomFilter).
     if (r.config.params.filters_p === 0 && below(4) === 0) sets.push('filters_p=2', 'comparators_p=2');

@@ -103,6 +103,12 @@ const VARIANTS: { name: string; component: string; sets: string[]; backpressure:
   // Several blocks a cycle (taken_branches_p): four and six views, the structures forwarding
   // through every step of the cycle.
   { name: 'two blocks of up to four, every mode, resync by half-words', component: 'etrace-rv64-full', sets: ['retires_p=4', 'iretire_width_p=4', 'taken_branches_p=2', 'ResyncMode=3', 'ResyncMax=0', 'data_trace_p=0'], backpressure: 0.3 },
+  // Register stages between the decisions and the FIFO write (pipeline_stages_p): packets are
+  // accepted by their reservations and written later; loss, trace_lost and the stall follow.
+  { name: 'one pipeline stage, back-pressure', component: 'etrace', sets: ['pipeline_stages_p=1'], backpressure: 0.5 },
+  { name: 'two pipeline stages, stall mode', component: 'etrace', sets: ['pipeline_stages_p=2', 'stallEnable=1'], backpressure: 0.6 },
+  { name: 'three pipeline stages, every mode, data trace', component: 'etrace-rv64-full', sets: ['pipeline_stages_p=3'], backpressure: 0.4 },
+  { name: 'four pipeline stages, two blocks of two, stall mode', component: 'etrace', sets: ['pipeline_stages_p=4', 'retires_p=2', 'taken_branches_p=2', 'stallEnable=1'], backpressure: 0.6 },
   { name: 'three blocks of up to three, 2.0, call counter, stall mode', component: 'etrace-2.0', sets: ['retires_p=3', 'iretire_width_p=3', 'taken_branches_p=3', 'call_counter_size_p=3', 'bpred_size_p=4', 'cache_size_p=3', 'f0s_width_p=1', 'sijump_p=1', 'ImplicitReturn=1', 'BranchPrediction=1', 'JumpTargetCache=1', 'siJump=1', 'ImplicitExcept=1', 'stallEnable=1'], backpressure: 0.6 },
 ];
 
