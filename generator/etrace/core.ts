@@ -887,6 +887,21 @@ export function stepContexts(c: EtraceConfig, banner: string, packerInstance: (s
       stageDecls: stages?.decls ?? [],
       stageResets: stages?.resets ?? [],
       stageUpdates: stages?.updates ?? [],
+      chainw: s.chainWidth,
+      resParams: pipe
+        ? [
+            ...reservationParams(c, ['ResSupport', 'ResSync', 'ResTrap', 'ResContext', 'ResReport']),
+            ...stepCodes(c)
+              .filter((k) => k.name === 'MainSync' || k.name === 'MainTrap')
+              .map((k) => `localparam logic [2:0] ${k.name} = 3'd${k.value};${k.comment ? `  // ${k.comment}` : ''}`),
+          ]
+        : [],
+      resSum: [
+        `(q1_w_take[0] ? ResSupport : '0)`,
+        `(q1_w_take[1] ? (q1_w_lsup[1] ? ResSupport : (q1_a_main == MainSync) ? ResSync : (q1_a_main == MainTrap) ? ResTrap : ResReport) : '0)`,
+        `(q1_w_take[2] ? (q1_w_lsup[2] ? ResSupport : ResContext) : '0)`,
+        `(q1_w_take[3] ? (q1_w_lsup[3] ? ResSupport : ResReport) : '0)`,
+      ].join(' +\n                 '),
       instances: stepParts(c).map((part) => partInstance(part, ports, links, stages?.source(part))),
     },
     decision: {
@@ -1079,7 +1094,7 @@ function stepInstance(c: EtraceConfig, chain: ViewChain, g: number, isB: boolean
     ? `session_q & ${valid} & ${slice('first_valid_i', g, 1)}`
     : `session_q & ${chain.C(g, 'valid')} & ${g === 0 ? `(${valid} | finish)` : valid}`;
   const conns: [string, string][] = [
-    ...(pipelineStages(c) > 0 ? [['clk_i', 'clk_i'] as [string, string], ['rst_ni', 'rst_ni'] as [string, string]] : []),
+    ...(pipelineStages(c) > 0 ? [['clk_i', 'clk_i'] as [string, string], ['rst_ni', 'rst_ni'] as [string, string], ['res_o', `st${k}_res`] as [string, string]] : []),
     ['encode_i', encode],
     ...['stall', 'full', 'iexc', 'sij', 'ir', 'bp', 'jtc', 'rmode', 'rmax', ...(c.params.dataTrace ? ['denable', 'doptions'] : [])].map((o): [string, string] => [`opt_${o}_i`, `opt_${o}`]),
     ...['addr', 'itype', 'retired', 'priv', 'cause', 'tval', 'qualified', 'updiscon'].map((f): [string, string] => [`p_${f}_i`, isB ? chain.Q(g, f) : chain.P(g, f)]),
@@ -1218,7 +1233,7 @@ export function encoderContext(c: EtraceConfig, banner: string, packerInstance: 
     stepDecls.push(`// Step ${k}'s decision about its curr and its packets.`);
     for (const [name, , width] of STRUCTURE_SIGNALS) stepDecls.push(`${vec(width(wd))} st${k}_${name};`);
     if (c.params.dataTrace) stepDecls.push(`logic st${k}_dsync;`);
-    if (pipe) stepDecls.push(`logic [${STEP_WRITES.length - 1}:0] st${k}_now;`);
+    if (pipe) stepDecls.push(`logic [${STEP_WRITES.length - 1}:0] st${k}_now;`, `logic [${s.chainWidth - 1}:0] st${k}_res;`);
     stepDecls.push(
       `logic st${k}_updiscon, st${k}_lost_call;`,
       `logic [${s.stepLenWidth - 1}:0] st${k}_wr_len;`,
@@ -1356,6 +1371,14 @@ export function encoderContext(c: EtraceConfig, banner: string, packerInstance: 
     postOrder: encoderWrites.join(', '),
     postMsb: encoderWrites.length - 1,
     postFlags: `post_write = {${[...encoderWrites].reverse().map((w) => `take_${w} && (!opt_stall || now_${w})`).join(', ')}};\n    post_lsup = lsup_post;`,
+    inflightReg: pipelineStages(c) > 1,
+    // The reservations of the packets written in the cycle before, from the byte path's flags.
+    resPrev: pipe
+      ? [
+          ...stepIndexes.map((k) => `st${k}_res`),
+          ...encoderWrites.map((w, i) => `(pq1_post_write[${i}] ? ${w === 'post' ? 'ResSupport' : 'ResData'} : '0)`),
+        ].join(' + ')
+      : '',
     postStageDecls: postRegs.map((r) => `${r.name === 'post_write' ? `logic ${svVec(r.width)}` : vec(r.width)} ${r.reg};`),
     postStageResets: postRegs.map((r) => `${r.reg} <= '0;`),
     postStageUpdates: postRegs.map((r) => `${r.reg} <= ${r.from};`),

@@ -57,6 +57,8 @@ const SYNTHESISED: [string, string[]][] = [
   ['etrace-data', ['filters_p=2', 'comparators_p=2', 'iaddr_lsbs_width_p=2', 'impdef_width_p=4']],
   // Split loads and atomics (the outstanding-request table, the response packet).
   ['etrace-data', ['data_split_p=1']],
+  // Register stages of the byte path (acceptance by reservation), two steps a cycle.
+  ['etrace', ['pipeline_stages_p=1', 'taken_branches_p=2']],
 ];
 const COMPONENTS: [string, string[]][] = [
   ...SYNTHESISED,
@@ -67,6 +69,10 @@ const COMPONENTS: [string, string[]][] = [
   // Split loads without atomics or CSRs, one load ID; and with CSRs, no atomics, 8 load IDs, RV32.
   ['etrace-data', ['data_split_p=1', 'dtype_width_p=1', 'data_atomics_p=0', 'data_csr_p=0', 'lrid_width_p=1']],
   ['etrace-data', ['data_split_p=1', 'dtype_width_p=3', 'data_atomics_p=0', 'lrid_width_p=8', 'payload_layout=1.1.1', 'iaddress_width_p=32', 'data_width_p=32', 'ecause_width_p=5']],
+  // Every pipeline depth: write stages after the concatenation, the jump target cache's choice and
+  // split data responses in the byte path.
+  ['etrace-rv64-full', ['pipeline_stages_p=3']],
+  ['etrace-data', ['pipeline_stages_p=4', 'data_split_p=1']],
 ];
 const label = (name: string, sets: string[]) => [name, ...sets].join(' ');
 
