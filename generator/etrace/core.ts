@@ -255,14 +255,33 @@ function reservationParams(c: EtraceConfig, names: readonly string[]): string[] 
 }
 
 /**
- * With pipeline stages, what an offer reserves (`res`, an expression in the room's width) and, for
- * stallEnable, the packet's bit in the mask of packets already written while the cycle stalls
- * (`done`) and the variable set when it is written in this cycle (`now`).
+ * With pipeline stages the acceptance chains carry the room as a thermometer (bit i: at least i + 1
+ * bytes free), so that a packet's test is one bit and taking it a constant shift, not a compare
+ * and a subtract per packet. It needs as many bits as a cycle can reserve, at most the FIFO.
+ */
+export function roomBits(c: EtraceConfig): number {
+  const r = (kind: ReservationKind) => reservationBytes(c.params, kind);
+  const step = r('support') + Math.max(r('sync'), r('trap'), r('report'), r('support')) + Math.max(r('context'), r('support')) + Math.max(r('report'), r('support'));
+  const cycle = stepsPerCycle(c) * step + (c.params.dataTrace ? 2 * r('data') : 0) + r('support');
+  return Math.min(c.params.fifo_depth_p, cycle);
+}
+
+/**
+ * With pipeline stages, an offer's test on the room thermometer (`fits`), the room after taking
+ * the packet (`after`) and, for stallEnable, the packet's bit in the mask of packets already
+ * written while the cycle stalls (`done`) and the variable set when it is written in this cycle
+ * (`now`).
  */
 interface PipelinedOffer {
-  readonly res: string;
+  readonly fits: string;
+  readonly after: string;
   readonly done: string;
   readonly now: string;
+}
+
+/** The test and the room after reserving a constant `res` (a localparam of RESERVATIONS). */
+function reserving(res: string): Pick<PipelinedOffer, 'fits' | 'after'> {
+  return { fits: `room[${res}-1]`, after: `(room >> ${res})` };
 }
 
 /**
@@ -276,8 +295,13 @@ interface PipelinedOffer {
 function offerBlock(where: OfferSite, take: string, lsup: string, len: string, emit: boolean, accepted?: string, pipe?: PipelinedOffer): string {
   const { stall, lsupLen } = OFFER_SIGNALS[where];
   const pad = (n: number) => ' '.repeat(n);
-  const size = pipe ? pipe.res : `{{chainpad:${len}}}`;
-  const lsupSize = pipe ? 'ResSupport' : `{{chainpad:${lsupLen}}}`;
+  const size = `{{chainpad:${len}}}`;
+  const lsupSize = `{{chainpad:${lsupLen}}}`;
+  const lsupRes = reserving('ResSupport');
+  // Exact sizes (no stages) or reservations on the room thermometer.
+  const fits = pipe ? pipe.fits : `${size} <= room`;
+  const misses = pipe ? `!${pipe.fits}` : `${size} > room`;
+  const after = pipe ? pipe.after : `room - ${size}`;
   const lost = (n: number) =>
     [
       `${pad(n)}lost_call = 1'b1;`,
@@ -288,9 +312,9 @@ function offerBlock(where: OfferSite, take: string, lsup: string, len: string, e
   const stalled = pipe
     ? [
         `  if (!${pipe.done}) begin`,
-        `    if (!blocked && ${size} <= room) begin`,
+        `    if (!blocked && ${fits}) begin`,
         `      ${pipe.now} = 1'b1;`,
-        `      room = room - ${size};`,
+        `      room = ${after};`,
         `    end else begin`,
         `      blocked = 1'b1;`,
         `    end`,
@@ -304,21 +328,21 @@ function offerBlock(where: OfferSite, take: string, lsup: string, len: string, e
     ...(accepted ? [`  ${accepted} = 1'b1;`] : []),
     `end else if (lost_pending) begin`,
     `  // Trace was lost: the trace_lost support packet goes first, once it fits.`,
-    `  if (${lsupSize} <= room) begin`,
+    `  if (${pipe ? lsupRes.fits : `${lsupSize} <= room`}) begin`,
     `    ${take} = 1'b1;`,
     `    ${lsup} = 1'b1;`,
-    `    room = room - ${lsupSize};`,
+    `    room = ${pipe ? lsupRes.after : `room - ${lsupSize}`};`,
     `    lost_pending = 1'b0;`,
     lost(4),
     `  end`,
     ...(emit ? [lost(2)] : []),
-    `end else if (${size} > room) begin`,
+    `end else if (${misses}) begin`,
     `  // After a loss (awaiting a sync) the trace is already reported lost: no second report.`,
     `  if (!awaiting) lost_pending = 1'b1;`,
     ...(emit ? [lost(2)] : []),
     `end else begin`,
     `  ${take} = 1'b1;`,
-    `  room = room - ${size};`,
+    `  room = ${after};`,
     ...(accepted ? [`  ${accepted} = 1'b1;`] : []),
     `end`,
   ];
@@ -331,7 +355,15 @@ function offerBlock(where: OfferSite, take: string, lsup: string, len: string, e
  */
 function roomChain(c: EtraceConfig): { name: string; width: number }[] {
   const w = coreSizes(c).chainWidth;
-  return [{ name: 'room', width: w }, pipelineStages(c) > 0 ? { name: 'blocked', width: 1 } : { name: 'need', width: w }];
+  return pipelineStages(c) > 0
+    ? [
+        { name: 'room', width: roomBits(c) },
+        { name: 'blocked', width: 1 },
+      ]
+    : [
+        { name: 'room', width: w },
+        { name: 'need', width: w },
+      ];
 }
 
 /** Packets a step writes, in order (each may be the trace_lost support packet instead). */
@@ -596,11 +628,15 @@ function stepPorts(c: EtraceConfig): StepSignal[] {
     ...state,
     ...(pipelineStages(c) > 0
       ? [
-          field('room', s.chainWidth, [ACCEPT], {
-            heading: ['Output FIFO: the room left after the reservations so far, and with stallEnable whether a packet', 'waits, before and after; the packets written in earlier cycles of a stall, and in this one'],
+          field('room', roomBits(c), [ACCEPT], {
+            heading: [
+              'Output FIFO: the room left after the reservations so far (bit i: at least i + 1 bytes), and with',
+              'stallEnable whether a packet waits, before and after; the packets written in earlier cycles of a',
+              'stall, and in this one',
+            ],
           }),
           input('blocked', 1, [ACCEPT]),
-          output('room', s.chainWidth, ACCEPT, { vector: true }),
+          output('room', roomBits(c), ACCEPT, { vector: true }),
           output('blocked', 1, ACCEPT),
           field('done', STEP_WRITES.length, [ACCEPT], { comment: 'pre, main, sf2, rsy from bit 0' }),
           output('now', STEP_WRITES.length, ACCEPT, { vector: true }),
@@ -956,6 +992,7 @@ export function stepContexts(c: EtraceConfig, banner: string, packerInstance: (s
       stateAssigns: state.filter((v) => v.name !== 'rec_units').map((v) => `${v.name}_o = ${v.name};`),
       writeSlots,
       pipelined: pipe,
+      roomBits: pipe ? roomBits(c) : 0,
       reservations: pipe ? reservationParams(c, ['ResSupport', 'ResSync', 'ResTrap', 'ResContext', 'ResReport']) : [],
       nows: written.map((slot) => `now_${slot}`).join(', '),
       nowInits: written.map((slot) => `now_${slot} = 1'b0;`),
@@ -990,7 +1027,9 @@ export function stepContexts(c: EtraceConfig, banner: string, packerInstance: (s
 
 /** A step's offer with reservations: packet `k` of STEP_WRITES, reserving `res`. */
 function stepPipe(k: number, res: string): PipelinedOffer {
-  return { res, done: `done_i[${k}]`, now: `now_${STEP_WRITES[k]}` };
+  const main = (f: (r: string) => string) => `((a_main_i == MainSync) ? ${f('ResSync')} : (a_main_i == MainTrap) ? ${f('ResTrap')} : ${f('ResReport')})`;
+  const test = res === 'res_main' ? { fits: main((r) => `room[${r}-1]`), after: main((r) => `(room >> ${r})`) } : reserving(res);
+  return { ...test, done: `done_i[${k}]`, now: `now_${STEP_WRITES[k]}` };
 }
 
 /** `vec`'s slice for group or port `k` of `w` bits. */
@@ -1287,9 +1326,9 @@ export function encoderContext(c: EtraceConfig, banner: string, packerInstance: 
     indent(
       [
         `if (!done_q[${doneBit(w)}]) begin`,
-        `  if (!blocked && ${res} <= room) begin`,
+        `  if (!blocked && room[${res}-1]) begin`,
         `    now_${w} = 1'b1;`,
-        `    room = room - ${res};`,
+        `    room = room >> ${res};`,
         `  end else begin`,
         `    blocked = 1'b1;`,
         `  end`,
@@ -1363,7 +1402,7 @@ export function encoderContext(c: EtraceConfig, banner: string, packerInstance: 
     finalResults,
     writeParts,
     offerPost: indent(
-      offerBlock('encoder', 'take_post', 'lsup_post', 'post_len', false, undefined, pipe ? { res: 'ResSupport', done: `done_q[${doneBit('post')}]`, now: 'now_post' } : undefined),
+      offerBlock('encoder', 'take_post', 'lsup_post', 'post_len', false, undefined, pipe ? { ...reserving('ResSupport'), done: `done_q[${doneBit('post')}]`, now: 'now_post' } : undefined),
       6,
     ),
     pipelined: pipe,
@@ -1396,8 +1435,14 @@ export function encoderContext(c: EtraceConfig, banner: string, packerInstance: 
     nowAll: `{${[...encoderWrites.map((w) => `now_${w}`).reverse(), ...stepIndexes.map((k) => `st${k}_now`).reverse()].join(', ')}}`,
     stallDat: stallOffer('dat', 'ResData'),
     stallRsp: stallOffer('rsp', 'ResData'),
-    datSize: pipe ? 'ResData' : zeroExtend('dat_len', 6, s.chainWidth),
-    rspSize: pipe ? 'ResData' : zeroExtend('rsp_len', 6, s.chainWidth),
+    datMisses: pipe ? '!room[ResData-1]' : `${zeroExtend('dat_len', 6, s.chainWidth)} > room`,
+    datAfter: pipe ? '(room >> ResData)' : `room - ${zeroExtend('dat_len', 6, s.chainWidth)}`,
+    rspMisses: pipe ? '!room[ResData-1]' : `${zeroExtend('rsp_len', 6, s.chainWidth)} > room`,
+    rspAfter: pipe ? '(room >> ResData)' : `room - ${zeroExtend('rsp_len', 6, s.chainWidth)}`,
+    roomBits: pipe ? roomBits(c) : 0,
+    roomMsb: pipe ? roomBits(c) - 1 : 0,
+    availBits: pipe ? Math.min(c.params.fifo_depth_p, 2 * roomBits(c)) : 0,
+    wideAvail: pipe && Math.min(c.params.fifo_depth_p, 2 * roomBits(c)) > roomBits(c),
   };
 }
 

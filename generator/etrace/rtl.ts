@@ -21,6 +21,7 @@ import {
   hasQualifier,
   ingressContext,
   stepContexts,
+  pipelineStages,
   groupsPerCycle,
   viewsPerGroup,
   irstackContext,
@@ -119,6 +120,7 @@ function topContext(c: EtraceConfig, banner: string) {
   const busTypes = padColumn(buses.map((b) => `logic [${b.width - 1}:0]`));
   const busConnCol = padColumn(['.resync_mode_i', ...buses.map((b) => `.${b.name}_i`)]).slice(1);
   return {
+    pipelined: pipelineStages(c) > 0,
     banner,
     paramLines: params.map(([name, value], k) => `localparam int ${paramCol[k]} = ${value};`),
     portLines: ports.map((q, i) => `${types[i]} ${q.name}${i === ports.length - 1 ? '' : ','}`),
