@@ -1321,6 +1321,13 @@ export function encoderContext(c: EtraceConfig, banner: string, packerInstance: 
     ...(data ? [{ name: 'dat_bytes', width: 8 * dataMaxBytes(c) }, { name: 'dat_len', width: 6 }] : []),
     ...(data && split ? [{ name: 'rsp_bytes', width: 8 * dataResponseMaxBytes(c) }, { name: 'rsp_len', width: 6 }] : []),
   ];
+  const resRegs = Array.from({ length: Math.max(0, pipelineStages(c) - 1) }, (_v, i) => ({ name: `res${i + 1}_q`, from: i === 0 ? 'res_prev' : `res${i}_q` }));
+  const writeRegs = Array.from({ length: Math.max(0, pipelineStages(c) - held) }, (_v, i) => ({
+    len: `wr_len${i + 1}_q`,
+    data: `wr_data${i + 1}_q`,
+    fromLen: i === 0 ? 'wr_len' : `wr_len${i}_q`,
+    fromData: i === 0 ? 'wr_data' : `wr_data${i}_q`,
+  }));
   const postRegs = pipe ? Array.from({ length: held }, (_v, i) => postHeld.map((h) => ({ ...h, reg: `pq${i + 1}_${h.name}`, from: i === 0 ? h.name : `pq${i}_${h.name}` }))).flat() : [];
   const stallOffer = (w: string, res: string) =>
     indent(
@@ -1416,6 +1423,11 @@ export function encoderContext(c: EtraceConfig, banner: string, packerInstance: 
     postMsb: encoderWrites.length - 1,
     postFlags: `post_write = {${[...encoderWrites].reverse().map((w) => `take_${w} && (!opt_stall || now_${w})`).join(', ')}};\n    post_lsup = lsup_post;`,
     inflightReg: pipelineStages(c) > 1,
+    // Registers written out one by one (Icarus Verilog 11 leaves arrays written in loops unknown).
+    resRegs: resRegs,
+    lastRes: resRegs.length > 0 ? resRegs[resRegs.length - 1]!.name : '',
+    writeRegs,
+    lastWrite: writeRegs[writeRegs.length - 1] ?? { len: '', data: '' },
     // The reservations of the packets written in the cycle before, from the byte path's flags.
     resPrev: pipe
       ? [

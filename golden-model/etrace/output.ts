@@ -60,6 +60,12 @@ export interface EncodeOptions {
   data?: DataTrace;
   /** An observer of the encoder's decisions and of the loss reports (functional coverage). */
   observer?: EtraceObserver;
+  /**
+   * The session starts in the cycle of the first record, as one that a register write starts (its
+   * first record is the write's idle cycle): the support packet that starts it is written in cycle
+   * 0. Default: in the cycle before the first record, as a session out of reset.
+   */
+  sessionInFirstCycle?: boolean;
 }
 
 /** Encodes a whole stream. */
@@ -78,6 +84,8 @@ export class StreamEncoder {
   private readonly encoder: EtraceEncoder;
   private index = 0;
   private config: EtraceConfig;
+  /** The next record is the session's first and its cycle has begun (sessionInFirstCycle). */
+  private firstCycleTaken: boolean;
   /** Data trace: the encoder, and the stream's accesses and responses grouped by record. */
   private readonly data?: { encoder: DataEncoder; accesses: Map<number, { a: DataAccess; n: number }[]>; responses: Map<number, LoadResponse[]>; cycle: RetirementRecord[] };
 
@@ -87,6 +95,10 @@ export class StreamEncoder {
   ) {
     this.config = config;
     this.out = new OutputFifo(config, opts.ready, opts.keepPackets ?? true, opts.departures === true && opts.ready !== undefined);
+    // The encoder writes the session's support packet when it is made: in cycle 0 if the session
+    // starts with the first record, which then shares that cycle.
+    if (opts.sessionInFirstCycle) this.out.nextCycle();
+    this.firstCycleTaken = opts.sessionInFirstCycle === true;
     this.encoder = new EtraceEncoder(config, (p) => this.out.offer(p), opts.observer);
     if (opts.observer) this.out.observer = opts.observer;
     this.out.onLoss = () => this.encoder.lost();
@@ -110,7 +122,8 @@ export class StreamEncoder {
       this.config = { params: this.config.params, options: change };
       this.data?.encoder.changeOptions(this.config);
     }
-    if (!r.sameCycle) this.out.nextCycle();
+    if (!r.sameCycle && !this.firstCycleTaken) this.out.nextCycle();
+    this.firstCycleTaken = false;
     this.encoder.push(r);
     if (this.data) this.pushData(r);
     this.index++;

@@ -128,7 +128,7 @@ function sessions(list: readonly Session[], early = 0, stats?: { after: number }
       const ready = (m: number): boolean => m >= 1 && txReady(start + m);
       // Data trace: the model's record indexes count the prologue's record too (as cosim.ts shifts them).
       const shifted = data && { ...data, accesses: data.accesses.map((a) => ({ ...a, at: a.at + 1 })), responses: data.responses.map((x) => ({ ...x, at: x.at + 1 })) };
-      const model = new StreamEncoder(target, { ready, keepPackets: false, ...(shifted ? { data: shifted } : {}) });
+      const model = new StreamEncoder(target, { ready, keepPackets: false, sessionInFirstCycle: true, ...(shifted ? { data: shifted } : {}) });
       model.push(PROLOGUE_RECORD);
       const at = frames.length;
       // The session's end when the firmware clears trTeEnable while the hart runs (`end`).

@@ -188,7 +188,9 @@ class EtraceCheckSession implements CheckSession {
       accesses: prior.accesses.filter((a) => a.at >= first).map((a) => ({ ...a, at: a.at - first })),
       responses: prior.responses.filter((r) => r.at >= first).map((r) => ({ ...r, at: r.at - first })),
     };
-    const model = new StreamEncoder(config, { keepPackets: this.o.detail, ready, departures: true, ...(data ? { data } : {}) });
+    // Started by a write with an idle first record, the session's support packet is written in
+    // that record's cycle (model cycle 0); out of reset, in the cycle before it.
+    const model = new StreamEncoder(config, { keepPackets: this.o.detail, ready, departures: true, sessionInFirstCycle: idleFirst, ...(data ? { data } : {}) });
     const run: Run = { config, model, feed, base: write === undefined ? 0 : view ? write + 1 : write, write, records: 0, holds: 0 };
     this.runs.push(run);
     this.phase = 'session';

@@ -156,7 +156,9 @@ export async function cosimEtrace(
   // encoding each record as its frame goes to the RTL: the model runs on this thread while the
   // simulator runs in its own process. The data accesses' record indexes count the lead too.
   const data = opts.data ? { data: shiftData(opts.data, lead.length) } : {};
-  const model = new StreamEncoder(c, { ready, keepPackets: false, ...data });
+  // The session a prologue starts begins with its first record (the RTL writes its support packet
+  // in the prologue's last frame's cycle), not in the cycle before it as out of reset.
+  const model = new StreamEncoder(c, { ready, keepPackets: false, sessionInFirstCycle: lead.length > 0, ...data });
   for (const r of lead) model.push(r);
   const spec = etraceHarnessSpec(c);
   const tx = new ByteLog();

@@ -21,7 +21,9 @@
  *   cycle PROLOGUE, and the records follow, model cycle c + 1 = RTL cycle c + PROLOGUE + 1: the
  *   harness's readyOffset is programmedReadyOffset = READY_OFFSET + PROLOGUE, and the model's
  *   transport is not ready in its cycle 0 (the RTL's FIFO is empty then: the session's support
- *   packet is written in that cycle) and in cycle c + 1 as the harness's ready(c).
+ *   packet is written in that cycle, so the model writes it there too, `sessionInFirstCycle`, not
+ *   in the cycle before its first record as out of reset) and in cycle c + 1 as the harness's
+ *   ready(c).
  * - Cycle c's records (a record and the `sameCycle` records after it: signal group 0, 1, ... of
  *   the cycle) are the frame of cycle c; the encoder registers it and decides in cycle c + 1, so
  *   model cycle c is RTL cycle c + READY_OFFSET, and tx_ready_i of RTL cycle t is the model's
