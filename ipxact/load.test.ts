@@ -21,16 +21,20 @@ const RV64_FULL_DATA = { data_trace_p: 1, data_width_p: 64, dtype_width_p: 4, da
 
 /**
  * What the four shipped components said as JSON before they became IP-XACT (issue 3), unchanged but
- * for the data trace of etrace-rv64-full; and etrace-data (issue 21).
+ * for the data trace of etrace-rv64-full; and etrace-data (issue 21). Every one has two pipeline
+ * stages since issue 25 (PIPELINED).
  */
+const PIPELINED = { pipeline_stages_p: 2 };
 const SHIPPED_SETTINGS: Record<string, Record<string, unknown>> = {
   etrace: {
     payload_layout: '1.1.1', iaddress_width_p: 64, iaddress_lsb_p: 1, itype_width_p: '4', ecause_width_p: 6, privilege_width_p: 2,
     context_width_p: 32, nocontext_p: 0, ResyncMode: 1, ResyncMax: 4,
+    ...PIPELINED,
   },
   'etrace-rv32-mcu': {
     payload_layout: '1.1.1', iaddress_width_p: 32, iaddress_lsb_p: 1, itype_width_p: '3', ecause_width_p: 5, privilege_width_p: 2,
     nocontext_p: 1, ResyncMode: 3, ResyncMax: 8,
+    ...PIPELINED,
   },
   'etrace-rv64-full': {
     payload_layout: '1.1.1', iaddress_width_p: 64, iaddress_lsb_p: 1, itype_width_p: '4', ecause_width_p: 6, privilege_width_p: 2,
@@ -38,15 +42,18 @@ const SHIPPED_SETTINGS: Record<string, Record<string, unknown>> = {
     ImplicitReturn: true, BranchPrediction: true, JumpTargetCache: true, siJump: true, ResyncMode: 1, ResyncMax: 4,
     // Data trace, added by issue 21.
     ...RV64_FULL_DATA,
+    ...PIPELINED,
   },
   'etrace-data': {
     payload_layout: '2.0', iaddress_width_p: 64, iaddress_lsb_p: 1, itype_width_p: '4', ecause_width_p: 6, fifo_depth_p: 128,
     data_trace_p: 1, data_width_p: 64, dtype_width_p: 4, data_split_p: 0, data_atomics_p: 1, data_csr_p: 1, data_compress_p: 3, DataCompress: 3,
     ResyncMode: 1, ResyncMax: 4,
+    ...PIPELINED,
   },
   'etrace-2.0': {
     payload_layout: '2.0', iaddress_width_p: 64, iaddress_lsb_p: 1, itype_width_p: '4', ecause_width_p: 6, privilege_width_p: 2,
     context_width_p: 32, nocontext_p: 0, time_width_p: 48, notime_p: 0, ResyncMode: 1, ResyncMax: 4,
+    ...PIPELINED,
   },
 };
 
