@@ -19,7 +19,7 @@ import type { EtraceConfig } from '../../golden-model/etrace/config.ts';
 import { hasContextInput, hasTimeInput } from '../../golden-model/etrace/ports.ts';
 import { qualifierBuses } from './apb-regs.ts';
 import { padColumn, svLogic, svVec } from '../render.ts';
-import { svChunkedIncrement, svConditionalSumAdd } from '../sv-arith.ts';
+import { svChunkedIncrement, svConditionalSumAdd, svSmallOffsetAdd } from '../sv-arith.ts';
 import { IRETS_WIDTH, iretExtension, packetFields, packetWidths, returnDepthWidth, type Packet } from '../../golden-model/etrace/packet/index.ts';
 import { encapsulatedBytes, PACKER_KINDS, packerMaxBytes } from './packer.ts';
 import { checkDataRtlSupport, dataEncoderPorts, dataMaxBytes, dataResponseMaxBytes } from './data.ts';
@@ -991,6 +991,7 @@ export function stepContexts(c: EtraceConfig, banner: string, packerInstance: (s
       takeInits: written.map((slot) => `take_${slot} = 1'b0;`.padEnd(18) + `lsup_${slot} = 1'b0;`),
       stateAssigns: state.filter((v) => v.name !== 'rec_units').map((v) => `${v.name}_o = ${v.name};`),
       writeSlots,
+      ...resyncPlus(),
       pipelined: pipe,
       roomBits: pipe ? roomBits(c) : 0,
       reservations: pipe ? reservationParams(c, ['ResSupport', 'ResSync', 'ResTrap', 'ResContext', 'ResReport']) : [],
@@ -1022,6 +1023,20 @@ export function stepContexts(c: EtraceConfig, banner: string, packerInstance: (s
         len: w.len.replace(`lsup_${written[i]}`, `w_lsup_i[${i}]`),
       })),
     },
+  };
+}
+
+/**
+ * The resync count plus 1, 2 and 3 from the count before the step (resync_i) and from curr's units
+ * (rec_units), each a short-path add, and the choice among them once the packets are counted.
+ */
+function resyncPlus() {
+  const adds = [1, 2, 3].flatMap((k) => [svSmallOffsetAdd(`rs_p${k}`, 'resync_i', 32, `ResyncPlus${k}`, 3), svSmallOffsetAdd(`ru_p${k}`, 'rec_units', 32, `ResyncPlus${k}`, 3)]);
+  const pick = (base: string, p: string) => `(resync_k == 2'd0) ? ${base} : (resync_k == 2'd1) ? ${p}1 : (resync_k == 2'd2) ? ${p}2 : ${p}3`;
+  return {
+    resyncPlusDecls: [...[1, 2, 3].map((k) => `localparam logic [2:0] ResyncPlus${k} = 3'd${k};`), `logic [31:0] ${[1, 2, 3].flatMap((k) => [`rs_p${k}`, `ru_p${k}`]).join(', ')};`, ...adds.flatMap((a) => a.declarations)],
+    resyncPlusRows: adds.flatMap((a) => a.rows),
+    resyncSelect: `resync = resync_units ? (${pick('rec_units', 'ru_p')}) : (${pick('a_resync_i', 'rs_p')});`,
   };
 }
 

@@ -125,11 +125,12 @@ module etrace_encoder_step (
   output logic         failed_ret_o,
   input  logic         failed_irval_i,
   output logic         failed_irval_o,
-  // Output FIFO: the room left after the reservations so far, and with stallEnable whether a packet
-  // waits, before and after; the packets written in earlier cycles of a stall, and in this one
-  input  logic [8:0]   room_i,
+  // Output FIFO: the room left after the reservations so far (bit i: at least i + 1 bytes), and with
+  // stallEnable whether a packet waits, before and after; the packets written in earlier cycles of a
+  // stall, and in this one
+  input  logic [98:0]  room_i,
   input  logic         blocked_i,
-  output logic [8:0]   room_o,
+  output logic [98:0]  room_o,
   output logic         blocked_o,
   input  logic [3:0]   done_i,         // pre, main, sf2, rsy from bit 0
   output logic [3:0]   now_o,

@@ -260,6 +260,7 @@ module etrace_top (
     .d_halted_i      (halted_i),
     .d_reset_i       (reset_i),
     .fifo_free_i         (fifo_free),
+    .drain_i             (tx_valid_o & tx_ready_i),
     .wr_valid_o          (wr_valid),
     .wr_len_o            (wr_len),
     .wr_data_o           (wr_data),

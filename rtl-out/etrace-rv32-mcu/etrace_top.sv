@@ -221,6 +221,7 @@ module etrace_top (
     .view_enabled_i      (view_enabled),
     .view_units_i        (view_units),
     .fifo_free_i         (fifo_free),
+    .drain_i             (tx_valid_o & tx_ready_i),
     .wr_valid_o          (wr_valid),
     .wr_len_o            (wr_len),
     .wr_data_o           (wr_data),

@@ -77,6 +77,7 @@ module etrace_encoder (
   input  logic         d_reset_i,
   // Output FIFO (etrace_fifo)
   input  logic [7:0]   fifo_free_i,  // bytes free after this cycle's output byte
+  input  logic         drain_i,      // a byte leaves the FIFO in this cycle
   output logic         wr_valid_o,
   output logic [6:0]   wr_len_o,
   output logic [511:0] wr_data_o,
@@ -268,7 +269,7 @@ module etrace_encoder (
   logic         s0_failed_ret;
   logic [7:0]   s0_failed_irval;
   logic [7:0]   s0_irets;
-  logic [7:0]   s0_room;
+  logic [63:0]  s0_room;
   logic         s0_blocked;
   // The state after step 0.
   logic         s1_lost_pending;
@@ -288,7 +289,7 @@ module etrace_encoder (
   logic         s1_failed_ret;
   logic [7:0]   s1_failed_irval;
   logic [7:0]   s1_irets;
-  logic [7:0]   s1_room;
+  logic [63:0]  s1_room;
   logic         s1_blocked;
   // Step 0's decision about its curr and its packets.
   logic         st0_bp_taken;
@@ -671,7 +672,8 @@ module etrace_encoder (
   logic [7:0]   f_irets;
   logic         f_lost_call;
   logic         stall;
-  logic [7:0]   room_free, res_prev;
+  logic [63:0]  room_free;  // bit i: at least i + 1 bytes free for this cycle's packets
+  logic [7:0]   res_prev;
   // The session's packets and the data packets written in this cycle (dat, post from bit 0), and
   // whether the session's support packet is replaced by trace_lost.
   logic [1:0]   post_write;
@@ -696,7 +698,7 @@ module etrace_encoder (
     logic        failed_ret;
     logic [7:0]  failed_irval;
     logic [7:0]  irets;
-    logic [7:0]  room;
+    logic [63:0] room;
     logic        blocked;
     logic        lost_call;
     logic        take_post, lsup_post;
@@ -732,20 +734,20 @@ module etrace_encoder (
       if (opt_stall) begin
         take_dat = 1'b1;
         if (!done_q[4]) begin
-          if (!blocked && ResData <= room) begin
+          if (!blocked && room[ResData-1]) begin
             now_dat = 1'b1;
-            room = room - ResData;
+            room = room >> ResData;
           end else begin
             blocked = 1'b1;
           end
         end
       end else if (lost_pending || awaiting) begin
         take_dat = 1'b0;
-      end else if (ResData > room) begin
+      end else if (!room[ResData-1]) begin
         lost_pending = 1'b1;
       end else begin
         take_dat = 1'b1;
-        room = room - ResData;
+        room = (room >> ResData);
       end
     end
     take_post = 1'b0;
@@ -757,31 +759,31 @@ module etrace_encoder (
       if (opt_stall) begin
         take_post = 1'b1;
         if (!done_q[5]) begin
-          if (!blocked && ResSupport <= room) begin
+          if (!blocked && room[ResSupport-1]) begin
             now_post = 1'b1;
-            room = room - ResSupport;
+            room = (room >> ResSupport);
           end else begin
             blocked = 1'b1;
           end
         end
       end else if (lost_pending) begin
         // Trace was lost: the trace_lost support packet goes first, once it fits.
-        if (ResSupport <= room) begin
+        if (room[ResSupport-1]) begin
           take_post = 1'b1;
           lsup_post = 1'b1;
-          room = room - ResSupport;
+          room = (room >> ResSupport);
           lost_pending = 1'b0;
           lost_call = 1'b1;
           sync_next = 1'b1;
           awaiting = 1'b1;
           branches = '0; map = '0; pbc = '0; map_failed = 1'b0; count_failed = 1'b0;
         end
-      end else if (ResSupport > room) begin
+      end else if (!room[ResSupport-1]) begin
         // After a loss (awaiting a sync) the trace is already reported lost: no second report.
         if (!awaiting) lost_pending = 1'b1;
       end else begin
         take_post = 1'b1;
-        room = room - ResSupport;
+        room = (room >> ResSupport);
       end
     end
 
@@ -909,22 +911,41 @@ module etrace_encoder (
   // (res_prev, each step's and the session's and data packets'), not from the acceptance chain,
   // whose end is the latest signal of the cycle; those of the cycles before it are in inflight_q.
   assign res_prev = st0_res + (pq1_post_write[0] ? ResData : '0) + (pq1_post_write[1] ? ResSupport : '0);
-  localparam int Latency = 2;
-  logic [7:0] res_q [Latency-1];  // res_q[i]: the reservations of the cycle i + 2 cycles back
-  logic [7:0] inflight_q;
-  assign room_free = fifo_free_i - inflight_q - res_prev;
+  // res<i>_q: the reservations of the cycle i + 1 cycles back (res_prev: the cycle before).
+  logic [7:0] res1_q;
+  logic [7:0] inflight_q, inflight_d;
+  // The packets of 2 cycles back are in the FIFO from the next cycle on.
+  assign inflight_d = inflight_q + res_prev - res1_q;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      for (int i = 0; i < Latency - 1; i++) res_q[i] <= '0;
+      res1_q <= '0;
       inflight_q <= '0;
     end else begin
-      res_q[0] <= res_prev;
-      for (int i = 1; i < Latency - 1; i++) res_q[i] <= res_q[i-1];
-      // The packets of Latency cycles back are in the FIFO from this cycle on.
-      inflight_q <= inflight_q + res_prev - res_q[Latency-2];
+      res1_q <= res_prev;
+      inflight_q <= inflight_d;
     end
   end
+
+  // The room of the next cycle before its output byte and the reservations of this cycle, prepared
+  // as a thermometer in this one: the FIFO's free bytes after this cycle's write, less what stays
+  // in flight. A cycle then only shifts it: up by the byte that leaves, down by the reservations of
+  // the cycle before.
+  // The thermometer holds twice the bits a cycle can reserve (at most the FIFO's depth), so that
+  // shifted down by the cycle before's reservations it still answers every test of this one.
+  localparam int AvailBits = 64;
+  logic [7:0]  avail_next;
+  logic [63:0] avail_q, avail_d, avail_now;
+  assign avail_next = fifo_free_i - {1'd0, wr_len_o} - inflight_d;
+  always_comb begin
+    for (int i = 0; i < AvailBits; i++) avail_d[i] = avail_next >= 8'(i + 1);
+  end
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) avail_q <= '1;  // an empty FIFO: at least AvailBits bytes free
+    else avail_q <= avail_d;
+  end
+  assign avail_now = (drain_i ? {avail_q[AvailBits-2:0], 1'b1} : avail_q) >> res_prev;
+  assign room_free = avail_now[63:0];
   assign wr_valid_o = wr_len != '0;
   assign wr_len_o = wr_len;
   assign wr_data_o = wr_data;

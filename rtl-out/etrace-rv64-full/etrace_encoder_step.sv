@@ -127,11 +127,12 @@ module etrace_encoder_step (
   output logic [7:0]   failed_irval_o,
   input  logic [7:0]   irets_i,
   output logic [7:0]   irets_o,
-  // Output FIFO: the room left after the reservations so far, and with stallEnable whether a packet
-  // waits, before and after; the packets written in earlier cycles of a stall, and in this one
-  input  logic [7:0]   room_i,
+  // Output FIFO: the room left after the reservations so far (bit i: at least i + 1 bytes), and with
+  // stallEnable whether a packet waits, before and after; the packets written in earlier cycles of a
+  // stall, and in this one
+  input  logic [63:0]  room_i,
   input  logic         blocked_i,
-  output logic [7:0]   room_o,
+  output logic [63:0]  room_o,
   output logic         blocked_o,
   input  logic [3:0]   done_i,         // pre, main, sf2, rsy from bit 0
   output logic [3:0]   now_o,

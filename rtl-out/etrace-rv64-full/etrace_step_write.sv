@@ -16,8 +16,9 @@ module etrace_step_write (
   // The trace_lost support packet (the same in every step)
   input  logic [183:0] lsup_bytes_i,
   input  logic [5:0]   lsup_len_i,
-  // Output FIFO: the room left after the reservations so far, and with stallEnable whether a packet
-  // waits, before and after; the packets written in earlier cycles of a stall, and in this one
+  // Output FIFO: the room left after the reservations so far (bit i: at least i + 1 bytes), and with
+  // stallEnable whether a packet waits, before and after; the packets written in earlier cycles of a
+  // stall, and in this one
   output logic [5:0]   wr_len_o,                 // the packets written, concatenated (byte 0 first), 2 cycles later
   output logic [263:0] wr_data_o,
   // The decision about curr (Figure 8.1)

@@ -69,11 +69,12 @@ module etrace_step_accept (
   output logic        failed_ret_o,
   input  logic        failed_irval_i,
   output logic        failed_irval_o,
-  // Output FIFO: the room left after the reservations so far, and with stallEnable whether a packet
-  // waits, before and after; the packets written in earlier cycles of a stall, and in this one
-  input  logic [7:0]  room_i,
+  // Output FIFO: the room left after the reservations so far (bit i: at least i + 1 bytes), and with
+  // stallEnable whether a packet waits, before and after; the packets written in earlier cycles of a
+  // stall, and in this one
+  input  logic [48:0] room_i,
   input  logic        blocked_i,
-  output logic [7:0]  room_o,
+  output logic [48:0] room_o,
   output logic        blocked_o,
   input  logic [3:0]  done_i,             // pre, main, sf2, rsy from bit 0
   output logic [3:0]  now_o,
@@ -120,6 +121,87 @@ module etrace_step_accept (
   logic [31:0] rec_units;
   assign rec_units = c_units_i;  // every view is a record of its own
 
+  // The resync count after curr's packets, prepared from the flops: ResyncMode 1 counts the
+  // packets offered (at most three a view), from the count before curr or, after a sync, from
+  // curr's units; a sum of small constants chosen at the end, not an increment per packet in a row.
+  // In ResyncMode 1 curr brings no units (etrace_ingress), so the count before it is resync_i.
+  localparam logic [2:0] ResyncPlus1 = 3'd1;
+  localparam logic [2:0] ResyncPlus2 = 3'd2;
+  localparam logic [2:0] ResyncPlus3 = 3'd3;
+  logic [31:0] rs_p1, ru_p1, rs_p2, ru_p2, rs_p3, ru_p3;
+  logic [8:0]  rs_p1_low;                         // the low 8 bits' sum and its carry
+  logic [23:0] rs_p1_high, rs_p1_up, rs_p1_down;  // the bits above, + 1, - 1
+  logic [8:0]  ru_p1_low;                         // the low 8 bits' sum and its carry
+  logic [23:0] ru_p1_high, ru_p1_up, ru_p1_down;  // the bits above, + 1, - 1
+  logic [8:0]  rs_p2_low;                         // the low 8 bits' sum and its carry
+  logic [23:0] rs_p2_high, rs_p2_up, rs_p2_down;  // the bits above, + 1, - 1
+  logic [8:0]  ru_p2_low;                         // the low 8 bits' sum and its carry
+  logic [23:0] ru_p2_high, ru_p2_up, ru_p2_down;  // the bits above, + 1, - 1
+  logic [8:0]  rs_p3_low;                         // the low 8 bits' sum and its carry
+  logic [23:0] rs_p3_high, rs_p3_up, rs_p3_down;  // the bits above, + 1, - 1
+  logic [8:0]  ru_p3_low;                         // the low 8 bits' sum and its carry
+  logic [23:0] ru_p3_high, ru_p3_up, ru_p3_down;  // the bits above, + 1, - 1
+  assign rs_p1_low = { 1'b0, resync_i[7:0] } + { 1'b0, { {5{ResyncPlus1[2]}}, ResyncPlus1 } };
+  assign rs_p1_high = resync_i[31:8];
+  assign rs_p1_up[7:0] = rs_p1_high[7:0] + 1'b1;
+  assign rs_p1_up[15:8] = (&rs_p1_high[7:0]) ? rs_p1_high[15:8] + 1'b1 : rs_p1_high[15:8];
+  assign rs_p1_up[23:16] = (&rs_p1_high[15:0]) ? rs_p1_high[23:16] + 1'b1 : rs_p1_high[23:16];
+  assign rs_p1_down[7:0] = rs_p1_high[7:0] - 1'b1;
+  assign rs_p1_down[15:8] = (~|rs_p1_high[7:0]) ? rs_p1_high[15:8] - 1'b1 : rs_p1_high[15:8];
+  assign rs_p1_down[23:16] = (~|rs_p1_high[15:0]) ? rs_p1_high[23:16] - 1'b1 : rs_p1_high[23:16];
+  assign rs_p1[7:0] = rs_p1_low[7:0];
+  assign rs_p1[31:8] = (rs_p1_low[8] == ResyncPlus1[2]) ? rs_p1_high : rs_p1_low[8] ? rs_p1_up : rs_p1_down;
+  assign ru_p1_low = { 1'b0, rec_units[7:0] } + { 1'b0, { {5{ResyncPlus1[2]}}, ResyncPlus1 } };
+  assign ru_p1_high = rec_units[31:8];
+  assign ru_p1_up[7:0] = ru_p1_high[7:0] + 1'b1;
+  assign ru_p1_up[15:8] = (&ru_p1_high[7:0]) ? ru_p1_high[15:8] + 1'b1 : ru_p1_high[15:8];
+  assign ru_p1_up[23:16] = (&ru_p1_high[15:0]) ? ru_p1_high[23:16] + 1'b1 : ru_p1_high[23:16];
+  assign ru_p1_down[7:0] = ru_p1_high[7:0] - 1'b1;
+  assign ru_p1_down[15:8] = (~|ru_p1_high[7:0]) ? ru_p1_high[15:8] - 1'b1 : ru_p1_high[15:8];
+  assign ru_p1_down[23:16] = (~|ru_p1_high[15:0]) ? ru_p1_high[23:16] - 1'b1 : ru_p1_high[23:16];
+  assign ru_p1[7:0] = ru_p1_low[7:0];
+  assign ru_p1[31:8] = (ru_p1_low[8] == ResyncPlus1[2]) ? ru_p1_high : ru_p1_low[8] ? ru_p1_up : ru_p1_down;
+  assign rs_p2_low = { 1'b0, resync_i[7:0] } + { 1'b0, { {5{ResyncPlus2[2]}}, ResyncPlus2 } };
+  assign rs_p2_high = resync_i[31:8];
+  assign rs_p2_up[7:0] = rs_p2_high[7:0] + 1'b1;
+  assign rs_p2_up[15:8] = (&rs_p2_high[7:0]) ? rs_p2_high[15:8] + 1'b1 : rs_p2_high[15:8];
+  assign rs_p2_up[23:16] = (&rs_p2_high[15:0]) ? rs_p2_high[23:16] + 1'b1 : rs_p2_high[23:16];
+  assign rs_p2_down[7:0] = rs_p2_high[7:0] - 1'b1;
+  assign rs_p2_down[15:8] = (~|rs_p2_high[7:0]) ? rs_p2_high[15:8] - 1'b1 : rs_p2_high[15:8];
+  assign rs_p2_down[23:16] = (~|rs_p2_high[15:0]) ? rs_p2_high[23:16] - 1'b1 : rs_p2_high[23:16];
+  assign rs_p2[7:0] = rs_p2_low[7:0];
+  assign rs_p2[31:8] = (rs_p2_low[8] == ResyncPlus2[2]) ? rs_p2_high : rs_p2_low[8] ? rs_p2_up : rs_p2_down;
+  assign ru_p2_low = { 1'b0, rec_units[7:0] } + { 1'b0, { {5{ResyncPlus2[2]}}, ResyncPlus2 } };
+  assign ru_p2_high = rec_units[31:8];
+  assign ru_p2_up[7:0] = ru_p2_high[7:0] + 1'b1;
+  assign ru_p2_up[15:8] = (&ru_p2_high[7:0]) ? ru_p2_high[15:8] + 1'b1 : ru_p2_high[15:8];
+  assign ru_p2_up[23:16] = (&ru_p2_high[15:0]) ? ru_p2_high[23:16] + 1'b1 : ru_p2_high[23:16];
+  assign ru_p2_down[7:0] = ru_p2_high[7:0] - 1'b1;
+  assign ru_p2_down[15:8] = (~|ru_p2_high[7:0]) ? ru_p2_high[15:8] - 1'b1 : ru_p2_high[15:8];
+  assign ru_p2_down[23:16] = (~|ru_p2_high[15:0]) ? ru_p2_high[23:16] - 1'b1 : ru_p2_high[23:16];
+  assign ru_p2[7:0] = ru_p2_low[7:0];
+  assign ru_p2[31:8] = (ru_p2_low[8] == ResyncPlus2[2]) ? ru_p2_high : ru_p2_low[8] ? ru_p2_up : ru_p2_down;
+  assign rs_p3_low = { 1'b0, resync_i[7:0] } + { 1'b0, { {5{ResyncPlus3[2]}}, ResyncPlus3 } };
+  assign rs_p3_high = resync_i[31:8];
+  assign rs_p3_up[7:0] = rs_p3_high[7:0] + 1'b1;
+  assign rs_p3_up[15:8] = (&rs_p3_high[7:0]) ? rs_p3_high[15:8] + 1'b1 : rs_p3_high[15:8];
+  assign rs_p3_up[23:16] = (&rs_p3_high[15:0]) ? rs_p3_high[23:16] + 1'b1 : rs_p3_high[23:16];
+  assign rs_p3_down[7:0] = rs_p3_high[7:0] - 1'b1;
+  assign rs_p3_down[15:8] = (~|rs_p3_high[7:0]) ? rs_p3_high[15:8] - 1'b1 : rs_p3_high[15:8];
+  assign rs_p3_down[23:16] = (~|rs_p3_high[15:0]) ? rs_p3_high[23:16] - 1'b1 : rs_p3_high[23:16];
+  assign rs_p3[7:0] = rs_p3_low[7:0];
+  assign rs_p3[31:8] = (rs_p3_low[8] == ResyncPlus3[2]) ? rs_p3_high : rs_p3_low[8] ? rs_p3_up : rs_p3_down;
+  assign ru_p3_low = { 1'b0, rec_units[7:0] } + { 1'b0, { {5{ResyncPlus3[2]}}, ResyncPlus3 } };
+  assign ru_p3_high = rec_units[31:8];
+  assign ru_p3_up[7:0] = ru_p3_high[7:0] + 1'b1;
+  assign ru_p3_up[15:8] = (&ru_p3_high[7:0]) ? ru_p3_high[15:8] + 1'b1 : ru_p3_high[15:8];
+  assign ru_p3_up[23:16] = (&ru_p3_high[15:0]) ? ru_p3_high[23:16] + 1'b1 : ru_p3_high[23:16];
+  assign ru_p3_down[7:0] = ru_p3_high[7:0] - 1'b1;
+  assign ru_p3_down[15:8] = (~|ru_p3_high[7:0]) ? ru_p3_high[15:8] - 1'b1 : ru_p3_high[15:8];
+  assign ru_p3_down[23:16] = (~|ru_p3_high[15:0]) ? ru_p3_high[23:16] - 1'b1 : ru_p3_high[23:16];
+  assign ru_p3[7:0] = ru_p3_low[7:0];
+  assign ru_p3[31:8] = (ru_p3_low[8] == ResyncPlus3[2]) ? ru_p3_high : ru_p3_low[8] ? ru_p3_up : ru_p3_down;
+
   // What a packet reserves in the FIFO until its bytes are written (pipeline_stages_p): the
   // largest packet of its kind, so that the decision to take it does not wait for its bytes.
   localparam logic [7:0] ResSupport = 8'd3;
@@ -129,10 +211,12 @@ module etrace_step_accept (
   localparam logic [7:0] ResReport  = 8'd14;
 
   // Every packet of the step offered to the FIFO in packet order. `room` is what the FIFO can
-  // still take this cycle, less what the packets taken reserve; with stallEnable every packet is
-  // taken, and written (`now_*`) in the first cycle its reservation fits after those before it.
+  // still take this cycle, less what the packets taken reserve, as a thermometer (bit i: at least
+  // i + 1 bytes): a packet fits when the bit of its reservation is set, and taking it shifts the
+  // room down by it. With stallEnable every packet is taken, and written (`now_*`) in the first
+  // cycle its reservation fits after those before it.
   always_comb begin : p_chain
-    logic [7:0]     room, res_main;
+    logic [48:0]    room;
     logic           blocked;
     logic           now_pre, now_main, now_sf2, now_rsy;
     logic           lost_pending, awaiting, sync_next, tracing, rep_enable, thaddr0, reason_upd;
@@ -142,14 +226,16 @@ module etrace_step_accept (
     logic           map_failed, count_failed;
     logic [31:0]    resync;
     logic [Iaw-1:0] last_addr;
-    logic           synced;     // an F3 SF0/SF1 was taken: afterSync
-    logic           lost_call;  // a packet was lost in this step
+    logic           synced;        // an F3 SF0/SF1 was taken: afterSync
+    logic           lost_call;     // a packet was lost in this step
     logic           main_taken;
     logic           updiscon_curr;
     logic           ret_predicted;
     logic           failed_ret;
     logic [Irv-1:0] failed_irval;
     logic           resync_due;
+    logic           resync_units;  // a sync restarted the count from curr's units
+    logic [1:0]     resync_k;      // packets counted since (ResyncMode 1)
     // Which packets are written, in order: pre, main, sf2, resync; each is either itself or
     // the trace_lost support packet.
     logic           take_pre, take_main, take_sf2, take_rsy;
@@ -162,7 +248,6 @@ module etrace_step_accept (
     now_main = 1'b0;
     now_sf2 = 1'b0;
     now_rsy = 1'b0;
-    res_main = (a_main_i == MainSync) ? ResSync : (a_main_i == MainTrap) ? ResTrap : ResReport;
     lost_pending = lost_pending_i;
     awaiting = awaiting_i;
     sync_next = sync_next_i;
@@ -185,6 +270,8 @@ module etrace_step_accept (
     failed_ret = failed_ret_i;
     failed_irval = failed_irval_i;
     resync_due = 1'b0;
+    resync_units = 1'b0;
+    resync_k = '0;
     take_pre = 1'b0;  lsup_pre = 1'b0;
     take_main = 1'b0; lsup_main = 1'b0;
     take_sf2 = 1'b0;  lsup_sf2 = 1'b0;
@@ -204,31 +291,31 @@ module etrace_step_accept (
           if (opt_stall_i) begin
             take_pre = 1'b1;
             if (!done_i[0]) begin
-              if (!blocked && ResSupport <= room) begin
+              if (!blocked && room[ResSupport-1]) begin
                 now_pre = 1'b1;
-                room = room - ResSupport;
+                room = (room >> ResSupport);
               end else begin
                 blocked = 1'b1;
               end
             end
           end else if (lost_pending) begin
             // Trace was lost: the trace_lost support packet goes first, once it fits.
-            if (ResSupport <= room) begin
+            if (room[ResSupport-1]) begin
               take_pre = 1'b1;
               lsup_pre = 1'b1;
-              room = room - ResSupport;
+              room = (room >> ResSupport);
               lost_pending = 1'b0;
               lost_call = 1'b1;
               sync_next = 1'b1;
               awaiting = 1'b1;
               branches = '0; map = '0; pbc = '0; map_failed = 1'b0; count_failed = 1'b0;
             end
-          end else if (ResSupport > room) begin
+          end else if (!room[ResSupport-1]) begin
             // After a loss (awaiting a sync) the trace is already reported lost: no second report.
             if (!awaiting) lost_pending = 1'b1;
           end else begin
             take_pre = 1'b1;
-            room = room - ResSupport;
+            room = (room >> ResSupport);
           end
           sync_next = 1'b1;
         end
@@ -238,31 +325,31 @@ module etrace_step_accept (
           if (opt_stall_i) begin
             take_pre = 1'b1;
             if (!done_i[0]) begin
-              if (!blocked && ResSupport <= room) begin
+              if (!blocked && room[ResSupport-1]) begin
                 now_pre = 1'b1;
-                room = room - ResSupport;
+                room = (room >> ResSupport);
               end else begin
                 blocked = 1'b1;
               end
             end
           end else if (lost_pending) begin
             // Trace was lost: the trace_lost support packet goes first, once it fits.
-            if (ResSupport <= room) begin
+            if (room[ResSupport-1]) begin
               take_pre = 1'b1;
               lsup_pre = 1'b1;
-              room = room - ResSupport;
+              room = (room >> ResSupport);
               lost_pending = 1'b0;
               lost_call = 1'b1;
               sync_next = 1'b1;
               awaiting = 1'b1;
               branches = '0; map = '0; pbc = '0; map_failed = 1'b0; count_failed = 1'b0;
             end
-          end else if (ResSupport > room) begin
+          end else if (!room[ResSupport-1]) begin
             // After a loss (awaiting a sync) the trace is already reported lost: no second report.
             if (!awaiting) lost_pending = 1'b1;
           end else begin
             take_pre = 1'b1;
-            room = room - ResSupport;
+            room = (room >> ResSupport);
           end
         end
         tracing = 1'b1;
@@ -278,13 +365,13 @@ module etrace_step_accept (
         // The main packet (emit: after a loss only format 3 is worth sending).
         if (a_main_i != MainNone) begin
           if (!(awaiting && (a_main_i != MainSync) && (a_main_i != MainTrap))) begin
-            if (opt_rmode_i == 2'd1) resync = resync + 32'd1;
+            if (opt_rmode_i == 2'd1) resync_k = resync_k + 2'd1;
             if (opt_stall_i) begin
               take_main = 1'b1;
               if (!done_i[1]) begin
-                if (!blocked && res_main <= room) begin
+                if (!blocked && ((a_main_i == MainSync) ? room[ResSync-1] : (a_main_i == MainTrap) ? room[ResTrap-1] : room[ResReport-1])) begin
                   now_main = 1'b1;
-                  room = room - res_main;
+                  room = ((a_main_i == MainSync) ? (room >> ResSync) : (a_main_i == MainTrap) ? (room >> ResTrap) : (room >> ResReport));
                 end else begin
                   blocked = 1'b1;
                 end
@@ -292,10 +379,10 @@ module etrace_step_accept (
               main_taken = 1'b1;
             end else if (lost_pending) begin
               // Trace was lost: the trace_lost support packet goes first, once it fits.
-              if (ResSupport <= room) begin
+              if (room[ResSupport-1]) begin
                 take_main = 1'b1;
                 lsup_main = 1'b1;
-                room = room - ResSupport;
+                room = (room >> ResSupport);
                 lost_pending = 1'b0;
                 lost_call = 1'b1;
                 sync_next = 1'b1;
@@ -306,7 +393,7 @@ module etrace_step_accept (
               sync_next = 1'b1;
               awaiting = 1'b1;
               branches = '0; map = '0; pbc = '0; map_failed = 1'b0; count_failed = 1'b0;
-            end else if (res_main > room) begin
+            end else if (!((a_main_i == MainSync) ? room[ResSync-1] : (a_main_i == MainTrap) ? room[ResTrap-1] : room[ResReport-1])) begin
               // After a loss (awaiting a sync) the trace is already reported lost: no second report.
               if (!awaiting) lost_pending = 1'b1;
               lost_call = 1'b1;
@@ -315,7 +402,7 @@ module etrace_step_accept (
               branches = '0; map = '0; pbc = '0; map_failed = 1'b0; count_failed = 1'b0;
             end else begin
               take_main = 1'b1;
-              room = room - res_main;
+              room = ((a_main_i == MainSync) ? (room >> ResSync) : (a_main_i == MainTrap) ? (room >> ResTrap) : (room >> ResReport));
               main_taken = 1'b1;
             end
           end
@@ -328,7 +415,8 @@ module etrace_step_accept (
             // afterSync: only a packet with an address moves the last address.
             synced = 1'b1;
             if (a_main_i == MainSync || (Ratified ? !(opt_iexc_i && a_main_thaddr_i) : !opt_iexc_i)) last_addr = c_addr_i;
-            resync = rec_units;
+            resync_units = 1'b1;
+            resync_k = '0;
             sync_next = 1'b0;
             awaiting = 1'b0;
             branches = '0; map = '0; pbc = '0; map_failed = 1'b0; count_failed = 1'b0;
@@ -337,23 +425,23 @@ module etrace_step_accept (
 
         // 9. F3 SF2.
         if (a_sf2_i) begin
-          if (opt_rmode_i == 2'd1) resync = resync + 32'd1;
+          if (opt_rmode_i == 2'd1) resync_k = resync_k + 2'd1;
           if (opt_stall_i) begin
             take_sf2 = 1'b1;
             if (!done_i[2]) begin
-              if (!blocked && ResContext <= room) begin
+              if (!blocked && room[ResContext-1]) begin
                 now_sf2 = 1'b1;
-                room = room - ResContext;
+                room = (room >> ResContext);
               end else begin
                 blocked = 1'b1;
               end
             end
           end else if (lost_pending) begin
             // Trace was lost: the trace_lost support packet goes first, once it fits.
-            if (ResSupport <= room) begin
+            if (room[ResSupport-1]) begin
               take_sf2 = 1'b1;
               lsup_sf2 = 1'b1;
-              room = room - ResSupport;
+              room = (room >> ResSupport);
               lost_pending = 1'b0;
               lost_call = 1'b1;
               sync_next = 1'b1;
@@ -364,7 +452,7 @@ module etrace_step_accept (
             sync_next = 1'b1;
             awaiting = 1'b1;
             branches = '0; map = '0; pbc = '0; map_failed = 1'b0; count_failed = 1'b0;
-          end else if (ResContext > room) begin
+          end else if (!room[ResContext-1]) begin
             // After a loss (awaiting a sync) the trace is already reported lost: no second report.
             if (!awaiting) lost_pending = 1'b1;
             lost_call = 1'b1;
@@ -373,32 +461,33 @@ module etrace_step_accept (
             branches = '0; map = '0; pbc = '0; map_failed = 1'b0; count_failed = 1'b0;
           end else begin
             take_sf2 = 1'b1;
-            room = room - ResContext;
+            room = (room >> ResContext);
           end
         end
 
         // Block placement: compared at block ends only (retired, itype != 0), F3 SF0 at the next view.
+        resync = resync_units ? ((resync_k == 2'd0) ? rec_units : (resync_k == 2'd1) ? ru_p1 : (resync_k == 2'd2) ? ru_p2 : ru_p3) : ((resync_k == 2'd0) ? a_resync_i : (resync_k == 2'd1) ? rs_p1 : (resync_k == 2'd2) ? rs_p2 : rs_p3);
         resync_due = !Flowchart && a_resync_point_i && ({1'b0, resync} >= {13'd0, a_resync_max_i});
         if (resync_due) begin
           if (branches != 5'd0 || pbc != '0) begin
             if (!awaiting) begin
-              if (opt_rmode_i == 2'd1) resync = resync + 32'd1;
+              if (opt_rmode_i == 2'd1) resync_k = resync_k + 2'd1;
               if (opt_stall_i) begin
                 take_rsy = 1'b1;
                 if (!done_i[3]) begin
-                  if (!blocked && ResReport <= room) begin
+                  if (!blocked && room[ResReport-1]) begin
                     now_rsy = 1'b1;
-                    room = room - ResReport;
+                    room = (room >> ResReport);
                   end else begin
                     blocked = 1'b1;
                   end
                 end
               end else if (lost_pending) begin
                 // Trace was lost: the trace_lost support packet goes first, once it fits.
-                if (ResSupport <= room) begin
+                if (room[ResSupport-1]) begin
                   take_rsy = 1'b1;
                   lsup_rsy = 1'b1;
-                  room = room - ResSupport;
+                  room = (room >> ResSupport);
                   lost_pending = 1'b0;
                   lost_call = 1'b1;
                   sync_next = 1'b1;
@@ -409,7 +498,7 @@ module etrace_step_accept (
                 sync_next = 1'b1;
                 awaiting = 1'b1;
                 branches = '0; map = '0; pbc = '0; map_failed = 1'b0; count_failed = 1'b0;
-              end else if (ResReport > room) begin
+              end else if (!room[ResReport-1]) begin
                 // After a loss (awaiting a sync) the trace is already reported lost: no second report.
                 if (!awaiting) lost_pending = 1'b1;
                 lost_call = 1'b1;
@@ -418,7 +507,7 @@ module etrace_step_accept (
                 branches = '0; map = '0; pbc = '0; map_failed = 1'b0; count_failed = 1'b0;
               end else begin
                 take_rsy = 1'b1;
-                room = room - ResReport;
+                room = (room >> ResReport);
               end
             end
             if (take_rsy && !lsup_rsy) last_addr = c_addr_i;
@@ -426,6 +515,7 @@ module etrace_step_accept (
           end
           sync_next = 1'b1;
         end
+        resync = resync_units ? ((resync_k == 2'd0) ? rec_units : (resync_k == 2'd1) ? ru_p1 : (resync_k == 2'd2) ? ru_p2 : ru_p3) : ((resync_k == 2'd0) ? a_resync_i : (resync_k == 2'd1) ? rs_p1 : (resync_k == 2'd2) ? rs_p2 : rs_p3);
         reason_upd = a_reason_upd_i;
 
         // Whether curr is an uninferable discontinuity, after any sync (which empties the stack).

@@ -349,8 +349,8 @@ describe('E-Trace data trace co-simulation: the comparison catches a wrong data 
     {
       name: 'data before instruction packets',
       file: 'etrace_encoder.sv',
-      from: "if (st0_wr_len != '0) begin\n      w_data = w_data | ({248'd0, st0_wr_data} << {8'd0, w_len, 3'd0});\n      w_len = w_len + st0_wr_len;\n    end\n    if (take_dat) begin\n      w_data = w_data | ({248'd0, dat_bytes} << {8'd0, w_len, 3'd0});\n      w_len = w_len + dat_len;\n    end",
-      to: "if (take_dat) begin\n      w_data = w_data | ({248'd0, dat_bytes} << {8'd0, w_len, 3'd0});\n      w_len = w_len + dat_len;\n    end\n    if (st0_wr_len != '0) begin\n      w_data = w_data | ({248'd0, st0_wr_data} << {8'd0, w_len, 3'd0});\n      w_len = w_len + st0_wr_len;\n    end",
+      from: "if (st0_wr_len != '0) begin\n      w_data = w_data | ({248'd0, st0_wr_data} << {8'd0, w_len, 3'd0});\n      w_len = w_len + st0_wr_len;\n    end\n    if (pq2_post_write[0]) begin\n      w_data = w_data | ({248'd0, pq2_dat_bytes} << {8'd0, w_len, 3'd0});\n      w_len = w_len + pq2_dat_len;\n    end",
+      to: "if (pq2_post_write[0]) begin\n      w_data = w_data | ({248'd0, pq2_dat_bytes} << {8'd0, w_len, 3'd0});\n      w_len = w_len + pq2_dat_len;\n    end\n    if (st0_wr_len != '0) begin\n      w_data = w_data | ({248'd0, st0_wr_data} << {8'd0, w_len, 3'd0});\n      w_len = w_len + st0_wr_len;\n    end",
     },
     // The history kept across an instruction sync.
     { name: 'no history reset at syncs', file: 'etrace_encoder.sv', from: '.sync_i          (st0_dsync),', to: ".sync_i          (1'b0)," },
