@@ -279,6 +279,23 @@ interface PipelinedOffer {
   readonly now: string;
 }
 
+/**
+ * With stallEnable and reservations: a packet not written in an earlier cycle of the stall is
+ * written now if nothing before it waits and its reservation fits; otherwise it waits.
+ */
+function stalledWrite(pipe: PipelinedOffer): string[] {
+  return [
+    `if (!${pipe.done}) begin`,
+    `  if (!blocked && ${pipe.fits}) begin`,
+    `    ${pipe.now} = 1'b1;`,
+    `    room = ${pipe.after};`,
+    `  end else begin`,
+    `    blocked = 1'b1;`,
+    `  end`,
+    `end`,
+  ];
+}
+
 /** The test and the room after reserving a constant `res` (a localparam of RESERVATIONS). */
 function reserving(res: string): Pick<PipelinedOffer, 'fits' | 'after'> {
   return { fits: `room[${res}-1]`, after: `(room >> ${res})` };
@@ -309,18 +326,7 @@ function offerBlock(where: OfferSite, take: string, lsup: string, len: string, e
       `${pad(n)}awaiting = 1'b1;`,
       `${pad(n)}branches = '0; map = '0; pbc = '0; map_failed = 1'b0; count_failed = 1'b0;`,
     ].join('\n');
-  const stalled = pipe
-    ? [
-        `  if (!${pipe.done}) begin`,
-        `    if (!blocked && ${fits}) begin`,
-        `      ${pipe.now} = 1'b1;`,
-        `      room = ${after};`,
-        `    end else begin`,
-        `      blocked = 1'b1;`,
-        `    end`,
-        `  end`,
-      ]
-    : [`  need = need + ${size};`];
+  const stalled = pipe ? stalledWrite(pipe).map((l) => `  ${l}`) : [`  need = need + ${size};`];
   const lines = [
     `if (${stall}) begin`,
     `  ${take} = 1'b1;`,
@@ -1344,20 +1350,7 @@ export function encoderContext(c: EtraceConfig, banner: string, packerInstance: 
     fromData: i === 0 ? 'wr_data' : `wr_data${i}_q`,
   }));
   const postRegs = pipe ? Array.from({ length: held }, (_v, i) => postHeld.map((h) => ({ ...h, reg: `pq${i + 1}_${h.name}`, from: i === 0 ? h.name : `pq${i}_${h.name}` }))).flat() : [];
-  const stallOffer = (w: string, res: string) =>
-    indent(
-      [
-        `if (!done_q[${doneBit(w)}]) begin`,
-        `  if (!blocked && room[${res}-1]) begin`,
-        `    now_${w} = 1'b1;`,
-        `    room = room >> ${res};`,
-        `  end else begin`,
-        `    blocked = 1'b1;`,
-        `  end`,
-        `end`,
-      ].join('\n'),
-      8,
-    );
+  const stallOffer = (w: string, res: string) => indent(stalledWrite({ ...reserving(res), done: `done_q[${doneBit(w)}]`, now: `now_${w}` }).join('\n'), 8);
   const writeParts = [
     ...stepIndexes.map((k) => ({
       take: `st${k}_wr_len != '0`,

@@ -736,7 +736,7 @@ module etrace_encoder (
         if (!done_q[4]) begin
           if (!blocked && room[ResData-1]) begin
             now_dat = 1'b1;
-            room = room >> ResData;
+            room = (room >> ResData);
           end else begin
             blocked = 1'b1;
           end
