@@ -316,7 +316,6 @@ function offerBlock(where: OfferSite, take: string, lsup: string, len: string, e
   const lsupSize = `{{chainpad:${lsupLen}}}`;
   const lsupRes = reserving('ResSupport');
   // Exact sizes (no stages) or reservations on the room thermometer.
-  const fits = pipe ? pipe.fits : `${size} <= room`;
   const misses = pipe ? `!${pipe.fits}` : `${size} > room`;
   const after = pipe ? pipe.after : `room - ${size}`;
   const lost = (n: number) =>
