@@ -90,7 +90,9 @@ describe('rvtrace ipxact export', () => {
       });
     });
     expect(c.fileSets.map((s) => s.files.map((f) => f.name))).toEqual([['etrace_top.sv', 'etrace_apb_regs.sv', 'etrace_ingress.sv', 'etrace_encoder.sv', 'etrace_encoder_step.sv',
-      'etrace_step_decision.sv', 'etrace_step_contents.sv', 'etrace_step_accept.sv', 'etrace_packer.sv', 'etrace_fifo.sv',
+      'etrace_step_decision.sv', 'etrace_step_contents.sv', 'etrace_step_accept.sv',
+      // With pipeline stages the bytes of a step's packets are put together a stage later.
+      ...(config.params.pipeline_stages_p > 0 ? ['etrace_step_write.sv'] : []), 'etrace_packer.sv', 'etrace_fifo.sv',
       ...(config.params.bpred_size_p > 0 ? ['etrace_bpred.sv'] : []), ...(config.params.cache_size_p > 0 ? ['etrace_jtc.sv'] : []),
       ...(config.params.return_stack_size_p > 0 ? ['etrace_irstack.sv'] : []),
       ...(config.params.dataTrace ? ['etrace_data_encoder.sv', 'etrace_data_compress.sv', 'etrace_data_packer.sv'] : [])]]);

@@ -77,6 +77,8 @@ describe('port contract', () => {
       'etrace_step_decision.sv', 'etrace_step_contents.sv', 'etrace_step_accept.sv', 'etrace_packer.sv', 'etrace_fifo.sv']);
     const full = rtlFileNames(config(['bpred_size_p=2', 'cache_size_p=2', 'f0s_width_p=1', 'return_stack_size_p=2', 'filters_p=1'])).map((f) => f.name);
     for (const n of ['etrace_filter.sv', 'etrace_bpred.sv', 'etrace_jtc.sv', 'etrace_irstack.sv']) expect(full).toContain(n);
+    expect(rtlFileNames(config()).map((f) => f.name)).not.toContain('etrace_step_write.sv');
+    expect(rtlFileNames(config(['pipeline_stages_p=1'])).map((f) => f.name)).toContain('etrace_step_write.sv');
   });
 
   it('has the data interface of table 4.9 exactly with data trace, data_i holding two values when CSRs or atomics are traced', () => {
