@@ -22,7 +22,7 @@ import { padColumn, svLogic, svVec } from '../render.ts';
 import { svChunkedIncrement, svConditionalSumAdd, svSmallOffsetAdd } from '../sv-arith.ts';
 import { IRETS_WIDTH, iretExtension, packetFields, packetWidths, returnDepthWidth, type Packet } from '../../golden-model/etrace/packet/index.ts';
 import { encapsulatedBytes, PACKER_KINDS, packerMaxBytes } from './packer.ts';
-import { checkDataRtlSupport, dataEncoderPorts, dataMaxBytes, dataResponseMaxBytes } from './data.ts';
+import { checkDataRtlSupport, dataEncoderPorts, dataGroups, dataMaxBytes, dataResponseMaxBytes } from './data.ts';
 import { reservationBytes, type ReservationKind } from '../../golden-model/etrace/reservation.ts';
 
 /** A descriptor field of the packer: its name (port `<name>_i`) and width for a configuration (0 = absent). */
@@ -1179,9 +1179,11 @@ function stepInstance(c: EtraceConfig, chain: ViewChain, g: number, isB: boolean
     ['lsup_bytes_i', 'lsup_bytes'],
     ['lsup_len_i', 'lsup_len'],
   );
-  for (const v of chainState(c)) conns.push([`${v.name}_i`, `s${k}_${v.name}`], [`${v.name}_o`, `s${k + 1}_${v.name}`]);
+  // After a data site (the access's packet between two groups) the room and the loss come from it.
+  const input = (name: string) => (dataSiteBefore(c, k) !== undefined && DATA_SITE_VARS.includes(name) ? `x${k}_${name}` : `s${k}_${name}`);
+  for (const v of chainState(c)) conns.push([`${v.name}_i`, input(v.name)], [`${v.name}_o`, `s${k + 1}_${v.name}`]);
   const room = roomChain(c);
-  conns.push(...room.map((v): [string, string] => [`${v.name}_i`, `s${k}_${v.name}`]), ...room.map((v): [string, string] => [`${v.name}_o`, `s${k + 1}_${v.name}`]));
+  conns.push(...room.map((v): [string, string] => [`${v.name}_i`, input(v.name)]), ...room.map((v): [string, string] => [`${v.name}_o`, `s${k + 1}_${v.name}`]));
   if (pipelineStages(c) > 0) conns.push(['done_i', `done_q[${k * STEP_WRITES.length} +: ${STEP_WRITES.length}]`], ['now_o', `st${k}_now`]);
   conns.push(
     ['lost_call_o', `st${k}_lost_call`],
@@ -1196,6 +1198,51 @@ function stepInstance(c: EtraceConfig, chain: ViewChain, g: number, isB: boolean
     ...conns.map(([, sig], i) => `    ${col[i]} (${sig})${i === conns.length - 1 ? '' : ','}`),
     '  );',
   ].join('\n');
+}
+
+/**
+ * Data trace with several signal groups a cycle: the access's packet follows the te_inst packets of
+ * its group (dblock_i), so between groups g and g + 1 a data site offers it when it is group g's.
+ * The site before step k (the first step of group g + 1) gives g; the last group's site is the
+ * session offer's (p_post). A site changes only the room, the wait and the loss of the chain.
+ */
+function dataSiteBefore(c: EtraceConfig, k: number): number | undefined {
+  const g = k / viewsPerGroup(c) - 1;
+  return dataGroups(c) > 1 && Number.isInteger(g) && g >= 0 && g < dataGroups(c) - 1 ? g : undefined;
+}
+
+const DATA_SITE_VARS: readonly string[] = ['room', 'blocked', 'lost_pending'];
+
+/** The data site between group g and g + 1 (before step k): the offer of p_post's data packet, by its reservation. */
+function dataSite(c: EtraceConfig, g: number, k: number, doneBit: number): string[] {
+  const dbw = c.params.dataTrace!.dblock_width_p;
+  const offer = stalledWrite({ ...reserving('ResData'), done: `done_q[${doneBit}]`, now: `now_dat${g}` });
+  return [
+    `// The access's packet when it is group ${g}'s: after that group's packets, before group ${g + 1}'s.`,
+    `always_comb begin : p_data_site${g}`,
+    `  logic [${roomBits(c) - 1}:0] room;`,
+    `  logic blocked, lost_pending;`,
+    `  room = s${k}_room;`,
+    `  blocked = s${k}_blocked;`,
+    `  lost_pending = s${k}_lost_pending;`,
+    `  take_dat${g} = 1'b0;`,
+    `  now_dat${g} = 1'b0;`,
+    `  if (dat_valid && dat_block == ${dbw}'d${g}) begin`,
+    `    if (opt_stall) begin`,
+    `      take_dat${g} = 1'b1;`,
+    ...offer.map((l) => `      ${l}`),
+    `    end else if (!lost_pending && !s${k}_awaiting) begin`,
+    `      if (!room[ResData-1]) begin`,
+    `        lost_pending = 1'b1;`,
+    `      end else begin`,
+    `        take_dat${g} = 1'b1;`,
+    `        room = room >> ResData;`,
+    `      end`,
+    `    end`,
+    `  end`,
+    ...DATA_SITE_VARS.map((v) => `  x${k}_${v} = ${v};`),
+    'end',
+  ];
 }
 
 /** A step's signals to and from the prediction structures (port k of each is step k). */
@@ -1340,6 +1387,8 @@ export function encoderContext(c: EtraceConfig, banner: string, packerInstance: 
     { name: 'lsup_len', width: 6 },
     ...(data ? [{ name: 'dat_bytes', width: 8 * dataMaxBytes(c) }, { name: 'dat_len', width: 6 }] : []),
     ...(data && split ? [{ name: 'rsp_bytes', width: 8 * dataResponseMaxBytes(c) }, { name: 'rsp_len', width: 6 }] : []),
+    // Several groups a cycle: the access's group places its packet.
+    ...(dataGroups(c) > 1 ? [{ name: 'dat_block', width: c.params.dataTrace!.dblock_width_p }] : []),
   ];
   const resRegs = Array.from({ length: Math.max(0, pipelineStages(c) - 1) }, (_v, i) => ({ name: `res${i + 1}_q`, from: i === 0 ? 'res_prev' : `res${i}_q` }));
   const writeRegs = Array.from({ length: Math.max(0, pipelineStages(c) - held) }, (_v, i) => ({
@@ -1370,6 +1419,24 @@ export function encoderContext(c: EtraceConfig, banner: string, packerInstance: 
   }
   const groups = Array.from({ length: groupsPerCycle(c) }, (_v, g) => g);
 
+  // Data trace with several groups a cycle: the access's packet goes after its group's packets
+  // (data sites between groups, the last group's in p_post), and the syncs of the groups up to it
+  // come before it, those of the later groups after it (dataSite).
+  const dataGroupCount = dataGroups(c);
+  const manyDataGroups = dataGroupCount > 1;
+  const dbw = c.params.dataTrace?.dblock_width_p ?? 0;
+  const sites = manyDataGroups ? groups.slice(0, -1).map((g) => ({ g, k: (g + 1) * viewsPerGroup(c) })) : [];
+  const groupSync = (g: number) => `(${Array.from({ length: viewsPerGroup(c) }, (_v, i) => `st${g * viewsPerGroup(c) + i}_dsync`).join(' | ')})`;
+  if (manyDataGroups) {
+    // The access's packet after the packets of its group: the last group's (or out of range) before the response.
+    const datPart = writeParts.splice(stepIndexes.length, 1)[0]!;
+    for (const g of [...groups].reverse()) {
+      const at = g === groups.length - 1 ? `${pq('dat_block')} >= ${dbw}'d${g}` : `${pq('dat_block')} == ${dbw}'d${g}`;
+      writeParts.splice((g + 1) * viewsPerGroup(c), 0, { ...datPart, take: `${datPart.take} && ${at}` });
+    }
+    for (const { g, k } of sites) stepDecls.push(`// The data site between group ${g} and ${g + 1}.`, `logic [${roomBits(c) - 1}:0] x${k}_room;`, `logic x${k}_blocked, x${k}_lost_pending, take_dat${g}, now_dat${g};`);
+  }
+
   return {
     banner,
     ...coreFlags(c),
@@ -1394,7 +1461,15 @@ export function encoderContext(c: EtraceConfig, banner: string, packerInstance: 
         })()
       : [],
     datLenPad: zeroExtend('dat_len', 6, s.chainWidth),
-    dsyncSteps: stepIndexes.map((k) => `st${k}_dsync`).join(' | '),
+    dsyncSteps: manyDataGroups
+      ? groups.map((g) => (g === 0 ? groupSync(g) : `(dat_block >= ${dbw}'d${g} && ${groupSync(g)})`)).join(' | ')
+      : stepIndexes.map((k) => `st${k}_dsync`).join(' | '),
+    dsyncMid: groups.slice(1).map((g) => `(dat_block < ${dbw}'d${g} && ${groupSync(g)})`).join(' | '),
+    manyDataGroups,
+    dbw: Math.max(1, dbw),
+    dataSites: sites.flatMap(({ g, k }) => dataSite(c, g, k, doneBit('dat'))),
+    datPresent: manyDataGroups ? `dat_valid && dat_block >= ${dbw}'d${dataGroupCount - 1}` : "dat_len != 6'd0",
+    datMerge: sites.length > 0 ? [`take_dat = take_dat | ${sites.map(({ g }) => `take_dat${g}`).join(' | ')};`, `now_dat = now_dat | ${sites.map(({ g }) => `now_dat${g}`).join(' | ')};`] : [],
     chunkLen: resize('chunk', s.chainWidth, s.wrLenWidth),
     descriptorDecls: descriptorDecls(ENCODER_SLOTS),
     supportAssigns: supportAssigns([

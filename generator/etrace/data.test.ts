@@ -17,11 +17,8 @@ import { renderEtraceRtl } from './rtl.ts';
 const banner = { component: 'etrace-data', inputHash: 'test', sets: [] };
 
 describe('data path generator', () => {
-  it.each([
-    [['retires_p=2', 'iretire_width_p=3'], 'data trace with multiple retirement (retires_p or taken_branches_p > 1)'],
-    [['dblock_width_p=1'], 'dblock (dblock_width_p > 0)'],
-  ])('refuses %s with one line naming it', (sets, what) => {
-    const c = etraceConfigOf('etrace-data', sets as string[]);
+  it('refuses several signal groups a cycle without pipeline stages, with one line naming it', () => {
+    const c = etraceConfigOf('etrace-data', ['retires_p=2', 'iretire_width_p=3', 'taken_branches_p=2', 'dblock_width_p=1', 'pipeline_stages_p=0']);
     let error: unknown;
     try {
       renderEtraceRtl(c, banner);
@@ -30,8 +27,27 @@ describe('data path generator', () => {
     }
     expect(error).toBeInstanceOf(RvError);
     const message = (error as RvError).message;
-    expect(message).toBe(`the RTL generator does not implement ${what}`);
+    expect(message).toBe(
+      'the RTL generator does not implement data trace with several signal groups a cycle (taken_branches_p > 1) without pipeline stages: set pipeline_stages_p >= 1',
+    );
     expect(message).not.toContain('\n');
+  });
+
+  it('with several signal groups a cycle the component needs a dblock wide enough to name each (table 4.9)', () => {
+    expect(() => etraceConfigOf('etrace-data', ['retires_p=4', 'iretire_width_p=4', 'taken_branches_p=3', 'dblock_width_p=1'])).toThrow(
+      /dblock_width_p >= 2 \(table 4\.9/,
+    );
+  });
+
+  it('multiple retirement: one group a cycle leaves dblock_i unread; with two, the access packet has a site between the groups', () => {
+    const one = renderEtraceRtl(etraceConfigOf('etrace-data', ['retires_p=2', 'iretire_width_p=3', 'dblock_width_p=1']), banner);
+    const top1 = one.find((f) => f.name === 'etrace_top.sv')!.content;
+    expect(top1).toMatch(/unused[^;]*dblock_i/s);
+    const two = renderEtraceRtl(etraceConfigOf('etrace-data', ['retires_p=4', 'iretire_width_p=4', 'taken_branches_p=2', 'dblock_width_p=1']), banner);
+    const enc = two.find((f) => f.name === 'etrace_encoder.sv')!.content;
+    expect(enc).toContain('p_data_site0');
+    expect(enc).not.toContain('p_data_site1');
+    expect(two.find((f) => f.name === 'etrace_data_encoder.sv')!.content).toMatch(/input\s+logic \[5:0\]\s+trigger_i,/);
   });
 
   it('with filters the data path has etrace_data_filter, which takes iaddr_lsbs_i and the filter options', () => {

@@ -31,12 +31,54 @@ export function checkDataRtlSupport(c: EtraceConfig): void {
   const p = c.params;
   const d = p.dataTrace;
   if (!d) return;
-  const missing: string[] = [];
-  if (p.retires_p > 1 || p.taken_branches_p > 1) missing.push('data trace with multiple retirement (retires_p or taken_branches_p > 1)');
-  if (d.dblock_width_p > 0) missing.push('dblock (dblock_width_p > 0)');
-  if (missing.length > 0) {
-    throw new RvError('invalid-component', `the RTL generator does not implement ${missing.join('; ')}`, { path: 'parameters/data_trace_p' });
+  // With several signal groups a cycle the access's packet goes between two groups' packets. Offered
+  // by its exact size (no stages) its acceptance would need its length before the syncs of the
+  // groups after it are known, while that length depends on whether the groups up to it synced:
+  // one data path cannot give both, so the RTL offers it by its reservation (pipeline stages).
+  if (p.taken_branches_p > 1 && p.pipeline_stages_p === 0) {
+    throw new RvError(
+      'invalid-component',
+      'the RTL generator does not implement data trace with several signal groups a cycle (taken_branches_p > 1) without pipeline stages: set pipeline_stages_p >= 1',
+      { path: 'parameters/pipeline_stages_p' },
+    );
   }
+}
+
+/**
+ * With several signal groups a cycle: the triggers that move dEnable before the access (those of
+ * the groups up to its own, dblock_i) and after the cycle (every group's), each as the 2-bit
+ * trigger of the last group that has one (a group's trace-off wins over its trace-on, and a later
+ * group's over an earlier's, as the model takes the records one by one).
+ */
+function dataGroupContext(c: EtraceConfig) {
+  const groups = dataGroups(c);
+  const dbw = c.params.dataTrace?.dblock_width_p ?? 0;
+  const lines: string[] = [];
+  for (let g = 0; g < groups; g++) {
+    const t = `trigger_i[${3 * g + 1}:${3 * g}]`;
+    lines.push(`if (${t} != 2'd0) begin`, `  trig_cycle = ${t};`, g === 0 ? `  trig_access = ${t};` : `  if (dblock_i >= ${dbw}'d${g}) trig_access = ${t};`, 'end');
+  }
+  return {
+    manyGroups: groups > 1,
+    groups,
+    trigw: groups > 1 ? 3 * groups : 2,
+    dbw: Math.max(1, dbw),
+    groupTriggerLines: groups > 1 ? lines : [],
+    // The third bit of each group's trigger (notify) is the instruction trace's.
+    unusedNotify: Array.from({ length: groups }, (_v, g) => `trigger_i[${3 * g + 2}]`).join(', '),
+  };
+}
+
+/** Several signal groups a cycle with data trace: the access names its group (dblock_i). */
+export function dataGroups(c: EtraceConfig): number {
+  return c.params.dataTrace ? c.params.taken_branches_p : 1;
+}
+
+/** `vec`, the concatenation of `groups` fields of `w` bits, at the group `sel` names (group 0 when out of range). */
+function groupSelect(vec: string, w: number, groups: number, sel: string, selw: number): string {
+  let out = `${vec}[${w - 1}:0]`;
+  for (let g = 1; g < groups; g++) out = `(${sel} == ${selw}'d${g}) ? ${vec}[${(g + 1) * w - 1}:${g * w}] : ${out}`;
+  return groups > 1 ? `(${out})` : out;
 }
 
 /** Width of data_i: one value, or the two of a CSR or atomic access. */
@@ -129,6 +171,7 @@ export function dataEncoderContext(c: EtraceConfig, banner: string) {
     twoValues: (dp.data_atomics_p === 1 && dp.data_split_p === 0) || dp.data_csr_p === 1,
     amoValueHi: dp.data_atomics_p === 1 && dp.data_split_p === 0,
     noFilters: !hasDataFilter(c),
+    ...dataGroupContext(c),
     split: dp.data_split_p === 1,
     lw: dp.lrid_width_p,
     lwm1: dp.lrid_width_p - 1,
@@ -218,7 +261,11 @@ export function dataEncoderPorts(c: EtraceConfig): { name: string; inner: string
   return [
     opt('d_enable', 1), opt('d_trig_enable', 1), opt('no_data', 1), opt('no_address', 1), opt('data_compress', 2),
     q('dretire', 1), q('dtype', d.dtype_width_p), q('daddr', p.iaddress_width_p), q('dsize', 2), q('data', dataPortWidth(d)),
-    q('d_trigger', 2, 'trigger', 'trigger_i[1:0]'), q('d_halted', 1, 'halted', 'halted_i'), q('d_reset', 1, 'reset', 'reset_i'),
+    // Several groups: every group's triggers (dEnable moves with those up to the access's group) and the group.
+    ...(dataGroups(c) > 1
+      ? [q('d_trigger', 3 * dataGroups(c), 'trigger', 'trigger_i'), q('dblock', d.dblock_width_p)]
+      : [q('d_trigger', 2, 'trigger', 'trigger_i[1:0]')]),
+    q('d_halted', 1, 'halted', 'halted_i'), q('d_reset', 1, 'reset', 'reset_i'),
     ...(d.data_split_p ? [q('lrid', d.lrid_width_p), q('lresp', 2), q('lid', d.lrid_width_p), q('ldata', d.data_width_p)] : []),
     ...dataFilterPorts(c),
   ];
@@ -238,7 +285,8 @@ function dataFilterPorts(c: EtraceConfig): { name: string; inner: string; width:
   const compared =
     p.comparators_p > 0
       ? [
-          q('d_iaddr', p.iaddress_width_p, 'iaddr', 'iaddr_i'),
+          // The address of the access's group: the block address iaddr_lsbs completes.
+          q('d_iaddr', p.iaddress_width_p, 'iaddr', groupSelect('iaddr_i', p.iaddress_width_p, dataGroups(c), 'dblock_i', p.dataTrace!.dblock_width_p)),
           ...(lsbs > 0 ? [q('iaddr_lsbs', lsbs, 'iaddr_lsbs', 'iaddr_lsbs_i')] : []),
           q('d_context', hasContextInput(c) ? p.context_width_p : 1, 'context', 'context_w'),
           q('d_tval', p.iaddress_width_p, 'tval', 'tval_i'),
@@ -275,6 +323,8 @@ export function dataTopConnections(c: EtraceConfig): { unused: string[] } {
   return {
     unused: [
       ...(d.iaddr_lsbs_width_p > 0 && !lsbsRead ? ['iaddr_lsbs_i'] : []),
+      // One signal group a cycle: every access belongs to it.
+      ...(d.dblock_width_p > 0 && dataGroups(c) === 1 ? ['dblock_i'] : []),
       ...(hasDataFilter(c) && c.params.filters_p < 16 ? [`d_filters[15:${c.params.filters_p}]`] : []),
     ],
   };

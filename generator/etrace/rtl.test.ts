@@ -49,8 +49,7 @@ function generated(name: string, sets: string[] = []): { dir: string; files: str
  */
 const SYNTHESISED: [string, string[]][] = [
   ['etrace', ['retires_p=2']],
-  // The data path is single retirement (generator/etrace/data.ts): the multiple-retirement
-  // configurations of etrace-rv64-full leave it out.
+  // Multiple retirement without the data path here (it is synthesised with blocks below).
   ['etrace-rv64-full', ['taken_branches_p=2', 'data_trace_p=0']],
   ['etrace', ['taken_branches_p=2', 'filters_p=2', 'comparators_p=2', 'encap_srcid_width=12']],
   // Data filters (etrace_data_filter) with iaddr_lsbs and impdef.
@@ -59,6 +58,8 @@ const SYNTHESISED: [string, string[]][] = [
   ['etrace-data', ['data_split_p=1']],
   // Register stages of the byte path (acceptance by reservation), two steps a cycle.
   ['etrace', ['pipeline_stages_p=1', 'taken_branches_p=2']],
+  // Data trace with two signal groups a cycle (the access's packet between the groups'), RV32.
+  ['etrace-data', ['taken_branches_p=2', 'dblock_width_p=1', 'payload_layout=1.1.1', 'iaddress_width_p=32', 'data_width_p=32', 'ecause_width_p=5']],
 ];
 const COMPONENTS: [string, string[]][] = [
   ...SYNTHESISED,
@@ -73,6 +74,10 @@ const COMPONENTS: [string, string[]][] = [
   // split data responses in the byte path.
   ['etrace-rv64-full', ['pipeline_stages_p=3']],
   ['etrace-data', ['pipeline_stages_p=4', 'data_split_p=1']],
+  // Data trace with two signal groups a cycle (dblock: the access's packet between the groups'),
+  // split loads, filters on the access's group address; and blocks of two without stages.
+  ['etrace-data', ['retires_p=4', 'iretire_width_p=4', 'taken_branches_p=2', 'dblock_width_p=1', 'data_split_p=1', 'filters_p=1', 'comparators_p=1', 'iaddr_lsbs_width_p=3']],
+  ['etrace-data', ['retires_p=2', 'iretire_width_p=3', 'pipeline_stages_p=0', 'filters_p=1', 'comparators_p=1', 'iaddr_lsbs_width_p=2']],
 ];
 const label = (name: string, sets: string[]) => [name, ...sets].join(' ');
 

@@ -255,6 +255,13 @@ export function validateConfig(c: EtraceConfig): RvError[] {
       if (input === 3 && !p.dataTrace) bad(`${where}.pInput`, 'daddr (3) is a data trace input and needs data_trace_p = 1');
     }
   });
+  // Table 4.9: dblock is required when the block signals are replicated; it must name every group.
+  if (p.dataTrace && p.taken_branches_p > 1 && 1 << p.dataTrace.dblock_width_p < p.taken_branches_p) {
+    bad(
+      'parameters/dblock_width_p',
+      `data trace with taken_branches_p = ${p.taken_branches_p} signal groups a cycle needs dblock_width_p >= ${Math.ceil(Math.log2(p.taken_branches_p))} (table 4.9: the group an access belongs to), not ${p.dataTrace.dblock_width_p}`,
+    );
+  }
   if (p.dataTrace) errors.push(...validateDataConfig({ ...p.dataTrace, iaddress_width_p: p.iaddress_width_p }, o, p.filters_p, o.filters));
   else if (o.dFilters !== 0) bad('options/dFilters', 'dFilters needs data_trace_p = 1');
   if (o.iFilters >>> p.filters_p !== 0) bad('options/iFilters', `iFilters selects filters beyond filters_p = ${p.filters_p}`);

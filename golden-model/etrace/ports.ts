@@ -36,7 +36,9 @@
  *   data_i is data_width_p bits, twice that when CSR or atomic accesses are traced: table 4.9
  *   reports both values of one through `data`, the store value in the 2^dsize bytes from bit 0 and
  *   the load value or operand in the 2^dsize bytes above them (so a 64-bit atomic needs 128 bits).
- *   iaddr_lsbs_i exists when iaddr_lsbs_width_p > 0 (only data filters read it).
+ *   iaddr_lsbs_i exists when iaddr_lsbs_width_p > 0 (only data filters read it); dblock_i when
+ *   dblock_width_p > 0 (with several signal groups a cycle it says which group the access belongs to:
+ *   its packet follows that group's te_inst packets, and its filters see that group's address).
  * - Split loads (data_split_p = 1): lrid_i with the access, and one load response a cycle on
  *   lresp_i, lid_i and ldata_i (table 4.9). data_i stays the access's data port: under split
  *   signalling it carries what table 4.9 calls sdata (a store's value, an atomic's operand) and a
@@ -132,6 +134,9 @@ export function etracePorts(c: EtraceConfig): PortSpec[] {
     }
     if (d.iaddr_lsbs_width_p > 0) {
       port('iaddr_lsbs_i', 'in', d.iaddr_lsbs_width_p, 'iaddr_lsbs_width_p', 'data', 'Half-word bits of the accessing instruction address (data filters).');
+    }
+    if (d.dblock_width_p > 0) {
+      port('dblock_i', 'in', d.dblock_width_p, 'dblock_width_p', 'data', 'The signal group (block) of the cycle in which the access retired (table 4.9).');
     }
   }
   port('stall_o', 'out', 1, '1', 'sideband', 'Stall request to the hart (table 4.6), with stallEnable when the output FIFO cannot take a packet.');
