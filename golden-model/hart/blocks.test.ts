@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { expandBlocks, regroupIntoBlocks } from './blocks.ts';
-import { ImageBuilder } from './image.ts';
+import { dataAccessPredicate, expandBlocks, regroupIntoBlocks } from './blocks.ts';
+import { ImageBuilder, type ProgramImage } from './image.ts';
+import { dataAccessOf } from './isa/data-access.ts';
 import { emptyRecord, Itype, type RetirementRecord } from './records.ts';
 import { defaultKnobs } from './stimulus/knobs.ts';
 import { generateStimulus } from './stimulus/generate.ts';
@@ -102,5 +103,97 @@ describe('regroupIntoBlocks', () => {
       [0x1004n, 1, 0, 0],
       [0x1006n, 1, Itype.return, 0],
     ]);
+  });
+
+  describe('one data access per cycle (oneDataAccess)', () => {
+    // riscv64: lw a0,8(gp); sw a0,8(gp); csrw mtvec,a0; addi x0,x0,0; beq x0,x0,0.
+    const LW = 0x0081a503;
+    const SW = 0x00a1a423;
+    const CSRW = 0x30551073;
+    const NOP = 0x00000013;
+    const BEQ = 0x00000063;
+    function program(code: [bigint, number][]): ProgramImage {
+      const b = new ImageBuilder();
+      for (const [addr, encoding] of code) b.put(addr, encoding, 4);
+      return b.build();
+    }
+    const shape = (b: RetirementRecord) => [b.iaddr, b.iretire, b.sameCycle];
+
+    it('splits a block that would hold two loads; without the option it is one block', () => {
+      const code: [bigint, number][] = [[0x100n, NOP], [0x104n, LW], [0x108n, NOP], [0x10cn, LW], [0x110n, NOP]];
+      const image = program(code);
+      const singles = code.map(([a]) => insn(a, 4));
+      const s = { retires_p: 8, taken_branches_p: 1 };
+      expect(regroupIntoBlocks(singles, s).map(shape)).toEqual([[0x100n, 10, false]]);
+      expect(regroupIntoBlocks(singles, s, {}).map(shape)).toEqual([[0x100n, 10, false]]);
+      expect(regroupIntoBlocks(singles, s, { oneDataAccess: dataAccessPredicate(image, 64) }).map(shape)).toEqual([
+        [0x100n, 6, false],
+        [0x10cn, 4, false],
+      ]);
+    });
+
+    it('a load in group 0 and a store in group 1 go to two cycles', () => {
+      const code: [bigint, number][] = [[0x100n, LW], [0x104n, BEQ], [0x200n, SW], [0x204n, NOP]];
+      const image = program(code);
+      const singles = [insn(0x100n, 4), insn(0x104n, 4, Itype.takenBranch), insn(0x200n, 4), insn(0x204n, 4)];
+      const s = { retires_p: 8, taken_branches_p: 2 };
+      expect(regroupIntoBlocks(singles, s).map(shape)).toEqual([
+        [0x100n, 4, false],
+        [0x200n, 4, true],
+      ]);
+      expect(regroupIntoBlocks(singles, s, { oneDataAccess: dataAccessPredicate(image, 64) }).map(shape)).toEqual([
+        [0x100n, 4, false],
+        [0x200n, 4, false],
+      ]);
+      // A group without an access still joins the cycle of one with an access.
+      const noStore = program([[0x100n, LW], [0x104n, BEQ], [0x200n, NOP], [0x204n, NOP]]);
+      expect(regroupIntoBlocks(singles, s, { oneDataAccess: dataAccessPredicate(noStore, 64) }).map(shape)).toEqual([
+        [0x100n, 4, false],
+        [0x200n, 4, true],
+      ]);
+    });
+
+    it('counts only the accesses the predicate reports (a hart without CSR codes)', () => {
+      const code: [bigint, number][] = [[0x100n, CSRW], [0x104n, LW]];
+      const image = program(code);
+      const singles = code.map(([a]) => insn(a, 4));
+      const s = { retires_p: 4, taken_branches_p: 1 };
+      expect(regroupIntoBlocks(singles, s, { oneDataAccess: dataAccessPredicate(image, 64) }).map(shape)).toEqual([
+        [0x100n, 2, false],
+        [0x104n, 2, false],
+      ]);
+      const noCsr = dataAccessPredicate(image, 64, (info) => info.kind !== 'csr');
+      expect(regroupIntoBlocks(singles, s, { oneDataAccess: noCsr }).map(shape)).toEqual([[0x100n, 4, false]]);
+    });
+
+    it('generated streams: no cycle holds two accesses, and expandBlocks still inverts (seed 12, 20,000 instructions)', () => {
+      const s = generateStimulus(defaultKnobs(), 12, 20_000);
+      const accesses = (r: RetirementRecord): number => {
+        let n = 0;
+        for (let pc = r.iaddr; pc < r.iaddr + 2n * BigInt(r.iretire); ) {
+          const i = s.image.fetch(pc)!;
+          if (dataAccessOf(i.encoding, i.length, s.xlen) !== undefined) n++;
+          pc += BigInt(i.length);
+        }
+        return n;
+      };
+      for (const shape of [
+        { retires_p: 2, taken_branches_p: 1 },
+        { retires_p: 4, taken_branches_p: 2 },
+      ]) {
+        const free = regroupIntoBlocks(s.records, shape);
+        const blocks = regroupIntoBlocks(s.records, shape, { oneDataAccess: dataAccessPredicate(s.image, s.xlen) });
+        const perCycle: number[] = [];
+        for (const b of blocks) {
+          if (!b.sameCycle) perCycle.push(0);
+          perCycle[perCycle.length - 1]! += accesses(b);
+        }
+        expect(Math.max(...perCycle)).toBe(1);
+        // The limit costs cycles: the same stream without it has cycles with two accesses.
+        expect(blocks.filter((b) => !b.sameCycle).length).toBeGreaterThan(free.filter((b) => !b.sameCycle).length);
+        const strip = (r: RetirementRecord) => ({ ...r, time: 0n });
+        expect(expandBlocks(blocks, s.image).map(strip)).toEqual(s.records.map(strip));
+      }
+    });
   });
 });

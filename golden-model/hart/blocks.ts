@@ -16,8 +16,13 @@
  * A trap that retired nothing (iretire 0) stays a group of its own: merging it into the previous
  * block would turn "exception before the next instruction" into "exception signalled with the last
  * instruction", which an encoder reports differently.
+ *
+ * Optionally (`oneDataAccess`) a cycle holds at most one instruction that makes a data access: a
+ * hart with one data port, as the data trace interface of E-Trace table 4.9 has (one dretire a
+ * cycle). An instruction that would be the cycle's second access starts a new cycle.
  */
 import type { ProgramImage } from './image.ts';
+import { dataAccessOf, type DataAccessInfo } from './isa/data-access.ts';
 import { isTrap, type RetirementRecord, sequentialNext } from './records.ts';
 
 export interface RetirementShape {
@@ -25,6 +30,31 @@ export interface RetirementShape {
   retires_p: number;
   /** taken_branches_p: signal groups (blocks) per cycle. */
   taken_branches_p: number;
+}
+
+export interface RegroupOptions {
+  /**
+   * One data port: true for a single-retirement record whose instruction makes a data access; a
+   * cycle then holds at most one such record (`dataAccessPredicate` classifies from the image).
+   * Absent: no such limit.
+   */
+  oneDataAccess?: (r: RetirementRecord) => boolean;
+}
+
+/**
+ * The predicate of `RegroupOptions.oneDataAccess` from the program image: a record that retires an
+ * instruction making a data access (`dataAccessOf`: loads, stores, AMOs, Zicsr) that `reported`
+ * keeps (default: every one; a hart whose interface has no CSR or atomic codes reports none of
+ * those). A record whose instruction is not in the image makes none.
+ */
+export function dataAccessPredicate(image: ProgramImage, xlen: 32 | 64, reported: (info: DataAccessInfo) => boolean = () => true): (r: RetirementRecord) => boolean {
+  return (r) => {
+    if (r.iretire === 0) return false;
+    const insn = image.fetch(r.iaddr);
+    if (insn === undefined) return false;
+    const info = dataAccessOf(insn.encoding, insn.length, xlen);
+    return info !== undefined && reported(info);
+  };
 }
 
 /** True when the per-cycle signals of two records agree (they may share a cycle). */
@@ -49,7 +79,7 @@ function isSingleInstruction(r: RetirementRecord): boolean {
  * halted/reset cycles, traps that retired nothing) pass through as cycles of their own or as the
  * newest group of a cycle (traps).
  */
-export function regroupIntoBlocks(records: readonly RetirementRecord[], shape: RetirementShape): RetirementRecord[] {
+export function regroupIntoBlocks(records: readonly RetirementRecord[], shape: RetirementShape, options: RegroupOptions = {}): RetirementRecord[] {
   if (shape.retires_p < 1 || shape.taken_branches_p < 1) {
     throw new Error('retires_p and taken_branches_p must be at least 1');
   }
@@ -60,13 +90,16 @@ export function regroupIntoBlocks(records: readonly RetirementRecord[], shape: R
   let cycleInstructions = 0;
   let cycleClosed = true; // a trap ended the cycle, or there is none yet
   let cycleHead: RetirementRecord | undefined;
+  const accessesData = options.oneDataAccess;
+  let cycleAccess = false; // the cycle holds an instruction that makes a data access
 
-  const startCycle = (r: RetirementRecord): void => {
+  const startCycle = (r: RetirementRecord, access: boolean): void => {
     group = { ...r, sameCycle: false };
     out.push(group);
     cycleHead = group;
     cycleGroups = 1;
     cycleInstructions = r.iretire > 0 ? 1 : 0;
+    cycleAccess = access;
   };
 
   for (const r of records) {
@@ -76,13 +109,15 @@ export function regroupIntoBlocks(records: readonly RetirementRecord[], shape: R
       throw new Error(`record at 0x${r.iaddr.toString(16)} retires ${r.iretire} half-words: not a single instruction`);
     }
     const idle = !retires && !isTrap(r);
+    const access = retires && accessesData !== undefined && accessesData(r);
     const fitsCycle =
       !cycleClosed &&
       cycleHead !== undefined &&
       !idle &&
       r.ctype === 0 &&
       sameCycleSignals(cycleHead, r) &&
-      (!retires || cycleInstructions < shape.retires_p);
+      (!retires || cycleInstructions < shape.retires_p) &&
+      !(access && cycleAccess);
 
     if (fitsCycle && retires && groupOpen && group !== undefined && sequentialNext(group) === r.iaddr) {
       // Grow the open group by one instruction; its last instruction now decides itype and friends.
@@ -94,14 +129,16 @@ export function regroupIntoBlocks(records: readonly RetirementRecord[], shape: R
       group.cause = r.cause;
       group.tval = r.tval;
       cycleInstructions++;
+      cycleAccess ||= access;
     } else if (fitsCycle && cycleGroups < shape.taken_branches_p) {
       // A further group of the same cycle (after a branch or jump, or a trap as the newest group).
       group = { ...r, sameCycle: true, time: cycleHead!.time };
       out.push(group);
       cycleGroups++;
       if (retires) cycleInstructions++;
+      cycleAccess ||= access;
     } else {
-      startCycle(r);
+      startCycle(r, access);
     }
     groupOpen = retires && r.itype === 0 && r.trigger === 0;
     // A trap must be the newest group; idle, halted and reset cycles hold nothing else.

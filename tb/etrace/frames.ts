@@ -28,6 +28,10 @@
  *   the cycle) are the frame of cycle c; the encoder registers it and decides in cycle c + 1, so
  *   model cycle c is RTL cycle c + READY_OFFSET, and tx_ready_i of RTL cycle t is the model's
  *   ready(t - 1). Groups the cycle does not use are driven with zeros (an absent group).
+ * - Data trace (table 4.9): the cycle's frame carries the access of whichever of its records has
+ *   one (one a cycle), with dblock_i that record's signal group, and the split-load response, which
+ *   must be on the cycle's last record: the RTL sends the access's packet after its group's te_inst
+ *   packets and the response's after all of them, the model after those of their record.
  * - The session ends like the model's finish(): an APB write clearing trTeControl.trTeEnable whose
  *   access phase is the cycle after the last record, so the encoder ends the trace in model cycle N.
  *   Idle frames follow until the FIFO has drained.
@@ -122,8 +126,8 @@ export class EtraceFrameStream {
   private readonly idleHart: () => void;
   /** The APB inputs of a frame: a phase of write `w` (default: the end-of-trace write; idle: all 0). */
   private readonly apb: (phase: ApbPhase, w?: ApbWrite) => void;
-  /** Data trace (table 4.9): drives the cycle's access and split load response, or none. */
-  private readonly dataPorts: ((a: DataAccess | undefined, r?: LoadResponse) => void) | undefined;
+  /** Data trace (table 4.9): drives the cycle's access (with its signal group) and split load response, or none. */
+  private readonly dataPorts: ((a: DataAccess | undefined, group: number, r?: LoadResponse) => void) | undefined;
   /** The access of each record that has one, by the record's index in the stream. */
   private readonly accessAt = new Map<number, DataAccess>();
   /** Split loads: the load response of each record that has one (the interface takes one a cycle). */
@@ -147,7 +151,12 @@ export class EtraceFrameStream {
   ) {
     const p = c.params;
     this.dataPorts = p.dataTrace ? dataSetters(c, sink) : undefined;
-    if (this.dataPorts) for (const a of data?.accesses ?? []) this.accessAt.set(a.at, a);
+    if (this.dataPorts) {
+      for (const a of data?.accesses ?? []) {
+        if (this.accessAt.has(a.at)) throw new RvError('bad-value', `record ${a.at}: two data accesses in one cycle; the data interface (table 4.9) takes one a cycle`);
+        this.accessAt.set(a.at, a);
+      }
+    }
     if (this.dataPorts && p.dataTrace?.data_split_p) {
       for (const r of data?.responses ?? []) {
         if (this.responseAt.has(r.at)) throw new RvError('bad-value', `record ${r.at}: two load responses in one cycle; the data interface (table 4.9) takes one a cycle`);
@@ -253,7 +262,7 @@ export class EtraceFrameStream {
     const none: readonly RetirementRecord[] = [];
     if (this.program.length > 0) {
       this.hart([PROLOGUE_RECORD], 0, 1);
-      this.dataPorts?.(undefined);
+      this.dataPorts?.(undefined, 0);
       for (const { address, value } of this.program) {
         const w: ApbWrite = { address, value, strobe: 0b1111 };
         this.apb('setup', w);
@@ -303,10 +312,34 @@ export class EtraceFrameStream {
     const h = this.held;
     if (h === undefined) return;
     this.hart(h.records, h.first, h.end);
-    this.dataPorts?.(this.accessAt.get(h.index), this.responseAt.get(h.index));
+    if (this.dataPorts) this.cycleData(h.index, h.end - h.first);
     if (last) this.apb('setup');
     this.emit(h.records, h.first, h.end);
     this.held = undefined;
+  }
+
+  /**
+   * The data ports of the cycle whose records are `index`..`index + groups - 1` of the stream: the
+   * access of whichever record has one, with that record's signal group, and the response, which
+   * the RTL sends after all of the cycle's te_inst packets, so it must be on the cycle's last record
+   * (where the model sends it).
+   */
+  private cycleData(index: number, groups: number): void {
+    let access: { a: DataAccess; group: number } | undefined;
+    let response: LoadResponse | undefined;
+    for (let g = 0; g < groups; g++) {
+      const a = this.accessAt.get(index + g);
+      if (a !== undefined) {
+        if (access !== undefined) throw new RvError('bad-value', `record ${index + g}: a second data access in the cycle of record ${index}; the data interface (table 4.9) takes one a cycle`);
+        access = { a, group: g };
+      }
+      const r = this.responseAt.get(index + g);
+      if (r !== undefined) {
+        if (g !== groups - 1) throw new RvError('bad-value', `record ${index + g}: a load response in signal group ${g} of a cycle of ${groups}; the RTL sends it after the cycle's last group, expected it on record ${index + groups - 1}`);
+        response = r;
+      }
+    }
+    this.dataPorts!(access?.a, access?.group ?? 0, response);
   }
 
   /** The last cycle's frame, the end-of-trace write and the frames that drain the FIFO. */
@@ -317,12 +350,12 @@ export class EtraceFrameStream {
       this.flushHeld(true);
     } else {
       this.idleHart();
-      this.dataPorts?.(undefined);
+      this.dataPorts?.(undefined, 0);
       this.apb('setup');
       this.emit(none, 0, 0);
     }
     this.idleHart();
-    this.dataPorts?.(undefined);
+    this.dataPorts?.(undefined, 0);
     this.apb('access');
     this.emit(none, 0, 0);
     this.apb('idle');
@@ -339,11 +372,13 @@ export function etraceFrames(c: EtraceConfig, records: readonly RetirementRecord
 
 /**
  * The setter of the data access ports (etracePorts: dretire_i, dtype_i, daddr_i, dsize_i, data_i,
- * iaddr_lsbs_i): an access, or none (dretire_i 0, the rest 0). data_i takes the access's data as
- * the records hold it: the store value in the low 2^dsize bytes, a CSR's or atomic's other value
- * above them.
+ * iaddr_lsbs_i, dblock_i): an access and the signal group of its record in the cycle, or none
+ * (dretire_i 0, the rest 0). data_i takes the access's data as the records hold it: the store value
+ * in the low 2^dsize bytes, a CSR's or atomic's other value above them. iaddr_lsbs_i takes the low
+ * iaddr_lsbs_width_p bits of the access's iaddrLsbs. dblock_i is the group; the access's `dblock`
+ * must name it, and without dblock_i (the RTL takes the access as group 0's) it must be 0.
  */
-function dataSetters(c: EtraceConfig, sink: FrameSink): (a: DataAccess | undefined, r?: LoadResponse) => void {
+function dataSetters(c: EtraceConfig, sink: FrameSink): (a: DataAccess | undefined, group: number, r?: LoadResponse) => void {
   const p = c.params;
   const ports = new Set(etracePorts(c).map((q) => q.name));
   const dretire = sink.setter('dretire_i');
@@ -352,10 +387,24 @@ function dataSetters(c: EtraceConfig, sink: FrameSink): (a: DataAccess | undefin
   const dsize = sink.setter('dsize_i');
   const value = sink.setter('data_i');
   const lsbs = ports.has('iaddr_lsbs_i') ? sink.setter('iaddr_lsbs_i') : undefined;
+  const lsbsMask = (1 << (p.dataTrace?.iaddr_lsbs_width_p ?? 0)) - 1;
+  const dblock = ports.has('dblock_i') ? sink.setter('dblock_i') : undefined;
+  const dblockWidth = dblock ? (p.dataTrace?.dblock_width_p ?? 0) : 0;
   // Split loads: lrid with the access; lresp, lid and ldata of the cycle's response.
   const split = ports.has('lrid_i') ? { lrid: sink.setter('lrid_i'), lresp: sink.setter('lresp_i'), lid: sink.setter('lid_i'), ldata: sink.setter('ldata_i') } : undefined;
   const addrMask = (1n << BigInt(p.iaddress_width_p)) - 1n;
-  return (a, r) => {
+  return (a, group, r) => {
+    if (a && (a.dblock !== group || group >> dblockWidth !== 0)) {
+      throw new RvError(
+        'bad-value',
+        `record ${a.at}: a data access with dblock ${a.dblock} in signal group ${group} of its cycle` +
+          (a.dblock !== group
+            ? '; expected dblock to name its group'
+            : dblock
+              ? `; dblock_i has ${dblockWidth} bits (dblock_width_p), too few for it`
+              : '; the component has no dblock_i (dblock_width_p = 0), so the RTL takes every access as group 0\'s'),
+      );
+    }
     if (split) {
       split.lrid(a?.lrid ?? 0);
       split.lresp(r?.lresp ?? 0);
@@ -367,6 +416,7 @@ function dataSetters(c: EtraceConfig, sink: FrameSink): (a: DataAccess | undefin
     daddr(a ? a.daddr & addrMask : 0n);
     dsize(a?.dsize ?? 0);
     value(a?.data ?? 0n);
-    lsbs?.(a?.iaddrLsbs ?? 0);
+    lsbs?.(a ? a.iaddrLsbs & lsbsMask : 0);
+    dblock?.(group);
   };
 }

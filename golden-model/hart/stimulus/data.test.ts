@@ -4,6 +4,9 @@ import { ProgramImage } from '../image.ts';
 import { emptyRecord, type RetirementRecord } from '../records.ts';
 import type { RetirementStream } from '../stream.ts';
 import { checkContinuity } from '../continuity.ts';
+import { accessInstructionAddress } from '../../etrace/data/filter.ts';
+import { regroupIntoBlocks } from '../blocks.ts';
+import { dataAccessOf } from '../isa/data-access.ts';
 import { addDataAccesses, defaultDataKnobs, type DataKnobs } from './data.ts';
 import { generateStimulus } from './generate.ts';
 import { defaultKnobs } from './knobs.ts';
@@ -67,6 +70,25 @@ describe('addDataAccesses on a hand-assembled program', () => {
     expect(amo!.daddr).toBe(k.globals_base + 16n);
     expect(lw3!.daddr).toBe(amo!.daddr);
     expect(lw3!.data).toBe((old + operand) & 0xffff_ffffn);
+  });
+
+  it('iaddrLsbs: the accessing instruction\'s pc >> 1 (low 16 bits); dblock 0 with single retirement', () => {
+    const offsets = [0x0, 0x2, 0x4, 0x8, 0xc, 0x10, 0x14, 0x18, 0x20, 0x24];
+    expect(data.accesses.map((a) => a.iaddrLsbs)).toEqual(offsets.map((o) => Number((0x8000_0000n + BigInt(o)) >> 1n) & 0xffff));
+    expect(data.accesses.map((a) => a.dblock)).toEqual(offsets.map(() => 0));
+    // The model's instruction address for data filters: the record's own address at every width.
+    const records = handStream().records;
+    for (const w of [0, 1, 3, 8]) for (const a of data.accesses) expect(accessInstructionAddress(records[a.at]!.iaddr, a.iaddrLsbs, w)).toBe(records[a.at]!.iaddr);
+  });
+
+  it('dblock: the index of the access\'s record within its cycle', () => {
+    const s = handStream();
+    // Records 1 and 2 are later signal groups of record 0's cycle, record 5 of record 4's.
+    s.records = s.records.map((r, i) => ({ ...r, sameCycle: i === 1 || i === 2 || i === 5 }));
+    const d = addDataAccesses(s, knobs(), 1).data!;
+    expect(d.accesses.map((a) => [a.at, a.dblock])).toEqual([[0, 0], [1, 1], [2, 2], [3, 0], [4, 0], [5, 1], [6, 0], [7, 0], [9, 0], [10, 0]]);
+    // Only iaddrLsbs and dblock differ from the single-retirement accesses.
+    expect(d.accesses.map((a) => ({ ...a, dblock: 0 }))).toEqual(data.accesses);
   });
 
   it('is deterministic per seed', () => {
@@ -133,5 +155,32 @@ describe('addDataAccesses on random stimulus', () => {
       return diff > -4096n && diff < 4096n;
     }).length;
     expect(near / stores.length).toBeGreaterThan(0.5);
+  });
+
+  it('blocks (retires_p 4, taken_branches_p 2): iaddrLsbs and the block address give the accessing instruction, dblock its group', () => {
+    const s0 = stimulus(6);
+    const s = { ...s0, records: regroupIntoBlocks(s0.records, { retires_p: 4, taken_branches_p: 2 }) };
+    const d = addDataAccesses(s, knobs(), 6).data!;
+    const group: number[] = [];
+    s.records.forEach((r, i) => group.push(r.sameCycle && i > 0 ? group[i - 1]! + 1 : 0));
+    expect(d.accesses.some((a) => a.dblock > 0)).toBe(true);
+    // The block's instructions that make an access, in order: the accesses at that record are theirs.
+    const byRecord = new Map<number, bigint[]>();
+    for (const a of d.accesses) {
+      const r = s.records[a.at]!;
+      expect(a.dblock, `access at record ${a.at}`).toBe(group[a.at]);
+      const pc = accessInstructionAddress(r.iaddr, a.iaddrLsbs, 8);
+      byRecord.set(a.at, [...(byRecord.get(a.at) ?? []), pc]);
+    }
+    for (const [at, pcs] of byRecord) {
+      const r = s.records[at]!;
+      const expected: bigint[] = [];
+      for (let pc = r.iaddr; pc < r.iaddr + 2n * BigInt(r.iretire); ) {
+        const i = s.image.fetch(pc)!;
+        if (dataAccessOf(i.encoding, i.length, s.xlen) !== undefined) expected.push(pc);
+        pc += BigInt(i.length);
+      }
+      expect(pcs, `record ${at}`).toEqual(expected);
+    }
   });
 });

@@ -12,7 +12,11 @@
  * - CSR accesses read a shadow of the CSR and write it by their operation; AMOs combine the old
  *   memory value with their operand;
  * - split signalling gives every load (and AMO) a free load ID and answers it within a window of
- *   cycles, so responses come out of order; some responses are errors.
+ *   cycles, so responses come out of order; some responses are errors;
+ * - `iaddrLsbs` holds the accessing instruction's half-word address bits (pc >> 1, the low
+ *   IADDR_LSBS_BITS of them: every consumer masks to iaddr_lsbs_width_p) and `dblock` the index of
+ *   the access's record within its cycle (0 for a cycle's first record, 1 for the `sameCycle` record
+ *   after it, ...): the signal group whose block address iaddr_lsbs completes.
  *
  * Only the data is invented: the records and the image are not changed. The same stream, knobs and
  * seed give the same accesses. docs/data-stimulus.md describes the knobs.
@@ -78,6 +82,9 @@ export const DATA_KNOB_HELP: Record<keyof DataKnobs, string> = {
 const SP = 2;
 const GP = 3;
 
+/** Bits of pc >> 1 kept in `iaddrLsbs` (iaddr_lsbs_width_p is at most 8). */
+export const IADDR_LSBS_BITS = 16;
+
 /** The stream with a data trace for its load, store, AMO and CSR instructions. */
 export function addDataAccesses(stream: RetirementStream, knobs: DataKnobs, seed: number): RetirementStream {
   return { ...stream, data: new DataGenerator(stream, knobs, new Rng(seed ^ 0x0da7a5ed)).run() };
@@ -111,6 +118,14 @@ function baseAndOffset(encoding: number, length: 2 | 4, xlen: 32 | 64): { base: 
   return { base: SP, offset };
 }
 
+const LSBS_MASK = (1n << BigInt(IADDR_LSBS_BITS)) - 1n;
+
+/** Which instruction of the cycle made an access: its half-word address bits and its signal group. */
+interface Where {
+  iaddrLsbs: number;
+  dblock: number;
+}
+
 class DataGenerator {
   private readonly accesses: DataAccess[] = [];
   private readonly responses: LoadResponse[] = [];
@@ -142,8 +157,9 @@ class DataGenerator {
 
   run(): DataTrace {
     const { records, image } = this.stream;
-    for (let i = 0; i < records.length; i++) {
+    for (let i = 0, group = 0; i < records.length; i++) {
       const r = records[i]!;
+      group = r.sameCycle && i > 0 ? group + 1 : 0;
       const end = r.iaddr + 2n * BigInt(r.iretire);
       for (let pc = r.iaddr; pc < end; ) {
         const insn = image.fetch(pc);
@@ -153,7 +169,7 @@ class DataGenerator {
           });
         }
         const info = dataAccessOf(insn.encoding, insn.length, this.stream.xlen);
-        if (info !== undefined) this.access(i, insn.encoding, insn.length, info);
+        if (info !== undefined) this.access(i, insn.encoding, insn.length, info, { iaddrLsbs: Number((pc >> 1n) & LSBS_MASK), dblock: group });
         else this.followAddi(insn.encoding, insn.length);
         pc += BigInt(insn.length);
       }
@@ -174,9 +190,9 @@ class DataGenerator {
     }
   }
 
-  private access(at: number, encoding: number, length: 2 | 4, info: DataAccessInfo): void {
+  private access(at: number, encoding: number, length: 2 | 4, info: DataAccessInfo, where: Where): void {
     const xlen = this.stream.xlen;
-    if (info.kind === 'csr') return this.csrAccess(at, encoding, info.dtype);
+    if (info.kind === 'csr') return this.csrAccess(at, encoding, info.dtype, where);
     const dsize = info.dsize!;
     const bytes = 1 << dsize;
     const { base, offset } = baseAndOffset(encoding, length, xlen);
@@ -200,7 +216,7 @@ class DataGenerator {
       loaded = old;
       data = operand | (old << BigInt(8 * bytes));
     }
-    const a: DataAccess = { at, dtype: info.dtype, daddr, dsize, data, lrid: 0, iaddrLsbs: 0, dblock: 0 };
+    const a: DataAccess = { at, dtype: info.dtype, daddr, dsize, data, lrid: 0, ...where };
     if (this.k.signalling === 'split' && hasLoadPart(info.dtype)) {
       a.lrid = this.issue(at);
       // The loaded value travels in the response; an atomic keeps its operand in the low half.
@@ -307,7 +323,7 @@ class DataGenerator {
     return v;
   }
 
-  private csrAccess(at: number, encoding: number, dtype: number): void {
+  private csrAccess(at: number, encoding: number, dtype: number, where: Where): void {
     const xlen = this.stream.xlen;
     const csr = encoding >>> 20;
     const funct3 = (encoding >>> 12) & 7;
@@ -318,7 +334,7 @@ class DataGenerator {
     const operand = funct3 >= 5 ? BigInt(rs1) : rs1 === 0 ? 0n : this.value(xlen === 64 ? 3 : 2);
     const next = dtype === Dtype.csrReadWrite ? operand : dtype === Dtype.csrReadSet ? old | operand : old & ~operand & mask;
     this.csrs.set(csr, next);
-    this.accesses.push({ at, dtype, daddr: BigInt(csr), dsize: xlen === 64 ? 3 : 2, data: operand | (old << BigInt(xlen)), lrid: 0, iaddrLsbs: 0, dblock: 0 });
+    this.accesses.push({ at, dtype, daddr: BigInt(csr), dsize: xlen === 64 ? 3 : 2, data: operand | (old << BigInt(xlen)), lrid: 0, ...where });
   }
 }
 
