@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { regroupIntoBlocks } from '../../golden-model/hart/blocks.ts';
+import { dataAccessPredicate, regroupIntoBlocks } from '../../golden-model/hart/blocks.ts';
 import { generateStimulus } from '../../golden-model/hart/stimulus/generate.ts';
 import { addDataAccesses } from '../../golden-model/hart/stimulus/data.ts';
 import { dataKnobSettings, dataKnobsFrom } from '../../golden-model/hart/stimulus/data-settings.ts';
@@ -45,7 +45,9 @@ export const stimulusCommand: CommandDefinition<Options> = {
     const retires = settings.retires_p as number;
     const groups = settings.taken_branches_p as number;
     if (retires > 1 || groups > 1) {
-      stream.records = regroupIntoBlocks(stream.records, { retires_p: retires, taken_branches_p: groups });
+      // With data accesses a cycle holds at most one (table 4.9's interface takes one a cycle).
+      const oneDataAccess = o.data ? { oneDataAccess: dataAccessPredicate(stream.image, stream.xlen) } : {};
+      stream.records = regroupIntoBlocks(stream.records, { retires_p: retires, taken_branches_p: groups }, oneDataAccess);
       stream.retiresPerCycle = retires;
     }
     // After the regrouping: each access points at the record of its cycle.

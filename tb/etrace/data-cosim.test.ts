@@ -69,7 +69,7 @@ function hardwareModel(component: string, sets: string[]): BuiltModel {
   return etraceCaseModel(resolvedOf<EtraceConfig>('etrace', component, sets)).model;
 }
 
-/** `edit` may change the stream's accesses (signals the stimulus leaves 0, such as iaddr_lsbs). */
+/** `edit` may change the stream's accesses (e.g. random iaddr_lsbs in place of the instruction's own). */
 async function run(m: BuiltModel, c: EtraceConfig, component: string, sets: string[], seed: number, backpressure: number, edit?: (a: DataAccess, n: number) => DataAccess) {
   const generatedStream = caseStream(c, { component, sets, seed, count: RECORDS, backpressure, knobs: { trace_on_rate: 0.001, trace_off_rate: 0.001 } });
   const stream = edit ? { ...generatedStream, data: { ...generatedStream.data!, accesses: generatedStream.data!.accesses.map(edit) } } : generatedStream;
@@ -155,7 +155,7 @@ describe('E-Trace data trace co-simulation: configurations', () => {
  * from tables 2.4-2.6 (not through the model's filter code).
  */
 const FILTER_UNITS = ['filters_p=2', 'comparators_p=2'];
-/** xorshift32 for the iaddr_lsbs of the accesses (the stimulus leaves them 0). */
+/** xorshift32 for the iaddr_lsbs of the accesses (in place of the stimulus's, the instruction's own bits): every value occurs. */
 function lsbsOf(seed: number, width: number): (a: DataAccess) => DataAccess {
   let x = seed >>> 0 || 1;
   return (a) => {
@@ -341,8 +341,89 @@ describe('E-Trace data trace co-simulation: split loads', () => {
   }, BUILD_TIMEOUT);
 });
 
+/**
+ * Multiple retirement (docs/etrace-data.md, "Multiple retirement"): blocks of two, one group a
+ * cycle; and blocks of up to four in two groups a cycle, the access's group on dblock_i, with split
+ * loads and a data filter on the accessing instruction's address. The stimulus gives at most one
+ * access a cycle (table 4.9's interface), its record the block that holds its instruction.
+ */
+const BLOCKS = ['retires_p=2', 'iretire_width_p=3'];
+const GROUPS = ['retires_p=4', 'iretire_width_p=4', 'taken_branches_p=2', 'dblock_width_p=1', 'data_split_p=1', 'lrid_width_p=3', 'filters_p=1', 'comparators_p=1', 'iaddr_lsbs_width_p=3'];
+
+/** The accessing instruction's address, found here from the block's address and iaddr_lsbs: the first half-word at or after it whose bits [3:1] are iaddr_lsbs. */
+function accessingInstruction(a: DataAccess, r: RetirementRecord): bigint {
+  let x = r.iaddr;
+  while (Number((x >> 1n) & 7n) !== (a.iaddrLsbs & 7)) x += 2n;
+  return x;
+}
+
+describe('E-Trace data trace co-simulation: multiple retirement', () => {
+  it('blocks of two: identical bytes (stall mode, back-pressure 0.3), decoded to the program\'s accesses', async () => {
+    const all = [...BLOCKS, 'stallEnable=1'];
+    const c = configOf('etrace-data', all);
+    const { r, stream } = await run(hardwareModel('etrace-data', all), c, 'etrace-data', all, 31, 0.3);
+    expect(r.mismatch?.text).toBeUndefined();
+    expect(r.actual.length).toBe(r.expected.bytes.length);
+    expect(stream.records.some((q) => q.iretire > 2 << q.ilastsize)).toBe(true);
+    checkDecodes(c, r.actual, stream);
+  }, BUILD_TIMEOUT);
+
+  it('blocks of two without stallEnable, back-pressure 0.85: identical bytes, packets lost', async () => {
+    const c = configOf('etrace-data', BLOCKS);
+    const { r } = await run(hardwareModel('etrace-data', BLOCKS), c, 'etrace-data', BLOCKS, 32, 0.85);
+    expect(r.mismatch?.text).toBeUndefined();
+    expect(r.actual.length).toBe(r.expected.bytes.length);
+    expect(r.expected.dropped).toBeGreaterThan(0);
+  }, BUILD_TIMEOUT);
+
+  it('two groups a cycle, split loads: identical bytes (stall mode, back-pressure 0.3), decoded to the accesses and responses; accesses of the second group', async () => {
+    const all = [...GROUPS, 'stallEnable=1'];
+    const c = configOf('etrace-data', all);
+    const { r, stream } = await run(hardwareModel('etrace-data', all), c, 'etrace-data', all, 36, 0.3);
+    expect(r.mismatch?.text).toBeUndefined();
+    expect(r.actual.length).toBe(r.expected.bytes.length);
+    expect(stream.data!.accesses.filter((a) => a.dblock === 1).length).toBeGreaterThan(RECORDS / 50);
+    checkSplitDecodes(c, r.actual, stream);
+  }, BUILD_TIMEOUT);
+
+  it('two groups a cycle without stallEnable, back-pressure 0.85, dTrigEnable with triggers: identical bytes, packets lost', async () => {
+    const sets = [...GROUPS, 'dTrigEnable=1'];
+    const c = configOf('etrace-data', sets);
+    const { r } = await run(hardwareModel('etrace-data', GROUPS), c, 'etrace-data', sets, 34, 0.85);
+    expect(r.mismatch?.text).toBeUndefined();
+    expect(r.actual.length).toBe(r.expected.bytes.length);
+    expect(r.expected.dropped).toBeGreaterThan(0);
+  }, BUILD_TIMEOUT);
+
+  it('two groups a cycle, a data filter on the accessing instruction (address bits [2:1] zero, iaddr_lsbs of the access\'s group): identical bytes, decoded to the accesses that pass', async () => {
+    const sets = [
+      ...GROUPS,
+      'stallEnable=1',
+      'dFilters=1',
+      'filter0.filterEnable=1',
+      'filter0.matchComp1=1',
+      'filter0.comp1=0',
+      'comparator0.pInput=0',
+      'comparator0.pFunction=0',
+      'comparator0.pMatch=0x80000000',
+      'comparator0.sFunction=6',
+      'comparator0.sMatch=0xfff00006',
+    ];
+    const c = configOf('etrace-data', sets);
+    const { r, stream } = await run(hardwareModel('etrace-data', GROUPS), c, 'etrace-data', sets, 35, 0.3);
+    expect(r.mismatch?.text).toBeUndefined();
+    expect(r.actual.length).toBe(r.expected.bytes.length);
+    const passes = (a: DataAccess, q: RetirementRecord) => (accessingInstruction(a, q) & 0xfff00006n) === 0x80000000n;
+    const records = stream.records;
+    const kept = stream.data!.accesses.filter((a) => !records[a.at]!.halted && !records[a.at]!.reset && passes(a, records[a.at]!)).length;
+    expect(kept).toBeGreaterThan(RECORDS / 50);
+    expect(kept).toBeLessThan(stream.data!.accesses.length - RECORDS / 50);
+    checkSplitDecodes(c, r.actual, stream, passes);
+  }, BUILD_TIMEOUT);
+});
+
 describe('E-Trace data trace co-simulation: the comparison catches a wrong data path', () => {
-  const MUTANTS: { name: string; file: string; from: string; to: string; sets?: string[]; edit?: (a: DataAccess, n: number) => DataAccess }[] = [
+  const MUTANTS: { name: string; file: string; from: string; to: string; sets?: string[]; edit?: (a: DataAccess, n: number) => DataAccess; count?: number }[] = [
     // diff of a packet with address and data: XOR data coded as differential.
     { name: 'a wrong diff code', file: 'etrace_data_encoder.sv', from: "(c_code == CodeXor) ? 2'b01 : 2'b11", to: "(c_code == CodeXor) ? 2'b11 : 2'b11" },
     // The data packet written before the cycle's te_inst packets.
@@ -364,8 +445,20 @@ describe('E-Trace data trace co-simulation: the comparison catches a wrong data 
     { name: 'a split response blind to its cycle\'s access', file: 'etrace_data_encoder.sv', from: '.prev_i       (value_mid[r_s*Dw +: Dw]),\n    .prev_valid_i (data_valid_mid[r_s]),', to: '.prev_i       (value_q[r_s*Dw +: Dw]),\n    .prev_valid_i (data_valid_q[r_s]),', sets: ['data_split_p=1'] },
     // A latching data comparator that never lets go.
     { name: 'a data latch never cleared', file: 'etrace_data_filter.sv', from: 'latch_next[j] = w_latched & ~w_s;', to: 'latch_next[j] = w_latched;', sets: FILTERED[2]!.sets, edit: FILTERED[2]!.edit },
+    // Two groups a cycle: the second group's syncs taken as before the first group's access.
+    {
+      name: 'a later group\'s sync clearing the history before the access',
+      file: 'etrace_encoder.sv',
+      from: "(dat_block >= 1'd1 && (st2_dsync | st3_dsync))),",
+      to: "(1'b1 && (st2_dsync | st3_dsync))),",
+      // A resync every 16 cycles makes such syncs common, and still about 1 in 1,500 instructions
+      // has one in the second group of a cycle whose first group made an access; stallEnable
+      // keeps those packets (one byte a cycle leaves, so most would be lost).
+      sets: ['retires_p=4', 'iretire_width_p=4', 'taken_branches_p=2', 'dblock_width_p=1', 'ResyncMode=2', 'ResyncMax=0', 'stallEnable=1'],
+      count: 30_000,
+    },
   ];
-  it.each(MUTANTS)('$name is caught', async ({ name, file, from, to, sets = [], edit }) => {
+  it.each(MUTANTS)('$name is caught', async ({ name, file, from, to, sets = [], edit, count = 3000 }) => {
     const component = 'etrace-data';
     const c = configOf(component, sets);
     let edited = false;
@@ -377,7 +470,7 @@ describe('E-Trace data trace co-simulation: the comparison catches a wrong data 
     });
     expect(edited).toBe(true);
     const m = buildEtraceModel(c, files);
-    const generatedStream = caseStream(c, { component, sets, seed: 5, count: 3000, backpressure: 0, knobs: {} });
+    const generatedStream = caseStream(c, { component, sets, seed: 5, count, backpressure: 0, knobs: {} });
     const data = edit ? { ...generatedStream.data!, accesses: generatedStream.data!.accesses.map(edit) } : generatedStream.data!;
     const r = await cosimEtrace(m, c, generatedStream.records, { seed: 5, data });
     expect(r.mismatch).toBeDefined();

@@ -376,7 +376,7 @@ export function etraceFrames(c: EtraceConfig, records: readonly RetirementRecord
  * (dretire_i 0, the rest 0). data_i takes the access's data as the records hold it: the store value
  * in the low 2^dsize bytes, a CSR's or atomic's other value above them. iaddr_lsbs_i takes the low
  * iaddr_lsbs_width_p bits of the access's iaddrLsbs. dblock_i is the group; the access's `dblock`
- * must name it, and without dblock_i (the RTL takes the access as group 0's) it must be 0.
+ * must name it (a component with several groups a cycle has a dblock_i wide enough: validateConfig).
  */
 function dataSetters(c: EtraceConfig, sink: FrameSink): (a: DataAccess | undefined, group: number, r?: LoadResponse) => void {
   const p = c.params;
@@ -389,21 +389,12 @@ function dataSetters(c: EtraceConfig, sink: FrameSink): (a: DataAccess | undefin
   const lsbs = ports.has('iaddr_lsbs_i') ? sink.setter('iaddr_lsbs_i') : undefined;
   const lsbsMask = (1 << (p.dataTrace?.iaddr_lsbs_width_p ?? 0)) - 1;
   const dblock = ports.has('dblock_i') ? sink.setter('dblock_i') : undefined;
-  const dblockWidth = dblock ? (p.dataTrace?.dblock_width_p ?? 0) : 0;
   // Split loads: lrid with the access; lresp, lid and ldata of the cycle's response.
   const split = ports.has('lrid_i') ? { lrid: sink.setter('lrid_i'), lresp: sink.setter('lresp_i'), lid: sink.setter('lid_i'), ldata: sink.setter('ldata_i') } : undefined;
   const addrMask = (1n << BigInt(p.iaddress_width_p)) - 1n;
   return (a, group, r) => {
-    if (a && (a.dblock !== group || group >> dblockWidth !== 0)) {
-      throw new RvError(
-        'bad-value',
-        `record ${a.at}: a data access with dblock ${a.dblock} in signal group ${group} of its cycle` +
-          (a.dblock !== group
-            ? '; expected dblock to name its group'
-            : dblock
-              ? `; dblock_i has ${dblockWidth} bits (dblock_width_p), too few for it`
-              : '; the component has no dblock_i (dblock_width_p = 0), so the RTL takes every access as group 0\'s'),
-      );
+    if (a && a.dblock !== group) {
+      throw new RvError('bad-value', `record ${a.at}: a data access with dblock ${a.dblock} in signal group ${group} of its cycle; expected dblock to name its group`);
     }
     if (split) {
       split.lrid(a?.lrid ?? 0);
