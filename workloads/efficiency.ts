@@ -17,7 +17,11 @@ import type { RetirementStream } from '../golden-model/hart/stream.ts';
 import { measureNtraceEfficiency, NTRACE_EFFICIENCY_COMMON, NTRACE_EFFICIENCY_MODES, ntraceEfficiencyConfig } from '../golden-model/ntrace/efficiency.ts';
 import { buildWorkload, WORKLOAD_ARCHES, WORKLOADS, type WorkloadArch } from './build.ts';
 import type { EfficiencyReport, EfficiencyRow } from './efficiency-report.ts';
-import { traceProgram } from './trace.ts';
+import { readFileSync } from 'node:fs';
+import { parseElf } from '../golden-model/hart/elf.ts';
+import type { DataTrace } from '../golden-model/hart/data-records.ts';
+import type { RetirementRecord } from '../golden-model/hart/records.ts';
+import { attachTracedAccesses, traceDataAccesses, traceProgram } from './trace.ts';
 
 /** The retirement stream of a workload (built and traced on demand). */
 export async function workloadStream(name: string, arch: WorkloadArch): Promise<RetirementStream> {
@@ -65,4 +69,20 @@ export async function measureSuite(opts: SuiteOptions = {}): Promise<EfficiencyR
     'The transport is always ready (no trace loss). E-Trace: bytes are counted on the encapsulated stream (1 header byte per packet), payload bytes without the headers. N-Trace: bytes are counted on the MSEO stream (MDO << 2 | MSEO, no idle bytes).',
   ];
   return { setup, rows };
+}
+
+/**
+ * Every workload of the suite for `arch` with its data accesses (as `trace-elf --data`: a second
+ * QEMU run with the CPU-state log gives each load's, store's, AMO's and CSR access's address and value).
+ */
+export async function workloadDataStreams(arch: WorkloadArch, log?: (line: string) => void): Promise<{ name: string; records: RetirementRecord[]; data: DataTrace }[]> {
+  const out: { name: string; records: RetirementRecord[]; data: DataTrace }[] = [];
+  for (const w of WORKLOADS) {
+    const elfPath = buildWorkload(w.name, arch);
+    const elf = parseElf(new Uint8Array(readFileSync(elfPath)), elfPath);
+    const stream = attachTracedAccesses((await traceProgram(elfPath, { elf })).stream, await traceDataAccesses(elfPath, elf));
+    if (stream.data) out.push({ name: w.name, records: stream.records, data: stream.data });
+    log?.(`data accesses of ${w.name} (${arch}): ${stream.data?.accesses.length ?? 0}`);
+  }
+  return out;
 }

@@ -21,13 +21,13 @@ import { encodeTvRecords } from '../../golden-model/tvtrace/encoder.ts';
 import type { TvtraceRtlConfig } from '../../golden-model/tvtrace/settings.ts';
 import { generateTvRecords } from '../../tb/tvtrace/stimulus.ts';
 import { cosimEtrace } from '../../tb/etrace/cosim.ts';
-import { measureSuite } from '../../workloads/efficiency.ts';
+import { measureSuite, workloadDataStreams } from '../../workloads/efficiency.ts';
 import { efficiencyJson, efficiencyMarkdown, efficiencySvg } from '../../workloads/efficiency-report.ts';
 import { checkOutputDir, writeOutputAtomic } from '../../core/io.ts';
 import { parseCount } from '../../core/options.ts';
 import { componentSynthesis, efficiencyGates } from '../../workloads/gates.ts';
 import { DEPTH_GOAL } from '../../generator/synthesis.ts';
-import { dataEfficiency, type DataEfficiencyRow } from '../../golden-model/etrace/data/efficiency.ts';
+import { dataEfficiency, type DataEfficiencyRow, workloadDataEfficiency, type WorkloadDataRow } from '../../golden-model/etrace/data/efficiency.ts';
 import { bestSeconds } from '../../core/best-time.ts';
 import { startupRows } from '../startup-bench.ts';
 import { generateStimulusChunks } from '../../golden-model/hart/stimulus/generate.ts';
@@ -93,6 +93,21 @@ function dataTraceRows(seed: number): Row[] {
   ];
 }
 
+/** The same on the workloads' own accesses (QEMU): bytes per access, the mean over the workloads. */
+function workloadDataRows(r: { ours: WorkloadDataRow[]; reference: WorkloadDataRow[] }): Row[] {
+  const goal = r.reference[0]!.bytesPerAccess;
+  const detail = (x: WorkloadDataRow): string => Object.entries(x.byWorkload).map(([w, v]) => `${w} ${v.toFixed(2)}`).join(', ');
+  return [
+    ...r.ours.map((x) => ({
+      what: `E-Trace data trace, workloads, ${x.what}`,
+      rate: `${x.bytesPerAccess.toFixed(2)} B/access`,
+      goal: x.what.startsWith('XOR or differential') ? `< ${goal.toFixed(2)} (reference flow): ${x.bytesPerAccess < goal ? 'met' : 'MISSED'}` : '',
+      detail: detail(x),
+    })),
+    ...r.reference.map((x) => ({ what: `E-Trace data trace, workloads, ${x.what}`, rate: `${x.bytesPerAccess.toFixed(2)} B/access`, goal: '', detail: detail(x) })),
+  ];
+}
+
 export const benchCommand: CommandDefinition<Options> = {
   name: 'bench',
   summary: 'measure the kit: stimulus, file formats, model, co-simulation throughput, RTL size and trace efficiency on real programs (prints tables)',
@@ -129,6 +144,9 @@ export const benchCommand: CommandDefinition<Options> = {
     'Beside the bits, the Yosys cells of each encoder configuration (E-Trace: rtl-out/etrace and',
     'rtl-out/etrace-rv64-full; N-Trace: its generated RTL; skipped with --no-synth). The report',
     'goes to --report DIR as efficiency.md, efficiency.json and efficiency.svg.',
+    'E-Trace data trace (issue 21): bytes per access by compression option on five access patterns and',
+    "on the workloads' own accesses (RV64GC, a second QEMU run as `trace-elf --data`), beside the",
+    "reference flow's data encoder on the same accesses (goal: fewer than its address-and-data mode).",
   ].join('\n'),
   options: (cmd: Command) =>
     cmd
@@ -136,7 +154,7 @@ export const benchCommand: CommandDefinition<Options> = {
       .option('--seed <S>', 'stimulus seed', '1')
       .option('--no-cosim', 'skip the co-simulation measurement')
       .option('--no-synth', 'skip the Yosys cell counts and logic depths (one to three minutes per component), in the efficiency report\'s gates-vs-bits table too')
-      .option('--no-efficiency', 'skip the trace-efficiency measurement on the workloads (about 30 s)')
+      .option('--no-efficiency', 'skip the trace-efficiency measurement on the workloads (about 30 s) and the data-trace rows (about 5 minutes)')
       .option('--no-imports', 'skip the trace import rates and the whole-process encode of a spike-csv (rate and peak memory)')
       .option('--report <DIR>', 'where the efficiency report goes', 'out/bench')
       .option('--only <TEXT>', 'measure only the rows whose name contains TEXT (case-insensitive), e.g. "TV " for the tandem-verification rows; skips the trace-efficiency report'),
@@ -350,6 +368,10 @@ export const benchCommand: CommandDefinition<Options> = {
       }
     }
     if (o.efficiency && want('E-Trace data trace')) rows.push(...dataTraceRows(seed));
+    if (o.efficiency && want('E-Trace data trace, workloads')) {
+      progress('data trace: tracing the workloads with their data accesses (RV64GC)');
+      rows.push(...workloadDataRows(workloadDataEfficiency(await workloadDataStreams('rv64gc', progress))));
+    }
     const rss = process.memoryUsage().rss / 2 ** 20;
     process.stdout.write(`${table(rows)}\n\npeak resident memory ${rss.toFixed(0)} MiB; ${count} instructions, seed ${seed}, best of 3 runs\n`);
     if (o.efficiency && only === undefined) {

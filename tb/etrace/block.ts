@@ -192,11 +192,19 @@ export const block: Block<EtraceConfig> = {
     if (r.config.params.filters_p === 0 && below(4) === 0) sets.push('filters_p=2', 'comparators_p=2');
     const d = r.config.params.dataTrace;
     // Multiple retirement: blocks of up to 2-4 instructions (iretire counts up to 2 * retires_p
-    // half-words), and up to 3 blocks a cycle. The RTL's data path is single retirement.
-    if (!d && below(3) === 0) {
+    // half-words), and up to 3 blocks a cycle. With data trace the access names its block (dblock,
+    // table 4.9) and the block address is completed by iaddr_lsbs; the RTL offers its packet
+    // between two blocks' packets by its reservation (pipeline stages).
+    if (below(3) === 0) {
       const retires = 2 + below(3);
       sets.push(`retires_p=${retires}`, `iretire_width_p=${retires === 4 ? 4 : 3}`);
-      if (below(2) === 0) sets.push(`taken_branches_p=${2 + below(2)}`);
+      if (d) sets.push('iaddr_lsbs_width_p=4');
+      if (below(2) === 0) {
+        const groups = 2 + below(2);
+        sets.push(`taken_branches_p=${groups}`);
+        if (d) sets.push(`dblock_width_p=${groups === 2 ? 1 : 2}`);
+        if (d && r.config.params.pipeline_stages_p === 0 && !sets.some((x) => x.startsWith('pipeline_stages_p='))) sets.push('pipeline_stages_p=1');
+      }
     } else if (below(4) === 0) {
       // Single retirement takes the flowchart's resync placement by default; the block one too.
       sets.push('resync_policy=block');

@@ -8,6 +8,7 @@ import { defaultOptions, defaultParams, type EtraceConfig, type EtraceOptions } 
 import { encodeStream } from '../output.ts';
 import { MSG_TYPE, splitStream } from '../packet/encapsulate.ts';
 import { emptyRecord, type RetirementRecord } from '../../hart/records.ts';
+import type { DataTrace } from '../../hart/data-records.ts';
 import { ACCESS_PATTERNS, accessPattern, type AccessPattern } from './access-patterns.ts';
 import { defaultDataParams } from './params.ts';
 import { referenceFlowBytes, type ReferenceSizeOptions } from './reference-size.ts';
@@ -70,4 +71,32 @@ export function dataEfficiency(accessesPerPattern: number, seed: number): { ours
     row(m.name, (t) => referenceFlowBytes(t.accesses, { dataWidth: 64, daddressWidth: 64, noData: false, noAddress: false, fullAddress: false, fullData: false, ...m.o }).reduce((a, b) => a + b, 0)),
   );
   return { ours, reference };
+}
+
+/**
+ * The same modes on real programs: each workload's retirement stream with its data accesses (QEMU,
+ * `trace-elf --data`), encoded whole, bytes per access by workload; and the reference flow's on
+ * the same accesses.
+ */
+export function workloadDataEfficiency(streams: readonly { name: string; records: readonly RetirementRecord[]; data: DataTrace }[]): { ours: WorkloadDataRow[]; reference: WorkloadDataRow[] } {
+  const row = (what: string, measure: (s: (typeof streams)[number]) => number): WorkloadDataRow => {
+    const byWorkload = Object.fromEntries(streams.map((s) => [s.name, measure(s) / Math.max(1, s.data.accesses.length)]));
+    const values = Object.values(byWorkload);
+    return { what, bytesPerAccess: values.reduce((a, b) => a + b, 0) / Math.max(1, values.length), byWorkload };
+  };
+  const ours = MODES.map((m) => {
+    const c = config(m.options);
+    return row(m.name, (s) => dataBytes(encodeStream(s.records, c, { data: s.data, keepPackets: false }).bytes, c));
+  });
+  const reference = REFERENCE.map((m) =>
+    row(m.name, (s) => referenceFlowBytes(s.data.accesses, { dataWidth: 64, daddressWidth: 64, noData: false, noAddress: false, fullAddress: false, fullData: false, ...m.o }).reduce((a, b) => a + b, 0)),
+  );
+  return { ours, reference };
+}
+
+export interface WorkloadDataRow {
+  what: string;
+  /** Mean over the workloads of their bytes per access. */
+  bytesPerAccess: number;
+  byWorkload: Record<string, number>;
 }
