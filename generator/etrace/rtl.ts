@@ -12,7 +12,6 @@ import { ETRACE_APB_REGS_TEMPLATE, etraceApbRegsContext, etraceApbRegsOutputs } 
 import {
   bpredContext,
   checkRtlSupport,
-  coreSizes,
   descriptorFields,
   widths,
   encoderContext,
@@ -21,14 +20,13 @@ import {
   hasQualifier,
   ingressContext,
   stepContexts,
-  pipelineStages,
-  groupsPerCycle,
-  viewsPerGroup,
   irstackContext,
   jtcContext,
   qualifierBuses,
   registerOutputs,
 } from './core.ts';
+import { pipelineStages } from './acceptance.ts';
+import { coreSizes, groupsPerCycle, viewsPerGroup } from './shape.ts';
 import { padColumn, svLogic, svVec } from '../render.ts';
 import { alignDeclarations } from '../sv-align.ts';
 import { renderEtracePacker } from './packer.ts';

@@ -31,7 +31,8 @@ import { returnDepthWidth } from '../../golden-model/etrace/packet/params.ts';
 import { BranchPredictor, JumpTargetCache, ReturnPredictor } from '../../golden-model/etrace/predictors.ts';
 import { etraceConfigOf as caseConfig } from '../../blocks/testing.ts';
 import { renderEtrace } from './rtl.ts';
-import { bpredContext, irstackContext, jtcContext, stepsPerCycle } from './core.ts';
+import { bpredContext, irstackContext, jtcContext } from './core.ts';
+import { stepsPerCycle } from './shape.ts';
 import { icarusProblems, runTool as run } from '../tool-checks.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'rvtrace-structures-'));
