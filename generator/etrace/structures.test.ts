@@ -433,14 +433,17 @@ function describeMismatch(s: Structure, sim: Simulation, expected: PortValues[][
 // Configurations
 
 const FULL = 'etrace-rv64-full';
-/** Four ports (two blocks of up to four instructions, two views each), tables of four entries, a stack of four. */
-const FOUR_PORTS = ['taken_branches_p=2', 'retires_p=4', 'iretire_width_p=4', 'bpred_size_p=2', 'cache_size_p=2', 'return_stack_size_p=2'];
+/**
+ * Four ports (two blocks of up to four instructions, two views each), tables of four entries, a stack of four.
+ * etrace-rv64-full has data trace: with several groups a cycle it needs a dblock naming each.
+ */
+const FOUR_PORTS = ['taken_branches_p=2', 'dblock_width_p=1', 'retires_p=4', 'iretire_width_p=4', 'bpred_size_p=2', 'cache_size_p=2', 'return_stack_size_p=2'];
 /** The same with a call counter (saturating at 3) instead of the stack. */
-const FOUR_PORTS_COUNTER = ['taken_branches_p=2', 'retires_p=4', 'iretire_width_p=4', 'bpred_size_p=2', 'cache_size_p=2', 'return_stack_size_p=0', 'call_counter_size_p=2'];
+const FOUR_PORTS_COUNTER = ['taken_branches_p=2', 'dblock_width_p=1', 'retires_p=4', 'iretire_width_p=4', 'bpred_size_p=2', 'cache_size_p=2', 'return_stack_size_p=0', 'call_counter_size_p=2'];
 /** Six ports on tables of two entries and a stack of two. */
-const SIX_PORTS = ['taken_branches_p=3', 'retires_p=2', 'iretire_width_p=3', 'bpred_size_p=1', 'cache_size_p=1', 'return_stack_size_p=1'];
+const SIX_PORTS = ['taken_branches_p=3', 'dblock_width_p=2', 'retires_p=2', 'iretire_width_p=3', 'bpred_size_p=1', 'cache_size_p=1', 'return_stack_size_p=1'];
 /** Three ports, index bits from bit 2 (iaddress_lsb_p 2), a call counter saturating at 7. */
-const THREE_PORTS_LSB2 = ['iaddress_lsb_p=2', 'taken_branches_p=3', 'bpred_size_p=3', 'cache_size_p=1', 'return_stack_size_p=0', 'call_counter_size_p=3'];
+const THREE_PORTS_LSB2 = ['iaddress_lsb_p=2', 'taken_branches_p=3', 'dblock_width_p=2', 'bpred_size_p=3', 'cache_size_p=1', 'return_stack_size_p=0', 'call_counter_size_p=3'];
 
 const configLabel = (sets: string[]) => [FULL, ...sets].join(' ');
 const STRUCTURES: Structure[] = [
