@@ -60,7 +60,6 @@ function dataGroupContext(c: EtraceConfig) {
   }
   return {
     manyGroups: groups > 1,
-    groups,
     trigw: groups > 1 ? 3 * groups : 2,
     dbw: Math.max(1, dbw),
     groupTriggerLines: groups > 1 ? lines : [],
