@@ -22,7 +22,7 @@ const RV64_FULL_DATA = { data_trace_p: 1, data_width_p: 64, dtype_width_p: 4, da
 /**
  * What the four shipped components said as JSON before they became IP-XACT (issue 3), unchanged but
  * for the data trace of etrace-rv64-full; and etrace-data (issue 21). Since issue 25 they have
- * two pipeline stages (PIPELINED), but etrace-2.0, which states 0.
+ * two pipeline stages (PIPELINED); etrace-2.0 with them a 128-byte FIFO.
  */
 const PIPELINED = { pipeline_stages_p: 2 };
 const SHIPPED_SETTINGS: Record<string, Record<string, unknown>> = {
@@ -52,8 +52,8 @@ const SHIPPED_SETTINGS: Record<string, Record<string, unknown>> = {
   },
   'etrace-2.0': {
     payload_layout: '2.0', iaddress_width_p: 64, iaddress_lsb_p: 1, itype_width_p: '4', ecause_width_p: 6, privilege_width_p: 2,
-    context_width_p: 32, nocontext_p: 0, time_width_p: 48, notime_p: 0, ResyncMode: 1, ResyncMax: 4,
-    pipeline_stages_p: 0,
+    context_width_p: 32, nocontext_p: 0, time_width_p: 48, notime_p: 0, ResyncMode: 1, ResyncMax: 4, fifo_depth_p: 128,
+    ...PIPELINED,
   },
 };
 

@@ -90,7 +90,8 @@ describe('E-Trace co-simulation: shipped RTL against the model', () => {
 /** Configurations beyond the shipped ones, generated into a temporary directory. */
 const VARIANTS: { name: string; component: string; sets: string[]; backpressure: number }[] = [
   { name: 'stall mode', component: 'etrace', sets: ['stallEnable=1'], backpressure: 0.6 },
-  { name: 'all modes, call counter, 2.0', component: 'etrace-2.0', sets: ['call_counter_size_p=3', 'bpred_size_p=4', 'cache_size_p=3', 'f0s_width_p=1', 'sijump_p=1', 'ImplicitReturn=1', 'BranchPrediction=1', 'JumpTargetCache=1', 'siJump=1', 'ImplicitExcept=1'], backpressure: 0.3 },
+  // No pipeline stage (packets accepted by their exact size): no shipped component has none.
+  { name: 'all modes, call counter, 2.0, no pipeline stage', component: 'etrace-2.0', sets: ['pipeline_stages_p=0', 'call_counter_size_p=3', 'bpred_size_p=4', 'cache_size_p=3', 'f0s_width_p=1', 'sijump_p=1', 'ImplicitReturn=1', 'BranchPrediction=1', 'JumpTargetCache=1', 'siJump=1', 'ImplicitExcept=1'], backpressure: 0.3 },
   { name: 'full address, resync by cycles, triggers', component: 'etrace-rv64-full', sets: ['FullAddress=1', 'ResyncMode=2', 'ResyncMax=0', 'iTrigEnable=1'], backpressure: 0 },
   // The largest threshold, 2^19 (the RTL once computed ResyncMax + 4 in 4 bits and wrapped to 2^3).
   { name: 'resync threshold 2^19 (ResyncMax 15)', component: 'etrace-rv32-mcu', sets: ['ResyncMode=1', 'ResyncMax=15'], backpressure: 0 },
@@ -109,7 +110,9 @@ const VARIANTS: { name: string; component: string; sets: string[]; backpressure:
   { name: 'two pipeline stages, stall mode', component: 'etrace', sets: ['pipeline_stages_p=2', 'stallEnable=1'], backpressure: 0.6 },
   { name: 'three pipeline stages, every mode, data trace', component: 'etrace-rv64-full', sets: ['pipeline_stages_p=3'], backpressure: 0.4 },
   { name: 'four pipeline stages, two blocks of two, stall mode', component: 'etrace', sets: ['pipeline_stages_p=4', 'retires_p=2', 'taken_branches_p=2', 'stallEnable=1'], backpressure: 0.6 },
-  { name: 'three blocks of up to three, 2.0, call counter, stall mode', component: 'etrace-2.0', sets: ['retires_p=3', 'iretire_width_p=3', 'taken_branches_p=3', 'call_counter_size_p=3', 'bpred_size_p=4', 'cache_size_p=3', 'f0s_width_p=1', 'sijump_p=1', 'ImplicitReturn=1', 'BranchPrediction=1', 'JumpTargetCache=1', 'siJump=1', 'ImplicitExcept=1', 'stallEnable=1'], backpressure: 0.6 },
+  // (Unpipelined with a 64-byte FIFO, as etrace-2.0 was when the case was written: with two stages
+  // its Verilator build ran past the test's 120 s on the loaded two-core machine, 2026-11-27.)
+  { name: 'three blocks of up to three, 2.0, call counter, stall mode', component: 'etrace-2.0', sets: ['pipeline_stages_p=0', 'fifo_depth_p=64', 'retires_p=3', 'iretire_width_p=3', 'taken_branches_p=3', 'call_counter_size_p=3', 'bpred_size_p=4', 'cache_size_p=3', 'f0s_width_p=1', 'sijump_p=1', 'ImplicitReturn=1', 'BranchPrediction=1', 'JumpTargetCache=1', 'siJump=1', 'ImplicitExcept=1', 'stallEnable=1'], backpressure: 0.6 },
 ];
 
 describe('E-Trace co-simulation: more configurations', () => {
