@@ -269,16 +269,19 @@ export class SpikeCsvReader {
     return entry;
   }
 
-  /** The instruction seen at a key, from the direct-mapped cache when it holds the key. */
+  /**
+   * The instruction seen at a key, from the direct-mapped cache when it holds the key. A key not
+   * seen yet is cached too (as undefined): `instruction` updates the slot when it adds the key.
+   * (No branch that only a rare case takes: one first taken after V8 optimised the row loop would
+   * throw the loop's optimised code away.)
+   */
   private lookup(key: number | string): Seen | undefined {
     if (typeof key !== 'number') return this.seen.get(key);
     const slot = seenSlot(key);
     if (this.slotKeys[slot] === key) return this.slotSeen[slot];
     const known = this.seen.get(key);
-    if (known !== undefined) {
-      this.slotKeys[slot] = key;
-      this.slotSeen[slot] = known;
-    }
+    this.slotKeys[slot] = key;
+    this.slotSeen[slot] = known;
     return known;
   }
 
