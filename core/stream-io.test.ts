@@ -54,6 +54,12 @@ describe('openStreamSource', () => {
     expect(wholeStream(two).retiresPerCycle).toBe(2);
   });
 
+  it('reads a file with a byte order mark (not ASCII: the decoder strips it) as the one without', () => {
+    const file = join(dir, 'bom.csv');
+    writeFileSync(file, Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(csv)]));
+    expect([...openStreamSource(file, undefined, 64).pieces()].flat()).toEqual(importSpikeCsv(csv, file).records);
+  });
+
   it('completes a line and a character cut by a read', () => {
     // The piece boundary falls inside the last row, inside the two bytes of its "é" (c3 a9): the
     // value must reach the error message whole, and the line be counted once.

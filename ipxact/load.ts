@@ -37,7 +37,7 @@ import { ExitStatus, RvError } from '../golden-model/common/errors.ts';
 import type { SettingSpec, Settings, SettingValue } from '../golden-model/common/settings.ts';
 import { detectStandard, readComponent, resolveParameters, type IpxactComponent, type IpxactStandard, type Vlnv } from './reader/component.ts';
 import { readXmlDocument, readXmlFile, type XmlElement } from './reader/xml.ts';
-import { defaultSchemaDir, validateXsd } from './reader/xsd.ts';
+import { defaultSchemaDir, validateXsdRemembered } from './reader/xsd.ts';
 import { isSvKeyword } from './sv-keywords.ts';
 import { REPO_ROOT } from '../golden-model/common/paths.ts';
 
@@ -223,7 +223,7 @@ export function checkComponent(nameOrPath: string, specs: readonly SettingSpec[]
   }
   const standard = detectStandard(root, file);
   if (standard instanceof RvError) return fail([standard]);
-  const xsd = validateXsd(file, standard, options.schemaDir ?? defaultSchemaDir());
+  const xsd = validateXsdRemembered(file, standard, options.schemaDir ?? defaultSchemaDir(), sha256);
   if (xsd.length > 0) return fail(xsd);
   const read = readComponent(root, file);
   if (read.component === undefined) return fail(read.errors);

@@ -1,8 +1,9 @@
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { defaultSchemaDir, parseXmllintOutput, schemaFile, validateXsd } from './xsd.ts';
+import { defaultSchemaDir, parseXmllintOutput, schemaFile, validateXsd, validateXsdRemembered } from './xsd.ts';
 
 const FIXTURES = fileURLToPath(new URL('../test-fixtures/reader/', import.meta.url));
 const fixture = (name: string): string => join(FIXTURES, name);
@@ -63,6 +64,33 @@ describe('validateXsd', () => {
       'IP-XACT 2014 schema not found: /nonexistent/ieee-1685-2014/index.xsd (expected the Accellera schemas under /nonexistent)',
     ]);
     expect(validateXsd(fixture('no-such-file.xml'), '2014', SCHEMAS).map((e) => e.oneLine().replace(FIXTURES, ''))).toEqual(['no-such-file.xml: no such file']);
+  });
+});
+
+describe('validateXsdRemembered', () => {
+  it('remembers valid documents only, by their bytes, and never without the schema', () => {
+    const cache = mkdtempSync(join(tmpdir(), 'rvtrace-xsd-'));
+    const saved = process.env['RVTRACE_CACHE'];
+    process.env['RVTRACE_CACHE'] = cache;
+    try {
+      const markers = (): string[] => (existsSync(join(cache, 'xsd-valid')) ? readdirSync(join(cache, 'xsd-valid')) : []);
+      expect(validateXsdRemembered(fixture('component-2014.xml'), '2014', SCHEMAS, 'a')).toEqual([]);
+      expect(markers()).toHaveLength(1);
+      expect(validateXsdRemembered(fixture('component-2014.xml'), '2014', SCHEMAS, 'a')).toEqual([]);
+      expect(markers()).toHaveLength(1);
+      // An invalid document is asked every time and leaves no marker.
+      expect(validateXsdRemembered(fixture('misplaced-element.xml'), '2014', SCHEMAS, 'b').map((e) => e.code)).toEqual(['invalid-component']);
+      expect(markers()).toHaveLength(1);
+      // Other bytes: another marker.
+      expect(validateXsdRemembered(fixture('component-2022.xml'), '2022', SCHEMAS, 'c')).toEqual([]);
+      expect(markers()).toHaveLength(2);
+      const [noSchema] = validateXsdRemembered(fixture('component-2014.xml'), '2014', '/nonexistent', 'a');
+      expect(noSchema!.code).toBe('tool-failure');
+    } finally {
+      if (saved === undefined) delete process.env['RVTRACE_CACHE'];
+      else process.env['RVTRACE_CACHE'] = saved;
+      rmSync(cache, { recursive: true, force: true });
+    }
   });
 });
 

@@ -4,8 +4,9 @@
  * next to the checkout (../shared/ipxact-schema/ieee-1685-{2014,2022}/index.xsd).
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { createHash } from 'node:crypto';
+import { accessSync, constants, existsSync, mkdirSync, readdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { delimiter, dirname, join } from 'node:path';
 import { RvError } from '../../golden-model/common/errors.ts';
 import { REPO_ROOT } from '../../golden-model/common/paths.ts';
 import { IPXACT_NAMESPACES, type IpxactStandard } from './component.ts';
@@ -47,6 +48,65 @@ export function validateXsd(file: string, standard: IpxactStandard, schemaDir: s
     return [new RvError('tool-failure', `xmllint failed on schema ${schema}: ${detail}`)];
   }
   return errors;
+}
+
+/**
+ * `validateXsd` of a document whose bytes have the SHA-256 `sha256`, remembered across processes
+ * when the document is valid: every command that loads a component validates it, and xmllint (its
+ * process and the spawn) costs about 25 ms of CPU, 8 % of the whole `rvtrace encode` of a short
+ * trace (issue 22). A valid document leaves an empty marker file in <cache>/xsd-valid/ named after its
+ * bytes, the standard, xmllint (path, size, time) and every file of the schema's folder (name,
+ * size, time): a change to any of them asks xmllint again. Errors are never remembered, and
+ * without xmllint or the schema there is no marker to find.
+ */
+export function validateXsdRemembered(file: string, standard: IpxactStandard, schemaDir: string, sha256: string): RvError[] {
+  const key = validityKey(standard, schemaDir, sha256);
+  const dir = join(process.env['RVTRACE_CACHE'] || join(REPO_ROOT, '.cache'), 'xsd-valid');
+  const marker = key === undefined ? undefined : join(dir, key);
+  if (marker !== undefined && existsSync(marker)) return [];
+  const errors = validateXsd(file, standard, schemaDir);
+  if (errors.length === 0 && marker !== undefined) {
+    try {
+      mkdirSync(dir, { recursive: true });
+      const tmp = `${marker}.tmp-${process.pid}`;
+      writeFileSync(tmp, '');
+      renameSync(tmp, marker);
+    } catch {
+      // a read-only cache: xmllint runs again next time
+    }
+  }
+  return errors;
+}
+
+/** The name of the marker of a valid document (see validateXsdRemembered), or undefined without xmllint or the schema. */
+function validityKey(standard: IpxactStandard, schemaDir: string, sha256: string): string | undefined {
+  const xmllint = findOnPath('xmllint');
+  const schemaFolder = dirname(schemaFile(standard, schemaDir));
+  if (xmllint === undefined || !existsSync(schemaFolder)) return undefined;
+  const h = createHash('sha256');
+  const stamp = (path: string): void => {
+    const st = statSync(path);
+    h.update(`${path} ${st.size} ${st.mtimeMs}\n`);
+  };
+  h.update(`${standard} ${sha256}\n`);
+  stamp(xmllint);
+  for (const name of readdirSync(schemaFolder).sort()) stamp(join(schemaFolder, name));
+  return h.digest('hex');
+}
+
+/** The executable `cmd` on PATH, as spawnSync finds it. */
+function findOnPath(cmd: string): string | undefined {
+  for (const d of (process.env['PATH'] ?? '').split(delimiter)) {
+    if (d === '') continue;
+    const p = join(d, cmd);
+    try {
+      accessSync(p, constants.X_OK);
+      return p;
+    } catch {
+      // not here
+    }
+  }
+  return undefined;
 }
 
 /**
