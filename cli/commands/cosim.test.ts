@@ -4,7 +4,7 @@
  * `merge` (clear errors for bad files) and `fuzz` (a short session of each block).
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -73,20 +73,26 @@ describe('rvtrace cosim, regress, merge, fuzz', () => {
     expect(rvtrace('cosim', '--component', 'ctr-small', '--count', '200', '--schema-dir', join(ROOT, '..', 'shared', 'ipxact-schema')).status).toBe(0);
   }, 120_000);
 
-  it('reads and schema-validates the component once per command (xmllint runs once per component)', () => {
+  it('reads and schema-validates the component once per command (xmllint runs once per component, not at all for one it remembers as valid)', () => {
     const bin = join(dir, 'counting-bin');
     const calls = join(dir, 'xmllint-calls');
     mkdirSync(bin, { recursive: true });
     writeFileSync(join(bin, 'xmllint'), `#!/bin/sh\necho x >> '${calls}'\nexec /usr/bin/xmllint "$@"\n`, { mode: 0o755 });
     const env = { ...process.env, PATH: `${bin}:${process.env.PATH}` };
+    // A valid component is remembered (ipxact/reader/xsd.ts): forget it to count the first command's runs.
+    const remembered = join(process.env['RVTRACE_CACHE'] || join(ROOT, '.cache'), 'xsd-valid');
     const count = (...args: string[]): number => {
       writeFileSync(calls, '');
       const r = spawnSync(process.execPath, [BIN, ...args], { cwd: dir, encoding: 'utf8', env });
       expect(r.status, r.stderr).toBe(0);
       return readFileSync(calls, 'utf8').split('\n').filter((l) => l === 'x').length;
     };
+    rmSync(remembered, { recursive: true, force: true });
     expect(count('cosim', '--component', 'etrace', '--count', '500', '--set', 'ResyncMax=2')).toBe(1);
+    rmSync(remembered, { recursive: true, force: true });
     expect(count('regress', '--components', 'etrace,ctr-small', '--seeds', '1-2', '--count', '300')).toBe(2);
+    // Then both are remembered: the next command does not ask xmllint again.
+    expect(count('regress', '--components', 'etrace,ctr-small', '--seeds', '1', '--count', '300')).toBe(0);
   }, 120_000);
 
   it('cosim of a CTR component: the block comes from the component; identical CSR responses exit 0', () => {
