@@ -11,10 +11,11 @@
  */
 import { spawnSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { accessSync, constants, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { delimiter, dirname, isAbsolute, join } from 'node:path';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, isAbsolute, join } from 'node:path';
 import { finishedWriting, startedWriting } from '../core/unfinished-files.ts';
 import { RvError } from '../golden-model/common/errors.ts';
+import { findOnPath } from '../golden-model/common/paths.ts';
 import { ROOT, sha256Hex } from '../generator/render.ts';
 import { CODE_COVERAGE_FLAGS, codeCoverageOn } from './code-coverage.ts';
 import type { HarnessSpec } from './harness-spec.ts';
@@ -89,20 +90,6 @@ export function installRtl(files: readonly { name: string; content: string }[]):
     finishedWriting(tmp);
   }
   return { rtlDir, paths: files.map((f) => join(rtlDir, f.name)) };
-}
-
-function findOnPath(cmd: string): string | undefined {
-  for (const d of (process.env['PATH'] ?? '').split(delimiter)) {
-    if (d === '') continue;
-    const p = join(d, cmd);
-    try {
-      accessSync(p, constants.X_OK);
-      return p;
-    } catch {
-      // not here
-    }
-  }
-  return undefined;
 }
 
 let versionMemo: string | undefined;

@@ -5,8 +5,8 @@
  * caches) stay in the source tree, so code finds them from here rather than from its own file,
  * whose folder differs between those copies.
  */
-import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { accessSync, constants, existsSync } from 'node:fs';
+import { delimiter, dirname, join } from 'node:path';
 
 function nearestPackageRoot(dir: string): string {
   for (let d = dir; ; d = dirname(d)) {
@@ -16,3 +16,18 @@ function nearestPackageRoot(dir: string): string {
 }
 
 export const REPO_ROOT = nearestPackageRoot(import.meta.dirname);
+
+/** The executable `cmd` on PATH, as spawnSync finds it. */
+export function findOnPath(cmd: string): string | undefined {
+  for (const d of (process.env['PATH'] ?? '').split(delimiter)) {
+    if (d === '') continue;
+    const p = join(d, cmd);
+    try {
+      accessSync(p, constants.X_OK);
+      return p;
+    } catch {
+      // not here
+    }
+  }
+  return undefined;
+}

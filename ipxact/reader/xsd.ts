@@ -5,10 +5,10 @@
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { accessSync, constants, existsSync, mkdirSync, readdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
-import { delimiter, dirname, join } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { RvError } from '../../golden-model/common/errors.ts';
-import { REPO_ROOT } from '../../golden-model/common/paths.ts';
+import { findOnPath, REPO_ROOT } from '../../golden-model/common/paths.ts';
 import { IPXACT_NAMESPACES, type IpxactStandard } from './component.ts';
 
 /** The shared schema folder: `shared/ipxact-schema` beside the checkout root. */
@@ -92,21 +92,6 @@ function validityKey(standard: IpxactStandard, schemaDir: string, sha256: string
   stamp(xmllint);
   for (const name of readdirSync(schemaFolder).sort()) stamp(join(schemaFolder, name));
   return h.digest('hex');
-}
-
-/** The executable `cmd` on PATH, as spawnSync finds it. */
-function findOnPath(cmd: string): string | undefined {
-  for (const d of (process.env['PATH'] ?? '').split(delimiter)) {
-    if (d === '') continue;
-    const p = join(d, cmd);
-    try {
-      accessSync(p, constants.X_OK);
-      return p;
-    } catch {
-      // not here
-    }
-  }
-  return undefined;
 }
 
 /**
