@@ -1105,7 +1105,10 @@ export function encoderContext(c: EtraceConfig, banner: string, packerInstance: 
   // With pipeline stages the session's and the data packets reach the concatenation as late as the
   // steps' bytes: their flags and bytes go through stepStages registers (pq<n>_*).
   const held = stepStages(c);
-  const pq = (name: string) => (pipe ? `pq${held}_${name}` : name);
+  // etrace_data_encoder registers what its packets are made of as the first stage itself, so their
+  // bytes (dat_*, rsp_*) come out at the first stage's time and their registers start at pq2.
+  const dataFirstStage = (name: string) => /^(dat|rsp)_(bytes|len)$/.test(name);
+  const pq = (name: string) => (!pipe || (held === 1 && dataFirstStage(name)) ? name : `pq${held}_${name}`);
   const written = (w: string) => (pipe ? `pq${held}_post_write[${encoderWrites.indexOf(w)}]` : `take_${w}`);
   const postHeld: { name: string; width: number }[] = [
     { name: 'post_write', width: encoderWrites.length },
@@ -1126,7 +1129,13 @@ export function encoderContext(c: EtraceConfig, banner: string, packerInstance: 
     fromLen: i === 0 ? 'wr_len' : `wr_len${i}_q`,
     fromData: i === 0 ? 'wr_data' : `wr_data${i}_q`,
   }));
-  const postRegs = pipe ? Array.from({ length: held }, (_v, i) => postHeld.map((h) => ({ ...h, reg: `pq${i + 1}_${h.name}`, from: i === 0 ? h.name : `pq${i}_${h.name}` }))).flat() : [];
+  const postRegs = pipe
+    ? Array.from({ length: held }, (_v, i) =>
+        postHeld
+          .filter((h) => i > 0 || !dataFirstStage(h.name))
+          .map((h) => ({ ...h, reg: `pq${i + 1}_${h.name}`, from: i === 0 || (i === 1 && dataFirstStage(h.name)) ? h.name : `pq${i}_${h.name}` })),
+      ).flat()
+    : [];
   const stallOffer = (w: string, res: string) => indent(stalledWrite({ ...reserving(res), done: `done_q[${doneBit(w)}]`, now: `now_${w}` }).join('\n'), 8);
   const writeParts = [
     ...stepIndexes.map((k) => ({
@@ -1197,7 +1206,7 @@ export function encoderContext(c: EtraceConfig, banner: string, packerInstance: 
     manyDataGroups,
     dbw: Math.max(1, dbw),
     dataSites: sites.flatMap(({ g, k }) => dataSite(c, g, k, doneBit('dat'))),
-    datPresent: manyDataGroups ? `dat_valid && dat_block >= ${dbw}'d${dataGroupCount - 1}` : "dat_len != 6'd0",
+    datPresent: manyDataGroups ? `dat_valid && dat_block >= ${dbw}'d${dataGroupCount - 1}` : 'dat_valid',
     datMerge: sites.length > 0 ? [`take_dat = take_dat | ${sites.map(({ g }) => `take_dat${g}`).join(' | ')};`, `now_dat = now_dat | ${sites.map(({ g }) => `now_dat${g}`).join(' | ')};`] : [],
     chunkLen: resize('chunk', s.chainWidth, s.wrLenWidth),
     descriptorDecls: descriptorDecls(ENCODER_SLOTS),

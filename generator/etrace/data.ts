@@ -18,7 +18,7 @@ import { dataSizeWidth } from '../../golden-model/etrace/ports.ts';
 import { encapPrefixBits } from '../../golden-model/etrace/packet/params.ts';
 import { hasContextInput } from '../../golden-model/etrace/ports.ts';
 import { padColumn, svLogic, svSized, svVec } from '../render.ts';
-import { oneHotIndexMasks, svConditionalSumAdd, svHighestSetBit } from '../sv-arith.ts';
+import { svConditionalSumAdd, svHighestSetBit } from '../sv-arith.ts';
 import { qualifierBuses } from './apb-regs.ts';
 
 /** The data parameters, or undefined without data trace. */
@@ -139,6 +139,58 @@ export function dataMaxBytes(c: EtraceConfig): number {
   return 1 + Math.floor(p.encap_srcid_width / 8) + Math.ceil((dataMaxPayloadBits(c) + encapPrefixBits(p)) / 8);
 }
 
+/** A packet with two values: a unified atomic (a split one's request carries its operand only) or a CSR access. */
+function packetHasTwoValues(dp: DataParams): boolean {
+  return (dp.data_atomics_p === 1 && dp.data_split_p === 0) || dp.data_csr_p === 1;
+}
+
+/**
+ * What the data packets' field assembly and packers read (pk_<name>), from the signal <from> of the
+ * access, the history and the compression: registered as the encoder's first pipeline stage when it
+ * has one (the compression then ends at a register), else wires.
+ */
+function packetHeld(c: EtraceConfig) {
+  const dp = dataPacketParams(c.params);
+  const w = dataWidths(dp);
+  const dw = dp.data_width_p;
+  type Held = readonly [name: string, width: number, from: string];
+  const fields: Held[] = [
+    ['pkt', 1, 'pkt'],
+    ['is_ls', 1, 'is_ls'],
+    ['is_store', 1, 'is_store'],
+    ['aligned', 1, 'aligned'],
+    ['s', 2, 's'],
+    ['no_data', 1, 'opt_no_data'],
+    ['no_addr', 1, 'opt_no_addr'],
+    ['addr_diff', 1, 'addr_diff'],
+    ['address', w.address, 'address'],
+    ['diff2', 2, 'diff2'],
+    ['diff_data', 2, 'diff_data'],
+    ['c0', dw, 'c0'],
+    ['n0', 4, 'n0'],
+    ...(packetHasTwoValues(dp) ? ([['c1', dw, 'c1'], ['n1', 4, 'n1']] as Held[]) : []),
+    ...(dp.data_split_p === 1 ? ([['split_load', 1, 'split_load'], ['lrid', dp.lrid_width_p, 'lrid_q']] as Held[]) : []),
+    ...(dp.data_atomics_p === 1 ? ([['is_amo', 1, 'is_amo'], ['amo_size', w.atomicSize, 'amo_size']] as Held[]) : []),
+    ...(dp.data_atomics_p === 1 ? ([['dtype', 3, 'dtype_q[2:0]']] as Held[]) : dp.data_csr_p === 1 ? ([['dtype', 2, 'dtype_q[1:0]']] as Held[]) : []),
+    ...(dp.data_csr_p === 1
+      ? ([['is_csr', 1, 'is_csr'], ['csr_read_only', 1, 'csr_read_only'], ['csr_diff', 1, 'csr_diff'], ['csr_field', 12, 'csr_field'], ['csr_number', 12, 'csr_number']] as Held[])
+      : []),
+    // The split response's packet.
+    ...(dp.data_split_p === 1
+      ? ([['r_valid', 1, 'r_valid'], ['lid', dp.lrid_width_p, 'lid_q'], ['r_ok', 1, 'r_ok'], ['r_resp', 2, 'r_resp'], ['r_s', 2, 'r_s'], ['r_c0', dw, 'r_c0']] as Held[])
+      : []),
+    ...(dp.data_split_p === 1 && dp.data_atomics_p === 1 ? ([['r_amo', 1, 'r_amo'], ['r_n0', 4, 'r_n0']] as Held[]) : []),
+  ];
+  const types = padColumn(fields.map(([, width]) => svLogic(width)));
+  const regs = padColumn(fields.map(([name]) => `pk_${name}`));
+  return fields.map(([name, , from], i) => ({
+    decl: `${types[i]} pk_${name};`,
+    reset: `${regs[i]} <= '0;`,
+    update: `${regs[i]} <= ${from};`,
+    assign: `assign ${regs[i]} = ${from};`,
+  }));
+}
+
 export function dataEncoderContext(c: EtraceConfig, banner: string) {
   const p = c.params;
   const dp = dataPacketParams(p);
@@ -146,8 +198,11 @@ export function dataEncoderContext(c: EtraceConfig, banner: string) {
   const dtw = dp.dtype_width_p;
   // The differential address: the field minus the history's (a short-path subtract).
   const addrDiff = svConditionalSumAdd('addr_field_diff', 'addr_field_full', '~addr_field_prev', w.address, { carryIn: "1'b1" });
+  const registered = c.params.pipeline_stages_p > 0;
   return {
     banner,
+    registered,
+    packetHeld: packetHeld(c),
     addrDiffDecls: addrDiff.declarations,
     addrDiffRows: addrDiff.rows,
     dw: dp.data_width_p,
@@ -166,8 +221,7 @@ export function dataEncoderContext(c: EtraceConfig, banner: string) {
     ratified: p.payload_layout === '2.0',
     atomics: dp.data_atomics_p === 1,
     csr: dp.data_csr_p === 1,
-    // A packet with two values: a unified atomic (a split one's request carries its operand only) or a CSR access.
-    twoValues: (dp.data_atomics_p === 1 && dp.data_split_p === 0) || dp.data_csr_p === 1,
+    twoValues: packetHasTwoValues(dp),
     amoValueHi: dp.data_atomics_p === 1 && dp.data_split_p === 0,
     noFilters: !hasDataFilter(c),
     ...dataGroupContext(c),
@@ -194,29 +248,44 @@ export function dataCompressContext(c: EtraceConfig, banner: string) {
   // The differential codes' subtractions (short-path adders: a - b = a + ~b + 1).
   const first = svConditionalSumAdd('v0_minus_prev', 'v0_i', '~prev_i', dw, { carryIn: "1'b1" });
   const second = svConditionalSumAdd('v1_minus_v0', 'v1_i', '~v0_i', dw, { carryIn: "1'b1" });
-  const index = oneHotIndex(dw, 'Dw');
   return {
     banner,
     dw,
     differenceDecls: [...first.declarations, ...second.declarations],
     differenceRows: [...first.rows, ...second.rows],
-    ...index,
+    ...belowSignTree(dw),
   };
 }
 
 /**
- * Finding the highest set bit of a `width`-bit vector without a chain from bit to bit (the
- * templates' `highest` is that bit, one-hot): the shifts of a prefix OR (every bit ORed with
- * those above it in log2(width) steps), the masks that turn a one-hot bit into its index (bit j
- * of the index is set where the bit's position has bit j set), and the index as a concatenation.
+ * The body of etrace_data_compress's below_sign: the index of the highest set bit of
+ * {differs, 1'b1} (padded with zeros to a power of two) by a tree of multiplexers, level k
+ * for blocks of 2^k bits (any<k>: a bit is set; idx<k>: the highest one's index inside the block,
+ * k bits a block). The top level needs no `any`: its block holds the 1 put below.
  */
-function oneHotIndex(width: number, widthName: string) {
-  const masks = oneHotIndexMasks(width);
-  return {
-    indexMasks: masks.map((m, j) => `localparam logic [${widthName}-1:0] IndexBit${j} = ${svSized(width, m)};`),
-    indexOf: masks.map((_, j) => `|(highest & IndexBit${j})`).reverse().join(', '),
-    prefixShifts: masks.map((_, j) => 1 << j),
-  };
+function belowSignTree(dw: number) {
+  const levels = Math.ceil(Math.log2(dw));
+  const pad = 2 ** levels - dw;
+  const decls = [`logic [${2 ** levels - 1}:0] any0;`];
+  const rows = [`any0 = ${pad > 0 ? `{${svSized(pad, 0n)}, differs, 1'b1}` : "{differs, 1'b1}"};`];
+  for (let k = 1; k <= levels; k++) {
+    const blocks = 2 ** (levels - k);
+    const last = k === levels;
+    if (!last) decls.push(`logic [${blocks - 1}:0] any${k};`);
+    decls.push(`logic [${blocks * k - 1}:0] idx${k};`);
+    const index =
+      k === 1
+        ? `any0[2*i+1]`
+        : `any${k - 1}[2*i+1] ? {1'b1, idx${k - 1}[${k - 1}*(2*i+1) +: ${k - 1}]} : {1'b0, idx${k - 1}[${k - 1}*(2*i) +: ${k - 1}]}`;
+    rows.push(
+      `for (int i = 0; i < ${blocks}; i++) begin`,
+      ...(last ? [] : [`  any${k}[i] = any${k - 1}[2*i+1] | any${k - 1}[2*i];`]),
+      `  idx${k}[${k}*i +: ${k}] = ${index};`,
+      'end',
+    );
+  }
+  rows.push(`below_sign = idx${levels};`);
+  return { treeDecls: decls, treeRows: rows, tw: levels };
 }
 
 export function dataPackerContext(c: EtraceConfig, banner: string) {

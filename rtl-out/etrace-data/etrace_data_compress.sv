@@ -37,12 +37,9 @@ module etrace_data_compress (
   localparam logic [1:0] CodeXor  = 2'd1;
   localparam logic [1:0] CodeDiff = 2'd2;
 
-  localparam logic [Dw-1:0] IndexBit0 = 64'haaaa_aaaa_aaaa_aaaa;
-  localparam logic [Dw-1:0] IndexBit1 = 64'hcccc_cccc_cccc_cccc;
-  localparam logic [Dw-1:0] IndexBit2 = 64'hf0f0_f0f0_f0f0_f0f0;
-  localparam logic [Dw-1:0] IndexBit3 = 64'hff00_ff00_ff00_ff00;
-  localparam logic [Dw-1:0] IndexBit4 = 64'hffff_0000_ffff_0000;
-  localparam logic [Dw-1:0] IndexBit5 = 64'hffff_ffff_0000_0000;
+  localparam int Tw = 6;       // bits of a count of bits below the sign (0 .. Dw - 1)
+  localparam int Bw = Tw - 2;  // the chain's bytes in the key (two values of Tw - 3 bits)
+  localparam int Kw = Bw + 4;
 
   // x sign-extended from bit 8 * 2^size - 1: the bits above it replaced by it, all at once (masks
   // from the size alone, no chain from bit to bit).
@@ -54,24 +51,53 @@ module etrace_data_compress (
     sext = (x & ~above) | (above & {Dw{|(x & top)}});
   endfunction
 
-  // Significant bits of a sign-extended value: its bits below the run of copies of the top bit,
-  // plus one copy (1 for 0 and -1): the index of the highest bit that differs from the top bit,
-  // + 2. That bit is found without a chain from bit to bit: an OR of every bit with those above
-  // it in log2(Dw) steps, then the one bit with none above it, then its index bit by bit.
-  function automatic logic [7:0] sig_bits(input logic [Dw-1:0] x);
-    logic [Dw-1:0] differs;  // the bits below the top one that differ from it
-    logic [Dw-1:0] at_or_above;
-    logic [Dw-1:0] highest;
-    differs = (x ^ {Dw{x[Dw-1]}}) & ({Dw{1'b1}} >> 1);
-    at_or_above = differs;
-    at_or_above = at_or_above | (at_or_above >> 1);
-    at_or_above = at_or_above | (at_or_above >> 2);
-    at_or_above = at_or_above | (at_or_above >> 4);
-    at_or_above = at_or_above | (at_or_above >> 8);
-    at_or_above = at_or_above | (at_or_above >> 16);
-    at_or_above = at_or_above | (at_or_above >> 32);
-    highest = differs & ~(at_or_above >> 1);
-    sig_bits = (differs == '0) ? 8'd1 : 8'({ |(highest & IndexBit5), |(highest & IndexBit4), |(highest & IndexBit3), |(highest & IndexBit2), |(highest & IndexBit1), |(highest & IndexBit0) }) + 8'd2;
+  // The bits below the sign that a value must keep: the index of the highest bit that differs
+  // from the top bit, + 1 (0 for 0 and -1). Its significant bits are these and one copy of the
+  // sign, its bytes these / 8 + 1. With a 1 put below the bits that differ, that count is the
+  // index of the highest set bit, found by a tree of multiplexers: level k holds, for every block
+  // of 2^k bits, whether a bit is set (any) and the index of the highest one inside it (idx); two
+  // neighbouring blocks join by taking the high one's index when it has a set bit. (As an OR of
+  // every bit with those above it, ABC folds the ORs into a chain from bit to bit.)
+  function automatic logic [Tw-1:0] below_sign(input logic [Dw-1:0] x);
+    logic [Dw-2:0] differs;  // the bits below the top one that differ from it
+    logic [63:0]   any0;
+    logic [31:0]   any1;
+    logic [31:0]   idx1;
+    logic [15:0]   any2;
+    logic [31:0]   idx2;
+    logic [7:0]    any3;
+    logic [23:0]   idx3;
+    logic [3:0]    any4;
+    logic [15:0]   idx4;
+    logic [1:0]    any5;
+    logic [9:0]    idx5;
+    logic [5:0]    idx6;
+    differs = x[Dw-2:0] ^ {(Dw-1){x[Dw-1]}};
+    any0 = {differs, 1'b1};
+    for (int i = 0; i < 32; i++) begin
+      any1[i] = any0[2*i+1] | any0[2*i];
+      idx1[1*i +: 1] = any0[2*i+1];
+    end
+    for (int i = 0; i < 16; i++) begin
+      any2[i] = any1[2*i+1] | any1[2*i];
+      idx2[2*i +: 2] = any1[2*i+1] ? {1'b1, idx1[1*(2*i+1) +: 1]} : {1'b0, idx1[1*(2*i) +: 1]};
+    end
+    for (int i = 0; i < 8; i++) begin
+      any3[i] = any2[2*i+1] | any2[2*i];
+      idx3[3*i +: 3] = any2[2*i+1] ? {1'b1, idx2[2*(2*i+1) +: 2]} : {1'b0, idx2[2*(2*i) +: 2]};
+    end
+    for (int i = 0; i < 4; i++) begin
+      any4[i] = any3[2*i+1] | any3[2*i];
+      idx4[4*i +: 4] = any3[2*i+1] ? {1'b1, idx3[3*(2*i+1) +: 3]} : {1'b0, idx3[3*(2*i) +: 3]};
+    end
+    for (int i = 0; i < 2; i++) begin
+      any5[i] = any4[2*i+1] | any4[2*i];
+      idx5[5*i +: 5] = any4[2*i+1] ? {1'b1, idx4[4*(2*i+1) +: 4]} : {1'b0, idx4[4*(2*i) +: 4]};
+    end
+    for (int i = 0; i < 1; i++) begin
+      idx6[6*i +: 6] = any5[2*i+1] ? {1'b1, idx5[5*(2*i+1) +: 5]} : {1'b0, idx5[5*(2*i) +: 5]};
+    end
+    below_sign = idx6;
   endfunction
 
   // The differences the differential code sends (mod 2^Dw; sext keeps their low W bits).
@@ -217,13 +243,19 @@ module etrace_data_compress (
   assign v1_minus_v0 = v1_minus_v0_s1_r6;
   assign unused_v1_minus_v0_carries = ^{v1_minus_v0_c0_r0, v1_minus_v0_c1_r0, v1_minus_v0_c0_r1, v1_minus_v0_c1_r1, v1_minus_v0_c0_r2, v1_minus_v0_c1_r2, v1_minus_v0_c0_r3, v1_minus_v0_c1_r3, v1_minus_v0_c0_r4, v1_minus_v0_c1_r4, v1_minus_v0_c0_r5, v1_minus_v0_c1_r5, v1_minus_v0_c0_r6, v1_minus_v0_c1_r6, v1_minus_v0_s0_r6};
 
-  // The three codings of the chain, in the order that breaks ties.
+  // The three codings of the chain (full, XOR, differential: the order that breaks ties), the bits
+  // each value keeps below its sign (the second value's 0 without two_i) and what a code costs,
+  // as a key that orders the codes as the choice does: the chain's bytes, then its significant
+  // bits. A value keeping k = 8q + r bits has q + 1 bytes and k + 1 significant bits, so among
+  // chains of the same bytes (the same sum of q) the significant bits order as the sum of r: the
+  // key is the two small sums side by side (the constants, the same for every code, left out).
   logic [Dw-1:0] e0 [3];
   logic [Dw-1:0] e1 [3];
-  logic [7:0]    s0 [3];
-  logic [7:0]    s1 [3];
-  logic [4:0]    bytes [3];  // bytes of the chain
-  logic [8:0]    sig [3];    // significant bits of the chain
+  logic [Tw-1:0] k0 [3];
+  logic [Tw-1:0] k1 [3];
+  logic [Kw-1:0] cost [3];
+  logic [3:0]    n0 [3];
+  logic [3:0]    n1 [3];
   always_comb begin
     e0[0] = sext(v0_i, size_i);
     e1[0] = sext(v1_i, size_i);
@@ -232,58 +264,25 @@ module etrace_data_compress (
     e0[2] = sext(v0_minus_prev, size_i);
     e1[2] = sext(v1_minus_v0, size_i);
     for (int k = 0; k < 3; k++) begin
-      s0[k] = sig_bits(e0[k]);
-      s1[k] = two_i ? sig_bits(e1[k]) : 8'd0;
-      bytes[k] = 5'(s0[k][7:3] + {4'd0, |s0[k][2:0]}) + 5'(s1[k][7:3] + {4'd0, |s1[k][2:0]});
-      sig[k] = {1'b0, s0[k]} + {1'b0, s1[k]};
+      k0[k] = below_sign(e0[k]);
+      k1[k] = two_i ? below_sign(e1[k]) : '0;
+      cost[k] = {Bw'(k0[k][Tw-1:3]) + Bw'(k1[k][Tw-1:3]), 4'(k0[k][2:0]) + 4'(k1[k][2:0])};
+      n0[k] = 4'(k0[k][Tw-1:3]) + 4'd1;
+      n1[k] = two_i ? 4'(k1[k][Tw-1:3]) + 4'd1 : 4'd0;
     end
   end
 
-  // The first of the allowed codes with the fewest bytes, then the fewest significant bits. The
-  // choice is made in block-local variables and each output assigned once: Icarus Verilog 11 runs
-  // an always_comb again when one compiled after it wakes, and a code overridden is a transient that
-  // wakes the packet's fields again, for ever.
-  logic [1:0] best;
-  logic [7:0] best_s0, best_s1;
-  always_comb begin : p_best
-    logic [1:0] best_l;
-    logic [4:0] best_bytes;
-    logic [8:0] best_sig;
-    best_l = CodeFull;
-    best_bytes = bytes[0];
-    best_sig = sig[0];
-    if (prev_valid_i && allow_xor_i && ((bytes[1] < best_bytes) || ((bytes[1] == best_bytes) && (sig[1] < best_sig)))) begin
-      best_l = CodeXor;
-      best_bytes = bytes[1];
-      best_sig = sig[1];
-    end
-    if (prev_valid_i && allow_diff_i && ((bytes[2] < best_bytes) || ((bytes[2] == best_bytes) && (sig[2] < best_sig)))) begin
-      best_l = CodeDiff;
-    end
-    unique case (best_l)
-      CodeXor: begin
-        c0_o = e0[1];
-        c1_o = e1[1];
-        best_s0 = s0[1];
-        best_s1 = s1[1];
-      end
-      CodeDiff: begin
-        c0_o = e0[2];
-        c1_o = e1[2];
-        best_s0 = s0[2];
-        best_s1 = s1[2];
-      end
-      default: begin
-        c0_o = e0[0];
-        c1_o = e1[0];
-        best_s0 = s0[0];
-        best_s1 = s1[0];
-      end
-    endcase
-    best = best_l;
-  end
-
-  assign code_o = best;
-  assign n0_o = 4'(best_s0[7:3] + {4'd0, |best_s0[2:0]});
-  assign n1_o = 4'(best_s1[7:3] + {4'd0, |best_s1[2:0]});
+  // The first of the allowed codes with the fewest bytes, then the fewest significant bits: the
+  // three comparisons side by side, not one after the other. XOR wins over full when it costs
+  // less; differential wins over the winner of those two.
+  logic xor_allowed, diff_allowed, xor_wins, diff_wins;
+  assign xor_allowed = prev_valid_i & allow_xor_i;
+  assign diff_allowed = prev_valid_i & allow_diff_i;
+  assign xor_wins = xor_allowed & (cost[1] < cost[0]);
+  assign diff_wins = diff_allowed & (xor_wins ? (cost[2] < cost[1]) : (cost[2] < cost[0]));
+  assign code_o = diff_wins ? CodeDiff : xor_wins ? CodeXor : CodeFull;
+  assign c0_o = diff_wins ? e0[2] : xor_wins ? e0[1] : e0[0];
+  assign c1_o = diff_wins ? e1[2] : xor_wins ? e1[1] : e1[0];
+  assign n0_o = diff_wins ? n0[2] : xor_wins ? n0[1] : n0[0];
+  assign n1_o = diff_wins ? n1[2] : xor_wins ? n1[1] : n1[0];
 endmodule

@@ -11,7 +11,9 @@
 // does), so its packet is ready in the cycle in which the encoder writes the te_inst packets that
 // signal group caused; that is the order of the byte stream: a cycle's instruction packets, then
 // the data packet of its access. The history and the trigger state change with commit_i (a
-// stalled cycle changes nothing and offers the same packet again).
+// stalled cycle changes nothing and offers the same packet again). With the encoder's pipeline
+// stages what the packet is made of is registered here as the first stage (pk_*): valid_o says in
+// the access's cycle whether there is a packet, bytes_o and len_o give it in the next one.
 //
 // Which accesses are traced: dEnable, set and cleared by the trace-on and trace-off triggers of the
 // access's cycle when dTrigEnable (tables 2.1 and 2.3; trace-off wins), and never in a halted or
@@ -63,7 +65,8 @@ module etrace_data_encoder (
   input  logic [1:0]   trigger_i,       // trace-on (bit 0), trace-off (bit 1)
   input  logic         halted_i,
   input  logic         reset_i,
-  // The packet of the registered access
+  // The packet of the registered access: whether there is one, then its bytes a cycle later
+  output logic         valid_o,         // a packet (len_o != 0 in the next cycle), from the access alone
   output logic [215:0] bytes_o,
   output logic [5:0]   len_o            // 0: no packet
 );
@@ -253,6 +256,106 @@ module etrace_data_encoder (
     .n1_o         (n1)
   );
 
+  // ---------------------------------------------------------------- what the packet is made of
+  // The field values that depend on the compression and the history, and whether there is a packet
+  // (from the access alone: the acceptance reads it before the packet's bytes are known).
+  logic          pkt;
+  logic [1:0]    diff2;      // address and data: 00 full, 01 XOR, 10 full data, 11 differential
+  logic [1:0]    diff_data;  // data only: the code in Ddw bits
+  logic [Aw-1:0] address;
+  logic          addr_diff;  // address only: differential
+  logic [11:0]   csr_number, csr_field;
+  logic          csr_diff;
+  assign pkt = traced && (is_ls || is_amo || is_csr);
+  assign valid_o = pkt;
+  assign diff2 = full_both ? 2'b00 : (c_code == CodeFull) ? 2'b10 : (c_code == CodeXor) ? 2'b01 : 2'b11;
+  assign diff_data = (c_code == CodeFull) ? 2'b00 : (Ddw == 1 || c_code == CodeXor) ? 2'b01 : 2'b11;
+  assign addr_diff = hv_addr & (opt_compress != 2'd0);
+  assign address = (opt_no_data ? addr_diff : ~full_both) ? addr_field_diff : addr_field_full;
+  assign csr_number = daddr_q[11:0];
+  assign csr_diff = ~sync_i & csr_addr_valid_q & (opt_compress != 2'd0);
+  assign csr_field = csr_diff ? csr_number - csr_addr_q : csr_number;
+
+  // What the field assembly and the packer read (pk_*), registered: the first of the encoder's
+  // pipeline stages (etrace_encoder's pq1_* registers for the other packets), so that the
+  // compression ends in one cycle and the packet's assembly and sign compression run in the next;
+  // bytes_o and len_o are the packet of the cycle before, as the encoder's first stage holds the
+  // other packets'.
+  logic        pk_pkt;
+  logic        pk_is_ls;
+  logic        pk_is_store;
+  logic        pk_aligned;
+  logic [1:0]  pk_s;
+  logic        pk_no_data;
+  logic        pk_no_addr;
+  logic        pk_addr_diff;
+  logic [63:0] pk_address;
+  logic [1:0]  pk_diff2;
+  logic [1:0]  pk_diff_data;
+  logic [63:0] pk_c0;
+  logic [3:0]  pk_n0;
+  logic [63:0] pk_c1;
+  logic [3:0]  pk_n1;
+  logic        pk_is_amo;
+  logic [1:0]  pk_amo_size;
+  logic [2:0]  pk_dtype;
+  logic        pk_is_csr;
+  logic        pk_csr_read_only;
+  logic        pk_csr_diff;
+  logic [11:0] pk_csr_field;
+  logic [11:0] pk_csr_number;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      pk_pkt           <= '0;
+      pk_is_ls         <= '0;
+      pk_is_store      <= '0;
+      pk_aligned       <= '0;
+      pk_s             <= '0;
+      pk_no_data       <= '0;
+      pk_no_addr       <= '0;
+      pk_addr_diff     <= '0;
+      pk_address       <= '0;
+      pk_diff2         <= '0;
+      pk_diff_data     <= '0;
+      pk_c0            <= '0;
+      pk_n0            <= '0;
+      pk_c1            <= '0;
+      pk_n1            <= '0;
+      pk_is_amo        <= '0;
+      pk_amo_size      <= '0;
+      pk_dtype         <= '0;
+      pk_is_csr        <= '0;
+      pk_csr_read_only <= '0;
+      pk_csr_diff      <= '0;
+      pk_csr_field     <= '0;
+      pk_csr_number    <= '0;
+    end else begin
+      pk_pkt           <= pkt;
+      pk_is_ls         <= is_ls;
+      pk_is_store      <= is_store;
+      pk_aligned       <= aligned;
+      pk_s             <= s;
+      pk_no_data       <= opt_no_data;
+      pk_no_addr       <= opt_no_addr;
+      pk_addr_diff     <= addr_diff;
+      pk_address       <= address;
+      pk_diff2         <= diff2;
+      pk_diff_data     <= diff_data;
+      pk_c0            <= c0;
+      pk_n0            <= n0;
+      pk_c1            <= c1;
+      pk_n1            <= n1;
+      pk_is_amo        <= is_amo;
+      pk_amo_size      <= amo_size;
+      pk_dtype         <= dtype_q[2:0];
+      pk_is_csr        <= is_csr;
+      pk_csr_read_only <= csr_read_only;
+      pk_csr_diff      <= csr_diff;
+      pk_csr_field     <= csr_field;
+      pk_csr_number    <= csr_number;
+    end
+  end
+
   // ---------------------------------------------------------------- the packet's fields
   // `put` appends a field of `width` bits (its value's bits above are not sent).
   function automatic logic [Pw-1:0] field(input logic [Pw-1:0] value, input logic [7:0] width);
@@ -261,140 +364,120 @@ module etrace_data_encoder (
 
   logic [Pw-1:0] payload;
   logic [7:0]    pos;
-  logic          pkt;
-  logic [1:0]    diff2;         // address and data: 00 full, 01 XOR, 10 full data, 11 differential
-  logic [1:0]    diff_data;     // data only: the code in Ddw bits
-  logic [Aw-1:0] address;
-  logic          addr_diff;     // address only: differential
   logic [7:0]    len0, len1;    // bits of the two values when sent in n0 / n1 bytes
   logic [3:0]    dlen0, dlen1;  // their data_len / op_len: bytes - 1
   logic [7:0]    sbits;         // bits of data_len / op_len: the size
-  logic [11:0]   csr_number, csr_field;
-  logic          csr_diff;
   // The packet is built in block-local variables and each output assigned once (Icarus Verilog 11:
   // see the compression block).
   always_comb begin : p_fields
     logic [Pw-1:0] payload_l;
     logic [7:0]    pos_l;
-    logic          pkt_l;
     payload_l = '0;
     pos_l = '0;
-    pkt_l = 1'b0;
-    diff2 = full_both ? 2'b00 : (c_code == CodeFull) ? 2'b10 : (c_code == CodeXor) ? 2'b01 : 2'b11;
-    diff_data = (c_code == CodeFull) ? 2'b00 : (Ddw == 1 || c_code == CodeXor) ? 2'b01 : 2'b11;
-    addr_diff = hv_addr & (opt_compress != 2'd0);
-    address = (opt_no_data ? addr_diff : ~full_both) ? addr_field_diff : addr_field_full;
-    len0 = {1'b0, n0, 3'd0};
-    len1 = {1'b0, n1, 3'd0};
-    dlen0 = n0 - 4'd1;
-    dlen1 = n1 - 4'd1;
-    sbits = {6'd0, s};
-    csr_number = daddr_q[11:0];
-    csr_diff = ~sync_i & csr_addr_valid_q & (opt_compress != 2'd0);
-    csr_field = csr_diff ? csr_number - csr_addr_q : csr_number;
-    if (traced && is_ls) begin
-      pkt_l = 1'b1;
-      payload_l = field(Pw'({is_store, ~aligned}), 8'(Fw));
+    len0 = {1'b0, pk_n0, 3'd0};
+    len1 = {1'b0, pk_n1, 3'd0};
+    dlen0 = pk_n0 - 4'd1;
+    dlen1 = pk_n1 - 4'd1;
+    sbits = {6'd0, pk_s};
+    if (pk_is_ls) begin
+      payload_l = field(Pw'({pk_is_store, ~pk_aligned}), 8'(Fw));
       pos_l = 8'(Fw);
-      payload_l = payload_l | (field(Pw'(s), 8'(Sw)) << pos_l);
+      payload_l = payload_l | (field(Pw'(pk_s), 8'(Sw)) << pos_l);
       pos_l = pos_l + 8'(Sw);
-      if (opt_no_data) begin
-        payload_l = payload_l | (field(Pw'(addr_diff), 8'd1) << pos_l);
+      if (pk_no_data) begin
+        payload_l = payload_l | (field(Pw'(pk_addr_diff), 8'd1) << pos_l);
         pos_l = pos_l + 8'd1;
-        payload_l = payload_l | (field(Pw'(address), 8'(Aw)) << pos_l);
+        payload_l = payload_l | (field(Pw'(pk_address), 8'(Aw)) << pos_l);
         pos_l = pos_l + 8'(Aw);
-      end else if (opt_no_addr) begin
-        payload_l = payload_l | (field(Pw'(diff_data), 8'(Ddw)) << pos_l);
+      end else if (pk_no_addr) begin
+        payload_l = payload_l | (field(Pw'(pk_diff_data), 8'(Ddw)) << pos_l);
         pos_l = pos_l + 8'(Ddw);
-        payload_l = payload_l | (field(Pw'(c0), 8'(Dw)) << pos_l);
+        payload_l = payload_l | (field(Pw'(pk_c0), 8'(Dw)) << pos_l);
         pos_l = pos_l + 8'(Dw);
       end else begin
-        payload_l = payload_l | (field(Pw'(diff2), 8'd2) << pos_l);
+        payload_l = payload_l | (field(Pw'(pk_diff2), 8'd2) << pos_l);
         pos_l = pos_l + 8'd2;
         payload_l = payload_l | (field(Pw'(dlen0), sbits) << pos_l);
         pos_l = pos_l + sbits;
-        payload_l = payload_l | (field(Pw'(c0), len0) << pos_l);
+        payload_l = payload_l | (field(Pw'(pk_c0), len0) << pos_l);
         pos_l = pos_l + len0;
-        payload_l = payload_l | (field(Pw'(address), 8'(Aw)) << pos_l);
+        payload_l = payload_l | (field(Pw'(pk_address), 8'(Aw)) << pos_l);
         pos_l = pos_l + 8'(Aw);
       end
     end
-    if (traced && is_amo) begin
-      pkt_l = 1'b1;
+    if (pk_is_amo) begin
       payload_l = field(Pw'(3'd6), 8'(Fw));
       pos_l = 8'(Fw);
-      payload_l = payload_l | (field(Pw'(dtype_q[2:0]), 8'd3) << pos_l);
+      payload_l = payload_l | (field(Pw'(pk_dtype[2:0]), 8'd3) << pos_l);
       pos_l = pos_l + 8'd3;
-      payload_l = payload_l | (field(Pw'(amo_size), 8'(Asw)) << pos_l);
+      payload_l = payload_l | (field(Pw'(pk_amo_size), 8'(Asw)) << pos_l);
       pos_l = pos_l + 8'(Asw);
-      if (opt_no_data) begin
-        payload_l = payload_l | (field(Pw'(addr_diff), 8'd1) << pos_l);
+      if (pk_no_data) begin
+        payload_l = payload_l | (field(Pw'(pk_addr_diff), 8'd1) << pos_l);
         pos_l = pos_l + 8'd1;
-        payload_l = payload_l | (field(Pw'(address), 8'(Aw)) << pos_l);
+        payload_l = payload_l | (field(Pw'(pk_address), 8'(Aw)) << pos_l);
         pos_l = pos_l + 8'(Aw);
-      end else if (opt_no_addr) begin
-        payload_l = payload_l | (field(Pw'(diff_data), 8'(Ddw)) << pos_l);
+      end else if (pk_no_addr) begin
+        payload_l = payload_l | (field(Pw'(pk_diff_data), 8'(Ddw)) << pos_l);
         pos_l = pos_l + 8'(Ddw);
         payload_l = payload_l | (field(Pw'(dlen0), sbits) << pos_l);
         pos_l = pos_l + sbits;
-        payload_l = payload_l | (field(Pw'(c0), len0) << pos_l);
+        payload_l = payload_l | (field(Pw'(pk_c0), len0) << pos_l);
         pos_l = pos_l + len0;
-        payload_l = payload_l | (field(Pw'(c1), 8'(Dw)) << pos_l);
+        payload_l = payload_l | (field(Pw'(pk_c1), 8'(Dw)) << pos_l);
         pos_l = pos_l + 8'(Dw);
       end else begin
-        payload_l = payload_l | (field(Pw'(diff2), 8'd2) << pos_l);
+        payload_l = payload_l | (field(Pw'(pk_diff2), 8'd2) << pos_l);
         pos_l = pos_l + 8'd2;
         payload_l = payload_l | (field(Pw'(dlen0), sbits) << pos_l);
         pos_l = pos_l + sbits;
-        payload_l = payload_l | (field(Pw'(c0), len0) << pos_l);
+        payload_l = payload_l | (field(Pw'(pk_c0), len0) << pos_l);
         pos_l = pos_l + len0;
         payload_l = payload_l | (field(Pw'(dlen1), sbits) << pos_l);
         pos_l = pos_l + sbits;
-        payload_l = payload_l | (field(Pw'(c1), len1) << pos_l);
+        payload_l = payload_l | (field(Pw'(pk_c1), len1) << pos_l);
         pos_l = pos_l + len1;
-        payload_l = payload_l | (field(Pw'(address), 8'(Aw)) << pos_l);
+        payload_l = payload_l | (field(Pw'(pk_address), 8'(Aw)) << pos_l);
         pos_l = pos_l + 8'(Aw);
       end
     end
-    if (traced && is_csr) begin
-      pkt_l = 1'b1;
+    if (pk_is_csr) begin
       payload_l = field(Pw'(3'd5), 8'(Fw));
       pos_l = 8'(Fw);
-      payload_l = payload_l | (field(Pw'(dtype_q[1:0]), 8'd2) << pos_l);
+      payload_l = payload_l | (field(Pw'(pk_dtype[1:0]), 8'd2) << pos_l);
       pos_l = pos_l + 8'd2;
-      if (opt_no_data) begin
-        payload_l = payload_l | (field(Pw'(csr_diff), 8'd1) << pos_l);
+      if (pk_no_data) begin
+        payload_l = payload_l | (field(Pw'(pk_csr_diff), 8'd1) << pos_l);
         pos_l = pos_l + 8'd1;
-        payload_l = payload_l | (field(Pw'(csr_field[11:6]), 8'd6) << pos_l);  // addr_msbs
+        payload_l = payload_l | (field(Pw'(pk_csr_field[11:6]), 8'd6) << pos_l);  // addr_msbs
         pos_l = pos_l + 8'd6;
-        payload_l = payload_l | (field(Pw'(csr_field[5:0]), 8'd6) << pos_l);   // addr_lsbs
+        payload_l = payload_l | (field(Pw'(pk_csr_field[5:0]), 8'd6) << pos_l);   // addr_lsbs
         pos_l = pos_l + 8'd6;
       end else begin
-        payload_l = payload_l | (field(Pw'(diff_data), 8'(Ddw)) << pos_l);
+        payload_l = payload_l | (field(Pw'(pk_diff_data), 8'(Ddw)) << pos_l);
         pos_l = pos_l + 8'(Ddw);
         payload_l = payload_l | (field(Pw'(dlen0), 8'(Clw)) << pos_l);
         pos_l = pos_l + 8'(Clw);
-        payload_l = payload_l | (field(Pw'(c0), len0) << pos_l);
+        payload_l = payload_l | (field(Pw'(pk_c0), len0) << pos_l);
         pos_l = pos_l + len0;
-        payload_l = payload_l | (field(Pw'(csr_number[11:6]), 8'd6) << pos_l);
+        payload_l = payload_l | (field(Pw'(pk_csr_number[11:6]), 8'd6) << pos_l);
         pos_l = pos_l + 8'd6;
-        if (!csr_read_only) begin
+        if (!pk_csr_read_only) begin
           payload_l = payload_l | (field(Pw'(dlen1), 8'(Clw)) << pos_l);
           pos_l = pos_l + 8'(Clw);
-          payload_l = payload_l | (field(Pw'(c1), len1) << pos_l);
+          payload_l = payload_l | (field(Pw'(pk_c1), len1) << pos_l);
           pos_l = pos_l + len1;
         end
-        payload_l = payload_l | (field(Pw'(csr_number[5:0]), 8'd6) << pos_l);
+        payload_l = payload_l | (field(Pw'(pk_csr_number[5:0]), 8'd6) << pos_l);
         pos_l = pos_l + 8'd6;
       end
     end
     payload = payload_l;
     pos = pos_l;
-    pkt = pkt_l;
   end
 
   etrace_data_packer u_packer (
-    .valid_i   (pkt),
+    .valid_i   (pk_pkt),
     .payload_i (payload),
     .bits_i    (pos),
     .bytes_o   (bytes_o),

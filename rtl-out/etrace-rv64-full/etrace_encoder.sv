@@ -103,6 +103,9 @@ module etrace_encoder (
   // The data trace path: the options in force (for the support packets) and the cycle's packet.
   logic           opt_denable, post_taken;
   logic [3:0]     opt_doptions;
+  // With pipeline stages the bytes come a cycle after the packet is known (etrace_data_encoder holds
+  // what they are made of as the first stage).
+  logic           dat_valid;                   // the cycle's access makes a packet
   logic [215:0]   dat_bytes;
   logic [5:0]     dat_len;
   // A stalled cycle written in parts: the packets written so far (one bit each, in the order of
@@ -730,7 +733,7 @@ module etrace_encoder (
     // next instruction packet offered, as for a te_inst packet.
     take_dat = 1'b0;
     now_dat = 1'b0;
-    if (dat_len != 6'd0) begin
+    if (dat_valid) begin
       if (opt_stall) begin
         take_dat = 1'b1;
         if (!done_q[4]) begin
@@ -836,8 +839,6 @@ module etrace_encoder (
   logic [5:0]   pq1_post_len;
   logic [183:0] pq1_lsup_bytes;
   logic [5:0]   pq1_lsup_len;
-  logic [215:0] pq1_dat_bytes;
-  logic [5:0]   pq1_dat_len;
   logic [1:0]   pq2_post_write;
   logic         pq2_post_lsup;
   logic [183:0] pq2_post_bytes;
@@ -854,8 +855,6 @@ module etrace_encoder (
       pq1_post_len <= '0;
       pq1_lsup_bytes <= '0;
       pq1_lsup_len <= '0;
-      pq1_dat_bytes <= '0;
-      pq1_dat_len <= '0;
       pq2_post_write <= '0;
       pq2_post_lsup <= '0;
       pq2_post_bytes <= '0;
@@ -871,16 +870,14 @@ module etrace_encoder (
       pq1_post_len <= post_len;
       pq1_lsup_bytes <= lsup_bytes;
       pq1_lsup_len <= lsup_len;
-      pq1_dat_bytes <= dat_bytes;
-      pq1_dat_len <= dat_len;
       pq2_post_write <= pq1_post_write;
       pq2_post_lsup <= pq1_post_lsup;
       pq2_post_bytes <= pq1_post_bytes;
       pq2_post_len <= pq1_post_len;
       pq2_lsup_bytes <= pq1_lsup_bytes;
       pq2_lsup_len <= pq1_lsup_len;
-      pq2_dat_bytes <= pq1_dat_bytes;
-      pq2_dat_len <= pq1_dat_len;
+      pq2_dat_bytes <= dat_bytes;
+      pq2_dat_len <= dat_len;
     end
   end
 
@@ -977,6 +974,7 @@ module etrace_encoder (
     .reset_i         (d_reset_i),
     .opt_d_enable_o  (opt_denable),
     .opt_doptions_o  (opt_doptions),
+    .valid_o         (dat_valid),
     .bytes_o         (dat_bytes),
     .len_o           (dat_len)
   );
