@@ -223,28 +223,44 @@ export function oneHotIndexMasks(width: number): bigint[] {
 }
 
 /**
- * The index of the highest set bit of `value` (`width` bits) without a chain from bit to bit: each
- * bit ORed with those above it in log2(width) steps, the one set bit with none above it, then its
- * index bit by bit (oneHotIndexMasks). `${name}_index` holds the index and `${name}_any` whether any
- * bit is set; `atOrAbove` names the vector whose bit i is the OR of the bits at and above i. The
- * declarations go before the rows.
+ * The index of the highest set bit of `value` (`width` bits, at least 2) by a tree of multiplexers:
+ * level k holds, for every block of 2^k bits (the value padded with zeros to a power of two), whether
+ * any of its bits is set (`<name>_any<k>`) and the index of the highest set one inside the block
+ * (`<name>_idx<k>`, k bits a block); two neighbouring blocks join by taking the high one's index
+ * when it has a set bit. `${name}_index` holds the index and `${name}_any` whether any bit is set.
+ * Written as the OR of every bit with those above it (log2(width) steps, the one-hot top bit, its
+ * index by masks), ABC folds the ORs into a chain from bit to bit (46 levels for the te_inst packer
+ * of etrace against 38 this way, and a quarter fewer cells, 2026-11-27); its multiplexers survive.
+ * The declarations go before the rows.
  */
-export function svHighestSetBit(name: string, value: string, width: number): { declarations: string[]; rows: string[]; indexWidth: number; atOrAbove: string } {
-  const masks = oneHotIndexMasks(width);
-  const steps = masks.length;
-  const step = (k: number) => `${name}_or${k}`;
+export function svHighestSetBit(name: string, value: string, width: number): { declarations: string[]; rows: string[]; indexWidth: number } {
+  checkWidth(width);
+  if (width < 2) throw new Error(`svHighestSetBit: a width of ${width} has no index to find`);
+  const levels = Math.ceil(Math.log2(width));
+  const any = (k: number) => `${name}_any${k}`;
+  const idx = (k: number) => `${name}_idx${k}`;
   const declarations = [
-    `// ${name}: ${value} with every bit ORed with those above it (step k: the 2^k bits above), its`,
-    '// highest set bit (one-hot), that bit\'s index and whether any bit is set.',
-    `${svLogic(width)} ${[...Array(steps + 1).keys()].map(step).join(', ')};`,
-    `${svLogic(width)} ${name}_onehot;`,
-    `${svLogic(steps)} ${name}_index;`,
+    `// ${name}: the highest set bit of ${value} by a tree of multiplexers; level k, for every block of`,
+    '// 2^k bits: whether a bit is set (any) and the index of the highest one inside the block (idx).',
+    `${svLogic(2 ** levels)} ${any(0)};`,
+    // (A vector also at the top, one block: the generate loops select its bit.)
+    ...[...Array(levels).keys()].map((j) => `logic [${2 ** (levels - j - 1) - 1}:0] ${any(j + 1)};  // ${2 ** (j + 1)}-bit blocks`),
+    ...[...Array(levels).keys()].map((j) => `${svLogic(2 ** (levels - j - 1) * (j + 1))} ${idx(j + 1)};`),
+    `${svLogic(levels)} ${name}_index;`,
     `logic ${name}_any;`,
   ];
-  const rows = [`assign ${step(0)} = ${value};`];
-  for (let k = 0; k < steps; k++) rows.push(`assign ${step(k + 1)} = ${step(k)} | (${step(k)} >> ${1 << k});`);
-  rows.push(`assign ${name}_onehot = ${value} & ~(${step(steps)} >> 1);`);
-  masks.forEach((m, j) => rows.push(`assign ${name}_index[${j}] = |(${name}_onehot & ${svSized(width, m)});`));
-  rows.push(`assign ${name}_any = ${step(steps)}[0];`);
-  return { declarations, rows, indexWidth: steps, atOrAbove: step(steps) };
+  const pad = 2 ** levels - width;
+  const rows = [`assign ${any(0)} = ${pad > 0 ? `{${svSized(pad, 0n)}, ${value}}` : value};`];
+  for (let k = 1; k <= levels; k++) {
+    const blocks = 2 ** (levels - k);
+    const hiIndex = k === 1 ? `${any(0)}[2*i+1]` : `${any(k - 1)}[2*i+1] ? {1'b1, ${idx(k - 1)}[${k - 1}*(2*i+1) +: ${k - 1}]} : {1'b0, ${idx(k - 1)}[${k - 1}*(2*i) +: ${k - 1}]}`;
+    rows.push(
+      `for (genvar i = 0; i < ${blocks}; i++) begin : g_${name}${k}`,
+      `  assign ${any(k)}[i] = ${any(k - 1)}[2*i+1] | ${any(k - 1)}[2*i];`,
+      `  assign ${idx(k)}[${k}*i +: ${k}] = ${hiIndex};`,
+      'end',
+    );
+  }
+  rows.push(`assign ${name}_index = ${idx(levels)};`, `assign ${name}_any = ${any(levels)}[0];`);
+  return { declarations, rows, indexWidth: levels };
 }

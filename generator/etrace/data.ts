@@ -253,39 +253,30 @@ export function dataCompressContext(c: EtraceConfig, banner: string) {
     dw,
     differenceDecls: [...first.declarations, ...second.declarations],
     differenceRows: [...first.rows, ...second.rows],
-    ...belowSignTree(dw),
+    ...keptBits(dw),
   };
 }
 
 /**
- * The body of etrace_data_compress's below_sign: the index of the highest set bit of
- * {differs, 1'b1} (padded with zeros to a power of two) by a tree of multiplexers, level k
- * for blocks of 2^k bits (any<k>: a bit is set; idx<k>: the highest one's index inside the block,
- * k bits a block). The top level needs no `any`: its block holds the 1 put below.
+ * The bits each coded value of etrace_data_compress keeps below its sign (k0 and k1 of each code):
+ * the index of the highest set bit of d0 / d1 (its bits that differ from its top bit, with a 1
+ * put below them) by svHighestSetBit's tree of multiplexers.
  */
-function belowSignTree(dw: number) {
-  const levels = Math.ceil(Math.log2(dw));
-  const pad = 2 ** levels - dw;
-  const decls = [`logic [${2 ** levels - 1}:0] any0;`];
-  const rows = [`any0 = ${pad > 0 ? `{${svSized(pad, 0n)}, differs, 1'b1}` : "{differs, 1'b1}"};`];
-  for (let k = 1; k <= levels; k++) {
-    const blocks = 2 ** (levels - k);
-    const last = k === levels;
-    if (!last) decls.push(`logic [${blocks - 1}:0] any${k};`);
-    decls.push(`logic [${blocks * k - 1}:0] idx${k};`);
-    const index =
-      k === 1
-        ? `any0[2*i+1]`
-        : `any${k - 1}[2*i+1] ? {1'b1, idx${k - 1}[${k - 1}*(2*i+1) +: ${k - 1}]} : {1'b0, idx${k - 1}[${k - 1}*(2*i) +: ${k - 1}]}`;
-    rows.push(
-      `for (int i = 0; i < ${blocks}; i++) begin`,
-      ...(last ? [] : [`  any${k}[i] = any${k - 1}[2*i+1] | any${k - 1}[2*i];`]),
-      `  idx${k}[${k}*i +: ${k}] = ${index};`,
-      'end',
-    );
-  }
-  rows.push(`below_sign = idx${levels};`);
-  return { treeDecls: decls, treeRows: rows, tw: levels };
+function keptBits(dw: number) {
+  const trees = [0, 1, 2].flatMap((k) =>
+    [0, 1].map((v) => {
+      return { k, v, name: `kept${v}_${k}`, ...svHighestSetBit(`kept${v}_${k}`, `d${v}[${k}]`, dw) };
+    }),
+  );
+  return {
+    keptDecls: trees.flatMap((t) => t.declarations),
+    keptRows: [
+      ...trees.flatMap((t) => t.rows),
+      ...trees.map((t) => (t.v === 0 ? `assign k0[${t.k}] = ${t.name}_index;` : `assign k1[${t.k}] = two_i ? ${t.name}_index : '0;`)),
+      `assign unused_kept_any = ^{${trees.map((t) => `${t.name}_any`).join(', ')}};`,
+    ],
+    tw: trees[0]!.indexWidth,
+  };
 }
 
 export function dataPackerContext(c: EtraceConfig, banner: string) {

@@ -51,55 +51,6 @@ module etrace_data_compress (
     sext = (x & ~above) | (above & {Dw{|(x & top)}});
   endfunction
 
-  // The bits below the sign that a value must keep: the index of the highest bit that differs
-  // from the top bit, + 1 (0 for 0 and -1). Its significant bits are these and one copy of the
-  // sign, its bytes these / 8 + 1. With a 1 put below the bits that differ, that count is the
-  // index of the highest set bit, found by a tree of multiplexers: level k holds, for every block
-  // of 2^k bits, whether a bit is set (any) and the index of the highest one inside it (idx); two
-  // neighbouring blocks join by taking the high one's index when it has a set bit. (As an OR of
-  // every bit with those above it, ABC folds the ORs into a chain from bit to bit.)
-  function automatic logic [Tw-1:0] below_sign(input logic [Dw-1:0] x);
-    logic [Dw-2:0] differs;  // the bits below the top one that differ from it
-    logic [63:0]   any0;
-    logic [31:0]   any1;
-    logic [31:0]   idx1;
-    logic [15:0]   any2;
-    logic [31:0]   idx2;
-    logic [7:0]    any3;
-    logic [23:0]   idx3;
-    logic [3:0]    any4;
-    logic [15:0]   idx4;
-    logic [1:0]    any5;
-    logic [9:0]    idx5;
-    logic [5:0]    idx6;
-    differs = x[Dw-2:0] ^ {(Dw-1){x[Dw-1]}};
-    any0 = {differs, 1'b1};
-    for (int i = 0; i < 32; i++) begin
-      any1[i] = any0[2*i+1] | any0[2*i];
-      idx1[1*i +: 1] = any0[2*i+1];
-    end
-    for (int i = 0; i < 16; i++) begin
-      any2[i] = any1[2*i+1] | any1[2*i];
-      idx2[2*i +: 2] = any1[2*i+1] ? {1'b1, idx1[1*(2*i+1) +: 1]} : {1'b0, idx1[1*(2*i) +: 1]};
-    end
-    for (int i = 0; i < 8; i++) begin
-      any3[i] = any2[2*i+1] | any2[2*i];
-      idx3[3*i +: 3] = any2[2*i+1] ? {1'b1, idx2[2*(2*i+1) +: 2]} : {1'b0, idx2[2*(2*i) +: 2]};
-    end
-    for (int i = 0; i < 4; i++) begin
-      any4[i] = any3[2*i+1] | any3[2*i];
-      idx4[4*i +: 4] = any3[2*i+1] ? {1'b1, idx3[3*(2*i+1) +: 3]} : {1'b0, idx3[3*(2*i) +: 3]};
-    end
-    for (int i = 0; i < 2; i++) begin
-      any5[i] = any4[2*i+1] | any4[2*i];
-      idx5[5*i +: 5] = any4[2*i+1] ? {1'b1, idx4[4*(2*i+1) +: 4]} : {1'b0, idx4[4*(2*i) +: 4]};
-    end
-    for (int i = 0; i < 1; i++) begin
-      idx6[6*i +: 6] = any5[2*i+1] ? {1'b1, idx5[5*(2*i+1) +: 5]} : {1'b0, idx5[5*(2*i) +: 5]};
-    end
-    below_sign = idx6;
-  endfunction
-
   // The differences the differential code sends (mod 2^Dw; sext keeps their low W bits).
   logic [Dw-1:0] v0_minus_prev, v1_minus_v0;
   // v0_minus_prev: per round, each block's sums for a carry-in of 0 (s0) and of 1 (s1) and their
@@ -243,19 +194,9 @@ module etrace_data_compress (
   assign v1_minus_v0 = v1_minus_v0_s1_r6;
   assign unused_v1_minus_v0_carries = ^{v1_minus_v0_c0_r0, v1_minus_v0_c1_r0, v1_minus_v0_c0_r1, v1_minus_v0_c1_r1, v1_minus_v0_c0_r2, v1_minus_v0_c1_r2, v1_minus_v0_c0_r3, v1_minus_v0_c1_r3, v1_minus_v0_c0_r4, v1_minus_v0_c1_r4, v1_minus_v0_c0_r5, v1_minus_v0_c1_r5, v1_minus_v0_c0_r6, v1_minus_v0_c1_r6, v1_minus_v0_s0_r6};
 
-  // The three codings of the chain (full, XOR, differential: the order that breaks ties), the bits
-  // each value keeps below its sign (the second value's 0 without two_i) and what a code costs,
-  // as a key that orders the codes as the choice does: the chain's bytes, then its significant
-  // bits. A value keeping k = 8q + r bits has q + 1 bytes and k + 1 significant bits, so among
-  // chains of the same bytes (the same sum of q) the significant bits order as the sum of r: the
-  // key is the two small sums side by side (the constants, the same for every code, left out).
+  // The three codings of the chain: full, XOR, differential (the order that breaks ties).
   logic [Dw-1:0] e0 [3];
   logic [Dw-1:0] e1 [3];
-  logic [Tw-1:0] k0 [3];
-  logic [Tw-1:0] k1 [3];
-  logic [Kw-1:0] cost [3];
-  logic [3:0]    n0 [3];
-  logic [3:0]    n1 [3];
   always_comb begin
     e0[0] = sext(v0_i, size_i);
     e1[0] = sext(v1_i, size_i);
@@ -263,9 +204,305 @@ module etrace_data_compress (
     e1[1] = sext(v1_i ^ v0_i, size_i);
     e0[2] = sext(v0_minus_prev, size_i);
     e1[2] = sext(v1_minus_v0, size_i);
+  end
+
+  // The bits each coded value keeps below its sign (k0, k1; the second value's 0 without two_i):
+  // the index of the highest bit that differs from the top bit, + 1, or 0 for 0 and -1. Its
+  // significant bits are these and one copy of the sign, its bytes these / 8 + 1. With a 1 put
+  // below the bits that differ (d0, d1), that count is the index of their highest set bit.
+  logic [Dw-1:0] d0 [3];
+  logic [Dw-1:0] d1 [3];
+  always_comb begin
     for (int k = 0; k < 3; k++) begin
-      k0[k] = below_sign(e0[k]);
-      k1[k] = two_i ? below_sign(e1[k]) : '0;
+      d0[k] = {e0[k][Dw-2:0] ^ {(Dw-1){e0[k][Dw-1]}}, 1'b1};
+      d1[k] = {e1[k][Dw-2:0] ^ {(Dw-1){e1[k][Dw-1]}}, 1'b1};
+    end
+  end
+  // kept0_0: the highest set bit of d0[0] by a tree of multiplexers; level k, for every block of
+  // 2^k bits: whether a bit is set (any) and the index of the highest one inside the block (idx).
+  logic [63:0]   kept0_0_any0;
+  logic [31:0]   kept0_0_any1;     // 2-bit blocks
+  logic [15:0]   kept0_0_any2;     // 4-bit blocks
+  logic [7:0]    kept0_0_any3;     // 8-bit blocks
+  logic [3:0]    kept0_0_any4;     // 16-bit blocks
+  logic [1:0]    kept0_0_any5;     // 32-bit blocks
+  logic [0:0]    kept0_0_any6;     // 64-bit blocks
+  logic [31:0]   kept0_0_idx1;
+  logic [31:0]   kept0_0_idx2;
+  logic [23:0]   kept0_0_idx3;
+  logic [15:0]   kept0_0_idx4;
+  logic [9:0]    kept0_0_idx5;
+  logic [5:0]    kept0_0_idx6;
+  logic [5:0]    kept0_0_index;
+  logic          kept0_0_any;
+  // kept1_0: the highest set bit of d1[0] by a tree of multiplexers; level k, for every block of
+  // 2^k bits: whether a bit is set (any) and the index of the highest one inside the block (idx).
+  logic [63:0]   kept1_0_any0;
+  logic [31:0]   kept1_0_any1;     // 2-bit blocks
+  logic [15:0]   kept1_0_any2;     // 4-bit blocks
+  logic [7:0]    kept1_0_any3;     // 8-bit blocks
+  logic [3:0]    kept1_0_any4;     // 16-bit blocks
+  logic [1:0]    kept1_0_any5;     // 32-bit blocks
+  logic [0:0]    kept1_0_any6;     // 64-bit blocks
+  logic [31:0]   kept1_0_idx1;
+  logic [31:0]   kept1_0_idx2;
+  logic [23:0]   kept1_0_idx3;
+  logic [15:0]   kept1_0_idx4;
+  logic [9:0]    kept1_0_idx5;
+  logic [5:0]    kept1_0_idx6;
+  logic [5:0]    kept1_0_index;
+  logic          kept1_0_any;
+  // kept0_1: the highest set bit of d0[1] by a tree of multiplexers; level k, for every block of
+  // 2^k bits: whether a bit is set (any) and the index of the highest one inside the block (idx).
+  logic [63:0]   kept0_1_any0;
+  logic [31:0]   kept0_1_any1;     // 2-bit blocks
+  logic [15:0]   kept0_1_any2;     // 4-bit blocks
+  logic [7:0]    kept0_1_any3;     // 8-bit blocks
+  logic [3:0]    kept0_1_any4;     // 16-bit blocks
+  logic [1:0]    kept0_1_any5;     // 32-bit blocks
+  logic [0:0]    kept0_1_any6;     // 64-bit blocks
+  logic [31:0]   kept0_1_idx1;
+  logic [31:0]   kept0_1_idx2;
+  logic [23:0]   kept0_1_idx3;
+  logic [15:0]   kept0_1_idx4;
+  logic [9:0]    kept0_1_idx5;
+  logic [5:0]    kept0_1_idx6;
+  logic [5:0]    kept0_1_index;
+  logic          kept0_1_any;
+  // kept1_1: the highest set bit of d1[1] by a tree of multiplexers; level k, for every block of
+  // 2^k bits: whether a bit is set (any) and the index of the highest one inside the block (idx).
+  logic [63:0]   kept1_1_any0;
+  logic [31:0]   kept1_1_any1;     // 2-bit blocks
+  logic [15:0]   kept1_1_any2;     // 4-bit blocks
+  logic [7:0]    kept1_1_any3;     // 8-bit blocks
+  logic [3:0]    kept1_1_any4;     // 16-bit blocks
+  logic [1:0]    kept1_1_any5;     // 32-bit blocks
+  logic [0:0]    kept1_1_any6;     // 64-bit blocks
+  logic [31:0]   kept1_1_idx1;
+  logic [31:0]   kept1_1_idx2;
+  logic [23:0]   kept1_1_idx3;
+  logic [15:0]   kept1_1_idx4;
+  logic [9:0]    kept1_1_idx5;
+  logic [5:0]    kept1_1_idx6;
+  logic [5:0]    kept1_1_index;
+  logic          kept1_1_any;
+  // kept0_2: the highest set bit of d0[2] by a tree of multiplexers; level k, for every block of
+  // 2^k bits: whether a bit is set (any) and the index of the highest one inside the block (idx).
+  logic [63:0]   kept0_2_any0;
+  logic [31:0]   kept0_2_any1;     // 2-bit blocks
+  logic [15:0]   kept0_2_any2;     // 4-bit blocks
+  logic [7:0]    kept0_2_any3;     // 8-bit blocks
+  logic [3:0]    kept0_2_any4;     // 16-bit blocks
+  logic [1:0]    kept0_2_any5;     // 32-bit blocks
+  logic [0:0]    kept0_2_any6;     // 64-bit blocks
+  logic [31:0]   kept0_2_idx1;
+  logic [31:0]   kept0_2_idx2;
+  logic [23:0]   kept0_2_idx3;
+  logic [15:0]   kept0_2_idx4;
+  logic [9:0]    kept0_2_idx5;
+  logic [5:0]    kept0_2_idx6;
+  logic [5:0]    kept0_2_index;
+  logic          kept0_2_any;
+  // kept1_2: the highest set bit of d1[2] by a tree of multiplexers; level k, for every block of
+  // 2^k bits: whether a bit is set (any) and the index of the highest one inside the block (idx).
+  logic [63:0]   kept1_2_any0;
+  logic [31:0]   kept1_2_any1;     // 2-bit blocks
+  logic [15:0]   kept1_2_any2;     // 4-bit blocks
+  logic [7:0]    kept1_2_any3;     // 8-bit blocks
+  logic [3:0]    kept1_2_any4;     // 16-bit blocks
+  logic [1:0]    kept1_2_any5;     // 32-bit blocks
+  logic [0:0]    kept1_2_any6;     // 64-bit blocks
+  logic [31:0]   kept1_2_idx1;
+  logic [31:0]   kept1_2_idx2;
+  logic [23:0]   kept1_2_idx3;
+  logic [15:0]   kept1_2_idx4;
+  logic [9:0]    kept1_2_idx5;
+  logic [5:0]    kept1_2_idx6;
+  logic [5:0]    kept1_2_index;
+  logic          kept1_2_any;
+  logic [Tw-1:0] k0 [3];
+  logic [Tw-1:0] k1 [3];
+  logic          unused_kept_any;  // a 1 is always put below
+  assign kept0_0_any0 = d0[0];
+  for (genvar i = 0; i < 32; i++) begin : g_kept0_01
+    assign kept0_0_any1[i] = kept0_0_any0[2*i+1] | kept0_0_any0[2*i];
+    assign kept0_0_idx1[1*i +: 1] = kept0_0_any0[2*i+1];
+  end
+  for (genvar i = 0; i < 16; i++) begin : g_kept0_02
+    assign kept0_0_any2[i] = kept0_0_any1[2*i+1] | kept0_0_any1[2*i];
+    assign kept0_0_idx2[2*i +: 2] = kept0_0_any1[2*i+1] ? {1'b1, kept0_0_idx1[1*(2*i+1) +: 1]} : {1'b0, kept0_0_idx1[1*(2*i) +: 1]};
+  end
+  for (genvar i = 0; i < 8; i++) begin : g_kept0_03
+    assign kept0_0_any3[i] = kept0_0_any2[2*i+1] | kept0_0_any2[2*i];
+    assign kept0_0_idx3[3*i +: 3] = kept0_0_any2[2*i+1] ? {1'b1, kept0_0_idx2[2*(2*i+1) +: 2]} : {1'b0, kept0_0_idx2[2*(2*i) +: 2]};
+  end
+  for (genvar i = 0; i < 4; i++) begin : g_kept0_04
+    assign kept0_0_any4[i] = kept0_0_any3[2*i+1] | kept0_0_any3[2*i];
+    assign kept0_0_idx4[4*i +: 4] = kept0_0_any3[2*i+1] ? {1'b1, kept0_0_idx3[3*(2*i+1) +: 3]} : {1'b0, kept0_0_idx3[3*(2*i) +: 3]};
+  end
+  for (genvar i = 0; i < 2; i++) begin : g_kept0_05
+    assign kept0_0_any5[i] = kept0_0_any4[2*i+1] | kept0_0_any4[2*i];
+    assign kept0_0_idx5[5*i +: 5] = kept0_0_any4[2*i+1] ? {1'b1, kept0_0_idx4[4*(2*i+1) +: 4]} : {1'b0, kept0_0_idx4[4*(2*i) +: 4]};
+  end
+  for (genvar i = 0; i < 1; i++) begin : g_kept0_06
+    assign kept0_0_any6[i] = kept0_0_any5[2*i+1] | kept0_0_any5[2*i];
+    assign kept0_0_idx6[6*i +: 6] = kept0_0_any5[2*i+1] ? {1'b1, kept0_0_idx5[5*(2*i+1) +: 5]} : {1'b0, kept0_0_idx5[5*(2*i) +: 5]};
+  end
+  assign kept0_0_index = kept0_0_idx6;
+  assign kept0_0_any = kept0_0_any6[0];
+  assign kept1_0_any0 = d1[0];
+  for (genvar i = 0; i < 32; i++) begin : g_kept1_01
+    assign kept1_0_any1[i] = kept1_0_any0[2*i+1] | kept1_0_any0[2*i];
+    assign kept1_0_idx1[1*i +: 1] = kept1_0_any0[2*i+1];
+  end
+  for (genvar i = 0; i < 16; i++) begin : g_kept1_02
+    assign kept1_0_any2[i] = kept1_0_any1[2*i+1] | kept1_0_any1[2*i];
+    assign kept1_0_idx2[2*i +: 2] = kept1_0_any1[2*i+1] ? {1'b1, kept1_0_idx1[1*(2*i+1) +: 1]} : {1'b0, kept1_0_idx1[1*(2*i) +: 1]};
+  end
+  for (genvar i = 0; i < 8; i++) begin : g_kept1_03
+    assign kept1_0_any3[i] = kept1_0_any2[2*i+1] | kept1_0_any2[2*i];
+    assign kept1_0_idx3[3*i +: 3] = kept1_0_any2[2*i+1] ? {1'b1, kept1_0_idx2[2*(2*i+1) +: 2]} : {1'b0, kept1_0_idx2[2*(2*i) +: 2]};
+  end
+  for (genvar i = 0; i < 4; i++) begin : g_kept1_04
+    assign kept1_0_any4[i] = kept1_0_any3[2*i+1] | kept1_0_any3[2*i];
+    assign kept1_0_idx4[4*i +: 4] = kept1_0_any3[2*i+1] ? {1'b1, kept1_0_idx3[3*(2*i+1) +: 3]} : {1'b0, kept1_0_idx3[3*(2*i) +: 3]};
+  end
+  for (genvar i = 0; i < 2; i++) begin : g_kept1_05
+    assign kept1_0_any5[i] = kept1_0_any4[2*i+1] | kept1_0_any4[2*i];
+    assign kept1_0_idx5[5*i +: 5] = kept1_0_any4[2*i+1] ? {1'b1, kept1_0_idx4[4*(2*i+1) +: 4]} : {1'b0, kept1_0_idx4[4*(2*i) +: 4]};
+  end
+  for (genvar i = 0; i < 1; i++) begin : g_kept1_06
+    assign kept1_0_any6[i] = kept1_0_any5[2*i+1] | kept1_0_any5[2*i];
+    assign kept1_0_idx6[6*i +: 6] = kept1_0_any5[2*i+1] ? {1'b1, kept1_0_idx5[5*(2*i+1) +: 5]} : {1'b0, kept1_0_idx5[5*(2*i) +: 5]};
+  end
+  assign kept1_0_index = kept1_0_idx6;
+  assign kept1_0_any = kept1_0_any6[0];
+  assign kept0_1_any0 = d0[1];
+  for (genvar i = 0; i < 32; i++) begin : g_kept0_11
+    assign kept0_1_any1[i] = kept0_1_any0[2*i+1] | kept0_1_any0[2*i];
+    assign kept0_1_idx1[1*i +: 1] = kept0_1_any0[2*i+1];
+  end
+  for (genvar i = 0; i < 16; i++) begin : g_kept0_12
+    assign kept0_1_any2[i] = kept0_1_any1[2*i+1] | kept0_1_any1[2*i];
+    assign kept0_1_idx2[2*i +: 2] = kept0_1_any1[2*i+1] ? {1'b1, kept0_1_idx1[1*(2*i+1) +: 1]} : {1'b0, kept0_1_idx1[1*(2*i) +: 1]};
+  end
+  for (genvar i = 0; i < 8; i++) begin : g_kept0_13
+    assign kept0_1_any3[i] = kept0_1_any2[2*i+1] | kept0_1_any2[2*i];
+    assign kept0_1_idx3[3*i +: 3] = kept0_1_any2[2*i+1] ? {1'b1, kept0_1_idx2[2*(2*i+1) +: 2]} : {1'b0, kept0_1_idx2[2*(2*i) +: 2]};
+  end
+  for (genvar i = 0; i < 4; i++) begin : g_kept0_14
+    assign kept0_1_any4[i] = kept0_1_any3[2*i+1] | kept0_1_any3[2*i];
+    assign kept0_1_idx4[4*i +: 4] = kept0_1_any3[2*i+1] ? {1'b1, kept0_1_idx3[3*(2*i+1) +: 3]} : {1'b0, kept0_1_idx3[3*(2*i) +: 3]};
+  end
+  for (genvar i = 0; i < 2; i++) begin : g_kept0_15
+    assign kept0_1_any5[i] = kept0_1_any4[2*i+1] | kept0_1_any4[2*i];
+    assign kept0_1_idx5[5*i +: 5] = kept0_1_any4[2*i+1] ? {1'b1, kept0_1_idx4[4*(2*i+1) +: 4]} : {1'b0, kept0_1_idx4[4*(2*i) +: 4]};
+  end
+  for (genvar i = 0; i < 1; i++) begin : g_kept0_16
+    assign kept0_1_any6[i] = kept0_1_any5[2*i+1] | kept0_1_any5[2*i];
+    assign kept0_1_idx6[6*i +: 6] = kept0_1_any5[2*i+1] ? {1'b1, kept0_1_idx5[5*(2*i+1) +: 5]} : {1'b0, kept0_1_idx5[5*(2*i) +: 5]};
+  end
+  assign kept0_1_index = kept0_1_idx6;
+  assign kept0_1_any = kept0_1_any6[0];
+  assign kept1_1_any0 = d1[1];
+  for (genvar i = 0; i < 32; i++) begin : g_kept1_11
+    assign kept1_1_any1[i] = kept1_1_any0[2*i+1] | kept1_1_any0[2*i];
+    assign kept1_1_idx1[1*i +: 1] = kept1_1_any0[2*i+1];
+  end
+  for (genvar i = 0; i < 16; i++) begin : g_kept1_12
+    assign kept1_1_any2[i] = kept1_1_any1[2*i+1] | kept1_1_any1[2*i];
+    assign kept1_1_idx2[2*i +: 2] = kept1_1_any1[2*i+1] ? {1'b1, kept1_1_idx1[1*(2*i+1) +: 1]} : {1'b0, kept1_1_idx1[1*(2*i) +: 1]};
+  end
+  for (genvar i = 0; i < 8; i++) begin : g_kept1_13
+    assign kept1_1_any3[i] = kept1_1_any2[2*i+1] | kept1_1_any2[2*i];
+    assign kept1_1_idx3[3*i +: 3] = kept1_1_any2[2*i+1] ? {1'b1, kept1_1_idx2[2*(2*i+1) +: 2]} : {1'b0, kept1_1_idx2[2*(2*i) +: 2]};
+  end
+  for (genvar i = 0; i < 4; i++) begin : g_kept1_14
+    assign kept1_1_any4[i] = kept1_1_any3[2*i+1] | kept1_1_any3[2*i];
+    assign kept1_1_idx4[4*i +: 4] = kept1_1_any3[2*i+1] ? {1'b1, kept1_1_idx3[3*(2*i+1) +: 3]} : {1'b0, kept1_1_idx3[3*(2*i) +: 3]};
+  end
+  for (genvar i = 0; i < 2; i++) begin : g_kept1_15
+    assign kept1_1_any5[i] = kept1_1_any4[2*i+1] | kept1_1_any4[2*i];
+    assign kept1_1_idx5[5*i +: 5] = kept1_1_any4[2*i+1] ? {1'b1, kept1_1_idx4[4*(2*i+1) +: 4]} : {1'b0, kept1_1_idx4[4*(2*i) +: 4]};
+  end
+  for (genvar i = 0; i < 1; i++) begin : g_kept1_16
+    assign kept1_1_any6[i] = kept1_1_any5[2*i+1] | kept1_1_any5[2*i];
+    assign kept1_1_idx6[6*i +: 6] = kept1_1_any5[2*i+1] ? {1'b1, kept1_1_idx5[5*(2*i+1) +: 5]} : {1'b0, kept1_1_idx5[5*(2*i) +: 5]};
+  end
+  assign kept1_1_index = kept1_1_idx6;
+  assign kept1_1_any = kept1_1_any6[0];
+  assign kept0_2_any0 = d0[2];
+  for (genvar i = 0; i < 32; i++) begin : g_kept0_21
+    assign kept0_2_any1[i] = kept0_2_any0[2*i+1] | kept0_2_any0[2*i];
+    assign kept0_2_idx1[1*i +: 1] = kept0_2_any0[2*i+1];
+  end
+  for (genvar i = 0; i < 16; i++) begin : g_kept0_22
+    assign kept0_2_any2[i] = kept0_2_any1[2*i+1] | kept0_2_any1[2*i];
+    assign kept0_2_idx2[2*i +: 2] = kept0_2_any1[2*i+1] ? {1'b1, kept0_2_idx1[1*(2*i+1) +: 1]} : {1'b0, kept0_2_idx1[1*(2*i) +: 1]};
+  end
+  for (genvar i = 0; i < 8; i++) begin : g_kept0_23
+    assign kept0_2_any3[i] = kept0_2_any2[2*i+1] | kept0_2_any2[2*i];
+    assign kept0_2_idx3[3*i +: 3] = kept0_2_any2[2*i+1] ? {1'b1, kept0_2_idx2[2*(2*i+1) +: 2]} : {1'b0, kept0_2_idx2[2*(2*i) +: 2]};
+  end
+  for (genvar i = 0; i < 4; i++) begin : g_kept0_24
+    assign kept0_2_any4[i] = kept0_2_any3[2*i+1] | kept0_2_any3[2*i];
+    assign kept0_2_idx4[4*i +: 4] = kept0_2_any3[2*i+1] ? {1'b1, kept0_2_idx3[3*(2*i+1) +: 3]} : {1'b0, kept0_2_idx3[3*(2*i) +: 3]};
+  end
+  for (genvar i = 0; i < 2; i++) begin : g_kept0_25
+    assign kept0_2_any5[i] = kept0_2_any4[2*i+1] | kept0_2_any4[2*i];
+    assign kept0_2_idx5[5*i +: 5] = kept0_2_any4[2*i+1] ? {1'b1, kept0_2_idx4[4*(2*i+1) +: 4]} : {1'b0, kept0_2_idx4[4*(2*i) +: 4]};
+  end
+  for (genvar i = 0; i < 1; i++) begin : g_kept0_26
+    assign kept0_2_any6[i] = kept0_2_any5[2*i+1] | kept0_2_any5[2*i];
+    assign kept0_2_idx6[6*i +: 6] = kept0_2_any5[2*i+1] ? {1'b1, kept0_2_idx5[5*(2*i+1) +: 5]} : {1'b0, kept0_2_idx5[5*(2*i) +: 5]};
+  end
+  assign kept0_2_index = kept0_2_idx6;
+  assign kept0_2_any = kept0_2_any6[0];
+  assign kept1_2_any0 = d1[2];
+  for (genvar i = 0; i < 32; i++) begin : g_kept1_21
+    assign kept1_2_any1[i] = kept1_2_any0[2*i+1] | kept1_2_any0[2*i];
+    assign kept1_2_idx1[1*i +: 1] = kept1_2_any0[2*i+1];
+  end
+  for (genvar i = 0; i < 16; i++) begin : g_kept1_22
+    assign kept1_2_any2[i] = kept1_2_any1[2*i+1] | kept1_2_any1[2*i];
+    assign kept1_2_idx2[2*i +: 2] = kept1_2_any1[2*i+1] ? {1'b1, kept1_2_idx1[1*(2*i+1) +: 1]} : {1'b0, kept1_2_idx1[1*(2*i) +: 1]};
+  end
+  for (genvar i = 0; i < 8; i++) begin : g_kept1_23
+    assign kept1_2_any3[i] = kept1_2_any2[2*i+1] | kept1_2_any2[2*i];
+    assign kept1_2_idx3[3*i +: 3] = kept1_2_any2[2*i+1] ? {1'b1, kept1_2_idx2[2*(2*i+1) +: 2]} : {1'b0, kept1_2_idx2[2*(2*i) +: 2]};
+  end
+  for (genvar i = 0; i < 4; i++) begin : g_kept1_24
+    assign kept1_2_any4[i] = kept1_2_any3[2*i+1] | kept1_2_any3[2*i];
+    assign kept1_2_idx4[4*i +: 4] = kept1_2_any3[2*i+1] ? {1'b1, kept1_2_idx3[3*(2*i+1) +: 3]} : {1'b0, kept1_2_idx3[3*(2*i) +: 3]};
+  end
+  for (genvar i = 0; i < 2; i++) begin : g_kept1_25
+    assign kept1_2_any5[i] = kept1_2_any4[2*i+1] | kept1_2_any4[2*i];
+    assign kept1_2_idx5[5*i +: 5] = kept1_2_any4[2*i+1] ? {1'b1, kept1_2_idx4[4*(2*i+1) +: 4]} : {1'b0, kept1_2_idx4[4*(2*i) +: 4]};
+  end
+  for (genvar i = 0; i < 1; i++) begin : g_kept1_26
+    assign kept1_2_any6[i] = kept1_2_any5[2*i+1] | kept1_2_any5[2*i];
+    assign kept1_2_idx6[6*i +: 6] = kept1_2_any5[2*i+1] ? {1'b1, kept1_2_idx5[5*(2*i+1) +: 5]} : {1'b0, kept1_2_idx5[5*(2*i) +: 5]};
+  end
+  assign kept1_2_index = kept1_2_idx6;
+  assign kept1_2_any = kept1_2_any6[0];
+  assign k0[0] = kept0_0_index;
+  assign k1[0] = two_i ? kept1_0_index : '0;
+  assign k0[1] = kept0_1_index;
+  assign k1[1] = two_i ? kept1_1_index : '0;
+  assign k0[2] = kept0_2_index;
+  assign k1[2] = two_i ? kept1_2_index : '0;
+  assign unused_kept_any = ^{kept0_0_any, kept1_0_any, kept0_1_any, kept1_1_any, kept0_2_any, kept1_2_any};
+
+  // What a code costs, as a key that orders the codes as the choice does: the chain's bytes, then
+  // its significant bits. A value keeping k = 8q + r bits has q + 1 bytes and k + 1 significant
+  // bits, so among chains of the same bytes (the same sum of q) the significant bits order as the
+  // sum of r: the key is the two small sums side by side (the constants, the same for every code,
+  // left out).
+  logic [Kw-1:0] cost [3];
+  logic [3:0]    n0 [3];
+  logic [3:0]    n1 [3];
+  always_comb begin
+    for (int k = 0; k < 3; k++) begin
       cost[k] = {Bw'(k0[k][Tw-1:3]) + Bw'(k1[k][Tw-1:3]), 4'(k0[k][2:0]) + 4'(k1[k][2:0])};
       n0[k] = 4'(k0[k][Tw-1:3]) + 4'd1;
       n1[k] = two_i ? 4'(k1[k][Tw-1:3]) + 4'd1 : 4'd0;
