@@ -223,19 +223,47 @@ export function oneHotIndexMasks(width: number): bigint[] {
 }
 
 /**
+ * The index of the highest set bit of `value` (`width` bits) without a chain from bit to bit: each
+ * bit ORed with those above it in log2(width) steps, the one set bit with none above it, then its
+ * index bit by bit (oneHotIndexMasks). `${name}_index` holds the index and `${name}_any` whether any
+ * bit is set; `atOrAbove` names the vector whose bit i is the OR of the bits at and above i. The
+ * declarations go before the rows.
+ */
+export function svHighestSetBit(name: string, value: string, width: number): { declarations: string[]; rows: string[]; indexWidth: number; atOrAbove: string } {
+  const masks = oneHotIndexMasks(width);
+  const steps = masks.length;
+  const step = (k: number) => `${name}_or${k}`;
+  const declarations = [
+    `// ${name}: ${value} with every bit ORed with those above it (step k: the 2^k bits above), its`,
+    '// highest set bit (one-hot), that bit\'s index and whether any bit is set.',
+    `${svLogic(width)} ${[...Array(steps + 1).keys()].map(step).join(', ')};`,
+    `${svLogic(width)} ${name}_onehot;`,
+    `${svLogic(steps)} ${name}_index;`,
+    `logic ${name}_any;`,
+  ];
+  const rows = [`assign ${step(0)} = ${value};`];
+  for (let k = 0; k < steps; k++) rows.push(`assign ${step(k + 1)} = ${step(k)} | (${step(k)} >> ${1 << k});`);
+  rows.push(`assign ${name}_onehot = ${value} & ~(${step(steps)} >> 1);`);
+  masks.forEach((m, j) => rows.push(`assign ${name}_index[${j}] = |(${name}_onehot & ${svSized(width, m)});`));
+  rows.push(`assign ${name}_any = ${step(steps)}[0];`);
+  return { declarations, rows, indexWidth: steps, atOrAbove: step(steps) };
+}
+
+/**
  * The index of the highest set bit of `value` (`width` bits, at least 2) by a tree of multiplexers:
  * level k holds, for every block of 2^k bits (the value padded with zeros to a power of two), whether
  * any of its bits is set (`<name>_any<k>`) and the index of the highest set one inside the block
  * (`<name>_idx<k>`, k bits a block); two neighbouring blocks join by taking the high one's index
  * when it has a set bit. `${name}_index` holds the index and `${name}_any` whether any bit is set.
- * Written as the OR of every bit with those above it (log2(width) steps, the one-hot top bit, its
- * index by masks), ABC folds the ORs into a chain from bit to bit (46 levels for the te_inst packer
- * of etrace against 38 this way, and a quarter fewer cells, 2026-11-27); its multiplexers survive.
- * The declarations go before the rows.
+ * The same as svHighestSetBit, whose ORs ABC may fold into a chain from bit to bit: in the data
+ * compression's six counts it did (etrace_data_compress alone 82 levels with the OR form, 55 this
+ * way, 2026-11-27); in the te_inst packer the tree measured better alone (46 -> 38 levels) but worse
+ * in the flattened components (etrace-2.0 60 -> 65 levels, 3-5 % more cells), so each keeps its
+ * form. The declarations go before the rows.
  */
-export function svHighestSetBit(name: string, value: string, width: number): { declarations: string[]; rows: string[]; indexWidth: number } {
+export function svHighestSetBitTree(name: string, value: string, width: number): { declarations: string[]; rows: string[]; indexWidth: number } {
   checkWidth(width);
-  if (width < 2) throw new Error(`svHighestSetBit: a width of ${width} has no index to find`);
+  if (width < 2) throw new Error(`svHighestSetBitTree: a width of ${width} has no index to find`);
   const levels = Math.ceil(Math.log2(width));
   const any = (k: number) => `${name}_any${k}`;
   const idx = (k: number) => `${name}_idx${k}`;

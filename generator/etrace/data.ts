@@ -18,7 +18,7 @@ import { dataSizeWidth } from '../../golden-model/etrace/ports.ts';
 import { encapPrefixBits } from '../../golden-model/etrace/packet/params.ts';
 import { hasContextInput } from '../../golden-model/etrace/ports.ts';
 import { padColumn, svLogic, svSized, svVec } from '../render.ts';
-import { svConditionalSumAdd, svHighestSetBit } from '../sv-arith.ts';
+import { svConditionalSumAdd, svHighestSetBit, svHighestSetBitTree } from '../sv-arith.ts';
 import { qualifierBuses } from './apb-regs.ts';
 
 /** The data parameters, or undefined without data trace. */
@@ -260,12 +260,12 @@ export function dataCompressContext(c: EtraceConfig, banner: string) {
 /**
  * The bits each coded value of etrace_data_compress keeps below its sign (k0 and k1 of each code):
  * the index of the highest set bit of d0 / d1 (its bits that differ from its top bit, with a 1
- * put below them) by svHighestSetBit's tree of multiplexers.
+ * put below them) by a tree of multiplexers (svHighestSetBitTree).
  */
 function keptBits(dw: number) {
   const trees = [0, 1, 2].flatMap((k) =>
     [0, 1].map((v) => {
-      return { k, v, name: `kept${v}_${k}`, ...svHighestSetBit(`kept${v}_${k}`, `d${v}[${k}]`, dw) };
+      return { k, v, name: `kept${v}_${k}`, ...svHighestSetBitTree(`kept${v}_${k}`, `d${v}[${k}]`, dw) };
     }),
   );
   return {

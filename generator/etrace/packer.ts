@@ -563,13 +563,12 @@ export function etracePackerContext(config: EtraceConfig, banner: string): Packe
   }
   // header.length > n when the kept bits and the source id's last r bits need more than n bytes:
   // keep + r > 8n, that is some payload bit at or above 8n - r - 1 differs from the top one (keep
-  // is that bit's index + 2): a comparison of the index with a constant, no count of the kept bits
-  // to add up.
+  // is that bit's index + 2): a bit of the prefix OR, no count of the kept bits to add up.
   const r = srcBits % 8;
   const longerRows = [`assign longer[0] = supported;`];
   for (let n = 1; n < lengthMax; n++) {
     const lo = 8 * n - r - 1;
-    longerRows.push(`assign longer[${n}] = ${lo > diffWidth - 1 ? "1'b0" : `supported & differing_any & (differing_index >= ${svSized(highest.indexWidth, BigInt(lo))})`};`);
+    longerRows.push(`assign longer[${n}] = ${lo > diffWidth - 1 ? "1'b0" : `supported & ${highest.atOrAbove}[${lo}]`};`);
   }
   const lengthPlus = 1 + srcBytes; // the header byte and the source id's whole bytes
   const lenMax = lengthMax + lengthPlus;

@@ -36,62 +36,31 @@ module etrace_data_packer (
   assign sign_bit = Pw'(1) << ((bits_i == 8'd0) ? 8'd0 : bits_i - 8'd1);
   assign wide = (payload_i & ~above) | (above & {Pw{|(payload_i & sign_bit)}});
   assign differs = (wide ^ {Pw{wide[Pw-1]}}) & ({Pw{1'b1}} >> 1);
-  // differing: the highest set bit of differs by a tree of multiplexers; level k, for every block of
-  // 2^k bits: whether a bit is set (any) and the index of the highest one inside the block (idx).
-  logic [255:0] differing_any0;
-  logic [127:0] differing_any1;  // 2-bit blocks
-  logic [63:0]  differing_any2;  // 4-bit blocks
-  logic [31:0]  differing_any3;  // 8-bit blocks
-  logic [15:0]  differing_any4;  // 16-bit blocks
-  logic [7:0]   differing_any5;  // 32-bit blocks
-  logic [3:0]   differing_any6;  // 64-bit blocks
-  logic [1:0]   differing_any7;  // 128-bit blocks
-  logic [0:0]   differing_any8;  // 256-bit blocks
-  logic [127:0] differing_idx1;
-  logic [127:0] differing_idx2;
-  logic [95:0]  differing_idx3;
-  logic [63:0]  differing_idx4;
-  logic [39:0]  differing_idx5;
-  logic [23:0]  differing_idx6;
-  logic [13:0]  differing_idx7;
-  logic [7:0]   differing_idx8;
+  // differing: differs with every bit ORed with those above it (step k: the 2^k bits above), its
+  // highest set bit (one-hot), that bit's index and whether any bit is set.
+  logic [207:0] differing_or0, differing_or1, differing_or2, differing_or3, differing_or4, differing_or5, differing_or6, differing_or7, differing_or8;
+  logic [207:0] differing_onehot;
   logic [7:0]   differing_index;
   logic         differing_any;
-  assign differing_any0 = {48'h0000_0000_0000, differs};
-  for (genvar i = 0; i < 128; i++) begin : g_differing1
-    assign differing_any1[i] = differing_any0[2*i+1] | differing_any0[2*i];
-    assign differing_idx1[1*i +: 1] = differing_any0[2*i+1];
-  end
-  for (genvar i = 0; i < 64; i++) begin : g_differing2
-    assign differing_any2[i] = differing_any1[2*i+1] | differing_any1[2*i];
-    assign differing_idx2[2*i +: 2] = differing_any1[2*i+1] ? {1'b1, differing_idx1[1*(2*i+1) +: 1]} : {1'b0, differing_idx1[1*(2*i) +: 1]};
-  end
-  for (genvar i = 0; i < 32; i++) begin : g_differing3
-    assign differing_any3[i] = differing_any2[2*i+1] | differing_any2[2*i];
-    assign differing_idx3[3*i +: 3] = differing_any2[2*i+1] ? {1'b1, differing_idx2[2*(2*i+1) +: 2]} : {1'b0, differing_idx2[2*(2*i) +: 2]};
-  end
-  for (genvar i = 0; i < 16; i++) begin : g_differing4
-    assign differing_any4[i] = differing_any3[2*i+1] | differing_any3[2*i];
-    assign differing_idx4[4*i +: 4] = differing_any3[2*i+1] ? {1'b1, differing_idx3[3*(2*i+1) +: 3]} : {1'b0, differing_idx3[3*(2*i) +: 3]};
-  end
-  for (genvar i = 0; i < 8; i++) begin : g_differing5
-    assign differing_any5[i] = differing_any4[2*i+1] | differing_any4[2*i];
-    assign differing_idx5[5*i +: 5] = differing_any4[2*i+1] ? {1'b1, differing_idx4[4*(2*i+1) +: 4]} : {1'b0, differing_idx4[4*(2*i) +: 4]};
-  end
-  for (genvar i = 0; i < 4; i++) begin : g_differing6
-    assign differing_any6[i] = differing_any5[2*i+1] | differing_any5[2*i];
-    assign differing_idx6[6*i +: 6] = differing_any5[2*i+1] ? {1'b1, differing_idx5[5*(2*i+1) +: 5]} : {1'b0, differing_idx5[5*(2*i) +: 5]};
-  end
-  for (genvar i = 0; i < 2; i++) begin : g_differing7
-    assign differing_any7[i] = differing_any6[2*i+1] | differing_any6[2*i];
-    assign differing_idx7[7*i +: 7] = differing_any6[2*i+1] ? {1'b1, differing_idx6[6*(2*i+1) +: 6]} : {1'b0, differing_idx6[6*(2*i) +: 6]};
-  end
-  for (genvar i = 0; i < 1; i++) begin : g_differing8
-    assign differing_any8[i] = differing_any7[2*i+1] | differing_any7[2*i];
-    assign differing_idx8[8*i +: 8] = differing_any7[2*i+1] ? {1'b1, differing_idx7[7*(2*i+1) +: 7]} : {1'b0, differing_idx7[7*(2*i) +: 7]};
-  end
-  assign differing_index = differing_idx8;
-  assign differing_any = differing_any8[0];
+  assign differing_or0 = differs;
+  assign differing_or1 = differing_or0 | (differing_or0 >> 1);
+  assign differing_or2 = differing_or1 | (differing_or1 >> 2);
+  assign differing_or3 = differing_or2 | (differing_or2 >> 4);
+  assign differing_or4 = differing_or3 | (differing_or3 >> 8);
+  assign differing_or5 = differing_or4 | (differing_or4 >> 16);
+  assign differing_or6 = differing_or5 | (differing_or5 >> 32);
+  assign differing_or7 = differing_or6 | (differing_or6 >> 64);
+  assign differing_or8 = differing_or7 | (differing_or7 >> 128);
+  assign differing_onehot = differs & ~(differing_or8 >> 1);
+  assign differing_index[0] = |(differing_onehot & 208'haaaa_aaaa_aaaa_aaaa_aaaa_aaaa_aaaa_aaaa_aaaa_aaaa_aaaa_aaaa_aaaa);
+  assign differing_index[1] = |(differing_onehot & 208'hcccc_cccc_cccc_cccc_cccc_cccc_cccc_cccc_cccc_cccc_cccc_cccc_cccc);
+  assign differing_index[2] = |(differing_onehot & 208'hf0f0_f0f0_f0f0_f0f0_f0f0_f0f0_f0f0_f0f0_f0f0_f0f0_f0f0_f0f0_f0f0);
+  assign differing_index[3] = |(differing_onehot & 208'hff00_ff00_ff00_ff00_ff00_ff00_ff00_ff00_ff00_ff00_ff00_ff00_ff00);
+  assign differing_index[4] = |(differing_onehot & 208'h0000_ffff_0000_ffff_0000_ffff_0000_ffff_0000_ffff_0000_ffff_0000);
+  assign differing_index[5] = |(differing_onehot & 208'h0000_ffff_ffff_0000_0000_ffff_ffff_0000_0000_ffff_ffff_0000_0000);
+  assign differing_index[6] = |(differing_onehot & 208'hffff_0000_0000_0000_0000_ffff_ffff_ffff_ffff_0000_0000_0000_0000);
+  assign differing_index[7] = |(differing_onehot & 208'hffff_ffff_ffff_ffff_ffff_0000_0000_0000_0000_0000_0000_0000_0000);
+  assign differing_any = differing_or8[0];
   assign keep = differing_any ? differing_index + 8'd2 : 8'd1;
 
   // After the header: the sign-extended payload.

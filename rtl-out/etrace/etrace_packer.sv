@@ -251,85 +251,54 @@ module etrace_packer (
 
   // Sign-based compression: the highest payload bit that differs from the top bit.
   assign diff = payload[174:0] ^ {175{payload[175]}};
-  // differing: the highest set bit of diff by a tree of multiplexers; level k, for every block of
-  // 2^k bits: whether a bit is set (any) and the index of the highest one inside the block (idx).
-  logic [255:0] differing_any0;
-  logic [127:0] differing_any1;  // 2-bit blocks
-  logic [63:0] differing_any2;  // 4-bit blocks
-  logic [31:0] differing_any3;  // 8-bit blocks
-  logic [15:0] differing_any4;  // 16-bit blocks
-  logic [7:0] differing_any5;  // 32-bit blocks
-  logic [3:0] differing_any6;  // 64-bit blocks
-  logic [1:0] differing_any7;  // 128-bit blocks
-  logic [0:0] differing_any8;  // 256-bit blocks
-  logic [127:0] differing_idx1;
-  logic [127:0] differing_idx2;
-  logic [95:0] differing_idx3;
-  logic [63:0] differing_idx4;
-  logic [39:0] differing_idx5;
-  logic [23:0] differing_idx6;
-  logic [13:0] differing_idx7;
-  logic [7:0] differing_idx8;
+  // differing: diff with every bit ORed with those above it (step k: the 2^k bits above), its
+  // highest set bit (one-hot), that bit's index and whether any bit is set.
+  logic [174:0] differing_or0, differing_or1, differing_or2, differing_or3, differing_or4, differing_or5, differing_or6, differing_or7, differing_or8;
+  logic [174:0] differing_onehot;
   logic [7:0] differing_index;
   logic differing_any;
-  assign differing_any0 = {81'h0_0000_0000_0000_0000_0000, diff};
-  for (genvar i = 0; i < 128; i++) begin : g_differing1
-    assign differing_any1[i] = differing_any0[2*i+1] | differing_any0[2*i];
-    assign differing_idx1[1*i +: 1] = differing_any0[2*i+1];
-  end
-  for (genvar i = 0; i < 64; i++) begin : g_differing2
-    assign differing_any2[i] = differing_any1[2*i+1] | differing_any1[2*i];
-    assign differing_idx2[2*i +: 2] = differing_any1[2*i+1] ? {1'b1, differing_idx1[1*(2*i+1) +: 1]} : {1'b0, differing_idx1[1*(2*i) +: 1]};
-  end
-  for (genvar i = 0; i < 32; i++) begin : g_differing3
-    assign differing_any3[i] = differing_any2[2*i+1] | differing_any2[2*i];
-    assign differing_idx3[3*i +: 3] = differing_any2[2*i+1] ? {1'b1, differing_idx2[2*(2*i+1) +: 2]} : {1'b0, differing_idx2[2*(2*i) +: 2]};
-  end
-  for (genvar i = 0; i < 16; i++) begin : g_differing4
-    assign differing_any4[i] = differing_any3[2*i+1] | differing_any3[2*i];
-    assign differing_idx4[4*i +: 4] = differing_any3[2*i+1] ? {1'b1, differing_idx3[3*(2*i+1) +: 3]} : {1'b0, differing_idx3[3*(2*i) +: 3]};
-  end
-  for (genvar i = 0; i < 8; i++) begin : g_differing5
-    assign differing_any5[i] = differing_any4[2*i+1] | differing_any4[2*i];
-    assign differing_idx5[5*i +: 5] = differing_any4[2*i+1] ? {1'b1, differing_idx4[4*(2*i+1) +: 4]} : {1'b0, differing_idx4[4*(2*i) +: 4]};
-  end
-  for (genvar i = 0; i < 4; i++) begin : g_differing6
-    assign differing_any6[i] = differing_any5[2*i+1] | differing_any5[2*i];
-    assign differing_idx6[6*i +: 6] = differing_any5[2*i+1] ? {1'b1, differing_idx5[5*(2*i+1) +: 5]} : {1'b0, differing_idx5[5*(2*i) +: 5]};
-  end
-  for (genvar i = 0; i < 2; i++) begin : g_differing7
-    assign differing_any7[i] = differing_any6[2*i+1] | differing_any6[2*i];
-    assign differing_idx7[7*i +: 7] = differing_any6[2*i+1] ? {1'b1, differing_idx6[6*(2*i+1) +: 6]} : {1'b0, differing_idx6[6*(2*i) +: 6]};
-  end
-  for (genvar i = 0; i < 1; i++) begin : g_differing8
-    assign differing_any8[i] = differing_any7[2*i+1] | differing_any7[2*i];
-    assign differing_idx8[8*i +: 8] = differing_any7[2*i+1] ? {1'b1, differing_idx7[7*(2*i+1) +: 7]} : {1'b0, differing_idx7[7*(2*i) +: 7]};
-  end
-  assign differing_index = differing_idx8;
-  assign differing_any = differing_any8[0];
+  assign differing_or0 = diff;
+  assign differing_or1 = differing_or0 | (differing_or0 >> 1);
+  assign differing_or2 = differing_or1 | (differing_or1 >> 2);
+  assign differing_or3 = differing_or2 | (differing_or2 >> 4);
+  assign differing_or4 = differing_or3 | (differing_or3 >> 8);
+  assign differing_or5 = differing_or4 | (differing_or4 >> 16);
+  assign differing_or6 = differing_or5 | (differing_or5 >> 32);
+  assign differing_or7 = differing_or6 | (differing_or6 >> 64);
+  assign differing_or8 = differing_or7 | (differing_or7 >> 128);
+  assign differing_onehot = diff & ~(differing_or8 >> 1);
+  assign differing_index[0] = |(differing_onehot & 175'h2aaa_aaaa_aaaa_aaaa_aaaa_aaaa_aaaa_aaaa_aaaa_aaaa_aaaa);
+  assign differing_index[1] = |(differing_onehot & 175'h4ccc_cccc_cccc_cccc_cccc_cccc_cccc_cccc_cccc_cccc_cccc);
+  assign differing_index[2] = |(differing_onehot & 175'h70f0_f0f0_f0f0_f0f0_f0f0_f0f0_f0f0_f0f0_f0f0_f0f0_f0f0);
+  assign differing_index[3] = |(differing_onehot & 175'h7f00_ff00_ff00_ff00_ff00_ff00_ff00_ff00_ff00_ff00_ff00);
+  assign differing_index[4] = |(differing_onehot & 175'h0000_ffff_0000_ffff_0000_ffff_0000_ffff_0000_ffff_0000);
+  assign differing_index[5] = |(differing_onehot & 175'h7fff_0000_0000_ffff_ffff_0000_0000_ffff_ffff_0000_0000);
+  assign differing_index[6] = |(differing_onehot & 175'h0000_0000_0000_ffff_ffff_ffff_ffff_0000_0000_0000_0000);
+  assign differing_index[7] = |(differing_onehot & 175'h7fff_ffff_ffff_0000_0000_0000_0000_0000_0000_0000_0000);
+  assign differing_any = differing_or8[0];
   assign keep = differing_any ? differing_index + 8'd2 : 8'd1;
   assign longer[0] = supported;
-  assign longer[1] = supported & differing_any & (differing_index >= 8'h07);
-  assign longer[2] = supported & differing_any & (differing_index >= 8'h0f);
-  assign longer[3] = supported & differing_any & (differing_index >= 8'h17);
-  assign longer[4] = supported & differing_any & (differing_index >= 8'h1f);
-  assign longer[5] = supported & differing_any & (differing_index >= 8'h27);
-  assign longer[6] = supported & differing_any & (differing_index >= 8'h2f);
-  assign longer[7] = supported & differing_any & (differing_index >= 8'h37);
-  assign longer[8] = supported & differing_any & (differing_index >= 8'h3f);
-  assign longer[9] = supported & differing_any & (differing_index >= 8'h47);
-  assign longer[10] = supported & differing_any & (differing_index >= 8'h4f);
-  assign longer[11] = supported & differing_any & (differing_index >= 8'h57);
-  assign longer[12] = supported & differing_any & (differing_index >= 8'h5f);
-  assign longer[13] = supported & differing_any & (differing_index >= 8'h67);
-  assign longer[14] = supported & differing_any & (differing_index >= 8'h6f);
-  assign longer[15] = supported & differing_any & (differing_index >= 8'h77);
-  assign longer[16] = supported & differing_any & (differing_index >= 8'h7f);
-  assign longer[17] = supported & differing_any & (differing_index >= 8'h87);
-  assign longer[18] = supported & differing_any & (differing_index >= 8'h8f);
-  assign longer[19] = supported & differing_any & (differing_index >= 8'h97);
-  assign longer[20] = supported & differing_any & (differing_index >= 8'h9f);
-  assign longer[21] = supported & differing_any & (differing_index >= 8'ha7);
+  assign longer[1] = supported & differing_or8[7];
+  assign longer[2] = supported & differing_or8[15];
+  assign longer[3] = supported & differing_or8[23];
+  assign longer[4] = supported & differing_or8[31];
+  assign longer[5] = supported & differing_or8[39];
+  assign longer[6] = supported & differing_or8[47];
+  assign longer[7] = supported & differing_or8[55];
+  assign longer[8] = supported & differing_or8[63];
+  assign longer[9] = supported & differing_or8[71];
+  assign longer[10] = supported & differing_or8[79];
+  assign longer[11] = supported & differing_or8[87];
+  assign longer[12] = supported & differing_or8[95];
+  assign longer[13] = supported & differing_or8[103];
+  assign longer[14] = supported & differing_or8[111];
+  assign longer[15] = supported & differing_or8[119];
+  assign longer[16] = supported & differing_or8[127];
+  assign longer[17] = supported & differing_or8[135];
+  assign longer[18] = supported & differing_or8[143];
+  assign longer[19] = supported & differing_or8[151];
+  assign longer[20] = supported & differing_or8[159];
+  assign longer[21] = supported & differing_or8[167];
   assign plen[0] = (longer[0] & ~longer[1]) | (longer[2] & ~longer[3]) | (longer[4] & ~longer[5]) | (longer[6] & ~longer[7]) | (longer[8] & ~longer[9]) | (longer[10] & ~longer[11]) | (longer[12] & ~longer[13]) | (longer[14] & ~longer[15]) | (longer[16] & ~longer[17]) | (longer[18] & ~longer[19]) | (longer[20] & ~longer[21]);
   assign plen[1] = (longer[1] & ~longer[3]) | (longer[5] & ~longer[7]) | (longer[9] & ~longer[11]) | (longer[13] & ~longer[15]) | (longer[17] & ~longer[19]) | longer[21];
   assign plen[2] = (longer[3] & ~longer[7]) | (longer[11] & ~longer[15]) | longer[19];
