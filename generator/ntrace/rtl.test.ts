@@ -132,7 +132,11 @@ describe('generated N-Trace RTL', () => {
       expect(sv('htm-every-option-stall'), s).not.toContain(s);
       expect(htm, s).toContain(s);
     }
-    expect(all).toContain('loss_q');
+    // The Error message's TSTAMP with timestamps only; the stage that holds the TSTAMPs with them.
+    for (const s of ['err_ts_q', 't_nvar_q']) {
+      expect(all, s).toContain(s);
+      expect(htm, s).not.toContain(s);
+    }
     expect(htm).not.toContain('sent_q');
     expect(sv('htm-stall')).toContain('sent_q');
     // Multiple retirement: the block's last instruction size, the waiting groups and the I-CNT

@@ -16,9 +16,10 @@ import type { Settings } from '../../golden-model/common/settings.ts';
 import { NTRACE_RTL_MODULES, ntracePorts } from '../../golden-model/ntrace/ports.ts';
 import { NTRACE_MAX_BCNT, NTRACE_MAX_HREPEAT } from '../../golden-model/ntrace/messages.ts';
 import { maxNtraceMessageBytes, NTRACE_CONFIG_SETTINGS, type NtraceConfig } from '../../golden-model/ntrace/settings.ts';
+import { ntraceOutputLatency } from '../../golden-model/ntrace/output.ts';
 import type { Provenance, Waiver } from '../../core/block.ts';
 import { camelCase, commentBanner, connections, padColumn, renderTemplate, svBits, svLogic, svRange, svSized, wrapComment, type OutputFile } from '../render.ts';
-import { svChunkedIncrement, svConditionalSumAdd, svConditionalSumFunction, svSmallOffsetAdd } from '../sv-arith.ts';
+import { svAtLeastFunction, svChunkedIncrement, svConditionalSumFunction, svHighestSetBitTree, svSmallOffsetAdd } from '../sv-arith.ts';
 import { alignDeclarations } from '../sv-align.ts';
 import { configurationLocalparamsWaiver } from '../waivers.ts';
 import { NTRACE_APB_REGS_TEMPLATE, ntraceApbRegsConnections, ntraceApbRegsContext, triggerBit } from './apb-regs.ts';
@@ -379,17 +380,40 @@ function outputContext(c: NtraceConfig, banner: string) {
     sentW,
     errNvar: c.timestamp ? "3'd2" : "3'd1",
     // TSTAMP (64 bits) in a variable field: widened when a field is wider (a CONTEXT of more than 59 bits).
-    errTs: ntraceWidths(c).vw > 64 ? "Vw'(err_since_ts)" : 'err_since_ts',
-    // The timestamps' comparisons and differences: short-path adders (a ripple carry through 64
-    // bits, slot after slot, was the component's longest path).
+    errTs: ntraceWidths(c).vw > 64 ? "Vw'(err_ts_q)" : 'err_ts_q',
+    // The timestamps' differences by short-path adders, their comparisons by a tree (a ripple carry
+    // through 64 bits, slot after slot, was the component's longest path).
     tsAddFunction: svConditionalSumFunction('ts_add', 64),
-    ...(() => {
-      const ge = svConditionalSumAdd('loss_minus_last', 'loss_q', '~last_ts_q', 64, { carryIn: "1'b1", carryOut: 'loss_not_before_last' });
-      const since = svConditionalSumAdd('err_since_ts', 'err_t', '~last_ts_q', 64, { carryIn: "1'b1" });
-      return { errTsDecls: [...ge.declarations, ...since.declarations], errTsRows: [...ge.rows, ...since.rows] };
-    })(),
+    tsAtLeastFunction: svAtLeastFunction('ts_at_least', 64),
+    latencyWords: ['one', 'two', 'three', 'four'][ntraceOutputLatency(c) - 1],
     tsK: ntraceWidths(c).vw > 64 ? "Vw'(ts[k*64 +: 64])" : 'ts[k*64 +: 64]',
+    errLength: errLengthRows(c),
     ...ownershipContext(c),
+  };
+}
+
+/**
+ * The Error message's length from its TSTAMP register (with timestamps and no stall): the head's
+ * MDOs (TCODE, SRC, ETYPE and ECODE, 4 or 12 with the Ownership loss bit) plus the TSTAMP's, one
+ * per 6-bit piece up to its highest non-zero one (at least one). The FIFO's acceptance reads it
+ * instead of the layout's count, which comes through a 64-bit bit length and a table.
+ */
+function errLengthRows(c: NtraceConfig): { declarations: string[]; rows: string[] } | undefined {
+  if (!c.timestamp || c.stallEnable) return undefined;
+  const pieces = Math.ceil(64 / 6);
+  const piece = (j: number) => `|err_ts_q[${Math.min(63, 6 * j + 5)}:${6 * j}]`;
+  const top = svHighestSetBitTree('err_ts_top', 'err_ts_pieces', pieces);
+  const headBits = 6 + c.srcWidth + 4;
+  const headMdos = (ecodeBits: number) => Math.ceil((headBits + ecodeBits) / 6);
+  // ECODE 4 has 3 bits, 12 (with the Ownership loss bit) 4: the head may take one MDO more.
+  const head = c.ownership && headMdos(4) !== headMdos(3) ? `(own_lost_q ? Nw'(${headMdos(4)}) : Nw'(${headMdos(3)}))` : `Nw'(${headMdos(3)})`;
+  return {
+    declarations: [`${svLogic(pieces)} err_ts_pieces;  // the TSTAMP's 6-bit pieces that are not zero`, ...top.declarations],
+    rows: [
+      `assign err_ts_pieces = {${[...Array(pieces).keys()].reverse().map(piece).join(', ')}};`,
+      ...top.rows,
+      `assign err_len = ${head} + (err_ts_top_any ? Nw'(err_ts_top_index) + Nw'(1) : Nw'(1));`,
+    ],
   };
 }
 

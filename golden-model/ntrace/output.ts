@@ -84,11 +84,12 @@ const ERROR_SENT = 2;
 /**
  * Cycles from the decision of a message to its offer to the FIFO in the generated RTL: ntrace_output
  * registers the decision's slots (stage A), then their bytes and lengths (stage B), and offers them
- * from stage B. The same two stages for every configuration (issue 25: the message layout and the
- * FIFO's acceptance and write each fill most of a cycle).
+ * from stage B (issue 25: the message layout and the FIFO's acceptance and write each fill most of
+ * a cycle). With timestamps a stage T between them holds the slots with their TSTAMP (the time
+ * since the last TSTAMP made, which takes most of a cycle before the layout can start).
  */
-export function ntraceOutputLatency(_config: NtraceConfig): number {
-  return 2;
+export function ntraceOutputLatency(config: NtraceConfig): number {
+  return config.timestamp ? 3 : 2;
 }
 
 /**

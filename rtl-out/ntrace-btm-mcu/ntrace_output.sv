@@ -8,8 +8,8 @@
 // messages of the record the decision handled two cycles earlier (its slots, in order) are offered
 // whole: a message enters when all its bytes fit in the FIFO, and the messages that enter in a
 // cycle are written in that cycle. Two register stages: stage A holds the decision's slots (no
-// path from the decision into the FIFO's acceptance), stage B their bytes and lengths (the layout
-// of a message and the FIFO's acceptance and write each take most of a cycle of 48 gate levels).
+// path from the decision into the FIFO's acceptance), stage B their bytes and lengths (the layout of a message and the FIFO's acceptance
+// and write each take most of a cycle of 48 gate levels).
 // trTeInstStallEna = 0: the first message that does not fit is lost, and with it every message
 // until the Error message has entered; then every message is dropped until the restart
 // (ProgTraceSync with SYNC 7, N-Trace "SYNC Field Values") has entered. The decision sees that the
@@ -67,7 +67,7 @@ module ntrace_output (
   logic [1:0]       state_q, state_d;
 
   logic                pop;
-  logic [(K+1)*Sw-1:0] pre;  // slot k's first byte (slot K: the end) if every earlier message enters
+  logic [(K+1)*Sw-1:0] pre;      // slot k's first byte (slot K: the end) if every earlier message enters
   logic [K-1:0]        act, fits, refused;
   logic [K-1:0]        entered;
   logic                through;
@@ -83,9 +83,10 @@ module ntrace_output (
   logic                err_valid, err_in;
   logic [30:0]         err_v1;
   logic                seen;
-  logic [K*2-1:0]      st;   // the state slot k meets
+  logic [K*2-1:0]      st;       // the state slot k meets
   logic [Mb*8-1:0]     err_bytes;
   logic [Nw-1:0]       err_n;
+  logic [Nw-1:0]       err_len;  // err_n, as the acceptance reads it
 
   assign pop = (room_q != Cw'(Cap)) && mseo_ready_i;
   assign mseo_valid_o = room_q != Cw'(Cap);
@@ -112,12 +113,14 @@ module ntrace_output (
     .bytes_o (err_bytes),
     .n_o     (err_n)
   );
-  assign err_in = err_valid && ((Cw+1)'(err_n) <= (Cw+1)'(room_q) || (pop && (Cw+1)'(err_n) == room_p1));
+  assign err_len = err_n;
+  assign err_in = err_valid && ((Cw+1)'(err_len) <= (Cw+1)'(room_q) || (pop && (Cw+1)'(err_len) == room_p1));
   // The traced records of the cycles after the one in which the Error message entered restart the
   // trace (SYNC 7) until it enters: the decision reads the registered state, so no path runs from
   // the FIFO's room through the decision back into the FIFO. A SYNC 7 in either stage is on its
   // way: the next one is due only if this one is refused.
-  assign recover_o = state_q == StErrorSent && (s_sync7_q & s_valid_q) == '0 && (b_sync7_q & b_valid_q) == '0;
+  assign recover_o = state_q == StErrorSent && (s_sync7_q & s_valid_q) == '0 &&
+                     (b_sync7_q & b_valid_q) == '0;
 
   // The slots' variable fields, with TSTAMP last.
   always_comb begin
@@ -154,7 +157,10 @@ module ntrace_output (
   always_comb begin
     through = 1'b1;
     // The Error message, when due, comes first; if it does not fit nothing enters (through = 0).
-    sum = err_valid ? Sw'(err_n) : '0;
+    // No slot enters with it: while a loss is unreported no SYNC 7 is on its way (the decision
+    // makes one only after the Error message entered), so every slot meets ERROR_SENT and is
+    // dropped. The slots' offsets therefore start at 0, not after the Error message's bytes.
+    sum = '0;
     pre[0 +: Sw] = sum;
     through = !err_valid || err_in;
     seen = 1'b0;
@@ -182,10 +188,13 @@ module ntrace_output (
       // At most one slot is refused: an OR of its pre, not a chain of multiplexers.
       if (refused[k]) used = used | (Cw+1)'(pre[k*Sw +: Sw]);
       // Bytes from n on are zero, and bytes at or after used are not written.
-      if (act[k]) stage = stage | ((W*8)'(b_bytes_q[k*(Mb*8) +: (Mb*8)]) << {pre[k*Sw +: Sw], 3'b000});
+      if (act[k] && !err_valid) stage = stage | ((W*8)'(b_bytes_q[k*(Mb*8) +: (Mb*8)]) << {pre[k*Sw +: Sw], 3'b000});
     end
     done_o = 1'b1;
-    if (err_valid) stage = stage | (W*8)'(err_bytes);
+    if (err_valid) begin
+      stage = stage | (W*8)'(err_bytes);
+      used = err_in ? (Cw+1)'(err_len) : '0;
+    end
     state_d = state_q;
     if (err_in) begin
       state_d = StErrorSent;
@@ -301,6 +310,9 @@ module ntrace_output (
   always @(posedge clk_i or negedge rst_ni) begin
     if (rst_ni) begin
       assert (used <= avail) else $error("ntrace_output: FIFO overflow");
+      // The Error message is offered alone (see the acceptance).
+      assert (!err_valid || (b_sync7_q & b_valid_q) == '0) else $error("ntrace_output: SYNC 7 before the Error message");
+      assert (!err_valid || err_len == err_n) else $error("ntrace_output: the Error message's length");
     end
   end
 `endif

@@ -5,11 +5,12 @@
 // ntrace_output: the output FIFO of the N-Trace encoder (128 bytes) and its ready/valid byte
 // port. Each cycle: a byte leaves if the transport is ready; after a loss, the
 // Error message (ETYPE 0, ECODE 4: program trace messages lost) is offered; then the
-// messages of the record the decision handled two cycles earlier (its slots, in order) are offered
+// messages of the record the decision handled three cycles earlier (its slots, in order) are offered
 // whole: a message enters when all its bytes fit in the FIFO, and the messages that enter in a
-// cycle are written in that cycle. Two register stages: stage A holds the decision's slots (no
-// path from the decision into the FIFO's acceptance), stage B their bytes and lengths (the layout
-// of a message and the FIFO's acceptance and write each take most of a cycle of 48 gate levels).
+// cycle are written in that cycle. Three register stages: stage A holds the decision's slots (no
+// path from the decision into the FIFO's acceptance), stage T the same slots with their TSTAMP
+// in place, stage B their bytes and lengths (the layout of a message and the FIFO's acceptance
+// and write each take most of a cycle of 48 gate levels).
 // trTeInstStallEna = 0: the first message that does not fit is lost, and with it every message
 // until the Error message has entered; then every message is dropped until the restart
 // (ProgTraceSync with SYNC 7, N-Trace "SYNC Field Values") has entered. The decision sees that the
@@ -19,10 +20,12 @@
 // enter or neither: a SYNC 7 that entered alone would leave its Ownership message hardly any room);
 // an Ownership message lost before the Error message entered sets ECODE bit 3 (Ownership trace
 // message(s) lost): Error(ETYPE 0, ECODE 0xC).
-// TSTAMP is added here, on the way from stage A to stage B: absolute in a synchronizing message,
+// TSTAMP is added here, on the way from stage A to stage T: absolute in a synchronizing message,
 // otherwise the time since the last TSTAMP made. For a message that enters this is the last TSTAMP
 // that entered the FIFO: after a message is refused nothing enters before the Error message and
-// the SYNC 7 after it, whose TSTAMP is absolute.
+// the SYNC 7 after it, whose TSTAMP is absolute. Its own stage because the time since the last
+// TSTAMP (a comparison, a choice and a 64-bit subtract) and the message's layout after it do not
+// fit in one cycle together.
 module ntrace_output (
   input  logic         clk_i,
   input  logic         rst_ni,
@@ -71,11 +74,21 @@ module ntrace_output (
   logic [6:0]   s_sync7_q, s_sync7_d;
   logic         own_sync_q, own_sync_d;
 
-  // Stage B: the messages of stage A's slots as bytes, with their lengths.
+  // Stage T: stage A's slots of the previous cycle, their TSTAMP in their last variable field.
+  logic [6:0]      t_valid_q, t_valid_d, t_addr_q, t_addr_d;
+  logic [41:0]     t_tcode_q, t_tcode_d, t_fix_q, t_fix_d;
+  logic [20:0]     t_fixw_q, t_fixw_d, t_nvar_q, t_nvar_d;
+  logic [447:0]    t_v0_q, t_v0_d, t_v1_q, t_v1_d, t_v2_q, t_v2_d, t_v3_q, t_v3_d;
+  logic [6:0]      t_sync7_q, t_sync7_d;
+  logic [K*64-1:0] t_tt_q, t_tt_d;  // each slot's TSTAMP time
+  logic [K*64-1:0] t_time_q, t_time_d;
+  logic            t_own_sync_q, t_own_sync_d;
+
+  // Stage B: the messages of stage T's slots as bytes, with their lengths.
   logic [6:0]        b_valid_q, b_valid_d;
   logic [K*Mb*8-1:0] b_bytes_q, b_bytes_d;
   logic [K*Nw-1:0]   b_n_q, b_n_d;
-  logic [63:0]       lts_q, lts_d;    // the last TSTAMP made (of the slots that went into stage B)
+  logic [63:0]       lts_q, lts_d;    // the last TSTAMP made (of the slots that went into stage T)
   logic [K*64-1:0]   b_tt_q, b_tt_d;  // each slot's TSTAMP time
   logic [K*64-1:0]   b_time_q, b_time_d;
   logic [6:0]        b_sync7_q, b_sync7_d;
@@ -86,11 +99,15 @@ module ntrace_output (
   logic [Pw-1:0]    rptr_q, rptr_d, wptr_q, wptr_d;
   logic [1:0]       state_q, state_d;
   logic [63:0]      last_ts_q, last_ts_d;    // the last TSTAMP that entered the FIFO
-  logic [63:0]      loss_q, loss_d;          // time of the first message lost
+  // The Error message's TSTAMP (the time of the first message lost since the last TSTAMP that
+  // entered, 0 if earlier) and that TSTAMP's time, set when the message is lost: they are what the
+  // Error message is made of, so its length does not wait for a 64-bit subtract.
+  logic [63:0]      err_ts_q, err_ts_d;
+  logic [63:0]      err_time_q, err_time_d;
   logic             own_lost_q, own_lost_d;  // an Ownership message was lost: ECODE bit 3
 
   logic                pop;
-  logic [(K+1)*Sw-1:0] pre;             // slot k's first byte (slot K: the end) if every earlier message enters
+  logic [(K+1)*Sw-1:0] pre;                // slot k's first byte (slot K: the end) if every earlier message enters
   logic [K-1:0]        act, fits, refused;
   logic [K-1:0]        entered;
   logic                through;
@@ -106,10 +123,16 @@ module ntrace_output (
   logic [Cw:0]         rel;
   logic [63:0]         lts, tt;
   logic [K*64-1:0]     ts;
-  logic [K*64-1:0]     tts;             // each slot's TSTAMP time (for the Error message's base)
-  logic [K*65-1:0]     ts_cmp, ts_sub;  // {carry, sum} of time - lts and of tt - lts, per slot
-  logic                unused_ts_bits;  // of the comparison only its carry, of the difference its sum
-  assign unused_ts_bits = ^{ts_cmp, ts_sub};
+  logic [K*64-1:0]     tts;                // each slot's TSTAMP time (for the Error message's base)
+  logic [K*65-1:0]     ts_sub;             // {carry, difference} of time - base, per slot
+  logic                unused_ts_carries;  // of the difference only its sum is read
+  assign unused_ts_carries = ^ts_sub;
+  // The bases a slot's TSTAMP can count from (lts_q, then each slot's time) and their comparisons:
+  // bit a*(a-1)/2 + b of cand_ge (a > b) says cand a >= cand b.
+  logic [(K+1)*64-1:0]  cand;
+  logic [(K+1)*K/2-1:0] cand_ge;
+  logic [(K+1)*64-1:0]  base;     // slot k's base: the last TSTAMP made before it
+  logic [K-1:0]         base_ge;  // slot k's time >= its base
 
   // {carry_out, a + b + carry_in} by a conditional-sum adder: each block of bits summed for a
   // carry-in of 0 and of 1, blocks joined two by two, a high half's sums chosen by its low half's
@@ -182,39 +205,54 @@ module ntrace_output (
          (64'h0000_0000_0000_0000 & c1_r5);
     ts_add = carry_in ? {|(c1_r6 & 64'h0000_0000_0000_0001), s1_r6} : {|(c0_r6 & 64'h0000_0000_0000_0001), s0_r6};
   endfunction
+
+  // a >= b: per bit a > b (gt) and a == b (eq); round r joins blocks of 2^r bits at their lowest bit,
+  // the high half's gt, or its eq and the low half's gt.
+  function automatic logic ts_at_least(input logic [63:0] a, input logic [63:0] b);
+    logic [63:0] gt, eq;
+    gt = a & ~b;
+    eq = ~(a ^ b);
+    gt = (gt >> 1) | ((eq >> 1) & gt);
+    eq = (eq >> 1) & eq;
+    gt = (gt >> 2) | ((eq >> 2) & gt);
+    eq = (eq >> 2) & eq;
+    gt = (gt >> 4) | ((eq >> 4) & gt);
+    eq = (eq >> 4) & eq;
+    gt = (gt >> 8) | ((eq >> 8) & gt);
+    eq = (eq >> 8) & eq;
+    gt = (gt >> 16) | ((eq >> 16) & gt);
+    eq = (eq >> 16) & eq;
+    gt = (gt >> 32) | ((eq >> 32) & gt);
+    eq = (eq >> 32) & eq;
+    ts_at_least = |((gt | eq) & 64'h0000_0000_0000_0001);
+  endfunction
   logic            err_valid, err_in;
   logic [63:0]     err_v1;
   logic            seen;
-  logic [K*2-1:0]  st;                    // the state slot k meets
+  logic [K*2-1:0]  st;               // the state slot k meets
   logic [K-1:0]    reached;
   logic [63:0]     err_ecode;
   logic [Mb*8-1:0] err_bytes;
   logic [Nw-1:0]   err_n;
-  logic [63:0]     err_t;
-  logic [63:0]     loss_minus_last, err_since_ts;
-  logic            loss_not_before_last;  // loss_q >= last_ts_q (the difference itself is not read)
-  logic            unused_loss_minus_last;
-  assign unused_loss_minus_last = ^loss_minus_last;
-  // loss_minus_last: per round, each block's sums for a carry-in of 0 (s0) and of 1 (s1) and their
-  // carry-outs (c0, c1; at every bit of the block).
-  logic [63:0] loss_minus_last_s0_r0, loss_minus_last_s1_r0, loss_minus_last_c0_r0, loss_minus_last_c1_r0;
-  logic [63:0] loss_minus_last_s0_r1, loss_minus_last_s1_r1, loss_minus_last_c0_r1, loss_minus_last_c1_r1;
-  logic [63:0] loss_minus_last_s0_r2, loss_minus_last_s1_r2, loss_minus_last_c0_r2, loss_minus_last_c1_r2;
-  logic [63:0] loss_minus_last_s0_r3, loss_minus_last_s1_r3, loss_minus_last_c0_r3, loss_minus_last_c1_r3;
-  logic [63:0] loss_minus_last_s0_r4, loss_minus_last_s1_r4, loss_minus_last_c0_r4, loss_minus_last_c1_r4;
-  logic [63:0] loss_minus_last_s0_r5, loss_minus_last_s1_r5, loss_minus_last_c0_r5, loss_minus_last_c1_r5;
-  logic [63:0] loss_minus_last_s0_r6, loss_minus_last_s1_r6, loss_minus_last_c0_r6, loss_minus_last_c1_r6;
-  logic        unused_loss_minus_last_carries;  // a block's carry-out is read at one of its bits
-  // err_since_ts: per round, each block's sums for a carry-in of 0 (s0) and of 1 (s1) and their
-  // carry-outs (c0, c1; at every bit of the block).
-  logic [63:0] err_since_ts_s0_r0, err_since_ts_s1_r0, err_since_ts_c0_r0, err_since_ts_c1_r0;
-  logic [63:0] err_since_ts_s0_r1, err_since_ts_s1_r1, err_since_ts_c0_r1, err_since_ts_c1_r1;
-  logic [63:0] err_since_ts_s0_r2, err_since_ts_s1_r2, err_since_ts_c0_r2, err_since_ts_c1_r2;
-  logic [63:0] err_since_ts_s0_r3, err_since_ts_s1_r3, err_since_ts_c0_r3, err_since_ts_c1_r3;
-  logic [63:0] err_since_ts_s0_r4, err_since_ts_s1_r4, err_since_ts_c0_r4, err_since_ts_c1_r4;
-  logic [63:0] err_since_ts_s0_r5, err_since_ts_s1_r5, err_since_ts_c0_r5, err_since_ts_c1_r5;
-  logic [63:0] err_since_ts_s0_r6, err_since_ts_s1_r6, err_since_ts_c0_r6, err_since_ts_c1_r6;
-  logic        unused_err_since_ts_carries;     // a block's carry-out is read at one of its bits
+  logic [Nw-1:0]   err_len;          // err_n, as the acceptance reads it
+  logic [10:0]     err_ts_pieces;    // the TSTAMP's 6-bit pieces that are not zero
+  // err_ts_top: the highest set bit of err_ts_pieces by a tree of multiplexers; level k, for every block of
+  // 2^k bits: whether a bit is set (any) and the index of the highest one inside the block (idx).
+  logic [15:0]     err_ts_top_any0;
+  logic [7:0]      err_ts_top_any1;  // 2-bit blocks
+  logic [3:0]      err_ts_top_any2;  // 4-bit blocks
+  logic [1:0]      err_ts_top_any3;  // 8-bit blocks
+  logic [0:0]      err_ts_top_any4;  // 16-bit blocks
+  logic [7:0]      err_ts_top_idx1;
+  logic [7:0]      err_ts_top_idx2;
+  logic [5:0]      err_ts_top_idx3;
+  logic [3:0]      err_ts_top_idx4;
+  logic [3:0]      err_ts_top_index;
+  logic            err_ts_top_any;
+  // Per slot of stage B, the Error message's TSTAMP if this slot is the message lost: its time since
+  // the last TSTAMP before it (the last valid slot before it, which entered, or last_ts_q).
+  logic [K*64-1:0] lost_base;
+  logic [K*65-1:0] lost_since;       // {carry: time >= base, time - base}
 
   assign pop = (room_q != Cw'(Cap)) && mseo_ready_i;
   assign mseo_valid_o = room_q != Cw'(Cap);
@@ -226,129 +264,16 @@ module ntrace_output (
   assign avail = pop ? room_p1 : (Cw+1)'(room_q);
 
   // The Error message (TSTAMP: the time of the first message lost, since the last TSTAMP sent).
-  assign loss_minus_last_s0_r0 = loss_q ^ ~last_ts_q;
-  assign loss_minus_last_s1_r0 = ~(loss_q ^ ~last_ts_q);
-  assign loss_minus_last_c0_r0 = loss_q & ~last_ts_q;
-  assign loss_minus_last_c1_r0 = loss_q | ~last_ts_q;
-  // Round 1: blocks of 2 bits; a high half takes the sums its low half's carry-out chooses.
-  assign loss_minus_last_s0_r1 = (((64'haaaa_aaaa_aaaa_aaaa & (loss_minus_last_c0_r0 << 1)) & loss_minus_last_s1_r0) | (~(64'haaaa_aaaa_aaaa_aaaa & (loss_minus_last_c0_r0 << 1)) & loss_minus_last_s0_r0));
-  assign loss_minus_last_s1_r1 = (((64'haaaa_aaaa_aaaa_aaaa & ~(loss_minus_last_c1_r0 << 1)) & loss_minus_last_s0_r0) | (~(64'haaaa_aaaa_aaaa_aaaa & ~(loss_minus_last_c1_r0 << 1)) & loss_minus_last_s1_r0));
-  assign loss_minus_last_c0_r1 = (64'haaaa_aaaa_aaaa_aaaa & (((loss_minus_last_c0_r0 << 1) & loss_minus_last_c1_r0) | (~(loss_minus_last_c0_r0 << 1) & loss_minus_last_c0_r0))) |
-         (64'h5555_5555_5555_5555 & ((loss_minus_last_c0_r0 & (loss_minus_last_c1_r0 >> 1)) | (~loss_minus_last_c0_r0 & (loss_minus_last_c0_r0 >> 1)))) |
-         (64'h0000_0000_0000_0000 & loss_minus_last_c0_r0);
-  assign loss_minus_last_c1_r1 = (64'haaaa_aaaa_aaaa_aaaa & (((loss_minus_last_c1_r0 << 1) & loss_minus_last_c1_r0) | (~(loss_minus_last_c1_r0 << 1) & loss_minus_last_c0_r0))) |
-         (64'h5555_5555_5555_5555 & ((loss_minus_last_c1_r0 & (loss_minus_last_c1_r0 >> 1)) | (~loss_minus_last_c1_r0 & (loss_minus_last_c0_r0 >> 1)))) |
-         (64'h0000_0000_0000_0000 & loss_minus_last_c1_r0);
-  // Round 2: blocks of 4 bits; a high half takes the sums its low half's carry-out chooses.
-  assign loss_minus_last_s0_r2 = (((64'hcccc_cccc_cccc_cccc & (loss_minus_last_c0_r1 << 2)) & loss_minus_last_s1_r1) | (~(64'hcccc_cccc_cccc_cccc & (loss_minus_last_c0_r1 << 2)) & loss_minus_last_s0_r1));
-  assign loss_minus_last_s1_r2 = (((64'hcccc_cccc_cccc_cccc & ~(loss_minus_last_c1_r1 << 2)) & loss_minus_last_s0_r1) | (~(64'hcccc_cccc_cccc_cccc & ~(loss_minus_last_c1_r1 << 2)) & loss_minus_last_s1_r1));
-  assign loss_minus_last_c0_r2 = (64'hcccc_cccc_cccc_cccc & (((loss_minus_last_c0_r1 << 2) & loss_minus_last_c1_r1) | (~(loss_minus_last_c0_r1 << 2) & loss_minus_last_c0_r1))) |
-         (64'h3333_3333_3333_3333 & ((loss_minus_last_c0_r1 & (loss_minus_last_c1_r1 >> 2)) | (~loss_minus_last_c0_r1 & (loss_minus_last_c0_r1 >> 2)))) |
-         (64'h0000_0000_0000_0000 & loss_minus_last_c0_r1);
-  assign loss_minus_last_c1_r2 = (64'hcccc_cccc_cccc_cccc & (((loss_minus_last_c1_r1 << 2) & loss_minus_last_c1_r1) | (~(loss_minus_last_c1_r1 << 2) & loss_minus_last_c0_r1))) |
-         (64'h3333_3333_3333_3333 & ((loss_minus_last_c1_r1 & (loss_minus_last_c1_r1 >> 2)) | (~loss_minus_last_c1_r1 & (loss_minus_last_c0_r1 >> 2)))) |
-         (64'h0000_0000_0000_0000 & loss_minus_last_c1_r1);
-  // Round 3: blocks of 8 bits; a high half takes the sums its low half's carry-out chooses.
-  assign loss_minus_last_s0_r3 = (((64'hf0f0_f0f0_f0f0_f0f0 & (loss_minus_last_c0_r2 << 4)) & loss_minus_last_s1_r2) | (~(64'hf0f0_f0f0_f0f0_f0f0 & (loss_minus_last_c0_r2 << 4)) & loss_minus_last_s0_r2));
-  assign loss_minus_last_s1_r3 = (((64'hf0f0_f0f0_f0f0_f0f0 & ~(loss_minus_last_c1_r2 << 4)) & loss_minus_last_s0_r2) | (~(64'hf0f0_f0f0_f0f0_f0f0 & ~(loss_minus_last_c1_r2 << 4)) & loss_minus_last_s1_r2));
-  assign loss_minus_last_c0_r3 = (64'hf0f0_f0f0_f0f0_f0f0 & (((loss_minus_last_c0_r2 << 4) & loss_minus_last_c1_r2) | (~(loss_minus_last_c0_r2 << 4) & loss_minus_last_c0_r2))) |
-         (64'h0f0f_0f0f_0f0f_0f0f & ((loss_minus_last_c0_r2 & (loss_minus_last_c1_r2 >> 4)) | (~loss_minus_last_c0_r2 & (loss_minus_last_c0_r2 >> 4)))) |
-         (64'h0000_0000_0000_0000 & loss_minus_last_c0_r2);
-  assign loss_minus_last_c1_r3 = (64'hf0f0_f0f0_f0f0_f0f0 & (((loss_minus_last_c1_r2 << 4) & loss_minus_last_c1_r2) | (~(loss_minus_last_c1_r2 << 4) & loss_minus_last_c0_r2))) |
-         (64'h0f0f_0f0f_0f0f_0f0f & ((loss_minus_last_c1_r2 & (loss_minus_last_c1_r2 >> 4)) | (~loss_minus_last_c1_r2 & (loss_minus_last_c0_r2 >> 4)))) |
-         (64'h0000_0000_0000_0000 & loss_minus_last_c1_r2);
-  // Round 4: blocks of 16 bits; a high half takes the sums its low half's carry-out chooses.
-  assign loss_minus_last_s0_r4 = (((64'hff00_ff00_ff00_ff00 & (loss_minus_last_c0_r3 << 8)) & loss_minus_last_s1_r3) | (~(64'hff00_ff00_ff00_ff00 & (loss_minus_last_c0_r3 << 8)) & loss_minus_last_s0_r3));
-  assign loss_minus_last_s1_r4 = (((64'hff00_ff00_ff00_ff00 & ~(loss_minus_last_c1_r3 << 8)) & loss_minus_last_s0_r3) | (~(64'hff00_ff00_ff00_ff00 & ~(loss_minus_last_c1_r3 << 8)) & loss_minus_last_s1_r3));
-  assign loss_minus_last_c0_r4 = (64'hff00_ff00_ff00_ff00 & (((loss_minus_last_c0_r3 << 8) & loss_minus_last_c1_r3) | (~(loss_minus_last_c0_r3 << 8) & loss_minus_last_c0_r3))) |
-         (64'h00ff_00ff_00ff_00ff & ((loss_minus_last_c0_r3 & (loss_minus_last_c1_r3 >> 8)) | (~loss_minus_last_c0_r3 & (loss_minus_last_c0_r3 >> 8)))) |
-         (64'h0000_0000_0000_0000 & loss_minus_last_c0_r3);
-  assign loss_minus_last_c1_r4 = (64'hff00_ff00_ff00_ff00 & (((loss_minus_last_c1_r3 << 8) & loss_minus_last_c1_r3) | (~(loss_minus_last_c1_r3 << 8) & loss_minus_last_c0_r3))) |
-         (64'h00ff_00ff_00ff_00ff & ((loss_minus_last_c1_r3 & (loss_minus_last_c1_r3 >> 8)) | (~loss_minus_last_c1_r3 & (loss_minus_last_c0_r3 >> 8)))) |
-         (64'h0000_0000_0000_0000 & loss_minus_last_c1_r3);
-  // Round 5: blocks of 32 bits; a high half takes the sums its low half's carry-out chooses.
-  assign loss_minus_last_s0_r5 = (((64'hffff_0000_ffff_0000 & (loss_minus_last_c0_r4 << 16)) & loss_minus_last_s1_r4) | (~(64'hffff_0000_ffff_0000 & (loss_minus_last_c0_r4 << 16)) & loss_minus_last_s0_r4));
-  assign loss_minus_last_s1_r5 = (((64'hffff_0000_ffff_0000 & ~(loss_minus_last_c1_r4 << 16)) & loss_minus_last_s0_r4) | (~(64'hffff_0000_ffff_0000 & ~(loss_minus_last_c1_r4 << 16)) & loss_minus_last_s1_r4));
-  assign loss_minus_last_c0_r5 = (64'hffff_0000_ffff_0000 & (((loss_minus_last_c0_r4 << 16) & loss_minus_last_c1_r4) | (~(loss_minus_last_c0_r4 << 16) & loss_minus_last_c0_r4))) |
-         (64'h0000_ffff_0000_ffff & ((loss_minus_last_c0_r4 & (loss_minus_last_c1_r4 >> 16)) | (~loss_minus_last_c0_r4 & (loss_minus_last_c0_r4 >> 16)))) |
-         (64'h0000_0000_0000_0000 & loss_minus_last_c0_r4);
-  assign loss_minus_last_c1_r5 = (64'hffff_0000_ffff_0000 & (((loss_minus_last_c1_r4 << 16) & loss_minus_last_c1_r4) | (~(loss_minus_last_c1_r4 << 16) & loss_minus_last_c0_r4))) |
-         (64'h0000_ffff_0000_ffff & ((loss_minus_last_c1_r4 & (loss_minus_last_c1_r4 >> 16)) | (~loss_minus_last_c1_r4 & (loss_minus_last_c0_r4 >> 16)))) |
-         (64'h0000_0000_0000_0000 & loss_minus_last_c1_r4);
-  // Round 6: blocks of 64 bits; a high half takes the sums its low half's carry-out chooses.
-  assign loss_minus_last_s0_r6 = (((64'hffff_ffff_0000_0000 & (loss_minus_last_c0_r5 << 32)) & loss_minus_last_s1_r5) | (~(64'hffff_ffff_0000_0000 & (loss_minus_last_c0_r5 << 32)) & loss_minus_last_s0_r5));
-  assign loss_minus_last_s1_r6 = (((64'hffff_ffff_0000_0000 & ~(loss_minus_last_c1_r5 << 32)) & loss_minus_last_s0_r5) | (~(64'hffff_ffff_0000_0000 & ~(loss_minus_last_c1_r5 << 32)) & loss_minus_last_s1_r5));
-  assign loss_minus_last_c0_r6 = (64'hffff_ffff_0000_0000 & (((loss_minus_last_c0_r5 << 32) & loss_minus_last_c1_r5) | (~(loss_minus_last_c0_r5 << 32) & loss_minus_last_c0_r5))) |
-         (64'h0000_0000_ffff_ffff & ((loss_minus_last_c0_r5 & (loss_minus_last_c1_r5 >> 32)) | (~loss_minus_last_c0_r5 & (loss_minus_last_c0_r5 >> 32)))) |
-         (64'h0000_0000_0000_0000 & loss_minus_last_c0_r5);
-  assign loss_minus_last_c1_r6 = (64'hffff_ffff_0000_0000 & (((loss_minus_last_c1_r5 << 32) & loss_minus_last_c1_r5) | (~(loss_minus_last_c1_r5 << 32) & loss_minus_last_c0_r5))) |
-         (64'h0000_0000_ffff_ffff & ((loss_minus_last_c1_r5 & (loss_minus_last_c1_r5 >> 32)) | (~loss_minus_last_c1_r5 & (loss_minus_last_c0_r5 >> 32)))) |
-         (64'h0000_0000_0000_0000 & loss_minus_last_c1_r5);
-  assign loss_minus_last = loss_minus_last_s1_r6;
-  assign unused_loss_minus_last_carries = ^{loss_minus_last_c0_r0, loss_minus_last_c1_r0, loss_minus_last_c0_r1, loss_minus_last_c1_r1, loss_minus_last_c0_r2, loss_minus_last_c1_r2, loss_minus_last_c0_r3, loss_minus_last_c1_r3, loss_minus_last_c0_r4, loss_minus_last_c1_r4, loss_minus_last_c0_r5, loss_minus_last_c1_r5, loss_minus_last_c0_r6, loss_minus_last_c1_r6, loss_minus_last_s0_r6};
-  assign loss_not_before_last = loss_minus_last_c1_r6[0];
-  assign err_since_ts_s0_r0 = err_t ^ ~last_ts_q;
-  assign err_since_ts_s1_r0 = ~(err_t ^ ~last_ts_q);
-  assign err_since_ts_c0_r0 = err_t & ~last_ts_q;
-  assign err_since_ts_c1_r0 = err_t | ~last_ts_q;
-  // Round 1: blocks of 2 bits; a high half takes the sums its low half's carry-out chooses.
-  assign err_since_ts_s0_r1 = (((64'haaaa_aaaa_aaaa_aaaa & (err_since_ts_c0_r0 << 1)) & err_since_ts_s1_r0) | (~(64'haaaa_aaaa_aaaa_aaaa & (err_since_ts_c0_r0 << 1)) & err_since_ts_s0_r0));
-  assign err_since_ts_s1_r1 = (((64'haaaa_aaaa_aaaa_aaaa & ~(err_since_ts_c1_r0 << 1)) & err_since_ts_s0_r0) | (~(64'haaaa_aaaa_aaaa_aaaa & ~(err_since_ts_c1_r0 << 1)) & err_since_ts_s1_r0));
-  assign err_since_ts_c0_r1 = (64'haaaa_aaaa_aaaa_aaaa & (((err_since_ts_c0_r0 << 1) & err_since_ts_c1_r0) | (~(err_since_ts_c0_r0 << 1) & err_since_ts_c0_r0))) |
-         (64'h5555_5555_5555_5555 & ((err_since_ts_c0_r0 & (err_since_ts_c1_r0 >> 1)) | (~err_since_ts_c0_r0 & (err_since_ts_c0_r0 >> 1)))) |
-         (64'h0000_0000_0000_0000 & err_since_ts_c0_r0);
-  assign err_since_ts_c1_r1 = (64'haaaa_aaaa_aaaa_aaaa & (((err_since_ts_c1_r0 << 1) & err_since_ts_c1_r0) | (~(err_since_ts_c1_r0 << 1) & err_since_ts_c0_r0))) |
-         (64'h5555_5555_5555_5555 & ((err_since_ts_c1_r0 & (err_since_ts_c1_r0 >> 1)) | (~err_since_ts_c1_r0 & (err_since_ts_c0_r0 >> 1)))) |
-         (64'h0000_0000_0000_0000 & err_since_ts_c1_r0);
-  // Round 2: blocks of 4 bits; a high half takes the sums its low half's carry-out chooses.
-  assign err_since_ts_s0_r2 = (((64'hcccc_cccc_cccc_cccc & (err_since_ts_c0_r1 << 2)) & err_since_ts_s1_r1) | (~(64'hcccc_cccc_cccc_cccc & (err_since_ts_c0_r1 << 2)) & err_since_ts_s0_r1));
-  assign err_since_ts_s1_r2 = (((64'hcccc_cccc_cccc_cccc & ~(err_since_ts_c1_r1 << 2)) & err_since_ts_s0_r1) | (~(64'hcccc_cccc_cccc_cccc & ~(err_since_ts_c1_r1 << 2)) & err_since_ts_s1_r1));
-  assign err_since_ts_c0_r2 = (64'hcccc_cccc_cccc_cccc & (((err_since_ts_c0_r1 << 2) & err_since_ts_c1_r1) | (~(err_since_ts_c0_r1 << 2) & err_since_ts_c0_r1))) |
-         (64'h3333_3333_3333_3333 & ((err_since_ts_c0_r1 & (err_since_ts_c1_r1 >> 2)) | (~err_since_ts_c0_r1 & (err_since_ts_c0_r1 >> 2)))) |
-         (64'h0000_0000_0000_0000 & err_since_ts_c0_r1);
-  assign err_since_ts_c1_r2 = (64'hcccc_cccc_cccc_cccc & (((err_since_ts_c1_r1 << 2) & err_since_ts_c1_r1) | (~(err_since_ts_c1_r1 << 2) & err_since_ts_c0_r1))) |
-         (64'h3333_3333_3333_3333 & ((err_since_ts_c1_r1 & (err_since_ts_c1_r1 >> 2)) | (~err_since_ts_c1_r1 & (err_since_ts_c0_r1 >> 2)))) |
-         (64'h0000_0000_0000_0000 & err_since_ts_c1_r1);
-  // Round 3: blocks of 8 bits; a high half takes the sums its low half's carry-out chooses.
-  assign err_since_ts_s0_r3 = (((64'hf0f0_f0f0_f0f0_f0f0 & (err_since_ts_c0_r2 << 4)) & err_since_ts_s1_r2) | (~(64'hf0f0_f0f0_f0f0_f0f0 & (err_since_ts_c0_r2 << 4)) & err_since_ts_s0_r2));
-  assign err_since_ts_s1_r3 = (((64'hf0f0_f0f0_f0f0_f0f0 & ~(err_since_ts_c1_r2 << 4)) & err_since_ts_s0_r2) | (~(64'hf0f0_f0f0_f0f0_f0f0 & ~(err_since_ts_c1_r2 << 4)) & err_since_ts_s1_r2));
-  assign err_since_ts_c0_r3 = (64'hf0f0_f0f0_f0f0_f0f0 & (((err_since_ts_c0_r2 << 4) & err_since_ts_c1_r2) | (~(err_since_ts_c0_r2 << 4) & err_since_ts_c0_r2))) |
-         (64'h0f0f_0f0f_0f0f_0f0f & ((err_since_ts_c0_r2 & (err_since_ts_c1_r2 >> 4)) | (~err_since_ts_c0_r2 & (err_since_ts_c0_r2 >> 4)))) |
-         (64'h0000_0000_0000_0000 & err_since_ts_c0_r2);
-  assign err_since_ts_c1_r3 = (64'hf0f0_f0f0_f0f0_f0f0 & (((err_since_ts_c1_r2 << 4) & err_since_ts_c1_r2) | (~(err_since_ts_c1_r2 << 4) & err_since_ts_c0_r2))) |
-         (64'h0f0f_0f0f_0f0f_0f0f & ((err_since_ts_c1_r2 & (err_since_ts_c1_r2 >> 4)) | (~err_since_ts_c1_r2 & (err_since_ts_c0_r2 >> 4)))) |
-         (64'h0000_0000_0000_0000 & err_since_ts_c1_r2);
-  // Round 4: blocks of 16 bits; a high half takes the sums its low half's carry-out chooses.
-  assign err_since_ts_s0_r4 = (((64'hff00_ff00_ff00_ff00 & (err_since_ts_c0_r3 << 8)) & err_since_ts_s1_r3) | (~(64'hff00_ff00_ff00_ff00 & (err_since_ts_c0_r3 << 8)) & err_since_ts_s0_r3));
-  assign err_since_ts_s1_r4 = (((64'hff00_ff00_ff00_ff00 & ~(err_since_ts_c1_r3 << 8)) & err_since_ts_s0_r3) | (~(64'hff00_ff00_ff00_ff00 & ~(err_since_ts_c1_r3 << 8)) & err_since_ts_s1_r3));
-  assign err_since_ts_c0_r4 = (64'hff00_ff00_ff00_ff00 & (((err_since_ts_c0_r3 << 8) & err_since_ts_c1_r3) | (~(err_since_ts_c0_r3 << 8) & err_since_ts_c0_r3))) |
-         (64'h00ff_00ff_00ff_00ff & ((err_since_ts_c0_r3 & (err_since_ts_c1_r3 >> 8)) | (~err_since_ts_c0_r3 & (err_since_ts_c0_r3 >> 8)))) |
-         (64'h0000_0000_0000_0000 & err_since_ts_c0_r3);
-  assign err_since_ts_c1_r4 = (64'hff00_ff00_ff00_ff00 & (((err_since_ts_c1_r3 << 8) & err_since_ts_c1_r3) | (~(err_since_ts_c1_r3 << 8) & err_since_ts_c0_r3))) |
-         (64'h00ff_00ff_00ff_00ff & ((err_since_ts_c1_r3 & (err_since_ts_c1_r3 >> 8)) | (~err_since_ts_c1_r3 & (err_since_ts_c0_r3 >> 8)))) |
-         (64'h0000_0000_0000_0000 & err_since_ts_c1_r3);
-  // Round 5: blocks of 32 bits; a high half takes the sums its low half's carry-out chooses.
-  assign err_since_ts_s0_r5 = (((64'hffff_0000_ffff_0000 & (err_since_ts_c0_r4 << 16)) & err_since_ts_s1_r4) | (~(64'hffff_0000_ffff_0000 & (err_since_ts_c0_r4 << 16)) & err_since_ts_s0_r4));
-  assign err_since_ts_s1_r5 = (((64'hffff_0000_ffff_0000 & ~(err_since_ts_c1_r4 << 16)) & err_since_ts_s0_r4) | (~(64'hffff_0000_ffff_0000 & ~(err_since_ts_c1_r4 << 16)) & err_since_ts_s1_r4));
-  assign err_since_ts_c0_r5 = (64'hffff_0000_ffff_0000 & (((err_since_ts_c0_r4 << 16) & err_since_ts_c1_r4) | (~(err_since_ts_c0_r4 << 16) & err_since_ts_c0_r4))) |
-         (64'h0000_ffff_0000_ffff & ((err_since_ts_c0_r4 & (err_since_ts_c1_r4 >> 16)) | (~err_since_ts_c0_r4 & (err_since_ts_c0_r4 >> 16)))) |
-         (64'h0000_0000_0000_0000 & err_since_ts_c0_r4);
-  assign err_since_ts_c1_r5 = (64'hffff_0000_ffff_0000 & (((err_since_ts_c1_r4 << 16) & err_since_ts_c1_r4) | (~(err_since_ts_c1_r4 << 16) & err_since_ts_c0_r4))) |
-         (64'h0000_ffff_0000_ffff & ((err_since_ts_c1_r4 & (err_since_ts_c1_r4 >> 16)) | (~err_since_ts_c1_r4 & (err_since_ts_c0_r4 >> 16)))) |
-         (64'h0000_0000_0000_0000 & err_since_ts_c1_r4);
-  // Round 6: blocks of 64 bits; a high half takes the sums its low half's carry-out chooses.
-  assign err_since_ts_s0_r6 = (((64'hffff_ffff_0000_0000 & (err_since_ts_c0_r5 << 32)) & err_since_ts_s1_r5) | (~(64'hffff_ffff_0000_0000 & (err_since_ts_c0_r5 << 32)) & err_since_ts_s0_r5));
-  assign err_since_ts_s1_r6 = (((64'hffff_ffff_0000_0000 & ~(err_since_ts_c1_r5 << 32)) & err_since_ts_s0_r5) | (~(64'hffff_ffff_0000_0000 & ~(err_since_ts_c1_r5 << 32)) & err_since_ts_s1_r5));
-  assign err_since_ts_c0_r6 = (64'hffff_ffff_0000_0000 & (((err_since_ts_c0_r5 << 32) & err_since_ts_c1_r5) | (~(err_since_ts_c0_r5 << 32) & err_since_ts_c0_r5))) |
-         (64'h0000_0000_ffff_ffff & ((err_since_ts_c0_r5 & (err_since_ts_c1_r5 >> 32)) | (~err_since_ts_c0_r5 & (err_since_ts_c0_r5 >> 32)))) |
-         (64'h0000_0000_0000_0000 & err_since_ts_c0_r5);
-  assign err_since_ts_c1_r6 = (64'hffff_ffff_0000_0000 & (((err_since_ts_c1_r5 << 32) & err_since_ts_c1_r5) | (~(err_since_ts_c1_r5 << 32) & err_since_ts_c0_r5))) |
-         (64'h0000_0000_ffff_ffff & ((err_since_ts_c1_r5 & (err_since_ts_c1_r5 >> 32)) | (~err_since_ts_c1_r5 & (err_since_ts_c0_r5 >> 32)))) |
-         (64'h0000_0000_0000_0000 & err_since_ts_c1_r5);
-  assign err_since_ts = err_since_ts_s1_r6;
-  assign unused_err_since_ts_carries = ^{err_since_ts_c0_r0, err_since_ts_c1_r0, err_since_ts_c0_r1, err_since_ts_c1_r1, err_since_ts_c0_r2, err_since_ts_c1_r2, err_since_ts_c0_r3, err_since_ts_c1_r3, err_since_ts_c0_r4, err_since_ts_c1_r4, err_since_ts_c0_r5, err_since_ts_c1_r5, err_since_ts_c0_r6, err_since_ts_c1_r6, err_since_ts_s0_r6};
-  assign err_t = loss_not_before_last ? loss_q : last_ts_q;
-  assign err_v1 = err_since_ts;
+  assign err_v1 = err_ts_q;
+  always_comb begin : p_lost_base
+    logic [63:0] last;
+    last = last_ts_q;
+    for (int k = 0; k < K; k++) begin
+      lost_base[k*64 +: 64] = last;
+      lost_since[k*65 +: 65] = ts_add(b_time_q[k*64 +: 64], ~last, 1'b1);
+      if (b_valid_q[k]) last = b_tt_q[k*64 +: 64];
+    end
+  end
   assign err_valid = state_q == StLost;
   // ECODE bit 2: program trace messages lost; bit 3: Ownership messages lost too.
   assign err_ecode = own_lost_q ? Vw'(12) : Vw'(4);
@@ -365,16 +290,88 @@ module ntrace_output (
     .bytes_o (err_bytes),
     .n_o     (err_n)
   );
-  assign err_in = err_valid && ((Cw+1)'(err_n) <= (Cw+1)'(room_q) || (pop && (Cw+1)'(err_n) == room_p1));
+  assign err_ts_pieces = {|err_ts_q[63:60], |err_ts_q[59:54], |err_ts_q[53:48], |err_ts_q[47:42], |err_ts_q[41:36], |err_ts_q[35:30], |err_ts_q[29:24], |err_ts_q[23:18], |err_ts_q[17:12], |err_ts_q[11:6], |err_ts_q[5:0]};
+  assign err_ts_top_any0 = {5'h00, err_ts_pieces};
+  for (genvar i = 0; i < 8; i++) begin : g_err_ts_top1
+    assign err_ts_top_any1[i] = err_ts_top_any0[2*i+1] | err_ts_top_any0[2*i];
+    assign err_ts_top_idx1[1*i +: 1] = err_ts_top_any0[2*i+1];
+  end
+  for (genvar i = 0; i < 4; i++) begin : g_err_ts_top2
+    assign err_ts_top_any2[i] = err_ts_top_any1[2*i+1] | err_ts_top_any1[2*i];
+    assign err_ts_top_idx2[2*i +: 2] = err_ts_top_any1[2*i+1] ? {1'b1, err_ts_top_idx1[1*(2*i+1) +: 1]} : {1'b0, err_ts_top_idx1[1*(2*i) +: 1]};
+  end
+  for (genvar i = 0; i < 2; i++) begin : g_err_ts_top3
+    assign err_ts_top_any3[i] = err_ts_top_any2[2*i+1] | err_ts_top_any2[2*i];
+    assign err_ts_top_idx3[3*i +: 3] = err_ts_top_any2[2*i+1] ? {1'b1, err_ts_top_idx2[2*(2*i+1) +: 2]} : {1'b0, err_ts_top_idx2[2*(2*i) +: 2]};
+  end
+  for (genvar i = 0; i < 1; i++) begin : g_err_ts_top4
+    assign err_ts_top_any4[i] = err_ts_top_any3[2*i+1] | err_ts_top_any3[2*i];
+    assign err_ts_top_idx4[4*i +: 4] = err_ts_top_any3[2*i+1] ? {1'b1, err_ts_top_idx3[3*(2*i+1) +: 3]} : {1'b0, err_ts_top_idx3[3*(2*i) +: 3]};
+  end
+  assign err_ts_top_index = err_ts_top_idx4;
+  assign err_ts_top_any = err_ts_top_any4[0];
+  assign err_len = Nw'(3) + (err_ts_top_any ? Nw'(err_ts_top_index) + Nw'(1) : Nw'(1));
+  assign err_in = err_valid && ((Cw+1)'(err_len) <= (Cw+1)'(room_q) || (pop && (Cw+1)'(err_len) == room_p1));
   // The traced records of the cycles after the one in which the Error message entered restart the
   // trace (SYNC 7) until it enters: the decision reads the registered state, so no path runs from
   // the FIFO's room through the decision back into the FIFO. A SYNC 7 in either stage is on its
   // way: the next one is due only if this one is refused.
-  assign recover_o = state_q == StErrorSent && (s_sync7_q & s_valid_q) == '0 && (b_sync7_q & b_valid_q) == '0;
+  assign recover_o = state_q == StErrorSent && (s_sync7_q & s_valid_q) == '0 && (t_sync7_q & t_valid_q) == '0 &&
+                     (b_sync7_q & b_valid_q) == '0;
+
+  // A slot's TSTAMP counts from the last TSTAMP made before it: the largest of lts_q and the times
+  // of the valid slots before it, from its last absolute one on (a time before the last TSTAMP
+  // counts from that TSTAMP). Every pair of bases is compared at once and each slot chooses its
+  // base from the comparisons: a compare-and-choose per slot in a row was the longest path.
+  // base (k = K: the last TSTAMP made after the stage's slots, lts) and base_ge (the slot's time
+  // is at least its base) per slot.
+  assign cand = {s_time_q, lts_q};
+  for (genvar a = 1; a <= K; a++) begin : g_cand
+    for (genvar b = 0; b < a; b++) begin : g_below
+      assign cand_ge[a*(a-1)/2 + b] = ts_at_least(cand[a*64 +: 64], cand[b*64 +: 64]);
+    end
+  end
+  always_comb begin : p_bases
+    logic [K:0] inc;  // the candidates slot k counts from
+    logic [K:0] win;  // the largest of them (of equal ones the latest)
+    logic       cut;  // a valid absolute slot lies between
+    // Constant loop bounds (Icarus synthesises no other in always_comb): a candidate a of slot k
+    // is a <= k, a slot j before it j < k; the indexes of cand_ge stay in range where the condition
+    // before them is false (Yosys warns of a select out of range even there).
+    for (int k = 0; k <= K; k++) begin
+      cut = 1'b0;
+      inc = '0;
+      for (int j = K - 1; j >= 0; j--) begin
+        if (j < k) begin
+          inc[j+1] = s_valid_q[j] && !cut;
+          cut = cut || (s_valid_q[j] && s_abs_q[j]);
+        end
+      end
+      inc[0] = !cut;
+      win = '0;
+      base[k*64 +: 64] = 64'h0;
+      for (int a = 0; a <= K; a++) begin
+        if (a <= k) begin
+          win[a] = inc[a];
+          for (int b = 0; b <= K; b++) begin
+            if (b < a && inc[b] && !cand_ge[a*(a-1)/2 + (b < a ? b : 0)]) win[a] = 1'b0;
+            if (b > a && b <= k && inc[b] && cand_ge[b*(b-1)/2 + (a < b ? a : 0)]) win[a] = 1'b0;
+          end
+          if (win[a]) base[k*64 +: 64] = base[k*64 +: 64] | cand[a*64 +: 64];
+        end
+      end
+      if (k < K) begin
+        base_ge[k] = 1'b0;
+        for (int a = 0; a < K; a++) begin
+          if (a <= k && win[a] && cand_ge[(k+1)*k/2 + a]) base_ge[k] = 1'b1;
+        end
+      end
+    end
+  end
+  assign lts = base[K*64 +: 64];
 
   // The slots' variable fields, with TSTAMP last.
   always_comb begin
-    lts = lts_q;
     tt = 64'h0;
     for (int k = 0; k < K; k++) begin
       // An empty slot has no fields (ntrace_bytes lays nothing out).
@@ -382,13 +379,11 @@ module ntrace_output (
       v1[k*Vw +: Vw] = s_v1_q[k*Vw +: Vw];
       v2[k*Vw +: Vw] = s_v2_q[k*Vw +: Vw];
       v3[k*Vw +: Vw] = 64'h0000_0000_0000_0000;
-      // tt: the slot's time, not before the last TSTAMP (unless absolute); ts: since that TSTAMP.
-      ts_cmp[k*65 +: 65] = ts_add(s_time_q[k*64 +: 64], ~lts, 1'b1);  // bit 64: time >= lts
-      tt = (s_abs_q[k] || ts_cmp[k*65 + 64]) ? s_time_q[k*64 +: 64] : lts;
-      ts_sub[k*65 +: 65] = ts_add(tt, ~lts, 1'b1);
-      ts[k*64 +: 64] = s_abs_q[k] ? tt : ts_sub[k*65 +: 64];
+      // tt: the slot's time, not before its base (unless absolute); ts: since that base.
+      tt = (s_abs_q[k] || base_ge[k]) ? s_time_q[k*64 +: 64] : base[k*64 +: 64];
+      ts_sub[k*65 +: 65] = ts_add(s_time_q[k*64 +: 64], ~base[k*64 +: 64], 1'b1);
+      ts[k*64 +: 64] = s_abs_q[k] ? tt : (base_ge[k] ? ts_sub[k*65 +: 64] : 64'h0);
       tts[k*64 +: 64] = tt;
-      if (s_valid_q[k]) lts = tt;
       unique case (s_nvar_q[k*3 +: 3])
         3'd1: v1[k*Vw +: Vw] = ts[k*64 +: 64];
         3'd2: v2[k*Vw +: Vw] = ts[k*64 +: 64];
@@ -400,15 +395,15 @@ module ntrace_output (
 
   for (genvar g = 0; g < K; g++) begin : g_slot
     ntrace_bytes u_bytes (
-      .tcode_i (s_tcode_q[g*6 +: 6]),
-      .fix_i   (s_fix_q[g*6 +: 6]),
-      .fixw_i  (s_fixw_q[g*3 +: 3]),
-      .addr_i  (s_addr_q[g]),
-      .nvar_i  (nvar[g*3 +: 3]),
-      .v0_i    (s_v0_q[g*Vw +: Vw]),
-      .v1_i    (v1[g*Vw +: Vw]),
-      .v2_i    (v2[g*Vw +: Vw]),
-      .v3_i    (v3[g*Vw +: Vw]),
+      .tcode_i (t_tcode_q[g*6 +: 6]),
+      .fix_i   (t_fix_q[g*6 +: 6]),
+      .fixw_i  (t_fixw_q[g*3 +: 3]),
+      .addr_i  (t_addr_q[g]),
+      .nvar_i  (t_nvar_q[g*3 +: 3]),
+      .v0_i    (t_v0_q[g*Vw +: Vw]),
+      .v1_i    (t_v1_q[g*Vw +: Vw]),
+      .v2_i    (t_v2_q[g*Vw +: Vw]),
+      .v3_i    (t_v3_q[g*Vw +: Vw]),
       .bytes_o (mbytes[g*(Mb*8) +: (Mb*8)]),
       .n_o     (mn[g*Nw +: Nw])
     );
@@ -422,7 +417,10 @@ module ntrace_output (
   always_comb begin
     through = 1'b1;
     // The Error message, when due, comes first; if it does not fit nothing enters (through = 0).
-    sum = err_valid ? Sw'(err_n) : '0;
+    // No slot enters with it: while a loss is unreported no SYNC 7 is on its way (the decision
+    // makes one only after the Error message entered), so every slot meets ERROR_SENT and is
+    // dropped. The slots' offsets therefore start at 0, not after the Error message's bytes.
+    sum = '0;
     pre[0 +: Sw] = sum;
     through = !err_valid || err_in;
     seen = 1'b0;
@@ -454,17 +452,21 @@ module ntrace_output (
       // At most one slot is refused: an OR of its pre, not a chain of multiplexers.
       if (refused[k]) used = used | (Cw+1)'(pre[k*Sw +: Sw]);
       // Bytes from n on are zero, and bytes at or after used are not written.
-      if (act[k]) stage = stage | ((W*8)'(b_bytes_q[k*(Mb*8) +: (Mb*8)]) << {pre[k*Sw +: Sw], 3'b000});
+      if (act[k] && !err_valid) stage = stage | ((W*8)'(b_bytes_q[k*(Mb*8) +: (Mb*8)]) << {pre[k*Sw +: Sw], 3'b000});
     end
     done_o = 1'b1;
-    if (err_valid) stage = stage | (W*8)'(err_bytes);
+    if (err_valid) begin
+      stage = stage | (W*8)'(err_bytes);
+      used = err_in ? (Cw+1)'(err_len) : '0;
+    end
     state_d = state_q;
-    loss_d = loss_q;
+    err_ts_d = err_ts_q;
+    err_time_d = err_time_q;
     own_lost_d = own_lost_q;
     if (err_in) begin
       state_d = StErrorSent;
       own_lost_d = 1'b0;
-      last_ts_d = err_t;
+      last_ts_d = err_time_q;
     end
     for (int k = 0; k < K; k++) begin
       if (entered[k]) begin
@@ -475,7 +477,8 @@ module ntrace_output (
       // than SYNC 7 is dropped; SYNC 7 that does not fit is tried again at the next traced record.
       if (refused[k] && st[k*2 +: 2] == StNormal) begin
         state_d = StLost;
-        loss_d = b_time_q[k*64 +: 64];
+        err_ts_d = lost_since[k*65 + 64] ? lost_since[k*65 +: 64] : 64'h0;
+        err_time_d = lost_since[k*65 + 64] ? b_time_q[k*64 +: 64] : lost_base[k*64 +: 64];
       end
       // An Ownership message lost before the Error message entered (ECODE bit 3); one that is
       // there only because of the sync before it was not made if that sync did not enter.
@@ -506,7 +509,8 @@ module ntrace_output (
       wptr_q <= '0;
       state_q <= StNormal;
       last_ts_q <= 64'h0;
-      loss_q <= 64'h0;
+      err_ts_q <= 64'h0;
+      err_time_q <= 64'h0;
       own_lost_q <= 1'b0;
     end else begin
       room_q <= room_d;
@@ -514,7 +518,8 @@ module ntrace_output (
       wptr_q <= wptr_d;
       state_q <= state_d;
       last_ts_q <= last_ts_d;
-      loss_q <= loss_d;
+      err_ts_q <= err_ts_d;
+      err_time_q <= err_time_d;
       own_lost_q <= own_lost_d;
     end
   end
@@ -535,15 +540,30 @@ module ntrace_output (
   assign s_abs_d = done_o ? s_abs_i : s_abs_q;
   assign s_sync7_d = done_o ? s_sync7_i : s_sync7_q;
   assign own_sync_d = done_o ? own_sync_i : own_sync_q;
-  // Stage B takes stage A's messages at the same time.
-  assign b_valid_d = done_o ? s_valid_q : b_valid_q;
+  // Stage T takes stage A's slots with their TSTAMP at the same time.
+  assign t_valid_d = done_o ? s_valid_q : t_valid_q;
+  assign t_tcode_d = done_o ? s_tcode_q : t_tcode_q;
+  assign t_fix_d = done_o ? s_fix_q : t_fix_q;
+  assign t_fixw_d = done_o ? s_fixw_q : t_fixw_q;
+  assign t_addr_d = done_o ? s_addr_q : t_addr_q;
+  assign t_nvar_d = done_o ? nvar : t_nvar_q;
+  assign t_v0_d = done_o ? s_v0_q : t_v0_q;
+  assign t_v1_d = done_o ? v1 : t_v1_q;
+  assign t_v2_d = done_o ? v2 : t_v2_q;
+  assign t_v3_d = done_o ? v3 : t_v3_q;
+  assign lts_d = done_o ? lts : lts_q;
+  assign t_sync7_d = done_o ? s_sync7_q : t_sync7_q;
+  assign t_tt_d = done_o ? tts : t_tt_q;
+  assign t_time_d = done_o ? s_time_q : t_time_q;
+  assign t_own_sync_d = done_o ? own_sync_q : t_own_sync_q;
+  // Stage B takes stage T's messages at the same time.
+  assign b_valid_d = done_o ? t_valid_q : b_valid_q;
   assign b_bytes_d = done_o ? mbytes : b_bytes_q;
   assign b_n_d = done_o ? mn : b_n_q;
-  assign lts_d = done_o ? lts : lts_q;
-  assign b_tt_d = done_o ? tts : b_tt_q;
-  assign b_time_d = done_o ? s_time_q : b_time_q;
-  assign b_sync7_d = done_o ? s_sync7_q : b_sync7_q;
-  assign b_own_sync_d = done_o ? own_sync_q : b_own_sync_q;
+  assign b_tt_d = done_o ? t_tt_q : b_tt_q;
+  assign b_time_d = done_o ? t_time_q : b_time_q;
+  assign b_sync7_d = done_o ? t_sync7_q : b_sync7_q;
+  assign b_own_sync_d = done_o ? t_own_sync_q : b_own_sync_q;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -579,6 +599,40 @@ module ntrace_output (
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
+      t_valid_q <= '0;
+      t_tcode_q <= '0;
+      t_fix_q <= '0;
+      t_fixw_q <= '0;
+      t_addr_q <= '0;
+      t_nvar_q <= '0;
+      t_v0_q <= '0;
+      t_v1_q <= '0;
+      t_v2_q <= '0;
+      t_v3_q <= '0;
+      t_sync7_q <= '0;
+      t_tt_q <= '0;
+      t_time_q <= '0;
+      t_own_sync_q <= 1'b0;
+    end else begin
+      t_valid_q <= t_valid_d;
+      t_tcode_q <= t_tcode_d;
+      t_fix_q <= t_fix_d;
+      t_fixw_q <= t_fixw_d;
+      t_addr_q <= t_addr_d;
+      t_nvar_q <= t_nvar_d;
+      t_v0_q <= t_v0_d;
+      t_v1_q <= t_v1_d;
+      t_v2_q <= t_v2_d;
+      t_v3_q <= t_v3_d;
+      t_sync7_q <= t_sync7_d;
+      t_tt_q <= t_tt_d;
+      t_time_q <= t_time_d;
+      t_own_sync_q <= t_own_sync_d;
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
       b_valid_q <= '0;
       b_bytes_q <= '0;
       b_n_q <= '0;
@@ -609,6 +663,9 @@ module ntrace_output (
   always @(posedge clk_i or negedge rst_ni) begin
     if (rst_ni) begin
       assert (used <= avail) else $error("ntrace_output: FIFO overflow");
+      // The Error message is offered alone (see the acceptance).
+      assert (!err_valid || (b_sync7_q & b_valid_q) == '0) else $error("ntrace_output: SYNC 7 before the Error message");
+      assert (!err_valid || err_len == err_n) else $error("ntrace_output: the Error message's length");
       // Every synchronizing message is followed by its Ownership message.
       assert (b_sync7_q == '0 || b_valid_q[SlotOwn]) else $error("ntrace_output: SYNC 7 without its Ownership message");
     end

@@ -9,8 +9,9 @@
  *   are one frame; the encoder registers it and decides in the next cycle, so model cycle c is RTL
  *   cycle c + 1 and the harness drives mseo_ready_i of RTL cycle t with the model's ready(t - 1)
  *   (readyOffset 1; not ready before): 1 unless cycleChance(seed, t - 1, p). The messages of a
- *   cycle reach the FIFO two cycles later on both sides (ntrace_output's two register stages, the
- *   model's ntraceOutputLatency(config)), so this alignment holds for the FIFO as well.
+ *   cycle reach the FIFO two cycles later on both sides, three with timestamps (ntrace_output's
+ *   register stages, the model's ntraceOutputLatency(config)), so this alignment holds for the FIFO
+ *   as well.
  * - The RTL handles a frame's groups one a clock, holding the frame (stall_o) one clock for each
  *   group after the first: the model is given every record as a cycle of its own (sameCycle
  *   cleared), which is the same sequence of cycles, and the RTL's holds are the model's stall
