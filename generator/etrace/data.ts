@@ -263,11 +263,7 @@ export function dataCompressContext(c: EtraceConfig, banner: string) {
  * put below them) by a tree of multiplexers (svHighestSetBitTree).
  */
 function keptBits(dw: number) {
-  const trees = [0, 1, 2].flatMap((k) =>
-    [0, 1].map((v) => {
-      return { k, v, name: `kept${v}_${k}`, ...svHighestSetBitTree(`kept${v}_${k}`, `d${v}[${k}]`, dw) };
-    }),
-  );
+  const trees = [0, 1, 2].flatMap((k) => [0, 1].map((v) => ({ k, v, name: `kept${v}_${k}`, ...svHighestSetBitTree(`kept${v}_${k}`, `d${v}[${k}]`, dw) })));
   return {
     keptDecls: trees.flatMap((t) => t.declarations),
     keptRows: [
