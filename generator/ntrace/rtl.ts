@@ -356,6 +356,7 @@ function bytesContext(c: NtraceConfig, banner: string) {
     headBase: 6 + c.srcWidth,
     c1: Math.min(mb, Math.ceil(s1w / 6)),
     cv: Math.min(mb, Math.ceil(w.vw / 6)),
+    ct: Math.min(mb, TSTAMP_PIECES),
     vOnes: `{${w.vw}{1'b1}}`,
   };
 }
@@ -378,42 +379,53 @@ function outputContext(c: NtraceConfig, banner: string) {
     sw: bitsFor(Math.max(entries * mb, cap + 1)),
     sentTop: sentW - 1,
     sentW,
-    errNvar: c.timestamp ? "3'd2" : "3'd1",
-    // TSTAMP (64 bits) in a variable field: widened when a field is wider (a CONTEXT of more than 59 bits).
-    errTs: ntraceWidths(c).vw > 64 ? "Vw'(err_ts_q)" : 'err_ts_q',
+    hw: ntraceWidths(c).hw,
     // The timestamps' differences by short-path adders, their comparisons by a tree (a ripple carry
     // through 64 bits, slot after slot, was the component's longest path).
     tsAddFunction: svConditionalSumFunction('ts_add', 64),
     tsAtLeastFunction: svAtLeastFunction('ts_at_least', 64),
     latencyWords: ['one', 'two', 'three', 'four'][ntraceOutputLatency(c) - 1],
-    tsK: ntraceWidths(c).vw > 64 ? "Vw'(ts[k*64 +: 64])" : 'ts[k*64 +: 64]',
+    tailCount: c.timestamp ? svMdoCount('tail', 'tail', 'tail_n') : undefined,
     errLength: errLengthRows(c),
     ...ownershipContext(c),
   };
 }
 
+/** MDOs of a TSTAMP: 64 bits in 6-bit pieces. */
+const TSTAMP_PIECES = Math.ceil(64 / 6);
+
 /**
- * The Error message's length from its TSTAMP register (with timestamps and no stall): the head's
- * MDOs (TCODE, SRC, ETYPE and ECODE, 4 or 12 with the Ownership loss bit) plus the TSTAMP's, one
- * per 6-bit piece up to its highest non-zero one (at least one). The FIFO's acceptance reads it
- * instead of the layout's count, which comes through a 64-bit bit length and a table.
+ * The MDOs of a 64-bit TSTAMP, value (a vector), into out (Nw bits): one per 6-bit piece up to its
+ * highest non-zero one, at least one; a tree over the pieces instead of a bit length and a table.
+ */
+function svMdoCount(name: string, value: string, out: string): { declarations: string[]; rows: string[] } {
+  const piece = (j: number) => `|${value}[${Math.min(63, 6 * j + 5)}:${6 * j}]`;
+  const top = svHighestSetBitTree(`${name}_top`, `${name}_pieces`, TSTAMP_PIECES);
+  return {
+    declarations: [`${svLogic(TSTAMP_PIECES)} ${name}_pieces;  // the 6-bit pieces that are not zero`, ...top.declarations],
+    rows: [
+      `assign ${name}_pieces = {${[...Array(TSTAMP_PIECES).keys()].reverse().map(piece).join(', ')}};`,
+      ...top.rows,
+      `assign ${out} = ${name}_top_any ? Nw'(${name}_top_index) + Nw'(1) : Nw'(1);`,
+    ],
+  };
+}
+
+/**
+ * The Error message's TSTAMP's MDOs and its length from its TSTAMP register (with timestamps and
+ * no stall): the head's MDOs (TCODE, SRC, ETYPE and ECODE, 4 or 12 with the Ownership loss bit)
+ * plus the TSTAMP's. The FIFO's acceptance reads the length instead of the layout's count.
  */
 function errLengthRows(c: NtraceConfig): { declarations: string[]; rows: string[] } | undefined {
   if (!c.timestamp || c.stallEnable) return undefined;
-  const pieces = Math.ceil(64 / 6);
-  const piece = (j: number) => `|err_ts_q[${Math.min(63, 6 * j + 5)}:${6 * j}]`;
-  const top = svHighestSetBitTree('err_ts_top', 'err_ts_pieces', pieces);
+  const count = svMdoCount('err_ts', 'err_ts_q', 'err_ts_n');
   const headBits = 6 + c.srcWidth + 4;
   const headMdos = (ecodeBits: number) => Math.ceil((headBits + ecodeBits) / 6);
   // ECODE 4 has 3 bits, 12 (with the Ownership loss bit) 4: the head may take one MDO more.
   const head = c.ownership && headMdos(4) !== headMdos(3) ? `(own_lost_q ? Nw'(${headMdos(4)}) : Nw'(${headMdos(3)}))` : `Nw'(${headMdos(3)})`;
   return {
-    declarations: [`${svLogic(pieces)} err_ts_pieces;  // the TSTAMP's 6-bit pieces that are not zero`, ...top.declarations],
-    rows: [
-      `assign err_ts_pieces = {${[...Array(pieces).keys()].reverse().map(piece).join(', ')}};`,
-      ...top.rows,
-      `assign err_len = ${head} + (err_ts_top_any ? Nw'(err_ts_top_index) + Nw'(1) : Nw'(1));`,
-    ],
+    declarations: ['logic [Nw-1:0]    err_ts_n;  // the MDOs of its TSTAMP', ...count.declarations],
+    rows: [...count.rows, `assign err_len = ${head} + err_ts_n;`],
   };
 }
 

@@ -15,13 +15,11 @@ module ntrace_fields (
   input  logic [30:0] v0_i,
   input  logic [30:0] v1_i,
   input  logic [30:0] v2_i,
-  input  logic [30:0] v3_i,
   output logic [11:0] head_o,
   output logic [4:0]  head_len_o,
   output logic [4:0]  l0_o,
   output logic [4:0]  l1_o,
-  output logic [4:0]  l2_o,
-  output logic [4:0]  l3_o
+  output logic [4:0]  l2_o
 );
   localparam int Lw = 5;
   localparam int Pw = 32;  // Vw rounded up to a power of two
@@ -74,7 +72,5 @@ module ntrace_fields (
     else l1_o = 5'h00;
     if (nvar_i > 3'd2) l2_o = var_length(v2_i);
     else l2_o = 5'h00;
-    if (nvar_i > 3'd3) l3_o = var_length(v3_i);
-    else l3_o = 5'h00;
   end
 endmodule

@@ -3,20 +3,25 @@
 // Do not edit: regenerate with `npx rvtrace generate -c ntrace-full -o <dir>`.
 //
 // ntrace_bytes: one message as Nexus bytes (MDO[5:0] << 2 | MSEO[1:0]), byte 0 first, and their
-// number. The head (TCODE, SRC[4] = 1, the fixed fields) and the first variable field share
-// MDOs; every variable field ends its MDO (zero padded, MSEO 01) and the last ends the message
-// (MSEO 11), as N-Trace "Fields in Messages" says. Bytes from n_o on are zero. The message has
-// nvar_i variable fields; nvar_i = 0 is no message (n_o = 0).
+// number, from its head and field lengths (ntrace_fields). The head (TCODE, SRC[4] = 1, the fixed
+// fields) and the first variable field share MDOs; every variable field ends its MDO (zero padded,
+// MSEO 01) and the last ends the message (MSEO 11), as N-Trace "Fields in Messages" says. Bytes
+// from n_o on are zero. The message has nvar_i variable fields; nvar_i = 0 is no message (n_o = 0).
+// TSTAMP, every message's last field, comes apart (tail_i, with its number of MDOs): the output
+// computes it a stage after the other fields, whose lengths it measures meanwhile.
 module ntrace_bytes (
-  input  logic [5:0]   tcode_i,
-  input  logic [5:0]   fix_i,
+  input  logic [15:0]  head_i,
+  input  logic [6:0]   head_len_i,
   input  logic [2:0]   fixw_i,
-  input  logic         addr_i,
   input  logic [2:0]   nvar_i,
   input  logic [63:0]  v0_i,
   input  logic [63:0]  v1_i,
   input  logic [63:0]  v2_i,
-  input  logic [63:0]  v3_i,
+  input  logic [6:0]   l0_i,
+  input  logic [6:0]   l1_i,
+  input  logic [6:0]   l2_i,
+  input  logic [63:0]  tail_i,
+  input  logic [5:0]   tail_n_i,
   output logic [271:0] bytes_o,
   output logic [5:0]   n_o
 );
@@ -27,31 +32,12 @@ module ntrace_bytes (
   localparam int Hb  = 10;  // head bits without the fixed fields: TCODE, SRC
   localparam int C1  = 14;  // MDOs of S1w bits (at most Mb)
   localparam int Cv  = 11;  // MDOs of a variable field (at most Mb)
+  localparam int Ct  = 11;  // MDOs of TSTAMP (at most Mb)
 
-  logic [15:0]     head;
-  logic [6:0]      head_len, l0, l1, l2, l3;
-  logic [63:0]     f1, f2, f3;
+  logic [63:0]     f1, f2;
   logic [S1w-1:0]  s1;
-  logic [Mb*8-1:0] b1, b2, b3, b4;
-  logic [5:0]      n1, n2, n3, n4, n34, e1, e2, e3;
-
-  ntrace_fields u_fields (
-    .tcode_i    (tcode_i),
-    .fix_i      (fix_i),
-    .fixw_i     (fixw_i),
-    .addr_i     (addr_i),
-    .nvar_i     (nvar_i),
-    .v0_i       (v0_i),
-    .v1_i       (v1_i),
-    .v2_i       (v2_i),
-    .v3_i       (v3_i),
-    .head_o     (head),
-    .head_len_o (head_len),
-    .l0_o       (l0),
-    .l1_o       (l1),
-    .l2_o       (l2),
-    .l3_o       (l3)
-  );
+  logic [Mb*8-1:0] b1, b2, b3, bt;
+  logic [5:0]      n1, n2, n3, e1, e2, e3, n3t;
 
   // MDOs of a field of len bits, ceil(len / 6), as a table: synthesis makes a much smaller circuit
   // of it than of a divider (Yosys: 46 gates instead of 119 for 7 bits).
@@ -114,10 +100,11 @@ module ntrace_bytes (
     logic [5:0]   n_l;
     f1 = 64'h0000_0000_0000_0000;
     f2 = 64'h0000_0000_0000_0000;
-    f3 = 64'h0000_0000_0000_0000;
     s1 = '0;
-    {n1, n2, n3, n4, n34, e1, e2, e3} = '0;
-    {b1, b2, b3, b4} = '0;
+    {n1, n2, n3, e1, e2, e3} = '0;
+    {b1, b2, b3} = '0;
+    n3t = '0;
+    bt = '0;
     bytes_l = '0;
     n_l = '0;
     // nvar_i = 0: an empty slot, nothing to lay out. Most cycles have no message: the simulator
@@ -126,31 +113,32 @@ module ntrace_bytes (
       // Fields the message does not have are empty (their lengths are 0, so are their MDOs).
       f1 = (nvar_i > 3'd1) ? v1_i : 64'h0000_0000_0000_0000;
       f2 = (nvar_i > 3'd2) ? v2_i : 64'h0000_0000_0000_0000;
-      f3 = (nvar_i > 3'd3) ? v3_i : 64'h0000_0000_0000_0000;
-      // An address field sent with fewer bits than it has: only its low l1 bits.
-      if (addr_i) f1 = f1 & ~({64{1'b1}} << l1);
+      // An address field sent with fewer bits than it has: only its low l1 bits (any other field
+      // has no bit at or above its length).
+      f1 = f1 & ~({64{1'b1}} << l1_i);
       // head_len is Hb + fixw_i: only fixw_i varies, so v0 goes through a shifter of 3 stages.
-      s1 = S1w'(head) | ((S1w'(v0_i) << Hb) << fixw_i);
-      n1 = mdos({1'b0, head_len} + {1'b0, l0});
-      n2 = mdos({1'b0, l1});
-      n3 = mdos({1'b0, l2});
-      n4 = mdos({1'b0, l3});
-      // Two adders deep, not three: the end of the message adds the last two fields' MDOs (n34)
-      // to e2 while e3 is computed.
+      s1 = S1w'(head_i) | ((S1w'(v0_i) << Hb) << fixw_i);
+      n1 = mdos({1'b0, head_len_i} + {1'b0, l0_i});
+      n2 = mdos({1'b0, l1_i});
+      n3 = mdos({1'b0, l2_i});
+      // e1, e2, e3: where each variable field ends.
       e1 = n1;
       e2 = n1 + n2;
-      n34 = n3 + n4;
       e3 = e2 + n3;
-      n_l = e2 + n34;
+      // Two adders deep, not three: TSTAMP's MDOs are added to the last field's while e2 is computed.
+      n3t = n3 + tail_n_i;
+      n_l = e2 + n3t;
       for (int j = 0; j < C1; j++) begin
         b1[8*j +: 8] = {6'((s1 >> (6*j))), 2'b00};
       end
       for (int j = 0; j < Cv; j++) begin
         b2[8*j +: 8] = {6'((f1 >> (6*j))), 2'b00};
         b3[8*j +: 8] = {6'((f2 >> (6*j))), 2'b00};
-        b4[8*j +: 8] = {6'((f3 >> (6*j))), 2'b00};
       end
-      bytes_l = b1 | (b2 << {e1, 3'b000}) | (b3 << {e2, 3'b000}) | (b4 << {e3, 3'b000});
+      for (int j = 0; j < Ct; j++) begin
+        bt[8*j +: 8] = {6'((tail_i >> (6*j))), 2'b00};
+      end
+      bytes_l = b1 | (b2 << {e1, 3'b000}) | (b3 << {e2, 3'b000}) | (bt << {e3, 3'b000});
       // MSEO: 01 at the end of each variable field, 11 at the end of the message (a field the
       // message does not have ends where the one before it does).
       for (int j = 0; j < Mb; j++) begin

@@ -25,7 +25,8 @@
 // that entered the FIFO: after a message is refused nothing enters before the Error message and
 // the SYNC 7 after it, whose TSTAMP is absolute. Its own stage because the time since the last
 // TSTAMP (a comparison, a choice and a 64-bit subtract) and the message's layout after it do not
-// fit in one cycle together.
+// fit in one cycle together; the lengths of the other fields are measured meanwhile (ntrace_fields
+// on stage A's slots), so that from stage T on only TSTAMP's number of MDOs is counted.
 module ntrace_output (
   input  logic         clk_i,
   input  logic         rst_ni,
@@ -58,6 +59,8 @@ module ntrace_output (
   localparam int Nw      = 6;
   localparam int Sw      = 9;    // holds the bytes of every slot and the Error message
   localparam int Vw      = 64;
+  localparam int Hw      = 16;   // a message's head: TCODE, SRC, fixed fields
+  localparam int Lw      = 7;    // a field's length
   localparam int SlotOwn = 3;    // the slot of the Ownership message
 
   localparam logic [1:0] StNormal    = 2'd0;
@@ -74,11 +77,14 @@ module ntrace_output (
   logic [6:0]   s_sync7_q, s_sync7_d;
   logic         own_sync_q, own_sync_d;
 
-  // Stage T: stage A's slots of the previous cycle, their TSTAMP in their last variable field.
-  logic [6:0]      t_valid_q, t_valid_d, t_addr_q, t_addr_d;
-  logic [41:0]     t_tcode_q, t_tcode_d, t_fix_q, t_fix_d;
+  // Stage T: stage A's slots of the previous cycle with their head and field lengths, and their
+  // TSTAMP.
+  logic [6:0]      t_valid_q, t_valid_d;
+  logic [K*Hw-1:0] t_head_q, t_head_d;
+  logic [K*Lw-1:0] t_head_len_q, t_head_len_d, t_l0_q, t_l0_d, t_l1_q, t_l1_d, t_l2_q, t_l2_d;
   logic [20:0]     t_fixw_q, t_fixw_d, t_nvar_q, t_nvar_d;
-  logic [447:0]    t_v0_q, t_v0_d, t_v1_q, t_v1_d, t_v2_q, t_v2_d, t_v3_q, t_v3_d;
+  logic [447:0]    t_v0_q, t_v0_d, t_v1_q, t_v1_d, t_v2_q, t_v2_d;
+  logic [447:0]    t_ts_q, t_ts_d;
   logic [6:0]      t_sync7_q, t_sync7_d;
   logic [K*64-1:0] t_tt_q, t_tt_d;  // each slot's TSTAMP time
   logic [K*64-1:0] t_time_q, t_time_d;
@@ -115,7 +121,9 @@ module ntrace_output (
   logic [Sw-1:0]       need;
   logic [Cw:0]         avail, room_p1, used;
   logic [K*3-1:0]      nvar;
-  logic [K*Vw-1:0]     v1, v2, v3;
+  // Each slot's message as ntrace_fields measures it (without TSTAMP).
+  logic [K*Hw-1:0]     head;
+  logic [K*Lw-1:0]     head_len, l0, l1, l2;
   logic [K*Mb*8-1:0]   mbytes;
   logic [K*Nw-1:0]     mn;
   logic [W*8-1:0]      stage;
@@ -227,7 +235,8 @@ module ntrace_output (
     ts_at_least = |((gt | eq) & 64'h0000_0000_0000_0001);
   endfunction
   logic            err_valid, err_in;
-  logic [63:0]     err_v1;
+  logic [Hw-1:0]   err_head;
+  logic [Lw-1:0]   err_head_len, err_l0, err_l1, err_l2;
   logic            seen;
   logic [K*2-1:0]  st;               // the state slot k meets
   logic [K-1:0]    reached;
@@ -235,7 +244,8 @@ module ntrace_output (
   logic [Mb*8-1:0] err_bytes;
   logic [Nw-1:0]   err_n;
   logic [Nw-1:0]   err_len;          // err_n, as the acceptance reads it
-  logic [10:0]     err_ts_pieces;    // the TSTAMP's 6-bit pieces that are not zero
+  logic [Nw-1:0]   err_ts_n;         // the MDOs of its TSTAMP
+  logic [10:0]     err_ts_pieces;    // the 6-bit pieces that are not zero
   // err_ts_top: the highest set bit of err_ts_pieces by a tree of multiplexers; level k, for every block of
   // 2^k bits: whether a bit is set (any) and the index of the highest one inside the block (idx).
   logic [15:0]     err_ts_top_any0;
@@ -264,7 +274,6 @@ module ntrace_output (
   assign avail = pop ? room_p1 : (Cw+1)'(room_q);
 
   // The Error message (TSTAMP: the time of the first message lost, since the last TSTAMP sent).
-  assign err_v1 = err_ts_q;
   always_comb begin : p_lost_base
     logic [63:0] last;
     last = last_ts_q;
@@ -277,18 +286,36 @@ module ntrace_output (
   assign err_valid = state_q == StLost;
   // ECODE bit 2: program trace messages lost; bit 3: Ownership messages lost too.
   assign err_ecode = own_lost_q ? Vw'(12) : Vw'(4);
+  ntrace_fields u_err_fields (
+    .tcode_i    (6'd8),
+    .fix_i      (6'd0),
+    .fixw_i     (3'd4),
+    .addr_i     (1'b0),
+    .nvar_i     (3'd1),
+    .v0_i       (err_ecode),
+    .v1_i       (64'h0000_0000_0000_0000),
+    .v2_i       (64'h0000_0000_0000_0000),
+    .head_o     (err_head),
+    .head_len_o (err_head_len),
+    .l0_o       (err_l0),
+    .l1_o       (err_l1),
+    .l2_o       (err_l2)
+  );
   ntrace_bytes u_err (
-    .tcode_i (6'd8),
-    .fix_i   (6'd0),
-    .fixw_i  (3'd4),
-    .addr_i  (1'b0),
-    .nvar_i  (3'd2),
-    .v0_i    (err_ecode),
-    .v1_i    (err_v1),
-    .v2_i    (64'h0000_0000_0000_0000),
-    .v3_i    (64'h0000_0000_0000_0000),
-    .bytes_o (err_bytes),
-    .n_o     (err_n)
+    .head_i     (err_head),
+    .head_len_i (err_head_len),
+    .fixw_i     (3'd4),
+    .nvar_i     (3'd1),
+    .v0_i       (err_ecode),
+    .v1_i       (64'h0000_0000_0000_0000),
+    .v2_i       (64'h0000_0000_0000_0000),
+    .l0_i       (err_l0),
+    .l1_i       (err_l1),
+    .l2_i       (err_l2),
+    .tail_i     (err_ts_q),
+    .tail_n_i   (err_ts_n),
+    .bytes_o    (err_bytes),
+    .n_o        (err_n)
   );
   assign err_ts_pieces = {|err_ts_q[63:60], |err_ts_q[59:54], |err_ts_q[53:48], |err_ts_q[47:42], |err_ts_q[41:36], |err_ts_q[35:30], |err_ts_q[29:24], |err_ts_q[23:18], |err_ts_q[17:12], |err_ts_q[11:6], |err_ts_q[5:0]};
   assign err_ts_top_any0 = {5'h00, err_ts_pieces};
@@ -310,7 +337,8 @@ module ntrace_output (
   end
   assign err_ts_top_index = err_ts_top_idx4;
   assign err_ts_top_any = err_ts_top_any4[0];
-  assign err_len = Nw'(3) + (err_ts_top_any ? Nw'(err_ts_top_index) + Nw'(1) : Nw'(1));
+  assign err_ts_n = err_ts_top_any ? Nw'(err_ts_top_index) + Nw'(1) : Nw'(1);
+  assign err_len = Nw'(3) + err_ts_n;
   assign err_in = err_valid && ((Cw+1)'(err_len) <= (Cw+1)'(room_q) || (pop && (Cw+1)'(err_len) == room_p1));
   // The traced records of the cycles after the one in which the Error message entered restart the
   // trace (SYNC 7) until it enters: the decision reads the registered state, so no path runs from
@@ -370,42 +398,90 @@ module ntrace_output (
   end
   assign lts = base[K*64 +: 64];
 
-  // The slots' variable fields, with TSTAMP last.
+  // The slots' messages: an empty slot has no fields (ntrace_bytes lays nothing out). Their
+  // TSTAMP: tt, the slot's time, not before its base (unless absolute); ts, since that base.
   always_comb begin
     tt = 64'h0;
     for (int k = 0; k < K; k++) begin
-      // An empty slot has no fields (ntrace_bytes lays nothing out).
       nvar[k*3 +: 3] = s_valid_q[k] ? s_nvar_q[k*3 +: 3] : 3'd0;
-      v1[k*Vw +: Vw] = s_v1_q[k*Vw +: Vw];
-      v2[k*Vw +: Vw] = s_v2_q[k*Vw +: Vw];
-      v3[k*Vw +: Vw] = 64'h0000_0000_0000_0000;
-      // tt: the slot's time, not before its base (unless absolute); ts: since that base.
       tt = (s_abs_q[k] || base_ge[k]) ? s_time_q[k*64 +: 64] : base[k*64 +: 64];
       ts_sub[k*65 +: 65] = ts_add(s_time_q[k*64 +: 64], ~base[k*64 +: 64], 1'b1);
       ts[k*64 +: 64] = s_abs_q[k] ? tt : (base_ge[k] ? ts_sub[k*65 +: 64] : 64'h0);
       tts[k*64 +: 64] = tt;
-      unique case (s_nvar_q[k*3 +: 3])
-        3'd1: v1[k*Vw +: Vw] = ts[k*64 +: 64];
-        3'd2: v2[k*Vw +: Vw] = ts[k*64 +: 64];
-        default: v3[k*Vw +: Vw] = ts[k*64 +: 64];
-      endcase
-      if (s_valid_q[k]) nvar[k*3 +: 3] = s_nvar_q[k*3 +: 3] + 3'd1;
     end
   end
 
   for (genvar g = 0; g < K; g++) begin : g_slot
+    ntrace_fields u_fields (
+      .tcode_i    (s_tcode_q[g*6 +: 6]),
+      .fix_i      (s_fix_q[g*6 +: 6]),
+      .fixw_i     (s_fixw_q[g*3 +: 3]),
+      .addr_i     (s_addr_q[g]),
+      .nvar_i     (nvar[g*3 +: 3]),
+      .v0_i       (s_v0_q[g*Vw +: Vw]),
+      .v1_i       (s_v1_q[g*Vw +: Vw]),
+      .v2_i       (s_v2_q[g*Vw +: Vw]),
+      .head_o     (head[g*Hw +: Hw]),
+      .head_len_o (head_len[g*Lw +: Lw]),
+      .l0_o       (l0[g*Lw +: Lw]),
+      .l1_o       (l1[g*Lw +: Lw]),
+      .l2_o       (l2[g*Lw +: Lw])
+    );
+
+    // TSTAMP's MDOs, counted from its 6-bit pieces, not from its bit length.
+    logic [63:0]   tail;
+    logic [Nw-1:0] tail_n;
+    logic [10:0]   tail_pieces;    // the 6-bit pieces that are not zero
+    // tail_top: the highest set bit of tail_pieces by a tree of multiplexers; level k, for every block of
+    // 2^k bits: whether a bit is set (any) and the index of the highest one inside the block (idx).
+    logic [15:0]   tail_top_any0;
+    logic [7:0]    tail_top_any1;  // 2-bit blocks
+    logic [3:0]    tail_top_any2;  // 4-bit blocks
+    logic [1:0]    tail_top_any3;  // 8-bit blocks
+    logic [0:0]    tail_top_any4;  // 16-bit blocks
+    logic [7:0]    tail_top_idx1;
+    logic [7:0]    tail_top_idx2;
+    logic [5:0]    tail_top_idx3;
+    logic [3:0]    tail_top_idx4;
+    logic [3:0]    tail_top_index;
+    logic          tail_top_any;
+    assign tail = t_ts_q[g*64 +: 64];
+    assign tail_pieces = {|tail[63:60], |tail[59:54], |tail[53:48], |tail[47:42], |tail[41:36], |tail[35:30], |tail[29:24], |tail[23:18], |tail[17:12], |tail[11:6], |tail[5:0]};
+    assign tail_top_any0 = {5'h00, tail_pieces};
+    for (genvar i = 0; i < 8; i++) begin : g_tail_top1
+      assign tail_top_any1[i] = tail_top_any0[2*i+1] | tail_top_any0[2*i];
+      assign tail_top_idx1[1*i +: 1] = tail_top_any0[2*i+1];
+    end
+    for (genvar i = 0; i < 4; i++) begin : g_tail_top2
+      assign tail_top_any2[i] = tail_top_any1[2*i+1] | tail_top_any1[2*i];
+      assign tail_top_idx2[2*i +: 2] = tail_top_any1[2*i+1] ? {1'b1, tail_top_idx1[1*(2*i+1) +: 1]} : {1'b0, tail_top_idx1[1*(2*i) +: 1]};
+    end
+    for (genvar i = 0; i < 2; i++) begin : g_tail_top3
+      assign tail_top_any3[i] = tail_top_any2[2*i+1] | tail_top_any2[2*i];
+      assign tail_top_idx3[3*i +: 3] = tail_top_any2[2*i+1] ? {1'b1, tail_top_idx2[2*(2*i+1) +: 2]} : {1'b0, tail_top_idx2[2*(2*i) +: 2]};
+    end
+    for (genvar i = 0; i < 1; i++) begin : g_tail_top4
+      assign tail_top_any4[i] = tail_top_any3[2*i+1] | tail_top_any3[2*i];
+      assign tail_top_idx4[4*i +: 4] = tail_top_any3[2*i+1] ? {1'b1, tail_top_idx3[3*(2*i+1) +: 3]} : {1'b0, tail_top_idx3[3*(2*i) +: 3]};
+    end
+    assign tail_top_index = tail_top_idx4;
+    assign tail_top_any = tail_top_any4[0];
+    assign tail_n = tail_top_any ? Nw'(tail_top_index) + Nw'(1) : Nw'(1);
     ntrace_bytes u_bytes (
-      .tcode_i (t_tcode_q[g*6 +: 6]),
-      .fix_i   (t_fix_q[g*6 +: 6]),
-      .fixw_i  (t_fixw_q[g*3 +: 3]),
-      .addr_i  (t_addr_q[g]),
-      .nvar_i  (t_nvar_q[g*3 +: 3]),
-      .v0_i    (t_v0_q[g*Vw +: Vw]),
-      .v1_i    (t_v1_q[g*Vw +: Vw]),
-      .v2_i    (t_v2_q[g*Vw +: Vw]),
-      .v3_i    (t_v3_q[g*Vw +: Vw]),
-      .bytes_o (mbytes[g*(Mb*8) +: (Mb*8)]),
-      .n_o     (mn[g*Nw +: Nw])
+      .head_i     (t_head_q[g*Hw +: Hw]),
+      .head_len_i (t_head_len_q[g*Lw +: Lw]),
+      .fixw_i     (t_fixw_q[g*3 +: 3]),
+      .nvar_i     (t_nvar_q[g*3 +: 3]),
+      .v0_i       (t_v0_q[g*Vw +: Vw]),
+      .v1_i       (t_v1_q[g*Vw +: Vw]),
+      .v2_i       (t_v2_q[g*Vw +: Vw]),
+      .l0_i       (t_l0_q[g*Lw +: Lw]),
+      .l1_i       (t_l1_q[g*Lw +: Lw]),
+      .l2_i       (t_l2_q[g*Lw +: Lw]),
+      .tail_i     (tail),
+      .tail_n_i   (tail_n),
+      .bytes_o    (mbytes[g*(Mb*8) +: (Mb*8)]),
+      .n_o        (mn[g*Nw +: Nw])
     );
   end
 
@@ -542,15 +618,17 @@ module ntrace_output (
   assign own_sync_d = done_o ? own_sync_i : own_sync_q;
   // Stage T takes stage A's slots with their TSTAMP at the same time.
   assign t_valid_d = done_o ? s_valid_q : t_valid_q;
-  assign t_tcode_d = done_o ? s_tcode_q : t_tcode_q;
-  assign t_fix_d = done_o ? s_fix_q : t_fix_q;
+  assign t_head_d = done_o ? head : t_head_q;
+  assign t_head_len_d = done_o ? head_len : t_head_len_q;
+  assign t_l0_d = done_o ? l0 : t_l0_q;
+  assign t_l1_d = done_o ? l1 : t_l1_q;
+  assign t_l2_d = done_o ? l2 : t_l2_q;
   assign t_fixw_d = done_o ? s_fixw_q : t_fixw_q;
-  assign t_addr_d = done_o ? s_addr_q : t_addr_q;
   assign t_nvar_d = done_o ? nvar : t_nvar_q;
   assign t_v0_d = done_o ? s_v0_q : t_v0_q;
-  assign t_v1_d = done_o ? v1 : t_v1_q;
-  assign t_v2_d = done_o ? v2 : t_v2_q;
-  assign t_v3_d = done_o ? v3 : t_v3_q;
+  assign t_v1_d = done_o ? s_v1_q : t_v1_q;
+  assign t_v2_d = done_o ? s_v2_q : t_v2_q;
+  assign t_ts_d = done_o ? ts : t_ts_q;
   assign lts_d = done_o ? lts : lts_q;
   assign t_sync7_d = done_o ? s_sync7_q : t_sync7_q;
   assign t_tt_d = done_o ? tts : t_tt_q;
@@ -600,30 +678,34 @@ module ntrace_output (
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       t_valid_q <= '0;
-      t_tcode_q <= '0;
-      t_fix_q <= '0;
+      t_head_q <= '0;
+      t_head_len_q <= '0;
+      t_l0_q <= '0;
+      t_l1_q <= '0;
+      t_l2_q <= '0;
       t_fixw_q <= '0;
-      t_addr_q <= '0;
       t_nvar_q <= '0;
       t_v0_q <= '0;
       t_v1_q <= '0;
       t_v2_q <= '0;
-      t_v3_q <= '0;
+      t_ts_q <= '0;
       t_sync7_q <= '0;
       t_tt_q <= '0;
       t_time_q <= '0;
       t_own_sync_q <= 1'b0;
     end else begin
       t_valid_q <= t_valid_d;
-      t_tcode_q <= t_tcode_d;
-      t_fix_q <= t_fix_d;
+      t_head_q <= t_head_d;
+      t_head_len_q <= t_head_len_d;
+      t_l0_q <= t_l0_d;
+      t_l1_q <= t_l1_d;
+      t_l2_q <= t_l2_d;
       t_fixw_q <= t_fixw_d;
-      t_addr_q <= t_addr_d;
       t_nvar_q <= t_nvar_d;
       t_v0_q <= t_v0_d;
       t_v1_q <= t_v1_d;
       t_v2_q <= t_v2_d;
-      t_v3_q <= t_v3_d;
+      t_ts_q <= t_ts_d;
       t_sync7_q <= t_sync7_d;
       t_tt_q <= t_tt_d;
       t_time_q <= t_time_d;

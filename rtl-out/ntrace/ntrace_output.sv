@@ -43,6 +43,8 @@ module ntrace_output (
   localparam int Nw  = 5;
   localparam int Sw  = 8;   // holds the bytes of every slot and the Error message
   localparam int Vw  = 63;
+  localparam int Hw  = 12;  // a message's head: TCODE, SRC, fixed fields
+  localparam int Lw  = 6;   // a field's length
 
   localparam logic [1:0] StNormal    = 2'd0;
   localparam logic [1:0] StLost      = 2'd1;  // a message was lost; the Error message has not entered
@@ -74,14 +76,17 @@ module ntrace_output (
   logic [Sw-1:0]       sum;
   logic [Cw:0]         avail, room_p1, used;
   logic [K*3-1:0]      nvar;
-  logic [K*Vw-1:0]     v1, v2, v3;
+  // Each slot's message as ntrace_fields measures it (without TSTAMP).
+  logic [K*Hw-1:0]     head;
+  logic [K*Lw-1:0]     head_len, l0, l1, l2;
   logic [K*Mb*8-1:0]   mbytes;
   logic [K*Nw-1:0]     mn;
   logic [W*8-1:0]      stage;
   logic [2*Cap*8-1:0]  rot;
   logic [Cw:0]         rel;
   logic                err_valid, err_in;
-  logic [62:0]         err_v1;
+  logic [Hw-1:0]       err_head;
+  logic [Lw-1:0]       err_head_len, err_l0, err_l1, err_l2;
   logic                seen;
   logic [K*2-1:0]      st;       // the state slot k meets
   logic [Mb*8-1:0]     err_bytes;
@@ -98,20 +103,35 @@ module ntrace_output (
   assign avail = pop ? room_p1 : (Cw+1)'(room_q);
 
   // The Error message (TSTAMP: the time of the first message lost, since the last TSTAMP sent).
-  assign err_v1 = 63'h0000_0000_0000_0000;
   assign err_valid = state_q == StLost;
+  ntrace_fields u_err_fields (
+    .tcode_i    (6'd8),
+    .fix_i      (6'd0),
+    .fixw_i     (3'd4),
+    .addr_i     (1'b0),
+    .nvar_i     (3'd1),
+    .v0_i       (Vw'(4)),
+    .v1_i       (63'h0000_0000_0000_0000),
+    .v2_i       (63'h0000_0000_0000_0000),
+    .head_o     (err_head),
+    .head_len_o (err_head_len),
+    .l0_o       (err_l0),
+    .l1_o       (err_l1),
+    .l2_o       (err_l2)
+  );
   ntrace_bytes u_err (
-    .tcode_i (6'd8),
-    .fix_i   (6'd0),
-    .fixw_i  (3'd4),
-    .addr_i  (1'b0),
-    .nvar_i  (3'd1),
-    .v0_i    (Vw'(4)),
-    .v1_i    (err_v1),
-    .v2_i    (63'h0000_0000_0000_0000),
-    .v3_i    (63'h0000_0000_0000_0000),
-    .bytes_o (err_bytes),
-    .n_o     (err_n)
+    .head_i     (err_head),
+    .head_len_i (err_head_len),
+    .fixw_i     (3'd4),
+    .nvar_i     (3'd1),
+    .v0_i       (Vw'(4)),
+    .v1_i       (63'h0000_0000_0000_0000),
+    .v2_i       (63'h0000_0000_0000_0000),
+    .l0_i       (err_l0),
+    .l1_i       (err_l1),
+    .l2_i       (err_l2),
+    .bytes_o    (err_bytes),
+    .n_o        (err_n)
   );
   assign err_len = err_n;
   assign err_in = err_valid && ((Cw+1)'(err_len) <= (Cw+1)'(room_q) || (pop && (Cw+1)'(err_len) == room_p1));
@@ -122,30 +142,42 @@ module ntrace_output (
   assign recover_o = state_q == StErrorSent && (s_sync7_q & s_valid_q) == '0 &&
                      (b_sync7_q & b_valid_q) == '0;
 
-  // The slots' variable fields, with TSTAMP last.
+  // The slots' messages: an empty slot has no fields (ntrace_bytes lays nothing out).
   always_comb begin
     for (int k = 0; k < K; k++) begin
-      // An empty slot has no fields (ntrace_bytes lays nothing out).
       nvar[k*3 +: 3] = s_valid_q[k] ? s_nvar_q[k*3 +: 3] : 3'd0;
-      v1[k*Vw +: Vw] = s_v1_q[k*Vw +: Vw];
-      v2[k*Vw +: Vw] = s_v2_q[k*Vw +: Vw];
-      v3[k*Vw +: Vw] = 63'h0000_0000_0000_0000;
     end
   end
 
   for (genvar g = 0; g < K; g++) begin : g_slot
+    ntrace_fields u_fields (
+      .tcode_i    (s_tcode_q[g*6 +: 6]),
+      .fix_i      (s_fix_q[g*6 +: 6]),
+      .fixw_i     (s_fixw_q[g*3 +: 3]),
+      .addr_i     (s_addr_q[g]),
+      .nvar_i     (nvar[g*3 +: 3]),
+      .v0_i       (s_v0_q[g*Vw +: Vw]),
+      .v1_i       (s_v1_q[g*Vw +: Vw]),
+      .v2_i       (s_v2_q[g*Vw +: Vw]),
+      .head_o     (head[g*Hw +: Hw]),
+      .head_len_o (head_len[g*Lw +: Lw]),
+      .l0_o       (l0[g*Lw +: Lw]),
+      .l1_o       (l1[g*Lw +: Lw]),
+      .l2_o       (l2[g*Lw +: Lw])
+    );
     ntrace_bytes u_bytes (
-      .tcode_i (s_tcode_q[g*6 +: 6]),
-      .fix_i   (s_fix_q[g*6 +: 6]),
-      .fixw_i  (s_fixw_q[g*3 +: 3]),
-      .addr_i  (s_addr_q[g]),
-      .nvar_i  (nvar[g*3 +: 3]),
-      .v0_i    (s_v0_q[g*Vw +: Vw]),
-      .v1_i    (v1[g*Vw +: Vw]),
-      .v2_i    (v2[g*Vw +: Vw]),
-      .v3_i    (v3[g*Vw +: Vw]),
-      .bytes_o (mbytes[g*(Mb*8) +: (Mb*8)]),
-      .n_o     (mn[g*Nw +: Nw])
+      .head_i     (head[g*Hw +: Hw]),
+      .head_len_i (head_len[g*Lw +: Lw]),
+      .fixw_i     (s_fixw_q[g*3 +: 3]),
+      .nvar_i     (nvar[g*3 +: 3]),
+      .v0_i       (s_v0_q[g*Vw +: Vw]),
+      .v1_i       (s_v1_q[g*Vw +: Vw]),
+      .v2_i       (s_v2_q[g*Vw +: Vw]),
+      .l0_i       (l0[g*Lw +: Lw]),
+      .l1_i       (l1[g*Lw +: Lw]),
+      .l2_i       (l2[g*Lw +: Lw]),
+      .bytes_o    (mbytes[g*(Mb*8) +: (Mb*8)]),
+      .n_o        (mn[g*Nw +: Nw])
     );
   end
 
