@@ -136,33 +136,6 @@ export function svConditionalSumFunction(name: string, width: number): string[] 
 }
 
 /**
- * `name(a, b)` is a >= b over `width` bits by a tree of comparisons: per bit "a greater" and
- * "equal", then blocks joined two by two (the high half decides unless equal), log2(width) rounds
- * of two gates. Cheaper than an adder's carry when only the comparison is read. Vector operations
- * only, as svConditionalSumFunction; the operands are widened to a power of two with equal zeros.
- */
-export function svAtLeastFunction(name: string, width: number): string[] {
-  checkWidth(width);
-  const levels = Math.ceil(Math.log2(width));
-  const padded = 2 ** levels;
-  const rounds = [...Array(levels).keys()].flatMap((r) => {
-    const half = 2 ** r;
-    return [`  gt = (gt >> ${half}) | ((eq >> ${half}) & gt);`, `  eq = (eq >> ${half}) & eq;`];
-  });
-  return [
-    `// a >= b: per bit a > b (gt) and a == b (eq); round r joins blocks of 2^r bits at their lowest bit,`,
-    `// the high half's gt, or its eq and the low half's gt.`,
-    `function automatic logic ${name}(input logic ${svRange(width)} a, input logic ${svRange(width)} b);`,
-    `  logic ${svRange(padded)} gt, eq;`,
-    `  gt = a & ~b;`,
-    `  eq = ~(a ^ b);`,
-    ...rounds,
-    `  ${name} = |((gt | eq) & ${svSized(padded, 1n)});`,
-    'endfunction',
-  ];
-}
-
-/**
  * The rounds of a conditional-sum adder of a and b: round 0 per bit, then each round joins blocks
  * twice as wide (constant masks pick a block's high half, low half, or a top block without a high
  * half). `v(name, r)` names round r's vectors.

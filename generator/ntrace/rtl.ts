@@ -19,7 +19,7 @@ import { maxNtraceMessageBytes, NTRACE_CONFIG_SETTINGS, type NtraceConfig } from
 import { ntraceOutputLatency } from '../../golden-model/ntrace/output.ts';
 import type { Provenance, Waiver } from '../../core/block.ts';
 import { camelCase, commentBanner, connections, padColumn, renderTemplate, svBits, svLogic, svRange, svSized, wrapComment, type OutputFile } from '../render.ts';
-import { svAtLeastFunction, svChunkedIncrement, svConditionalSumFunction, svHighestSetBitTree, svSmallOffsetAdd } from '../sv-arith.ts';
+import { svChunkedIncrement, svConditionalSumFunction, svHighestSetBitTree, svSmallOffsetAdd } from '../sv-arith.ts';
 import { alignDeclarations } from '../sv-align.ts';
 import { configurationLocalparamsWaiver } from '../waivers.ts';
 import { NTRACE_APB_REGS_TEMPLATE, ntraceApbRegsConnections, ntraceApbRegsContext, triggerBit } from './apb-regs.ts';
@@ -383,7 +383,7 @@ function outputContext(c: NtraceConfig, banner: string) {
     // The timestamps' differences by short-path adders, their comparisons by a tree (a ripple carry
     // through 64 bits, slot after slot, was the component's longest path).
     tsAddFunction: svConditionalSumFunction('ts_add', 64),
-    tsAtLeastFunction: svAtLeastFunction('ts_at_least', 64),
+    log2k: Math.max(1, Math.ceil(Math.log2(s.k))),
     latencyWords: ['one', 'two', 'three', 'four'][ntraceOutputLatency(c) - 1],
     tailCount: c.timestamp ? svMdoCount('tail', 'tail', 'tail_n') : undefined,
     errLength: errLengthRows(c),

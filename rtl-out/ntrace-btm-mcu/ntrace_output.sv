@@ -73,7 +73,7 @@ module ntrace_output (
   logic [K-1:0]        act, fits, refused;
   logic [K-1:0]        entered;
   logic                through;
-  logic [Sw-1:0]       sum;
+  logic [K*Sw-1:0]     ends;     // where slot k's message ends if every earlier one enters
   logic [Cw:0]         avail, room_p1, used;
   logic [K*3-1:0]      nvar;
   // Each slot's message as ntrace_fields measures it (without TSTAMP).
@@ -181,6 +181,21 @@ module ntrace_output (
     );
   end
 
+  // ends: the prefix sums of the slots' lengths, by a tree (Sklansky: an adder per level of
+  // ceil(log2 K), not one per slot).
+  always_comb begin : p_ends
+    int j;
+    for (int k = 0; k < K; k++) ends[k*Sw +: Sw] = Sw'(b_n_q[k*Nw +: Nw]);
+    for (int l = 0; l < 2; l++) begin
+      for (int k = 0; k < K; k++) begin
+        // A slot whose index has bit l set adds the sum of the 2^l slots before its block of 2^l
+        // (that sum is complete: it ends at an index whose low l + 1 bits are ones but bit l).
+        j = ((k >> l) & 1) == 1 ? ((k >> l) << l) - 1 : 0;
+        if (((k >> l) & 1) == 1) ends[k*Sw +: Sw] = ends[k*Sw +: Sw] + ends[j*Sw +: Sw];
+      end
+    end
+  end
+
   // Which messages enter, decided for every slot at once: the bytes before slot k if every earlier
   // message enters (pre, the prefix sums of the lengths) do not depend on the FIFO's count, so the
   // count meets each slot in one comparison instead of a chain of add, compare, add per slot. The
@@ -192,8 +207,7 @@ module ntrace_output (
     // No slot enters with it: while a loss is unreported no SYNC 7 is on its way (the decision
     // makes one only after the Error message entered), so every slot meets ERROR_SENT and is
     // dropped. The slots' offsets therefore start at 0, not after the Error message's bytes.
-    sum = '0;
-    pre[0 +: Sw] = sum;
+    pre[0 +: Sw] = '0;
     through = !err_valid || err_in;
     seen = 1'b0;
     for (int k = 0; k < K; k++) begin
@@ -201,8 +215,7 @@ module ntrace_output (
       st[k*2 +: 2] = seen ? StNormal : (err_valid ? StErrorSent : state_q);
       seen = seen || b_valid_q[k];
       act[k] = b_valid_q[k];
-      sum = sum + Sw'(b_n_q[k*Nw +: Nw]);
-      pre[(k+1)*Sw +: Sw] = sum;
+      pre[(k+1)*Sw +: Sw] = ends[k*Sw +: Sw];
       fits[k] = (pre[(k+1)*Sw +: Sw] <= Sw'(room_q) || (pop && pre[(k+1)*Sw +: Sw] == Sw'(room_p1)))
           && (st[k*2 +: 2] == StNormal || (st[k*2 +: 2] == StErrorSent && b_sync7_q[k]));
       entered[k] = through && act[k] && fits[k];
@@ -345,6 +358,10 @@ module ntrace_output (
       // The Error message is offered alone (see the acceptance).
       assert (!err_valid || (b_sync7_q & b_valid_q) == '0) else $error("ntrace_output: SYNC 7 before the Error message");
       assert (!err_valid || err_len == err_n) else $error("ntrace_output: the Error message's length");
+      // The tree's prefix sums are the lengths' (pre: in slot order).
+      for (int k = 0; k < K; k++) begin
+        assert (pre[(k+1)*Sw +: Sw] == pre[k*Sw +: Sw] + Sw'(b_n_q[k*Nw +: Nw])) else $error("ntrace_output: slot %0d's end", k);
+      end
     end
   end
 `endif

@@ -112,35 +112,36 @@ module ntrace_output (
   logic [63:0]      err_time_q, err_time_d;
   logic             own_lost_q, own_lost_d;  // an Ownership message was lost: ECODE bit 3
 
-  logic                pop;
-  logic [(K+1)*Sw-1:0] pre;                // slot k's first byte (slot K: the end) if every earlier message enters
-  logic [K-1:0]        act, fits, refused;
-  logic [K-1:0]        entered;
-  logic                through;
-  logic [Sw-1:0]       sum;
-  logic [Sw-1:0]       need;
-  logic [Cw:0]         avail, room_p1, used;
-  logic [K*3-1:0]      nvar;
+  logic                    pop;
+  logic [(K+1)*Sw-1:0]     pre;                 // slot k's first byte (slot K: the end) if every earlier message enters
+  logic [K-1:0]            act, fits, refused;
+  logic [K-1:0]            entered;
+  logic                    through;
+  logic [K*Sw-1:0]         ends;                // where slot k's message ends if every earlier one enters
+  logic [K*Sw-1:0]         b_ends_q, b_ends_d;  // ends of stage T's messages, in stage B
+  logic [Sw-1:0]           need;
+  logic [Cw:0]             avail, room_p1, used;
+  logic [K*3-1:0]          nvar;
   // Each slot's message as ntrace_fields measures it (without TSTAMP).
-  logic [K*Hw-1:0]     head;
-  logic [K*Lw-1:0]     head_len, l0, l1, l2;
-  logic [K*Mb*8-1:0]   mbytes;
-  logic [K*Nw-1:0]     mn;
-  logic [W*8-1:0]      stage;
-  logic [2*Cap*8-1:0]  rot;
-  logic [Cw:0]         rel;
-  logic [63:0]         lts, tt;
-  logic [K*64-1:0]     ts;
-  logic [K*64-1:0]     tts;                // each slot's TSTAMP time (for the Error message's base)
-  logic [K*65-1:0]     ts_sub;             // {carry, difference} of time - base, per slot
-  logic                unused_ts_carries;  // of the difference only its sum is read
-  assign unused_ts_carries = ^ts_sub;
-  // The bases a slot's TSTAMP can count from (lts_q, then each slot's time) and their comparisons:
-  // bit a*(a-1)/2 + b of cand_ge (a > b) says cand a >= cand b.
-  logic [(K+1)*64-1:0]  cand;
-  logic [(K+1)*K/2-1:0] cand_ge;
-  logic [(K+1)*64-1:0]  base;     // slot k's base: the last TSTAMP made before it
-  logic [K-1:0]         base_ge;  // slot k's time >= its base
+  logic [K*Hw-1:0]         head;
+  logic [K*Lw-1:0]         head_len, l0, l1, l2;
+  logic [K*Mb*8-1:0]       mbytes;
+  logic [K*Nw-1:0]         mn;
+  logic [W*8-1:0]          stage;
+  logic [2*Cap*8-1:0]      rot;
+  logic [Cw:0]             rel;
+  logic [63:0]             lts, tt;
+  logic [K*64-1:0]         ts;
+  logic [K*64-1:0]         tts;                 // each slot's TSTAMP time (for the Error message's base)
+  // The bases a slot's TSTAMP can count from (lts_q, then each slot's time), their differences and
+  // comparisons: pair a*(a-1)/2 + b (a > b) of cand_sub is {cand a >= cand b, cand a - cand b},
+  // its carry also in cand_ge.
+  logic [(K+1)*64-1:0]     cand;
+  logic [(K+1)*K/2*65-1:0] cand_sub;
+  logic [(K+1)*K/2-1:0]    cand_ge;
+  logic [(K+1)*64-1:0]     base;                // slot k's base: the last TSTAMP made before it
+  logic [K-1:0]            base_ge;             // slot k's time >= its base
+  logic [K*64-1:0]         since;               // slot k's time - its base
 
   // {carry_out, a + b + carry_in} by a conditional-sum adder: each block of bits summed for a
   // carry-in of 0 and of 1, blocks joined two by two, a high half's sums chosen by its low half's
@@ -214,26 +215,6 @@ module ntrace_output (
     ts_add = carry_in ? {|(c1_r6 & 64'h0000_0000_0000_0001), s1_r6} : {|(c0_r6 & 64'h0000_0000_0000_0001), s0_r6};
   endfunction
 
-  // a >= b: per bit a > b (gt) and a == b (eq); round r joins blocks of 2^r bits at their lowest bit,
-  // the high half's gt, or its eq and the low half's gt.
-  function automatic logic ts_at_least(input logic [63:0] a, input logic [63:0] b);
-    logic [63:0] gt, eq;
-    gt = a & ~b;
-    eq = ~(a ^ b);
-    gt = (gt >> 1) | ((eq >> 1) & gt);
-    eq = (eq >> 1) & eq;
-    gt = (gt >> 2) | ((eq >> 2) & gt);
-    eq = (eq >> 2) & eq;
-    gt = (gt >> 4) | ((eq >> 4) & gt);
-    eq = (eq >> 4) & eq;
-    gt = (gt >> 8) | ((eq >> 8) & gt);
-    eq = (eq >> 8) & eq;
-    gt = (gt >> 16) | ((eq >> 16) & gt);
-    eq = (eq >> 16) & eq;
-    gt = (gt >> 32) | ((eq >> 32) & gt);
-    eq = (eq >> 32) & eq;
-    ts_at_least = |((gt | eq) & 64'h0000_0000_0000_0001);
-  endfunction
   logic            err_valid, err_in;
   logic [Hw-1:0]   err_head;
   logic [Lw-1:0]   err_head_len, err_l0, err_l1, err_l2;
@@ -351,12 +332,16 @@ module ntrace_output (
   // of the valid slots before it, from its last absolute one on (a time before the last TSTAMP
   // counts from that TSTAMP). Every pair of bases is compared at once and each slot chooses its
   // base from the comparisons: a compare-and-choose per slot in a row was the longest path.
-  // base (k = K: the last TSTAMP made after the stage's slots, lts) and base_ge (the slot's time
-  // is at least its base) per slot.
+  // base (k = K: the last TSTAMP made after the stage's slots, lts), base_ge (the slot's time
+  // is at least its base) and since (the slot's time - its base) per slot. Every pair is subtracted:
+  // the carry compares the two and the difference is ready when the base is chosen (a comparison,
+  // a choice and then a subtract took 57 levels; a subtract's carry is no deeper than a
+  // comparison tree, 18 levels against 21).
   assign cand = {s_time_q, lts_q};
   for (genvar a = 1; a <= K; a++) begin : g_cand
     for (genvar b = 0; b < a; b++) begin : g_below
-      assign cand_ge[a*(a-1)/2 + b] = ts_at_least(cand[a*64 +: 64], cand[b*64 +: 64]);
+      assign cand_sub[(a*(a-1)/2 + b)*65 +: 65] = ts_add(cand[a*64 +: 64], ~cand[b*64 +: 64], 1'b1);
+      assign cand_ge[a*(a-1)/2 + b] = cand_sub[(a*(a-1)/2 + b)*65 + 64];
     end
   end
   always_comb begin : p_bases
@@ -366,6 +351,8 @@ module ntrace_output (
     // Constant loop bounds (Icarus synthesises no other in always_comb): a candidate a of slot k
     // is a <= k, a slot j before it j < k; the indexes of cand_ge stay in range where the condition
     // before them is false (Yosys warns of a select out of range even there).
+    base_ge = '0;
+    since = '0;
     for (int k = 0; k <= K; k++) begin
       cut = 1'b0;
       inc = '0;
@@ -389,9 +376,11 @@ module ntrace_output (
         end
       end
       if (k < K) begin
-        base_ge[k] = 1'b0;
         for (int a = 0; a < K; a++) begin
           if (a <= k && win[a] && cand_ge[(k+1)*k/2 + a]) base_ge[k] = 1'b1;
+          if (a <= k && win[a]) begin
+            since[(k < K ? k : 0)*64 +: 64] = since[(k < K ? k : 0)*64 +: 64] | cand_sub[((k < K ? (k+1)*k/2 : 0) + a)*65 +: 64];
+          end
         end
       end
     end
@@ -405,8 +394,7 @@ module ntrace_output (
     for (int k = 0; k < K; k++) begin
       nvar[k*3 +: 3] = s_valid_q[k] ? s_nvar_q[k*3 +: 3] : 3'd0;
       tt = (s_abs_q[k] || base_ge[k]) ? s_time_q[k*64 +: 64] : base[k*64 +: 64];
-      ts_sub[k*65 +: 65] = ts_add(s_time_q[k*64 +: 64], ~base[k*64 +: 64], 1'b1);
-      ts[k*64 +: 64] = s_abs_q[k] ? tt : (base_ge[k] ? ts_sub[k*65 +: 64] : 64'h0);
+      ts[k*64 +: 64] = s_abs_q[k] ? tt : (base_ge[k] ? since[k*64 +: 64] : 64'h0);
       tts[k*64 +: 64] = tt;
     end
   end
@@ -485,6 +473,21 @@ module ntrace_output (
     );
   end
 
+  // ends: the prefix sums of the slots' lengths, by a tree (Sklansky: an adder per level of
+  // ceil(log2 K), not one per slot), made on the way into stage B and registered there (b_ends_q).
+  always_comb begin : p_ends
+    int j;
+    for (int k = 0; k < K; k++) ends[k*Sw +: Sw] = Sw'(mn[k*Nw +: Nw]);
+    for (int l = 0; l < 3; l++) begin
+      for (int k = 0; k < K; k++) begin
+        // A slot whose index has bit l set adds the sum of the 2^l slots before its block of 2^l
+        // (that sum is complete: it ends at an index whose low l + 1 bits are ones but bit l).
+        j = ((k >> l) & 1) == 1 ? ((k >> l) << l) - 1 : 0;
+        if (((k >> l) & 1) == 1) ends[k*Sw +: Sw] = ends[k*Sw +: Sw] + ends[j*Sw +: Sw];
+      end
+    end
+  end
+
   // Which messages enter, decided for every slot at once: the bytes before slot k if every earlier
   // message enters (pre, the prefix sums of the lengths) do not depend on the FIFO's count, so the
   // count meets each slot in one comparison instead of a chain of add, compare, add per slot. The
@@ -496,8 +499,7 @@ module ntrace_output (
     // No slot enters with it: while a loss is unreported no SYNC 7 is on its way (the decision
     // makes one only after the Error message entered), so every slot meets ERROR_SENT and is
     // dropped. The slots' offsets therefore start at 0, not after the Error message's bytes.
-    sum = '0;
-    pre[0 +: Sw] = sum;
+    pre[0 +: Sw] = '0;
     through = !err_valid || err_in;
     seen = 1'b0;
     for (int k = 0; k < K; k++) begin
@@ -505,8 +507,7 @@ module ntrace_output (
       st[k*2 +: 2] = seen ? StNormal : (err_valid ? StErrorSent : state_q);
       seen = seen || b_valid_q[k];
       act[k] = b_valid_q[k];
-      sum = sum + Sw'(b_n_q[k*Nw +: Nw]);
-      pre[(k+1)*Sw +: Sw] = sum;
+      pre[(k+1)*Sw +: Sw] = b_ends_q[k*Sw +: Sw];
       // A SYNC 7 needs room for its Ownership message too.
       need = pre[(k+1)*Sw +: Sw] + (b_sync7_q[k] ? Sw'(b_n_q[SlotOwn*Nw +: Nw]) : '0);
       fits[k] = (need <= Sw'(room_q) || (pop && need == Sw'(room_p1)))
@@ -638,6 +639,7 @@ module ntrace_output (
   assign b_valid_d = done_o ? t_valid_q : b_valid_q;
   assign b_bytes_d = done_o ? mbytes : b_bytes_q;
   assign b_n_d = done_o ? mn : b_n_q;
+  assign b_ends_d = done_o ? ends : b_ends_q;
   assign b_tt_d = done_o ? t_tt_q : b_tt_q;
   assign b_time_d = done_o ? t_time_q : b_time_q;
   assign b_sync7_d = done_o ? t_sync7_q : b_sync7_q;
@@ -719,6 +721,7 @@ module ntrace_output (
       b_bytes_q <= '0;
       b_n_q <= '0;
       lts_q <= 64'h0;
+      b_ends_q <= '0;
       b_tt_q <= '0;
       b_time_q <= '0;
       b_sync7_q <= '0;
@@ -728,6 +731,7 @@ module ntrace_output (
       b_bytes_q <= b_bytes_d;
       b_n_q <= b_n_d;
       lts_q <= lts_d;
+      b_ends_q <= b_ends_d;
       b_tt_q <= b_tt_d;
       b_time_q <= b_time_d;
       b_sync7_q <= b_sync7_d;
@@ -748,6 +752,10 @@ module ntrace_output (
       // The Error message is offered alone (see the acceptance).
       assert (!err_valid || (b_sync7_q & b_valid_q) == '0) else $error("ntrace_output: SYNC 7 before the Error message");
       assert (!err_valid || err_len == err_n) else $error("ntrace_output: the Error message's length");
+      // The tree's prefix sums are the lengths' (pre: in slot order).
+      for (int k = 0; k < K; k++) begin
+        assert (pre[(k+1)*Sw +: Sw] == pre[k*Sw +: Sw] + Sw'(b_n_q[k*Nw +: Nw])) else $error("ntrace_output: slot %0d's end", k);
+      end
       // Every synchronizing message is followed by its Ownership message.
       assert (b_sync7_q == '0 || b_valid_q[SlotOwn]) else $error("ntrace_output: SYNC 7 without its Ownership message");
     end
