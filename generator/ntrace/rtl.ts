@@ -86,6 +86,7 @@ function common(c: NtraceConfig, banner: string) {
     vr: svRange(w.vw),
     hr: svRange(w.hw),
     lr: svRange(w.lw),
+    l1r: svRange(w.lw + 1),
     vZero: svSized(w.vw, 0n),
     lZero: svSized(w.lw, 0n),
     srcText: c.srcWidth > 0 ? `SRC[${c.srcWidth}] = ${c.src}` : 'no SRC',

@@ -11,13 +11,12 @@
 // computes it a stage after the other fields, whose lengths it measures meanwhile.
 module ntrace_bytes (
   input  logic [15:0]  head_i,
-  input  logic [6:0]   head_len_i,
   input  logic [2:0]   fixw_i,
   input  logic [2:0]   nvar_i,
   input  logic [63:0]  v0_i,
   input  logic [63:0]  v1_i,
   input  logic [63:0]  v2_i,
-  input  logic [6:0]   l0_i,
+  input  logic [7:0]   s1_len_i,  // bits of the head and the first variable field
   input  logic [6:0]   l1_i,
   input  logic [6:0]   l2_i,
   input  logic [63:0]  tail_i,
@@ -116,9 +115,9 @@ module ntrace_bytes (
       // An address field sent with fewer bits than it has: only its low l1 bits (any other field
       // has no bit at or above its length).
       f1 = f1 & ~({64{1'b1}} << l1_i);
-      // head_len is Hb + fixw_i: only fixw_i varies, so v0 goes through a shifter of 3 stages.
+      // The head is Hb + fixw_i bits: only fixw_i varies, so v0 goes through a shifter of 3 stages.
       s1 = S1w'(head_i) | ((S1w'(v0_i) << Hb) << fixw_i);
-      n1 = mdos({1'b0, head_len_i} + {1'b0, l0_i});
+      n1 = mdos(s1_len_i);
       n2 = mdos({1'b0, l1_i});
       n3 = mdos({1'b0, l2_i});
       // e1, e2, e3: where each variable field ends.

@@ -5,8 +5,10 @@
 // ntrace_fields: the layout of one message for the packer: the head (TCODE[6], SRC[4] = 1, then
 // the message's fixed fields, which share bytes and so are one field) and the length of each of
 // its nvar_i variable fields (0 for the fields it does not have): its bit length, at least 1
-// (N-Trace "Fields in Messages": a zero value is one bit), and for an address field (F-ADDR, U-ADDR) with the Virtual Addresses
-// Optimization the fewest whole MDOs (6k bits) whose top bit, extended, gives back the value.
+// (N-Trace "Fields in Messages": a zero value is one bit); for an address field
+// (F-ADDR, U-ADDR) with the Virtual Addresses Optimization, the fewest whole MDOs (6k bits) whose
+// top bit, extended, gives back the value. The head and the first variable field share
+// MDOs: their lengths come summed (s1_len_o).
 // An Ownership message (TCODE 2) has no fixed field: its PROCESS = {CONTEXT, V, PRV[1:0],
 // FORMAT[1:0]} (N-Trace "Ownership Message") is one variable field, v0, right after the head.
 module ntrace_fields (
@@ -19,8 +21,7 @@ module ntrace_fields (
   input  logic [63:0] v1_i,
   input  logic [63:0] v2_i,
   output logic [15:0] head_o,
-  output logic [6:0]  head_len_o,
-  output logic [6:0]  l0_o,
+  output logic [7:0]  s1_len_o,  // head and first variable field: they share MDOs
   output logic [6:0]  l1_o,
   output logic [6:0]  l2_o
 );
@@ -79,7 +80,8 @@ module ntrace_fields (
   endfunction
 
   assign head_o = {fix_i, 4'h1, tcode_i};
-  assign head_len_o = Lw'(10) + Lw'(fixw_i);
+  logic [6:0] l0;
+  assign s1_len_o = (Lw+1)'(10) + (Lw+1)'(fixw_i) + (Lw+1)'(l0);
 
   // Only the nvar_i fields the message has are measured (the others are 0): an empty slot or a
   // short message costs the simulator nothing more. Each length is assigned once, by an if/else,
@@ -87,8 +89,8 @@ module ntrace_fields (
   // compiled after it wakes (they share one time-0 trigger event), and a run that set a length to 0
   // and back would wake the byte layout and the output FIFO, which wake this block, for ever.
   always_comb begin
-    if (nvar_i > 3'd0) l0_o = var_length(v0_i);
-    else l0_o = 7'h00;
+    if (nvar_i > 3'd0) l0 = var_length(v0_i);
+    else l0 = 7'h00;
     if (nvar_i > 3'd1) l1_o = addr_i ? addr_length(v1_i) : var_length(v1_i);
     else l1_o = 7'h00;
     if (nvar_i > 3'd2) l2_o = var_length(v2_i);

@@ -9,8 +9,9 @@
 // whole: a message enters when all its bytes fit in the FIFO, and the messages that enter in a
 // cycle are written in that cycle. Three register stages: stage A holds the decision's slots (no
 // path from the decision into the FIFO's acceptance), stage T the same slots with their TSTAMP
-// in place, stage B their bytes and lengths (the layout of a message and the FIFO's acceptance
-// and write each take most of a cycle of 48 gate levels).
+// in place, stage B their bytes and lengths and where each ends if the ones before it enter
+// (the layout of a message and the FIFO's acceptance and write each take most of a cycle of 48
+// gate levels).
 // trTeInstStallEna = 0: the first message that does not fit is lost, and with it every message
 // until the Error message has entered; then every message is dropped until the restart
 // (ProgTraceSync with SYNC 7, N-Trace "SYNC Field Values") has entered. The decision sees that the
@@ -24,8 +25,8 @@
 // otherwise the time since the last TSTAMP made. For a message that enters this is the last TSTAMP
 // that entered the FIFO: after a message is refused nothing enters before the Error message and
 // the SYNC 7 after it, whose TSTAMP is absolute. Its own stage because the time since the last
-// TSTAMP (a comparison, a choice and a 64-bit subtract) and the message's layout after it do not
-// fit in one cycle together; the lengths of the other fields are measured meanwhile (ntrace_fields
+// TSTAMP (64-bit subtracts and a choice) and the message's layout after it do not fit in one
+// cycle together; the lengths of the other fields are measured meanwhile (ntrace_fields
 // on stage A's slots), so that from stage T on only TSTAMP's number of MDOs is counted.
 module ntrace_output (
   input  logic         clk_i,
@@ -79,16 +80,17 @@ module ntrace_output (
 
   // Stage T: stage A's slots of the previous cycle with their head and field lengths, and their
   // TSTAMP.
-  logic [6:0]      t_valid_q, t_valid_d;
-  logic [K*Hw-1:0] t_head_q, t_head_d;
-  logic [K*Lw-1:0] t_head_len_q, t_head_len_d, t_l0_q, t_l0_d, t_l1_q, t_l1_d, t_l2_q, t_l2_d;
-  logic [20:0]     t_fixw_q, t_fixw_d, t_nvar_q, t_nvar_d;
-  logic [447:0]    t_v0_q, t_v0_d, t_v1_q, t_v1_d, t_v2_q, t_v2_d;
-  logic [447:0]    t_ts_q, t_ts_d;
-  logic [6:0]      t_sync7_q, t_sync7_d;
-  logic [K*64-1:0] t_tt_q, t_tt_d;  // each slot's TSTAMP time
-  logic [K*64-1:0] t_time_q, t_time_d;
-  logic            t_own_sync_q, t_own_sync_d;
+  logic [6:0]          t_valid_q, t_valid_d;
+  logic [K*Hw-1:0]     t_head_q, t_head_d;
+  logic [K*(Lw+1)-1:0] t_s1_len_q, t_s1_len_d;
+  logic [K*Lw-1:0]     t_l1_q, t_l1_d, t_l2_q, t_l2_d;
+  logic [20:0]         t_fixw_q, t_fixw_d, t_nvar_q, t_nvar_d;
+  logic [447:0]        t_v0_q, t_v0_d, t_v1_q, t_v1_d, t_v2_q, t_v2_d;
+  logic [447:0]        t_ts_q, t_ts_d;
+  logic [6:0]          t_sync7_q, t_sync7_d;
+  logic [K*64-1:0]     t_tt_q, t_tt_d;  // each slot's TSTAMP time
+  logic [K*64-1:0]     t_time_q, t_time_d;
+  logic                t_own_sync_q, t_own_sync_d;
 
   // Stage B: the messages of stage T's slots as bytes, with their lengths.
   logic [6:0]        b_valid_q, b_valid_d;
@@ -124,7 +126,8 @@ module ntrace_output (
   logic [K*3-1:0]          nvar;
   // Each slot's message as ntrace_fields measures it (without TSTAMP).
   logic [K*Hw-1:0]         head;
-  logic [K*Lw-1:0]         head_len, l0, l1, l2;
+  logic [K*(Lw+1)-1:0]     s1_len;
+  logic [K*Lw-1:0]         l1, l2;
   logic [K*Mb*8-1:0]       mbytes;
   logic [K*Nw-1:0]         mn;
   logic [W*8-1:0]          stage;
@@ -217,7 +220,8 @@ module ntrace_output (
 
   logic            err_valid, err_in;
   logic [Hw-1:0]   err_head;
-  logic [Lw-1:0]   err_head_len, err_l0, err_l1, err_l2;
+  logic [Lw:0]     err_s1_len;
+  logic [Lw-1:0]   err_l1, err_l2;
   logic            seen;
   logic [K*2-1:0]  st;               // the state slot k meets
   logic [K-1:0]    reached;
@@ -277,20 +281,18 @@ module ntrace_output (
     .v1_i       (64'h0000_0000_0000_0000),
     .v2_i       (64'h0000_0000_0000_0000),
     .head_o     (err_head),
-    .head_len_o (err_head_len),
-    .l0_o       (err_l0),
+    .s1_len_o   (err_s1_len),
     .l1_o       (err_l1),
     .l2_o       (err_l2)
   );
   ntrace_bytes u_err (
     .head_i     (err_head),
-    .head_len_i (err_head_len),
     .fixw_i     (3'd4),
     .nvar_i     (3'd1),
     .v0_i       (err_ecode),
     .v1_i       (64'h0000_0000_0000_0000),
     .v2_i       (64'h0000_0000_0000_0000),
-    .l0_i       (err_l0),
+    .s1_len_i   (err_s1_len),
     .l1_i       (err_l1),
     .l2_i       (err_l2),
     .tail_i     (err_ts_q),
@@ -410,8 +412,7 @@ module ntrace_output (
       .v1_i       (s_v1_q[g*Vw +: Vw]),
       .v2_i       (s_v2_q[g*Vw +: Vw]),
       .head_o     (head[g*Hw +: Hw]),
-      .head_len_o (head_len[g*Lw +: Lw]),
-      .l0_o       (l0[g*Lw +: Lw]),
+      .s1_len_o   (s1_len[g*(Lw+1) +: Lw+1]),
       .l1_o       (l1[g*Lw +: Lw]),
       .l2_o       (l2[g*Lw +: Lw])
     );
@@ -457,13 +458,12 @@ module ntrace_output (
     assign tail_n = tail_top_any ? Nw'(tail_top_index) + Nw'(1) : Nw'(1);
     ntrace_bytes u_bytes (
       .head_i     (t_head_q[g*Hw +: Hw]),
-      .head_len_i (t_head_len_q[g*Lw +: Lw]),
       .fixw_i     (t_fixw_q[g*3 +: 3]),
       .nvar_i     (t_nvar_q[g*3 +: 3]),
       .v0_i       (t_v0_q[g*Vw +: Vw]),
       .v1_i       (t_v1_q[g*Vw +: Vw]),
       .v2_i       (t_v2_q[g*Vw +: Vw]),
-      .l0_i       (t_l0_q[g*Lw +: Lw]),
+      .s1_len_i   (t_s1_len_q[g*(Lw+1) +: Lw+1]),
       .l1_i       (t_l1_q[g*Lw +: Lw]),
       .l2_i       (t_l2_q[g*Lw +: Lw]),
       .tail_i     (tail),
@@ -495,21 +495,23 @@ module ntrace_output (
   // are those before the first refused slot, and every slot's bytes can be placed at its pre.
   always_comb begin
     through = 1'b1;
-    // The Error message, when due, comes first; if it does not fit nothing enters (through = 0).
-    // No slot enters with it: while a loss is unreported no SYNC 7 is on its way (the decision
-    // makes one only after the Error message entered), so every slot meets ERROR_SENT and is
-    // dropped. The slots' offsets therefore start at 0, not after the Error message's bytes.
+    // The Error message, when due, comes first, and no slot enters with it: while a loss is
+    // unreported no SYNC 7 is on its way (the decision makes one only after the Error message
+    // entered), so every slot would meet ERROR_SENT and be dropped. The slots are therefore not
+    // offered at all while it is due (through = 0, whether it fits or not: its length stays off
+    // the slots' path), and their offsets start at 0, not after the Error message's bytes.
     pre[0 +: Sw] = '0;
-    through = !err_valid || err_in;
+    through = !err_valid;
     seen = 1'b0;
     for (int k = 0; k < K; k++) begin
-      // The state a slot meets: the state after the Error message until a message entered.
-      st[k*2 +: 2] = seen ? StNormal : (err_valid ? StErrorSent : state_q);
+      // The state a slot meets: state_q until a message entered (the Error message is not due).
+      st[k*2 +: 2] = seen ? StNormal : state_q;
       seen = seen || b_valid_q[k];
       act[k] = b_valid_q[k];
       pre[(k+1)*Sw +: Sw] = b_ends_q[k*Sw +: Sw];
-      // A SYNC 7 needs room for its Ownership message too.
-      need = pre[(k+1)*Sw +: Sw] + (b_sync7_q[k] ? Sw'(b_n_q[SlotOwn*Nw +: Nw]) : '0);
+      // A SYNC 7 needs room for its Ownership message too: SYNC 7 is in the slot before SlotOwn
+      // (the decision's report slot; an assertion checks it), so that is where the next slot ends.
+      need = (k == SlotOwn - 1 && b_sync7_q[k]) ? pre[(k == SlotOwn - 1 ? k+2 : 0)*Sw +: Sw] : pre[(k+1)*Sw +: Sw];
       fits[k] = (need <= Sw'(room_q) || (pop && need == Sw'(room_p1)))
           && (st[k*2 +: 2] == StNormal || (st[k*2 +: 2] == StErrorSent && b_sync7_q[k]));
       entered[k] = through && act[k] && fits[k];
@@ -620,8 +622,7 @@ module ntrace_output (
   // Stage T takes stage A's slots with their TSTAMP at the same time.
   assign t_valid_d = done_o ? s_valid_q : t_valid_q;
   assign t_head_d = done_o ? head : t_head_q;
-  assign t_head_len_d = done_o ? head_len : t_head_len_q;
-  assign t_l0_d = done_o ? l0 : t_l0_q;
+  assign t_s1_len_d = done_o ? s1_len : t_s1_len_q;
   assign t_l1_d = done_o ? l1 : t_l1_q;
   assign t_l2_d = done_o ? l2 : t_l2_q;
   assign t_fixw_d = done_o ? s_fixw_q : t_fixw_q;
@@ -681,8 +682,7 @@ module ntrace_output (
     if (!rst_ni) begin
       t_valid_q <= '0;
       t_head_q <= '0;
-      t_head_len_q <= '0;
-      t_l0_q <= '0;
+      t_s1_len_q <= '0;
       t_l1_q <= '0;
       t_l2_q <= '0;
       t_fixw_q <= '0;
@@ -698,8 +698,7 @@ module ntrace_output (
     end else begin
       t_valid_q <= t_valid_d;
       t_head_q <= t_head_d;
-      t_head_len_q <= t_head_len_d;
-      t_l0_q <= t_l0_d;
+      t_s1_len_q <= t_s1_len_d;
       t_l1_q <= t_l1_d;
       t_l2_q <= t_l2_d;
       t_fixw_q <= t_fixw_d;
@@ -758,6 +757,7 @@ module ntrace_output (
       end
       // Every synchronizing message is followed by its Ownership message.
       assert (b_sync7_q == '0 || b_valid_q[SlotOwn]) else $error("ntrace_output: SYNC 7 without its Ownership message");
+      assert ((b_sync7_q & ~(K'(1) << (SlotOwn - 1))) == '0) else $error("ntrace_output: SYNC 7 not right before the Ownership message");
     end
   end
 `endif

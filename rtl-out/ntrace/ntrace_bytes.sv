@@ -9,13 +9,12 @@
 // from n_o on are zero. The message has nvar_i variable fields; nvar_i = 0 is no message (n_o = 0).
 module ntrace_bytes (
   input  logic [11:0]  head_i,
-  input  logic [5:0]   head_len_i,
   input  logic [2:0]   fixw_i,
   input  logic [2:0]   nvar_i,
   input  logic [62:0]  v0_i,
   input  logic [62:0]  v1_i,
   input  logic [62:0]  v2_i,
-  input  logic [5:0]   l0_i,
+  input  logic [6:0]   s1_len_i,  // bits of the head and the first variable field
   input  logic [5:0]   l1_i,
   input  logic [5:0]   l2_i,
   output logic [175:0] bytes_o,
@@ -85,9 +84,9 @@ module ntrace_bytes (
       // Fields the message does not have are empty (their lengths are 0, so are their MDOs).
       f1 = (nvar_i > 3'd1) ? v1_i : 63'h0000_0000_0000_0000;
       f2 = (nvar_i > 3'd2) ? v2_i : 63'h0000_0000_0000_0000;
-      // head_len is Hb + fixw_i: only fixw_i varies, so v0 goes through a shifter of 3 stages.
+      // The head is Hb + fixw_i bits: only fixw_i varies, so v0 goes through a shifter of 3 stages.
       s1 = S1w'(head_i) | ((S1w'(v0_i) << Hb) << fixw_i);
-      n1 = mdos({1'b0, head_len_i} + {1'b0, l0_i});
+      n1 = mdos(s1_len_i);
       n2 = mdos({1'b0, l1_i});
       n3 = mdos({1'b0, l2_i});
       // e1, e2, e3: where each variable field ends.

@@ -5,7 +5,8 @@
 // ntrace_fields: the layout of one message for the packer: the head (TCODE[6], no SRC, then
 // the message's fixed fields, which share bytes and so are one field) and the length of each of
 // its nvar_i variable fields (0 for the fields it does not have): its bit length, at least 1
-// (N-Trace "Fields in Messages": a zero value is one bit).
+// (N-Trace "Fields in Messages": a zero value is one bit). The head and the first variable field share
+// MDOs: their lengths come summed (s1_len_o).
 module ntrace_fields (
   input  logic [5:0]  tcode_i,
   input  logic [5:0]  fix_i,
@@ -16,8 +17,7 @@ module ntrace_fields (
   input  logic [62:0] v1_i,
   input  logic [62:0] v2_i,
   output logic [11:0] head_o,
-  output logic [5:0]  head_len_o,
-  output logic [5:0]  l0_o,
+  output logic [6:0]  s1_len_o,  // head and first variable field: they share MDOs
   output logic [5:0]  l1_o,
   output logic [5:0]  l2_o
 );
@@ -58,7 +58,8 @@ module ntrace_fields (
   logic unused_addr;
   assign unused_addr = addr_i;  // every address field is a plain variable field
   assign head_o = {fix_i, tcode_i};
-  assign head_len_o = Lw'(6) + Lw'(fixw_i);
+  logic [5:0] l0;
+  assign s1_len_o = (Lw+1)'(6) + (Lw+1)'(fixw_i) + (Lw+1)'(l0);
 
   // Only the nvar_i fields the message has are measured (the others are 0): an empty slot or a
   // short message costs the simulator nothing more. Each length is assigned once, by an if/else,
@@ -66,8 +67,8 @@ module ntrace_fields (
   // compiled after it wakes (they share one time-0 trigger event), and a run that set a length to 0
   // and back would wake the byte layout and the output FIFO, which wake this block, for ever.
   always_comb begin
-    if (nvar_i > 3'd0) l0_o = var_length(v0_i);
-    else l0_o = 6'h00;
+    if (nvar_i > 3'd0) l0 = var_length(v0_i);
+    else l0 = 6'h00;
     if (nvar_i > 3'd1) l1_o = var_length(v1_i);
     else l1_o = 6'h00;
     if (nvar_i > 3'd2) l2_o = var_length(v2_i);

@@ -8,8 +8,9 @@
 // messages of the record the decision handled two cycles earlier (its slots, in order) are offered
 // whole: a message enters when all its bytes fit in the FIFO, and the messages that enter in a
 // cycle are written in that cycle. Two register stages: stage A holds the decision's slots (no
-// path from the decision into the FIFO's acceptance), stage B their bytes and lengths (the layout of a message and the FIFO's acceptance
-// and write each take most of a cycle of 48 gate levels).
+// path from the decision into the FIFO's acceptance), stage B their bytes and lengths
+// (the layout of a message and the FIFO's acceptance and write each take most of a cycle of 48
+// gate levels).
 // trTeInstStallEna = 0: the first message that does not fit is lost, and with it every message
 // until the Error message has entered; then every message is dropped until the restart
 // (ProgTraceSync with SYNC 7, N-Trace "SYNC Field Values") has entered. The decision sees that the
@@ -78,7 +79,8 @@ module ntrace_output (
   logic [K*3-1:0]      nvar;
   // Each slot's message as ntrace_fields measures it (without TSTAMP).
   logic [K*Hw-1:0]     head;
-  logic [K*Lw-1:0]     head_len, l0, l1, l2;
+  logic [K*(Lw+1)-1:0] s1_len;
+  logic [K*Lw-1:0]     l1, l2;
   logic [K*Mb*8-1:0]   mbytes;
   logic [K*Nw-1:0]     mn;
   logic [W*8-1:0]      stage;
@@ -86,7 +88,8 @@ module ntrace_output (
   logic [Cw:0]         rel;
   logic                err_valid, err_in;
   logic [Hw-1:0]       err_head;
-  logic [Lw-1:0]       err_head_len, err_l0, err_l1, err_l2;
+  logic [Lw:0]         err_s1_len;
+  logic [Lw-1:0]       err_l1, err_l2;
   logic                seen;
   logic [K*2-1:0]      st;       // the state slot k meets
   logic [Mb*8-1:0]     err_bytes;
@@ -114,20 +117,18 @@ module ntrace_output (
     .v1_i       (63'h0000_0000_0000_0000),
     .v2_i       (63'h0000_0000_0000_0000),
     .head_o     (err_head),
-    .head_len_o (err_head_len),
-    .l0_o       (err_l0),
+    .s1_len_o   (err_s1_len),
     .l1_o       (err_l1),
     .l2_o       (err_l2)
   );
   ntrace_bytes u_err (
     .head_i     (err_head),
-    .head_len_i (err_head_len),
     .fixw_i     (3'd4),
     .nvar_i     (3'd1),
     .v0_i       (Vw'(4)),
     .v1_i       (63'h0000_0000_0000_0000),
     .v2_i       (63'h0000_0000_0000_0000),
-    .l0_i       (err_l0),
+    .s1_len_i   (err_s1_len),
     .l1_i       (err_l1),
     .l2_i       (err_l2),
     .bytes_o    (err_bytes),
@@ -160,20 +161,18 @@ module ntrace_output (
       .v1_i       (s_v1_q[g*Vw +: Vw]),
       .v2_i       (s_v2_q[g*Vw +: Vw]),
       .head_o     (head[g*Hw +: Hw]),
-      .head_len_o (head_len[g*Lw +: Lw]),
-      .l0_o       (l0[g*Lw +: Lw]),
+      .s1_len_o   (s1_len[g*(Lw+1) +: Lw+1]),
       .l1_o       (l1[g*Lw +: Lw]),
       .l2_o       (l2[g*Lw +: Lw])
     );
     ntrace_bytes u_bytes (
       .head_i     (head[g*Hw +: Hw]),
-      .head_len_i (head_len[g*Lw +: Lw]),
       .fixw_i     (s_fixw_q[g*3 +: 3]),
       .nvar_i     (nvar[g*3 +: 3]),
       .v0_i       (s_v0_q[g*Vw +: Vw]),
       .v1_i       (s_v1_q[g*Vw +: Vw]),
       .v2_i       (s_v2_q[g*Vw +: Vw]),
-      .l0_i       (l0[g*Lw +: Lw]),
+      .s1_len_i   (s1_len[g*(Lw+1) +: Lw+1]),
       .l1_i       (l1[g*Lw +: Lw]),
       .l2_i       (l2[g*Lw +: Lw]),
       .bytes_o    (mbytes[g*(Mb*8) +: (Mb*8)]),
@@ -203,16 +202,17 @@ module ntrace_output (
   // are those before the first refused slot, and every slot's bytes can be placed at its pre.
   always_comb begin
     through = 1'b1;
-    // The Error message, when due, comes first; if it does not fit nothing enters (through = 0).
-    // No slot enters with it: while a loss is unreported no SYNC 7 is on its way (the decision
-    // makes one only after the Error message entered), so every slot meets ERROR_SENT and is
-    // dropped. The slots' offsets therefore start at 0, not after the Error message's bytes.
+    // The Error message, when due, comes first, and no slot enters with it: while a loss is
+    // unreported no SYNC 7 is on its way (the decision makes one only after the Error message
+    // entered), so every slot would meet ERROR_SENT and be dropped. The slots are therefore not
+    // offered at all while it is due (through = 0, whether it fits or not: its length stays off
+    // the slots' path), and their offsets start at 0, not after the Error message's bytes.
     pre[0 +: Sw] = '0;
-    through = !err_valid || err_in;
+    through = !err_valid;
     seen = 1'b0;
     for (int k = 0; k < K; k++) begin
-      // The state a slot meets: the state after the Error message until a message entered.
-      st[k*2 +: 2] = seen ? StNormal : (err_valid ? StErrorSent : state_q);
+      // The state a slot meets: state_q until a message entered (the Error message is not due).
+      st[k*2 +: 2] = seen ? StNormal : state_q;
       seen = seen || b_valid_q[k];
       act[k] = b_valid_q[k];
       pre[(k+1)*Sw +: Sw] = ends[k*Sw +: Sw];
