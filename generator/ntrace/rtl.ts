@@ -381,8 +381,8 @@ function outputContext(c: NtraceConfig, banner: string) {
     sentTop: sentW - 1,
     sentW,
     hw: ntraceWidths(c).hw,
-    // The timestamps' differences by short-path adders, their comparisons by a tree (a ripple carry
-    // through 64 bits, slot after slot, was the component's longest path).
+    // The timestamps' differences and comparisons (the carries) by short-path adders (a ripple
+    // carry through 64 bits, slot after slot, was the component's longest path).
     tsAddFunction: svConditionalSumFunction('ts_add', 64),
     log2k: Math.max(1, Math.ceil(Math.log2(s.k))),
     latencyWords: ['one', 'two', 'three', 'four'][ntraceOutputLatency(c) - 1],

@@ -332,13 +332,12 @@ module ntrace_output (
 
   // A slot's TSTAMP counts from the last TSTAMP made before it: the largest of lts_q and the times
   // of the valid slots before it, from its last absolute one on (a time before the last TSTAMP
-  // counts from that TSTAMP). Every pair of bases is compared at once and each slot chooses its
-  // base from the comparisons: a compare-and-choose per slot in a row was the longest path.
-  // base (k = K: the last TSTAMP made after the stage's slots, lts), base_ge (the slot's time
-  // is at least its base) and since (the slot's time - its base) per slot. Every pair is subtracted:
-  // the carry compares the two and the difference is ready when the base is chosen (a comparison,
-  // a choice and then a subtract took 57 levels; a subtract's carry is no deeper than a
-  // comparison tree, 18 levels against 21).
+  // counts from that TSTAMP). Every pair of candidates is subtracted at once: the carry compares
+  // them, each slot chooses its base from the comparisons, and its difference from its base is
+  // ready by then (a compare-and-choose per slot in a row, then a comparison, a choice and a
+  // subtract were the longest path; a subtract's carry is no deeper than a comparison tree).
+  // Per slot: base (k = K: the last TSTAMP made after the stage's slots, lts), base_ge (the
+  // slot's time is at least its base) and since (the slot's time - its base).
   assign cand = {s_time_q, lts_q};
   for (genvar a = 1; a <= K; a++) begin : g_cand
     for (genvar b = 0; b < a; b++) begin : g_below
