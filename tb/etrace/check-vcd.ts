@@ -3,8 +3,8 @@
  * the component's case (seed 1, no back-pressure) as a user's SoC simulation dumps it, with its map.
  *
  * The waveform: the hart interface of the frames of tb/etrace/frames.ts under `soc_tb.u_soc.u_trace`
- * (one frame a cycle), the model's bytes on the tx handshake (one a cycle, as they come: check
- * compares the bytes in order), and four 64-bit signals of the rest of the SoC that change every
+ * (one frame a cycle), the model's bytes on the tx handshake, each in the cycle the model's FIFO
+ * sends it (check compares the cycles too: model cycle m is waveform cycle m + READY_OFFSET), and four 64-bit signals of the rest of the SoC that change every
  * cycle (most of a real SoC's VCD is signals the map does not name). The records come from the
  * stimulus generator in chunks: neither this writer nor the check holds the stream.
  */
@@ -16,7 +16,7 @@ import type { EtraceConfig } from '../../golden-model/etrace/config.ts';
 import { StreamEncoder } from '../../golden-model/etrace/output.ts';
 import { etracePorts } from '../../golden-model/etrace/ports.ts';
 import { caseSource } from './case.ts';
-import { EtraceFrameStream } from './frames.ts';
+import { EtraceFrameStream, READY_OFFSET } from './frames.ts';
 
 /** Bytes of VCD per cycle, about (measured on this writer's output), to size the stimulus. */
 const BYTES_PER_CYCLE = 420;
@@ -38,9 +38,10 @@ export async function writeCheckVcd(r: ResolvedComponent<EtraceConfig>, dir: str
   const count = Math.ceil((megabytes * 1e6) / BYTES_PER_CYCLE);
   const spec = { component: r.component, sets: [...r.provenance.sets], seed: 1, count, backpressure: 0 };
   // The model's bytes first (a few MB), with the transport always ready as the waveform shows it.
-  const model = new StreamEncoder(c, { ready: () => true, keepPackets: false });
+  const model = new StreamEncoder(c, { ready: () => true, keepPackets: false, departures: true });
   for (const chunk of caseSource(c, spec).source.chunks()) for (const rec of chunk) model.push(rec);
-  const bytes = model.finish().bytes;
+  const { bytes, departures } = model.finish();
+  const due = (k: number): number => departures![k]! + READY_OFFSET;
 
   const ins = etracePorts(c).filter((p) => p.direction === 'in' && p.name !== 'clk_i' && p.name !== 'rst_ni' && p.name !== 'tx_ready_i');
   const ids = new Map(ins.map((p, i) => [p.name, idCode(200 + i)]));
@@ -89,7 +90,7 @@ export async function writeCheckVcd(r: ResolvedComponent<EtraceConfig>, dir: str
     for (const [name, v] of values) s += `b${v.toString(2)} ${ids.get(name)}\n`;
     values.clear();
     for (let k = 0; k < 4; k++) s += `b${(BigInt(cycle) * 0x9e3779b97f4a7c15n + BigInt(k)).toString(2).slice(-64)} ${idCode(100 + k)}\n`;
-    if (sent < bytes.length) s += `1$\nb${bytes[sent++]!.toString(2)} %\n`;
+    if (sent < bytes.length && due(sent) === cycle) s += `1$\nb${bytes[sent++]!.toString(2)} %\n`;
     else s += '0$\n';
     s += `#${time + 5}\n1!\n#${time + 10}\n0!\n`;
     buffer += s;
