@@ -151,13 +151,41 @@ export function ingressContext(c: EtraceConfig, banner: string) {
     manyGroups: groupsPerCycle(c) > 1,
     retires: c.params.retires_p,
     blockBytes: `{${wd.iaw - wd.irw - 1}'d0, iretire_q[g*${wd.irw} +: ${wd.irw}], 1'b0}`,
-    irwpad: zeroExtend(`iretire_q[g*${wd.irw} +: ${wd.irw}]`, wd.irw, 32),
+    irwpad: zeroExtend(`iretire_q[g*${wd.irw} +: ${wd.irw}]`, wd.irw, 8),
     qualifier,
     impdefPort: qualifier && impw > 0,
     impw,
     busPorts: buses.map((b, i) => `input  ${busTypes[i]} ${b.name}_i,`),
     filterConns: conns.map(([, sig], i) => `${col[i]} (${sig})${i === conns.length - 1 ? '' : ','}`),
   };
+}
+
+/**
+ * With one step a cycle (one view a block, one block a cycle) the encoder keeps the resync count
+ * plus curr's units in a register of its own (count_q), so that the decision compares it with the
+ * threshold from flops instead of after a 32-bit add (issue 25: that add and compare started the
+ * longest path of every such component).
+ */
+export function countRegistered(c: EtraceConfig): boolean {
+  return stepsPerCycle(c) === 1;
+}
+
+/**
+ * The arriving view's units (view_units_i) added to each count a cycle can leave before them
+ * (countRegistered): resync_q (nothing encoded), count_q (curr encoded) and c_units_q (curr
+ * encoded after a sync), each a short-path adder whose carry saturates it.
+ */
+function countSums(): string[] {
+  return ([['rv', 'resync_q'], ['cv', 'count_q'], ['uv', 'c_units_q']] as const).flatMap(([name, base]) => {
+    const add = svConditionalSumAdd(`cnt_${name}_sum`, base, 'view_units_i[31:0]', 32, { carryOut: `cnt_${name}_carry` });
+    return [
+      `logic [31:0] cnt_${name}, cnt_${name}_sum;`,
+      `logic        cnt_${name}_carry;`,
+      ...add.declarations,
+      ...add.rows,
+      `assign cnt_${name} = cnt_${name}_carry ? 32'hffff_ffff : cnt_${name}_sum;`,
+    ];
+  });
 }
 
 /** A signal of the encoder state that the steps pass on (the model's encoder fields). */
@@ -387,7 +415,8 @@ function stepPorts(c: EtraceConfig): StepSignal[] {
     input('c_notify', 1, [DECISION]),
     input('c_qualified', 1, [DECISION]),
     input('c_enabled', 1, [CONTENTS, ACCEPT]),
-    input('c_units', 32, [DECISION, ACCEPT]),
+    input('c_units', 32, countRegistered(c) ? [ACCEPT] : [DECISION, ACCEPT]),
+    ...(countRegistered(c) ? [input('count', 32, [DECISION], { comment: "resync_i plus c_units_i, saturated (the encoder's count_q)" })] : []),
     ...(viewsPerGroup(c) > 1 ? [input('c_starts', 1, [ACCEPT], { comment: 'curr is the first view of its record' })] : []),
     field('n_itype', wd.itw, [DECISION], {
       heading: ['next: the view after curr (unqualified at the end of a session; its address matters only to', 'the implicit return stack, which the encoder looks up)'],
@@ -434,6 +463,7 @@ function stepPorts(c: EtraceConfig): StepSignal[] {
           output('need', s.chainWidth, ACCEPT, { vector: true }),
         ]),
     output('lost_call', 1, ACCEPT, { comment: 'a packet was lost in this step' }),
+    ...(countRegistered(c) ? [output('resync_restart', 1, ACCEPT, { comment: "a sync restarted the resync count from curr's units" })] : []),
     output('wr_len', s.stepLenWidth, bytesBy, {
       vector: true,
       comment: pipe ? `the packets written, concatenated (byte 0 first), ${stepStages(c)} cycle${stepStages(c) > 1 ? 's' : ''} later` : 'the packets taken, concatenated (byte 0 first)',
@@ -739,8 +769,9 @@ export function stepContexts(c: EtraceConfig, banner: string, packerInstance: (s
       irFlag: flags.iretExt ? "(w_irets != 8'd0) && (c_itype_i != ItXret)" : "(ir_depth_i != '0)",
       irVal: flags.iretExt ? 'w_irets' : 'ir_depth_i',
       pbcIncRows: svChunkedIncrement('pbc_plus1', 'pbc_i', 33),
-      resyncAddDecls: resyncAdd.declarations,
-      resyncAddRows: resyncAdd.rows,
+      countRegistered: countRegistered(c),
+      resyncAddDecls: countRegistered(c) ? [] : resyncAdd.declarations,
+      resyncAddRows: countRegistered(c) ? [] : resyncAdd.rows,
       resultDecls: unreadDecisions.length > 0 ? ['// Results no part reads in this configuration.', 'logic unused_results;'] : [],
       pipelined: pipe,
       differenceDecls: pipe ? difference.declarations : [],
@@ -775,7 +806,10 @@ export function stepContexts(c: EtraceConfig, banner: string, packerInstance: (s
       takes: written.map((slot) => `take_${slot}`).join(', '),
       lsups: written.map((slot) => `lsup_${slot}`).join(', '),
       takeInits: written.map((slot) => `take_${slot} = 1'b0;`.padEnd(18) + `lsup_${slot} = 1'b0;`),
-      stateAssigns: state.filter((v) => v.name !== 'rec_units').map((v) => `${v.name}_o = ${v.name};`),
+      stateAssigns: [
+        ...state.filter((v) => v.name !== 'rec_units').map((v) => `${v.name}_o = ${v.name};`),
+        ...(countRegistered(c) ? ['resync_restart_o = encode_i && resync_units;'] : []),
+      ],
       writeSlots,
       ...resyncPlus(),
       pipelined: pipe,
@@ -961,6 +995,7 @@ function stepInstance(c: EtraceConfig, chain: ViewChain, g: number, isB: boolean
   if (pipelineStages(c) > 0) conns.push(['done_i', `done_q[${k * STEP_WRITES.length} +: ${STEP_WRITES.length}]`], ['now_o', `st${k}_now`]);
   conns.push(
     ['lost_call_o', `st${k}_lost_call`],
+    ...(countRegistered(c) ? [['count_i', 'count_q'] as [string, string], ['resync_restart_o', `st${k}_resync_restart`] as [string, string]] : []),
     ...(c.params.dataTrace ? [['dsync_o', `st${k}_dsync`] as [string, string]] : []),
     ['wr_len_o', `st${k}_wr_len`],
     ['wr_data_o', `st${k}_wr_data`],
@@ -1076,6 +1111,7 @@ export function encoderContext(c: EtraceConfig, banner: string, packerInstance: 
     if (pipe) stepDecls.push(`logic [${STEP_WRITES.length - 1}:0] st${k}_now;`, `logic [${s.chainWidth - 1}:0] st${k}_res;`);
     stepDecls.push(
       `logic st${k}_updiscon, st${k}_lost_call;`,
+      ...(countRegistered(c) ? [`logic st${k}_resync_restart;`] : []),
       `logic [${s.stepLenWidth - 1}:0] st${k}_wr_len;`,
       `logic ${svVec(8 * s.stepBytes)} st${k}_wr_data;`,
     );
@@ -1221,6 +1257,8 @@ export function encoderContext(c: EtraceConfig, banner: string, packerInstance: 
     stepDecls,
     stepStateInputs,
     stepInstances: groups.flatMap((g) => [stepInstance(c, views, g, false), ...(viewsPerGroup(c) > 1 ? [stepInstance(c, views, g, true)] : [])]),
+    countRegistered: countRegistered(c),
+    countAdds: countRegistered(c) ? countSums() : [],
     currUpdates: views.currRegs.map(([f, v]) => `c_${f}_d = ${v};`),
     prevUpdates: views.prevRegs.map(([f, v]) => `p_${f}_d = ${v};`),
     finalDecls,

@@ -117,6 +117,9 @@ module etrace_encoder (
   logic           map_failed_q, map_failed_d, count_failed_q, count_failed_d;
   logic [Iaw-1:0] last_addr_q, last_addr_d;
   logic [31:0]    resync_q, resync_d;
+  // resync_q plus c_units_q, saturated: the count the decision compares with the threshold, kept
+  // beside them so that the comparisons start from flops (etrace_step_decision).
+  logic [31:0]    count_q, count_d;
   logic           sync_next_q, sync_next_d, awaiting_q, awaiting_d;
   logic           thaddr0_q, thaddr0_d;        // trap already reported with thaddr 0
   logic           reason_upd_q, reason_upd_d;  // the last report followed an updiscon
@@ -282,6 +285,7 @@ module etrace_encoder (
   logic [3:0]   st0_now;
   logic [7:0]   st0_res;
   logic         st0_updiscon, st0_lost_call;
+  logic         st0_resync_restart;
   logic [5:0]   st0_wr_len;
   logic [135:0] st0_wr_data;
 
@@ -490,102 +494,104 @@ module etrace_encoder (
   assign s0_blocked = '0;
   // Step 0: curr before group 0, with the group's view as next.
   etrace_encoder_step u_step0 (
-    .clk_i          (clk_i),
-    .rst_ni         (rst_ni),
-    .res_o          (st0_res),
-    .encode_i       (session_q & curr_valid_q & (view_valid_i[0] | finish)),
-    .opt_stall_i    (opt_stall),
-    .opt_full_i     (opt_full),
-    .opt_iexc_i     (opt_iexc),
-    .opt_sij_i      (opt_sij),
-    .opt_ir_i       (opt_ir),
-    .opt_bp_i       (opt_bp),
-    .opt_jtc_i      (opt_jtc),
-    .opt_rmode_i    (opt_rmode),
-    .opt_rmax_i     (opt_rmax),
-    .p_addr_i       (p_addr_q),
-    .p_itype_i      (p_itype_q),
-    .p_retired_i    (p_retired_q),
-    .p_priv_i       (p_priv_q),
-    .p_cause_i      (p_cause_q),
-    .p_tval_i       (p_tval_q),
-    .p_qualified_i  (p_qualified_q),
-    .p_updiscon_i   (p_updiscon_q),
-    .c_addr_i       (c_addr_q),
-    .c_itype_i      (c_itype_q),
-    .c_retired_i    (c_retired_q),
-    .c_size_i       (c_size_q),
-    .c_priv_i       (c_priv_q),
-    .c_context_i    (c_context_q),
-    .c_ctype_i      (c_ctype_q),
-    .c_cause_i      (c_cause_q),
-    .c_tval_i       (c_tval_q),
-    .c_time_i       (c_time_q),
-    .c_sijump_i     (c_sijump_q),
-    .c_notify_i     (c_notify_q),
-    .c_qualified_i  (c_qualified_q),
-    .c_enabled_i    (c_enabled_q),
-    .c_units_i      (c_units_q),
-    .n_itype_i      (n0_itype),
-    .n_retired_i    (n0_retired),
-    .n_qualified_i  (n0_qualified),
-    .n_priv_i       (view_priv_i),
-    .n_ctype_i      (n0_ctype),
-    .bp_taken_i     (st0_bp_taken),
-    .bp_update_o    (st0_bp_update),
-    .jtc_hit_i      (st0_jtc_hit),
-    .jtc_index_i    (st0_jtc_index),
-    .jtc_update_o   (st0_jtc_update),
-    .ir_depth_i     (st0_ir_depth),
-    .ir_predicts_i  (st0_ir_predicts),
-    .ir_push_o      (st0_ir_push),
-    .ir_push_addr_o (st0_ir_push_addr),
-    .ir_pop_o       (st0_ir_pop),
-    .synced_o       (st0_synced),
-    .updiscon_o     (st0_updiscon),
-    .lsup_bytes_i   (lsup_bytes),
-    .lsup_len_i     (lsup_len),
-    .lost_pending_i (s0_lost_pending),
-    .lost_pending_o (s1_lost_pending),
-    .awaiting_i     (s0_awaiting),
-    .awaiting_o     (s1_awaiting),
-    .sync_next_i    (s0_sync_next),
-    .sync_next_o    (s1_sync_next),
-    .tracing_i      (s0_tracing),
-    .tracing_o      (s1_tracing),
-    .rep_enable_i   (s0_rep_enable),
-    .rep_enable_o   (s1_rep_enable),
-    .thaddr0_i      (s0_thaddr0),
-    .thaddr0_o      (s1_thaddr0),
-    .reason_upd_i   (s0_reason_upd),
-    .reason_upd_o   (s1_reason_upd),
-    .branches_i     (s0_branches),
-    .branches_o     (s1_branches),
-    .map_i          (s0_map),
-    .map_o          (s1_map),
-    .pbc_i          (s0_pbc),
-    .pbc_o          (s1_pbc),
-    .map_failed_i   (s0_map_failed),
-    .map_failed_o   (s1_map_failed),
-    .count_failed_i (s0_count_failed),
-    .count_failed_o (s1_count_failed),
-    .resync_i       (s0_resync),
-    .resync_o       (s1_resync),
-    .last_addr_i    (s0_last_addr),
-    .last_addr_o    (s1_last_addr),
-    .failed_ret_i   (s0_failed_ret),
-    .failed_ret_o   (s1_failed_ret),
-    .failed_irval_i (s0_failed_irval),
-    .failed_irval_o (s1_failed_irval),
-    .room_i         (s0_room),
-    .blocked_i      (s0_blocked),
-    .room_o         (s1_room),
-    .blocked_o      (s1_blocked),
-    .done_i         (done_q[0 +: 4]),
-    .now_o          (st0_now),
-    .lost_call_o    (st0_lost_call),
-    .wr_len_o       (st0_wr_len),
-    .wr_data_o      (st0_wr_data)
+    .clk_i            (clk_i),
+    .rst_ni           (rst_ni),
+    .res_o            (st0_res),
+    .encode_i         (session_q & curr_valid_q & (view_valid_i[0] | finish)),
+    .opt_stall_i      (opt_stall),
+    .opt_full_i       (opt_full),
+    .opt_iexc_i       (opt_iexc),
+    .opt_sij_i        (opt_sij),
+    .opt_ir_i         (opt_ir),
+    .opt_bp_i         (opt_bp),
+    .opt_jtc_i        (opt_jtc),
+    .opt_rmode_i      (opt_rmode),
+    .opt_rmax_i       (opt_rmax),
+    .p_addr_i         (p_addr_q),
+    .p_itype_i        (p_itype_q),
+    .p_retired_i      (p_retired_q),
+    .p_priv_i         (p_priv_q),
+    .p_cause_i        (p_cause_q),
+    .p_tval_i         (p_tval_q),
+    .p_qualified_i    (p_qualified_q),
+    .p_updiscon_i     (p_updiscon_q),
+    .c_addr_i         (c_addr_q),
+    .c_itype_i        (c_itype_q),
+    .c_retired_i      (c_retired_q),
+    .c_size_i         (c_size_q),
+    .c_priv_i         (c_priv_q),
+    .c_context_i      (c_context_q),
+    .c_ctype_i        (c_ctype_q),
+    .c_cause_i        (c_cause_q),
+    .c_tval_i         (c_tval_q),
+    .c_time_i         (c_time_q),
+    .c_sijump_i       (c_sijump_q),
+    .c_notify_i       (c_notify_q),
+    .c_qualified_i    (c_qualified_q),
+    .c_enabled_i      (c_enabled_q),
+    .c_units_i        (c_units_q),
+    .n_itype_i        (n0_itype),
+    .n_retired_i      (n0_retired),
+    .n_qualified_i    (n0_qualified),
+    .n_priv_i         (view_priv_i),
+    .n_ctype_i        (n0_ctype),
+    .bp_taken_i       (st0_bp_taken),
+    .bp_update_o      (st0_bp_update),
+    .jtc_hit_i        (st0_jtc_hit),
+    .jtc_index_i      (st0_jtc_index),
+    .jtc_update_o     (st0_jtc_update),
+    .ir_depth_i       (st0_ir_depth),
+    .ir_predicts_i    (st0_ir_predicts),
+    .ir_push_o        (st0_ir_push),
+    .ir_push_addr_o   (st0_ir_push_addr),
+    .ir_pop_o         (st0_ir_pop),
+    .synced_o         (st0_synced),
+    .updiscon_o       (st0_updiscon),
+    .lsup_bytes_i     (lsup_bytes),
+    .lsup_len_i       (lsup_len),
+    .lost_pending_i   (s0_lost_pending),
+    .lost_pending_o   (s1_lost_pending),
+    .awaiting_i       (s0_awaiting),
+    .awaiting_o       (s1_awaiting),
+    .sync_next_i      (s0_sync_next),
+    .sync_next_o      (s1_sync_next),
+    .tracing_i        (s0_tracing),
+    .tracing_o        (s1_tracing),
+    .rep_enable_i     (s0_rep_enable),
+    .rep_enable_o     (s1_rep_enable),
+    .thaddr0_i        (s0_thaddr0),
+    .thaddr0_o        (s1_thaddr0),
+    .reason_upd_i     (s0_reason_upd),
+    .reason_upd_o     (s1_reason_upd),
+    .branches_i       (s0_branches),
+    .branches_o       (s1_branches),
+    .map_i            (s0_map),
+    .map_o            (s1_map),
+    .pbc_i            (s0_pbc),
+    .pbc_o            (s1_pbc),
+    .map_failed_i     (s0_map_failed),
+    .map_failed_o     (s1_map_failed),
+    .count_failed_i   (s0_count_failed),
+    .count_failed_o   (s1_count_failed),
+    .resync_i         (s0_resync),
+    .resync_o         (s1_resync),
+    .last_addr_i      (s0_last_addr),
+    .last_addr_o      (s1_last_addr),
+    .failed_ret_i     (s0_failed_ret),
+    .failed_ret_o     (s1_failed_ret),
+    .failed_irval_i   (s0_failed_irval),
+    .failed_irval_o   (s1_failed_irval),
+    .room_i           (s0_room),
+    .blocked_i        (s0_blocked),
+    .room_o           (s1_room),
+    .blocked_o        (s1_blocked),
+    .done_i           (done_q[0 +: 4]),
+    .now_o            (st0_now),
+    .lost_call_o      (st0_lost_call),
+    .count_i          (count_q),
+    .resync_restart_o (st0_resync_restart),
+    .wr_len_o         (st0_wr_len),
+    .wr_data_o        (st0_wr_data)
   );
 
   // ---------------------------------------------------------------- the session's support packet
@@ -843,6 +849,205 @@ module etrace_encoder (
   assign wr_len_o = wr_len;
   assign wr_data_o = wr_data;
 
+  // ---------------------------------------------------------------- the resync count with curr's units
+  // count_d is resync_d + c_units_d without an add after the decision: the arriving view's units
+  // are added to each count the cycle can leave before them, side by side, and the decision
+  // chooses. That count is resync_q when nothing is encoded (the session's first view), else the
+  // count with curr's units (count_q) or, after a sync, curr's units alone (c_units_q); with
+  // ResyncMode 0 and 1 the units are 0 and the count the step leaves (s1_resync) is the sum.
+  logic [31:0] cnt_rv, cnt_rv_sum;
+  logic        cnt_rv_carry;
+  // cnt_rv_sum: per round, each block's sums for a carry-in of 0 (s0) and of 1 (s1) and their
+  // carry-outs (c0, c1; at every bit of the block).
+  logic [31:0] cnt_rv_sum_s0_r0, cnt_rv_sum_s1_r0, cnt_rv_sum_c0_r0, cnt_rv_sum_c1_r0;
+  logic [31:0] cnt_rv_sum_s0_r1, cnt_rv_sum_s1_r1, cnt_rv_sum_c0_r1, cnt_rv_sum_c1_r1;
+  logic [31:0] cnt_rv_sum_s0_r2, cnt_rv_sum_s1_r2, cnt_rv_sum_c0_r2, cnt_rv_sum_c1_r2;
+  logic [31:0] cnt_rv_sum_s0_r3, cnt_rv_sum_s1_r3, cnt_rv_sum_c0_r3, cnt_rv_sum_c1_r3;
+  logic [31:0] cnt_rv_sum_s0_r4, cnt_rv_sum_s1_r4, cnt_rv_sum_c0_r4, cnt_rv_sum_c1_r4;
+  logic [31:0] cnt_rv_sum_s0_r5, cnt_rv_sum_s1_r5, cnt_rv_sum_c0_r5, cnt_rv_sum_c1_r5;
+  logic        unused_cnt_rv_sum_carries;  // a block's carry-out is read at one of its bits
+  assign cnt_rv_sum_s0_r0 = resync_q ^ view_units_i[31:0];
+  assign cnt_rv_sum_s1_r0 = ~(resync_q ^ view_units_i[31:0]);
+  assign cnt_rv_sum_c0_r0 = resync_q & view_units_i[31:0];
+  assign cnt_rv_sum_c1_r0 = resync_q | view_units_i[31:0];
+  // Round 1: blocks of 2 bits; a high half takes the sums its low half's carry-out chooses.
+  assign cnt_rv_sum_s0_r1 = (((32'haaaa_aaaa & (cnt_rv_sum_c0_r0 << 1)) & cnt_rv_sum_s1_r0) | (~(32'haaaa_aaaa & (cnt_rv_sum_c0_r0 << 1)) & cnt_rv_sum_s0_r0));
+  assign cnt_rv_sum_s1_r1 = (((32'haaaa_aaaa & ~(cnt_rv_sum_c1_r0 << 1)) & cnt_rv_sum_s0_r0) | (~(32'haaaa_aaaa & ~(cnt_rv_sum_c1_r0 << 1)) & cnt_rv_sum_s1_r0));
+  assign cnt_rv_sum_c0_r1 = (32'haaaa_aaaa & (((cnt_rv_sum_c0_r0 << 1) & cnt_rv_sum_c1_r0) | (~(cnt_rv_sum_c0_r0 << 1) & cnt_rv_sum_c0_r0))) |
+         (32'h5555_5555 & ((cnt_rv_sum_c0_r0 & (cnt_rv_sum_c1_r0 >> 1)) | (~cnt_rv_sum_c0_r0 & (cnt_rv_sum_c0_r0 >> 1)))) |
+         (32'h0000_0000 & cnt_rv_sum_c0_r0);
+  assign cnt_rv_sum_c1_r1 = (32'haaaa_aaaa & (((cnt_rv_sum_c1_r0 << 1) & cnt_rv_sum_c1_r0) | (~(cnt_rv_sum_c1_r0 << 1) & cnt_rv_sum_c0_r0))) |
+         (32'h5555_5555 & ((cnt_rv_sum_c1_r0 & (cnt_rv_sum_c1_r0 >> 1)) | (~cnt_rv_sum_c1_r0 & (cnt_rv_sum_c0_r0 >> 1)))) |
+         (32'h0000_0000 & cnt_rv_sum_c1_r0);
+  // Round 2: blocks of 4 bits; a high half takes the sums its low half's carry-out chooses.
+  assign cnt_rv_sum_s0_r2 = (((32'hcccc_cccc & (cnt_rv_sum_c0_r1 << 2)) & cnt_rv_sum_s1_r1) | (~(32'hcccc_cccc & (cnt_rv_sum_c0_r1 << 2)) & cnt_rv_sum_s0_r1));
+  assign cnt_rv_sum_s1_r2 = (((32'hcccc_cccc & ~(cnt_rv_sum_c1_r1 << 2)) & cnt_rv_sum_s0_r1) | (~(32'hcccc_cccc & ~(cnt_rv_sum_c1_r1 << 2)) & cnt_rv_sum_s1_r1));
+  assign cnt_rv_sum_c0_r2 = (32'hcccc_cccc & (((cnt_rv_sum_c0_r1 << 2) & cnt_rv_sum_c1_r1) | (~(cnt_rv_sum_c0_r1 << 2) & cnt_rv_sum_c0_r1))) |
+         (32'h3333_3333 & ((cnt_rv_sum_c0_r1 & (cnt_rv_sum_c1_r1 >> 2)) | (~cnt_rv_sum_c0_r1 & (cnt_rv_sum_c0_r1 >> 2)))) |
+         (32'h0000_0000 & cnt_rv_sum_c0_r1);
+  assign cnt_rv_sum_c1_r2 = (32'hcccc_cccc & (((cnt_rv_sum_c1_r1 << 2) & cnt_rv_sum_c1_r1) | (~(cnt_rv_sum_c1_r1 << 2) & cnt_rv_sum_c0_r1))) |
+         (32'h3333_3333 & ((cnt_rv_sum_c1_r1 & (cnt_rv_sum_c1_r1 >> 2)) | (~cnt_rv_sum_c1_r1 & (cnt_rv_sum_c0_r1 >> 2)))) |
+         (32'h0000_0000 & cnt_rv_sum_c1_r1);
+  // Round 3: blocks of 8 bits; a high half takes the sums its low half's carry-out chooses.
+  assign cnt_rv_sum_s0_r3 = (((32'hf0f0_f0f0 & (cnt_rv_sum_c0_r2 << 4)) & cnt_rv_sum_s1_r2) | (~(32'hf0f0_f0f0 & (cnt_rv_sum_c0_r2 << 4)) & cnt_rv_sum_s0_r2));
+  assign cnt_rv_sum_s1_r3 = (((32'hf0f0_f0f0 & ~(cnt_rv_sum_c1_r2 << 4)) & cnt_rv_sum_s0_r2) | (~(32'hf0f0_f0f0 & ~(cnt_rv_sum_c1_r2 << 4)) & cnt_rv_sum_s1_r2));
+  assign cnt_rv_sum_c0_r3 = (32'hf0f0_f0f0 & (((cnt_rv_sum_c0_r2 << 4) & cnt_rv_sum_c1_r2) | (~(cnt_rv_sum_c0_r2 << 4) & cnt_rv_sum_c0_r2))) |
+         (32'h0f0f_0f0f & ((cnt_rv_sum_c0_r2 & (cnt_rv_sum_c1_r2 >> 4)) | (~cnt_rv_sum_c0_r2 & (cnt_rv_sum_c0_r2 >> 4)))) |
+         (32'h0000_0000 & cnt_rv_sum_c0_r2);
+  assign cnt_rv_sum_c1_r3 = (32'hf0f0_f0f0 & (((cnt_rv_sum_c1_r2 << 4) & cnt_rv_sum_c1_r2) | (~(cnt_rv_sum_c1_r2 << 4) & cnt_rv_sum_c0_r2))) |
+         (32'h0f0f_0f0f & ((cnt_rv_sum_c1_r2 & (cnt_rv_sum_c1_r2 >> 4)) | (~cnt_rv_sum_c1_r2 & (cnt_rv_sum_c0_r2 >> 4)))) |
+         (32'h0000_0000 & cnt_rv_sum_c1_r2);
+  // Round 4: blocks of 16 bits; a high half takes the sums its low half's carry-out chooses.
+  assign cnt_rv_sum_s0_r4 = (((32'hff00_ff00 & (cnt_rv_sum_c0_r3 << 8)) & cnt_rv_sum_s1_r3) | (~(32'hff00_ff00 & (cnt_rv_sum_c0_r3 << 8)) & cnt_rv_sum_s0_r3));
+  assign cnt_rv_sum_s1_r4 = (((32'hff00_ff00 & ~(cnt_rv_sum_c1_r3 << 8)) & cnt_rv_sum_s0_r3) | (~(32'hff00_ff00 & ~(cnt_rv_sum_c1_r3 << 8)) & cnt_rv_sum_s1_r3));
+  assign cnt_rv_sum_c0_r4 = (32'hff00_ff00 & (((cnt_rv_sum_c0_r3 << 8) & cnt_rv_sum_c1_r3) | (~(cnt_rv_sum_c0_r3 << 8) & cnt_rv_sum_c0_r3))) |
+         (32'h00ff_00ff & ((cnt_rv_sum_c0_r3 & (cnt_rv_sum_c1_r3 >> 8)) | (~cnt_rv_sum_c0_r3 & (cnt_rv_sum_c0_r3 >> 8)))) |
+         (32'h0000_0000 & cnt_rv_sum_c0_r3);
+  assign cnt_rv_sum_c1_r4 = (32'hff00_ff00 & (((cnt_rv_sum_c1_r3 << 8) & cnt_rv_sum_c1_r3) | (~(cnt_rv_sum_c1_r3 << 8) & cnt_rv_sum_c0_r3))) |
+         (32'h00ff_00ff & ((cnt_rv_sum_c1_r3 & (cnt_rv_sum_c1_r3 >> 8)) | (~cnt_rv_sum_c1_r3 & (cnt_rv_sum_c0_r3 >> 8)))) |
+         (32'h0000_0000 & cnt_rv_sum_c1_r3);
+  // Round 5: blocks of 32 bits; a high half takes the sums its low half's carry-out chooses.
+  assign cnt_rv_sum_s0_r5 = (((32'hffff_0000 & (cnt_rv_sum_c0_r4 << 16)) & cnt_rv_sum_s1_r4) | (~(32'hffff_0000 & (cnt_rv_sum_c0_r4 << 16)) & cnt_rv_sum_s0_r4));
+  assign cnt_rv_sum_s1_r5 = (((32'hffff_0000 & ~(cnt_rv_sum_c1_r4 << 16)) & cnt_rv_sum_s0_r4) | (~(32'hffff_0000 & ~(cnt_rv_sum_c1_r4 << 16)) & cnt_rv_sum_s1_r4));
+  assign cnt_rv_sum_c0_r5 = (32'hffff_0000 & (((cnt_rv_sum_c0_r4 << 16) & cnt_rv_sum_c1_r4) | (~(cnt_rv_sum_c0_r4 << 16) & cnt_rv_sum_c0_r4))) |
+         (32'h0000_ffff & ((cnt_rv_sum_c0_r4 & (cnt_rv_sum_c1_r4 >> 16)) | (~cnt_rv_sum_c0_r4 & (cnt_rv_sum_c0_r4 >> 16)))) |
+         (32'h0000_0000 & cnt_rv_sum_c0_r4);
+  assign cnt_rv_sum_c1_r5 = (32'hffff_0000 & (((cnt_rv_sum_c1_r4 << 16) & cnt_rv_sum_c1_r4) | (~(cnt_rv_sum_c1_r4 << 16) & cnt_rv_sum_c0_r4))) |
+         (32'h0000_ffff & ((cnt_rv_sum_c1_r4 & (cnt_rv_sum_c1_r4 >> 16)) | (~cnt_rv_sum_c1_r4 & (cnt_rv_sum_c0_r4 >> 16)))) |
+         (32'h0000_0000 & cnt_rv_sum_c1_r4);
+  assign cnt_rv_sum = cnt_rv_sum_s0_r5;
+  assign unused_cnt_rv_sum_carries = ^{cnt_rv_sum_c0_r0, cnt_rv_sum_c1_r0, cnt_rv_sum_c0_r1, cnt_rv_sum_c1_r1, cnt_rv_sum_c0_r2, cnt_rv_sum_c1_r2, cnt_rv_sum_c0_r3, cnt_rv_sum_c1_r3, cnt_rv_sum_c0_r4, cnt_rv_sum_c1_r4, cnt_rv_sum_c0_r5, cnt_rv_sum_c1_r5, cnt_rv_sum_s1_r5};
+  assign cnt_rv_carry = cnt_rv_sum_c0_r5[0];
+  assign cnt_rv = cnt_rv_carry ? 32'hffff_ffff : cnt_rv_sum;
+  logic [31:0] cnt_cv, cnt_cv_sum;
+  logic        cnt_cv_carry;
+  // cnt_cv_sum: per round, each block's sums for a carry-in of 0 (s0) and of 1 (s1) and their
+  // carry-outs (c0, c1; at every bit of the block).
+  logic [31:0] cnt_cv_sum_s0_r0, cnt_cv_sum_s1_r0, cnt_cv_sum_c0_r0, cnt_cv_sum_c1_r0;
+  logic [31:0] cnt_cv_sum_s0_r1, cnt_cv_sum_s1_r1, cnt_cv_sum_c0_r1, cnt_cv_sum_c1_r1;
+  logic [31:0] cnt_cv_sum_s0_r2, cnt_cv_sum_s1_r2, cnt_cv_sum_c0_r2, cnt_cv_sum_c1_r2;
+  logic [31:0] cnt_cv_sum_s0_r3, cnt_cv_sum_s1_r3, cnt_cv_sum_c0_r3, cnt_cv_sum_c1_r3;
+  logic [31:0] cnt_cv_sum_s0_r4, cnt_cv_sum_s1_r4, cnt_cv_sum_c0_r4, cnt_cv_sum_c1_r4;
+  logic [31:0] cnt_cv_sum_s0_r5, cnt_cv_sum_s1_r5, cnt_cv_sum_c0_r5, cnt_cv_sum_c1_r5;
+  logic        unused_cnt_cv_sum_carries;  // a block's carry-out is read at one of its bits
+  assign cnt_cv_sum_s0_r0 = count_q ^ view_units_i[31:0];
+  assign cnt_cv_sum_s1_r0 = ~(count_q ^ view_units_i[31:0]);
+  assign cnt_cv_sum_c0_r0 = count_q & view_units_i[31:0];
+  assign cnt_cv_sum_c1_r0 = count_q | view_units_i[31:0];
+  // Round 1: blocks of 2 bits; a high half takes the sums its low half's carry-out chooses.
+  assign cnt_cv_sum_s0_r1 = (((32'haaaa_aaaa & (cnt_cv_sum_c0_r0 << 1)) & cnt_cv_sum_s1_r0) | (~(32'haaaa_aaaa & (cnt_cv_sum_c0_r0 << 1)) & cnt_cv_sum_s0_r0));
+  assign cnt_cv_sum_s1_r1 = (((32'haaaa_aaaa & ~(cnt_cv_sum_c1_r0 << 1)) & cnt_cv_sum_s0_r0) | (~(32'haaaa_aaaa & ~(cnt_cv_sum_c1_r0 << 1)) & cnt_cv_sum_s1_r0));
+  assign cnt_cv_sum_c0_r1 = (32'haaaa_aaaa & (((cnt_cv_sum_c0_r0 << 1) & cnt_cv_sum_c1_r0) | (~(cnt_cv_sum_c0_r0 << 1) & cnt_cv_sum_c0_r0))) |
+         (32'h5555_5555 & ((cnt_cv_sum_c0_r0 & (cnt_cv_sum_c1_r0 >> 1)) | (~cnt_cv_sum_c0_r0 & (cnt_cv_sum_c0_r0 >> 1)))) |
+         (32'h0000_0000 & cnt_cv_sum_c0_r0);
+  assign cnt_cv_sum_c1_r1 = (32'haaaa_aaaa & (((cnt_cv_sum_c1_r0 << 1) & cnt_cv_sum_c1_r0) | (~(cnt_cv_sum_c1_r0 << 1) & cnt_cv_sum_c0_r0))) |
+         (32'h5555_5555 & ((cnt_cv_sum_c1_r0 & (cnt_cv_sum_c1_r0 >> 1)) | (~cnt_cv_sum_c1_r0 & (cnt_cv_sum_c0_r0 >> 1)))) |
+         (32'h0000_0000 & cnt_cv_sum_c1_r0);
+  // Round 2: blocks of 4 bits; a high half takes the sums its low half's carry-out chooses.
+  assign cnt_cv_sum_s0_r2 = (((32'hcccc_cccc & (cnt_cv_sum_c0_r1 << 2)) & cnt_cv_sum_s1_r1) | (~(32'hcccc_cccc & (cnt_cv_sum_c0_r1 << 2)) & cnt_cv_sum_s0_r1));
+  assign cnt_cv_sum_s1_r2 = (((32'hcccc_cccc & ~(cnt_cv_sum_c1_r1 << 2)) & cnt_cv_sum_s0_r1) | (~(32'hcccc_cccc & ~(cnt_cv_sum_c1_r1 << 2)) & cnt_cv_sum_s1_r1));
+  assign cnt_cv_sum_c0_r2 = (32'hcccc_cccc & (((cnt_cv_sum_c0_r1 << 2) & cnt_cv_sum_c1_r1) | (~(cnt_cv_sum_c0_r1 << 2) & cnt_cv_sum_c0_r1))) |
+         (32'h3333_3333 & ((cnt_cv_sum_c0_r1 & (cnt_cv_sum_c1_r1 >> 2)) | (~cnt_cv_sum_c0_r1 & (cnt_cv_sum_c0_r1 >> 2)))) |
+         (32'h0000_0000 & cnt_cv_sum_c0_r1);
+  assign cnt_cv_sum_c1_r2 = (32'hcccc_cccc & (((cnt_cv_sum_c1_r1 << 2) & cnt_cv_sum_c1_r1) | (~(cnt_cv_sum_c1_r1 << 2) & cnt_cv_sum_c0_r1))) |
+         (32'h3333_3333 & ((cnt_cv_sum_c1_r1 & (cnt_cv_sum_c1_r1 >> 2)) | (~cnt_cv_sum_c1_r1 & (cnt_cv_sum_c0_r1 >> 2)))) |
+         (32'h0000_0000 & cnt_cv_sum_c1_r1);
+  // Round 3: blocks of 8 bits; a high half takes the sums its low half's carry-out chooses.
+  assign cnt_cv_sum_s0_r3 = (((32'hf0f0_f0f0 & (cnt_cv_sum_c0_r2 << 4)) & cnt_cv_sum_s1_r2) | (~(32'hf0f0_f0f0 & (cnt_cv_sum_c0_r2 << 4)) & cnt_cv_sum_s0_r2));
+  assign cnt_cv_sum_s1_r3 = (((32'hf0f0_f0f0 & ~(cnt_cv_sum_c1_r2 << 4)) & cnt_cv_sum_s0_r2) | (~(32'hf0f0_f0f0 & ~(cnt_cv_sum_c1_r2 << 4)) & cnt_cv_sum_s1_r2));
+  assign cnt_cv_sum_c0_r3 = (32'hf0f0_f0f0 & (((cnt_cv_sum_c0_r2 << 4) & cnt_cv_sum_c1_r2) | (~(cnt_cv_sum_c0_r2 << 4) & cnt_cv_sum_c0_r2))) |
+         (32'h0f0f_0f0f & ((cnt_cv_sum_c0_r2 & (cnt_cv_sum_c1_r2 >> 4)) | (~cnt_cv_sum_c0_r2 & (cnt_cv_sum_c0_r2 >> 4)))) |
+         (32'h0000_0000 & cnt_cv_sum_c0_r2);
+  assign cnt_cv_sum_c1_r3 = (32'hf0f0_f0f0 & (((cnt_cv_sum_c1_r2 << 4) & cnt_cv_sum_c1_r2) | (~(cnt_cv_sum_c1_r2 << 4) & cnt_cv_sum_c0_r2))) |
+         (32'h0f0f_0f0f & ((cnt_cv_sum_c1_r2 & (cnt_cv_sum_c1_r2 >> 4)) | (~cnt_cv_sum_c1_r2 & (cnt_cv_sum_c0_r2 >> 4)))) |
+         (32'h0000_0000 & cnt_cv_sum_c1_r2);
+  // Round 4: blocks of 16 bits; a high half takes the sums its low half's carry-out chooses.
+  assign cnt_cv_sum_s0_r4 = (((32'hff00_ff00 & (cnt_cv_sum_c0_r3 << 8)) & cnt_cv_sum_s1_r3) | (~(32'hff00_ff00 & (cnt_cv_sum_c0_r3 << 8)) & cnt_cv_sum_s0_r3));
+  assign cnt_cv_sum_s1_r4 = (((32'hff00_ff00 & ~(cnt_cv_sum_c1_r3 << 8)) & cnt_cv_sum_s0_r3) | (~(32'hff00_ff00 & ~(cnt_cv_sum_c1_r3 << 8)) & cnt_cv_sum_s1_r3));
+  assign cnt_cv_sum_c0_r4 = (32'hff00_ff00 & (((cnt_cv_sum_c0_r3 << 8) & cnt_cv_sum_c1_r3) | (~(cnt_cv_sum_c0_r3 << 8) & cnt_cv_sum_c0_r3))) |
+         (32'h00ff_00ff & ((cnt_cv_sum_c0_r3 & (cnt_cv_sum_c1_r3 >> 8)) | (~cnt_cv_sum_c0_r3 & (cnt_cv_sum_c0_r3 >> 8)))) |
+         (32'h0000_0000 & cnt_cv_sum_c0_r3);
+  assign cnt_cv_sum_c1_r4 = (32'hff00_ff00 & (((cnt_cv_sum_c1_r3 << 8) & cnt_cv_sum_c1_r3) | (~(cnt_cv_sum_c1_r3 << 8) & cnt_cv_sum_c0_r3))) |
+         (32'h00ff_00ff & ((cnt_cv_sum_c1_r3 & (cnt_cv_sum_c1_r3 >> 8)) | (~cnt_cv_sum_c1_r3 & (cnt_cv_sum_c0_r3 >> 8)))) |
+         (32'h0000_0000 & cnt_cv_sum_c1_r3);
+  // Round 5: blocks of 32 bits; a high half takes the sums its low half's carry-out chooses.
+  assign cnt_cv_sum_s0_r5 = (((32'hffff_0000 & (cnt_cv_sum_c0_r4 << 16)) & cnt_cv_sum_s1_r4) | (~(32'hffff_0000 & (cnt_cv_sum_c0_r4 << 16)) & cnt_cv_sum_s0_r4));
+  assign cnt_cv_sum_s1_r5 = (((32'hffff_0000 & ~(cnt_cv_sum_c1_r4 << 16)) & cnt_cv_sum_s0_r4) | (~(32'hffff_0000 & ~(cnt_cv_sum_c1_r4 << 16)) & cnt_cv_sum_s1_r4));
+  assign cnt_cv_sum_c0_r5 = (32'hffff_0000 & (((cnt_cv_sum_c0_r4 << 16) & cnt_cv_sum_c1_r4) | (~(cnt_cv_sum_c0_r4 << 16) & cnt_cv_sum_c0_r4))) |
+         (32'h0000_ffff & ((cnt_cv_sum_c0_r4 & (cnt_cv_sum_c1_r4 >> 16)) | (~cnt_cv_sum_c0_r4 & (cnt_cv_sum_c0_r4 >> 16)))) |
+         (32'h0000_0000 & cnt_cv_sum_c0_r4);
+  assign cnt_cv_sum_c1_r5 = (32'hffff_0000 & (((cnt_cv_sum_c1_r4 << 16) & cnt_cv_sum_c1_r4) | (~(cnt_cv_sum_c1_r4 << 16) & cnt_cv_sum_c0_r4))) |
+         (32'h0000_ffff & ((cnt_cv_sum_c1_r4 & (cnt_cv_sum_c1_r4 >> 16)) | (~cnt_cv_sum_c1_r4 & (cnt_cv_sum_c0_r4 >> 16)))) |
+         (32'h0000_0000 & cnt_cv_sum_c1_r4);
+  assign cnt_cv_sum = cnt_cv_sum_s0_r5;
+  assign unused_cnt_cv_sum_carries = ^{cnt_cv_sum_c0_r0, cnt_cv_sum_c1_r0, cnt_cv_sum_c0_r1, cnt_cv_sum_c1_r1, cnt_cv_sum_c0_r2, cnt_cv_sum_c1_r2, cnt_cv_sum_c0_r3, cnt_cv_sum_c1_r3, cnt_cv_sum_c0_r4, cnt_cv_sum_c1_r4, cnt_cv_sum_c0_r5, cnt_cv_sum_c1_r5, cnt_cv_sum_s1_r5};
+  assign cnt_cv_carry = cnt_cv_sum_c0_r5[0];
+  assign cnt_cv = cnt_cv_carry ? 32'hffff_ffff : cnt_cv_sum;
+  logic [31:0] cnt_uv, cnt_uv_sum;
+  logic        cnt_uv_carry;
+  // cnt_uv_sum: per round, each block's sums for a carry-in of 0 (s0) and of 1 (s1) and their
+  // carry-outs (c0, c1; at every bit of the block).
+  logic [31:0] cnt_uv_sum_s0_r0, cnt_uv_sum_s1_r0, cnt_uv_sum_c0_r0, cnt_uv_sum_c1_r0;
+  logic [31:0] cnt_uv_sum_s0_r1, cnt_uv_sum_s1_r1, cnt_uv_sum_c0_r1, cnt_uv_sum_c1_r1;
+  logic [31:0] cnt_uv_sum_s0_r2, cnt_uv_sum_s1_r2, cnt_uv_sum_c0_r2, cnt_uv_sum_c1_r2;
+  logic [31:0] cnt_uv_sum_s0_r3, cnt_uv_sum_s1_r3, cnt_uv_sum_c0_r3, cnt_uv_sum_c1_r3;
+  logic [31:0] cnt_uv_sum_s0_r4, cnt_uv_sum_s1_r4, cnt_uv_sum_c0_r4, cnt_uv_sum_c1_r4;
+  logic [31:0] cnt_uv_sum_s0_r5, cnt_uv_sum_s1_r5, cnt_uv_sum_c0_r5, cnt_uv_sum_c1_r5;
+  logic        unused_cnt_uv_sum_carries;  // a block's carry-out is read at one of its bits
+  assign cnt_uv_sum_s0_r0 = c_units_q ^ view_units_i[31:0];
+  assign cnt_uv_sum_s1_r0 = ~(c_units_q ^ view_units_i[31:0]);
+  assign cnt_uv_sum_c0_r0 = c_units_q & view_units_i[31:0];
+  assign cnt_uv_sum_c1_r0 = c_units_q | view_units_i[31:0];
+  // Round 1: blocks of 2 bits; a high half takes the sums its low half's carry-out chooses.
+  assign cnt_uv_sum_s0_r1 = (((32'haaaa_aaaa & (cnt_uv_sum_c0_r0 << 1)) & cnt_uv_sum_s1_r0) | (~(32'haaaa_aaaa & (cnt_uv_sum_c0_r0 << 1)) & cnt_uv_sum_s0_r0));
+  assign cnt_uv_sum_s1_r1 = (((32'haaaa_aaaa & ~(cnt_uv_sum_c1_r0 << 1)) & cnt_uv_sum_s0_r0) | (~(32'haaaa_aaaa & ~(cnt_uv_sum_c1_r0 << 1)) & cnt_uv_sum_s1_r0));
+  assign cnt_uv_sum_c0_r1 = (32'haaaa_aaaa & (((cnt_uv_sum_c0_r0 << 1) & cnt_uv_sum_c1_r0) | (~(cnt_uv_sum_c0_r0 << 1) & cnt_uv_sum_c0_r0))) |
+         (32'h5555_5555 & ((cnt_uv_sum_c0_r0 & (cnt_uv_sum_c1_r0 >> 1)) | (~cnt_uv_sum_c0_r0 & (cnt_uv_sum_c0_r0 >> 1)))) |
+         (32'h0000_0000 & cnt_uv_sum_c0_r0);
+  assign cnt_uv_sum_c1_r1 = (32'haaaa_aaaa & (((cnt_uv_sum_c1_r0 << 1) & cnt_uv_sum_c1_r0) | (~(cnt_uv_sum_c1_r0 << 1) & cnt_uv_sum_c0_r0))) |
+         (32'h5555_5555 & ((cnt_uv_sum_c1_r0 & (cnt_uv_sum_c1_r0 >> 1)) | (~cnt_uv_sum_c1_r0 & (cnt_uv_sum_c0_r0 >> 1)))) |
+         (32'h0000_0000 & cnt_uv_sum_c1_r0);
+  // Round 2: blocks of 4 bits; a high half takes the sums its low half's carry-out chooses.
+  assign cnt_uv_sum_s0_r2 = (((32'hcccc_cccc & (cnt_uv_sum_c0_r1 << 2)) & cnt_uv_sum_s1_r1) | (~(32'hcccc_cccc & (cnt_uv_sum_c0_r1 << 2)) & cnt_uv_sum_s0_r1));
+  assign cnt_uv_sum_s1_r2 = (((32'hcccc_cccc & ~(cnt_uv_sum_c1_r1 << 2)) & cnt_uv_sum_s0_r1) | (~(32'hcccc_cccc & ~(cnt_uv_sum_c1_r1 << 2)) & cnt_uv_sum_s1_r1));
+  assign cnt_uv_sum_c0_r2 = (32'hcccc_cccc & (((cnt_uv_sum_c0_r1 << 2) & cnt_uv_sum_c1_r1) | (~(cnt_uv_sum_c0_r1 << 2) & cnt_uv_sum_c0_r1))) |
+         (32'h3333_3333 & ((cnt_uv_sum_c0_r1 & (cnt_uv_sum_c1_r1 >> 2)) | (~cnt_uv_sum_c0_r1 & (cnt_uv_sum_c0_r1 >> 2)))) |
+         (32'h0000_0000 & cnt_uv_sum_c0_r1);
+  assign cnt_uv_sum_c1_r2 = (32'hcccc_cccc & (((cnt_uv_sum_c1_r1 << 2) & cnt_uv_sum_c1_r1) | (~(cnt_uv_sum_c1_r1 << 2) & cnt_uv_sum_c0_r1))) |
+         (32'h3333_3333 & ((cnt_uv_sum_c1_r1 & (cnt_uv_sum_c1_r1 >> 2)) | (~cnt_uv_sum_c1_r1 & (cnt_uv_sum_c0_r1 >> 2)))) |
+         (32'h0000_0000 & cnt_uv_sum_c1_r1);
+  // Round 3: blocks of 8 bits; a high half takes the sums its low half's carry-out chooses.
+  assign cnt_uv_sum_s0_r3 = (((32'hf0f0_f0f0 & (cnt_uv_sum_c0_r2 << 4)) & cnt_uv_sum_s1_r2) | (~(32'hf0f0_f0f0 & (cnt_uv_sum_c0_r2 << 4)) & cnt_uv_sum_s0_r2));
+  assign cnt_uv_sum_s1_r3 = (((32'hf0f0_f0f0 & ~(cnt_uv_sum_c1_r2 << 4)) & cnt_uv_sum_s0_r2) | (~(32'hf0f0_f0f0 & ~(cnt_uv_sum_c1_r2 << 4)) & cnt_uv_sum_s1_r2));
+  assign cnt_uv_sum_c0_r3 = (32'hf0f0_f0f0 & (((cnt_uv_sum_c0_r2 << 4) & cnt_uv_sum_c1_r2) | (~(cnt_uv_sum_c0_r2 << 4) & cnt_uv_sum_c0_r2))) |
+         (32'h0f0f_0f0f & ((cnt_uv_sum_c0_r2 & (cnt_uv_sum_c1_r2 >> 4)) | (~cnt_uv_sum_c0_r2 & (cnt_uv_sum_c0_r2 >> 4)))) |
+         (32'h0000_0000 & cnt_uv_sum_c0_r2);
+  assign cnt_uv_sum_c1_r3 = (32'hf0f0_f0f0 & (((cnt_uv_sum_c1_r2 << 4) & cnt_uv_sum_c1_r2) | (~(cnt_uv_sum_c1_r2 << 4) & cnt_uv_sum_c0_r2))) |
+         (32'h0f0f_0f0f & ((cnt_uv_sum_c1_r2 & (cnt_uv_sum_c1_r2 >> 4)) | (~cnt_uv_sum_c1_r2 & (cnt_uv_sum_c0_r2 >> 4)))) |
+         (32'h0000_0000 & cnt_uv_sum_c1_r2);
+  // Round 4: blocks of 16 bits; a high half takes the sums its low half's carry-out chooses.
+  assign cnt_uv_sum_s0_r4 = (((32'hff00_ff00 & (cnt_uv_sum_c0_r3 << 8)) & cnt_uv_sum_s1_r3) | (~(32'hff00_ff00 & (cnt_uv_sum_c0_r3 << 8)) & cnt_uv_sum_s0_r3));
+  assign cnt_uv_sum_s1_r4 = (((32'hff00_ff00 & ~(cnt_uv_sum_c1_r3 << 8)) & cnt_uv_sum_s0_r3) | (~(32'hff00_ff00 & ~(cnt_uv_sum_c1_r3 << 8)) & cnt_uv_sum_s1_r3));
+  assign cnt_uv_sum_c0_r4 = (32'hff00_ff00 & (((cnt_uv_sum_c0_r3 << 8) & cnt_uv_sum_c1_r3) | (~(cnt_uv_sum_c0_r3 << 8) & cnt_uv_sum_c0_r3))) |
+         (32'h00ff_00ff & ((cnt_uv_sum_c0_r3 & (cnt_uv_sum_c1_r3 >> 8)) | (~cnt_uv_sum_c0_r3 & (cnt_uv_sum_c0_r3 >> 8)))) |
+         (32'h0000_0000 & cnt_uv_sum_c0_r3);
+  assign cnt_uv_sum_c1_r4 = (32'hff00_ff00 & (((cnt_uv_sum_c1_r3 << 8) & cnt_uv_sum_c1_r3) | (~(cnt_uv_sum_c1_r3 << 8) & cnt_uv_sum_c0_r3))) |
+         (32'h00ff_00ff & ((cnt_uv_sum_c1_r3 & (cnt_uv_sum_c1_r3 >> 8)) | (~cnt_uv_sum_c1_r3 & (cnt_uv_sum_c0_r3 >> 8)))) |
+         (32'h0000_0000 & cnt_uv_sum_c1_r3);
+  // Round 5: blocks of 32 bits; a high half takes the sums its low half's carry-out chooses.
+  assign cnt_uv_sum_s0_r5 = (((32'hffff_0000 & (cnt_uv_sum_c0_r4 << 16)) & cnt_uv_sum_s1_r4) | (~(32'hffff_0000 & (cnt_uv_sum_c0_r4 << 16)) & cnt_uv_sum_s0_r4));
+  assign cnt_uv_sum_s1_r5 = (((32'hffff_0000 & ~(cnt_uv_sum_c1_r4 << 16)) & cnt_uv_sum_s0_r4) | (~(32'hffff_0000 & ~(cnt_uv_sum_c1_r4 << 16)) & cnt_uv_sum_s1_r4));
+  assign cnt_uv_sum_c0_r5 = (32'hffff_0000 & (((cnt_uv_sum_c0_r4 << 16) & cnt_uv_sum_c1_r4) | (~(cnt_uv_sum_c0_r4 << 16) & cnt_uv_sum_c0_r4))) |
+         (32'h0000_ffff & ((cnt_uv_sum_c0_r4 & (cnt_uv_sum_c1_r4 >> 16)) | (~cnt_uv_sum_c0_r4 & (cnt_uv_sum_c0_r4 >> 16)))) |
+         (32'h0000_0000 & cnt_uv_sum_c0_r4);
+  assign cnt_uv_sum_c1_r5 = (32'hffff_0000 & (((cnt_uv_sum_c1_r4 << 16) & cnt_uv_sum_c1_r4) | (~(cnt_uv_sum_c1_r4 << 16) & cnt_uv_sum_c0_r4))) |
+         (32'h0000_ffff & ((cnt_uv_sum_c1_r4 & (cnt_uv_sum_c1_r4 >> 16)) | (~cnt_uv_sum_c1_r4 & (cnt_uv_sum_c0_r4 >> 16)))) |
+         (32'h0000_0000 & cnt_uv_sum_c1_r4);
+  assign cnt_uv_sum = cnt_uv_sum_s0_r5;
+  assign unused_cnt_uv_sum_carries = ^{cnt_uv_sum_c0_r0, cnt_uv_sum_c1_r0, cnt_uv_sum_c0_r1, cnt_uv_sum_c1_r1, cnt_uv_sum_c0_r2, cnt_uv_sum_c1_r2, cnt_uv_sum_c0_r3, cnt_uv_sum_c1_r3, cnt_uv_sum_c0_r4, cnt_uv_sum_c1_r4, cnt_uv_sum_c0_r5, cnt_uv_sum_c1_r5, cnt_uv_sum_s1_r5};
+  assign cnt_uv_carry = cnt_uv_sum_c0_r5[0];
+  assign cnt_uv = cnt_uv_carry ? 32'hffff_ffff : cnt_uv_sum;
+
   // ---------------------------------------------------------------- next state
   always_comb begin
     // Defaults: a stalled cycle (commit 0) changes nothing.
@@ -888,6 +1093,7 @@ module etrace_encoder (
     count_failed_d = count_failed_q;
     last_addr_d = last_addr_q;
     resync_d = resync_q;
+    count_d = count_q;
     sync_next_d = sync_next_q;
     awaiting_d = awaiting_q;
     thaddr0_d = thaddr0_q;
@@ -930,6 +1136,7 @@ module etrace_encoder (
       if (shift_in) begin
         // The newest view becomes curr; prev is the view before it.
         curr_valid_d = 1'b1;
+        count_d = !curr_valid_q ? cnt_rv : !opt_rmode[1] ? f_resync : st0_resync_restart ? cnt_uv : cnt_cv;
         c_addr_d = c1_addr;
         c_itype_d = c1_itype;
         c_retired_d = c1_retired;
@@ -973,6 +1180,7 @@ module etrace_encoder (
         count_failed_d = 1'b0;
         last_addr_d = '0;
         resync_d = '0;
+        count_d = c_units_q;
         sync_next_d = 1'b1;
         awaiting_d = 1'b0;
         thaddr0_d = 1'b0;
@@ -1030,6 +1238,7 @@ module etrace_encoder (
       count_failed_q <= 1'b0;
       last_addr_q <= '0;
       resync_q <= '0;
+      count_q <= '0;
       sync_next_q <= 1'b1;
       awaiting_q <= 1'b0;
       thaddr0_q <= 1'b0;
@@ -1084,6 +1293,7 @@ module etrace_encoder (
       count_failed_q <= count_failed_d;
       last_addr_q <= last_addr_d;
       resync_q <= resync_d;
+      count_q <= count_d;
       sync_next_q <= sync_next_d;
       awaiting_q <= awaiting_d;
       thaddr0_q <= thaddr0_d;
@@ -1111,6 +1321,9 @@ module etrace_encoder (
       // takes no signal group and writes only the views' bytes it has room for.
       assert (!stall_o || (opt_stall && !advance_o))
         else $error("etrace_encoder: stall_o without stallEnable, or with an advance");
+      // count_q is resync_q + c_units_q, saturated (the choice among the sums above is complete).
+      assert (count_q == (({1'b0, resync_q} + {1'b0, c_units_q}) > 33'hffff_ffff ? 32'hffff_ffff : resync_q + c_units_q))
+        else $error("etrace_encoder: count_q %0d is not resync_q %0d + c_units_q %0d", count_q, resync_q, c_units_q);
       // A stall ends: each packet's reservation fits an empty FIFO, and the packets are written
       // one by one; the written ones stay written.
       assert (!stall_o || !opt_stall || ((done_d & done_q) == done_q))

@@ -187,8 +187,10 @@ module etrace_ingress (
   logic [31:0] pending_last;  // units not yet counted after the cycle
   always_comb begin : p_groups
     logic                  en, en_mid, qualified, first;
-    logic [31:0]           pending, record_units, units;
-    logic [32:0]           units_sum;
+    logic [31:0]           pending, units;
+    logic [7:0]            record_units;
+    logic [8:0]            low_sum;  // the low bytes' sum and its carry
+    logic [31:8]           high_up;  // pending's bits above the low byte, + 1
     logic [Groups-1:0]     v_valid, v_retired, v_sijump, v_notify, v_qualified, v_enabled;
     logic [Groups*Iaw-1:0] v_addr;
     logic [2:0]            v_itype;
@@ -217,12 +219,17 @@ module etrace_ingress (
       // Resync units: a cycle (ResyncMode 2, counted with group 0) or the half-words retired
       // (ResyncMode 3). Saturating: the count is compared with at most 2^19.
       unique case (resync_mode_i)
-        2'd2:    record_units = (g == 0) ? 32'd1 : 32'd0;
-        2'd3:    record_units = {29'd0, iretire_q[g*3 +: 3]};
-        default: record_units = 32'd0;
+        2'd2:    record_units = (g == 0) ? 8'd1 : 8'd0;
+        2'd3:    record_units = {5'd0, iretire_q[g*3 +: 3]};
+        default: record_units = 8'd0;
       endcase
-      units_sum = {1'b0, pending} + {1'b0, record_units};
-      units = units_sum[32] ? 32'hffff_ffff : units_sum[31:0];
+      // pending + record_units without a carry through all 32 bits (the encoder adds the units to
+      // its counts in the same cycle): the record's units fit in the low byte (iretire is at most
+      // 8 bits), so the bits above take + 1 when the low byte carries, each bit flipping when every
+      // bit below it from bit 8 is set.
+      low_sum = {1'b0, pending[7:0]} + {1'b0, record_units};
+      for (int b = 8; b < 32; b++) high_up[b] = pending[b] ^ ((pending | (32'hffff_ffff << b) | 32'h0000_00ff) == 32'hffff_ffff);
+      units = (low_sum[8] && (&pending[31:8])) ? 32'hffff_ffff : {low_sum[8] ? high_up : pending[31:8], low_sum[7:0]};
 
       // A view: instructions retired, a trap, or (group 0) a halted or reset cycle.
       v_valid[g] = frame_q & (retired[g] | is_trap[g] | ((g == 0) & (halted_q | reset_q)));

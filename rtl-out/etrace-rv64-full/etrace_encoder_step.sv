@@ -29,8 +29,8 @@
 module etrace_encoder_step (
   input  logic         clk_i,
   input  logic         rst_ni,
-  output logic [7:0]   res_o,          // what the packets written in the cycle before reserve
-  input  logic         encode_i,       // curr is encoded in this step
+  output logic [7:0]   res_o,             // what the packets written in the cycle before reserve
+  input  logic         encode_i,          // curr is encoded in this step
   // Run-time options in force
   input  logic         opt_stall_i,
   input  logic         opt_full_i,
@@ -41,7 +41,7 @@ module etrace_encoder_step (
   input  logic         opt_jtc_i,
   input  logic [1:0]   opt_rmode_i,
   input  logic [3:0]   opt_rmax_i,
-  input  logic         opt_denable_i,  // data trace options for the support packet
+  input  logic         opt_denable_i,     // data trace options for the support packet
   input  logic [3:0]   opt_doptions_i,
   // prev: the view before curr (its updiscon as decided when it was curr)
   input  logic [63:0]  p_addr_i,
@@ -68,6 +68,7 @@ module etrace_encoder_step (
   input  logic         c_qualified_i,
   input  logic         c_enabled_i,
   input  logic [31:0]  c_units_i,
+  input  logic [31:0]  count_i,           // resync_i plus c_units_i, saturated (the encoder's count_q)
   // next: the view after curr (unqualified at the end of a session; its address matters only to
   // the implicit return stack, which the encoder looks up)
   input  logic [3:0]   n_itype_i,
@@ -76,19 +77,19 @@ module etrace_encoder_step (
   input  logic [1:0]   n_priv_i,
   input  logic [1:0]   n_ctype_i,
   // Prediction structures as this step sees them, and this step's updates
-  input  logic         bp_taken_i,     // the predictor's prediction at curr's address
+  input  logic         bp_taken_i,        // the predictor's prediction at curr's address
   output logic         bp_update_o,
-  input  logic         jtc_hit_i,      // curr's address is in the jump target cache
+  input  logic         jtc_hit_i,         // curr's address is in the jump target cache
   input  logic [3:0]   jtc_index_i,
   output logic         jtc_update_o,
-  input  logic [4:0]   ir_depth_i,     // stack depth or call count before curr
-  input  logic         ir_predicts_i,  // a return to next's address would be implicit
+  input  logic [4:0]   ir_depth_i,        // stack depth or call count before curr
+  input  logic         ir_predicts_i,     // a return to next's address would be implicit
   output logic         ir_push_o,
   output logic [63:0]  ir_push_addr_o,
   output logic         ir_pop_o,
-  output logic         synced_o,       // an F3 SF0/SF1 was taken: the structures are cleared
-  output logic         dsync_o,        // an F3 other than SF2 was taken: the data history is cleared
-  output logic         updiscon_o,     // curr is an uninferable discontinuity (prev of the next step)
+  output logic         synced_o,          // an F3 SF0/SF1 was taken: the structures are cleared
+  output logic         dsync_o,           // an F3 other than SF2 was taken: the data history is cleared
+  output logic         updiscon_o,        // curr is an uninferable discontinuity (prev of the next step)
   // The trace_lost support packet (the same in every step)
   input  logic [183:0] lsup_bytes_i,
   input  logic [5:0]   lsup_len_i,
@@ -134,10 +135,11 @@ module etrace_encoder_step (
   input  logic         blocked_i,
   output logic [63:0]  room_o,
   output logic         blocked_o,
-  input  logic [3:0]   done_i,         // pre, main, sf2, rsy from bit 0
+  input  logic [3:0]   done_i,            // pre, main, sf2, rsy from bit 0
   output logic [3:0]   now_o,
-  output logic         lost_call_o,    // a packet was lost in this step
-  output logic [5:0]   wr_len_o,       // the packets written, concatenated (byte 0 first), 2 cycles later
+  output logic         lost_call_o,       // a packet was lost in this step
+  output logic         resync_restart_o,  // a sync restarted the resync count from curr's units
+  output logic [5:0]   wr_len_o,          // the packets written, concatenated (byte 0 first), 2 cycles later
   output logic [263:0] wr_data_o
 );
   // The decision about curr (Figure 8.1)
@@ -422,7 +424,7 @@ module etrace_encoder_step (
     .c_sijump_i               (c_sijump_i),
     .c_notify_i               (c_notify_i),
     .c_qualified_i            (c_qualified_i),
-    .c_units_i                (c_units_i),
+    .count_i                  (count_i),
     .n_itype_i                (n_itype_i),
     .n_retired_i              (n_retired_i),
     .n_qualified_i            (n_qualified_i),
@@ -593,6 +595,7 @@ module etrace_encoder_step (
     .done_i                  (done_i),
     .now_o                   (now_o),
     .lost_call_o             (lost_call_o),
+    .resync_restart_o        (resync_restart_o),
     .a_qualified_i           (a_qualified),
     .a_start_support_i       (a_start_support),
     .a_branches_i            (a_branches),

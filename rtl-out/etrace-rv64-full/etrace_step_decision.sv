@@ -57,7 +57,7 @@ module etrace_step_decision (
   input  logic        c_sijump_i,
   input  logic        c_notify_i,
   input  logic        c_qualified_i,
-  input  logic [31:0] c_units_i,
+  input  logic [31:0] count_i,                   // resync_i plus c_units_i, saturated (the encoder's count_q)
   // next: the view after curr (unqualified at the end of a session; its address matters only to
   // the implicit return stack, which the encoder looks up)
   input  logic [3:0]  n_itype_i,
@@ -183,8 +183,6 @@ module etrace_step_decision (
   // 2^(ResyncMax+4): a comparison with a power of two is an OR of the bits at and above it, side
   // by side with a short-path adder (the count's + and >= would otherwise be carries rippling
   // through all 32 bits, one after the other).
-  logic [31:0] resync_sum;
-  logic        resync_carry;
   logic [31:0] resync_count;                // resync_i + c_units_i, saturated
   logic [31:0] resync_from_max;             // bit i: 2^i >= the threshold
   logic [31:0] resync_above_max;            // bit i: 2^i > the threshold
@@ -192,68 +190,8 @@ module etrace_step_decision (
   logic        resync_count_plus1_reaches;  // resync_count + 1 >= the threshold
   logic        resync_count_passes;         // resync_count > the threshold
   logic        resync_before_reaches;       // resync_i >= the threshold
-  // resync_sum: per round, each block's sums for a carry-in of 0 (s0) and of 1 (s1) and their
-  // carry-outs (c0, c1; at every bit of the block).
-  logic [31:0] resync_sum_s0_r0, resync_sum_s1_r0, resync_sum_c0_r0, resync_sum_c1_r0;
-  logic [31:0] resync_sum_s0_r1, resync_sum_s1_r1, resync_sum_c0_r1, resync_sum_c1_r1;
-  logic [31:0] resync_sum_s0_r2, resync_sum_s1_r2, resync_sum_c0_r2, resync_sum_c1_r2;
-  logic [31:0] resync_sum_s0_r3, resync_sum_s1_r3, resync_sum_c0_r3, resync_sum_c1_r3;
-  logic [31:0] resync_sum_s0_r4, resync_sum_s1_r4, resync_sum_c0_r4, resync_sum_c1_r4;
-  logic [31:0] resync_sum_s0_r5, resync_sum_s1_r5, resync_sum_c0_r5, resync_sum_c1_r5;
-  logic        unused_resync_sum_carries;   // a block's carry-out is read at one of its bits
-  assign resync_sum_s0_r0 = resync_i ^ c_units_i;
-  assign resync_sum_s1_r0 = ~(resync_i ^ c_units_i);
-  assign resync_sum_c0_r0 = resync_i & c_units_i;
-  assign resync_sum_c1_r0 = resync_i | c_units_i;
-  // Round 1: blocks of 2 bits; a high half takes the sums its low half's carry-out chooses.
-  assign resync_sum_s0_r1 = (((32'haaaa_aaaa & (resync_sum_c0_r0 << 1)) & resync_sum_s1_r0) | (~(32'haaaa_aaaa & (resync_sum_c0_r0 << 1)) & resync_sum_s0_r0));
-  assign resync_sum_s1_r1 = (((32'haaaa_aaaa & ~(resync_sum_c1_r0 << 1)) & resync_sum_s0_r0) | (~(32'haaaa_aaaa & ~(resync_sum_c1_r0 << 1)) & resync_sum_s1_r0));
-  assign resync_sum_c0_r1 = (32'haaaa_aaaa & (((resync_sum_c0_r0 << 1) & resync_sum_c1_r0) | (~(resync_sum_c0_r0 << 1) & resync_sum_c0_r0))) |
-         (32'h5555_5555 & ((resync_sum_c0_r0 & (resync_sum_c1_r0 >> 1)) | (~resync_sum_c0_r0 & (resync_sum_c0_r0 >> 1)))) |
-         (32'h0000_0000 & resync_sum_c0_r0);
-  assign resync_sum_c1_r1 = (32'haaaa_aaaa & (((resync_sum_c1_r0 << 1) & resync_sum_c1_r0) | (~(resync_sum_c1_r0 << 1) & resync_sum_c0_r0))) |
-         (32'h5555_5555 & ((resync_sum_c1_r0 & (resync_sum_c1_r0 >> 1)) | (~resync_sum_c1_r0 & (resync_sum_c0_r0 >> 1)))) |
-         (32'h0000_0000 & resync_sum_c1_r0);
-  // Round 2: blocks of 4 bits; a high half takes the sums its low half's carry-out chooses.
-  assign resync_sum_s0_r2 = (((32'hcccc_cccc & (resync_sum_c0_r1 << 2)) & resync_sum_s1_r1) | (~(32'hcccc_cccc & (resync_sum_c0_r1 << 2)) & resync_sum_s0_r1));
-  assign resync_sum_s1_r2 = (((32'hcccc_cccc & ~(resync_sum_c1_r1 << 2)) & resync_sum_s0_r1) | (~(32'hcccc_cccc & ~(resync_sum_c1_r1 << 2)) & resync_sum_s1_r1));
-  assign resync_sum_c0_r2 = (32'hcccc_cccc & (((resync_sum_c0_r1 << 2) & resync_sum_c1_r1) | (~(resync_sum_c0_r1 << 2) & resync_sum_c0_r1))) |
-         (32'h3333_3333 & ((resync_sum_c0_r1 & (resync_sum_c1_r1 >> 2)) | (~resync_sum_c0_r1 & (resync_sum_c0_r1 >> 2)))) |
-         (32'h0000_0000 & resync_sum_c0_r1);
-  assign resync_sum_c1_r2 = (32'hcccc_cccc & (((resync_sum_c1_r1 << 2) & resync_sum_c1_r1) | (~(resync_sum_c1_r1 << 2) & resync_sum_c0_r1))) |
-         (32'h3333_3333 & ((resync_sum_c1_r1 & (resync_sum_c1_r1 >> 2)) | (~resync_sum_c1_r1 & (resync_sum_c0_r1 >> 2)))) |
-         (32'h0000_0000 & resync_sum_c1_r1);
-  // Round 3: blocks of 8 bits; a high half takes the sums its low half's carry-out chooses.
-  assign resync_sum_s0_r3 = (((32'hf0f0_f0f0 & (resync_sum_c0_r2 << 4)) & resync_sum_s1_r2) | (~(32'hf0f0_f0f0 & (resync_sum_c0_r2 << 4)) & resync_sum_s0_r2));
-  assign resync_sum_s1_r3 = (((32'hf0f0_f0f0 & ~(resync_sum_c1_r2 << 4)) & resync_sum_s0_r2) | (~(32'hf0f0_f0f0 & ~(resync_sum_c1_r2 << 4)) & resync_sum_s1_r2));
-  assign resync_sum_c0_r3 = (32'hf0f0_f0f0 & (((resync_sum_c0_r2 << 4) & resync_sum_c1_r2) | (~(resync_sum_c0_r2 << 4) & resync_sum_c0_r2))) |
-         (32'h0f0f_0f0f & ((resync_sum_c0_r2 & (resync_sum_c1_r2 >> 4)) | (~resync_sum_c0_r2 & (resync_sum_c0_r2 >> 4)))) |
-         (32'h0000_0000 & resync_sum_c0_r2);
-  assign resync_sum_c1_r3 = (32'hf0f0_f0f0 & (((resync_sum_c1_r2 << 4) & resync_sum_c1_r2) | (~(resync_sum_c1_r2 << 4) & resync_sum_c0_r2))) |
-         (32'h0f0f_0f0f & ((resync_sum_c1_r2 & (resync_sum_c1_r2 >> 4)) | (~resync_sum_c1_r2 & (resync_sum_c0_r2 >> 4)))) |
-         (32'h0000_0000 & resync_sum_c1_r2);
-  // Round 4: blocks of 16 bits; a high half takes the sums its low half's carry-out chooses.
-  assign resync_sum_s0_r4 = (((32'hff00_ff00 & (resync_sum_c0_r3 << 8)) & resync_sum_s1_r3) | (~(32'hff00_ff00 & (resync_sum_c0_r3 << 8)) & resync_sum_s0_r3));
-  assign resync_sum_s1_r4 = (((32'hff00_ff00 & ~(resync_sum_c1_r3 << 8)) & resync_sum_s0_r3) | (~(32'hff00_ff00 & ~(resync_sum_c1_r3 << 8)) & resync_sum_s1_r3));
-  assign resync_sum_c0_r4 = (32'hff00_ff00 & (((resync_sum_c0_r3 << 8) & resync_sum_c1_r3) | (~(resync_sum_c0_r3 << 8) & resync_sum_c0_r3))) |
-         (32'h00ff_00ff & ((resync_sum_c0_r3 & (resync_sum_c1_r3 >> 8)) | (~resync_sum_c0_r3 & (resync_sum_c0_r3 >> 8)))) |
-         (32'h0000_0000 & resync_sum_c0_r3);
-  assign resync_sum_c1_r4 = (32'hff00_ff00 & (((resync_sum_c1_r3 << 8) & resync_sum_c1_r3) | (~(resync_sum_c1_r3 << 8) & resync_sum_c0_r3))) |
-         (32'h00ff_00ff & ((resync_sum_c1_r3 & (resync_sum_c1_r3 >> 8)) | (~resync_sum_c1_r3 & (resync_sum_c0_r3 >> 8)))) |
-         (32'h0000_0000 & resync_sum_c1_r3);
-  // Round 5: blocks of 32 bits; a high half takes the sums its low half's carry-out chooses.
-  assign resync_sum_s0_r5 = (((32'hffff_0000 & (resync_sum_c0_r4 << 16)) & resync_sum_s1_r4) | (~(32'hffff_0000 & (resync_sum_c0_r4 << 16)) & resync_sum_s0_r4));
-  assign resync_sum_s1_r5 = (((32'hffff_0000 & ~(resync_sum_c1_r4 << 16)) & resync_sum_s0_r4) | (~(32'hffff_0000 & ~(resync_sum_c1_r4 << 16)) & resync_sum_s1_r4));
-  assign resync_sum_c0_r5 = (32'hffff_0000 & (((resync_sum_c0_r4 << 16) & resync_sum_c1_r4) | (~(resync_sum_c0_r4 << 16) & resync_sum_c0_r4))) |
-         (32'h0000_ffff & ((resync_sum_c0_r4 & (resync_sum_c1_r4 >> 16)) | (~resync_sum_c0_r4 & (resync_sum_c0_r4 >> 16)))) |
-         (32'h0000_0000 & resync_sum_c0_r4);
-  assign resync_sum_c1_r5 = (32'hffff_0000 & (((resync_sum_c1_r4 << 16) & resync_sum_c1_r4) | (~(resync_sum_c1_r4 << 16) & resync_sum_c0_r4))) |
-         (32'h0000_ffff & ((resync_sum_c1_r4 & (resync_sum_c1_r4 >> 16)) | (~resync_sum_c1_r4 & (resync_sum_c0_r4 >> 16)))) |
-         (32'h0000_0000 & resync_sum_c1_r4);
-  assign resync_sum = resync_sum_s0_r5;
-  assign unused_resync_sum_carries = ^{resync_sum_c0_r0, resync_sum_c1_r0, resync_sum_c0_r1, resync_sum_c1_r1, resync_sum_c0_r2, resync_sum_c1_r2, resync_sum_c0_r3, resync_sum_c1_r3, resync_sum_c0_r4, resync_sum_c1_r4, resync_sum_c0_r5, resync_sum_c1_r5, resync_sum_s1_r5};
-  assign resync_carry = resync_sum_c0_r5[0];
-  assign resync_count = resync_carry ? 32'hffff_ffff : resync_sum;
+  // Kept by the encoder in a register of its own (count_q), so the comparisons start from flops.
+  assign resync_count = count_i;
 
   // The differential address of a report of curr (curr's address less the last one reported, a
   // short-path subtract): computed here, before the byte path's registers, so that the packets'

@@ -79,6 +79,7 @@ module etrace_step_accept (
   input  logic [3:0]  done_i,             // pre, main, sf2, rsy from bit 0
   output logic [3:0]  now_o,
   output logic        lost_call_o,        // a packet was lost in this step
+  output logic        resync_restart_o,   // a sync restarted the resync count from curr's units
   // The decision about curr (Figure 8.1)
   input  logic        a_qualified_i,      // curr is qualified (steps 2-9 apply)
   input  logic        a_start_support_i,  // tracing (re)starts at curr and enable 1 was not reported
@@ -569,5 +570,6 @@ module etrace_step_accept (
     last_addr_o = last_addr;
     failed_ret_o = failed_ret;
     failed_irval_o = failed_irval;
+    resync_restart_o = encode_i && resync_units;
   end
 endmodule
