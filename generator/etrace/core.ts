@@ -147,11 +147,11 @@ export function ingressContext(c: EtraceConfig, banner: string) {
     banner,
     ...wd,
     multi: viewsPerGroup(c) > 1,
+    countRegistered: countRegistered(c),
     groups: groupsPerCycle(c),
     manyGroups: groupsPerCycle(c) > 1,
     retires: c.params.retires_p,
     blockBytes: `{${wd.iaw - wd.irw - 1}'d0, iretire_q[g*${wd.irw} +: ${wd.irw}], 1'b0}`,
-    irwpad: zeroExtend(`iretire_q[g*${wd.irw} +: ${wd.irw}]`, wd.irw, 8),
     qualifier,
     impdefPort: qualifier && impw > 0,
     impw,
@@ -171,19 +171,26 @@ export function countRegistered(c: EtraceConfig): boolean {
 }
 
 /**
- * The arriving view's units (view_units_i) added to each count a cycle can leave before them
- * (countRegistered): resync_q (nothing encoded), count_q (curr encoded) and c_units_q (curr
- * encoded after a sync), each a short-path adder whose carry saturates it.
+ * The arriving view's units added to each count a cycle can leave before them (countRegistered):
+ * resync_q (nothing encoded), count_q (curr encoded) and c_units_q (curr encoded after a sync).
+ * The units come in their two parts, both from flops (the idle units pending and the record's
+ * own, view_units_i being their sum saturated): three operands, summed by a carry-save row and a
+ * short-path adder of 34 bits whose top bits saturate the count.
  */
-function countSums(): string[] {
+function countSums(c: EtraceConfig): string[] {
+  const rec = (w: number) => zeroExtend('view_record_units_i', c.params.iretire_width_p, w);
   return ([['rv', 'resync_q'], ['cv', 'count_q'], ['uv', 'c_units_q']] as const).flatMap(([name, base]) => {
-    const add = svConditionalSumAdd(`cnt_${name}_sum`, base, 'view_units_i[31:0]', 32, { carryOut: `cnt_${name}_carry` });
+    const [x, y] = [`{1'b0, ${base}}`, "{1'b0, view_pending_i}"];
+    const add = svConditionalSumAdd(`cnt_${name}_sum`, `{1'b0, cnt_${name}_ps}`, `{cnt_${name}_pc, 1'b0}`, 34);
     return [
-      `logic [31:0] cnt_${name}, cnt_${name}_sum;`,
-      `logic        cnt_${name}_carry;`,
+      `logic [32:0] cnt_${name}_ps, cnt_${name}_pc;  // the carry-save row: sums and carries`,
+      `logic [33:0] cnt_${name}_sum;`,
+      `logic [31:0] cnt_${name};`,
       ...add.declarations,
+      `assign cnt_${name}_ps = ${x} ^ ${y} ^ ${rec(33)};`,
+      `assign cnt_${name}_pc = (${x} & ${y}) | (${x} & ${rec(33)}) | (${y} & ${rec(33)});`,
       ...add.rows,
-      `assign cnt_${name} = cnt_${name}_carry ? 32'hffff_ffff : cnt_${name}_sum;`,
+      `assign cnt_${name} = (cnt_${name}_sum[33:32] != 2'b00) ? 32'hffff_ffff : cnt_${name}_sum[31:0];`,
     ];
   });
 }
@@ -389,7 +396,7 @@ function stepPorts(c: EtraceConfig): StepSignal[] {
     input('opt_bp', 1, [DECISION, CONTENTS]),
     input('opt_jtc', 1, jtc ? [CONTENTS, ACCEPT, ...(pipe ? [WRITE] : [])] : [CONTENTS]),
     input('opt_rmode', 2, [DECISION, ACCEPT]),
-    input('opt_rmax', 4, [DECISION]),
+    input('opt_rthresh', 16, [DECISION], { comment: 'bit j: ResyncMax <= j (the resync threshold as a thermometer)' }),
     ...(c.params.dataTrace
       ? [input('opt_denable', 1, [CONTENTS], { comment: 'data trace options for the support packet' }), input('opt_doptions', 4, [CONTENTS])]
       : []),
@@ -968,7 +975,7 @@ function stepInstance(c: EtraceConfig, chain: ViewChain, g: number, isB: boolean
   const conns: [string, string][] = [
     ...(pipelineStages(c) > 0 ? [['clk_i', 'clk_i'] as [string, string], ['rst_ni', 'rst_ni'] as [string, string], ['res_o', `st${k}_res`] as [string, string]] : []),
     ['encode_i', encode],
-    ...['stall', 'full', 'iexc', 'sij', 'ir', 'bp', 'jtc', 'rmode', 'rmax', ...(c.params.dataTrace ? ['denable', 'doptions'] : [])].map((o): [string, string] => [`opt_${o}_i`, `opt_${o}`]),
+    ...['stall', 'full', 'iexc', 'sij', 'ir', 'bp', 'jtc', 'rmode', 'rthresh', ...(c.params.dataTrace ? ['denable', 'doptions'] : [])].map((o): [string, string] => [`opt_${o}_i`, `opt_${o}`]),
     ...['addr', 'itype', 'retired', 'priv', 'cause', 'tval', 'qualified', 'updiscon'].map((f): [string, string] => [`p_${f}_i`, isB ? chain.Q(g, f) : chain.P(g, f)]),
   ];
   const first = chain.firstView(g);
@@ -995,7 +1002,7 @@ function stepInstance(c: EtraceConfig, chain: ViewChain, g: number, isB: boolean
   if (pipelineStages(c) > 0) conns.push(['done_i', `done_q[${k * STEP_WRITES.length} +: ${STEP_WRITES.length}]`], ['now_o', `st${k}_now`]);
   conns.push(
     ['lost_call_o', `st${k}_lost_call`],
-    ...(countRegistered(c) ? [['count_i', 'count_q'] as [string, string], ['resync_restart_o', `st${k}_resync_restart`] as [string, string]] : []),
+    ...(countRegistered(c) ? [['count_i', 's0_count'] as [string, string], ['resync_restart_o', `st${k}_resync_restart`] as [string, string]] : []),
     ...(c.params.dataTrace ? [['dsync_o', `st${k}_dsync`] as [string, string]] : []),
     ['wr_len_o', `st${k}_wr_len`],
     ['wr_data_o', `st${k}_wr_data`],
@@ -1258,7 +1265,7 @@ export function encoderContext(c: EtraceConfig, banner: string, packerInstance: 
     stepStateInputs,
     stepInstances: groups.flatMap((g) => [stepInstance(c, views, g, false), ...(viewsPerGroup(c) > 1 ? [stepInstance(c, views, g, true)] : [])]),
     countRegistered: countRegistered(c),
-    countAdds: countRegistered(c) ? countSums() : [],
+    countAdds: countRegistered(c) ? countSums(c) : [],
     currUpdates: views.currRegs.map(([f, v]) => `c_${f}_d = ${v};`),
     prevUpdates: views.prevRegs.map(([f, v]) => `p_${f}_d = ${v};`),
     finalDecls,

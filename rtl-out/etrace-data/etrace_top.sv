@@ -157,6 +157,8 @@ module etrace_top (
   logic [2:0]  view_size;
   logic [1:0]  view_ctype;
   logic [31:0] view_units;
+  logic [31:0] view_pending;  // the two parts of view_units (one signal group, one view)
+  logic [2:0]  view_record_units;
   logic [63:0] view_tval;
   logic [1:0]  view_priv;
   logic [0:0]  view_context;
@@ -196,6 +198,8 @@ module etrace_top (
     .view_qualified_o (view_qualified),
     .view_enabled_o   (view_enabled),
     .view_units_o     (view_units),
+    .view_pending_o   (view_pending),
+    .view_record_units_o (view_record_units),
     .view_priv_o      (view_priv),
     .view_context_o   (view_context),
     .view_cause_o     (view_cause),
@@ -246,6 +250,8 @@ module etrace_top (
     .view_qualified_i    (view_qualified),
     .view_enabled_i      (view_enabled),
     .view_units_i        (view_units),
+    .view_pending_i      (view_pending),
+    .view_record_units_i (view_record_units),
     .d_enable_i      (d_enable),
     .d_trig_enable_i (d_trig_enable),
     .no_data_i       (no_data),

@@ -40,7 +40,7 @@ module etrace_encoder_step (
   input  logic         opt_bp_i,
   input  logic         opt_jtc_i,
   input  logic [1:0]   opt_rmode_i,
-  input  logic [3:0]   opt_rmax_i,
+  input  logic [15:0]  opt_rthresh_i,     // bit j: ResyncMax <= j (the resync threshold as a thermometer)
   // prev: the view before curr (its updiscon as decided when it was curr)
   input  logic [31:0]  p_addr_i,
   input  logic [2:0]   p_itype_i,
@@ -346,7 +346,7 @@ module etrace_encoder_step (
     .opt_sij_i                (opt_sij_i),
     .opt_bp_i                 (opt_bp_i),
     .opt_rmode_i              (opt_rmode_i),
-    .opt_rmax_i               (opt_rmax_i),
+    .opt_rthresh_i            (opt_rthresh_i),
     .p_itype_i                (p_itype_i),
     .p_retired_i              (p_retired_i),
     .p_priv_i                 (p_priv_i),

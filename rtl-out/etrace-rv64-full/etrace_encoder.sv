@@ -55,6 +55,8 @@ module etrace_encoder (
   input  logic [0:0]   view_qualified_i,
   input  logic [0:0]   view_enabled_i,
   input  logic [31:0]  view_units_i,
+  input  logic [31:0]  view_pending_i,  // view_units_i in its two parts (etrace_ingress)
+  input  logic [2:0]   view_record_units_i,
   // The cycle's fields
   input  logic [1:0]   view_priv_i,
   input  logic [31:0]  view_context_i,
@@ -76,15 +78,15 @@ module etrace_encoder (
   input  logic         d_halted_i,
   input  logic         d_reset_i,
   // Output FIFO (etrace_fifo)
-  input  logic [7:0]   fifo_free_i,  // bytes free after this cycle's output byte
-  input  logic         drain_i,      // a byte leaves the FIFO in this cycle
+  input  logic [7:0]   fifo_free_i,     // bytes free after this cycle's output byte
+  input  logic         drain_i,         // a byte leaves the FIFO in this cycle
   output logic         wr_valid_o,
   output logic [6:0]   wr_len_o,
   output logic [511:0] wr_data_o,
   // Status
   output logic         stall_o,
-  output logic         lost_o,       // a packet was dropped, or the hart was stalled
-  output logic         empty_o       // no view waits to be encoded
+  output logic         lost_o,          // a packet was dropped, or the hart was stalled
+  output logic         empty_o          // no view waits to be encoded
 );
   // ---------------------------------------------------------------- constants
   localparam int         Iaw         = 64;
@@ -117,7 +119,7 @@ module etrace_encoder (
   logic           o_stall_q, o_stall_d, o_trig_q, o_trig_d, o_full_q, o_full_d, o_iexc_q, o_iexc_d;
   logic           o_sij_q, o_sij_d, o_ir_q, o_ir_d, o_bp_q, o_bp_d, o_jtc_q, o_jtc_d;
   logic [1:0]     o_rmode_q, o_rmode_d;
-  logic [3:0]     o_rmax_q, o_rmax_d;
+  logic [15:0]    o_rthresh_q, o_rthresh_d;    // trTeInstSyncMax as a thermometer: bit j, ResyncMax <= j
   // The view being encoded (curr) and the one before it (prev).
   logic           curr_valid_q, curr_valid_d;
   logic [Iaw-1:0] c_addr_q, c_addr_d, p_addr_q, p_addr_d;
@@ -140,8 +142,9 @@ module etrace_encoder (
   logic           map_failed_q, map_failed_d, count_failed_q, count_failed_d;
   logic [Iaw-1:0] last_addr_q, last_addr_d;
   logic [31:0]    resync_q, resync_d;
-  // resync_q plus c_units_q, saturated: the count the decision compares with the threshold, kept
-  // beside them so that the comparisons start from flops (etrace_step_decision).
+  // resync_q plus c_units_q, saturated, in a session with ResyncMode 2 or 3: the count the
+  // decision compares with the threshold, kept beside them so that the comparisons start from
+  // flops (etrace_step_decision). With ResyncMode 0 and 1 the units are 0 and the count is resync_q.
   logic [31:0]    count_q, count_d;
   logic           sync_next_q, sync_next_d, awaiting_q, awaiting_d;
   logic           thaddr0_q, thaddr0_d;        // trap already reported with thaddr 0
@@ -155,9 +158,9 @@ module etrace_encoder (
   logic           lost_pending_q, lost_pending_d;
 
   // Options in force: the registers in the cycle the session starts, then the sampled values.
-  logic       opt_stall, opt_full, opt_iexc, opt_sij, opt_ir, opt_bp, opt_jtc;
-  logic [1:0] opt_rmode;
-  logic [3:0] opt_rmax;
+  logic        opt_stall, opt_full, opt_iexc, opt_sij, opt_ir, opt_bp, opt_jtc;
+  logic [1:0]  opt_rmode;
+  logic [15:0] opt_rthresh;
   assign opt_stall = session_q ? o_stall_q : stall_enable_i;
   assign opt_full  = session_q ? o_full_q : full_address_i;
   assign opt_iexc  = session_q ? o_iexc_q : implicit_except_i;
@@ -166,7 +169,8 @@ module etrace_encoder (
   assign opt_bp    = session_q ? o_bp_q : branch_prediction_i;
   assign opt_jtc   = session_q ? o_jtc_q : jump_target_cache_i;
   assign opt_rmode = session_q ? o_rmode_q : resync_mode_i;
-  assign opt_rmax  = session_q ? o_rmax_q : resync_max_i;
+  // Read only by the decision, which matters only while a session runs: the register alone.
+  assign opt_rthresh = o_rthresh_q;
   assign i_trig_enable_o = session_q ? o_trig_q : i_trig_enable_i;
   assign resync_mode_o = opt_rmode;
 
@@ -530,6 +534,243 @@ module etrace_encoder (
     .bits_o               (post_bits)
   );
 
+  // ---------------------------------------------------------------- the resync count with curr's units
+  // count_d is resync_d + c_units_d without an add after the decision: the arriving view's units
+  // are added to each count the cycle can leave before them, side by side, and the decision
+  // chooses. That count is resync_q when nothing is encoded (the session's first view), else the
+  // count with curr's units (count_q) or, after a sync, curr's units alone (c_units_q).
+  logic [31:0] s0_count;
+  assign s0_count = opt_rmode[1] ? count_q : resync_q;
+  logic [32:0] cnt_rv_ps, cnt_rv_pc;       // the carry-save row: sums and carries
+  logic [33:0] cnt_rv_sum;
+  logic [31:0] cnt_rv;
+  // cnt_rv_sum: per round, each block's sums for a carry-in of 0 (s0) and of 1 (s1) and their
+  // carry-outs (c0, c1; at every bit of the block).
+  logic [33:0] cnt_rv_sum_s0_r0, cnt_rv_sum_s1_r0, cnt_rv_sum_c0_r0, cnt_rv_sum_c1_r0;
+  logic [33:0] cnt_rv_sum_s0_r1, cnt_rv_sum_s1_r1, cnt_rv_sum_c0_r1, cnt_rv_sum_c1_r1;
+  logic [33:0] cnt_rv_sum_s0_r2, cnt_rv_sum_s1_r2, cnt_rv_sum_c0_r2, cnt_rv_sum_c1_r2;
+  logic [33:0] cnt_rv_sum_s0_r3, cnt_rv_sum_s1_r3, cnt_rv_sum_c0_r3, cnt_rv_sum_c1_r3;
+  logic [33:0] cnt_rv_sum_s0_r4, cnt_rv_sum_s1_r4, cnt_rv_sum_c0_r4, cnt_rv_sum_c1_r4;
+  logic [33:0] cnt_rv_sum_s0_r5, cnt_rv_sum_s1_r5, cnt_rv_sum_c0_r5, cnt_rv_sum_c1_r5;
+  logic [33:0] cnt_rv_sum_s0_r6, cnt_rv_sum_s1_r6, cnt_rv_sum_c0_r6, cnt_rv_sum_c1_r6;
+  logic        unused_cnt_rv_sum_carries;  // a block's carry-out is read at one of its bits
+  assign cnt_rv_ps = {1'b0, resync_q} ^ {1'b0, view_pending_i} ^ {30'd0, view_record_units_i};
+  assign cnt_rv_pc = ({1'b0, resync_q} & {1'b0, view_pending_i}) | ({1'b0, resync_q} & {30'd0, view_record_units_i}) | ({1'b0, view_pending_i} & {30'd0, view_record_units_i});
+  assign cnt_rv_sum_s0_r0 = {1'b0, cnt_rv_ps} ^ {cnt_rv_pc, 1'b0};
+  assign cnt_rv_sum_s1_r0 = ~({1'b0, cnt_rv_ps} ^ {cnt_rv_pc, 1'b0});
+  assign cnt_rv_sum_c0_r0 = {1'b0, cnt_rv_ps} & {cnt_rv_pc, 1'b0};
+  assign cnt_rv_sum_c1_r0 = {1'b0, cnt_rv_ps} | {cnt_rv_pc, 1'b0};
+  // Round 1: blocks of 2 bits; a high half takes the sums its low half's carry-out chooses.
+  assign cnt_rv_sum_s0_r1 = (((34'h2_aaaa_aaaa & (cnt_rv_sum_c0_r0 << 1)) & cnt_rv_sum_s1_r0) | (~(34'h2_aaaa_aaaa & (cnt_rv_sum_c0_r0 << 1)) & cnt_rv_sum_s0_r0));
+  assign cnt_rv_sum_s1_r1 = (((34'h2_aaaa_aaaa & ~(cnt_rv_sum_c1_r0 << 1)) & cnt_rv_sum_s0_r0) | (~(34'h2_aaaa_aaaa & ~(cnt_rv_sum_c1_r0 << 1)) & cnt_rv_sum_s1_r0));
+  assign cnt_rv_sum_c0_r1 = (34'h2_aaaa_aaaa & (((cnt_rv_sum_c0_r0 << 1) & cnt_rv_sum_c1_r0) | (~(cnt_rv_sum_c0_r0 << 1) & cnt_rv_sum_c0_r0))) |
+         (34'h1_5555_5555 & ((cnt_rv_sum_c0_r0 & (cnt_rv_sum_c1_r0 >> 1)) | (~cnt_rv_sum_c0_r0 & (cnt_rv_sum_c0_r0 >> 1)))) |
+         (34'h0_0000_0000 & cnt_rv_sum_c0_r0);
+  assign cnt_rv_sum_c1_r1 = (34'h2_aaaa_aaaa & (((cnt_rv_sum_c1_r0 << 1) & cnt_rv_sum_c1_r0) | (~(cnt_rv_sum_c1_r0 << 1) & cnt_rv_sum_c0_r0))) |
+         (34'h1_5555_5555 & ((cnt_rv_sum_c1_r0 & (cnt_rv_sum_c1_r0 >> 1)) | (~cnt_rv_sum_c1_r0 & (cnt_rv_sum_c0_r0 >> 1)))) |
+         (34'h0_0000_0000 & cnt_rv_sum_c1_r0);
+  // Round 2: blocks of 4 bits; a high half takes the sums its low half's carry-out chooses.
+  assign cnt_rv_sum_s0_r2 = (((34'h0_cccc_cccc & (cnt_rv_sum_c0_r1 << 2)) & cnt_rv_sum_s1_r1) | (~(34'h0_cccc_cccc & (cnt_rv_sum_c0_r1 << 2)) & cnt_rv_sum_s0_r1));
+  assign cnt_rv_sum_s1_r2 = (((34'h0_cccc_cccc & ~(cnt_rv_sum_c1_r1 << 2)) & cnt_rv_sum_s0_r1) | (~(34'h0_cccc_cccc & ~(cnt_rv_sum_c1_r1 << 2)) & cnt_rv_sum_s1_r1));
+  assign cnt_rv_sum_c0_r2 = (34'h0_cccc_cccc & (((cnt_rv_sum_c0_r1 << 2) & cnt_rv_sum_c1_r1) | (~(cnt_rv_sum_c0_r1 << 2) & cnt_rv_sum_c0_r1))) |
+         (34'h0_3333_3333 & ((cnt_rv_sum_c0_r1 & (cnt_rv_sum_c1_r1 >> 2)) | (~cnt_rv_sum_c0_r1 & (cnt_rv_sum_c0_r1 >> 2)))) |
+         (34'h3_0000_0000 & cnt_rv_sum_c0_r1);
+  assign cnt_rv_sum_c1_r2 = (34'h0_cccc_cccc & (((cnt_rv_sum_c1_r1 << 2) & cnt_rv_sum_c1_r1) | (~(cnt_rv_sum_c1_r1 << 2) & cnt_rv_sum_c0_r1))) |
+         (34'h0_3333_3333 & ((cnt_rv_sum_c1_r1 & (cnt_rv_sum_c1_r1 >> 2)) | (~cnt_rv_sum_c1_r1 & (cnt_rv_sum_c0_r1 >> 2)))) |
+         (34'h3_0000_0000 & cnt_rv_sum_c1_r1);
+  // Round 3: blocks of 8 bits; a high half takes the sums its low half's carry-out chooses.
+  assign cnt_rv_sum_s0_r3 = (((34'h0_f0f0_f0f0 & (cnt_rv_sum_c0_r2 << 4)) & cnt_rv_sum_s1_r2) | (~(34'h0_f0f0_f0f0 & (cnt_rv_sum_c0_r2 << 4)) & cnt_rv_sum_s0_r2));
+  assign cnt_rv_sum_s1_r3 = (((34'h0_f0f0_f0f0 & ~(cnt_rv_sum_c1_r2 << 4)) & cnt_rv_sum_s0_r2) | (~(34'h0_f0f0_f0f0 & ~(cnt_rv_sum_c1_r2 << 4)) & cnt_rv_sum_s1_r2));
+  assign cnt_rv_sum_c0_r3 = (34'h0_f0f0_f0f0 & (((cnt_rv_sum_c0_r2 << 4) & cnt_rv_sum_c1_r2) | (~(cnt_rv_sum_c0_r2 << 4) & cnt_rv_sum_c0_r2))) |
+         (34'h0_0f0f_0f0f & ((cnt_rv_sum_c0_r2 & (cnt_rv_sum_c1_r2 >> 4)) | (~cnt_rv_sum_c0_r2 & (cnt_rv_sum_c0_r2 >> 4)))) |
+         (34'h3_0000_0000 & cnt_rv_sum_c0_r2);
+  assign cnt_rv_sum_c1_r3 = (34'h0_f0f0_f0f0 & (((cnt_rv_sum_c1_r2 << 4) & cnt_rv_sum_c1_r2) | (~(cnt_rv_sum_c1_r2 << 4) & cnt_rv_sum_c0_r2))) |
+         (34'h0_0f0f_0f0f & ((cnt_rv_sum_c1_r2 & (cnt_rv_sum_c1_r2 >> 4)) | (~cnt_rv_sum_c1_r2 & (cnt_rv_sum_c0_r2 >> 4)))) |
+         (34'h3_0000_0000 & cnt_rv_sum_c1_r2);
+  // Round 4: blocks of 16 bits; a high half takes the sums its low half's carry-out chooses.
+  assign cnt_rv_sum_s0_r4 = (((34'h0_ff00_ff00 & (cnt_rv_sum_c0_r3 << 8)) & cnt_rv_sum_s1_r3) | (~(34'h0_ff00_ff00 & (cnt_rv_sum_c0_r3 << 8)) & cnt_rv_sum_s0_r3));
+  assign cnt_rv_sum_s1_r4 = (((34'h0_ff00_ff00 & ~(cnt_rv_sum_c1_r3 << 8)) & cnt_rv_sum_s0_r3) | (~(34'h0_ff00_ff00 & ~(cnt_rv_sum_c1_r3 << 8)) & cnt_rv_sum_s1_r3));
+  assign cnt_rv_sum_c0_r4 = (34'h0_ff00_ff00 & (((cnt_rv_sum_c0_r3 << 8) & cnt_rv_sum_c1_r3) | (~(cnt_rv_sum_c0_r3 << 8) & cnt_rv_sum_c0_r3))) |
+         (34'h0_00ff_00ff & ((cnt_rv_sum_c0_r3 & (cnt_rv_sum_c1_r3 >> 8)) | (~cnt_rv_sum_c0_r3 & (cnt_rv_sum_c0_r3 >> 8)))) |
+         (34'h3_0000_0000 & cnt_rv_sum_c0_r3);
+  assign cnt_rv_sum_c1_r4 = (34'h0_ff00_ff00 & (((cnt_rv_sum_c1_r3 << 8) & cnt_rv_sum_c1_r3) | (~(cnt_rv_sum_c1_r3 << 8) & cnt_rv_sum_c0_r3))) |
+         (34'h0_00ff_00ff & ((cnt_rv_sum_c1_r3 & (cnt_rv_sum_c1_r3 >> 8)) | (~cnt_rv_sum_c1_r3 & (cnt_rv_sum_c0_r3 >> 8)))) |
+         (34'h3_0000_0000 & cnt_rv_sum_c1_r3);
+  // Round 5: blocks of 32 bits; a high half takes the sums its low half's carry-out chooses.
+  assign cnt_rv_sum_s0_r5 = (((34'h0_ffff_0000 & (cnt_rv_sum_c0_r4 << 16)) & cnt_rv_sum_s1_r4) | (~(34'h0_ffff_0000 & (cnt_rv_sum_c0_r4 << 16)) & cnt_rv_sum_s0_r4));
+  assign cnt_rv_sum_s1_r5 = (((34'h0_ffff_0000 & ~(cnt_rv_sum_c1_r4 << 16)) & cnt_rv_sum_s0_r4) | (~(34'h0_ffff_0000 & ~(cnt_rv_sum_c1_r4 << 16)) & cnt_rv_sum_s1_r4));
+  assign cnt_rv_sum_c0_r5 = (34'h0_ffff_0000 & (((cnt_rv_sum_c0_r4 << 16) & cnt_rv_sum_c1_r4) | (~(cnt_rv_sum_c0_r4 << 16) & cnt_rv_sum_c0_r4))) |
+         (34'h0_0000_ffff & ((cnt_rv_sum_c0_r4 & (cnt_rv_sum_c1_r4 >> 16)) | (~cnt_rv_sum_c0_r4 & (cnt_rv_sum_c0_r4 >> 16)))) |
+         (34'h3_0000_0000 & cnt_rv_sum_c0_r4);
+  assign cnt_rv_sum_c1_r5 = (34'h0_ffff_0000 & (((cnt_rv_sum_c1_r4 << 16) & cnt_rv_sum_c1_r4) | (~(cnt_rv_sum_c1_r4 << 16) & cnt_rv_sum_c0_r4))) |
+         (34'h0_0000_ffff & ((cnt_rv_sum_c1_r4 & (cnt_rv_sum_c1_r4 >> 16)) | (~cnt_rv_sum_c1_r4 & (cnt_rv_sum_c0_r4 >> 16)))) |
+         (34'h3_0000_0000 & cnt_rv_sum_c1_r4);
+  // Round 6: blocks of 64 bits; a high half takes the sums its low half's carry-out chooses.
+  assign cnt_rv_sum_s0_r6 = (((34'h3_0000_0000 & (cnt_rv_sum_c0_r5 << 32)) & cnt_rv_sum_s1_r5) | (~(34'h3_0000_0000 & (cnt_rv_sum_c0_r5 << 32)) & cnt_rv_sum_s0_r5));
+  assign cnt_rv_sum_s1_r6 = (((34'h3_0000_0000 & ~(cnt_rv_sum_c1_r5 << 32)) & cnt_rv_sum_s0_r5) | (~(34'h3_0000_0000 & ~(cnt_rv_sum_c1_r5 << 32)) & cnt_rv_sum_s1_r5));
+  assign cnt_rv_sum_c0_r6 = (34'h3_0000_0000 & (((cnt_rv_sum_c0_r5 << 32) & cnt_rv_sum_c1_r5) | (~(cnt_rv_sum_c0_r5 << 32) & cnt_rv_sum_c0_r5))) |
+         (34'h0_ffff_ffff & ((cnt_rv_sum_c0_r5 & (cnt_rv_sum_c1_r5 >> 32)) | (~cnt_rv_sum_c0_r5 & (cnt_rv_sum_c0_r5 >> 32)))) |
+         (34'h0_0000_0000 & cnt_rv_sum_c0_r5);
+  assign cnt_rv_sum_c1_r6 = (34'h3_0000_0000 & (((cnt_rv_sum_c1_r5 << 32) & cnt_rv_sum_c1_r5) | (~(cnt_rv_sum_c1_r5 << 32) & cnt_rv_sum_c0_r5))) |
+         (34'h0_ffff_ffff & ((cnt_rv_sum_c1_r5 & (cnt_rv_sum_c1_r5 >> 32)) | (~cnt_rv_sum_c1_r5 & (cnt_rv_sum_c0_r5 >> 32)))) |
+         (34'h0_0000_0000 & cnt_rv_sum_c1_r5);
+  assign cnt_rv_sum = cnt_rv_sum_s0_r6;
+  assign unused_cnt_rv_sum_carries = ^{cnt_rv_sum_c0_r0, cnt_rv_sum_c1_r0, cnt_rv_sum_c0_r1, cnt_rv_sum_c1_r1, cnt_rv_sum_c0_r2, cnt_rv_sum_c1_r2, cnt_rv_sum_c0_r3, cnt_rv_sum_c1_r3, cnt_rv_sum_c0_r4, cnt_rv_sum_c1_r4, cnt_rv_sum_c0_r5, cnt_rv_sum_c1_r5, cnt_rv_sum_c0_r6, cnt_rv_sum_c1_r6, cnt_rv_sum_s1_r6};
+  assign cnt_rv = (cnt_rv_sum[33:32] != 2'b00) ? 32'hffff_ffff : cnt_rv_sum[31:0];
+  logic [32:0] cnt_cv_ps, cnt_cv_pc;       // the carry-save row: sums and carries
+  logic [33:0] cnt_cv_sum;
+  logic [31:0] cnt_cv;
+  // cnt_cv_sum: per round, each block's sums for a carry-in of 0 (s0) and of 1 (s1) and their
+  // carry-outs (c0, c1; at every bit of the block).
+  logic [33:0] cnt_cv_sum_s0_r0, cnt_cv_sum_s1_r0, cnt_cv_sum_c0_r0, cnt_cv_sum_c1_r0;
+  logic [33:0] cnt_cv_sum_s0_r1, cnt_cv_sum_s1_r1, cnt_cv_sum_c0_r1, cnt_cv_sum_c1_r1;
+  logic [33:0] cnt_cv_sum_s0_r2, cnt_cv_sum_s1_r2, cnt_cv_sum_c0_r2, cnt_cv_sum_c1_r2;
+  logic [33:0] cnt_cv_sum_s0_r3, cnt_cv_sum_s1_r3, cnt_cv_sum_c0_r3, cnt_cv_sum_c1_r3;
+  logic [33:0] cnt_cv_sum_s0_r4, cnt_cv_sum_s1_r4, cnt_cv_sum_c0_r4, cnt_cv_sum_c1_r4;
+  logic [33:0] cnt_cv_sum_s0_r5, cnt_cv_sum_s1_r5, cnt_cv_sum_c0_r5, cnt_cv_sum_c1_r5;
+  logic [33:0] cnt_cv_sum_s0_r6, cnt_cv_sum_s1_r6, cnt_cv_sum_c0_r6, cnt_cv_sum_c1_r6;
+  logic        unused_cnt_cv_sum_carries;  // a block's carry-out is read at one of its bits
+  assign cnt_cv_ps = {1'b0, count_q} ^ {1'b0, view_pending_i} ^ {30'd0, view_record_units_i};
+  assign cnt_cv_pc = ({1'b0, count_q} & {1'b0, view_pending_i}) | ({1'b0, count_q} & {30'd0, view_record_units_i}) | ({1'b0, view_pending_i} & {30'd0, view_record_units_i});
+  assign cnt_cv_sum_s0_r0 = {1'b0, cnt_cv_ps} ^ {cnt_cv_pc, 1'b0};
+  assign cnt_cv_sum_s1_r0 = ~({1'b0, cnt_cv_ps} ^ {cnt_cv_pc, 1'b0});
+  assign cnt_cv_sum_c0_r0 = {1'b0, cnt_cv_ps} & {cnt_cv_pc, 1'b0};
+  assign cnt_cv_sum_c1_r0 = {1'b0, cnt_cv_ps} | {cnt_cv_pc, 1'b0};
+  // Round 1: blocks of 2 bits; a high half takes the sums its low half's carry-out chooses.
+  assign cnt_cv_sum_s0_r1 = (((34'h2_aaaa_aaaa & (cnt_cv_sum_c0_r0 << 1)) & cnt_cv_sum_s1_r0) | (~(34'h2_aaaa_aaaa & (cnt_cv_sum_c0_r0 << 1)) & cnt_cv_sum_s0_r0));
+  assign cnt_cv_sum_s1_r1 = (((34'h2_aaaa_aaaa & ~(cnt_cv_sum_c1_r0 << 1)) & cnt_cv_sum_s0_r0) | (~(34'h2_aaaa_aaaa & ~(cnt_cv_sum_c1_r0 << 1)) & cnt_cv_sum_s1_r0));
+  assign cnt_cv_sum_c0_r1 = (34'h2_aaaa_aaaa & (((cnt_cv_sum_c0_r0 << 1) & cnt_cv_sum_c1_r0) | (~(cnt_cv_sum_c0_r0 << 1) & cnt_cv_sum_c0_r0))) |
+         (34'h1_5555_5555 & ((cnt_cv_sum_c0_r0 & (cnt_cv_sum_c1_r0 >> 1)) | (~cnt_cv_sum_c0_r0 & (cnt_cv_sum_c0_r0 >> 1)))) |
+         (34'h0_0000_0000 & cnt_cv_sum_c0_r0);
+  assign cnt_cv_sum_c1_r1 = (34'h2_aaaa_aaaa & (((cnt_cv_sum_c1_r0 << 1) & cnt_cv_sum_c1_r0) | (~(cnt_cv_sum_c1_r0 << 1) & cnt_cv_sum_c0_r0))) |
+         (34'h1_5555_5555 & ((cnt_cv_sum_c1_r0 & (cnt_cv_sum_c1_r0 >> 1)) | (~cnt_cv_sum_c1_r0 & (cnt_cv_sum_c0_r0 >> 1)))) |
+         (34'h0_0000_0000 & cnt_cv_sum_c1_r0);
+  // Round 2: blocks of 4 bits; a high half takes the sums its low half's carry-out chooses.
+  assign cnt_cv_sum_s0_r2 = (((34'h0_cccc_cccc & (cnt_cv_sum_c0_r1 << 2)) & cnt_cv_sum_s1_r1) | (~(34'h0_cccc_cccc & (cnt_cv_sum_c0_r1 << 2)) & cnt_cv_sum_s0_r1));
+  assign cnt_cv_sum_s1_r2 = (((34'h0_cccc_cccc & ~(cnt_cv_sum_c1_r1 << 2)) & cnt_cv_sum_s0_r1) | (~(34'h0_cccc_cccc & ~(cnt_cv_sum_c1_r1 << 2)) & cnt_cv_sum_s1_r1));
+  assign cnt_cv_sum_c0_r2 = (34'h0_cccc_cccc & (((cnt_cv_sum_c0_r1 << 2) & cnt_cv_sum_c1_r1) | (~(cnt_cv_sum_c0_r1 << 2) & cnt_cv_sum_c0_r1))) |
+         (34'h0_3333_3333 & ((cnt_cv_sum_c0_r1 & (cnt_cv_sum_c1_r1 >> 2)) | (~cnt_cv_sum_c0_r1 & (cnt_cv_sum_c0_r1 >> 2)))) |
+         (34'h3_0000_0000 & cnt_cv_sum_c0_r1);
+  assign cnt_cv_sum_c1_r2 = (34'h0_cccc_cccc & (((cnt_cv_sum_c1_r1 << 2) & cnt_cv_sum_c1_r1) | (~(cnt_cv_sum_c1_r1 << 2) & cnt_cv_sum_c0_r1))) |
+         (34'h0_3333_3333 & ((cnt_cv_sum_c1_r1 & (cnt_cv_sum_c1_r1 >> 2)) | (~cnt_cv_sum_c1_r1 & (cnt_cv_sum_c0_r1 >> 2)))) |
+         (34'h3_0000_0000 & cnt_cv_sum_c1_r1);
+  // Round 3: blocks of 8 bits; a high half takes the sums its low half's carry-out chooses.
+  assign cnt_cv_sum_s0_r3 = (((34'h0_f0f0_f0f0 & (cnt_cv_sum_c0_r2 << 4)) & cnt_cv_sum_s1_r2) | (~(34'h0_f0f0_f0f0 & (cnt_cv_sum_c0_r2 << 4)) & cnt_cv_sum_s0_r2));
+  assign cnt_cv_sum_s1_r3 = (((34'h0_f0f0_f0f0 & ~(cnt_cv_sum_c1_r2 << 4)) & cnt_cv_sum_s0_r2) | (~(34'h0_f0f0_f0f0 & ~(cnt_cv_sum_c1_r2 << 4)) & cnt_cv_sum_s1_r2));
+  assign cnt_cv_sum_c0_r3 = (34'h0_f0f0_f0f0 & (((cnt_cv_sum_c0_r2 << 4) & cnt_cv_sum_c1_r2) | (~(cnt_cv_sum_c0_r2 << 4) & cnt_cv_sum_c0_r2))) |
+         (34'h0_0f0f_0f0f & ((cnt_cv_sum_c0_r2 & (cnt_cv_sum_c1_r2 >> 4)) | (~cnt_cv_sum_c0_r2 & (cnt_cv_sum_c0_r2 >> 4)))) |
+         (34'h3_0000_0000 & cnt_cv_sum_c0_r2);
+  assign cnt_cv_sum_c1_r3 = (34'h0_f0f0_f0f0 & (((cnt_cv_sum_c1_r2 << 4) & cnt_cv_sum_c1_r2) | (~(cnt_cv_sum_c1_r2 << 4) & cnt_cv_sum_c0_r2))) |
+         (34'h0_0f0f_0f0f & ((cnt_cv_sum_c1_r2 & (cnt_cv_sum_c1_r2 >> 4)) | (~cnt_cv_sum_c1_r2 & (cnt_cv_sum_c0_r2 >> 4)))) |
+         (34'h3_0000_0000 & cnt_cv_sum_c1_r2);
+  // Round 4: blocks of 16 bits; a high half takes the sums its low half's carry-out chooses.
+  assign cnt_cv_sum_s0_r4 = (((34'h0_ff00_ff00 & (cnt_cv_sum_c0_r3 << 8)) & cnt_cv_sum_s1_r3) | (~(34'h0_ff00_ff00 & (cnt_cv_sum_c0_r3 << 8)) & cnt_cv_sum_s0_r3));
+  assign cnt_cv_sum_s1_r4 = (((34'h0_ff00_ff00 & ~(cnt_cv_sum_c1_r3 << 8)) & cnt_cv_sum_s0_r3) | (~(34'h0_ff00_ff00 & ~(cnt_cv_sum_c1_r3 << 8)) & cnt_cv_sum_s1_r3));
+  assign cnt_cv_sum_c0_r4 = (34'h0_ff00_ff00 & (((cnt_cv_sum_c0_r3 << 8) & cnt_cv_sum_c1_r3) | (~(cnt_cv_sum_c0_r3 << 8) & cnt_cv_sum_c0_r3))) |
+         (34'h0_00ff_00ff & ((cnt_cv_sum_c0_r3 & (cnt_cv_sum_c1_r3 >> 8)) | (~cnt_cv_sum_c0_r3 & (cnt_cv_sum_c0_r3 >> 8)))) |
+         (34'h3_0000_0000 & cnt_cv_sum_c0_r3);
+  assign cnt_cv_sum_c1_r4 = (34'h0_ff00_ff00 & (((cnt_cv_sum_c1_r3 << 8) & cnt_cv_sum_c1_r3) | (~(cnt_cv_sum_c1_r3 << 8) & cnt_cv_sum_c0_r3))) |
+         (34'h0_00ff_00ff & ((cnt_cv_sum_c1_r3 & (cnt_cv_sum_c1_r3 >> 8)) | (~cnt_cv_sum_c1_r3 & (cnt_cv_sum_c0_r3 >> 8)))) |
+         (34'h3_0000_0000 & cnt_cv_sum_c1_r3);
+  // Round 5: blocks of 32 bits; a high half takes the sums its low half's carry-out chooses.
+  assign cnt_cv_sum_s0_r5 = (((34'h0_ffff_0000 & (cnt_cv_sum_c0_r4 << 16)) & cnt_cv_sum_s1_r4) | (~(34'h0_ffff_0000 & (cnt_cv_sum_c0_r4 << 16)) & cnt_cv_sum_s0_r4));
+  assign cnt_cv_sum_s1_r5 = (((34'h0_ffff_0000 & ~(cnt_cv_sum_c1_r4 << 16)) & cnt_cv_sum_s0_r4) | (~(34'h0_ffff_0000 & ~(cnt_cv_sum_c1_r4 << 16)) & cnt_cv_sum_s1_r4));
+  assign cnt_cv_sum_c0_r5 = (34'h0_ffff_0000 & (((cnt_cv_sum_c0_r4 << 16) & cnt_cv_sum_c1_r4) | (~(cnt_cv_sum_c0_r4 << 16) & cnt_cv_sum_c0_r4))) |
+         (34'h0_0000_ffff & ((cnt_cv_sum_c0_r4 & (cnt_cv_sum_c1_r4 >> 16)) | (~cnt_cv_sum_c0_r4 & (cnt_cv_sum_c0_r4 >> 16)))) |
+         (34'h3_0000_0000 & cnt_cv_sum_c0_r4);
+  assign cnt_cv_sum_c1_r5 = (34'h0_ffff_0000 & (((cnt_cv_sum_c1_r4 << 16) & cnt_cv_sum_c1_r4) | (~(cnt_cv_sum_c1_r4 << 16) & cnt_cv_sum_c0_r4))) |
+         (34'h0_0000_ffff & ((cnt_cv_sum_c1_r4 & (cnt_cv_sum_c1_r4 >> 16)) | (~cnt_cv_sum_c1_r4 & (cnt_cv_sum_c0_r4 >> 16)))) |
+         (34'h3_0000_0000 & cnt_cv_sum_c1_r4);
+  // Round 6: blocks of 64 bits; a high half takes the sums its low half's carry-out chooses.
+  assign cnt_cv_sum_s0_r6 = (((34'h3_0000_0000 & (cnt_cv_sum_c0_r5 << 32)) & cnt_cv_sum_s1_r5) | (~(34'h3_0000_0000 & (cnt_cv_sum_c0_r5 << 32)) & cnt_cv_sum_s0_r5));
+  assign cnt_cv_sum_s1_r6 = (((34'h3_0000_0000 & ~(cnt_cv_sum_c1_r5 << 32)) & cnt_cv_sum_s0_r5) | (~(34'h3_0000_0000 & ~(cnt_cv_sum_c1_r5 << 32)) & cnt_cv_sum_s1_r5));
+  assign cnt_cv_sum_c0_r6 = (34'h3_0000_0000 & (((cnt_cv_sum_c0_r5 << 32) & cnt_cv_sum_c1_r5) | (~(cnt_cv_sum_c0_r5 << 32) & cnt_cv_sum_c0_r5))) |
+         (34'h0_ffff_ffff & ((cnt_cv_sum_c0_r5 & (cnt_cv_sum_c1_r5 >> 32)) | (~cnt_cv_sum_c0_r5 & (cnt_cv_sum_c0_r5 >> 32)))) |
+         (34'h0_0000_0000 & cnt_cv_sum_c0_r5);
+  assign cnt_cv_sum_c1_r6 = (34'h3_0000_0000 & (((cnt_cv_sum_c1_r5 << 32) & cnt_cv_sum_c1_r5) | (~(cnt_cv_sum_c1_r5 << 32) & cnt_cv_sum_c0_r5))) |
+         (34'h0_ffff_ffff & ((cnt_cv_sum_c1_r5 & (cnt_cv_sum_c1_r5 >> 32)) | (~cnt_cv_sum_c1_r5 & (cnt_cv_sum_c0_r5 >> 32)))) |
+         (34'h0_0000_0000 & cnt_cv_sum_c1_r5);
+  assign cnt_cv_sum = cnt_cv_sum_s0_r6;
+  assign unused_cnt_cv_sum_carries = ^{cnt_cv_sum_c0_r0, cnt_cv_sum_c1_r0, cnt_cv_sum_c0_r1, cnt_cv_sum_c1_r1, cnt_cv_sum_c0_r2, cnt_cv_sum_c1_r2, cnt_cv_sum_c0_r3, cnt_cv_sum_c1_r3, cnt_cv_sum_c0_r4, cnt_cv_sum_c1_r4, cnt_cv_sum_c0_r5, cnt_cv_sum_c1_r5, cnt_cv_sum_c0_r6, cnt_cv_sum_c1_r6, cnt_cv_sum_s1_r6};
+  assign cnt_cv = (cnt_cv_sum[33:32] != 2'b00) ? 32'hffff_ffff : cnt_cv_sum[31:0];
+  logic [32:0] cnt_uv_ps, cnt_uv_pc;       // the carry-save row: sums and carries
+  logic [33:0] cnt_uv_sum;
+  logic [31:0] cnt_uv;
+  // cnt_uv_sum: per round, each block's sums for a carry-in of 0 (s0) and of 1 (s1) and their
+  // carry-outs (c0, c1; at every bit of the block).
+  logic [33:0] cnt_uv_sum_s0_r0, cnt_uv_sum_s1_r0, cnt_uv_sum_c0_r0, cnt_uv_sum_c1_r0;
+  logic [33:0] cnt_uv_sum_s0_r1, cnt_uv_sum_s1_r1, cnt_uv_sum_c0_r1, cnt_uv_sum_c1_r1;
+  logic [33:0] cnt_uv_sum_s0_r2, cnt_uv_sum_s1_r2, cnt_uv_sum_c0_r2, cnt_uv_sum_c1_r2;
+  logic [33:0] cnt_uv_sum_s0_r3, cnt_uv_sum_s1_r3, cnt_uv_sum_c0_r3, cnt_uv_sum_c1_r3;
+  logic [33:0] cnt_uv_sum_s0_r4, cnt_uv_sum_s1_r4, cnt_uv_sum_c0_r4, cnt_uv_sum_c1_r4;
+  logic [33:0] cnt_uv_sum_s0_r5, cnt_uv_sum_s1_r5, cnt_uv_sum_c0_r5, cnt_uv_sum_c1_r5;
+  logic [33:0] cnt_uv_sum_s0_r6, cnt_uv_sum_s1_r6, cnt_uv_sum_c0_r6, cnt_uv_sum_c1_r6;
+  logic        unused_cnt_uv_sum_carries;  // a block's carry-out is read at one of its bits
+  assign cnt_uv_ps = {1'b0, c_units_q} ^ {1'b0, view_pending_i} ^ {30'd0, view_record_units_i};
+  assign cnt_uv_pc = ({1'b0, c_units_q} & {1'b0, view_pending_i}) | ({1'b0, c_units_q} & {30'd0, view_record_units_i}) | ({1'b0, view_pending_i} & {30'd0, view_record_units_i});
+  assign cnt_uv_sum_s0_r0 = {1'b0, cnt_uv_ps} ^ {cnt_uv_pc, 1'b0};
+  assign cnt_uv_sum_s1_r0 = ~({1'b0, cnt_uv_ps} ^ {cnt_uv_pc, 1'b0});
+  assign cnt_uv_sum_c0_r0 = {1'b0, cnt_uv_ps} & {cnt_uv_pc, 1'b0};
+  assign cnt_uv_sum_c1_r0 = {1'b0, cnt_uv_ps} | {cnt_uv_pc, 1'b0};
+  // Round 1: blocks of 2 bits; a high half takes the sums its low half's carry-out chooses.
+  assign cnt_uv_sum_s0_r1 = (((34'h2_aaaa_aaaa & (cnt_uv_sum_c0_r0 << 1)) & cnt_uv_sum_s1_r0) | (~(34'h2_aaaa_aaaa & (cnt_uv_sum_c0_r0 << 1)) & cnt_uv_sum_s0_r0));
+  assign cnt_uv_sum_s1_r1 = (((34'h2_aaaa_aaaa & ~(cnt_uv_sum_c1_r0 << 1)) & cnt_uv_sum_s0_r0) | (~(34'h2_aaaa_aaaa & ~(cnt_uv_sum_c1_r0 << 1)) & cnt_uv_sum_s1_r0));
+  assign cnt_uv_sum_c0_r1 = (34'h2_aaaa_aaaa & (((cnt_uv_sum_c0_r0 << 1) & cnt_uv_sum_c1_r0) | (~(cnt_uv_sum_c0_r0 << 1) & cnt_uv_sum_c0_r0))) |
+         (34'h1_5555_5555 & ((cnt_uv_sum_c0_r0 & (cnt_uv_sum_c1_r0 >> 1)) | (~cnt_uv_sum_c0_r0 & (cnt_uv_sum_c0_r0 >> 1)))) |
+         (34'h0_0000_0000 & cnt_uv_sum_c0_r0);
+  assign cnt_uv_sum_c1_r1 = (34'h2_aaaa_aaaa & (((cnt_uv_sum_c1_r0 << 1) & cnt_uv_sum_c1_r0) | (~(cnt_uv_sum_c1_r0 << 1) & cnt_uv_sum_c0_r0))) |
+         (34'h1_5555_5555 & ((cnt_uv_sum_c1_r0 & (cnt_uv_sum_c1_r0 >> 1)) | (~cnt_uv_sum_c1_r0 & (cnt_uv_sum_c0_r0 >> 1)))) |
+         (34'h0_0000_0000 & cnt_uv_sum_c1_r0);
+  // Round 2: blocks of 4 bits; a high half takes the sums its low half's carry-out chooses.
+  assign cnt_uv_sum_s0_r2 = (((34'h0_cccc_cccc & (cnt_uv_sum_c0_r1 << 2)) & cnt_uv_sum_s1_r1) | (~(34'h0_cccc_cccc & (cnt_uv_sum_c0_r1 << 2)) & cnt_uv_sum_s0_r1));
+  assign cnt_uv_sum_s1_r2 = (((34'h0_cccc_cccc & ~(cnt_uv_sum_c1_r1 << 2)) & cnt_uv_sum_s0_r1) | (~(34'h0_cccc_cccc & ~(cnt_uv_sum_c1_r1 << 2)) & cnt_uv_sum_s1_r1));
+  assign cnt_uv_sum_c0_r2 = (34'h0_cccc_cccc & (((cnt_uv_sum_c0_r1 << 2) & cnt_uv_sum_c1_r1) | (~(cnt_uv_sum_c0_r1 << 2) & cnt_uv_sum_c0_r1))) |
+         (34'h0_3333_3333 & ((cnt_uv_sum_c0_r1 & (cnt_uv_sum_c1_r1 >> 2)) | (~cnt_uv_sum_c0_r1 & (cnt_uv_sum_c0_r1 >> 2)))) |
+         (34'h3_0000_0000 & cnt_uv_sum_c0_r1);
+  assign cnt_uv_sum_c1_r2 = (34'h0_cccc_cccc & (((cnt_uv_sum_c1_r1 << 2) & cnt_uv_sum_c1_r1) | (~(cnt_uv_sum_c1_r1 << 2) & cnt_uv_sum_c0_r1))) |
+         (34'h0_3333_3333 & ((cnt_uv_sum_c1_r1 & (cnt_uv_sum_c1_r1 >> 2)) | (~cnt_uv_sum_c1_r1 & (cnt_uv_sum_c0_r1 >> 2)))) |
+         (34'h3_0000_0000 & cnt_uv_sum_c1_r1);
+  // Round 3: blocks of 8 bits; a high half takes the sums its low half's carry-out chooses.
+  assign cnt_uv_sum_s0_r3 = (((34'h0_f0f0_f0f0 & (cnt_uv_sum_c0_r2 << 4)) & cnt_uv_sum_s1_r2) | (~(34'h0_f0f0_f0f0 & (cnt_uv_sum_c0_r2 << 4)) & cnt_uv_sum_s0_r2));
+  assign cnt_uv_sum_s1_r3 = (((34'h0_f0f0_f0f0 & ~(cnt_uv_sum_c1_r2 << 4)) & cnt_uv_sum_s0_r2) | (~(34'h0_f0f0_f0f0 & ~(cnt_uv_sum_c1_r2 << 4)) & cnt_uv_sum_s1_r2));
+  assign cnt_uv_sum_c0_r3 = (34'h0_f0f0_f0f0 & (((cnt_uv_sum_c0_r2 << 4) & cnt_uv_sum_c1_r2) | (~(cnt_uv_sum_c0_r2 << 4) & cnt_uv_sum_c0_r2))) |
+         (34'h0_0f0f_0f0f & ((cnt_uv_sum_c0_r2 & (cnt_uv_sum_c1_r2 >> 4)) | (~cnt_uv_sum_c0_r2 & (cnt_uv_sum_c0_r2 >> 4)))) |
+         (34'h3_0000_0000 & cnt_uv_sum_c0_r2);
+  assign cnt_uv_sum_c1_r3 = (34'h0_f0f0_f0f0 & (((cnt_uv_sum_c1_r2 << 4) & cnt_uv_sum_c1_r2) | (~(cnt_uv_sum_c1_r2 << 4) & cnt_uv_sum_c0_r2))) |
+         (34'h0_0f0f_0f0f & ((cnt_uv_sum_c1_r2 & (cnt_uv_sum_c1_r2 >> 4)) | (~cnt_uv_sum_c1_r2 & (cnt_uv_sum_c0_r2 >> 4)))) |
+         (34'h3_0000_0000 & cnt_uv_sum_c1_r2);
+  // Round 4: blocks of 16 bits; a high half takes the sums its low half's carry-out chooses.
+  assign cnt_uv_sum_s0_r4 = (((34'h0_ff00_ff00 & (cnt_uv_sum_c0_r3 << 8)) & cnt_uv_sum_s1_r3) | (~(34'h0_ff00_ff00 & (cnt_uv_sum_c0_r3 << 8)) & cnt_uv_sum_s0_r3));
+  assign cnt_uv_sum_s1_r4 = (((34'h0_ff00_ff00 & ~(cnt_uv_sum_c1_r3 << 8)) & cnt_uv_sum_s0_r3) | (~(34'h0_ff00_ff00 & ~(cnt_uv_sum_c1_r3 << 8)) & cnt_uv_sum_s1_r3));
+  assign cnt_uv_sum_c0_r4 = (34'h0_ff00_ff00 & (((cnt_uv_sum_c0_r3 << 8) & cnt_uv_sum_c1_r3) | (~(cnt_uv_sum_c0_r3 << 8) & cnt_uv_sum_c0_r3))) |
+         (34'h0_00ff_00ff & ((cnt_uv_sum_c0_r3 & (cnt_uv_sum_c1_r3 >> 8)) | (~cnt_uv_sum_c0_r3 & (cnt_uv_sum_c0_r3 >> 8)))) |
+         (34'h3_0000_0000 & cnt_uv_sum_c0_r3);
+  assign cnt_uv_sum_c1_r4 = (34'h0_ff00_ff00 & (((cnt_uv_sum_c1_r3 << 8) & cnt_uv_sum_c1_r3) | (~(cnt_uv_sum_c1_r3 << 8) & cnt_uv_sum_c0_r3))) |
+         (34'h0_00ff_00ff & ((cnt_uv_sum_c1_r3 & (cnt_uv_sum_c1_r3 >> 8)) | (~cnt_uv_sum_c1_r3 & (cnt_uv_sum_c0_r3 >> 8)))) |
+         (34'h3_0000_0000 & cnt_uv_sum_c1_r3);
+  // Round 5: blocks of 32 bits; a high half takes the sums its low half's carry-out chooses.
+  assign cnt_uv_sum_s0_r5 = (((34'h0_ffff_0000 & (cnt_uv_sum_c0_r4 << 16)) & cnt_uv_sum_s1_r4) | (~(34'h0_ffff_0000 & (cnt_uv_sum_c0_r4 << 16)) & cnt_uv_sum_s0_r4));
+  assign cnt_uv_sum_s1_r5 = (((34'h0_ffff_0000 & ~(cnt_uv_sum_c1_r4 << 16)) & cnt_uv_sum_s0_r4) | (~(34'h0_ffff_0000 & ~(cnt_uv_sum_c1_r4 << 16)) & cnt_uv_sum_s1_r4));
+  assign cnt_uv_sum_c0_r5 = (34'h0_ffff_0000 & (((cnt_uv_sum_c0_r4 << 16) & cnt_uv_sum_c1_r4) | (~(cnt_uv_sum_c0_r4 << 16) & cnt_uv_sum_c0_r4))) |
+         (34'h0_0000_ffff & ((cnt_uv_sum_c0_r4 & (cnt_uv_sum_c1_r4 >> 16)) | (~cnt_uv_sum_c0_r4 & (cnt_uv_sum_c0_r4 >> 16)))) |
+         (34'h3_0000_0000 & cnt_uv_sum_c0_r4);
+  assign cnt_uv_sum_c1_r5 = (34'h0_ffff_0000 & (((cnt_uv_sum_c1_r4 << 16) & cnt_uv_sum_c1_r4) | (~(cnt_uv_sum_c1_r4 << 16) & cnt_uv_sum_c0_r4))) |
+         (34'h0_0000_ffff & ((cnt_uv_sum_c1_r4 & (cnt_uv_sum_c1_r4 >> 16)) | (~cnt_uv_sum_c1_r4 & (cnt_uv_sum_c0_r4 >> 16)))) |
+         (34'h3_0000_0000 & cnt_uv_sum_c1_r4);
+  // Round 6: blocks of 64 bits; a high half takes the sums its low half's carry-out chooses.
+  assign cnt_uv_sum_s0_r6 = (((34'h3_0000_0000 & (cnt_uv_sum_c0_r5 << 32)) & cnt_uv_sum_s1_r5) | (~(34'h3_0000_0000 & (cnt_uv_sum_c0_r5 << 32)) & cnt_uv_sum_s0_r5));
+  assign cnt_uv_sum_s1_r6 = (((34'h3_0000_0000 & ~(cnt_uv_sum_c1_r5 << 32)) & cnt_uv_sum_s0_r5) | (~(34'h3_0000_0000 & ~(cnt_uv_sum_c1_r5 << 32)) & cnt_uv_sum_s1_r5));
+  assign cnt_uv_sum_c0_r6 = (34'h3_0000_0000 & (((cnt_uv_sum_c0_r5 << 32) & cnt_uv_sum_c1_r5) | (~(cnt_uv_sum_c0_r5 << 32) & cnt_uv_sum_c0_r5))) |
+         (34'h0_ffff_ffff & ((cnt_uv_sum_c0_r5 & (cnt_uv_sum_c1_r5 >> 32)) | (~cnt_uv_sum_c0_r5 & (cnt_uv_sum_c0_r5 >> 32)))) |
+         (34'h0_0000_0000 & cnt_uv_sum_c0_r5);
+  assign cnt_uv_sum_c1_r6 = (34'h3_0000_0000 & (((cnt_uv_sum_c1_r5 << 32) & cnt_uv_sum_c1_r5) | (~(cnt_uv_sum_c1_r5 << 32) & cnt_uv_sum_c0_r5))) |
+         (34'h0_ffff_ffff & ((cnt_uv_sum_c1_r5 & (cnt_uv_sum_c1_r5 >> 32)) | (~cnt_uv_sum_c1_r5 & (cnt_uv_sum_c0_r5 >> 32)))) |
+         (34'h0_0000_0000 & cnt_uv_sum_c1_r5);
+  assign cnt_uv_sum = cnt_uv_sum_s0_r6;
+  assign unused_cnt_uv_sum_carries = ^{cnt_uv_sum_c0_r0, cnt_uv_sum_c1_r0, cnt_uv_sum_c0_r1, cnt_uv_sum_c1_r1, cnt_uv_sum_c0_r2, cnt_uv_sum_c1_r2, cnt_uv_sum_c0_r3, cnt_uv_sum_c1_r3, cnt_uv_sum_c0_r4, cnt_uv_sum_c1_r4, cnt_uv_sum_c0_r5, cnt_uv_sum_c1_r5, cnt_uv_sum_c0_r6, cnt_uv_sum_c1_r6, cnt_uv_sum_s1_r6};
+  assign cnt_uv = (cnt_uv_sum[33:32] != 2'b00) ? 32'hffff_ffff : cnt_uv_sum[31:0];
+
+
   // ---------------------------------------------------------------- the views' steps
   assign s0_lost_pending = start ? 1'b0 : lost_pending_q;
   assign s0_awaiting = awaiting_q;
@@ -564,7 +805,7 @@ module etrace_encoder (
     .opt_bp_i         (opt_bp),
     .opt_jtc_i        (opt_jtc),
     .opt_rmode_i      (opt_rmode),
-    .opt_rmax_i       (opt_rmax),
+    .opt_rthresh_i    (opt_rthresh),
     .opt_denable_i    (opt_denable),
     .opt_doptions_i   (opt_doptions),
     .p_addr_i         (p_addr_q),
@@ -650,7 +891,7 @@ module etrace_encoder (
     .done_i           (done_q[0 +: 4]),
     .now_o            (st0_now),
     .lost_call_o      (st0_lost_call),
-    .count_i          (count_q),
+    .count_i          (s0_count),
     .resync_restart_o (st0_resync_restart),
     .dsync_o          (st0_dsync),
     .wr_len_o         (st0_wr_len),
@@ -985,205 +1226,6 @@ module etrace_encoder (
     .len_o           (dat_len)
   );
 
-  // ---------------------------------------------------------------- the resync count with curr's units
-  // count_d is resync_d + c_units_d without an add after the decision: the arriving view's units
-  // are added to each count the cycle can leave before them, side by side, and the decision
-  // chooses. That count is resync_q when nothing is encoded (the session's first view), else the
-  // count with curr's units (count_q) or, after a sync, curr's units alone (c_units_q); with
-  // ResyncMode 0 and 1 the units are 0 and the count the step leaves (s1_resync) is the sum.
-  logic [31:0] cnt_rv, cnt_rv_sum;
-  logic        cnt_rv_carry;
-  // cnt_rv_sum: per round, each block's sums for a carry-in of 0 (s0) and of 1 (s1) and their
-  // carry-outs (c0, c1; at every bit of the block).
-  logic [31:0] cnt_rv_sum_s0_r0, cnt_rv_sum_s1_r0, cnt_rv_sum_c0_r0, cnt_rv_sum_c1_r0;
-  logic [31:0] cnt_rv_sum_s0_r1, cnt_rv_sum_s1_r1, cnt_rv_sum_c0_r1, cnt_rv_sum_c1_r1;
-  logic [31:0] cnt_rv_sum_s0_r2, cnt_rv_sum_s1_r2, cnt_rv_sum_c0_r2, cnt_rv_sum_c1_r2;
-  logic [31:0] cnt_rv_sum_s0_r3, cnt_rv_sum_s1_r3, cnt_rv_sum_c0_r3, cnt_rv_sum_c1_r3;
-  logic [31:0] cnt_rv_sum_s0_r4, cnt_rv_sum_s1_r4, cnt_rv_sum_c0_r4, cnt_rv_sum_c1_r4;
-  logic [31:0] cnt_rv_sum_s0_r5, cnt_rv_sum_s1_r5, cnt_rv_sum_c0_r5, cnt_rv_sum_c1_r5;
-  logic        unused_cnt_rv_sum_carries;  // a block's carry-out is read at one of its bits
-  assign cnt_rv_sum_s0_r0 = resync_q ^ view_units_i[31:0];
-  assign cnt_rv_sum_s1_r0 = ~(resync_q ^ view_units_i[31:0]);
-  assign cnt_rv_sum_c0_r0 = resync_q & view_units_i[31:0];
-  assign cnt_rv_sum_c1_r0 = resync_q | view_units_i[31:0];
-  // Round 1: blocks of 2 bits; a high half takes the sums its low half's carry-out chooses.
-  assign cnt_rv_sum_s0_r1 = (((32'haaaa_aaaa & (cnt_rv_sum_c0_r0 << 1)) & cnt_rv_sum_s1_r0) | (~(32'haaaa_aaaa & (cnt_rv_sum_c0_r0 << 1)) & cnt_rv_sum_s0_r0));
-  assign cnt_rv_sum_s1_r1 = (((32'haaaa_aaaa & ~(cnt_rv_sum_c1_r0 << 1)) & cnt_rv_sum_s0_r0) | (~(32'haaaa_aaaa & ~(cnt_rv_sum_c1_r0 << 1)) & cnt_rv_sum_s1_r0));
-  assign cnt_rv_sum_c0_r1 = (32'haaaa_aaaa & (((cnt_rv_sum_c0_r0 << 1) & cnt_rv_sum_c1_r0) | (~(cnt_rv_sum_c0_r0 << 1) & cnt_rv_sum_c0_r0))) |
-         (32'h5555_5555 & ((cnt_rv_sum_c0_r0 & (cnt_rv_sum_c1_r0 >> 1)) | (~cnt_rv_sum_c0_r0 & (cnt_rv_sum_c0_r0 >> 1)))) |
-         (32'h0000_0000 & cnt_rv_sum_c0_r0);
-  assign cnt_rv_sum_c1_r1 = (32'haaaa_aaaa & (((cnt_rv_sum_c1_r0 << 1) & cnt_rv_sum_c1_r0) | (~(cnt_rv_sum_c1_r0 << 1) & cnt_rv_sum_c0_r0))) |
-         (32'h5555_5555 & ((cnt_rv_sum_c1_r0 & (cnt_rv_sum_c1_r0 >> 1)) | (~cnt_rv_sum_c1_r0 & (cnt_rv_sum_c0_r0 >> 1)))) |
-         (32'h0000_0000 & cnt_rv_sum_c1_r0);
-  // Round 2: blocks of 4 bits; a high half takes the sums its low half's carry-out chooses.
-  assign cnt_rv_sum_s0_r2 = (((32'hcccc_cccc & (cnt_rv_sum_c0_r1 << 2)) & cnt_rv_sum_s1_r1) | (~(32'hcccc_cccc & (cnt_rv_sum_c0_r1 << 2)) & cnt_rv_sum_s0_r1));
-  assign cnt_rv_sum_s1_r2 = (((32'hcccc_cccc & ~(cnt_rv_sum_c1_r1 << 2)) & cnt_rv_sum_s0_r1) | (~(32'hcccc_cccc & ~(cnt_rv_sum_c1_r1 << 2)) & cnt_rv_sum_s1_r1));
-  assign cnt_rv_sum_c0_r2 = (32'hcccc_cccc & (((cnt_rv_sum_c0_r1 << 2) & cnt_rv_sum_c1_r1) | (~(cnt_rv_sum_c0_r1 << 2) & cnt_rv_sum_c0_r1))) |
-         (32'h3333_3333 & ((cnt_rv_sum_c0_r1 & (cnt_rv_sum_c1_r1 >> 2)) | (~cnt_rv_sum_c0_r1 & (cnt_rv_sum_c0_r1 >> 2)))) |
-         (32'h0000_0000 & cnt_rv_sum_c0_r1);
-  assign cnt_rv_sum_c1_r2 = (32'hcccc_cccc & (((cnt_rv_sum_c1_r1 << 2) & cnt_rv_sum_c1_r1) | (~(cnt_rv_sum_c1_r1 << 2) & cnt_rv_sum_c0_r1))) |
-         (32'h3333_3333 & ((cnt_rv_sum_c1_r1 & (cnt_rv_sum_c1_r1 >> 2)) | (~cnt_rv_sum_c1_r1 & (cnt_rv_sum_c0_r1 >> 2)))) |
-         (32'h0000_0000 & cnt_rv_sum_c1_r1);
-  // Round 3: blocks of 8 bits; a high half takes the sums its low half's carry-out chooses.
-  assign cnt_rv_sum_s0_r3 = (((32'hf0f0_f0f0 & (cnt_rv_sum_c0_r2 << 4)) & cnt_rv_sum_s1_r2) | (~(32'hf0f0_f0f0 & (cnt_rv_sum_c0_r2 << 4)) & cnt_rv_sum_s0_r2));
-  assign cnt_rv_sum_s1_r3 = (((32'hf0f0_f0f0 & ~(cnt_rv_sum_c1_r2 << 4)) & cnt_rv_sum_s0_r2) | (~(32'hf0f0_f0f0 & ~(cnt_rv_sum_c1_r2 << 4)) & cnt_rv_sum_s1_r2));
-  assign cnt_rv_sum_c0_r3 = (32'hf0f0_f0f0 & (((cnt_rv_sum_c0_r2 << 4) & cnt_rv_sum_c1_r2) | (~(cnt_rv_sum_c0_r2 << 4) & cnt_rv_sum_c0_r2))) |
-         (32'h0f0f_0f0f & ((cnt_rv_sum_c0_r2 & (cnt_rv_sum_c1_r2 >> 4)) | (~cnt_rv_sum_c0_r2 & (cnt_rv_sum_c0_r2 >> 4)))) |
-         (32'h0000_0000 & cnt_rv_sum_c0_r2);
-  assign cnt_rv_sum_c1_r3 = (32'hf0f0_f0f0 & (((cnt_rv_sum_c1_r2 << 4) & cnt_rv_sum_c1_r2) | (~(cnt_rv_sum_c1_r2 << 4) & cnt_rv_sum_c0_r2))) |
-         (32'h0f0f_0f0f & ((cnt_rv_sum_c1_r2 & (cnt_rv_sum_c1_r2 >> 4)) | (~cnt_rv_sum_c1_r2 & (cnt_rv_sum_c0_r2 >> 4)))) |
-         (32'h0000_0000 & cnt_rv_sum_c1_r2);
-  // Round 4: blocks of 16 bits; a high half takes the sums its low half's carry-out chooses.
-  assign cnt_rv_sum_s0_r4 = (((32'hff00_ff00 & (cnt_rv_sum_c0_r3 << 8)) & cnt_rv_sum_s1_r3) | (~(32'hff00_ff00 & (cnt_rv_sum_c0_r3 << 8)) & cnt_rv_sum_s0_r3));
-  assign cnt_rv_sum_s1_r4 = (((32'hff00_ff00 & ~(cnt_rv_sum_c1_r3 << 8)) & cnt_rv_sum_s0_r3) | (~(32'hff00_ff00 & ~(cnt_rv_sum_c1_r3 << 8)) & cnt_rv_sum_s1_r3));
-  assign cnt_rv_sum_c0_r4 = (32'hff00_ff00 & (((cnt_rv_sum_c0_r3 << 8) & cnt_rv_sum_c1_r3) | (~(cnt_rv_sum_c0_r3 << 8) & cnt_rv_sum_c0_r3))) |
-         (32'h00ff_00ff & ((cnt_rv_sum_c0_r3 & (cnt_rv_sum_c1_r3 >> 8)) | (~cnt_rv_sum_c0_r3 & (cnt_rv_sum_c0_r3 >> 8)))) |
-         (32'h0000_0000 & cnt_rv_sum_c0_r3);
-  assign cnt_rv_sum_c1_r4 = (32'hff00_ff00 & (((cnt_rv_sum_c1_r3 << 8) & cnt_rv_sum_c1_r3) | (~(cnt_rv_sum_c1_r3 << 8) & cnt_rv_sum_c0_r3))) |
-         (32'h00ff_00ff & ((cnt_rv_sum_c1_r3 & (cnt_rv_sum_c1_r3 >> 8)) | (~cnt_rv_sum_c1_r3 & (cnt_rv_sum_c0_r3 >> 8)))) |
-         (32'h0000_0000 & cnt_rv_sum_c1_r3);
-  // Round 5: blocks of 32 bits; a high half takes the sums its low half's carry-out chooses.
-  assign cnt_rv_sum_s0_r5 = (((32'hffff_0000 & (cnt_rv_sum_c0_r4 << 16)) & cnt_rv_sum_s1_r4) | (~(32'hffff_0000 & (cnt_rv_sum_c0_r4 << 16)) & cnt_rv_sum_s0_r4));
-  assign cnt_rv_sum_s1_r5 = (((32'hffff_0000 & ~(cnt_rv_sum_c1_r4 << 16)) & cnt_rv_sum_s0_r4) | (~(32'hffff_0000 & ~(cnt_rv_sum_c1_r4 << 16)) & cnt_rv_sum_s1_r4));
-  assign cnt_rv_sum_c0_r5 = (32'hffff_0000 & (((cnt_rv_sum_c0_r4 << 16) & cnt_rv_sum_c1_r4) | (~(cnt_rv_sum_c0_r4 << 16) & cnt_rv_sum_c0_r4))) |
-         (32'h0000_ffff & ((cnt_rv_sum_c0_r4 & (cnt_rv_sum_c1_r4 >> 16)) | (~cnt_rv_sum_c0_r4 & (cnt_rv_sum_c0_r4 >> 16)))) |
-         (32'h0000_0000 & cnt_rv_sum_c0_r4);
-  assign cnt_rv_sum_c1_r5 = (32'hffff_0000 & (((cnt_rv_sum_c1_r4 << 16) & cnt_rv_sum_c1_r4) | (~(cnt_rv_sum_c1_r4 << 16) & cnt_rv_sum_c0_r4))) |
-         (32'h0000_ffff & ((cnt_rv_sum_c1_r4 & (cnt_rv_sum_c1_r4 >> 16)) | (~cnt_rv_sum_c1_r4 & (cnt_rv_sum_c0_r4 >> 16)))) |
-         (32'h0000_0000 & cnt_rv_sum_c1_r4);
-  assign cnt_rv_sum = cnt_rv_sum_s0_r5;
-  assign unused_cnt_rv_sum_carries = ^{cnt_rv_sum_c0_r0, cnt_rv_sum_c1_r0, cnt_rv_sum_c0_r1, cnt_rv_sum_c1_r1, cnt_rv_sum_c0_r2, cnt_rv_sum_c1_r2, cnt_rv_sum_c0_r3, cnt_rv_sum_c1_r3, cnt_rv_sum_c0_r4, cnt_rv_sum_c1_r4, cnt_rv_sum_c0_r5, cnt_rv_sum_c1_r5, cnt_rv_sum_s1_r5};
-  assign cnt_rv_carry = cnt_rv_sum_c0_r5[0];
-  assign cnt_rv = cnt_rv_carry ? 32'hffff_ffff : cnt_rv_sum;
-  logic [31:0] cnt_cv, cnt_cv_sum;
-  logic        cnt_cv_carry;
-  // cnt_cv_sum: per round, each block's sums for a carry-in of 0 (s0) and of 1 (s1) and their
-  // carry-outs (c0, c1; at every bit of the block).
-  logic [31:0] cnt_cv_sum_s0_r0, cnt_cv_sum_s1_r0, cnt_cv_sum_c0_r0, cnt_cv_sum_c1_r0;
-  logic [31:0] cnt_cv_sum_s0_r1, cnt_cv_sum_s1_r1, cnt_cv_sum_c0_r1, cnt_cv_sum_c1_r1;
-  logic [31:0] cnt_cv_sum_s0_r2, cnt_cv_sum_s1_r2, cnt_cv_sum_c0_r2, cnt_cv_sum_c1_r2;
-  logic [31:0] cnt_cv_sum_s0_r3, cnt_cv_sum_s1_r3, cnt_cv_sum_c0_r3, cnt_cv_sum_c1_r3;
-  logic [31:0] cnt_cv_sum_s0_r4, cnt_cv_sum_s1_r4, cnt_cv_sum_c0_r4, cnt_cv_sum_c1_r4;
-  logic [31:0] cnt_cv_sum_s0_r5, cnt_cv_sum_s1_r5, cnt_cv_sum_c0_r5, cnt_cv_sum_c1_r5;
-  logic        unused_cnt_cv_sum_carries;  // a block's carry-out is read at one of its bits
-  assign cnt_cv_sum_s0_r0 = count_q ^ view_units_i[31:0];
-  assign cnt_cv_sum_s1_r0 = ~(count_q ^ view_units_i[31:0]);
-  assign cnt_cv_sum_c0_r0 = count_q & view_units_i[31:0];
-  assign cnt_cv_sum_c1_r0 = count_q | view_units_i[31:0];
-  // Round 1: blocks of 2 bits; a high half takes the sums its low half's carry-out chooses.
-  assign cnt_cv_sum_s0_r1 = (((32'haaaa_aaaa & (cnt_cv_sum_c0_r0 << 1)) & cnt_cv_sum_s1_r0) | (~(32'haaaa_aaaa & (cnt_cv_sum_c0_r0 << 1)) & cnt_cv_sum_s0_r0));
-  assign cnt_cv_sum_s1_r1 = (((32'haaaa_aaaa & ~(cnt_cv_sum_c1_r0 << 1)) & cnt_cv_sum_s0_r0) | (~(32'haaaa_aaaa & ~(cnt_cv_sum_c1_r0 << 1)) & cnt_cv_sum_s1_r0));
-  assign cnt_cv_sum_c0_r1 = (32'haaaa_aaaa & (((cnt_cv_sum_c0_r0 << 1) & cnt_cv_sum_c1_r0) | (~(cnt_cv_sum_c0_r0 << 1) & cnt_cv_sum_c0_r0))) |
-         (32'h5555_5555 & ((cnt_cv_sum_c0_r0 & (cnt_cv_sum_c1_r0 >> 1)) | (~cnt_cv_sum_c0_r0 & (cnt_cv_sum_c0_r0 >> 1)))) |
-         (32'h0000_0000 & cnt_cv_sum_c0_r0);
-  assign cnt_cv_sum_c1_r1 = (32'haaaa_aaaa & (((cnt_cv_sum_c1_r0 << 1) & cnt_cv_sum_c1_r0) | (~(cnt_cv_sum_c1_r0 << 1) & cnt_cv_sum_c0_r0))) |
-         (32'h5555_5555 & ((cnt_cv_sum_c1_r0 & (cnt_cv_sum_c1_r0 >> 1)) | (~cnt_cv_sum_c1_r0 & (cnt_cv_sum_c0_r0 >> 1)))) |
-         (32'h0000_0000 & cnt_cv_sum_c1_r0);
-  // Round 2: blocks of 4 bits; a high half takes the sums its low half's carry-out chooses.
-  assign cnt_cv_sum_s0_r2 = (((32'hcccc_cccc & (cnt_cv_sum_c0_r1 << 2)) & cnt_cv_sum_s1_r1) | (~(32'hcccc_cccc & (cnt_cv_sum_c0_r1 << 2)) & cnt_cv_sum_s0_r1));
-  assign cnt_cv_sum_s1_r2 = (((32'hcccc_cccc & ~(cnt_cv_sum_c1_r1 << 2)) & cnt_cv_sum_s0_r1) | (~(32'hcccc_cccc & ~(cnt_cv_sum_c1_r1 << 2)) & cnt_cv_sum_s1_r1));
-  assign cnt_cv_sum_c0_r2 = (32'hcccc_cccc & (((cnt_cv_sum_c0_r1 << 2) & cnt_cv_sum_c1_r1) | (~(cnt_cv_sum_c0_r1 << 2) & cnt_cv_sum_c0_r1))) |
-         (32'h3333_3333 & ((cnt_cv_sum_c0_r1 & (cnt_cv_sum_c1_r1 >> 2)) | (~cnt_cv_sum_c0_r1 & (cnt_cv_sum_c0_r1 >> 2)))) |
-         (32'h0000_0000 & cnt_cv_sum_c0_r1);
-  assign cnt_cv_sum_c1_r2 = (32'hcccc_cccc & (((cnt_cv_sum_c1_r1 << 2) & cnt_cv_sum_c1_r1) | (~(cnt_cv_sum_c1_r1 << 2) & cnt_cv_sum_c0_r1))) |
-         (32'h3333_3333 & ((cnt_cv_sum_c1_r1 & (cnt_cv_sum_c1_r1 >> 2)) | (~cnt_cv_sum_c1_r1 & (cnt_cv_sum_c0_r1 >> 2)))) |
-         (32'h0000_0000 & cnt_cv_sum_c1_r1);
-  // Round 3: blocks of 8 bits; a high half takes the sums its low half's carry-out chooses.
-  assign cnt_cv_sum_s0_r3 = (((32'hf0f0_f0f0 & (cnt_cv_sum_c0_r2 << 4)) & cnt_cv_sum_s1_r2) | (~(32'hf0f0_f0f0 & (cnt_cv_sum_c0_r2 << 4)) & cnt_cv_sum_s0_r2));
-  assign cnt_cv_sum_s1_r3 = (((32'hf0f0_f0f0 & ~(cnt_cv_sum_c1_r2 << 4)) & cnt_cv_sum_s0_r2) | (~(32'hf0f0_f0f0 & ~(cnt_cv_sum_c1_r2 << 4)) & cnt_cv_sum_s1_r2));
-  assign cnt_cv_sum_c0_r3 = (32'hf0f0_f0f0 & (((cnt_cv_sum_c0_r2 << 4) & cnt_cv_sum_c1_r2) | (~(cnt_cv_sum_c0_r2 << 4) & cnt_cv_sum_c0_r2))) |
-         (32'h0f0f_0f0f & ((cnt_cv_sum_c0_r2 & (cnt_cv_sum_c1_r2 >> 4)) | (~cnt_cv_sum_c0_r2 & (cnt_cv_sum_c0_r2 >> 4)))) |
-         (32'h0000_0000 & cnt_cv_sum_c0_r2);
-  assign cnt_cv_sum_c1_r3 = (32'hf0f0_f0f0 & (((cnt_cv_sum_c1_r2 << 4) & cnt_cv_sum_c1_r2) | (~(cnt_cv_sum_c1_r2 << 4) & cnt_cv_sum_c0_r2))) |
-         (32'h0f0f_0f0f & ((cnt_cv_sum_c1_r2 & (cnt_cv_sum_c1_r2 >> 4)) | (~cnt_cv_sum_c1_r2 & (cnt_cv_sum_c0_r2 >> 4)))) |
-         (32'h0000_0000 & cnt_cv_sum_c1_r2);
-  // Round 4: blocks of 16 bits; a high half takes the sums its low half's carry-out chooses.
-  assign cnt_cv_sum_s0_r4 = (((32'hff00_ff00 & (cnt_cv_sum_c0_r3 << 8)) & cnt_cv_sum_s1_r3) | (~(32'hff00_ff00 & (cnt_cv_sum_c0_r3 << 8)) & cnt_cv_sum_s0_r3));
-  assign cnt_cv_sum_s1_r4 = (((32'hff00_ff00 & ~(cnt_cv_sum_c1_r3 << 8)) & cnt_cv_sum_s0_r3) | (~(32'hff00_ff00 & ~(cnt_cv_sum_c1_r3 << 8)) & cnt_cv_sum_s1_r3));
-  assign cnt_cv_sum_c0_r4 = (32'hff00_ff00 & (((cnt_cv_sum_c0_r3 << 8) & cnt_cv_sum_c1_r3) | (~(cnt_cv_sum_c0_r3 << 8) & cnt_cv_sum_c0_r3))) |
-         (32'h00ff_00ff & ((cnt_cv_sum_c0_r3 & (cnt_cv_sum_c1_r3 >> 8)) | (~cnt_cv_sum_c0_r3 & (cnt_cv_sum_c0_r3 >> 8)))) |
-         (32'h0000_0000 & cnt_cv_sum_c0_r3);
-  assign cnt_cv_sum_c1_r4 = (32'hff00_ff00 & (((cnt_cv_sum_c1_r3 << 8) & cnt_cv_sum_c1_r3) | (~(cnt_cv_sum_c1_r3 << 8) & cnt_cv_sum_c0_r3))) |
-         (32'h00ff_00ff & ((cnt_cv_sum_c1_r3 & (cnt_cv_sum_c1_r3 >> 8)) | (~cnt_cv_sum_c1_r3 & (cnt_cv_sum_c0_r3 >> 8)))) |
-         (32'h0000_0000 & cnt_cv_sum_c1_r3);
-  // Round 5: blocks of 32 bits; a high half takes the sums its low half's carry-out chooses.
-  assign cnt_cv_sum_s0_r5 = (((32'hffff_0000 & (cnt_cv_sum_c0_r4 << 16)) & cnt_cv_sum_s1_r4) | (~(32'hffff_0000 & (cnt_cv_sum_c0_r4 << 16)) & cnt_cv_sum_s0_r4));
-  assign cnt_cv_sum_s1_r5 = (((32'hffff_0000 & ~(cnt_cv_sum_c1_r4 << 16)) & cnt_cv_sum_s0_r4) | (~(32'hffff_0000 & ~(cnt_cv_sum_c1_r4 << 16)) & cnt_cv_sum_s1_r4));
-  assign cnt_cv_sum_c0_r5 = (32'hffff_0000 & (((cnt_cv_sum_c0_r4 << 16) & cnt_cv_sum_c1_r4) | (~(cnt_cv_sum_c0_r4 << 16) & cnt_cv_sum_c0_r4))) |
-         (32'h0000_ffff & ((cnt_cv_sum_c0_r4 & (cnt_cv_sum_c1_r4 >> 16)) | (~cnt_cv_sum_c0_r4 & (cnt_cv_sum_c0_r4 >> 16)))) |
-         (32'h0000_0000 & cnt_cv_sum_c0_r4);
-  assign cnt_cv_sum_c1_r5 = (32'hffff_0000 & (((cnt_cv_sum_c1_r4 << 16) & cnt_cv_sum_c1_r4) | (~(cnt_cv_sum_c1_r4 << 16) & cnt_cv_sum_c0_r4))) |
-         (32'h0000_ffff & ((cnt_cv_sum_c1_r4 & (cnt_cv_sum_c1_r4 >> 16)) | (~cnt_cv_sum_c1_r4 & (cnt_cv_sum_c0_r4 >> 16)))) |
-         (32'h0000_0000 & cnt_cv_sum_c1_r4);
-  assign cnt_cv_sum = cnt_cv_sum_s0_r5;
-  assign unused_cnt_cv_sum_carries = ^{cnt_cv_sum_c0_r0, cnt_cv_sum_c1_r0, cnt_cv_sum_c0_r1, cnt_cv_sum_c1_r1, cnt_cv_sum_c0_r2, cnt_cv_sum_c1_r2, cnt_cv_sum_c0_r3, cnt_cv_sum_c1_r3, cnt_cv_sum_c0_r4, cnt_cv_sum_c1_r4, cnt_cv_sum_c0_r5, cnt_cv_sum_c1_r5, cnt_cv_sum_s1_r5};
-  assign cnt_cv_carry = cnt_cv_sum_c0_r5[0];
-  assign cnt_cv = cnt_cv_carry ? 32'hffff_ffff : cnt_cv_sum;
-  logic [31:0] cnt_uv, cnt_uv_sum;
-  logic        cnt_uv_carry;
-  // cnt_uv_sum: per round, each block's sums for a carry-in of 0 (s0) and of 1 (s1) and their
-  // carry-outs (c0, c1; at every bit of the block).
-  logic [31:0] cnt_uv_sum_s0_r0, cnt_uv_sum_s1_r0, cnt_uv_sum_c0_r0, cnt_uv_sum_c1_r0;
-  logic [31:0] cnt_uv_sum_s0_r1, cnt_uv_sum_s1_r1, cnt_uv_sum_c0_r1, cnt_uv_sum_c1_r1;
-  logic [31:0] cnt_uv_sum_s0_r2, cnt_uv_sum_s1_r2, cnt_uv_sum_c0_r2, cnt_uv_sum_c1_r2;
-  logic [31:0] cnt_uv_sum_s0_r3, cnt_uv_sum_s1_r3, cnt_uv_sum_c0_r3, cnt_uv_sum_c1_r3;
-  logic [31:0] cnt_uv_sum_s0_r4, cnt_uv_sum_s1_r4, cnt_uv_sum_c0_r4, cnt_uv_sum_c1_r4;
-  logic [31:0] cnt_uv_sum_s0_r5, cnt_uv_sum_s1_r5, cnt_uv_sum_c0_r5, cnt_uv_sum_c1_r5;
-  logic        unused_cnt_uv_sum_carries;  // a block's carry-out is read at one of its bits
-  assign cnt_uv_sum_s0_r0 = c_units_q ^ view_units_i[31:0];
-  assign cnt_uv_sum_s1_r0 = ~(c_units_q ^ view_units_i[31:0]);
-  assign cnt_uv_sum_c0_r0 = c_units_q & view_units_i[31:0];
-  assign cnt_uv_sum_c1_r0 = c_units_q | view_units_i[31:0];
-  // Round 1: blocks of 2 bits; a high half takes the sums its low half's carry-out chooses.
-  assign cnt_uv_sum_s0_r1 = (((32'haaaa_aaaa & (cnt_uv_sum_c0_r0 << 1)) & cnt_uv_sum_s1_r0) | (~(32'haaaa_aaaa & (cnt_uv_sum_c0_r0 << 1)) & cnt_uv_sum_s0_r0));
-  assign cnt_uv_sum_s1_r1 = (((32'haaaa_aaaa & ~(cnt_uv_sum_c1_r0 << 1)) & cnt_uv_sum_s0_r0) | (~(32'haaaa_aaaa & ~(cnt_uv_sum_c1_r0 << 1)) & cnt_uv_sum_s1_r0));
-  assign cnt_uv_sum_c0_r1 = (32'haaaa_aaaa & (((cnt_uv_sum_c0_r0 << 1) & cnt_uv_sum_c1_r0) | (~(cnt_uv_sum_c0_r0 << 1) & cnt_uv_sum_c0_r0))) |
-         (32'h5555_5555 & ((cnt_uv_sum_c0_r0 & (cnt_uv_sum_c1_r0 >> 1)) | (~cnt_uv_sum_c0_r0 & (cnt_uv_sum_c0_r0 >> 1)))) |
-         (32'h0000_0000 & cnt_uv_sum_c0_r0);
-  assign cnt_uv_sum_c1_r1 = (32'haaaa_aaaa & (((cnt_uv_sum_c1_r0 << 1) & cnt_uv_sum_c1_r0) | (~(cnt_uv_sum_c1_r0 << 1) & cnt_uv_sum_c0_r0))) |
-         (32'h5555_5555 & ((cnt_uv_sum_c1_r0 & (cnt_uv_sum_c1_r0 >> 1)) | (~cnt_uv_sum_c1_r0 & (cnt_uv_sum_c0_r0 >> 1)))) |
-         (32'h0000_0000 & cnt_uv_sum_c1_r0);
-  // Round 2: blocks of 4 bits; a high half takes the sums its low half's carry-out chooses.
-  assign cnt_uv_sum_s0_r2 = (((32'hcccc_cccc & (cnt_uv_sum_c0_r1 << 2)) & cnt_uv_sum_s1_r1) | (~(32'hcccc_cccc & (cnt_uv_sum_c0_r1 << 2)) & cnt_uv_sum_s0_r1));
-  assign cnt_uv_sum_s1_r2 = (((32'hcccc_cccc & ~(cnt_uv_sum_c1_r1 << 2)) & cnt_uv_sum_s0_r1) | (~(32'hcccc_cccc & ~(cnt_uv_sum_c1_r1 << 2)) & cnt_uv_sum_s1_r1));
-  assign cnt_uv_sum_c0_r2 = (32'hcccc_cccc & (((cnt_uv_sum_c0_r1 << 2) & cnt_uv_sum_c1_r1) | (~(cnt_uv_sum_c0_r1 << 2) & cnt_uv_sum_c0_r1))) |
-         (32'h3333_3333 & ((cnt_uv_sum_c0_r1 & (cnt_uv_sum_c1_r1 >> 2)) | (~cnt_uv_sum_c0_r1 & (cnt_uv_sum_c0_r1 >> 2)))) |
-         (32'h0000_0000 & cnt_uv_sum_c0_r1);
-  assign cnt_uv_sum_c1_r2 = (32'hcccc_cccc & (((cnt_uv_sum_c1_r1 << 2) & cnt_uv_sum_c1_r1) | (~(cnt_uv_sum_c1_r1 << 2) & cnt_uv_sum_c0_r1))) |
-         (32'h3333_3333 & ((cnt_uv_sum_c1_r1 & (cnt_uv_sum_c1_r1 >> 2)) | (~cnt_uv_sum_c1_r1 & (cnt_uv_sum_c0_r1 >> 2)))) |
-         (32'h0000_0000 & cnt_uv_sum_c1_r1);
-  // Round 3: blocks of 8 bits; a high half takes the sums its low half's carry-out chooses.
-  assign cnt_uv_sum_s0_r3 = (((32'hf0f0_f0f0 & (cnt_uv_sum_c0_r2 << 4)) & cnt_uv_sum_s1_r2) | (~(32'hf0f0_f0f0 & (cnt_uv_sum_c0_r2 << 4)) & cnt_uv_sum_s0_r2));
-  assign cnt_uv_sum_s1_r3 = (((32'hf0f0_f0f0 & ~(cnt_uv_sum_c1_r2 << 4)) & cnt_uv_sum_s0_r2) | (~(32'hf0f0_f0f0 & ~(cnt_uv_sum_c1_r2 << 4)) & cnt_uv_sum_s1_r2));
-  assign cnt_uv_sum_c0_r3 = (32'hf0f0_f0f0 & (((cnt_uv_sum_c0_r2 << 4) & cnt_uv_sum_c1_r2) | (~(cnt_uv_sum_c0_r2 << 4) & cnt_uv_sum_c0_r2))) |
-         (32'h0f0f_0f0f & ((cnt_uv_sum_c0_r2 & (cnt_uv_sum_c1_r2 >> 4)) | (~cnt_uv_sum_c0_r2 & (cnt_uv_sum_c0_r2 >> 4)))) |
-         (32'h0000_0000 & cnt_uv_sum_c0_r2);
-  assign cnt_uv_sum_c1_r3 = (32'hf0f0_f0f0 & (((cnt_uv_sum_c1_r2 << 4) & cnt_uv_sum_c1_r2) | (~(cnt_uv_sum_c1_r2 << 4) & cnt_uv_sum_c0_r2))) |
-         (32'h0f0f_0f0f & ((cnt_uv_sum_c1_r2 & (cnt_uv_sum_c1_r2 >> 4)) | (~cnt_uv_sum_c1_r2 & (cnt_uv_sum_c0_r2 >> 4)))) |
-         (32'h0000_0000 & cnt_uv_sum_c1_r2);
-  // Round 4: blocks of 16 bits; a high half takes the sums its low half's carry-out chooses.
-  assign cnt_uv_sum_s0_r4 = (((32'hff00_ff00 & (cnt_uv_sum_c0_r3 << 8)) & cnt_uv_sum_s1_r3) | (~(32'hff00_ff00 & (cnt_uv_sum_c0_r3 << 8)) & cnt_uv_sum_s0_r3));
-  assign cnt_uv_sum_s1_r4 = (((32'hff00_ff00 & ~(cnt_uv_sum_c1_r3 << 8)) & cnt_uv_sum_s0_r3) | (~(32'hff00_ff00 & ~(cnt_uv_sum_c1_r3 << 8)) & cnt_uv_sum_s1_r3));
-  assign cnt_uv_sum_c0_r4 = (32'hff00_ff00 & (((cnt_uv_sum_c0_r3 << 8) & cnt_uv_sum_c1_r3) | (~(cnt_uv_sum_c0_r3 << 8) & cnt_uv_sum_c0_r3))) |
-         (32'h00ff_00ff & ((cnt_uv_sum_c0_r3 & (cnt_uv_sum_c1_r3 >> 8)) | (~cnt_uv_sum_c0_r3 & (cnt_uv_sum_c0_r3 >> 8)))) |
-         (32'h0000_0000 & cnt_uv_sum_c0_r3);
-  assign cnt_uv_sum_c1_r4 = (32'hff00_ff00 & (((cnt_uv_sum_c1_r3 << 8) & cnt_uv_sum_c1_r3) | (~(cnt_uv_sum_c1_r3 << 8) & cnt_uv_sum_c0_r3))) |
-         (32'h00ff_00ff & ((cnt_uv_sum_c1_r3 & (cnt_uv_sum_c1_r3 >> 8)) | (~cnt_uv_sum_c1_r3 & (cnt_uv_sum_c0_r3 >> 8)))) |
-         (32'h0000_0000 & cnt_uv_sum_c1_r3);
-  // Round 5: blocks of 32 bits; a high half takes the sums its low half's carry-out chooses.
-  assign cnt_uv_sum_s0_r5 = (((32'hffff_0000 & (cnt_uv_sum_c0_r4 << 16)) & cnt_uv_sum_s1_r4) | (~(32'hffff_0000 & (cnt_uv_sum_c0_r4 << 16)) & cnt_uv_sum_s0_r4));
-  assign cnt_uv_sum_s1_r5 = (((32'hffff_0000 & ~(cnt_uv_sum_c1_r4 << 16)) & cnt_uv_sum_s0_r4) | (~(32'hffff_0000 & ~(cnt_uv_sum_c1_r4 << 16)) & cnt_uv_sum_s1_r4));
-  assign cnt_uv_sum_c0_r5 = (32'hffff_0000 & (((cnt_uv_sum_c0_r4 << 16) & cnt_uv_sum_c1_r4) | (~(cnt_uv_sum_c0_r4 << 16) & cnt_uv_sum_c0_r4))) |
-         (32'h0000_ffff & ((cnt_uv_sum_c0_r4 & (cnt_uv_sum_c1_r4 >> 16)) | (~cnt_uv_sum_c0_r4 & (cnt_uv_sum_c0_r4 >> 16)))) |
-         (32'h0000_0000 & cnt_uv_sum_c0_r4);
-  assign cnt_uv_sum_c1_r5 = (32'hffff_0000 & (((cnt_uv_sum_c1_r4 << 16) & cnt_uv_sum_c1_r4) | (~(cnt_uv_sum_c1_r4 << 16) & cnt_uv_sum_c0_r4))) |
-         (32'h0000_ffff & ((cnt_uv_sum_c1_r4 & (cnt_uv_sum_c1_r4 >> 16)) | (~cnt_uv_sum_c1_r4 & (cnt_uv_sum_c0_r4 >> 16)))) |
-         (32'h0000_0000 & cnt_uv_sum_c1_r4);
-  assign cnt_uv_sum = cnt_uv_sum_s0_r5;
-  assign unused_cnt_uv_sum_carries = ^{cnt_uv_sum_c0_r0, cnt_uv_sum_c1_r0, cnt_uv_sum_c0_r1, cnt_uv_sum_c1_r1, cnt_uv_sum_c0_r2, cnt_uv_sum_c1_r2, cnt_uv_sum_c0_r3, cnt_uv_sum_c1_r3, cnt_uv_sum_c0_r4, cnt_uv_sum_c1_r4, cnt_uv_sum_c0_r5, cnt_uv_sum_c1_r5, cnt_uv_sum_s1_r5};
-  assign cnt_uv_carry = cnt_uv_sum_c0_r5[0];
-  assign cnt_uv = cnt_uv_carry ? 32'hffff_ffff : cnt_uv_sum;
-
   // ---------------------------------------------------------------- next state
   always_comb begin
     // Defaults: a stalled cycle (commit 0) changes nothing.
@@ -1197,7 +1239,7 @@ module etrace_encoder (
     o_bp_d = o_bp_q;
     o_jtc_d = o_jtc_q;
     o_rmode_d = o_rmode_q;
-    o_rmax_d = o_rmax_q;
+    o_rthresh_d = o_rthresh_q;
     curr_valid_d = curr_valid_q;
     c_addr_d = c_addr_q;
     c_itype_d = c_itype_q;
@@ -1252,7 +1294,7 @@ module etrace_encoder (
         o_bp_d = branch_prediction_i;
         o_jtc_d = jump_target_cache_i;
         o_rmode_d = resync_mode_i;
-        o_rmax_d = resync_max_i;
+        o_rthresh_d = 16'hffff << resync_max_i;
       end
       branches_d = f_branches;
       map_d = f_map;
@@ -1274,7 +1316,7 @@ module etrace_encoder (
       if (shift_in) begin
         // The newest view becomes curr; prev is the view before it.
         curr_valid_d = 1'b1;
-        count_d = !curr_valid_q ? cnt_rv : !opt_rmode[1] ? f_resync : st0_resync_restart ? cnt_uv : cnt_cv;
+        count_d = !curr_valid_q ? cnt_rv : st0_resync_restart ? cnt_uv : cnt_cv;
         c_addr_d = c1_addr;
         c_itype_d = c1_itype;
         c_retired_d = c1_retired;
@@ -1345,7 +1387,7 @@ module etrace_encoder (
       o_bp_q <= 1'b0;
       o_jtc_q <= 1'b0;
       o_rmode_q <= '0;
-      o_rmax_q <= '0;
+      o_rthresh_q <= 16'hffff;
       curr_valid_q <= 1'b0;
       c_addr_q <= '0;
       c_itype_q <= '0;
@@ -1401,7 +1443,7 @@ module etrace_encoder (
       o_bp_q <= o_bp_d;
       o_jtc_q <= o_jtc_d;
       o_rmode_q <= o_rmode_d;
-      o_rmax_q <= o_rmax_d;
+      o_rthresh_q <= o_rthresh_d;
       curr_valid_q <= curr_valid_d;
       c_addr_q <= c_addr_d;
       c_itype_q <= c_itype_d;
@@ -1462,9 +1504,12 @@ module etrace_encoder (
       // takes no signal group and writes only the views' bytes it has room for.
       assert (!stall_o || (opt_stall && !advance_o))
         else $error("etrace_encoder: stall_o without stallEnable, or with an advance");
-      // count_q is resync_q + c_units_q, saturated (the choice among the sums above is complete).
-      assert (count_q == (({1'b0, resync_q} + {1'b0, c_units_q}) > 33'hffff_ffff ? 32'hffff_ffff : resync_q + c_units_q))
+      // In a session with ResyncMode 2 or 3, count_q is resync_q + c_units_q, saturated (the choice
+      // among the sums above is complete); with ResyncMode 0 and 1 the units are 0.
+      assert (!session_q || !opt_rmode[1] || count_q == (({1'b0, resync_q} + {1'b0, c_units_q}) > 33'hffff_ffff ? 32'hffff_ffff : resync_q + c_units_q))
         else $error("etrace_encoder: count_q %0d is not resync_q %0d + c_units_q %0d", count_q, resync_q, c_units_q);
+      assert (!session_q || !curr_valid_q || opt_rmode[1] || c_units_q == '0)
+        else $error("etrace_encoder: curr has %0d resync units with ResyncMode %0d", c_units_q, opt_rmode);
       // A stall ends: each packet's reservation fits an empty FIFO, and the packets are written
       // one by one; the written ones stay written.
       assert (!stall_o || !opt_stall || ((done_d & done_q) == done_q))

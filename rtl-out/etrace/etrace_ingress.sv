@@ -48,6 +48,10 @@ module etrace_ingress (
   output logic [0:0]  view_qualified_o,
   output logic [0:0]  view_enabled_o,  // iEnable after the group's triggers
   output logic [31:0] view_units_o,    // resync units of the record and the idle ones before it
+  // view_units_o in its two parts, both from flops (the encoder adds them to its counts in a row
+  // of three operands): the idle units pending before the cycle and the record's own
+  output logic [31:0] view_pending_o,
+  output logic [2:0]  view_record_units_o,
   // The cycle's fields, the same for every view
   output logic [1:0]  view_priv_o,
   output logic [31:0] view_context_o,
@@ -160,6 +164,21 @@ module etrace_ingress (
     end
   end
 
+  // pending + a record's units (below 2^3: half-words retired, or a cycle), saturating at
+  // 2^32 - 1, without a carry through all 32 bits (the encoder adds a view's units to its resync
+  // counts in the same cycle): the low 3 bits add, and the bits above take + 1 when they carry,
+  // each flipping when every bit below it from bit 3 is set.
+  localparam int          RecordBits = 3;
+  localparam logic [31:0] RecordMask = (32'd1 << RecordBits) - 32'd1;
+  function automatic logic [31:0] add_units(input logic [31:0] pending, input logic [RecordBits-1:0] units);
+    logic [RecordBits:0]  low;
+    logic [31:RecordBits] up;  // the bits above, + 1
+    low = {1'b0, pending[RecordBits-1:0]} + {1'b0, units};
+    for (int b = RecordBits; b < 32; b++) up[b] = pending[b] ^ ((pending | (32'hffff_ffff << b) | RecordMask) == 32'hffff_ffff);
+    if (low[RecordBits] && ((pending | RecordMask) == 32'hffff_ffff)) add_units = 32'hffff_ffff;
+    else add_units = {low[RecordBits] ? up : pending[31:RecordBits], low[RecordBits-1:0]};
+  endfunction
+
   // Qualifier state (iEnable as the triggers leave it) and the units of idle records not yet counted.
   logic        enabled_q, enabled_d;
   logic [31:0] pending_q, pending_d;
@@ -188,9 +207,8 @@ module etrace_ingress (
   always_comb begin : p_groups
     logic                  en, en_mid, qualified, first;
     logic [31:0]           pending, units;
-    logic [7:0]            record_units;
-    logic [8:0]            low_sum;  // the low bytes' sum and its carry
-    logic [31:8]           high_up;  // pending's bits above the low byte, + 1
+    logic [31:0]           fresh, fresh_units;  // the same chain from 0 when a session starts (start_i)
+    logic [RecordBits-1:0] record_units;
     logic [Groups-1:0]     v_valid, v_retired, v_sijump, v_notify, v_qualified, v_enabled;
     logic [Groups*Iaw-1:0] v_addr;
     logic [3:0]            v_itype;
@@ -198,7 +216,11 @@ module etrace_ingress (
     logic [1:0]            v_ctype;
     logic [31:0]           v_units;
     en = start_i ? i_enable_i : enabled_q;
-    pending = start_i ? 32'd0 : pending_q;
+    // The views' units count from pending_q: the encoder takes no view in the cycle a session
+    // starts, so start_i (which waits for the encoder's state) stays off their path and only
+    // chooses what is left pending.
+    pending = pending_q;
+    fresh = 32'd0;
     v_valid = '0;
     v_retired = '0;
     v_sijump = '0;
@@ -219,21 +241,17 @@ module etrace_ingress (
       // Resync units: a cycle (ResyncMode 2, counted with group 0) or the half-words retired
       // (ResyncMode 3). Saturating: the count is compared with at most 2^19.
       unique case (resync_mode_i)
-        2'd2:    record_units = (g == 0) ? 8'd1 : 8'd0;
-        2'd3:    record_units = {5'd0, iretire_q[g*3 +: 3]};
-        default: record_units = 8'd0;
+        2'd2:    record_units = (g == 0) ? RecordBits'(1) : '0;
+        2'd3:    record_units = iretire_q[g*3 +: 3];
+        default: record_units = '0;
       endcase
-      // pending + record_units without a carry through all 32 bits (the encoder adds the units to
-      // its counts in the same cycle): the record's units fit in the low byte (iretire is at most
-      // 8 bits), so the bits above take + 1 when the low byte carries, each bit flipping when every
-      // bit below it from bit 8 is set.
-      low_sum = {1'b0, pending[7:0]} + {1'b0, record_units};
-      for (int b = 8; b < 32; b++) high_up[b] = pending[b] ^ ((pending | (32'hffff_ffff << b) | 32'h0000_00ff) == 32'hffff_ffff);
-      units = (low_sum[8] && (&pending[31:8])) ? 32'hffff_ffff : {low_sum[8] ? high_up : pending[31:8], low_sum[7:0]};
+      units = add_units(pending, record_units);
+      fresh_units = add_units(fresh, record_units);
 
       // A view: instructions retired, a trap, or (group 0) a halted or reset cycle.
       v_valid[g] = frame_q & (retired[g] | is_trap[g] | ((g == 0) & (halted_q | reset_q)));
       pending = v_valid[g] ? 32'd0 : units;
+      fresh = v_valid[g] ? 32'd0 : fresh_units;
       first = 1'b0;
       v_addr[g*Iaw +: Iaw] = iaddr_q[g*Iaw +: Iaw];
       v_itype[g*4 +: 4] = (retired[g] | is_trap[g]) ? itype_q[g*4 +: 4] : '0;
@@ -248,7 +266,7 @@ module etrace_ingress (
       v_units[g*32 +: 32] = first ? 32'd0 : units;
     end
     en_last = en;
-    pending_last = pending;
+    pending_last = start_i ? fresh : pending;
     view_valid_o = v_valid;
     view_addr_o = v_addr;
     view_itype_o = v_itype;
@@ -260,6 +278,8 @@ module etrace_ingress (
     view_qualified_o = v_qualified;
     view_enabled_o = v_enabled;
     view_units_o = v_units;
+    view_pending_o = pending_q;
+    view_record_units_o = record_units;  // of the one group
   end
 
   assign view_priv_o    = priv_q;

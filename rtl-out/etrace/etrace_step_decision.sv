@@ -41,7 +41,7 @@ module etrace_step_decision (
   input  logic        opt_sij_i,
   input  logic        opt_bp_i,
   input  logic [1:0]  opt_rmode_i,
-  input  logic [3:0]  opt_rmax_i,
+  input  logic [15:0] opt_rthresh_i,             // bit j: ResyncMax <= j (the resync threshold as a thermometer)
   // prev: the view before curr (its updiscon as decided when it was curr)
   input  logic [3:0]  p_itype_i,
   input  logic        p_retired_i,
@@ -266,9 +266,8 @@ module etrace_step_decision (
   assign rep_difference = rep_difference_s1_r6;
   assign unused_rep_difference_carries = ^{rep_difference_c0_r0, rep_difference_c1_r0, rep_difference_c0_r1, rep_difference_c1_r1, rep_difference_c0_r2, rep_difference_c1_r2, rep_difference_c0_r3, rep_difference_c1_r3, rep_difference_c0_r4, rep_difference_c1_r4, rep_difference_c0_r5, rep_difference_c1_r5, rep_difference_c0_r6, rep_difference_c1_r6, rep_difference_s0_r6};
   assign a_rep_difference_o = rep_difference;
-  always_comb begin
-    for (int i = 0; i < 32; i++) resync_from_max[i] = 6'(i) >= {2'b00, opt_rmax_i} + 6'd4;
-  end
+  // 2^i >= 2^(ResyncMax+4): from bit 4, the thermometer of ResyncMax (a register of the encoder).
+  assign resync_from_max = {12'hfff, opt_rthresh_i, 4'h0};
   assign resync_above_max = {resync_from_max[30:0], 1'b0};
   assign resync_count_reaches = |(resync_count & resync_from_max);
   assign resync_count_plus1_reaches = resync_count_reaches | (&(resync_count | resync_from_max));
@@ -363,7 +362,7 @@ module etrace_step_decision (
     // Resync (section 8.2): the count is compared at block ends only (retired, itype != 0), with
     // the threshold 2^(ResyncMax+4).
     w_resync_point = (opt_rmode_i != 2'd0) && c_retired_i && (c_itype_i != '0);
-    w_resync_max = 20'd1 << ({1'b0, opt_rmax_i} + 5'd4);  // up to 2^19 (ResyncMax 15)
+    w_resync_max = {opt_rthresh_i & ~{opt_rthresh_i[14:0], 1'b0}, 4'h0};  // 2^(ResyncMax+4), up to 2^19
     // resyncDueAt(curr, 1): counting the packet about to be sent (ResyncMode 1).
     w_resync_due_plus1 = w_resync_point && ((opt_rmode_i == 2'd1) ? resync_count_plus1_reaches : resync_count_reaches);
     // The flowchart's resync state (section 8.2): reached at the count (resync_br), exceeded after
