@@ -178,9 +178,9 @@ module etrace_step_decision (
 
   // ---------------------------------------------------------------- the resync count (section 8.2)
   // The count with curr's units, saturating at 2^32 - 1, and its comparisons with the threshold
-  // 2^(ResyncMax+4): a comparison with a power of two is an OR of the bits at and above it, side
-  // by side with a short-path adder (the count's + and >= would otherwise be carries rippling
-  // through all 32 bits, one after the other).
+  // 2^(ResyncMax+4): a comparison with a power of two is an OR of the bits at and above it. The
+  // count comes from a register of the encoder with one step a cycle, else from a short-path
+  // adder (the count's + and >= would otherwise be carries rippling through all 32 bits).
   logic [31:0] resync_count;                // resync_i + c_units_i, saturated
   logic [31:0] resync_from_max;             // bit i: 2^i >= the threshold
   logic [31:0] resync_above_max;            // bit i: 2^i > the threshold

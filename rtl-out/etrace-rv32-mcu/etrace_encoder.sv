@@ -713,7 +713,6 @@ module etrace_encoder (
   assign unused_cnt_uv_sum_carries = ^{cnt_uv_sum_c0_r0, cnt_uv_sum_c1_r0, cnt_uv_sum_c0_r1, cnt_uv_sum_c1_r1, cnt_uv_sum_c0_r2, cnt_uv_sum_c1_r2, cnt_uv_sum_c0_r3, cnt_uv_sum_c1_r3, cnt_uv_sum_c0_r4, cnt_uv_sum_c1_r4, cnt_uv_sum_c0_r5, cnt_uv_sum_c1_r5, cnt_uv_sum_c0_r6, cnt_uv_sum_c1_r6, cnt_uv_sum_s1_r6};
   assign cnt_uv = (cnt_uv_sum[33:32] != 2'b00) ? 32'hffff_ffff : cnt_uv_sum[31:0];
 
-
   // ---------------------------------------------------------------- the views' steps
   assign s0_lost_pending = start ? 1'b0 : lost_pending_q;
   assign s0_awaiting = awaiting_q;

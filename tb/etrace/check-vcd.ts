@@ -4,8 +4,9 @@
  *
  * The waveform: the hart interface of the frames of tb/etrace/frames.ts under `soc_tb.u_soc.u_trace`
  * (one frame a cycle), the model's bytes on the tx handshake, each in the cycle the model's FIFO
- * sends it (check compares the cycles too: model cycle m is waveform cycle m + READY_OFFSET), and four 64-bit signals of the rest of the SoC that change every
- * cycle (most of a real SoC's VCD is signals the map does not name). The records come from the
+ * sends it (check compares the cycles too: model cycle m is waveform cycle m + READY_OFFSET), and
+ * four 64-bit signals of the rest of the SoC that change every cycle (most of a real SoC's VCD is
+ * signals the map does not name). The records come from the
  * stimulus generator in chunks: neither this writer nor the check holds the stream.
  */
 import { once } from 'node:events';
