@@ -223,30 +223,41 @@ export function oneHotIndexMasks(width: number): bigint[] {
 }
 
 /**
+ * Every bit of `value` (`width` bits) ORed with those above it, in log2(width) steps of shifts:
+ * `atOrAbove` names the vector whose bit i is the OR of the bits at and above i (step k, named
+ * `${name}_or<k>`, ORs the 2^k bits above). The declarations go before the rows.
+ */
+export function svAtOrAbove(name: string, value: string, width: number): { declarations: string[]; rows: string[]; steps: number; atOrAbove: string } {
+  const steps = oneHotIndexMasks(width).length;
+  const step = (k: number) => `${name}_or${k}`;
+  const rows = [`assign ${step(0)} = ${value};`];
+  for (let k = 0; k < steps; k++) rows.push(`assign ${step(k + 1)} = ${step(k)} | (${step(k)} >> ${1 << k});`);
+  return { declarations: [`${svLogic(width)} ${[...Array(steps + 1).keys()].map(step).join(', ')};`], rows, steps, atOrAbove: step(steps) };
+}
+
+/**
  * The index of the highest set bit of `value` (`width` bits) without a chain from bit to bit: each
- * bit ORed with those above it in log2(width) steps, the one set bit with none above it, then its
- * index bit by bit (oneHotIndexMasks). `${name}_index` holds the index and `${name}_any` whether any
- * bit is set; `atOrAbove` names the vector whose bit i is the OR of the bits at and above i. The
+ * bit ORed with those above it (svAtOrAbove), the one set bit with none above it, then its index
+ * bit by bit (oneHotIndexMasks). `${name}_index` holds the index and `${name}_any` whether any bit
+ * is set; `atOrAbove` names the vector whose bit i is the OR of the bits at and above i. The
  * declarations go before the rows.
  */
 export function svHighestSetBit(name: string, value: string, width: number): { declarations: string[]; rows: string[]; indexWidth: number; atOrAbove: string } {
   const masks = oneHotIndexMasks(width);
-  const steps = masks.length;
-  const step = (k: number) => `${name}_or${k}`;
+  const or = svAtOrAbove(name, value, width);
   const declarations = [
     `// ${name}: ${value} with every bit ORed with those above it (step k: the 2^k bits above), its`,
     '// highest set bit (one-hot), that bit\'s index and whether any bit is set.',
-    `${svLogic(width)} ${[...Array(steps + 1).keys()].map(step).join(', ')};`,
+    ...or.declarations,
     `${svLogic(width)} ${name}_onehot;`,
-    `${svLogic(steps)} ${name}_index;`,
+    `${svLogic(or.steps)} ${name}_index;`,
     `logic ${name}_any;`,
   ];
-  const rows = [`assign ${step(0)} = ${value};`];
-  for (let k = 0; k < steps; k++) rows.push(`assign ${step(k + 1)} = ${step(k)} | (${step(k)} >> ${1 << k});`);
-  rows.push(`assign ${name}_onehot = ${value} & ~(${step(steps)} >> 1);`);
+  const rows = [...or.rows];
+  rows.push(`assign ${name}_onehot = ${value} & ~(${or.atOrAbove} >> 1);`);
   masks.forEach((m, j) => rows.push(`assign ${name}_index[${j}] = |(${name}_onehot & ${svSized(width, m)});`));
-  rows.push(`assign ${name}_any = ${step(steps)}[0];`);
-  return { declarations, rows, indexWidth: steps, atOrAbove: step(steps) };
+  rows.push(`assign ${name}_any = ${or.atOrAbove}[0];`);
+  return { declarations, rows, indexWidth: or.steps, atOrAbove: or.atOrAbove };
 }
 
 /**

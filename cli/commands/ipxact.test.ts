@@ -95,7 +95,7 @@ describe('rvtrace ipxact export', () => {
       ...(config.params.pipeline_stages_p > 0 ? ['etrace_step_write.sv'] : []), 'etrace_packer.sv', 'etrace_fifo.sv',
       ...(config.params.bpred_size_p > 0 ? ['etrace_bpred.sv'] : []), ...(config.params.cache_size_p > 0 ? ['etrace_jtc.sv'] : []),
       ...(config.params.return_stack_size_p > 0 ? ['etrace_irstack.sv'] : []),
-      ...(config.params.dataTrace ? ['etrace_data_encoder.sv', 'etrace_data_compress.sv', 'etrace_data_packer.sv'] : [])]]);
+      ...(config.params.dataTrace ? ['etrace_data_encoder.sv', 'etrace_data_codes.sv', 'etrace_data_compress.sv', 'etrace_data_packer.sv'] : [])]]);
   });
 
   it('round-trips filters, comparators and 64-bit match values set on the command line', () => {

@@ -18,7 +18,7 @@ import { dataSizeWidth } from '../../golden-model/etrace/ports.ts';
 import { encapPrefixBits } from '../../golden-model/etrace/packet/params.ts';
 import { hasContextInput } from '../../golden-model/etrace/ports.ts';
 import { padColumn, svLogic, svSized, svVec } from '../render.ts';
-import { svConditionalSumAdd, svHighestSetBit, svHighestSetBitTree } from '../sv-arith.ts';
+import { svConditionalSumAdd, svAtOrAbove, svHighestSetBitTree } from '../sv-arith.ts';
 import { qualifierBuses } from './apb-regs.ts';
 
 /** The data parameters, or undefined without data trace. */
@@ -203,6 +203,7 @@ export function dataEncoderContext(c: EtraceConfig, banner: string) {
     banner,
     registered,
     packetHeld: packetHeld(c),
+    historyNext: dp.data_split_p === 1 ? 'value_n' : 'value_d',
     addrDiffDecls: addrDiff.declarations,
     addrDiffRows: addrDiff.rows,
     dw: dp.data_width_p,
@@ -243,7 +244,7 @@ export function dataEncoderContext(c: EtraceConfig, banner: string) {
   };
 }
 
-export function dataCompressContext(c: EtraceConfig, banner: string) {
+export function dataCodesContext(c: EtraceConfig, banner: string) {
   const dw = dataPacketParams(c.params).data_width_p;
   // The differential codes' subtractions (short-path adders: a - b = a + ~b + 1).
   const first = svConditionalSumAdd('v0_minus_prev', 'v0_i', '~prev_i', dw, { carryIn: "1'b1" });
@@ -251,10 +252,15 @@ export function dataCompressContext(c: EtraceConfig, banner: string) {
   return {
     banner,
     dw,
+    codes: 3 * dw,
     differenceDecls: [...first.declarations, ...second.declarations],
     differenceRows: [...first.rows, ...second.rows],
-    ...keptBits(dw),
   };
+}
+
+export function dataCompressContext(c: EtraceConfig, banner: string) {
+  const dw = dataPacketParams(c.params).data_width_p;
+  return { banner, dw, codes: 3 * dw, ...keptBits(dw) };
 }
 
 /**
@@ -282,24 +288,29 @@ export function dataPackerContext(c: EtraceConfig, banner: string) {
   const srcBits = p.encap_srcid_width;
   const streamWidth = Math.max(8 * (maxbytes - 1), pw + srcBits);
   const ext = streamWidth - pw - srcBits;
-  const parts = [...(ext > 0 ? [`{${ext}{wide[Pw-1]}}`] : []), 'wide', ...(srcBits > 0 ? [svSized(srcBits, 0n)] : [])];
+  const parts = [...(ext > 0 ? [`{${ext}{payload_i[Pw-1]}}`] : []), 'payload_i', ...(srcBits > 0 ? [svSized(srcBits, 0n)] : [])];
+  const or = svAtOrAbove('differing', 'differs', pw);
+  // Stream byte k holds payload bits from 8k - srcBits on; it is sent when a payload bit at or above
+  // the one below that differs from the top bit (always when that is below bit 0; never from the
+  // top bit, which differs from nothing).
+  const sentRows = [...Array(maxbytes - 1).keys()].map((k) => {
+    const j = 8 * k - srcBits - 1;
+    return `assign sent[${k}] = ${j < 0 ? "1'b1" : j < pw - 1 ? `${or.atOrAbove}[${j}]` : "1'b0"};`;
+  });
+  const unused = [...(streamWidth > 8 * (maxbytes - 1) ? [`stream[${streamWidth - 1}:${8 * (maxbytes - 1)}]`] : []), or.atOrAbove, ...(srcBits >= 8 ? [`ends[${Math.floor(srcBits / 8) - 1}:0]`] : [])];
   return {
     banner,
     pw,
-    ...(() => {
-      const h = svHighestSetBit('differing', 'differs', pw);
-      return { highestDecls: h.declarations, highestRows: h.rows, keepIndex: h.indexWidth === 8 ? 'differing_index' : `8'(differing_index)` };
-    })(),
+    orDecls: or.declarations,
+    orRows: or.rows,
+    sentRows,
     maxbytes,
     srcBits,
-    srcRest: srcBits % 8,
     srcBytes: Math.floor(srcBits / 8),
-    hdrBytes: 1 + Math.floor(srcBits / 8),
     streamMsb: streamWidth - 1,
     streamExpr: parts.length === 1 ? parts[0] : `{${parts.join(', ')}}`,
     encapDoc: srcBits === 0 ? 'no source id' : `then a ${srcBits}-bit source id, 0 as in the model's stream`,
-    unusedStream: streamWidth > 8 * (maxbytes - 1),
-    unusedFrom: 8 * (maxbytes - 1),
+    unused: unused.join(', '),
   };
 }
 

@@ -31,7 +31,7 @@ import { coreSizes, groupsPerCycle, viewsPerGroup } from './shape.ts';
 import { padColumn, svLogic, svVec } from '../render.ts';
 import { alignDeclarations } from '../sv-align.ts';
 import { renderEtracePacker } from './packer.ts';
-import { dataCompressContext, dataEncoderContext, dataEncoderPorts, dataFilterContext, dataPackerContext, dataTopConnections, hasDataFilter } from './data.ts';
+import { dataCodesContext, dataCompressContext, dataEncoderContext, dataEncoderPorts, dataFilterContext, dataPackerContext, dataTopConnections, hasDataFilter } from './data.ts';
 import type { Waiver } from '../../core/block.ts';
 
 /** The lint waivers of the generated E-Trace RTL (rendered into etrace.vlt), each with its reason. */
@@ -208,6 +208,7 @@ export function renderEtraceRtl(c: EtraceConfig, b: BannerInput): OutputFile[] {
     'etrace_irstack.sv': () => renderEtrace('etrace_irstack', irstackContext(c, banner)),
     'etrace_filter.sv': () => renderEtrace('etrace_filter', filterContext(c, banner)),
     'etrace_data_encoder.sv': () => renderEtrace('etrace_data_encoder', dataEncoderContext(c, banner)),
+    'etrace_data_codes.sv': () => renderEtrace('etrace_data_codes', dataCodesContext(c, banner)),
     'etrace_data_compress.sv': () => renderEtrace('etrace_data_compress', dataCompressContext(c, banner)),
     'etrace_data_packer.sv': () => renderEtrace('etrace_data_packer', dataPackerContext(c, banner)),
     'etrace_data_filter.sv': () => renderEtrace('etrace_data_filter', dataFilterContext(c, banner)),

@@ -105,6 +105,6 @@ describe('port contract', () => {
   });
 
   it('names the data path files with data trace', () => {
-    expect(rtlFileNames(config(['data_trace_p=1'])).map((f) => f.name).slice(-3)).toEqual(['etrace_data_encoder.sv', 'etrace_data_compress.sv', 'etrace_data_packer.sv']);
+    expect(rtlFileNames(config(['data_trace_p=1'])).map((f) => f.name).slice(-4)).toEqual(['etrace_data_encoder.sv', 'etrace_data_codes.sv', 'etrace_data_compress.sv', 'etrace_data_packer.sv']);
   });
 });

@@ -180,7 +180,7 @@ export function rtlFileNames(c: EtraceConfig): RtlFile[] {
   if (p.bpred_size_p > 0) names.push('etrace_bpred');
   if (p.cache_size_p > 0) names.push('etrace_jtc');
   if (p.call_counter_size_p > 0 || p.return_stack_size_p > 0) names.push('etrace_irstack');
-  if (p.dataTrace) names.push('etrace_data_encoder', 'etrace_data_compress', 'etrace_data_packer');
+  if (p.dataTrace) names.push('etrace_data_encoder', 'etrace_data_codes', 'etrace_data_compress', 'etrace_data_packer');
   if (p.dataTrace && p.filters_p > 0) names.push('etrace_data_filter');
   return names.map((n) => ({ name: `${n}.sv`, fileType: 'systemVerilogSource' }));
 }

@@ -16,6 +16,7 @@ etrace_step_write.sv
 etrace_packer.sv
 etrace_fifo.sv
 etrace_data_encoder.sv
+etrace_data_codes.sv
 etrace_data_compress.sv
 etrace_data_packer.sv
 etrace_top.sv

@@ -96,6 +96,17 @@ module etrace_data_encoder (
   assign opt_doptions_o = {opt_compress, opt_no_data, opt_no_addr};
 
   // ---------------------------------------------------------------- the registered access
+  // An access's value at the low 8 * 2^size bits of data and the one above it, {high, low} (masks
+  // of ones shifted into place rather than 2^n - 1: no borrow chain), and whether its dtype is a
+  // CSR's.
+  function automatic logic [2*Dw-1:0] values(input logic [Dataw-1:0] data, input logic [1:0] size);
+    logic [Dw-1:0] mask;
+    mask = Dw'(~({ 65{1'b1} } << (8 << size)));
+    values = {Dw'(data >> (8 << size)) & mask, Dw'(data) & mask};
+  endfunction
+  function automatic logic csr_access(input logic [3:0] dtype);
+    csr_access = (dtype[3:2] == 2'h1) && (dtype[1:0] != 2'd3);
+  endfunction
   logic             dretire_q, halted_q, reset_q;
   logic [1:0]       trigger_q, dsize_q;
   logic [3:0]       dtype_q;
@@ -127,8 +138,7 @@ module etrace_data_encoder (
   logic [63:0]   addr_field_diff_s0_r5, addr_field_diff_s1_r5, addr_field_diff_c0_r5, addr_field_diff_c1_r5;
   logic [63:0]   addr_field_diff_s0_r6, addr_field_diff_s1_r6, addr_field_diff_c0_r6, addr_field_diff_c1_r6;
   logic          unused_addr_field_diff_carries;  // a block's carry-out is read at one of its bits
-  logic [Dw-1:0] h_value, wmask, v_lo, v_hi;
-  logic [Dw-1:0] data_hi;                         // the value above the first: bits from 8 * 2^size
+  logic [Dw-1:0] v_lo, v_hi;                      // the value at the low 8 * 2^size bits and the one above it
   logic          on_now;
 
   // The trace-on state after this cycle's triggers: a stop trigger wins over a start.
@@ -141,18 +151,13 @@ module etrace_data_encoder (
   assign is_amo = (dtype_q[3] == 1'b1) && (dtype_q[2:0] != 3'd7);
   logic [Asw-1:0] amo_size;  // the atomic size field: the size
   assign amo_size = s;
-  assign is_csr = (dtype_q[3:2] == 2'h1) && (dtype_q[1:0] != 2'd3);
+  assign is_csr = csr_access(dtype_q);
   assign csr_read_only = daddr_q[11:10] == 2'b11;
-  // The low 8 * 2^s bits (ones shifted into place rather than 2^n - 1: no borrow chain).
-  assign wmask = Dw'(~({ 65{1'b1} } << (8 << s)));
-  assign data_hi = Dw'(data_q >> (8 << s));
-  assign v_lo = Dw'(data_q) & wmask;
-  assign v_hi = data_hi & wmask;
+  assign {v_hi, v_lo} = values(data_q, s);
   assign aligned = (daddr_q & ~({Aw{1'b1}} << s)) == '0;
   assign hv_addr = ~sync_i & addr_valid_q[s];
   assign hv_data = ~sync_i & data_valid_q[s];
   assign h_addr = addr_q[s*Aw +: Aw];
-  assign h_value = value_q[s*Dw +: Dw];
   // The address field: shifted right by the size when aligned; differential against the last
   // address of the size shifted the same way.
   assign addr_field_full = aligned ? daddr_q >> s : daddr_q;
@@ -219,9 +224,14 @@ module etrace_data_encoder (
   assign unused_addr_field_diff_carries = ^{addr_field_diff_c0_r0, addr_field_diff_c1_r0, addr_field_diff_c0_r1, addr_field_diff_c1_r1, addr_field_diff_c0_r2, addr_field_diff_c1_r2, addr_field_diff_c0_r3, addr_field_diff_c1_r3, addr_field_diff_c0_r4, addr_field_diff_c1_r4, addr_field_diff_c0_r5, addr_field_diff_c1_r5, addr_field_diff_c0_r6, addr_field_diff_c1_r6, addr_field_diff_s0_r6};
 
   // ---------------------------------------------------------------- compression
+  // The three codings of the access's values (etrace_data_codes) are registered with the access
+  // (codes_*_q): made from the access arriving and the history as this cycle leaves it, so that
+  // the subtractions end before the register and etrace_data_compress chooses from it in the
+  // access's cycle. advance_i and commit_i move together, so the register always holds the codings
+  // of the registered access against the history now (an assertion checks it).
   logic          c_two, c_prev_valid;
-  logic [Dw-1:0] c_v0, c_v1, c_prev;
-  logic [1:0]    c_code, c_size;
+  logic [Dw-1:0] c_v0, c_v1;
+  logic [1:0]    c_code;
   logic [Dw-1:0] c0, c1;
   logic [3:0]    n0, n1;
   logic          full_both;  // packets with address and data: both full (diff 00)
@@ -230,22 +240,45 @@ module etrace_data_encoder (
   // always_comb again when one compiled after it wakes, and an override is a transient that wakes
   // the packet's fields again, for ever.
   always_comb begin
-    c_size = s;
     full_both = ~hv_addr | ~hv_data | (opt_compress == 2'd0);
     // A CSR access: the value read, then the operand (none for a read-only CSR).
     c_v0 = is_csr ? v_hi : v_lo;
     c_v1 = is_csr ? v_lo : v_hi;
     c_two = is_csr ? ~csr_read_only : is_amo;
-    c_prev = is_csr ? csr_data_q : h_value;
     c_prev_valid = is_csr ? (~sync_i & csr_data_valid_q) : (opt_no_addr ? hv_data : ~full_both);
   end
 
+  // The arriving access's values and its history entry (the CSR's, or the one of its size).
+  logic [Dw-1:0]   next_lo, next_hi, next_v0, next_v1, next_prev;
+  logic [3*Dw-1:0] codes_v0_d, codes_v1_d, codes_v0_q, codes_v1_q;
+  assign {next_hi, next_lo} = values(data_i, dsize_i);
+  assign next_v0 = csr_access(dtype_i) ? next_hi : next_lo;
+  assign next_v1 = csr_access(dtype_i) ? next_lo : next_hi;
+  assign next_prev = csr_access(dtype_i) ? csr_data_d : value_d[dsize_i*Dw +: Dw];
+
+  etrace_data_codes u_codes (
+    .size_i (dsize_i),
+    .v0_i   (next_v0),
+    .v1_i   (next_v1),
+    .prev_i (next_prev),
+    .e0_o   (codes_v0_d),
+    .e1_o   (codes_v1_d)
+  );
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      codes_v0_q <= '0;  // the codings of the reset access (0) against the reset history (0)
+      codes_v1_q <= '0;
+    end else if (advance_i) begin
+      codes_v0_q <= codes_v0_d;
+      codes_v1_q <= codes_v1_d;
+    end
+  end
+
   etrace_data_compress u_compress (
-    .size_i       (c_size),
     .two_i        (c_two),
-    .v0_i         (c_v0),
-    .v1_i         (c_v1),
-    .prev_i       (c_prev),
+    .e0_i         (codes_v0_q),
+    .e1_i         (codes_v1_q),
     .prev_valid_i (c_prev_valid),
     .allow_xor_i  (opt_compress[0]),
     .allow_diff_i (opt_compress[1]),
@@ -357,129 +390,98 @@ module etrace_data_encoder (
   end
 
   // ---------------------------------------------------------------- the packet's fields
-  // `put` appends a field of `width` bits (its value's bits above are not sent).
+  // The payload is built from its last field down: `last` sign-extends the last field to Pw bits,
+  // and each `under` moves what is built up by the width of the next field down and puts that
+  // field's value below it. The payload leaves sign-extended from its top bit, as the packer takes
+  // it, and no field's position is a sum of widths (each step shifts by one field's width).
   function automatic logic [Pw-1:0] field(input logic [Pw-1:0] value, input logic [7:0] width);
     field = value & ~({Pw{1'b1}} << width);
   endfunction
+  function automatic logic [Pw-1:0] last(input logic [Pw-1:0] value, input logic [7:0] width);
+    logic [Pw-1:0] above;
+    above = {Pw{1'b1}} << width;
+    last = (value & ~above) | (above & {Pw{|(value & ~above & (above >> 1))}});  // its bit width - 1
+  endfunction
+  function automatic logic [Pw-1:0] under(input logic [Pw-1:0] built, input logic [Pw-1:0] value, input logic [7:0] width);
+    under = (built << width) | field(value, width);
+  endfunction
 
   logic [Pw-1:0] payload;
-  logic [7:0]    pos;
   logic [7:0]    len0, len1;    // bits of the two values when sent in n0 / n1 bytes
   logic [3:0]    dlen0, dlen1;  // their data_len / op_len: bytes - 1
   logic [7:0]    sbits;         // bits of data_len / op_len: the size
-  // The packet is built in block-local variables and each output assigned once (Icarus Verilog 11:
+  assign len0 = {1'b0, pk_n0, 3'd0};
+  assign len1 = {1'b0, pk_n1, 3'd0};
+  assign dlen0 = pk_n0 - 4'd1;
+  assign dlen1 = pk_n1 - 4'd1;
+  assign sbits = {6'd0, pk_s};
+  // The packet is built in a block-local variable and the output assigned once (Icarus Verilog 11:
   // see the compression block).
   always_comb begin : p_fields
-    logic [Pw-1:0] payload_l;
-    logic [7:0]    pos_l;
-    payload_l = '0;
-    pos_l = '0;
-    len0 = {1'b0, pk_n0, 3'd0};
-    len1 = {1'b0, pk_n1, 3'd0};
-    dlen0 = pk_n0 - 4'd1;
-    dlen1 = pk_n1 - 4'd1;
-    sbits = {6'd0, pk_s};
+    logic [Pw-1:0] p;
+    p = '0;
     if (pk_is_ls) begin
-      payload_l = field(Pw'({pk_is_store, ~pk_aligned}), 8'(Fw));
-      pos_l = 8'(Fw);
-      payload_l = payload_l | (field(Pw'(pk_s), 8'(Sw)) << pos_l);
-      pos_l = pos_l + 8'(Sw);
       if (pk_no_data) begin
-        payload_l = payload_l | (field(Pw'(pk_addr_diff), 8'd1) << pos_l);
-        pos_l = pos_l + 8'd1;
-        payload_l = payload_l | (field(Pw'(pk_address), 8'(Aw)) << pos_l);
-        pos_l = pos_l + 8'(Aw);
+        p = last(Pw'(pk_address), 8'(Aw));
+        p = under(p, Pw'(pk_addr_diff), 8'd1);
       end else if (pk_no_addr) begin
-        payload_l = payload_l | (field(Pw'(pk_diff_data), 8'(Ddw)) << pos_l);
-        pos_l = pos_l + 8'(Ddw);
-        payload_l = payload_l | (field(Pw'(pk_c0), 8'(Dw)) << pos_l);
-        pos_l = pos_l + 8'(Dw);
+        p = last(Pw'(pk_c0), 8'(Dw));
+        p = under(p, Pw'(pk_diff_data), 8'(Ddw));
       end else begin
-        payload_l = payload_l | (field(Pw'(pk_diff2), 8'd2) << pos_l);
-        pos_l = pos_l + 8'd2;
-        payload_l = payload_l | (field(Pw'(dlen0), sbits) << pos_l);
-        pos_l = pos_l + sbits;
-        payload_l = payload_l | (field(Pw'(pk_c0), len0) << pos_l);
-        pos_l = pos_l + len0;
-        payload_l = payload_l | (field(Pw'(pk_address), 8'(Aw)) << pos_l);
-        pos_l = pos_l + 8'(Aw);
+        p = last(Pw'(pk_address), 8'(Aw));
+        p = under(p, Pw'(pk_c0), len0);
+        p = under(p, Pw'(dlen0), sbits);
+        p = under(p, Pw'(pk_diff2), 8'd2);
       end
+      p = under(p, Pw'(pk_s), 8'(Sw));
+      p = under(p, Pw'({pk_is_store, ~pk_aligned}), 8'(Fw));
     end
     if (pk_is_amo) begin
-      payload_l = field(Pw'(3'd6), 8'(Fw));
-      pos_l = 8'(Fw);
-      payload_l = payload_l | (field(Pw'(pk_dtype[2:0]), 8'd3) << pos_l);
-      pos_l = pos_l + 8'd3;
-      payload_l = payload_l | (field(Pw'(pk_amo_size), 8'(Asw)) << pos_l);
-      pos_l = pos_l + 8'(Asw);
       if (pk_no_data) begin
-        payload_l = payload_l | (field(Pw'(pk_addr_diff), 8'd1) << pos_l);
-        pos_l = pos_l + 8'd1;
-        payload_l = payload_l | (field(Pw'(pk_address), 8'(Aw)) << pos_l);
-        pos_l = pos_l + 8'(Aw);
+        p = last(Pw'(pk_address), 8'(Aw));
+        p = under(p, Pw'(pk_addr_diff), 8'd1);
       end else if (pk_no_addr) begin
-        payload_l = payload_l | (field(Pw'(pk_diff_data), 8'(Ddw)) << pos_l);
-        pos_l = pos_l + 8'(Ddw);
-        payload_l = payload_l | (field(Pw'(dlen0), sbits) << pos_l);
-        pos_l = pos_l + sbits;
-        payload_l = payload_l | (field(Pw'(pk_c0), len0) << pos_l);
-        pos_l = pos_l + len0;
-        payload_l = payload_l | (field(Pw'(pk_c1), 8'(Dw)) << pos_l);
-        pos_l = pos_l + 8'(Dw);
+        p = last(Pw'(pk_c1), 8'(Dw));
+        p = under(p, Pw'(pk_c0), len0);
+        p = under(p, Pw'(dlen0), sbits);
+        p = under(p, Pw'(pk_diff_data), 8'(Ddw));
       end else begin
-        payload_l = payload_l | (field(Pw'(pk_diff2), 8'd2) << pos_l);
-        pos_l = pos_l + 8'd2;
-        payload_l = payload_l | (field(Pw'(dlen0), sbits) << pos_l);
-        pos_l = pos_l + sbits;
-        payload_l = payload_l | (field(Pw'(pk_c0), len0) << pos_l);
-        pos_l = pos_l + len0;
-        payload_l = payload_l | (field(Pw'(dlen1), sbits) << pos_l);
-        pos_l = pos_l + sbits;
-        payload_l = payload_l | (field(Pw'(pk_c1), len1) << pos_l);
-        pos_l = pos_l + len1;
-        payload_l = payload_l | (field(Pw'(pk_address), 8'(Aw)) << pos_l);
-        pos_l = pos_l + 8'(Aw);
+        p = last(Pw'(pk_address), 8'(Aw));
+        p = under(p, Pw'(pk_c1), len1);
+        p = under(p, Pw'(dlen1), sbits);
+        p = under(p, Pw'(pk_c0), len0);
+        p = under(p, Pw'(dlen0), sbits);
+        p = under(p, Pw'(pk_diff2), 8'd2);
       end
+      p = under(p, Pw'(pk_amo_size), 8'(Asw));
+      p = under(p, Pw'(pk_dtype[2:0]), 8'd3);
+      p = under(p, Pw'(3'd6), 8'(Fw));
     end
     if (pk_is_csr) begin
-      payload_l = field(Pw'(3'd5), 8'(Fw));
-      pos_l = 8'(Fw);
-      payload_l = payload_l | (field(Pw'(pk_dtype[1:0]), 8'd2) << pos_l);
-      pos_l = pos_l + 8'd2;
       if (pk_no_data) begin
-        payload_l = payload_l | (field(Pw'(pk_csr_diff), 8'd1) << pos_l);
-        pos_l = pos_l + 8'd1;
-        payload_l = payload_l | (field(Pw'(pk_csr_field[11:6]), 8'd6) << pos_l);  // addr_msbs
-        pos_l = pos_l + 8'd6;
-        payload_l = payload_l | (field(Pw'(pk_csr_field[5:0]), 8'd6) << pos_l);   // addr_lsbs
-        pos_l = pos_l + 8'd6;
+        p = last(Pw'(pk_csr_field[5:0]), 8'd6);               // addr_lsbs
+        p = under(p, Pw'(pk_csr_field[11:6]), 8'd6);          // addr_msbs
+        p = under(p, Pw'(pk_csr_diff), 8'd1);
       end else begin
-        payload_l = payload_l | (field(Pw'(pk_diff_data), 8'(Ddw)) << pos_l);
-        pos_l = pos_l + 8'(Ddw);
-        payload_l = payload_l | (field(Pw'(dlen0), 8'(Clw)) << pos_l);
-        pos_l = pos_l + 8'(Clw);
-        payload_l = payload_l | (field(Pw'(pk_c0), len0) << pos_l);
-        pos_l = pos_l + len0;
-        payload_l = payload_l | (field(Pw'(pk_csr_number[11:6]), 8'd6) << pos_l);
-        pos_l = pos_l + 8'd6;
+        p = last(Pw'(pk_csr_number[5:0]), 8'd6);
         if (!pk_csr_read_only) begin
-          payload_l = payload_l | (field(Pw'(dlen1), 8'(Clw)) << pos_l);
-          pos_l = pos_l + 8'(Clw);
-          payload_l = payload_l | (field(Pw'(pk_c1), len1) << pos_l);
-          pos_l = pos_l + len1;
+          p = under(p, Pw'(pk_c1), len1);
+          p = under(p, Pw'(dlen1), 8'(Clw));
         end
-        payload_l = payload_l | (field(Pw'(pk_csr_number[5:0]), 8'd6) << pos_l);
-        pos_l = pos_l + 8'd6;
+        p = under(p, Pw'(pk_csr_number[11:6]), 8'd6);
+        p = under(p, Pw'(pk_c0), len0);
+        p = under(p, Pw'(dlen0), 8'(Clw));
+        p = under(p, Pw'(pk_diff_data), 8'(Ddw));
       end
+      p = under(p, Pw'(pk_dtype[1:0]), 8'd2);
+      p = under(p, Pw'(3'd5), 8'(Fw));
     end
-    payload = payload_l;
-    pos = pos_l;
+    payload = p;
   end
 
   etrace_data_packer u_packer (
     .valid_i   (pk_pkt),
     .payload_i (payload),
-    .bits_i    (pos),
     .bytes_o   (bytes_o),
     .len_o     (len_o)
   );
@@ -592,6 +594,28 @@ module etrace_data_encoder (
         else $error("etrace_data_encoder: dsize %0d is wider than data_width_p", s);
       assert (!is_amo || (s >= 2'd2 && aligned))
         else $error("etrace_data_encoder: an atomic of dsize %0d at an unaligned or too narrow access", s);
+    end
+  end
+
+  // The registered codings are those of the registered access against the history now: the
+  // register is loaded with the access, so advance_i and commit_i must move together.
+  logic [Dw-1:0]   check_prev;
+  logic [3*Dw-1:0] check_v0, check_v1;
+  assign check_prev = is_csr ? csr_data_q : value_q[s*Dw +: Dw];
+  etrace_data_codes u_codes_check (
+    .size_i (s),
+    .v0_i   (c_v0),
+    .v1_i   (c_v1),
+    .prev_i (check_prev),
+    .e0_o   (check_v0),
+    .e1_o   (check_v1)
+  );
+  always @(posedge clk_i or negedge rst_ni) begin
+    if (rst_ni) begin
+      assert (advance_i == commit_i)
+        else $error("etrace_data_encoder: advance_i and commit_i differ, so the registered codings miss a change");
+      assert (codes_v0_q == check_v0 && codes_v1_q == check_v1)
+        else $error("etrace_data_encoder: the registered codings are not those of the registered access");
     end
   end
 `endif

@@ -19,6 +19,7 @@ etrace_bpred.sv
 etrace_jtc.sv
 etrace_irstack.sv
 etrace_data_encoder.sv
+etrace_data_codes.sv
 etrace_data_compress.sv
 etrace_data_packer.sv
 etrace_top.sv

@@ -4,44 +4,28 @@
 //
 // etrace_data_packer: a te_data packet from its fields to its encapsulated bytes, combinationally.
 // - payload_i holds the packet's fields concatenated (chapter 7 tables, the first field in the least
-//   significant bits) and bits_i their total width: its top bit is bit bits_i - 1.
+//   significant bits), sign-extended from the top bit of the last field to Pw bits.
 // - Sign-based compression, as for te_inst packets: the payload bits below the run of copies of
-//   its top bit are kept, plus one copy, and ceil(kept / 8) bytes of the payload sign-extended
-//   from its top bit are sent.
+//   its top bit are kept, plus one copy, and ceil(kept / 8) bytes of the payload are sent.
 // - Encapsulation (Figure 6.1): header byte = length | flow 3 (data trace) << 5, extend 0: the flow
 //   separates te_data from te_inst packets (flow 2) in the one byte stream; no source id.
+//
+// Timing: the bytes sent are decided from the payload's bits at once (a thermometer from one OR
+// over the bits above each byte), and the lengths read where it ends, without the count of kept
+// bits and its additions (27 levels from flops with a 208-bit payload, 39 counting first).
 module etrace_data_packer (
   input  logic         valid_i,    // a packet to send
-  input  logic [207:0] payload_i,  // the fields, bits at and above bits_i are 0
-  input  logic [7:0]   bits_i,     // the fields' total width
+  input  logic [207:0] payload_i,  // the fields, sign-extended from the last one's top bit
   output logic [215:0] bytes_o,    // byte k in bits [8k +: 8], header first; 0 from len_o on
   output logic [5:0]   len_o       // header + payload bytes (0: no packet)
 );
   localparam int Pw       = 208;
   localparam int MaxBytes = 27;
 
-  // The payload sign-extended from its top bit, and the highest bit that differs from that bit.
-  // Both blocks build their outputs in block-local variables and assign each once: Icarus Verilog
-  // 11 re-runs an always_comb when one compiled after it wakes, and the steps of a loop written to
-  // an output are transients that wake the encoder's packet block again, for ever.
-  logic [Pw-1:0] wide;
-  logic [7:0]    keep;      // payload bits kept: that bit's index + 2, or 1
-  // The payload sign-extended from bit bits_i - 1 (bit 0 always kept): the bits above it replaced
-  // by it at once, by masks from bits_i. Then the bits kept: the index of the highest bit that
-  // differs from the top one + 2, or 1 (found without a chain from bit to bit).
-  logic [Pw-1:0] above;     // the bits sign extension replaces
-  logic [Pw-1:0] sign_bit;  // bit bits_i - 1 (bit 0 when bits_i is 0), one-hot
-  logic [Pw-1:0] differs;   // the bits below the top one that differ from it
-  assign above = ({Pw{1'b1}} << bits_i) & ~Pw'(1);
-  assign sign_bit = Pw'(1) << ((bits_i == 8'd0) ? 8'd0 : bits_i - 8'd1);
-  assign wide = (payload_i & ~above) | (above & {Pw{|(payload_i & sign_bit)}});
-  assign differs = (wide ^ {Pw{wide[Pw-1]}}) & ({Pw{1'b1}} >> 1);
-  // differing: differs with every bit ORed with those above it (step k: the 2^k bits above), its
-  // highest set bit (one-hot), that bit's index and whether any bit is set.
+  // The bits below the top one that differ from it, and whether one at or above bit j does.
+  logic [Pw-1:0] differs;
+  assign differs = (payload_i ^ {Pw{payload_i[Pw-1]}}) & ({Pw{1'b1}} >> 1);
   logic [207:0] differing_or0, differing_or1, differing_or2, differing_or3, differing_or4, differing_or5, differing_or6, differing_or7, differing_or8;
-  logic [207:0] differing_onehot;
-  logic [7:0]   differing_index;
-  logic         differing_any;
   assign differing_or0 = differs;
   assign differing_or1 = differing_or0 | (differing_or0 >> 1);
   assign differing_or2 = differing_or1 | (differing_or1 >> 2);
@@ -51,25 +35,58 @@ module etrace_data_packer (
   assign differing_or6 = differing_or5 | (differing_or5 >> 32);
   assign differing_or7 = differing_or6 | (differing_or6 >> 64);
   assign differing_or8 = differing_or7 | (differing_or7 >> 128);
-  assign differing_onehot = differs & ~(differing_or8 >> 1);
-  assign differing_index[0] = |(differing_onehot & 208'haaaa_aaaa_aaaa_aaaa_aaaa_aaaa_aaaa_aaaa_aaaa_aaaa_aaaa_aaaa_aaaa);
-  assign differing_index[1] = |(differing_onehot & 208'hcccc_cccc_cccc_cccc_cccc_cccc_cccc_cccc_cccc_cccc_cccc_cccc_cccc);
-  assign differing_index[2] = |(differing_onehot & 208'hf0f0_f0f0_f0f0_f0f0_f0f0_f0f0_f0f0_f0f0_f0f0_f0f0_f0f0_f0f0_f0f0);
-  assign differing_index[3] = |(differing_onehot & 208'hff00_ff00_ff00_ff00_ff00_ff00_ff00_ff00_ff00_ff00_ff00_ff00_ff00);
-  assign differing_index[4] = |(differing_onehot & 208'h0000_ffff_0000_ffff_0000_ffff_0000_ffff_0000_ffff_0000_ffff_0000);
-  assign differing_index[5] = |(differing_onehot & 208'h0000_ffff_ffff_0000_0000_ffff_ffff_0000_0000_ffff_ffff_0000_0000);
-  assign differing_index[6] = |(differing_onehot & 208'hffff_0000_0000_0000_0000_ffff_ffff_ffff_ffff_0000_0000_0000_0000);
-  assign differing_index[7] = |(differing_onehot & 208'hffff_ffff_ffff_ffff_ffff_0000_0000_0000_0000_0000_0000_0000_0000);
-  assign differing_any = differing_or8[0];
-  assign keep = differing_any ? differing_index + 8'd2 : 8'd1;
 
-  // After the header: the sign-extended payload.
-  logic [207:0] stream;
-  logic [7:0]   counted;  // bits header.length counts
-  logic [4:0]   plen;     // header.length
-  assign stream = wide;
-  assign counted = keep + 8'd0;
-  assign plen = counted[7:3] + {4'h0, |counted[2:0]};
+  // After the header: the payload.
+  // Its byte k is sent when it holds one of the bits kept: the highest bit that differs from the top
+  // one and the copy above it are kept (bit 0 always), so byte k is sent when a bit at or above its
+  // first payload bit less 1 differs. The bytes sent are a thermometer.
+  logic [207:0]        stream;
+  logic [MaxBytes-2:0] sent;
+  logic [MaxBytes-2:0] ends;  // ends[k]: byte k is the last sent
+  logic [4:0]          plen;  // header.length
+  logic [5:0]          len;   // the packet's bytes, with the header
+  assign stream = payload_i;
+  assign sent[0] = 1'b1;
+  assign sent[1] = differing_or8[7];
+  assign sent[2] = differing_or8[15];
+  assign sent[3] = differing_or8[23];
+  assign sent[4] = differing_or8[31];
+  assign sent[5] = differing_or8[39];
+  assign sent[6] = differing_or8[47];
+  assign sent[7] = differing_or8[55];
+  assign sent[8] = differing_or8[63];
+  assign sent[9] = differing_or8[71];
+  assign sent[10] = differing_or8[79];
+  assign sent[11] = differing_or8[87];
+  assign sent[12] = differing_or8[95];
+  assign sent[13] = differing_or8[103];
+  assign sent[14] = differing_or8[111];
+  assign sent[15] = differing_or8[119];
+  assign sent[16] = differing_or8[127];
+  assign sent[17] = differing_or8[135];
+  assign sent[18] = differing_or8[143];
+  assign sent[19] = differing_or8[151];
+  assign sent[20] = differing_or8[159];
+  assign sent[21] = differing_or8[167];
+  assign sent[22] = differing_or8[175];
+  assign sent[23] = differing_or8[183];
+  assign sent[24] = differing_or8[191];
+  assign sent[25] = differing_or8[199];
+  assign ends = sent & ~(sent >> 1);
+  always_comb begin : p_length
+    logic [4:0] plen_l;
+    logic [5:0] len_l;
+    plen_l = '0;
+    len_l = '0;
+    for (int k = 0; k < MaxBytes - 1; k++) begin
+      if (ends[k]) begin
+        plen_l = plen_l | 5'(k + 1 - 0);
+        len_l = len_l | 6'(k + 2);
+      end
+    end
+    plen = plen_l;
+    len = len_l;
+  end
 
   always_comb begin : p_bytes
     logic [215:0] bytes_l;
@@ -77,10 +94,15 @@ module etrace_data_packer (
     if (valid_i) begin
       bytes_l[7:0] = {1'b0, 2'd3, plen};  // extend 0, flow 3 (data trace), length
       for (int k = 0; k < MaxBytes - 1; k++) begin
-        if (6'(k) < {1'b0, plen} + 6'd0) bytes_l[8*(k+1) +: 8] = stream[8*k +: 8];
+        if (sent[k]) bytes_l[8*(k+1) +: 8] = stream[8*k +: 8];
       end
     end
     bytes_o = bytes_l;
   end
-  assign len_o = valid_i ? {1'b0, plen} + 6'd1 : 6'd0;
+  assign len_o = valid_i ? len : 6'd0;
+
+  // Stream bits above the longest packet's last byte (only sign copies reach them), and the ORs
+  // no byte's decision reads.
+  logic unused_bits;
+  assign unused_bits = ^{ differing_or8 };
 endmodule

@@ -441,8 +441,8 @@ describe('E-Trace data trace co-simulation: the comparison catches a wrong data 
     { name: 'iaddr_lsbs ignored', file: 'etrace_data_filter.sv', from: 'assign offset   = lsbs_q - iaddr_q[3:1];', to: "assign offset   = '0;", sets: FILTERED[2]!.sets, edit: FILTERED[2]!.edit },
     // Split loads: a response's XOR code sent as differential.
     { name: 'a wrong split response code', file: 'etrace_data_encoder.sv', from: "(r_code == CodeXor) ? 2'b01 : 2'b11", to: "(r_code == CodeXor) ? 2'b11 : 2'b11", sets: ['data_split_p=1'] },
-    // Split loads: the response coded against the history before its cycle's access changed it.
-    { name: 'a split response blind to its cycle\'s access', file: 'etrace_data_encoder.sv', from: '.prev_i       (value_mid[r_s*Dw +: Dw]),\n    .prev_valid_i (data_valid_mid[r_s]),', to: '.prev_i       (value_q[r_s*Dw +: Dw]),\n    .prev_valid_i (data_valid_q[r_s]),', sets: ['data_split_p=1'] },
+    // Split loads: the response coded against the history value before its cycle's access changed it.
+    { name: 'a split response blind to its cycle\'s access', file: 'etrace_data_encoder.sv', from: '.prev_i (value_mid[r_s*Dw +: Dw]),', to: '.prev_i (value_q[r_s*Dw +: Dw]),', sets: ['data_split_p=1'] },
     // A latching data comparator that never lets go.
     { name: 'a data latch never cleared', file: 'etrace_data_filter.sv', from: 'latch_next[j] = w_latched & ~w_s;', to: 'latch_next[j] = w_latched;', sets: FILTERED[2]!.sets, edit: FILTERED[2]!.edit },
     // Two groups a cycle: the second group's syncs taken as before the first group's access.
@@ -475,5 +475,18 @@ describe('E-Trace data trace co-simulation: the comparison catches a wrong data 
     const r = await cosimEtrace(m, c, generatedStream.records, { seed: 5, data });
     expect(r.mismatch).toBeDefined();
     expect(r.mismatch!.text).toMatch(/first difference at byte \d+/);
+  }, BUILD_TIMEOUT);
+
+  // The codings registered with the access are made from the history as the cycle leaves it; made
+  // from the history before the cycle's own access, the encoder's assertion stops the run.
+  it('codings registered against the history before the cycle\'s access stop the run at the assertion', async () => {
+    const component = 'etrace-data';
+    const c = configOf(component, []);
+    const from = 'csr_data_d : value_d[dsize_i*Dw +: Dw]';
+    const files = generated('mutant stale codings', component, [], (f, text) => (f === 'etrace_data_encoder.sv' ? text.replace(from, 'csr_data_d : value_q[dsize_i*Dw +: Dw]') : text));
+    expect(readFileSync(files.find((f) => f.endsWith('etrace_data_encoder.sv'))!, 'utf8')).not.toContain(from);
+    const m = buildEtraceModel(c, files);
+    const generatedStream = caseStream(c, { component, sets: [], seed: 5, count: 3000, backpressure: 0, knobs: {} });
+    await expect(cosimEtrace(m, c, generatedStream.records, { seed: 5, data: generatedStream.data! })).rejects.toThrow(/registered codings are not those of the registered access/);
   }, BUILD_TIMEOUT);
 });
