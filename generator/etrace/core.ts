@@ -171,6 +171,16 @@ export function countRegistered(c: EtraceConfig): boolean {
 }
 
 /**
+ * With one step a cycle, what the prediction structures answer at curr is registered when the
+ * cycle commits, from the address curr has next and the structures as the cycle leaves them: the
+ * predictor's entry, the jump target cache's hit and the return stack's top entry come from flops,
+ * off the decision's path (several steps a cycle look each other's updates up in the cycle).
+ */
+export function lookupsRegistered(c: EtraceConfig): boolean {
+  return stepsPerCycle(c) === 1;
+}
+
+/**
  * The arriving view's units added to each count a cycle can leave before them (countRegistered):
  * resync_q (nothing encoded), count_q (curr encoded) and c_units_q (curr encoded after a sync).
  * The units come in their two parts, both from flops (the idle units pending and the record's
@@ -501,7 +511,8 @@ function stepLinks(c: EtraceConfig): StepSignal[] {
     decided('a_start_support', 1, [ACCEPT], { comment: 'tracing (re)starts at curr and enable 1 was not reported' }),
     decided('a_branches', 5, [CONTENTS, ACCEPT], { comment: "branch state after curr's branch (step 2)" }),
     decided('a_map', 31, [CONTENTS, ACCEPT]),
-    decided('a_pbc', 33, [CONTENTS, ACCEPT]),
+    decided('a_pbc', 33, pipe ? [ACCEPT] : [CONTENTS, ACCEPT]),
+    ...(pipe ? [decided('a_branch_count', 32, [CONTENTS], { comment: 'the branch_count field: a_pbc less the first 31' })] : []),
     decided('a_map_failed', 1, [ACCEPT]),
     decided('a_count_failed', 1, [ACCEPT]),
     decided('a_current_failed', 1, bpred ? [CONTENTS] : []),
@@ -728,14 +739,15 @@ export function stepContexts(c: EtraceConfig, banner: string, packerInstance: (s
     ...slots.filter((slot) => !packedLinks.some((v) => v.name === `${slot}_bits`)).map((slot) => `${slot}_bits`),
     ...(p.iaddress_lsb_p > 0 ? ['rep_diff[Lsb-1:0]'] : []),
     // The branch_count field is 32 bits (Table 6.8).
-    'a_pbc_i[32]',
+    ...(pipe ? [] : ['a_pbc_i[32]']),
   ];
   // The resync count plus curr's units, with the carry that saturates it (a short-path adder).
   const resyncAdd = svConditionalSumAdd('resync_sum', 'resync_i', 'c_units_i', 32, { carryOut: 'resync_carry' });
   // The differential address: curr's address minus the last one reported (a short-path subtract).
   const difference = svConditionalSumAdd('rep_difference', 'c_addr_i', '~last_addr_i', p.iaddress_width_p, { carryIn: "1'b1" });
-  // branch_count: the correct predictions beyond the first 31 (a short-path subtract of 31).
-  const branchCount = svConditionalSumAdd('pbc_minus31', 'a_pbc_i[31:0]', "~32'd31", 32, { carryIn: "1'b1" });
+  // branch_count: the correct predictions beyond the first 31 (a short-path subtract of 31), in the
+  // decision when the byte path has registers (the packets' contents after them start from it).
+  const branchCount = svConditionalSumAdd('pbc_minus31', pipe ? 'a_pbc_o[31:0]' : 'a_pbc_i[31:0]', "~32'd31", 32, { carryIn: "1'b1" });
   const stages = pipe ? byteStages(c, ports, links) : undefined;
   return {
     step: {
@@ -781,10 +793,10 @@ export function stepContexts(c: EtraceConfig, banner: string, packerInstance: (s
       resyncAddRows: resyncAdd.rows,
       resultDecls: unreadDecisions.length > 0 ? ['// Results no part reads in this configuration.', 'logic unused_results;'] : [],
       pipelined: pipe,
-      differenceDecls: pipe ? difference.declarations : [],
-      differenceRows: pipe ? difference.rows : [],
+      differenceDecls: pipe ? [...difference.declarations, ...branchCount.declarations] : [],
+      differenceRows: pipe ? [...difference.rows, ...branchCount.rows] : [],
       results: [
-        ...decisionLinks.filter((v) => v.to.length > 0 && v.name !== 'a_rep_difference').map((v) => `${v.name}_o = ${working(v)};`),
+        ...decisionLinks.filter((v) => v.to.length > 0 && v.name !== 'a_rep_difference' && v.name !== 'a_branch_count').map((v) => `${v.name}_o = ${working(v)};`),
         ...(unreadDecisions.length > 0 ? [`unused_results = ^{${unreadDecisions.map(working).join(', ')}};`] : []),
       ],
     },
@@ -794,8 +806,8 @@ export function stepContexts(c: EtraceConfig, banner: string, packerInstance: (s
       portLines: stepPortList(CONTENTS, ports, links),
       codes: codeParams(c, CONTENTS),
       descriptorDecls: descriptorDecls(slots),
-      differenceDecls: [...(pipe ? [] : difference.declarations), ...branchCount.declarations],
-      differenceRows: [...(pipe ? ['assign rep_difference = a_rep_difference_i;'] : difference.rows), ...branchCount.rows],
+      differenceDecls: pipe ? [] : [...difference.declarations, ...branchCount.declarations],
+      differenceRows: pipe ? ['assign rep_difference = a_rep_difference_i;', 'assign pbc_minus31 = a_branch_count_i;'] : [...difference.rows, ...branchCount.rows],
       supportAssigns: supportAssigns([['pre', 'pre_sup_enable', 'pre_sup_status']]),
       packerInstances: slots.map(packerInstance),
       outputs: packedLinks.map((v) => `assign ${v.name}_o = ${v.name};`),
@@ -807,7 +819,10 @@ export function stepContexts(c: EtraceConfig, banner: string, packerInstance: (s
       stepbytes: s.stepBytes,
       steplenw: s.stepLenWidth,
       dataTrace: c.params.dataTrace !== undefined,
-      sizePad: zeroExtend('c_size_i', 3, p.iaddress_width_p),
+      ...(() => {
+        const ret = svSmallOffsetAdd('ret_addr', 'c_addr_i', p.iaddress_width_p, 'ret_step', 4);
+        return { retAddrDecls: ret.declarations, retAddrRows: ret.rows };
+      })(),
       portLines: stepPortList(ACCEPT, ports, links),
       codes: codeParams(c, ACCEPT),
       takes: written.map((slot) => `take_${slot}`).join(', '),
@@ -1045,8 +1060,10 @@ function structureInstances(c: EtraceConfig, chain: ViewChain): string[] {
     steps.push({ curr: chain.C(g, 'addr'), next: `n${g}_addr`, taken: `${chain.C(g, 'retired')} & (${chain.C(g, 'itype')} == ${wd.itw}'d5)` });
     if (viewsPerGroup(c) > 1) steps.push({ curr: slice('first_addr_i', g, wd.iaw), next: slice('view_addr_i', g, wd.iaw), taken: "1'b0" });
   }
-  const instance = (module: string, name: string, perPort: (k: number) => [string, string][]): string[] => {
-    const conns: [string, string][] = [['clk_i', 'clk_i'], ['rst_ni', 'rst_ni'], ['commit_i', 'commit'], ...steps.flatMap((_s, k) => perPort(k))];
+  // With registered lookups: the address curr has after a committed cycle (one step, one group).
+  const nextCurr = `shift_in ? ${chain.C(1, 'addr')} : ${chain.C(0, 'addr')}`;
+  const instance = (module: string, name: string, perPort: (k: number) => [string, string][], next: [string, string][] = []): string[] => {
+    const conns: [string, string][] = [['clk_i', 'clk_i'], ['rst_ni', 'rst_ni'], ['commit_i', 'commit'], ...next, ...steps.flatMap((_s, k) => perPort(k))];
     const col = padColumn(conns.map(([port]) => `.${port}`));
     return [`${module} ${name} (`, ...conns.map(([, sig], i) => `  ${col[i]} (${sig})${i === conns.length - 1 ? '' : ','}`), ');'];
   };
@@ -1066,7 +1083,7 @@ function structureInstances(c: EtraceConfig, chain: ViewChain): string[] {
           [`update${k}_i`, `st${k}_bp_update`],
           [`outcome${k}_i`, steps[k]!.taken],
           [`clear${k}_i`, `st${k}_synced & opt_bp`],
-        ])
+        ], lookupsRegistered(c) ? [['next_addr0_i', nextCurr]] : [])
       : tieOff('bpred', [['bp_taken', "1'b0"]], ['bp_update'])),
     '',
     ...(p.cache_size_p > 0
@@ -1076,7 +1093,7 @@ function structureInstances(c: EtraceConfig, chain: ViewChain): string[] {
           [`index${k}_o`, `st${k}_jtc_index`],
           [`update${k}_i`, `st${k}_jtc_update`],
           [`clear${k}_i`, `st${k}_synced & opt_jtc`],
-        ])
+        ], lookupsRegistered(c) ? [['next_target0_i', nextCurr]] : [])
       : tieOff('jtc', [['jtc_hit', "1'b0"], ['jtc_index', "'0"]], ['jtc_update'])),
     '',
     ...(p.return_stack_size_p > 0 || p.call_counter_size_p > 0
@@ -1381,17 +1398,19 @@ export function bpredContext(c: EtraceConfig, banner: string) {
   const lsb = p.iaddress_lsb_p;
   const msb = lsb + p.bpred_size_p - 1;
   const iaw = p.iaddress_width_p;
+  const registered = lookupsRegistered(c);
   // The address bits outside the index.
-  const unused = ports.flatMap(({ k }) => [`addr${k}_i[${iaw - 1}:${msb + 1}]`, ...(lsb > 0 ? [`addr${k}_i[${lsb - 1}:0]`] : [])]);
+  const outside = (a: string) => [`${a}[${iaw - 1}:${msb + 1}]`, ...(lsb > 0 ? [`${a}[${lsb - 1}:0]`] : [])];
+  const unused = [...ports.flatMap(({ k }) => outside(`addr${k}_i`)), ...(registered ? outside('next_addr0_i') : [])];
   const entries = 1 << p.bpred_size_p;
-  return { banner, ports, multi: ports.length > 1, iaw, entries, tablew: 2 * entries, tableReset: `{${entries}{2'b01}}`, bits: p.bpred_size_p, msb, lsb, unusedAddr: unused.join(', ') };
+  return { banner, ports, multi: ports.length > 1, registered, iaw, entries, tablew: 2 * entries, tableReset: `{${entries}{2'b01}}`, bits: p.bpred_size_p, msb, lsb, unusedAddr: unused.join(', ') };
 }
 
 export function jtcContext(c: EtraceConfig, banner: string) {
   const p = c.params;
   const lsb = p.iaddress_lsb_p;
   const ports = structurePortList(c);
-  return { banner, ports, multi: ports.length > 1, iaw: p.iaddress_width_p, entries: 1 << p.cache_size_p, bits: p.cache_size_p, msb: lsb + p.cache_size_p - 1, lsb };
+  return { banner, ports, multi: ports.length > 1, registered: lookupsRegistered(c), iaw: p.iaddress_width_p, entries: 1 << p.cache_size_p, bits: p.cache_size_p, msb: lsb + p.cache_size_p - 1, lsb };
 }
 
 export function irstackContext(c: EtraceConfig, banner: string) {
@@ -1402,6 +1421,7 @@ export function irstackContext(c: EtraceConfig, banner: string) {
     ports,
     multi: ports.length > 1,
     stack: p.return_stack_size_p > 0,
+    registered: p.return_stack_size_p > 0 && lookupsRegistered(c),
     iaw: p.iaddress_width_p,
     entries: 1 << p.return_stack_size_p,
     pw: Math.max(1, p.return_stack_size_p),

@@ -167,8 +167,8 @@ function packetHeld(c: EtraceConfig) {
     ['diff2', 2, 'diff2'],
     ['diff_data', 2, 'diff_data'],
     ['c0', dw, 'c0'],
-    ['n0', 4, 'n0'],
-    ...(packetHasTwoValues(dp) ? ([['c1', dw, 'c1'], ['n1', 4, 'n1']] as Held[]) : []),
+    ['dlen0', 4, "n0 - 4'd1"],  // data_len: bytes - 1
+    ...(packetHasTwoValues(dp) ? ([['c1', dw, 'c1'], ['dlen1', 4, "n1 - 4'd1"]] as Held[]) : []),
     ...(dp.data_split_p === 1 ? ([['split_load', 1, 'split_load'], ['lrid', dp.lrid_width_p, 'lrid_q']] as Held[]) : []),
     ...(dp.data_atomics_p === 1 ? ([['is_amo', 1, 'is_amo'], ['amo_size', w.atomicSize, 'amo_size']] as Held[]) : []),
     ...(dp.data_atomics_p === 1 ? ([['dtype', 3, 'dtype_q[2:0]']] as Held[]) : dp.data_csr_p === 1 ? ([['dtype', 2, 'dtype_q[1:0]']] as Held[]) : []),

@@ -30,7 +30,7 @@ import {
   encapPrefixBits,
 } from '../../golden-model/etrace/packet/index.ts';
 import { commentBanner, padColumn, renderTemplate, svBits, svLogic, svSized, type BannerInput } from '../render.ts';
-import { svHighestSetBit, svThermometerValue } from '../sv-arith.ts';
+import { svAtOrAbove, svThermometerValue } from '../sv-arith.ts';
 
 export const ETRACE_PACKER_MODULE = 'etrace_packer';
 export const ETRACE_PACKER_TEMPLATE = 'etrace/etrace_packer.sv.hbs';
@@ -356,7 +356,7 @@ export interface PackerContext {
   kindArms: PackerArm[];
   diffAssign: string;
   encoderLines: string[];
-  keepAssign: string;
+  keepRows: string[];
   lengthRows: string[];
   headerAssign: string;
   byteAssigns: string[];
@@ -532,9 +532,17 @@ export function etracePackerContext(config: EtraceConfig, banner: string): Packe
   // payload, sign-extended to the last byte sent.
   const streamWidth = Math.max(8 * (maxBytes - 1), pw + srcBits);
   const stream = srcBits === 0 && streamWidth === pw ? 'payload' : 'stream';
-  // The highest payload bit that differs from the top bit, found without a chain from bit to bit.
-  const highest = svHighestSetBit('differing', 'diff', diffWidth);
-  const encoderLines = [...highest.declarations, ...highest.rows];
+  // The highest payload bit that differs from the top bit, found without a chain from bit to bit:
+  // every bit ORed with those above it, and the one set bit with none above it.
+  const highest = svAtOrAbove('differing', 'diff', diffWidth);
+  const encoderLines = [
+    `// differing: diff with every bit ORed with those above it (step k: the 2^k bits above), and its`,
+    '// highest set bit (one-hot).',
+    ...highest.declarations,
+    `${svLogic(diffWidth)} differing_onehot;`,
+    ...highest.rows,
+    `assign differing_onehot = diff & ~(${highest.atOrAbove} >> 1);`,
+  ];
   const declRows: [string, string, string][] = [
     [svLogic(1), 'supported', 'kind_i and its selectors name a layout of this configuration'],
     [svLogic(pw), 'payload', 'fields of the layout, sign-extended to whole bytes'],
@@ -549,7 +557,13 @@ export function etracePackerContext(config: EtraceConfig, banner: string): Packe
   const dn = padColumn(declRows.map(([, n]) => `${n};`));
   const decls = declRows.map(([, , doc], i) => `${dt[i]} ${dn[i]}  // ${doc}`);
 
-  const indexExt = highest.indexWidth === 8 ? 'differing_index' : `{${svSized(8 - highest.indexWidth, 0n)}, differing_index}`;
+  // keep = that bit's index + 2, or 1 when no bit differs: bit j of it is set by the one-hot bits
+  // whose index + 2 has bit j set (no adder after the index).
+  const keepRows = [...Array(8).keys()].map((j) => {
+    let mask = 0n;
+    for (let i = 0; i < diffWidth; i++) if (((i + 2) >> j) & 1) mask |= 1n << BigInt(i);
+    return `assign keep[${j}] = ${highest.atOrAbove}[0] ? |(differing_onehot & ${svSized(diffWidth, mask)}) : 1'b${j === 0 ? 1 : 0};`;
+  });
   const byteAssigns: string[] = [];
   if (stream === 'stream') {
     const ext = streamWidth - pw - srcBits;
@@ -626,7 +640,7 @@ export function etracePackerContext(config: EtraceConfig, banner: string): Packe
     kindArms,
     diffAssign: `assign diff = payload${svBits(pw - 2, 0)} ^ {${diffWidth}{payload[${pw - 1}]}};`,
     encoderLines,
-    keepAssign: `assign keep = differing_any ? ${indexExt} + 8'd2 : 8'd1;`,
+    keepRows,
     lengthRows: [
       ...longerRows,
       ...svThermometerValue('plen', (m) => (m <= lengthMax ? `longer[${m - 1}]` : undefined), lengthMax, 5),

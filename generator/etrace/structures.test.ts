@@ -129,6 +129,13 @@ interface Structure {
   readonly reference: (cycles: readonly Cycle[], mode: Mode) => PortValues[][];
   /** Values every port's output must take at least once (coverage of the stimulus). */
   readonly mustSee: Record<string, readonly bigint[]>;
+  /**
+   * With one port the lookup is registered (lookupsRegistered): input `next` names the address
+   * looked up once the cycle commits, so the stimulus keeps `lookup` as the encoder does (the next
+   * address after a committed cycle, else the same); `forward` is the RTL text that forwards the
+   * cycle's own update into that register (removed, the comparison must fail).
+   */
+  readonly registered?: { readonly lookup?: string; readonly next?: string; readonly forward: string };
 }
 
 /** The model side of a structure, on the model class `S`. */
@@ -184,19 +191,22 @@ function bpredStructure(label: string, c: EtraceConfig): Structure {
     },
   };
   const pool = addressPool(new Rng(SEED ^ 0xb9ed), p.iaddress_width_p, p.iaddress_lsb_p, p.bpred_size_p);
+  const ctx = bpredContext(c, BANNER);
   return {
     label,
     module: 'etrace_bpred',
     ports: P,
-    sv: renderEtrace('etrace_bpred', bpredContext(c, BANNER)),
+    sv: renderEtrace('etrace_bpred', ctx),
+    ...(ctx.registered ? { registered: { lookup: 'addr', next: 'next_addr', forward: '(update0_i && next_index == index0) ? written0 : ' } } : {}),
     inputs: [
+      ...(ctx.registered ? [{ base: 'next_addr', width: p.iaddress_width_p }] : []),
       { base: 'addr', width: p.iaddress_width_p },
       { base: 'update', width: 1 },
       { base: 'outcome', width: 1 },
       { base: 'clear', width: 1 },
     ],
     outputs: [{ base: 'taken', width: 1 }],
-    stimulus: (rng, clearRate) => ({ addr: rng.pick(pool), update: bit(rng.chance(0.6)), outcome: bit(rng.chance(0.5)), clear: bit(rng.chance(clearRate)) }),
+    stimulus: (rng, clearRate) => ({ next_addr: rng.pick(pool), addr: rng.pick(pool), update: bit(rng.chance(0.6)), outcome: bit(rng.chance(0.5)), clear: bit(rng.chance(clearRate)) }),
     reference: (cycles, mode) => runReference(rules, P, cycles, mode),
     mustSee: { taken: [0n, 1n] },
   };
@@ -224,12 +234,15 @@ function jtcStructure(label: string, c: EtraceConfig): Structure {
     },
   };
   const pool = addressPool(new Rng(SEED ^ 0x7c), p.iaddress_width_p, p.iaddress_lsb_p, p.cache_size_p);
+  const ctx = jtcContext(c, BANNER);
   return {
     label,
     module: 'etrace_jtc',
     ports: P,
-    sv: renderEtrace('etrace_jtc', jtcContext(c, BANNER)),
+    sv: renderEtrace('etrace_jtc', ctx),
+    ...(ctx.registered ? { registered: { lookup: 'target', next: 'next_target', forward: '(update0_i && next_index == index0) ? (next_target0_i == target0_i) :' } } : {}),
     inputs: [
+      ...(ctx.registered ? [{ base: 'next_target', width: p.iaddress_width_p }] : []),
       { base: 'target', width: p.iaddress_width_p },
       { base: 'update', width: 1 },
       { base: 'clear', width: 1 },
@@ -238,7 +251,7 @@ function jtcStructure(label: string, c: EtraceConfig): Structure {
       { base: 'hit', width: 1 },
       { base: 'index', width: p.cache_size_p },
     ],
-    stimulus: (rng, clearRate) => ({ target: rng.pick(pool), update: bit(rng.chance(0.5)), clear: bit(rng.chance(clearRate)) }),
+    stimulus: (rng, clearRate) => ({ next_target: rng.pick(pool), target: rng.pick(pool), update: bit(rng.chance(0.5)), clear: bit(rng.chance(clearRate)) }),
     reference: (cycles, mode) => runReference(rules, P, cycles, mode),
     mustSee: { hit: [0n, 1n] },
   };
@@ -264,11 +277,13 @@ function irstackStructure(label: string, c: EtraceConfig): Structure {
   // Three addresses a bit or two apart: a predicted return needs the top to equal the target exactly.
   const pool = addressPool(new Rng(SEED ^ 0x12), p.iaddress_width_p, p.iaddress_lsb_p, 2).slice(0, 3);
   const full = stack ? 1n << BigInt(p.return_stack_size_p) : (1n << BigInt(p.call_counter_size_p)) - 1n;
+  const ctx = irstackContext(c, BANNER);
   return {
     label,
     module: 'etrace_irstack',
     ports: P,
-    sv: renderEtrace('etrace_irstack', irstackContext(c, BANNER)),
+    sv: renderEtrace('etrace_irstack', ctx),
+    ...(ctx.registered ? { registered: { forward: 'push0_i ? push_addr0_i :' } } : {}),
     inputs: [
       { base: 'target', width: p.iaddress_width_p },
       { base: 'clear', width: 1 },
@@ -350,7 +365,7 @@ function testbench(s: Structure): string {
 const PHASE = 250;
 function stimulus(s: Structure, seed: number): Cycle[] {
   const rng = new Rng(seed);
-  return Array.from({ length: CYCLES }, (_v, i) => {
+  const cycles = Array.from({ length: CYCLES }, (_v, i) => {
     const calm = Math.floor(i / PHASE) % 2 === 1;
     return {
       rst: rng.chance(calm ? 0.0005 : 0.005),
@@ -358,6 +373,16 @@ function stimulus(s: Structure, seed: number): Cycle[] {
       ports: Array.from({ length: s.ports }, () => s.stimulus(rng, calm ? 0.002 : 0.03)),
     };
   });
+  // A registered lookup: the address a cycle looks up is the one the cycle before named if it
+  // committed, else the same (after a reset any address: every entry is in its reset state).
+  const { lookup, next } = s.registered ?? {};
+  if (lookup !== undefined && next !== undefined) {
+    for (let t = 1; t < cycles.length; t++) {
+      const before = cycles[t - 1]!;
+      if (!cycles[t]!.rst) cycles[t]!.ports[0]![lookup] = before.commit ? before.ports[0]![next]! : before.ports[0]![lookup]!;
+    }
+  }
+  return cycles;
 }
 
 interface Simulation {
@@ -497,5 +522,18 @@ describe('E-Trace prediction structures: RTL = the golden model applied port by 
     const counts = Object.fromEntries(modes.map((mode) => [mode, mismatches(s, sim, s.reference(sim.cycles, mode)).length]));
     for (const mode of modes) expect(counts[mode], `${s.label}: the RTL agrees with the '${mode}' reference`).toBeGreaterThan(0);
     expect(mismatches(s, sim, s.reference(sim.cycles, 'sequential'))).toEqual([]);
+  });
+
+  // The shipped component's structures register curr's lookup (one port): without the forward of
+  // the cycle's own update into that register, the RTL must disagree with the reference.
+  const registered = STRUCTURES.map((s, i) => [s.label, s, i] as const).filter(([, s]) => s.registered !== undefined);
+  it('the one-port structures register their lookups', () => {
+    expect(registered.map(([, s]) => s.module)).toEqual(['etrace_bpred', 'etrace_jtc', 'etrace_irstack']);
+  });
+  it.each(registered)('%s: without the forward of its own update into the registered lookup, the comparison fails', (_l, s, i) => {
+    const sv = s.sv.replace(s.registered!.forward, '');
+    expect(sv).not.toBe(s.sv);
+    const sim = simulate({ ...s, label: `${s.label} without its forward`, sv }, seedOf(i));
+    expect(mismatches(s, sim, s.reference(sim.cycles, 'sequential')).length).toBeGreaterThan(0);
   });
 });

@@ -143,11 +143,11 @@ module etrace_encoder (
   assign opt_ir    = session_q ? o_ir_q : implicit_return_i;
   assign opt_bp    = session_q ? o_bp_q : branch_prediction_i;
   assign opt_jtc   = session_q ? o_jtc_q : jump_target_cache_i;
-  assign opt_rmode = session_q ? o_rmode_q : resync_mode_i;
-  // Read only by the decision, which matters only while a session runs: the register alone.
+  // Read only by the steps, whose decisions matter only while a session runs: the registers alone.
+  assign opt_rmode = o_rmode_q;
   assign opt_rthresh = o_rthresh_q;
   assign i_trig_enable_o = session_q ? o_trig_q : i_trig_enable_i;
-  assign resync_mode_o = opt_rmode;
+  assign resync_mode_o = session_q ? o_rmode_q : resync_mode_i;
 
   // ---------------------------------------------------------------- events of the cycle
   logic live_on, start, finish, shift_in;

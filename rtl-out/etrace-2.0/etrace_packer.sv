@@ -293,12 +293,10 @@ module etrace_packer (
 
   // Sign-based compression: the highest payload bit that differs from the top bit.
   assign diff = payload[222:0] ^ {223{payload[223]}};
-  // differing: diff with every bit ORed with those above it (step k: the 2^k bits above), its
-  // highest set bit (one-hot), that bit's index and whether any bit is set.
+  // differing: diff with every bit ORed with those above it (step k: the 2^k bits above), and its
+  // highest set bit (one-hot).
   logic [222:0] differing_or0, differing_or1, differing_or2, differing_or3, differing_or4, differing_or5, differing_or6, differing_or7, differing_or8;
   logic [222:0] differing_onehot;
-  logic [7:0] differing_index;
-  logic differing_any;
   assign differing_or0 = diff;
   assign differing_or1 = differing_or0 | (differing_or0 >> 1);
   assign differing_or2 = differing_or1 | (differing_or1 >> 2);
@@ -309,16 +307,14 @@ module etrace_packer (
   assign differing_or7 = differing_or6 | (differing_or6 >> 64);
   assign differing_or8 = differing_or7 | (differing_or7 >> 128);
   assign differing_onehot = diff & ~(differing_or8 >> 1);
-  assign differing_index[0] = |(differing_onehot & 223'h2aaa_aaaa_aaaa_aaaa_aaaa_aaaa_aaaa_aaaa_aaaa_aaaa_aaaa_aaaa_aaaa_aaaa);
-  assign differing_index[1] = |(differing_onehot & 223'h4ccc_cccc_cccc_cccc_cccc_cccc_cccc_cccc_cccc_cccc_cccc_cccc_cccc_cccc);
-  assign differing_index[2] = |(differing_onehot & 223'h70f0_f0f0_f0f0_f0f0_f0f0_f0f0_f0f0_f0f0_f0f0_f0f0_f0f0_f0f0_f0f0_f0f0);
-  assign differing_index[3] = |(differing_onehot & 223'h7f00_ff00_ff00_ff00_ff00_ff00_ff00_ff00_ff00_ff00_ff00_ff00_ff00_ff00);
-  assign differing_index[4] = |(differing_onehot & 223'h7fff_0000_ffff_0000_ffff_0000_ffff_0000_ffff_0000_ffff_0000_ffff_0000);
-  assign differing_index[5] = |(differing_onehot & 223'h0000_0000_ffff_ffff_0000_0000_ffff_ffff_0000_0000_ffff_ffff_0000_0000);
-  assign differing_index[6] = |(differing_onehot & 223'h7fff_ffff_0000_0000_0000_0000_ffff_ffff_ffff_ffff_0000_0000_0000_0000);
-  assign differing_index[7] = |(differing_onehot & 223'h7fff_ffff_ffff_ffff_ffff_ffff_0000_0000_0000_0000_0000_0000_0000_0000);
-  assign differing_any = differing_or8[0];
-  assign keep = differing_any ? differing_index + 8'd2 : 8'd1;
+  assign keep[0] = differing_or8[0] ? |(differing_onehot & 223'h2aaa_aaaa_aaaa_aaaa_aaaa_aaaa_aaaa_aaaa_aaaa_aaaa_aaaa_aaaa_aaaa_aaaa) : 1'b1;
+  assign keep[1] = differing_or8[0] ? |(differing_onehot & 223'h3333_3333_3333_3333_3333_3333_3333_3333_3333_3333_3333_3333_3333_3333) : 1'b0;
+  assign keep[2] = differing_or8[0] ? |(differing_onehot & 223'h3c3c_3c3c_3c3c_3c3c_3c3c_3c3c_3c3c_3c3c_3c3c_3c3c_3c3c_3c3c_3c3c_3c3c) : 1'b0;
+  assign keep[3] = differing_or8[0] ? |(differing_onehot & 223'h3fc0_3fc0_3fc0_3fc0_3fc0_3fc0_3fc0_3fc0_3fc0_3fc0_3fc0_3fc0_3fc0_3fc0) : 1'b0;
+  assign keep[4] = differing_or8[0] ? |(differing_onehot & 223'h3fff_c000_3fff_c000_3fff_c000_3fff_c000_3fff_c000_3fff_c000_3fff_c000) : 1'b0;
+  assign keep[5] = differing_or8[0] ? |(differing_onehot & 223'h4000_0000_3fff_ffff_c000_0000_3fff_ffff_c000_0000_3fff_ffff_c000_0000) : 1'b0;
+  assign keep[6] = differing_or8[0] ? |(differing_onehot & 223'h7fff_ffff_c000_0000_0000_0000_3fff_ffff_ffff_ffff_c000_0000_0000_0000) : 1'b0;
+  assign keep[7] = differing_or8[0] ? |(differing_onehot & 223'h7fff_ffff_ffff_ffff_ffff_ffff_c000_0000_0000_0000_0000_0000_0000_0000) : 1'b0;
   assign longer[0] = supported;
   assign longer[1] = supported & differing_or8[7];
   assign longer[2] = supported & differing_or8[15];

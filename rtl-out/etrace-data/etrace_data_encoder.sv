@@ -326,9 +326,9 @@ module etrace_data_encoder (
   logic [1:0]  pk_diff2;
   logic [1:0]  pk_diff_data;
   logic [63:0] pk_c0;
-  logic [3:0]  pk_n0;
+  logic [3:0]  pk_dlen0;
   logic [63:0] pk_c1;
-  logic [3:0]  pk_n1;
+  logic [3:0]  pk_dlen1;
   logic        pk_is_amo;
   logic [1:0]  pk_amo_size;
   logic [2:0]  pk_dtype;
@@ -351,9 +351,9 @@ module etrace_data_encoder (
       pk_diff2         <= '0;
       pk_diff_data     <= '0;
       pk_c0            <= '0;
-      pk_n0            <= '0;
+      pk_dlen0         <= '0;
       pk_c1            <= '0;
-      pk_n1            <= '0;
+      pk_dlen1         <= '0;
       pk_is_amo        <= '0;
       pk_amo_size      <= '0;
       pk_dtype         <= '0;
@@ -375,9 +375,9 @@ module etrace_data_encoder (
       pk_diff2         <= diff2;
       pk_diff_data     <= diff_data;
       pk_c0            <= c0;
-      pk_n0            <= n0;
+      pk_dlen0         <= n0 - 4'd1;
       pk_c1            <= c1;
-      pk_n1            <= n1;
+      pk_dlen1         <= n1 - 4'd1;
       pk_is_amo        <= is_amo;
       pk_amo_size      <= amo_size;
       pk_dtype         <= dtype_q[2:0];
@@ -405,15 +405,19 @@ module etrace_data_encoder (
   function automatic logic [Pw-1:0] under(input logic [Pw-1:0] built, input logic [Pw-1:0] value, input logic [7:0] width);
     under = (built << width) | field(value, width);
   endfunction
+  // `under` for a value of dlen + 1 whole bytes: a byte, then dlen bytes (no + 1 before the shift;
+  // at most 8 bytes, dlen below 8).
+  function automatic logic [Pw-1:0] under_bytes(input logic [Pw-1:0] built, input logic [Pw-1:0] value, input logic [2:0] dlen);
+    logic [Pw-1:0] above;
+    above = ({Pw{1'b1}} << 8) << {dlen, 3'd0};
+    under_bytes = ((built << 8) << {dlen, 3'd0}) | (value & ~above);
+  endfunction
 
   logic [Pw-1:0] payload;
-  logic [7:0]    len0, len1;    // bits of the two values when sent in n0 / n1 bytes
-  logic [3:0]    dlen0, dlen1;  // their data_len / op_len: bytes - 1
+  logic [3:0]    dlen0, dlen1;  // the two values' data_len / op_len: bytes - 1
   logic [7:0]    sbits;         // bits of data_len / op_len: the size
-  assign len0 = {1'b0, pk_n0, 3'd0};
-  assign len1 = {1'b0, pk_n1, 3'd0};
-  assign dlen0 = pk_n0 - 4'd1;
-  assign dlen1 = pk_n1 - 4'd1;
+  assign dlen0 = pk_dlen0;
+  assign dlen1 = pk_dlen1;
   assign sbits = {6'd0, pk_s};
   // The packet is built in a block-local variable and the output assigned once (Icarus Verilog 11:
   // see the compression block).
@@ -429,7 +433,7 @@ module etrace_data_encoder (
         p = under(p, Pw'(pk_diff_data), 8'(Ddw));
       end else begin
         p = last(Pw'(pk_address), 8'(Aw));
-        p = under(p, Pw'(pk_c0), len0);
+        p = under_bytes(p, Pw'(pk_c0), dlen0[2:0]);
         p = under(p, Pw'(dlen0), sbits);
         p = under(p, Pw'(pk_diff2), 8'd2);
       end
@@ -442,14 +446,14 @@ module etrace_data_encoder (
         p = under(p, Pw'(pk_addr_diff), 8'd1);
       end else if (pk_no_addr) begin
         p = last(Pw'(pk_c1), 8'(Dw));
-        p = under(p, Pw'(pk_c0), len0);
+        p = under_bytes(p, Pw'(pk_c0), dlen0[2:0]);
         p = under(p, Pw'(dlen0), sbits);
         p = under(p, Pw'(pk_diff_data), 8'(Ddw));
       end else begin
         p = last(Pw'(pk_address), 8'(Aw));
-        p = under(p, Pw'(pk_c1), len1);
+        p = under_bytes(p, Pw'(pk_c1), dlen1[2:0]);
         p = under(p, Pw'(dlen1), sbits);
-        p = under(p, Pw'(pk_c0), len0);
+        p = under_bytes(p, Pw'(pk_c0), dlen0[2:0]);
         p = under(p, Pw'(dlen0), sbits);
         p = under(p, Pw'(pk_diff2), 8'd2);
       end
@@ -465,11 +469,11 @@ module etrace_data_encoder (
       end else begin
         p = last(Pw'(pk_csr_number[5:0]), 8'd6);
         if (!pk_csr_read_only) begin
-          p = under(p, Pw'(pk_c1), len1);
+          p = under_bytes(p, Pw'(pk_c1), dlen1[2:0]);
           p = under(p, Pw'(dlen1), 8'(Clw));
         end
         p = under(p, Pw'(pk_csr_number[11:6]), 8'd6);
-        p = under(p, Pw'(pk_c0), len0);
+        p = under_bytes(p, Pw'(pk_c0), dlen0[2:0]);
         p = under(p, Pw'(dlen0), 8'(Clw));
         p = under(p, Pw'(pk_diff_data), 8'(Ddw));
       end

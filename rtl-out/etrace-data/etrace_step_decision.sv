@@ -92,6 +92,7 @@ module etrace_step_decision (
   output logic [4:0]  a_branches_o,              // branch state after curr's branch (step 2)
   output logic [30:0] a_map_o,
   output logic [32:0] a_pbc_o,
+  output logic [31:0] a_branch_count_o,          // the branch_count field: a_pbc less the first 31
   output logic        a_map_failed_o,
   output logic        a_count_failed_o,
   output logic [31:0] a_resync_o,                // resync count with curr's units
@@ -191,10 +192,12 @@ module etrace_step_decision (
   // Kept by the encoder in a register of its own (count_q), so the comparisons start from flops.
   assign resync_count = count_i;
 
-  // The differential address of a report of curr (curr's address less the last one reported, a
-  // short-path subtract): computed here, before the byte path's registers, so that the packets'
-  // contents after them start from it.
+  // The differential address of a report of curr (curr's address less the last one reported) and
+  // the branch_count field (the count of correct predictions less the first 31), short-path
+  // subtracts: computed here, before the byte path's registers, so that the packets' contents after
+  // them start from them.
   logic [63:0] rep_difference;
+  logic [31:0] pbc_minus31;
   // rep_difference: per round, each block's sums for a carry-in of 0 (s0) and of 1 (s1) and their
   // carry-outs (c0, c1; at every bit of the block).
   logic [63:0] rep_difference_s0_r0, rep_difference_s1_r0, rep_difference_c0_r0, rep_difference_c1_r0;
@@ -205,6 +208,15 @@ module etrace_step_decision (
   logic [63:0] rep_difference_s0_r5, rep_difference_s1_r5, rep_difference_c0_r5, rep_difference_c1_r5;
   logic [63:0] rep_difference_s0_r6, rep_difference_s1_r6, rep_difference_c0_r6, rep_difference_c1_r6;
   logic        unused_rep_difference_carries;  // a block's carry-out is read at one of its bits
+  // pbc_minus31: per round, each block's sums for a carry-in of 0 (s0) and of 1 (s1) and their
+  // carry-outs (c0, c1; at every bit of the block).
+  logic [31:0] pbc_minus31_s0_r0, pbc_minus31_s1_r0, pbc_minus31_c0_r0, pbc_minus31_c1_r0;
+  logic [31:0] pbc_minus31_s0_r1, pbc_minus31_s1_r1, pbc_minus31_c0_r1, pbc_minus31_c1_r1;
+  logic [31:0] pbc_minus31_s0_r2, pbc_minus31_s1_r2, pbc_minus31_c0_r2, pbc_minus31_c1_r2;
+  logic [31:0] pbc_minus31_s0_r3, pbc_minus31_s1_r3, pbc_minus31_c0_r3, pbc_minus31_c1_r3;
+  logic [31:0] pbc_minus31_s0_r4, pbc_minus31_s1_r4, pbc_minus31_c0_r4, pbc_minus31_c1_r4;
+  logic [31:0] pbc_minus31_s0_r5, pbc_minus31_s1_r5, pbc_minus31_c0_r5, pbc_minus31_c1_r5;
+  logic        unused_pbc_minus31_carries;     // a block's carry-out is read at one of its bits
   assign rep_difference_s0_r0 = c_addr_i ^ ~last_addr_i;
   assign rep_difference_s1_r0 = ~(c_addr_i ^ ~last_addr_i);
   assign rep_difference_c0_r0 = c_addr_i & ~last_addr_i;
@@ -265,7 +277,59 @@ module etrace_step_decision (
          (64'h0000_0000_0000_0000 & rep_difference_c1_r5);
   assign rep_difference = rep_difference_s1_r6;
   assign unused_rep_difference_carries = ^{rep_difference_c0_r0, rep_difference_c1_r0, rep_difference_c0_r1, rep_difference_c1_r1, rep_difference_c0_r2, rep_difference_c1_r2, rep_difference_c0_r3, rep_difference_c1_r3, rep_difference_c0_r4, rep_difference_c1_r4, rep_difference_c0_r5, rep_difference_c1_r5, rep_difference_c0_r6, rep_difference_c1_r6, rep_difference_s0_r6};
+  assign pbc_minus31_s0_r0 = a_pbc_o[31:0] ^ ~32'd31;
+  assign pbc_minus31_s1_r0 = ~(a_pbc_o[31:0] ^ ~32'd31);
+  assign pbc_minus31_c0_r0 = a_pbc_o[31:0] & ~32'd31;
+  assign pbc_minus31_c1_r0 = a_pbc_o[31:0] | ~32'd31;
+  // Round 1: blocks of 2 bits; a high half takes the sums its low half's carry-out chooses.
+  assign pbc_minus31_s0_r1 = (((32'haaaa_aaaa & (pbc_minus31_c0_r0 << 1)) & pbc_minus31_s1_r0) | (~(32'haaaa_aaaa & (pbc_minus31_c0_r0 << 1)) & pbc_minus31_s0_r0));
+  assign pbc_minus31_s1_r1 = (((32'haaaa_aaaa & ~(pbc_minus31_c1_r0 << 1)) & pbc_minus31_s0_r0) | (~(32'haaaa_aaaa & ~(pbc_minus31_c1_r0 << 1)) & pbc_minus31_s1_r0));
+  assign pbc_minus31_c0_r1 = (32'haaaa_aaaa & (((pbc_minus31_c0_r0 << 1) & pbc_minus31_c1_r0) | (~(pbc_minus31_c0_r0 << 1) & pbc_minus31_c0_r0))) |
+         (32'h5555_5555 & ((pbc_minus31_c0_r0 & (pbc_minus31_c1_r0 >> 1)) | (~pbc_minus31_c0_r0 & (pbc_minus31_c0_r0 >> 1)))) |
+         (32'h0000_0000 & pbc_minus31_c0_r0);
+  assign pbc_minus31_c1_r1 = (32'haaaa_aaaa & (((pbc_minus31_c1_r0 << 1) & pbc_minus31_c1_r0) | (~(pbc_minus31_c1_r0 << 1) & pbc_minus31_c0_r0))) |
+         (32'h5555_5555 & ((pbc_minus31_c1_r0 & (pbc_minus31_c1_r0 >> 1)) | (~pbc_minus31_c1_r0 & (pbc_minus31_c0_r0 >> 1)))) |
+         (32'h0000_0000 & pbc_minus31_c1_r0);
+  // Round 2: blocks of 4 bits; a high half takes the sums its low half's carry-out chooses.
+  assign pbc_minus31_s0_r2 = (((32'hcccc_cccc & (pbc_minus31_c0_r1 << 2)) & pbc_minus31_s1_r1) | (~(32'hcccc_cccc & (pbc_minus31_c0_r1 << 2)) & pbc_minus31_s0_r1));
+  assign pbc_minus31_s1_r2 = (((32'hcccc_cccc & ~(pbc_minus31_c1_r1 << 2)) & pbc_minus31_s0_r1) | (~(32'hcccc_cccc & ~(pbc_minus31_c1_r1 << 2)) & pbc_minus31_s1_r1));
+  assign pbc_minus31_c0_r2 = (32'hcccc_cccc & (((pbc_minus31_c0_r1 << 2) & pbc_minus31_c1_r1) | (~(pbc_minus31_c0_r1 << 2) & pbc_minus31_c0_r1))) |
+         (32'h3333_3333 & ((pbc_minus31_c0_r1 & (pbc_minus31_c1_r1 >> 2)) | (~pbc_minus31_c0_r1 & (pbc_minus31_c0_r1 >> 2)))) |
+         (32'h0000_0000 & pbc_minus31_c0_r1);
+  assign pbc_minus31_c1_r2 = (32'hcccc_cccc & (((pbc_minus31_c1_r1 << 2) & pbc_minus31_c1_r1) | (~(pbc_minus31_c1_r1 << 2) & pbc_minus31_c0_r1))) |
+         (32'h3333_3333 & ((pbc_minus31_c1_r1 & (pbc_minus31_c1_r1 >> 2)) | (~pbc_minus31_c1_r1 & (pbc_minus31_c0_r1 >> 2)))) |
+         (32'h0000_0000 & pbc_minus31_c1_r1);
+  // Round 3: blocks of 8 bits; a high half takes the sums its low half's carry-out chooses.
+  assign pbc_minus31_s0_r3 = (((32'hf0f0_f0f0 & (pbc_minus31_c0_r2 << 4)) & pbc_minus31_s1_r2) | (~(32'hf0f0_f0f0 & (pbc_minus31_c0_r2 << 4)) & pbc_minus31_s0_r2));
+  assign pbc_minus31_s1_r3 = (((32'hf0f0_f0f0 & ~(pbc_minus31_c1_r2 << 4)) & pbc_minus31_s0_r2) | (~(32'hf0f0_f0f0 & ~(pbc_minus31_c1_r2 << 4)) & pbc_minus31_s1_r2));
+  assign pbc_minus31_c0_r3 = (32'hf0f0_f0f0 & (((pbc_minus31_c0_r2 << 4) & pbc_minus31_c1_r2) | (~(pbc_minus31_c0_r2 << 4) & pbc_minus31_c0_r2))) |
+         (32'h0f0f_0f0f & ((pbc_minus31_c0_r2 & (pbc_minus31_c1_r2 >> 4)) | (~pbc_minus31_c0_r2 & (pbc_minus31_c0_r2 >> 4)))) |
+         (32'h0000_0000 & pbc_minus31_c0_r2);
+  assign pbc_minus31_c1_r3 = (32'hf0f0_f0f0 & (((pbc_minus31_c1_r2 << 4) & pbc_minus31_c1_r2) | (~(pbc_minus31_c1_r2 << 4) & pbc_minus31_c0_r2))) |
+         (32'h0f0f_0f0f & ((pbc_minus31_c1_r2 & (pbc_minus31_c1_r2 >> 4)) | (~pbc_minus31_c1_r2 & (pbc_minus31_c0_r2 >> 4)))) |
+         (32'h0000_0000 & pbc_minus31_c1_r2);
+  // Round 4: blocks of 16 bits; a high half takes the sums its low half's carry-out chooses.
+  assign pbc_minus31_s0_r4 = (((32'hff00_ff00 & (pbc_minus31_c0_r3 << 8)) & pbc_minus31_s1_r3) | (~(32'hff00_ff00 & (pbc_minus31_c0_r3 << 8)) & pbc_minus31_s0_r3));
+  assign pbc_minus31_s1_r4 = (((32'hff00_ff00 & ~(pbc_minus31_c1_r3 << 8)) & pbc_minus31_s0_r3) | (~(32'hff00_ff00 & ~(pbc_minus31_c1_r3 << 8)) & pbc_minus31_s1_r3));
+  assign pbc_minus31_c0_r4 = (32'hff00_ff00 & (((pbc_minus31_c0_r3 << 8) & pbc_minus31_c1_r3) | (~(pbc_minus31_c0_r3 << 8) & pbc_minus31_c0_r3))) |
+         (32'h00ff_00ff & ((pbc_minus31_c0_r3 & (pbc_minus31_c1_r3 >> 8)) | (~pbc_minus31_c0_r3 & (pbc_minus31_c0_r3 >> 8)))) |
+         (32'h0000_0000 & pbc_minus31_c0_r3);
+  assign pbc_minus31_c1_r4 = (32'hff00_ff00 & (((pbc_minus31_c1_r3 << 8) & pbc_minus31_c1_r3) | (~(pbc_minus31_c1_r3 << 8) & pbc_minus31_c0_r3))) |
+         (32'h00ff_00ff & ((pbc_minus31_c1_r3 & (pbc_minus31_c1_r3 >> 8)) | (~pbc_minus31_c1_r3 & (pbc_minus31_c0_r3 >> 8)))) |
+         (32'h0000_0000 & pbc_minus31_c1_r3);
+  // Round 5: blocks of 32 bits; a high half takes the sums its low half's carry-out chooses.
+  assign pbc_minus31_s0_r5 = (((32'hffff_0000 & (pbc_minus31_c0_r4 << 16)) & pbc_minus31_s1_r4) | (~(32'hffff_0000 & (pbc_minus31_c0_r4 << 16)) & pbc_minus31_s0_r4));
+  assign pbc_minus31_s1_r5 = (((32'hffff_0000 & ~(pbc_minus31_c1_r4 << 16)) & pbc_minus31_s0_r4) | (~(32'hffff_0000 & ~(pbc_minus31_c1_r4 << 16)) & pbc_minus31_s1_r4));
+  assign pbc_minus31_c0_r5 = (32'hffff_0000 & (((pbc_minus31_c0_r4 << 16) & pbc_minus31_c1_r4) | (~(pbc_minus31_c0_r4 << 16) & pbc_minus31_c0_r4))) |
+         (32'h0000_ffff & ((pbc_minus31_c0_r4 & (pbc_minus31_c1_r4 >> 16)) | (~pbc_minus31_c0_r4 & (pbc_minus31_c0_r4 >> 16)))) |
+         (32'h0000_0000 & pbc_minus31_c0_r4);
+  assign pbc_minus31_c1_r5 = (32'hffff_0000 & (((pbc_minus31_c1_r4 << 16) & pbc_minus31_c1_r4) | (~(pbc_minus31_c1_r4 << 16) & pbc_minus31_c0_r4))) |
+         (32'h0000_ffff & ((pbc_minus31_c1_r4 & (pbc_minus31_c1_r4 >> 16)) | (~pbc_minus31_c1_r4 & (pbc_minus31_c0_r4 >> 16)))) |
+         (32'h0000_0000 & pbc_minus31_c1_r4);
+  assign pbc_minus31 = pbc_minus31_s1_r5;
+  assign unused_pbc_minus31_carries = ^{pbc_minus31_c0_r0, pbc_minus31_c1_r0, pbc_minus31_c0_r1, pbc_minus31_c1_r1, pbc_minus31_c0_r2, pbc_minus31_c1_r2, pbc_minus31_c0_r3, pbc_minus31_c1_r3, pbc_minus31_c0_r4, pbc_minus31_c1_r4, pbc_minus31_c0_r5, pbc_minus31_c1_r5, pbc_minus31_s0_r5};
   assign a_rep_difference_o = rep_difference;
+  assign a_branch_count_o = pbc_minus31;
   // 2^i >= 2^(ResyncMax+4): from bit 4, the thermometer of ResyncMax (a register of the encoder).
   assign resync_from_max = {12'hfff, opt_rthresh_i, 4'h0};
   assign resync_above_max = {resync_from_max[30:0], 1'b0};
@@ -281,7 +345,7 @@ module etrace_step_decision (
   // largest count a packet carries (branch_count is 32 bits, counted from 31).
   logic [32:0] pbc_plus1;
   logic        pbc_from31;        // pbc_i >= 31
-  logic        pbc_plus1_from31;  // pbc_plus1 >= 31
+  logic        pbc_plus1_from31;  // pbc_plus1 >= 31: pbc_i >= 30 (the count never reaches 2^33 - 1)
   logic        pbc_below_max;     // pbc_i < 2^32 + 30
   assign pbc_plus1[7:0] = pbc_i[7:0] + 1'b1;
   assign pbc_plus1[15:8] = (&pbc_i[7:0]) ? pbc_i[15:8] + 1'b1 : pbc_i[15:8];
@@ -289,7 +353,7 @@ module etrace_step_decision (
   assign pbc_plus1[31:24] = (&pbc_i[23:0]) ? pbc_i[31:24] + 1'b1 : pbc_i[31:24];
   assign pbc_plus1[32] = (&pbc_i[31:0]) ? pbc_i[32] + 1'b1 : pbc_i[32];
   assign pbc_from31 = (|pbc_i[32:5]) | (&pbc_i[4:0]);
-  assign pbc_plus1_from31 = (|pbc_plus1[32:5]) | (&pbc_plus1[4:0]);
+  assign pbc_plus1_from31 = (|pbc_i[32:5]) | (&pbc_i[4:1]);
   assign pbc_below_max = !pbc_i[32] || (pbc_i[31:5] == '0 && pbc_i[4:0] < 5'd30);
 
   always_comb begin : p_decide
@@ -297,7 +361,8 @@ module etrace_step_decision (
     logic [4:0]     w_branches;
     logic [30:0]    w_map;
     logic [32:0]    w_pbc;
-    logic           w_pbc_from31;  // w_pbc >= 31 (w_pbc is pbc_i or pbc_plus1)
+    logic           w_pbc_from31;   // w_pbc >= 31 (w_pbc is pbc_i or pbc_plus1)
+    logic           w_pbc_nonzero;  // w_pbc != 0, known without w_pbc: pbc_plus1 is never 0
     logic           w_map_failed, w_count_failed, w_current_failed;
     logic [31:0]    w_resync;
     logic [19:0]    w_resync_max;
@@ -316,7 +381,7 @@ module etrace_step_decision (
     logic           w_uninferable, w_call, w_return, w_ret_sijump;
     logic [2:0]     w_rep_kind;
     logic           w_taken, w_trap_interrupt;
-    logic           w_ok;          // curr's branch was predicted correctly
+    logic           w_ok;           // curr's branch was predicted correctly
     logic           w_reason_upd, w_bp_update;
     logic           w_step7;
     w_qualified = c_qualified_i;
@@ -325,6 +390,7 @@ module etrace_step_decision (
     w_branches = branches_i;
     w_map = map_i;
     w_pbc = pbc_i;
+    w_pbc_nonzero = pbc_i != '0;
     w_pbc_from31 = pbc_from31;
     w_map_failed = map_failed_i;
     w_count_failed = count_failed_i;
@@ -394,6 +460,7 @@ module etrace_step_decision (
         if (pbc_from31) begin
           if (w_ok && pbc_below_max) begin
             w_pbc = pbc_plus1;
+            w_pbc_nonzero = 1'b1;
             w_pbc_from31 = pbc_plus1_from31;
           end
           else begin
@@ -406,6 +473,7 @@ module etrace_step_decision (
           if (HasBpred && opt_bp_i) begin
             if (w_ok && !map_failed_i) begin
               w_pbc = pbc_plus1;
+              w_pbc_nonzero = 1'b1;
               w_pbc_from31 = pbc_plus1_from31;
             end
             else w_map_failed = 1'b1;
@@ -475,7 +543,7 @@ module etrace_step_decision (
           w_rep_irreport = failed_ret_i;
           w_rep_irval = failed_ret_i ? failed_irval_i : '0;
         end else if ((is_trap(c_itype_i) && c_retired_i) || c_notify_i ||
-                     (w_resync_reached && (w_branches != 5'd0 || w_pbc != '0))) begin
+                     (w_resync_reached && (w_branches != 5'd0 || w_pbc_nonzero))) begin
           // 6. A retired trap, or a notification; or resync_br: the count is reached and branches
           // wait (the format 3 that follows carries no branch map).
           w_main = MainReport;

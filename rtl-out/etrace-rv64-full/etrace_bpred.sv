@@ -8,12 +8,13 @@
 module etrace_bpred (
   input  logic        clk_i,
   input  logic        rst_ni,
-  input  logic        commit_i,    // the cycle's decisions take effect
+  input  logic        commit_i,      // the cycle's decisions take effect
+  input  logic [63:0] next_addr0_i,  // the address port 0 looks up once the cycle commits
   // Port 0
   input  logic [63:0] addr0_i,
-  output logic        taken0_o,    // the prediction for the branch at addr0_i
+  output logic        taken0_o,      // the prediction for the branch at addr0_i
   input  logic        update0_i,
-  input  logic        outcome0_i,  // the branch's outcome: taken
+  input  logic        outcome0_i,    // the branch's outcome: taken
   input  logic        clear0_i
 );
   // Entry i in bits [2*i +: 2].
@@ -37,11 +38,24 @@ module etrace_bpred (
   assign index0 = addr0_i[6:1];
   always_comb begin : p_port0
     logic [1:0] state;
-    state = table_q[2*index0 +: 2];
+    state = seen_q;
     seen0 = state;
   end
   assign taken0_o = seen0[1];
   assign written0 = next_state(seen0, outcome0_i);
+
+
+  // Port 0's entry is registered (seen_q), so that its prediction comes from a flop: when the cycle
+  // commits, the entry at the address port 0 looks up next, as the cycle leaves the table (a clear,
+  // or its own update of that entry, forwarded). An assertion checks it against the table.
+  logic [5:0] next_index;
+  logic [1:0] seen_q, seen_d;
+  assign next_index = next_addr0_i[6:1];
+  assign seen_d = clear0_i ? 2'b01 : (update0_i && next_index == index0) ? written0 : table_q[2*next_index +: 2];
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) seen_q <= 2'b01;
+    else if (commit_i) seen_q <= seen_d;
+  end
 
   // Next state: every port's clear or update in order, when the cycle commits.
   always_comb begin
@@ -64,6 +78,15 @@ module etrace_bpred (
     end
   end
 
+`ifndef SYNTHESIS
+  always @(posedge clk_i or negedge rst_ni) begin
+    if (rst_ni) begin
+      assert (seen_q == table_q[2*index0 +: 2])
+        else $error("etrace_bpred: the registered entry is not the table's at addr0_i");
+    end
+  end
+`endif
+
   logic unused_addr;
-  assign unused_addr = ^{ addr0_i[63:7], addr0_i[0:0] };
+  assign unused_addr = ^{ addr0_i[63:7], addr0_i[0:0], next_addr0_i[63:7], next_addr0_i[0:0] };
 endmodule

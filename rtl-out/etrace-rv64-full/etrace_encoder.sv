@@ -168,11 +168,11 @@ module etrace_encoder (
   assign opt_ir    = session_q ? o_ir_q : implicit_return_i;
   assign opt_bp    = session_q ? o_bp_q : branch_prediction_i;
   assign opt_jtc   = session_q ? o_jtc_q : jump_target_cache_i;
-  assign opt_rmode = session_q ? o_rmode_q : resync_mode_i;
-  // Read only by the decision, which matters only while a session runs: the register alone.
+  // Read only by the steps, whose decisions matter only while a session runs: the registers alone.
+  assign opt_rmode = o_rmode_q;
   assign opt_rthresh = o_rthresh_q;
   assign i_trig_enable_o = session_q ? o_trig_q : i_trig_enable_i;
-  assign resync_mode_o = opt_rmode;
+  assign resync_mode_o = session_q ? o_rmode_q : resync_mode_i;
 
   // ---------------------------------------------------------------- events of the cycle
   logic live_on, start, finish, shift_in;
@@ -326,25 +326,27 @@ module etrace_encoder (
   // step's updates and clears (a synchronisation) take effect with the cycle (commit: no stall).
   logic commit;  // the cycle's decisions take effect (no stall)
   etrace_bpred u_bpred (
-    .clk_i      (clk_i),
-    .rst_ni     (rst_ni),
-    .commit_i   (commit),
-    .addr0_i    (c_addr_q),
-    .taken0_o   (st0_bp_taken),
-    .update0_i  (st0_bp_update),
-    .outcome0_i (c_retired_q & (c_itype_q == 4'd5)),
-    .clear0_i   (st0_synced & opt_bp)
+    .clk_i        (clk_i),
+    .rst_ni       (rst_ni),
+    .commit_i     (commit),
+    .next_addr0_i (shift_in ? c1_addr : c_addr_q),
+    .addr0_i      (c_addr_q),
+    .taken0_o     (st0_bp_taken),
+    .update0_i    (st0_bp_update),
+    .outcome0_i   (c_retired_q & (c_itype_q == 4'd5)),
+    .clear0_i     (st0_synced & opt_bp)
   );
   
   etrace_jtc u_jtc (
-    .clk_i     (clk_i),
-    .rst_ni    (rst_ni),
-    .commit_i  (commit),
-    .target0_i (c_addr_q),
-    .hit0_o    (st0_jtc_hit),
-    .index0_o  (st0_jtc_index),
-    .update0_i (st0_jtc_update),
-    .clear0_i  (st0_synced & opt_jtc)
+    .clk_i          (clk_i),
+    .rst_ni         (rst_ni),
+    .commit_i       (commit),
+    .next_target0_i (shift_in ? c1_addr : c_addr_q),
+    .target0_i      (c_addr_q),
+    .hit0_o         (st0_jtc_hit),
+    .index0_o       (st0_jtc_index),
+    .update0_i      (st0_jtc_update),
+    .clear0_i       (st0_synced & opt_jtc)
   );
   
   etrace_irstack u_irstack (

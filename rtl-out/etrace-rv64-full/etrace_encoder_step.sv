@@ -149,6 +149,7 @@ module etrace_encoder_step (
   logic [4:0]   a_branches;
   logic [30:0]  a_map;
   logic [32:0]  a_pbc;
+  logic [31:0]  a_branch_count;
   logic         a_map_failed;
   logic         a_count_failed;
   logic         a_current_failed;
@@ -225,7 +226,7 @@ module etrace_encoder_step (
   logic         q1_a_end_support;
   logic [4:0]   q1_a_branches;
   logic [30:0]  q1_a_map;
-  logic [32:0]  q1_a_pbc;
+  logic [31:0]  q1_a_branch_count;
   logic         q1_a_current_failed;
   logic [2:0]   q1_a_main;
   logic [2:0]   q2_a_main;
@@ -290,7 +291,7 @@ module etrace_encoder_step (
       q1_a_end_support <= '0;
       q1_a_branches <= '0;
       q1_a_map <= '0;
-      q1_a_pbc <= '0;
+      q1_a_branch_count <= '0;
       q1_a_current_failed <= '0;
       q1_a_main <= '0;
       q2_a_main <= '0;
@@ -354,7 +355,7 @@ module etrace_encoder_step (
       q1_a_end_support <= a_end_support;
       q1_a_branches <= a_branches;
       q1_a_map <= a_map;
-      q1_a_pbc <= a_pbc;
+      q1_a_branch_count <= a_branch_count;
       q1_a_current_failed <= a_current_failed;
       q1_a_main <= a_main;
       q2_a_main <= q1_a_main;
@@ -454,6 +455,7 @@ module etrace_encoder_step (
     .a_branches_o             (a_branches),
     .a_map_o                  (a_map),
     .a_pbc_o                  (a_pbc),
+    .a_branch_count_o         (a_branch_count),
     .a_map_failed_o           (a_map_failed),
     .a_count_failed_o         (a_count_failed),
     .a_current_failed_o       (a_current_failed),
@@ -507,7 +509,7 @@ module etrace_encoder_step (
     .a_end_support_i          (q1_a_end_support),
     .a_branches_i             (q1_a_branches),
     .a_map_i                  (q1_a_map),
-    .a_pbc_i                  (q1_a_pbc),
+    .a_branch_count_i         (q1_a_branch_count),
     .a_current_failed_i       (q1_a_current_failed),
     .a_main_i                 (q1_a_main),
     .a_main_is_trap_of_prev_i (q1_a_main_is_trap_of_prev),

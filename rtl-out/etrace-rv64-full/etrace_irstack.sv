@@ -35,7 +35,7 @@ module etrace_irstack (
   logic [63:0] top_addr0;
   always_comb begin : p_top0
     logic [63:0] a;
-    a = addr_q[top0];
+    a = top_addr_q;
     top_addr0 = a;
   end
   assign depth0_o = depth0;
@@ -63,6 +63,22 @@ module etrace_irstack (
     depth1 = depth_after;
   end
 
+
+  // Port 0's top entry is registered (top_addr_q), so that the prediction compares the target with
+  // a flop: when the cycle commits, the entry at the top the cycle leaves (its push, the entry below
+  // after a pop, the bottom one after a clear, or the top). An assertion checks it against the
+  // stack while the stack holds an entry (its value is read only then).
+  logic [63:0] top_addr_q, top_addr_d;
+  logic [3:0]  top_below;  // the entry under the top (an index of its own width: it wraps)
+  assign top_below = top_q - 1'b1;
+  assign top_addr_d = push0_i ? push_addr0_i :
+                      clear0_i ? addr_q[0] :
+                      (pop0_i && depth_q != '0) ? addr_q[top_below] : addr_q[top_q];
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) top_addr_q <= '0;
+    else if (commit_i) top_addr_q <= top_addr_d;
+  end
+
   // Next state when the cycle commits; a push writes the entry at the top it leaves.
   logic [3:0] top_d;
   logic [4:0] depth_d;
@@ -86,4 +102,13 @@ module etrace_irstack (
   always_ff @(posedge clk_i) begin
     if (push_we0) addr_q[top1] <= push_addr0_i;
   end
+
+`ifndef SYNTHESIS
+  always @(posedge clk_i or negedge rst_ni) begin
+    if (rst_ni) begin
+      assert (depth_q == '0 || top_addr_q == addr_q[top_q])
+        else $error("etrace_irstack: the registered top entry is not the stack's");
+    end
+  end
+`endif
 endmodule

@@ -9,7 +9,8 @@
 module etrace_jtc (
   input  logic        clk_i,
   input  logic        rst_ni,
-  input  logic        commit_i,  // the cycle's decisions take effect
+  input  logic        commit_i,        // the cycle's decisions take effect
+  input  logic [63:0] next_target0_i,  // the address port 0 looks up once the cycle commits
   // Port 0
   input  logic [63:0] target0_i,
   output logic        hit0_o,
@@ -20,20 +21,21 @@ module etrace_jtc (
   logic [63:0] addr_q [16];
   logic [15:0] valid_q, valid_d;
 
-  // Port 0: the entry at its index as the ports before it leave it.
-  logic [3:0]  index0;
-  logic        valid0;
-  logic [63:0] held0;
+  // Port 0's hit is registered (hit_q), so that it comes from a flop: when the cycle commits,
+  // whether the address port 0 looks up next is cached as the cycle leaves the cache (a clear, or
+  // its own replacement of that entry, forwarded). An assertion checks it against the cache.
+  logic [3:0] index0, next_index;
+  logic       hit_q, hit_d;
   assign index0 = target0_i[4:1];
-  always_comb begin : p_port0
-    logic        valid;
-    logic [63:0] held;
-    valid = valid_q[index0];
-    held = addr_q[index0];
-    valid0 = valid;
-    held0 = held;
+  assign next_index = next_target0_i[4:1];
+  assign hit_d = clear0_i ? 1'b0 :
+                 (update0_i && next_index == index0) ? (next_target0_i == target0_i) :
+                 (valid_q[next_index] && addr_q[next_index] == next_target0_i);
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) hit_q <= 1'b0;
+    else if (commit_i) hit_q <= hit_d;
   end
-  assign hit0_o = valid0 && (held0 == target0_i);
+  assign hit0_o = hit_q;
   assign index0_o = index0;
 
   // Next state of the valid bits: every port's clear or replacement in order, when the cycle
@@ -61,4 +63,13 @@ module etrace_jtc (
   always_ff @(posedge clk_i) begin
     if (we0) addr_q[index0] <= target0_i;
   end
+
+`ifndef SYNTHESIS
+  always @(posedge clk_i or negedge rst_ni) begin
+    if (rst_ni) begin
+      assert (hit_q == (valid_q[index0] && addr_q[index0] == target0_i))
+        else $error("etrace_jtc: the registered hit is not the cache's at target0_i");
+    end
+  end
+`endif
 endmodule

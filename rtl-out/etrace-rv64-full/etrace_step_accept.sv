@@ -218,6 +218,32 @@ module etrace_step_accept (
   assign ru_p3[7:0] = ru_p3_low[7:0];
   assign ru_p3[31:8] = (ru_p3_low[8] == ResyncPlus3[2]) ? ru_p3_high : ru_p3_low[8] ? ru_p3_up : ru_p3_down;
 
+  // A call's return address, curr's address + its size, without a carry through every bit (Yosys
+  // builds `+` as one: 66 levels for a 64-bit address, 2026-11-28).
+  logic [Iaw-1:0] ret_addr;
+  logic [3:0]     ret_step;  // the size as a two's complement offset
+  assign ret_step = {1'b0, c_size_i};
+  logic [8:0]  ret_addr_low;                               // the low 8 bits' sum and its carry
+  logic [55:0] ret_addr_high, ret_addr_up, ret_addr_down;  // the bits above, + 1, - 1
+  assign ret_addr_low = { 1'b0, c_addr_i[7:0] } + { 1'b0, { {4{ret_step[3]}}, ret_step } };
+  assign ret_addr_high = c_addr_i[63:8];
+  assign ret_addr_up[7:0] = ret_addr_high[7:0] + 1'b1;
+  assign ret_addr_up[15:8] = (&ret_addr_high[7:0]) ? ret_addr_high[15:8] + 1'b1 : ret_addr_high[15:8];
+  assign ret_addr_up[23:16] = (&ret_addr_high[15:0]) ? ret_addr_high[23:16] + 1'b1 : ret_addr_high[23:16];
+  assign ret_addr_up[31:24] = (&ret_addr_high[23:0]) ? ret_addr_high[31:24] + 1'b1 : ret_addr_high[31:24];
+  assign ret_addr_up[39:32] = (&ret_addr_high[31:0]) ? ret_addr_high[39:32] + 1'b1 : ret_addr_high[39:32];
+  assign ret_addr_up[47:40] = (&ret_addr_high[39:0]) ? ret_addr_high[47:40] + 1'b1 : ret_addr_high[47:40];
+  assign ret_addr_up[55:48] = (&ret_addr_high[47:0]) ? ret_addr_high[55:48] + 1'b1 : ret_addr_high[55:48];
+  assign ret_addr_down[7:0] = ret_addr_high[7:0] - 1'b1;
+  assign ret_addr_down[15:8] = (~|ret_addr_high[7:0]) ? ret_addr_high[15:8] - 1'b1 : ret_addr_high[15:8];
+  assign ret_addr_down[23:16] = (~|ret_addr_high[15:0]) ? ret_addr_high[23:16] - 1'b1 : ret_addr_high[23:16];
+  assign ret_addr_down[31:24] = (~|ret_addr_high[23:0]) ? ret_addr_high[31:24] - 1'b1 : ret_addr_high[31:24];
+  assign ret_addr_down[39:32] = (~|ret_addr_high[31:0]) ? ret_addr_high[39:32] - 1'b1 : ret_addr_high[39:32];
+  assign ret_addr_down[47:40] = (~|ret_addr_high[39:0]) ? ret_addr_high[47:40] - 1'b1 : ret_addr_high[47:40];
+  assign ret_addr_down[55:48] = (~|ret_addr_high[47:0]) ? ret_addr_high[55:48] - 1'b1 : ret_addr_high[55:48];
+  assign ret_addr[7:0] = ret_addr_low[7:0];
+  assign ret_addr[63:8] = (ret_addr_low[8] == ret_step[3]) ? ret_addr_high : ret_addr_low[8] ? ret_addr_up : ret_addr_down;
+
   // What a packet reserves in the FIFO until its bytes are written (pipeline_stages_p): the
   // largest packet of its kind, so that the decision to take it does not wait for its bytes.
   localparam logic [7:0] ResSupport = 8'd4;
@@ -299,7 +325,7 @@ module etrace_step_accept (
     jtc_update = 1'b0;
     ir_push = 1'b0;
     ir_pop = 1'b0;
-    ir_push_addr = c_addr_i + {61'd0, c_size_i};
+    ir_push_addr = ret_addr;
 
     if (encode_i) begin
       resync = a_resync_i;

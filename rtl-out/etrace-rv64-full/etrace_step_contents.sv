@@ -43,7 +43,7 @@ module etrace_step_contents (
   input  logic         a_end_support_i,           // step 1: tracing ends at curr
   input  logic [4:0]   a_branches_i,              // branch state after curr's branch (step 2)
   input  logic [30:0]  a_map_i,
-  input  logic [32:0]  a_pbc_i,
+  input  logic [31:0]  a_branch_count_i,          // the branch_count field: a_pbc less the first 31
   input  logic         a_current_failed_i,
   input  logic [2:0]   a_main_i,                  // the main packet
   input  logic         a_main_is_trap_of_prev_i,  // MainTrap about prev's trap (else curr's own)
@@ -229,67 +229,8 @@ module etrace_step_contents (
   logic [Iaw-1:0] trap_tval;
   logic [Iaw-1:0] trap_addr;
 
-  // pbc_minus31: per round, each block's sums for a carry-in of 0 (s0) and of 1 (s1) and their
-  // carry-outs (c0, c1; at every bit of the block).
-  logic [31:0] pbc_minus31_s0_r0, pbc_minus31_s1_r0, pbc_minus31_c0_r0, pbc_minus31_c1_r0;
-  logic [31:0] pbc_minus31_s0_r1, pbc_minus31_s1_r1, pbc_minus31_c0_r1, pbc_minus31_c1_r1;
-  logic [31:0] pbc_minus31_s0_r2, pbc_minus31_s1_r2, pbc_minus31_c0_r2, pbc_minus31_c1_r2;
-  logic [31:0] pbc_minus31_s0_r3, pbc_minus31_s1_r3, pbc_minus31_c0_r3, pbc_minus31_c1_r3;
-  logic [31:0] pbc_minus31_s0_r4, pbc_minus31_s1_r4, pbc_minus31_c0_r4, pbc_minus31_c1_r4;
-  logic [31:0] pbc_minus31_s0_r5, pbc_minus31_s1_r5, pbc_minus31_c0_r5, pbc_minus31_c1_r5;
-  logic        unused_pbc_minus31_carries;  // a block's carry-out is read at one of its bits
   assign rep_difference = a_rep_difference_i;
-  assign pbc_minus31_s0_r0 = a_pbc_i[31:0] ^ ~32'd31;
-  assign pbc_minus31_s1_r0 = ~(a_pbc_i[31:0] ^ ~32'd31);
-  assign pbc_minus31_c0_r0 = a_pbc_i[31:0] & ~32'd31;
-  assign pbc_minus31_c1_r0 = a_pbc_i[31:0] | ~32'd31;
-  // Round 1: blocks of 2 bits; a high half takes the sums its low half's carry-out chooses.
-  assign pbc_minus31_s0_r1 = (((32'haaaa_aaaa & (pbc_minus31_c0_r0 << 1)) & pbc_minus31_s1_r0) | (~(32'haaaa_aaaa & (pbc_minus31_c0_r0 << 1)) & pbc_minus31_s0_r0));
-  assign pbc_minus31_s1_r1 = (((32'haaaa_aaaa & ~(pbc_minus31_c1_r0 << 1)) & pbc_minus31_s0_r0) | (~(32'haaaa_aaaa & ~(pbc_minus31_c1_r0 << 1)) & pbc_minus31_s1_r0));
-  assign pbc_minus31_c0_r1 = (32'haaaa_aaaa & (((pbc_minus31_c0_r0 << 1) & pbc_minus31_c1_r0) | (~(pbc_minus31_c0_r0 << 1) & pbc_minus31_c0_r0))) |
-         (32'h5555_5555 & ((pbc_minus31_c0_r0 & (pbc_minus31_c1_r0 >> 1)) | (~pbc_minus31_c0_r0 & (pbc_minus31_c0_r0 >> 1)))) |
-         (32'h0000_0000 & pbc_minus31_c0_r0);
-  assign pbc_minus31_c1_r1 = (32'haaaa_aaaa & (((pbc_minus31_c1_r0 << 1) & pbc_minus31_c1_r0) | (~(pbc_minus31_c1_r0 << 1) & pbc_minus31_c0_r0))) |
-         (32'h5555_5555 & ((pbc_minus31_c1_r0 & (pbc_minus31_c1_r0 >> 1)) | (~pbc_minus31_c1_r0 & (pbc_minus31_c0_r0 >> 1)))) |
-         (32'h0000_0000 & pbc_minus31_c1_r0);
-  // Round 2: blocks of 4 bits; a high half takes the sums its low half's carry-out chooses.
-  assign pbc_minus31_s0_r2 = (((32'hcccc_cccc & (pbc_minus31_c0_r1 << 2)) & pbc_minus31_s1_r1) | (~(32'hcccc_cccc & (pbc_minus31_c0_r1 << 2)) & pbc_minus31_s0_r1));
-  assign pbc_minus31_s1_r2 = (((32'hcccc_cccc & ~(pbc_minus31_c1_r1 << 2)) & pbc_minus31_s0_r1) | (~(32'hcccc_cccc & ~(pbc_minus31_c1_r1 << 2)) & pbc_minus31_s1_r1));
-  assign pbc_minus31_c0_r2 = (32'hcccc_cccc & (((pbc_minus31_c0_r1 << 2) & pbc_minus31_c1_r1) | (~(pbc_minus31_c0_r1 << 2) & pbc_minus31_c0_r1))) |
-         (32'h3333_3333 & ((pbc_minus31_c0_r1 & (pbc_minus31_c1_r1 >> 2)) | (~pbc_minus31_c0_r1 & (pbc_minus31_c0_r1 >> 2)))) |
-         (32'h0000_0000 & pbc_minus31_c0_r1);
-  assign pbc_minus31_c1_r2 = (32'hcccc_cccc & (((pbc_minus31_c1_r1 << 2) & pbc_minus31_c1_r1) | (~(pbc_minus31_c1_r1 << 2) & pbc_minus31_c0_r1))) |
-         (32'h3333_3333 & ((pbc_minus31_c1_r1 & (pbc_minus31_c1_r1 >> 2)) | (~pbc_minus31_c1_r1 & (pbc_minus31_c0_r1 >> 2)))) |
-         (32'h0000_0000 & pbc_minus31_c1_r1);
-  // Round 3: blocks of 8 bits; a high half takes the sums its low half's carry-out chooses.
-  assign pbc_minus31_s0_r3 = (((32'hf0f0_f0f0 & (pbc_minus31_c0_r2 << 4)) & pbc_minus31_s1_r2) | (~(32'hf0f0_f0f0 & (pbc_minus31_c0_r2 << 4)) & pbc_minus31_s0_r2));
-  assign pbc_minus31_s1_r3 = (((32'hf0f0_f0f0 & ~(pbc_minus31_c1_r2 << 4)) & pbc_minus31_s0_r2) | (~(32'hf0f0_f0f0 & ~(pbc_minus31_c1_r2 << 4)) & pbc_minus31_s1_r2));
-  assign pbc_minus31_c0_r3 = (32'hf0f0_f0f0 & (((pbc_minus31_c0_r2 << 4) & pbc_minus31_c1_r2) | (~(pbc_minus31_c0_r2 << 4) & pbc_minus31_c0_r2))) |
-         (32'h0f0f_0f0f & ((pbc_minus31_c0_r2 & (pbc_minus31_c1_r2 >> 4)) | (~pbc_minus31_c0_r2 & (pbc_minus31_c0_r2 >> 4)))) |
-         (32'h0000_0000 & pbc_minus31_c0_r2);
-  assign pbc_minus31_c1_r3 = (32'hf0f0_f0f0 & (((pbc_minus31_c1_r2 << 4) & pbc_minus31_c1_r2) | (~(pbc_minus31_c1_r2 << 4) & pbc_minus31_c0_r2))) |
-         (32'h0f0f_0f0f & ((pbc_minus31_c1_r2 & (pbc_minus31_c1_r2 >> 4)) | (~pbc_minus31_c1_r2 & (pbc_minus31_c0_r2 >> 4)))) |
-         (32'h0000_0000 & pbc_minus31_c1_r2);
-  // Round 4: blocks of 16 bits; a high half takes the sums its low half's carry-out chooses.
-  assign pbc_minus31_s0_r4 = (((32'hff00_ff00 & (pbc_minus31_c0_r3 << 8)) & pbc_minus31_s1_r3) | (~(32'hff00_ff00 & (pbc_minus31_c0_r3 << 8)) & pbc_minus31_s0_r3));
-  assign pbc_minus31_s1_r4 = (((32'hff00_ff00 & ~(pbc_minus31_c1_r3 << 8)) & pbc_minus31_s0_r3) | (~(32'hff00_ff00 & ~(pbc_minus31_c1_r3 << 8)) & pbc_minus31_s1_r3));
-  assign pbc_minus31_c0_r4 = (32'hff00_ff00 & (((pbc_minus31_c0_r3 << 8) & pbc_minus31_c1_r3) | (~(pbc_minus31_c0_r3 << 8) & pbc_minus31_c0_r3))) |
-         (32'h00ff_00ff & ((pbc_minus31_c0_r3 & (pbc_minus31_c1_r3 >> 8)) | (~pbc_minus31_c0_r3 & (pbc_minus31_c0_r3 >> 8)))) |
-         (32'h0000_0000 & pbc_minus31_c0_r3);
-  assign pbc_minus31_c1_r4 = (32'hff00_ff00 & (((pbc_minus31_c1_r3 << 8) & pbc_minus31_c1_r3) | (~(pbc_minus31_c1_r3 << 8) & pbc_minus31_c0_r3))) |
-         (32'h00ff_00ff & ((pbc_minus31_c1_r3 & (pbc_minus31_c1_r3 >> 8)) | (~pbc_minus31_c1_r3 & (pbc_minus31_c0_r3 >> 8)))) |
-         (32'h0000_0000 & pbc_minus31_c1_r3);
-  // Round 5: blocks of 32 bits; a high half takes the sums its low half's carry-out chooses.
-  assign pbc_minus31_s0_r5 = (((32'hffff_0000 & (pbc_minus31_c0_r4 << 16)) & pbc_minus31_s1_r4) | (~(32'hffff_0000 & (pbc_minus31_c0_r4 << 16)) & pbc_minus31_s0_r4));
-  assign pbc_minus31_s1_r5 = (((32'hffff_0000 & ~(pbc_minus31_c1_r4 << 16)) & pbc_minus31_s0_r4) | (~(32'hffff_0000 & ~(pbc_minus31_c1_r4 << 16)) & pbc_minus31_s1_r4));
-  assign pbc_minus31_c0_r5 = (32'hffff_0000 & (((pbc_minus31_c0_r4 << 16) & pbc_minus31_c1_r4) | (~(pbc_minus31_c0_r4 << 16) & pbc_minus31_c0_r4))) |
-         (32'h0000_ffff & ((pbc_minus31_c0_r4 & (pbc_minus31_c1_r4 >> 16)) | (~pbc_minus31_c0_r4 & (pbc_minus31_c0_r4 >> 16)))) |
-         (32'h0000_0000 & pbc_minus31_c0_r4);
-  assign pbc_minus31_c1_r5 = (32'hffff_0000 & (((pbc_minus31_c1_r4 << 16) & pbc_minus31_c1_r4) | (~(pbc_minus31_c1_r4 << 16) & pbc_minus31_c0_r4))) |
-         (32'h0000_ffff & ((pbc_minus31_c1_r4 & (pbc_minus31_c1_r4 >> 16)) | (~pbc_minus31_c1_r4 & (pbc_minus31_c0_r4 >> 16)))) |
-         (32'h0000_0000 & pbc_minus31_c1_r4);
-  assign pbc_minus31 = pbc_minus31_s1_r5;
-  assign unused_pbc_minus31_carries = ^{pbc_minus31_c0_r0, pbc_minus31_c1_r0, pbc_minus31_c0_r1, pbc_minus31_c1_r1, pbc_minus31_c0_r2, pbc_minus31_c1_r2, pbc_minus31_c0_r3, pbc_minus31_c1_r3, pbc_minus31_c0_r4, pbc_minus31_c1_r4, pbc_minus31_c0_r5, pbc_minus31_c1_r5, pbc_minus31_s0_r5};
+  assign pbc_minus31 = a_branch_count_i;
 
   always_comb begin
     rep_diff = opt_full_i ? c_addr_i : rep_difference;
@@ -576,5 +517,5 @@ module etrace_step_contents (
   // Not needed: the sizes in bits of packets that have no alternative, the address bits below
   // iaddress_lsb_p, the count bit above the branch_count field (Table 6.8).
   logic unused_bits;
-  assign unused_bits = ^{ pre_bits, sf2_bits, rep_diff[Lsb-1:0], a_pbc_i[32] };
+  assign unused_bits = ^{ pre_bits, sf2_bits, rep_diff[Lsb-1:0] };
 endmodule

@@ -144,6 +144,7 @@ module etrace_encoder_step (
   logic [4:0]   a_branches;
   logic [30:0]  a_map;
   logic [32:0]  a_pbc;
+  logic [31:0]  a_branch_count;
   logic         a_map_failed;
   logic         a_count_failed;
   logic [31:0]  a_resync;
@@ -209,7 +210,7 @@ module etrace_encoder_step (
   logic         q1_a_end_support;
   logic [4:0]   q1_a_branches;
   logic [30:0]  q1_a_map;
-  logic [32:0]  q1_a_pbc;
+  logic [31:0]  q1_a_branch_count;
   logic [2:0]   q1_a_main;
   logic         q1_a_main_is_trap_of_prev;
   logic         q1_a_trap_interrupt;
@@ -256,7 +257,7 @@ module etrace_encoder_step (
       q1_a_end_support <= '0;
       q1_a_branches <= '0;
       q1_a_map <= '0;
-      q1_a_pbc <= '0;
+      q1_a_branch_count <= '0;
       q1_a_main <= '0;
       q1_a_main_is_trap_of_prev <= '0;
       q1_a_trap_interrupt <= '0;
@@ -302,7 +303,7 @@ module etrace_encoder_step (
       q1_a_end_support <= a_end_support;
       q1_a_branches <= a_branches;
       q1_a_map <= a_map;
-      q1_a_pbc <= a_pbc;
+      q1_a_branch_count <= a_branch_count;
       q1_a_main <= a_main;
       q1_a_main_is_trap_of_prev <= a_main_is_trap_of_prev;
       q1_a_trap_interrupt <= a_trap_interrupt;
@@ -390,6 +391,7 @@ module etrace_encoder_step (
     .a_branches_o             (a_branches),
     .a_map_o                  (a_map),
     .a_pbc_o                  (a_pbc),
+    .a_branch_count_o         (a_branch_count),
     .a_map_failed_o           (a_map_failed),
     .a_count_failed_o         (a_count_failed),
     .a_resync_o               (a_resync),
@@ -436,7 +438,7 @@ module etrace_encoder_step (
     .a_end_support_i          (q1_a_end_support),
     .a_branches_i             (q1_a_branches),
     .a_map_i                  (q1_a_map),
-    .a_pbc_i                  (q1_a_pbc),
+    .a_branch_count_i         (q1_a_branch_count),
     .a_main_i                 (q1_a_main),
     .a_main_is_trap_of_prev_i (q1_a_main_is_trap_of_prev),
     .a_trap_interrupt_i       (q1_a_trap_interrupt),
