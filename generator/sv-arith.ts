@@ -236,41 +236,16 @@ export function svAtOrAbove(name: string, value: string, width: number): { decla
 }
 
 /**
- * The index of the highest set bit of `value` (`width` bits) without a chain from bit to bit: each
- * bit ORed with those above it (svAtOrAbove), the one set bit with none above it, then its index
- * bit by bit (oneHotIndexMasks). `${name}_index` holds the index and `${name}_any` whether any bit
- * is set; `atOrAbove` names the vector whose bit i is the OR of the bits at and above i. The
- * declarations go before the rows.
- */
-export function svHighestSetBit(name: string, value: string, width: number): { declarations: string[]; rows: string[]; indexWidth: number; atOrAbove: string } {
-  const masks = oneHotIndexMasks(width);
-  const or = svAtOrAbove(name, value, width);
-  const declarations = [
-    `// ${name}: ${value} with every bit ORed with those above it (step k: the 2^k bits above), its`,
-    '// highest set bit (one-hot), that bit\'s index and whether any bit is set.',
-    ...or.declarations,
-    `${svLogic(width)} ${name}_onehot;`,
-    `${svLogic(or.steps)} ${name}_index;`,
-    `logic ${name}_any;`,
-  ];
-  const rows = [...or.rows];
-  rows.push(`assign ${name}_onehot = ${value} & ~(${or.atOrAbove} >> 1);`);
-  masks.forEach((m, j) => rows.push(`assign ${name}_index[${j}] = |(${name}_onehot & ${svSized(width, m)});`));
-  rows.push(`assign ${name}_any = ${or.atOrAbove}[0];`);
-  return { declarations, rows, indexWidth: or.steps, atOrAbove: or.atOrAbove };
-}
-
-/**
  * The index of the highest set bit of `value` (`width` bits, at least 2) by a tree of multiplexers:
  * level k holds, for every block of 2^k bits (the value padded with zeros to a power of two), whether
  * any of its bits is set (`<name>_any<k>`) and the index of the highest set one inside the block
  * (`<name>_idx<k>`, k bits a block); two neighbouring blocks join by taking the high one's index
  * when it has a set bit. `${name}_index` holds the index and `${name}_any` whether any bit is set.
- * The same as svHighestSetBit, whose ORs ABC may fold into a chain from bit to bit: in the data
- * compression's six counts it did (etrace_data_compress alone 82 levels with the OR form, 55 this
- * way, 2026-11-27); in the te_inst packer the tree measured better alone (46 -> 38 levels) but worse
- * in the flattened components (etrace-2.0 60 -> 65 levels, 3-5 % more cells), so each keeps its
- * form. The declarations go before the rows.
+ * An OR prefix (svAtOrAbove) and its one set bit give the same, but ABC may fold those ORs into a
+ * chain from bit to bit: in the data compression's six counts it did (etrace_data_compress alone 82
+ * levels with the OR form, 55 this way, 2026-11-27); in the te_inst packer the tree measured better
+ * alone (46 -> 38 levels) but worse in the flattened components (etrace-2.0 60 -> 65 levels, 3-5 %
+ * more cells), so each keeps its form. The declarations go before the rows.
  */
 export function svHighestSetBitTree(name: string, value: string, width: number): { declarations: string[]; rows: string[]; indexWidth: number } {
   checkWidth(width);

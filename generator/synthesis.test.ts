@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { svChunkedIncrement, svConditionalSumAdd, svConditionalSumFunction, svHighestSetBit, svHighestSetBitTree, svSmallOffsetAdd, svThermometerValue } from './sv-arith.ts';
+import { svAtOrAbove, svChunkedIncrement, svConditionalSumAdd, svConditionalSumFunction, svHighestSetBitTree, svSmallOffsetAdd, svThermometerValue } from './sv-arith.ts';
 import { DEPTH_GOAL, parseLongestPath, synthesizeWithDepth } from './synthesis.ts';
 import { runTool } from './tool-checks.ts';
 
@@ -178,7 +178,7 @@ describe('svConditionalSumAdd: a wide add or subtract with a short path', () => 
   }, 300_000);
 });
 
-describe('svConditionalSumFunction, svHighestSetBit and svHighestSetBitTree', () => {
+describe('svConditionalSumFunction, svAtOrAbove and svHighestSetBitTree', () => {
   it('the function form returns {carry, a + b + carry_in} for every pair of 6-bit values and both carry-ins (Icarus)', () => {
     const loops = ['for (int x = 0; x < 64; x++)', 'for (int y = 0; y < 64; y++)', 'for (int c = 0; c < 2; c++)'];
     const fn = svConditionalSumFunction('add6', 6);
@@ -186,11 +186,15 @@ describe('svConditionalSumFunction, svHighestSetBit and svHighestSetBitTree', ()
     expect(out).toMatch(/^errors 0$/m);
   }, 60_000);
 
-  it.each([
-    ['svHighestSetBit', svHighestSetBit],
-    ['svHighestSetBitTree', svHighestSetBitTree],
-  ])('%s finds the index of the highest set bit of every 10-bit value, and whether any is set (Icarus: against a loop over the bits)', (_name, highestSetBit) => {
-    const h = highestSetBit('top', 'value', 10);
+  it('svAtOrAbove gives, for every 10-bit value, the OR of the bits at and above each bit (Icarus: against a loop over the bits)', () => {
+    const h = svAtOrAbove('top', 'value', 10);
+    const decls = 'logic [9:0] value;\n  function automatic logic [9:0] at_or_above(input logic [9:0] v); at_or_above = 0; for (int i = 0; i < 10; i++) at_or_above[i] = |(v >> i); endfunction';
+    const out = icarusErrors(decls, [...h.declarations, ...h.rows], ['for (int v = 0; v < 1024; v++)'], 'value = v[9:0];', `${h.atOrAbove} === at_or_above(value)`);
+    expect(out).toMatch(/^errors 0$/m);
+  }, 60_000);
+
+  it('svHighestSetBitTree finds the index of the highest set bit of every 10-bit value, and whether any is set (Icarus: against a loop over the bits)', () => {
+    const h = svHighestSetBitTree('top', 'value', 10);
     const check = 'top_any === (value != 0) && (value == 0 || top_index === 4\'(highest(value)))';
     const decls = 'logic [9:0] value;\n  function automatic int highest(input logic [9:0] v); highest = 0; for (int i = 0; i < 10; i++) if (v[i]) highest = i; endfunction';
     const out = icarusErrors(decls, [...h.declarations, ...h.rows], ['for (int v = 0; v < 1024; v++)'], 'value = v[9:0];', check);
