@@ -44,7 +44,6 @@ module etrace_bpred (
   assign taken0_o = seen0[1];
   assign written0 = next_state(seen0, outcome0_i);
 
-
   // Port 0's entry is registered (seen_q), so that its prediction comes from a flop: when the cycle
   // commits, the entry at the address port 0 looks up next, as the cycle leaves the table (a clear,
   // or its own update of that entry, forwarded). An assertion checks it against the table.

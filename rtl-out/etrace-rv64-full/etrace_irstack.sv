@@ -63,7 +63,6 @@ module etrace_irstack (
     depth1 = depth_after;
   end
 
-
   // Port 0's top entry is registered (top_addr_q), so that the prediction compares the target with
   // a flop: when the cycle commits, the entry at the top the cycle leaves (its push, the entry below
   // after a pop, the bottom one after a clear, or the top). An assertion checks it against the
