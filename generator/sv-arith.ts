@@ -223,16 +223,35 @@ export function oneHotIndexMasks(width: number): bigint[] {
 }
 
 /**
- * Every bit of `value` (`width` bits) ORed with those above it, in log2(width) steps of shifts:
- * `atOrAbove` names the vector whose bit i is the OR of the bits at and above i (step k, named
- * `${name}_or<k>`, ORs the 2^k bits above). The declarations go before the rows.
+ * For each of a few bit positions p of `value` (`width` bits), the OR of its bits at and above p
+ * (`at(p)` names it), without an OR prefix over every bit: the positions cut the value into blocks,
+ * each block is ORed on its own (`${name}_block`), and the blocks are ORed with those above them in
+ * log2(blocks) steps of shifts (`${name}_above<k>`). ABC folds an OR prefix over every bit into a
+ * chain from bit to bit (176 bits: 33 levels, 2026-11-28), this form it keeps short (16). The
+ * declarations go before the rows.
  */
-export function svAtOrAbove(name: string, value: string, width: number): { declarations: string[]; rows: string[]; steps: number; atOrAbove: string } {
-  const steps = oneHotIndexMasks(width).length;
-  const step = (k: number) => `${name}_or${k}`;
-  const rows = [`assign ${step(0)} = ${value};`];
+export function svAtOrAboveAt(name: string, value: string, width: number, positions: number[]): { declarations: string[]; rows: string[]; at: (p: number) => string } {
+  checkWidth(width);
+  const cuts = [...new Set(positions)].sort((a, b) => a - b);
+  if (cuts.length === 0 || cuts[0]! < 0 || cuts[cuts.length - 1]! >= width) throw new Error(`svAtOrAboveAt: positions must lie in [0, ${width - 1}]`);
+  const m = cuts.length;
+  const steps = m === 1 ? 0 : Math.ceil(Math.log2(m));
+  const step = (k: number) => `${name}_above${k}`;
+  const rows = cuts.map((lo, j) => {
+    const hi = j + 1 < m ? cuts[j + 1]! - 1 : width - 1;
+    return `assign ${name}_block${m === 1 ? '' : `[${j}]`} = ${hi === lo ? `${value}[${lo}]` : `|${value}[${hi}:${lo}]`};`;
+  });
+  rows.push(`assign ${step(0)} = ${name}_block;`);
   for (let k = 0; k < steps; k++) rows.push(`assign ${step(k + 1)} = ${step(k)} | (${step(k)} >> ${1 << k});`);
-  return { declarations: [`${svLogic(width)} ${[...Array(steps + 1).keys()].map(step).join(', ')};`], rows, steps, atOrAbove: step(steps) };
+  return {
+    declarations: [`${svLogic(m)} ${name}_block, ${[...Array(steps + 1).keys()].map(step).join(', ')};`],
+    rows,
+    at: (p: number) => {
+      const j = cuts.indexOf(p);
+      if (j < 0) throw new Error(`svAtOrAboveAt: position ${p} was not asked for`);
+      return m === 1 ? `${step(steps)}` : `${step(steps)}[${j}]`;
+    },
+  };
 }
 
 /**
@@ -241,11 +260,10 @@ export function svAtOrAbove(name: string, value: string, width: number): { decla
  * any of its bits is set (`<name>_any<k>`) and the index of the highest set one inside the block
  * (`<name>_idx<k>`, k bits a block); two neighbouring blocks join by taking the high one's index
  * when it has a set bit. `${name}_index` holds the index and `${name}_any` whether any bit is set.
- * An OR prefix (svAtOrAbove) and its one set bit give the same, but ABC may fold those ORs into a
- * chain from bit to bit: in the data compression's six counts it did (etrace_data_compress alone 82
- * levels with the OR form, 55 this way, 2026-11-27); in the te_inst packer the tree measured better
- * alone (46 -> 38 levels) but worse in the flattened components (etrace-2.0 60 -> 65 levels, 3-5 %
- * more cells), so each keeps its form. The declarations go before the rows.
+ * An OR prefix over every bit and its one set bit give the same, but ABC folds those ORs into a
+ * chain from bit to bit: in the data compression's six counts (etrace_data_compress alone 82 levels
+ * with the OR form, 55 this way, 2026-11-27) and in the te_inst packer (alone 44 -> 36 levels with
+ * this tree and svAtOrAboveAt, 2026-11-28). The declarations go before the rows.
  */
 export function svHighestSetBitTree(name: string, value: string, width: number): { declarations: string[]; rows: string[]; indexWidth: number } {
   checkWidth(width);

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { svAtOrAbove, svChunkedIncrement, svConditionalSumAdd, svConditionalSumFunction, svHighestSetBitTree, svSmallOffsetAdd, svThermometerValue } from './sv-arith.ts';
+import { svAtOrAboveAt, svChunkedIncrement, svConditionalSumAdd, svConditionalSumFunction, svHighestSetBitTree, svSmallOffsetAdd, svThermometerValue } from './sv-arith.ts';
 import { DEPTH_GOAL, parseLongestPath, synthesizeWithDepth } from './synthesis.ts';
 import { runTool } from './tool-checks.ts';
 
@@ -178,7 +178,7 @@ describe('svConditionalSumAdd: a wide add or subtract with a short path', () => 
   }, 300_000);
 });
 
-describe('svConditionalSumFunction, svAtOrAbove and svHighestSetBitTree', () => {
+describe('svConditionalSumFunction, svAtOrAboveAt and svHighestSetBitTree', () => {
   it('the function form returns {carry, a + b + carry_in} for every pair of 6-bit values and both carry-ins (Icarus)', () => {
     const loops = ['for (int x = 0; x < 64; x++)', 'for (int y = 0; y < 64; y++)', 'for (int c = 0; c < 2; c++)'];
     const fn = svConditionalSumFunction('add6', 6);
@@ -186,12 +186,22 @@ describe('svConditionalSumFunction, svAtOrAbove and svHighestSetBitTree', () => 
     expect(out).toMatch(/^errors 0$/m);
   }, 60_000);
 
-  it('svAtOrAbove gives, for every 10-bit value, the OR of the bits at and above each bit (Icarus: against a loop over the bits)', () => {
-    const h = svAtOrAbove('top', 'value', 10);
-    const decls = 'logic [9:0] value;\n  function automatic logic [9:0] at_or_above(input logic [9:0] v); at_or_above = 0; for (int i = 0; i < 10; i++) at_or_above[i] = |(v >> i); endfunction';
-    const out = icarusErrors(decls, [...h.declarations, ...h.rows], ['for (int v = 0; v < 1024; v++)'], 'value = v[9:0];', `${h.atOrAbove} === at_or_above(value)`);
+  it.each([
+    { positions: [0, 3, 4, 7], label: 'four positions from bit 0' },
+    { positions: [2, 9], label: 'two positions, the top bit one of them' },
+    { positions: [5], label: 'one position' },
+  ])('svAtOrAboveAt gives, for every 10-bit value, the OR of the bits at and above each position asked for ($label; Icarus: against a shift)', ({ positions }) => {
+    const h = svAtOrAboveAt('top', 'value', 10, positions);
+    const decls = 'logic [9:0] value;';
+    const check = positions.map((p) => `${h.at(p)} === |(value >> ${p})`).join(' && ');
+    const out = icarusErrors(decls, [...h.declarations, ...h.rows], ['for (int v = 0; v < 1024; v++)'], 'value = v[9:0];', check);
     expect(out).toMatch(/^errors 0$/m);
   }, 60_000);
+
+  it('svAtOrAboveAt refuses a position outside the value and names one it was not asked for', () => {
+    expect(() => svAtOrAboveAt('top', 'value', 10, [10])).toThrow(/positions must lie in \[0, 9\]/);
+    expect(() => svAtOrAboveAt('top', 'value', 10, [2]).at(3)).toThrow(/position 3 was not asked for/);
+  });
 
   it('svHighestSetBitTree finds the index of the highest set bit of every 10-bit value, and whether any is set (Icarus: against a loop over the bits)', () => {
     const h = svHighestSetBitTree('top', 'value', 10);

@@ -67,6 +67,8 @@ export interface PipelinedOffer {
   readonly after: string;
   readonly done: string;
   readonly now: string;
+  /** With stallEnable the packet is only taken here; whether it is written now is decided apart. */
+  readonly writtenApart?: boolean;
 }
 
 /**
@@ -115,7 +117,7 @@ export function offerBlock(where: OfferSite, take: string, lsup: string, len: st
       `${pad(n)}awaiting = 1'b1;`,
       `${pad(n)}branches = '0; map = '0; pbc = '0; map_failed = 1'b0; count_failed = 1'b0;`,
     ].join('\n');
-  const stalled = pipe ? stalledWrite(pipe).map((l) => `  ${l}`) : [`  need = need + ${size};`];
+  const stalled = pipe ? (pipe.writtenApart ? [] : stalledWrite(pipe).map((l) => `  ${l}`)) : [`  need = need + ${size};`];
   const lines = [
     `if (${stall}) begin`,
     `  ${take} = 1'b1;`,

@@ -23,7 +23,7 @@ import { svChunkedIncrement, svConditionalSumAdd, svSmallOffsetAdd } from '../sv
 import { IRETS_WIDTH, iretExtension, packetWidths, returnDepthWidth } from '../../golden-model/etrace/packet/index.ts';
 import { PACKER_KINDS } from './packer.ts';
 import { checkDataRtlSupport, dataEncoderPorts, dataGroups, dataMaxBytes, dataResponseMaxBytes } from './data.ts';
-import { DATA_SITE_VARS, dataSite, dataSiteBefore, offerBlock, pipelineStages, reservationParams, reserving, roomBits, roomChain, stalledWrite, STEP_WRITES, stepPipe, stepStages } from './acceptance.ts';
+import { DATA_SITE_VARS, dataSite, dataSiteBefore, offerBlock, pipelineStages, reservationParams, reserving, roomBits, roomChain, STEP_WRITES, stepPipe, stepStages } from './acceptance.ts';
 import { bitlen, coreSizes, groupsPerCycle, stepsPerCycle, viewsPerGroup } from './shape.ts';
 
 /** A descriptor field of the packer: its name (port `<name>_i`) and width for a configuration (0 = absent). */
@@ -406,7 +406,7 @@ function stepPorts(c: EtraceConfig): StepSignal[] {
     input('opt_bp', 1, [DECISION, CONTENTS]),
     input('opt_jtc', 1, jtc ? [CONTENTS, ACCEPT, ...(pipe ? [WRITE] : [])] : [CONTENTS]),
     input('opt_rmode', 2, [DECISION, ACCEPT]),
-    input('opt_rthresh', 16, [DECISION], { comment: 'bit j: ResyncMax <= j (the resync threshold as a thermometer)' }),
+    input('opt_rthresh', 16, [DECISION, ACCEPT], { comment: 'bit j: ResyncMax <= j (the resync threshold as a thermometer)' }),
     ...(c.params.dataTrace
       ? [input('opt_denable', 1, [CONTENTS], { comment: 'data trace options for the support packet' }), input('opt_doptions', 4, [CONTENTS])]
       : []),
@@ -519,7 +519,6 @@ function stepLinks(c: EtraceConfig): StepSignal[] {
     ...(iretExtension(c.params) ? [decided('a_irets', wd.irv, [ACCEPT], { comment: "returns counted after curr's branch (step 2)" })] : []),
     decided('a_resync', 32, [ACCEPT], { comment: "resync count with curr's units" }),
     decided('a_resync_point', 1, [ACCEPT], { comment: 'curr ends a block and a resync mode is on: the count is compared' }),
-    decided('a_resync_max', 20, [ACCEPT], { comment: 'the count that makes a resync due, 2^(ResyncMax+4) (section 8.2)' }),
     decided('a_main', 3, [CONTENTS, ACCEPT, ...(jtc && pipe ? [WRITE] : [])], { comment: 'the main packet' }),
     decided('a_main_is_trap_of_prev', 1, [CONTENTS], { comment: "MainTrap about prev's trap (else curr's own)" }),
     decided('a_trap_interrupt', 1, [CONTENTS], { comment: 'the trap MainTrap reports is an interrupt' }),
@@ -728,6 +727,13 @@ export function stepContexts(c: EtraceConfig, banner: string, packerInstance: (s
       len: `(lsup_${slot} ? ${ext('lsup_len_i', 6, s.stepLenWidth)} : ${ext(len, 6, s.stepLenWidth)})`,
     };
   });
+  const writeSlotsRegistered = written
+    .map((slot, i) => ({ ...writeSlots[i]!, take: `w_take_i[${i}]` }))
+    .map((w, i) => ({
+      ...w,
+      bytes: w.bytes.replace(`lsup_${written[i]}`, `w_lsup_i[${i}]`),
+      len: w.len.replace(`lsup_${written[i]}`, `w_lsup_i[${i}]`),
+    }));
   const decisionLinks = links.filter((v) => v.from === DECISION);
   const packedLinks = links.filter((v) => v.from === CONTENTS);
   const linkDecl = (v: StepSignal) => `${stepType(v)} ${v.name};`;
@@ -770,10 +776,10 @@ export function stepContexts(c: EtraceConfig, banner: string, packerInstance: (s
           ]
         : [],
       resSum: [
-        `(q1_w_take[0] ? ResSupport : '0)`,
-        `(q1_w_take[1] ? (q1_w_lsup[1] ? ResSupport : (q1_a_main == MainSync) ? ResSync : (q1_a_main == MainTrap) ? ResTrap : ResReport) : '0)`,
-        `(q1_w_take[2] ? (q1_w_lsup[2] ? ResSupport : ResContext) : '0)`,
-        `(q1_w_take[3] ? (q1_w_lsup[3] ? ResSupport : ResReport) : '0)`,
+        `(w_take[0] ? ResSupport : '0)`,
+        `(w_take[1] ? (w_lsup[1] ? ResSupport : (a_main == MainSync) ? ResSync : (a_main == MainTrap) ? ResTrap : ResReport) : '0)`,
+        `(w_take[2] ? (w_lsup[2] ? ResSupport : ResContext) : '0)`,
+        `(w_take[3] ? (w_lsup[3] ? ResSupport : ResReport) : '0)`,
       ].join(' +\n                 '),
       instances: stepParts(c).map((part) => partInstance(part, ports, links, stages?.source(part))),
     },
@@ -859,26 +865,69 @@ export function stepContexts(c: EtraceConfig, banner: string, packerInstance: (s
       twoStages: stepStages(c) > 1,
       portLines: pipe ? stepPortList(WRITE, ports, links) : [],
       codes: pipe ? codeParams(c, WRITE) : [],
-      writeSlots: written.map((slot, i) => ({ ...writeSlots[i]!, take: `w_take_i[${i}]` })).map((w, i) => ({
-        ...w,
-        bytes: w.bytes.replace(`lsup_${written[i]}`, `w_lsup_i[${i}]`),
-        len: w.len.replace(`lsup_${written[i]}`, `w_lsup_i[${i}]`),
-      })),
+      writeSlots: writeSlotsRegistered,
+      // The write's length as one sum of the packets' lengths (Yosys adds them in a tree), with the
+      // jump target cache's choice made last: a sum for either packet beside the comparison.
+      lenSum: flags.hasJtc
+        ? `use_alt ? (${lengthSum(writeSlotsRegistered, 'alt_len_i')}) : (${lengthSum(writeSlotsRegistered, 'main_len_i')})`
+        : lengthSum(writeSlotsRegistered, 'main_len_sel'),
     },
   };
 }
 
 /**
+ * The acceptance chain's state where the steps leave it (the room, whether a packet waits, a loss
+ * pending, awaiting a sync) and the losses the encoder's own offers end with are kept through
+ * synthesis. Yosys's ABC maps for area with no delay target and, without these boundaries, folds
+ * the steps' chain into the offers after it and into the stall and loss signals: etrace-rv64-full
+ * measured 50 to 53 levels without them and 46 with them (2026-11-28), the logic being the same.
+ */
+const BOUNDARY_STATE = ['room', 'blocked', 'lost_pending', 'awaiting'];
+const BOUNDARY_FINAL = ['lost_pending', 'lost_call'];
+const SYNTHESIS_BOUNDARY_DOC = [
+  '// The chain as the steps leave it and the losses of the offers after them are kept through',
+  "// synthesis ((* keep *)): Yosys's ABC maps for area and otherwise folds the steps' chain into",
+  '// those offers and the stall (etrace-rv64-full 50-53 levels without, 46 with; docs/logic-depth.md).',
+];
+
+/** The sum of the lengths of the slots taken, the main packet's length being `mainLen`. */
+function lengthSum(slots: { take: string; len: string }[], mainLen: string): string {
+  return slots.map((w) => `(${w.take} ? ${w.len.replace('main_len_sel', mainLen)} : '0)`).join(' + ');
+}
+
+/**
  * The resync count plus 1, 2 and 3 from the count before the step (resync_i) and from curr's units
- * (rec_units), each a short-path add, and the choice among them once the packets are counted.
+ * (rec_units), each a short-path add, and the choice among them once the packets are counted. Each
+ * candidate is also compared with the threshold beside the chain (rs_due<k>, ru_due<k>), so that
+ * the chain chooses a comparison, not a count to compare: which count applies depends on the
+ * packets taken before the resync report.
  */
 function resyncPlus() {
   const adds = [1, 2, 3].flatMap((k) => [svSmallOffsetAdd(`rs_p${k}`, 'resync_i', 32, `ResyncPlus${k}`, 3), svSmallOffsetAdd(`ru_p${k}`, 'rec_units', 32, `ResyncPlus${k}`, 3)]);
   const pick = (base: string, p: string) => `(resync_k == 2'd0) ? ${base} : (resync_k == 2'd1) ? ${p}1 : (resync_k == 2'd2) ? ${p}2 : ${p}3`;
+  const candidates = [
+    ['rs_due0', 'a_resync_i'],
+    ['ru_due0', 'rec_units'],
+    ...[1, 2, 3].flatMap((k) => [
+      [`rs_due${k}`, `rs_p${k}`],
+      [`ru_due${k}`, `ru_p${k}`],
+    ]),
+  ];
   return {
-    resyncPlusDecls: [...[1, 2, 3].map((k) => `localparam logic [2:0] ResyncPlus${k} = 3'd${k};`), `logic [31:0] ${[1, 2, 3].flatMap((k) => [`rs_p${k}`, `ru_p${k}`]).join(', ')};`, ...adds.flatMap((a) => a.declarations)],
-    resyncPlusRows: adds.flatMap((a) => a.rows),
+    resyncPlusDecls: [
+      ...[1, 2, 3].map((k) => `localparam logic [2:0] ResyncPlus${k} = 3'd${k};`),
+      `logic [31:0] ${[1, 2, 3].flatMap((k) => [`rs_p${k}`, `ru_p${k}`]).join(', ')};`,
+      ...adds.flatMap((a) => a.declarations),
+      `logic [31:0] resync_from_max;  // the bits of a count at or above the threshold 2^(ResyncMax+4)`,
+      `logic        ${candidates.map(([n]) => n).join(', ')};  // each count at or above the threshold`,
+    ],
+    resyncPlusRows: [
+      ...adds.flatMap((a) => a.rows),
+      "assign resync_from_max = {12'hfff, opt_rthresh_i, 4'h0};",
+      ...candidates.map(([n, v]) => `assign ${n} = |(${v} & resync_from_max);`),
+    ],
     resyncSelect: `resync = resync_units ? (${pick('rec_units', 'ru_p')}) : (${pick('a_resync_i', 'rs_p')});`,
+    resyncDue: `resync_units ? (${pick('ru_due0', 'ru_due')}) : (${pick('rs_due0', 'rs_due')})`,
   };
 }
 
@@ -1126,7 +1175,8 @@ export function encoderContext(c: EtraceConfig, banner: string, packerInstance: 
   const stepDecls: string[] = [];
   for (let k = 0; k <= steps; k++) {
     stepDecls.push(`// The state ${k === 0 ? 'before step 0' : `after step ${k - 1}`}.`);
-    stepDecls.push(...chainVars.map((v) => `${vec(v.width)} s${k}_${v.name};`));
+    if (k === steps && k > 0) stepDecls.push(...SYNTHESIS_BOUNDARY_DOC);
+    stepDecls.push(...chainVars.map((v) => `${k === steps && k > 0 && BOUNDARY_STATE.includes(v.name) ? '(* keep *) ' : ''}${vec(v.width)} s${k}_${v.name};`));
   }
   for (const k of stepIndexes) {
     stepDecls.push(`// Step ${k}'s decision about its curr and its packets.`);
@@ -1144,13 +1194,15 @@ export function encoderContext(c: EtraceConfig, banner: string, packerInstance: 
     .filter((v) => v.name !== 'lost_pending')
     .map((v) => `assign s0_${v.name} = ${v.name === 'room' ? (pipe ? 'room_free' : 'fifo_free_i') : v.name === 'need' || v.name === 'blocked' ? "'0" : `${v.name}_q`};`);
 
-  // The post offer works on local variables named as in the steps and writes f_* once.
-  const finalVars = [...chainVars, { name: 'lost_call', width: 1 }];
+  // The post offer works on local variables named as in the steps and writes f_* once; with
+  // reservations, whether a packet waits is p_stall's (the offers only take them in that mode).
+  const offerVars = chainVars.filter((v) => !(pipe && v.name === 'blocked'));
+  const finalVars = [...offerVars, { name: 'lost_call', width: 1 }];
   const kept = finalVars.filter((v) => !roomChain(c).some((r) => r.name === v.name));
-  const finalDecls = kept.map((v) => `${vec(v.width)} f_${v.name};`);
+  const finalDecls = kept.map((v) => `${BOUNDARY_FINAL.includes(v.name) ? '(* keep *) ' : ''}${vec(v.width)} f_${v.name};`);
   const finalLocals = finalVars.map((v) => `${vec(v.width)} ${v.name};`);
   const finalInits = [
-    ...chainVars.map((v) => `${v.name} = s${steps}_${v.name};`),
+    ...offerVars.map((v) => `${v.name} = s${steps}_${v.name};`),
     `lost_call = ${stepIndexes.map((k) => `st${k}_lost_call`).join(' | ')};`,
   ];
   const finalResults = kept.map((v) => `f_${v.name} = ${v.name};`);
@@ -1196,7 +1248,6 @@ export function encoderContext(c: EtraceConfig, banner: string, packerInstance: 
           .map((h) => ({ ...h, reg: `pq${i + 1}_${h.name}`, from: i === 0 || (i === 1 && dataFirstStage(h.name)) ? h.name : `pq${i}_${h.name}` })),
       ).flat()
     : [];
-  const stallOffer = (w: string, res: string) => indent(stalledWrite({ ...reserving(res), done: `done_q[${doneBit(w)}]`, now: `now_${w}` }).join('\n'), 8);
   const writeParts = [
     ...stepIndexes.map((k) => ({
       take: `st${k}_wr_len != '0`,
@@ -1223,6 +1274,8 @@ export function encoderContext(c: EtraceConfig, banner: string, packerInstance: 
   const dataGroupCount = dataGroups(c);
   const manyDataGroups = dataGroupCount > 1;
   const dbw = c.params.dataTrace?.dblock_width_p ?? 0;
+  // The data packet offered after the last group's packets.
+  const datPresent = manyDataGroups ? `dat_valid && dat_block >= ${dbw}'d${dataGroupCount - 1}` : 'dat_valid';
   const sites = manyDataGroups ? groups.slice(0, -1).map((g) => ({ g, k: (g + 1) * viewsPerGroup(c) })) : [];
   const groupSync = (g: number) => `(${Array.from({ length: viewsPerGroup(c) }, (_v, i) => `st${g * viewsPerGroup(c) + i}_dsync`).join(' | ')})`;
   if (manyDataGroups) {
@@ -1266,7 +1319,7 @@ export function encoderContext(c: EtraceConfig, banner: string, packerInstance: 
     manyDataGroups,
     dbw: Math.max(1, dbw),
     dataSites: sites.flatMap(({ g, k }) => dataSite(c, g, k, doneBit('dat'))),
-    datPresent: manyDataGroups ? `dat_valid && dat_block >= ${dbw}'d${dataGroupCount - 1}` : 'dat_valid',
+    datPresent,
     datMerge: sites.length > 0 ? [`take_dat = take_dat | ${sites.map(({ g }) => `take_dat${g}`).join(' | ')};`, `now_dat = now_dat | ${sites.map(({ g }) => `now_dat${g}`).join(' | ')};`] : [],
     chunkLen: resize('chunk', s.chainWidth, s.wrLenWidth),
     descriptorDecls: descriptorDecls(ENCODER_SLOTS),
@@ -1289,9 +1342,21 @@ export function encoderContext(c: EtraceConfig, banner: string, packerInstance: 
     finalLocals,
     finalInits,
     finalResults,
+    lastRoom: `s${steps}_room`,
+    lastBlocked: `s${steps}_blocked`,
+    // The packets after the steps' with stallEnable: whether each is still to be written, its
+    // reservation, and the flag that says it is written now.
+    stallParts: [
+      ...(data ? [{ need: `(${datPresent}) && !done_q[${doneBit('dat')}]`, res: 'ResData', wrote: 'wrote_dat' }] : []),
+      ...(data && dataResponseMaxBytes(c) > 0 ? [{ need: `rsp_valid && !done_q[${doneBit('rsp')}]`, res: 'ResData', wrote: 'wrote_rsp' }] : []),
+      { need: `post_valid && !done_q[${doneBit('post')}]`, res: 'ResSupport', wrote: 'wrote_post' },
+    ],
+    wroteDecl: encoderWrites.map((w) => `wrote_${w}`).join(', '),
     writeParts,
+    // The write's length as one sum (Yosys adds the parts in a tree); a step's part is its length.
+    wrLenSum: writeParts.map((w) => (w.take.endsWith("_wr_len != '0") ? w.len : `(${w.take} ? ${w.len} : '0)`)).join(' + '),
     offerPost: indent(
-      offerBlock('encoder', 'take_post', 'lsup_post', 'post_len', false, undefined, pipe ? { ...reserving('ResSupport'), done: `done_q[${doneBit('post')}]`, now: 'now_post' } : undefined),
+      offerBlock('encoder', 'take_post', 'lsup_post', 'post_len', false, undefined, pipe ? { ...reserving('ResSupport'), done: `done_q[${doneBit('post')}]`, now: 'now_post', writtenApart: true } : undefined),
       6,
     ),
     pipelined: pipe,
@@ -1310,13 +1375,16 @@ export function encoderContext(c: EtraceConfig, banner: string, packerInstance: 
     lastRes: resRegs.length > 0 ? resRegs[resRegs.length - 1]!.name : '',
     writeRegs,
     lastWrite: writeRegs[writeRegs.length - 1] ?? { len: '', data: '' },
-    // The reservations of the packets written in the cycle before, from the byte path's flags.
-    resPrev: pipe
-      ? [
-          ...stepIndexes.map((k) => `st${k}_res`),
-          ...encoderWrites.map((w, i) => `(pq1_post_write[${i}] ? ${w === 'post' ? 'ResSupport' : 'ResData'} : '0)`),
-        ].join(' + ')
-      : '',
+    // The reservations of the packets written in this cycle by the steps (registered as
+    // res_steps_q), and those of the encoder's own packets of the cycle before, from their flags.
+    resSteps: stepIndexes.map((k) => `st${k}_res`).join(' + '),
+    postRes: encoderWrites.map((w, i) => ({
+      flag: `pq1_post_write[${i}]`,
+      res: w === 'post' ? 'ResSupport' : 'ResData',
+      name: `avail_${w}`,
+      from: i === 0 ? 'avail_now' : `avail_${encoderWrites[i - 1]}`,
+    })),
+    lastAvail: `avail_${encoderWrites[encoderWrites.length - 1]}`,
     postStageDecls: postRegs.map((r) => `${r.name === 'post_write' ? `logic ${svVec(r.width)}` : vec(r.width)} ${r.reg};`),
     postStageResets: postRegs.map((r) => `${r.reg} <= '0;`),
     postStageUpdates: postRegs.map((r) => `${r.reg} <= ${r.from};`),
@@ -1327,8 +1395,6 @@ export function encoderContext(c: EtraceConfig, banner: string, packerInstance: 
     postNows: encoderWrites.map((w) => `now_${w}`).join(', '),
     // The packets written in this cycle, in done_q's order (bit 0 first).
     nowAll: `{${[...encoderWrites.map((w) => `now_${w}`).reverse(), ...stepIndexes.map((k) => `st${k}_now`).reverse()].join(', ')}}`,
-    stallDat: stallOffer('dat', 'ResData'),
-    stallRsp: stallOffer('rsp', 'ResData'),
     datMisses: pipe ? '!room[ResData-1]' : `${zeroExtend('dat_len', 6, s.chainWidth)} > room`,
     datAfter: pipe ? '(room >> ResData)' : `room - ${zeroExtend('dat_len', 6, s.chainWidth)}`,
     rspMisses: pipe ? '!room[ResData-1]' : `${zeroExtend('rsp_len', 6, s.chainWidth)} > room`,

@@ -18,7 +18,7 @@ import { dataSizeWidth } from '../../golden-model/etrace/ports.ts';
 import { encapPrefixBits } from '../../golden-model/etrace/packet/params.ts';
 import { hasContextInput } from '../../golden-model/etrace/ports.ts';
 import { padColumn, svLogic, svSized, svVec } from '../render.ts';
-import { svConditionalSumAdd, svAtOrAbove, svHighestSetBitTree } from '../sv-arith.ts';
+import { svConditionalSumAdd, svAtOrAboveAt, svHighestSetBitTree } from '../sv-arith.ts';
 import { qualifierBuses } from './apb-regs.ts';
 
 /** The data parameters, or undefined without data trace. */
@@ -289,15 +289,22 @@ export function dataPackerContext(c: EtraceConfig, banner: string) {
   const streamWidth = Math.max(8 * (maxbytes - 1), pw + srcBits);
   const ext = streamWidth - pw - srcBits;
   const parts = [...(ext > 0 ? [`{${ext}{payload_i[Pw-1]}}`] : []), 'payload_i', ...(srcBits > 0 ? [svSized(srcBits, 0n)] : [])];
-  const or = svAtOrAbove('differing', 'differs', pw);
   // Stream byte k holds payload bits from 8k - srcBits on; it is sent when a payload bit at or above
   // the one below that differs from the top bit (always when that is below bit 0; never from the
   // top bit, which differs from nothing).
+  const below = (k: number) => 8 * k - srcBits - 1;
+  const cuts = [...Array(maxbytes - 1).keys()].map(below).filter((j) => j >= 0 && j < pw - 1);
+  const or = svAtOrAboveAt('differing', 'differs', pw, cuts.length > 0 ? cuts : [0]);
   const sentRows = [...Array(maxbytes - 1).keys()].map((k) => {
-    const j = 8 * k - srcBits - 1;
-    return `assign sent[${k}] = ${j < 0 ? "1'b1" : j < pw - 1 ? `${or.atOrAbove}[${j}]` : "1'b0"};`;
+    const j = below(k);
+    return `assign sent[${k}] = ${j < 0 ? "1'b1" : j < pw - 1 ? or.at(j) : "1'b0"};`;
   });
-  const unused = [...(streamWidth > 8 * (maxbytes - 1) ? [`stream[${streamWidth - 1}:${8 * (maxbytes - 1)}]`] : []), or.atOrAbove, ...(srcBits >= 8 ? [`ends[${Math.floor(srcBits / 8) - 1}:0]`] : [])];
+  const unused = [
+    ...(streamWidth > 8 * (maxbytes - 1) ? [`stream[${streamWidth - 1}:${8 * (maxbytes - 1)}]`] : []),
+    // (The bits below the first position tested: only those at or above it decide a byte.)
+    ...(cuts.length === 0 ? ['differs'] : cuts[0]! > 0 ? [`differs[${cuts[0]! - 1}:0]`] : []),
+    ...(srcBits >= 8 ? [`ends[${Math.floor(srcBits / 8) - 1}:0]`] : []),
+  ];
   return {
     banner,
     pw,

@@ -30,7 +30,7 @@ import {
   encapPrefixBits,
 } from '../../golden-model/etrace/packet/index.ts';
 import { commentBanner, padColumn, renderTemplate, svBits, svLogic, svSized, type BannerInput } from '../render.ts';
-import { svAtOrAbove, svThermometerValue } from '../sv-arith.ts';
+import { svAtOrAboveAt, svHighestSetBitTree, svThermometerValue } from '../sv-arith.ts';
 
 export const ETRACE_PACKER_MODULE = 'etrace_packer';
 export const ETRACE_PACKER_TEMPLATE = 'etrace/etrace_packer.sv.hbs';
@@ -532,16 +532,23 @@ export function etracePackerContext(config: EtraceConfig, banner: string): Packe
   // payload, sign-extended to the last byte sent.
   const streamWidth = Math.max(8 * (maxBytes - 1), pw + srcBits);
   const stream = srcBits === 0 && streamWidth === pw ? 'payload' : 'stream';
-  // The highest payload bit that differs from the top bit, found without a chain from bit to bit:
-  // every bit ORed with those above it, and the one set bit with none above it.
-  const highest = svAtOrAbove('differing', 'diff', diffWidth);
+  // header.length > n when the kept bits and the source id's last r bits need more than n bytes:
+  // keep + r > 8n, that is some payload bit at or above 8n - r - 1 differs from the top one (keep
+  // is that bit's index + 2): an OR of the bits at or above each such position, no count of the
+  // kept bits to add up. The kept bits themselves (for the jump target cache's choice of the
+  // shorter packet) come from the highest differing bit, found by a tree of multiplexers.
+  const r = srcBits % 8;
+  const longerAt = (n: number) => 8 * n - r - 1;
+  const cuts = [...Array(lengthMax).keys()].slice(1).map(longerAt).filter((lo) => lo <= diffWidth - 1);
+  const above = svAtOrAboveAt('differing', 'diff', diffWidth, cuts.length > 0 ? cuts : [0]);
+  const highest = svHighestSetBitTree('highest', 'diff', diffWidth);
   const encoderLines = [
-    `// differing: diff with every bit ORed with those above it (step k: the 2^k bits above), and its`,
-    '// highest set bit (one-hot).',
+    '// differing: whether a bit at or above each position the header length tests differs from the',
+    '// top one.',
+    ...above.declarations,
+    ...above.rows,
     ...highest.declarations,
-    `${svLogic(diffWidth)} differing_onehot;`,
     ...highest.rows,
-    `assign differing_onehot = diff & ~(${highest.atOrAbove} >> 1);`,
   ];
   const declRows: [string, string, string][] = [
     [svLogic(1), 'supported', 'kind_i and its selectors name a layout of this configuration'],
@@ -557,13 +564,8 @@ export function etracePackerContext(config: EtraceConfig, banner: string): Packe
   const dn = padColumn(declRows.map(([, n]) => `${n};`));
   const decls = declRows.map(([, , doc], i) => `${dt[i]} ${dn[i]}  // ${doc}`);
 
-  // keep = that bit's index + 2, or 1 when no bit differs: bit j of it is set by the one-hot bits
-  // whose index + 2 has bit j set (no adder after the index).
-  const keepRows = [...Array(8).keys()].map((j) => {
-    let mask = 0n;
-    for (let i = 0; i < diffWidth; i++) if (((i + 2) >> j) & 1) mask |= 1n << BigInt(i);
-    return `assign keep[${j}] = ${highest.atOrAbove}[0] ? |(differing_onehot & ${svSized(diffWidth, mask)}) : 1'b${j === 0 ? 1 : 0};`;
-  });
+  // keep = that bit's index + 2, or 1 when no bit differs.
+  const keepRows = [`assign keep = highest_any ? 8'(highest_index) + 8'd2 : 8'd1;`];
   const byteAssigns: string[] = [];
   if (stream === 'stream') {
     const ext = streamWidth - pw - srcBits;
@@ -575,14 +577,10 @@ export function etracePackerContext(config: EtraceConfig, banner: string): Packe
     // The source id's whole bytes are always sent; then payload byte n when header.length > n.
     byteAssigns.push(b < srcBytes ? `assign bytes_o${bits} = ${source};` : `assign bytes_o${bits} = longer[${b - srcBytes}] ? ${source} : 8'h00;`);
   }
-  // header.length > n when the kept bits and the source id's last r bits need more than n bytes:
-  // keep + r > 8n, that is some payload bit at or above 8n - r - 1 differs from the top one (keep
-  // is that bit's index + 2): a bit of the prefix OR, no count of the kept bits to add up.
-  const r = srcBits % 8;
   const longerRows = [`assign longer[0] = supported;`];
   for (let n = 1; n < lengthMax; n++) {
-    const lo = 8 * n - r - 1;
-    longerRows.push(`assign longer[${n}] = ${lo > diffWidth - 1 ? "1'b0" : `supported & ${highest.atOrAbove}[${lo}]`};`);
+    const lo = longerAt(n);
+    longerRows.push(`assign longer[${n}] = ${lo > diffWidth - 1 ? "1'b0" : `supported & ${above.at(lo)}`};`);
   }
   const lengthPlus = 1 + srcBytes; // the header byte and the source id's whole bytes
   const lenMax = lengthMax + lengthPlus;

@@ -85,7 +85,7 @@ module etrace_encoder (
   output logic [463:0] wr_data_o,
   // Status
   output logic         stall_o,
-  output logic         lost_o,          // a packet was dropped, or the hart was stalled
+  output logic         lost_o,          // a packet was dropped, or the hart was stalled, the cycle before
   output logic         empty_o          // no view waits to be encoded
 );
   // ---------------------------------------------------------------- constants
@@ -260,62 +260,65 @@ module etrace_encoder (
 
   // ---------------------------------------------------------------- the views' steps: signals
   // The state before step 0.
-  logic         s0_lost_pending;
-  logic         s0_awaiting;
-  logic         s0_sync_next;
-  logic         s0_tracing;
-  logic         s0_rep_enable;
-  logic         s0_thaddr0;
-  logic         s0_reason_upd;
-  logic [4:0]   s0_branches;
-  logic [30:0]  s0_map;
-  logic [32:0]  s0_pbc;
-  logic         s0_map_failed;
-  logic         s0_count_failed;
-  logic [31:0]  s0_resync;
-  logic [63:0]  s0_last_addr;
-  logic         s0_failed_ret;
-  logic         s0_failed_irval;
-  logic [98:0]  s0_room;
-  logic         s0_blocked;
+             logic         s0_lost_pending;
+             logic         s0_awaiting;
+             logic         s0_sync_next;
+             logic         s0_tracing;
+             logic         s0_rep_enable;
+             logic         s0_thaddr0;
+             logic         s0_reason_upd;
+             logic [4:0]   s0_branches;
+             logic [30:0]  s0_map;
+             logic [32:0]  s0_pbc;
+             logic         s0_map_failed;
+             logic         s0_count_failed;
+             logic [31:0]  s0_resync;
+             logic [63:0]  s0_last_addr;
+             logic         s0_failed_ret;
+             logic         s0_failed_irval;
+             logic [98:0]  s0_room;
+             logic         s0_blocked;
   // The state after step 0.
-  logic         s1_lost_pending;
-  logic         s1_awaiting;
-  logic         s1_sync_next;
-  logic         s1_tracing;
-  logic         s1_rep_enable;
-  logic         s1_thaddr0;
-  logic         s1_reason_upd;
-  logic [4:0]   s1_branches;
-  logic [30:0]  s1_map;
-  logic [32:0]  s1_pbc;
-  logic         s1_map_failed;
-  logic         s1_count_failed;
-  logic [31:0]  s1_resync;
-  logic [63:0]  s1_last_addr;
-  logic         s1_failed_ret;
-  logic         s1_failed_irval;
-  logic [98:0]  s1_room;
-  logic         s1_blocked;
+  // The chain as the steps leave it and the losses of the offers after them are kept through
+  // synthesis ((* keep *)): Yosys's ABC maps for area and otherwise folds the steps' chain into
+  // those offers and the stall (etrace-rv64-full 50-53 levels without, 46 with; docs/logic-depth.md).
+  (* keep *) logic         s1_lost_pending;
+  (* keep *) logic         s1_awaiting;
+             logic         s1_sync_next;
+             logic         s1_tracing;
+             logic         s1_rep_enable;
+             logic         s1_thaddr0;
+             logic         s1_reason_upd;
+             logic [4:0]   s1_branches;
+             logic [30:0]  s1_map;
+             logic [32:0]  s1_pbc;
+             logic         s1_map_failed;
+             logic         s1_count_failed;
+             logic [31:0]  s1_resync;
+             logic [63:0]  s1_last_addr;
+             logic         s1_failed_ret;
+             logic         s1_failed_irval;
+  (* keep *) logic [98:0]  s1_room;
+  (* keep *) logic         s1_blocked;
   // Step 0's decision about its curr and its packets.
-  logic         st0_bp_taken;
-  logic         st0_bp_update;
-  logic         st0_jtc_hit;
-  logic         st0_jtc_index;
-  logic         st0_jtc_update;
-  logic         st0_ir_depth;
-  logic         st0_ir_predicts;
-  logic         st0_ir_push;
-  logic [63:0]  st0_ir_push_addr;
-  logic         st0_ir_pop;
-  logic         st0_synced;
-  logic         st0_dsync;
-  logic [3:0]   st0_now;
-  logic [8:0]   st0_res;
-  logic         st0_updiscon, st0_lost_call;
-  logic         st0_resync_restart;
-  logic [5:0]   st0_wr_len;
-  logic [215:0] st0_wr_data;
+             logic         st0_bp_taken;
+             logic         st0_bp_update;
+             logic         st0_jtc_hit;
+             logic         st0_jtc_index;
+             logic         st0_jtc_update;
+             logic         st0_ir_depth;
+             logic         st0_ir_predicts;
+             logic         st0_ir_push;
+             logic [63:0]  st0_ir_push_addr;
+             logic         st0_ir_pop;
+             logic         st0_synced;
+             logic         st0_dsync;
+             logic [3:0]   st0_now;
+             logic [8:0]   st0_res;
+             logic         st0_updiscon, st0_lost_call;
+             logic         st0_resync_restart;
+             logic [5:0]   st0_wr_len;
+             logic [215:0] st0_wr_data;
 
   // ---------------------------------------------------------------- prediction structures
   // Port k is step k: it sees the structure as the steps before it in the cycle leave it. Each
@@ -872,32 +875,33 @@ module etrace_encoder (
   // through this offer into the registers (f_*); the cycle's bytes are concatenated here too. The
   // block computes on variables of its own and writes each result once (see etrace_encoder_step,
   // "Icarus Verilog 11").
-  logic         f_lost_pending;
-  logic         f_awaiting;
-  logic         f_sync_next;
-  logic         f_tracing;
-  logic         f_rep_enable;
-  logic         f_thaddr0;
-  logic         f_reason_upd;
-  logic [4:0]   f_branches;
-  logic [30:0]  f_map;
-  logic [32:0]  f_pbc;
-  logic         f_map_failed;
-  logic         f_count_failed;
-  logic [31:0]  f_resync;
-  logic [63:0]  f_last_addr;
-  logic         f_failed_ret;
-  logic         f_failed_irval;
-  logic         f_lost_call;
-  logic         stall;
-  logic [98:0]  room_free;  // bit i: at least i + 1 bytes free for this cycle's packets
-  logic [8:0]   res_prev;
+  (* keep *) logic         f_lost_pending;
+             logic         f_awaiting;
+             logic         f_sync_next;
+             logic         f_tracing;
+             logic         f_rep_enable;
+             logic         f_thaddr0;
+             logic         f_reason_upd;
+             logic [4:0]   f_branches;
+             logic [30:0]  f_map;
+             logic [32:0]  f_pbc;
+             logic         f_map_failed;
+             logic         f_count_failed;
+             logic [31:0]  f_resync;
+             logic [63:0]  f_last_addr;
+             logic         f_failed_ret;
+             logic         f_failed_irval;
+  (* keep *) logic         f_lost_call;
+             logic         stall;
+             logic [98:0]  room_free;              // bit i: at least i + 1 bytes free for this cycle's packets
+             logic [8:0]   res_prev;
+             logic         wrote_dat, wrote_post;  // written now with stallEnable (p_stall)
   // The session's packets and the data packets written in this cycle (dat, post from bit 0), and
   // whether the session's support packet is replaced by trace_lost.
-  logic [1:0]   post_write;
-  logic         post_lsup;
-  logic [5:0]   wr_len;
-  logic [463:0] wr_data;
+             logic [1:0]   post_write;
+             logic         post_lsup;
+             logic [5:0]   wr_len;
+             logic [463:0] wr_data;
   always_comb begin : p_post
     logic        lost_pending;
     logic        awaiting;
@@ -916,7 +920,6 @@ module etrace_encoder (
     logic        failed_ret;
     logic        failed_irval;
     logic [98:0] room;
-    logic        blocked;
     logic        lost_call;
     logic        take_post, lsup_post;
     logic        now_dat, now_post;
@@ -938,25 +941,16 @@ module etrace_encoder (
     failed_ret = s1_failed_ret;
     failed_irval = s1_failed_irval;
     room = s1_room;
-    blocked = s1_blocked;
     lost_call = st0_lost_call;
     // The data packet of the cycle's access, after the steps' packets (docs/etrace-data.md, "Byte
     // stream"): with stallEnable the hart waits for it; after a loss nothing of data trace goes out
     // until the sync does; a packet that does not fit is lost, and the loss is reported by the
     // next instruction packet offered, as for a te_inst packet.
     take_dat = 1'b0;
-    now_dat = 1'b0;
+    now_dat = wrote_dat;
     if (dat_valid) begin
       if (opt_stall) begin
         take_dat = 1'b1;
-        if (!done_q[4]) begin
-          if (!blocked && room[ResData-1]) begin
-            now_dat = 1'b1;
-            room = (room >> ResData);
-          end else begin
-            blocked = 1'b1;
-          end
-        end
       end else if (lost_pending || awaiting) begin
         take_dat = 1'b0;
       end else if (!room[ResData-1]) begin
@@ -968,20 +962,12 @@ module etrace_encoder (
     end
     take_post = 1'b0;
     lsup_post = 1'b0;
-    now_post = 1'b0;
+    now_post = wrote_post;
     if (post_valid) begin
       if (finish) rep_enable = 1'b0;
       if (start) rep_enable = i_enable_i;
       if (opt_stall) begin
         take_post = 1'b1;
-        if (!done_q[5]) begin
-          if (!blocked && room[ResSupport-1]) begin
-            now_post = 1'b1;
-            room = (room >> ResSupport);
-          end else begin
-            blocked = 1'b1;
-          end
-        end
       end else if (lost_pending) begin
         // Trace was lost: the trace_lost support packet goes first, once it fits.
         if (room[ResSupport-1]) begin
@@ -1027,10 +1013,39 @@ module etrace_encoder (
     // With stallEnable the cycle stalls until its last packet is written; the packets written in
     // this cycle join those of the cycles before (done_q), and the cycle's bytes are those
     // written now. What the cycle's packets reserve is what they took from the room.
-    stall = opt_stall && blocked;
     done_d = stall ? (done_q | {now_post, now_dat, st0_now}) : '0;
     post_write = {take_post && (!opt_stall || now_post), take_dat && (!opt_stall || now_dat)};
     post_lsup = lsup_post;
+  end
+
+  // With stallEnable, the packets after the steps' are written one by one as their reservations
+  // fit, from the room the steps leave; the cycle stalls while one waits. Apart from the offers
+  // above, which take them without a room test in that mode: so the stall, and every register it
+  // holds, does not wait for the other mode's losses, nor they for it.
+  always_comb begin : p_stall
+    logic [98:0] room;
+    logic        blocked;
+    room = s1_room;
+    blocked = s1_blocked;
+    wrote_dat = 1'b0;
+    wrote_post = 1'b0;
+    if ((dat_valid) && !done_q[4]) begin
+      if (!blocked && room[ResData-1]) begin
+        wrote_dat = 1'b1;
+        room = room >> ResData;
+      end else begin
+        blocked = 1'b1;
+      end
+    end
+    if (post_valid && !done_q[5]) begin
+      if (!blocked && room[ResSupport-1]) begin
+        wrote_post = 1'b1;
+        room = room >> ResSupport;
+      end else begin
+        blocked = 1'b1;
+      end
+    end
+    stall = opt_stall && blocked;
   end
 
   assign commit = ~stall;
@@ -1039,7 +1054,23 @@ module etrace_encoder (
   assign unused_bits = ^{lsup_bits, post_bits};
   assign stall_o = stall;
   assign advance_o = ~stall;
-  assign lost_o = stall | (commit & (f_lost_call | (f_lost_pending & ~lost_pending_q)));
+  // A loss or a stall is reported the cycle after it, from registers (the acceptance chain's end is
+  // the latest signal of a cycle): the stall, a trace_lost packet taken, or a loss pending that was
+  // not (lost_pending_q rising: it takes the cycle's losses when the cycle commits, and a stalled
+  // cycle is reported by its stall).
+  logic stall_q, lost_call_q, lost_pending_was_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      stall_q <= 1'b0;
+      lost_call_q <= 1'b0;
+      lost_pending_was_q <= 1'b0;
+    end else begin
+      stall_q <= stall;
+      lost_call_q <= f_lost_call;
+      lost_pending_was_q <= lost_pending_q;
+    end
+  end
+  assign lost_o = stall_q | lost_call_q | (lost_pending_q & ~lost_pending_was_q);
 
   // ---------------------------------------------------------------- the byte path
   // The steps' bytes leave them 2 cycles after the decision (etrace_encoder_step's
@@ -1110,16 +1141,22 @@ module etrace_encoder (
       w_data = w_data | ((pq2_post_lsup ? {312'd0, pq2_lsup_bytes} : {312'd0, pq2_post_bytes}) << {8'd0, w_len, 3'd0});
       w_len = w_len + (pq2_post_lsup ? pq2_lsup_len : pq2_post_len);
     end
-    wr_len = w_len;
+    wr_len = st0_wr_len + (pq2_post_write[0] ? pq2_dat_len : '0) + (pq2_post_write[1] ? (pq2_post_lsup ? pq2_lsup_len : pq2_post_len) : '0);
     wr_data = w_data;
   end
 
   // What the packets of the last 2 cycles reserve (pipeline_stages_p): their bytes are
   // not in the FIFO yet, so it counts against the room; once written, their exact size does. The
-  // reservations of the cycle before are summed from the registered flags of the byte path
-  // (res_prev, each step's and the session's and data packets'), not from the acceptance chain,
-  // whose end is the latest signal of the cycle; those of the cycles before it are in inflight_q.
-  assign res_prev = st0_res + (pq1_post_write[0] ? ResData : '0) + (pq1_post_write[1] ? ResSupport : '0);
+  // reservations of the cycle before (res_prev) are the steps', summed as that cycle ended and
+  // registered (res_steps_q), and the session's and data packets', from the byte path's registered
+  // flags: the acceptance chain's end is the latest signal of a cycle, and the encoder's own packets
+  // come after the steps'; those of the cycles before it are in inflight_q.
+  logic [8:0] res_steps_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) res_steps_q <= '0;
+    else res_steps_q <= st0_res;
+  end
+  assign res_prev = res_steps_q + (pq1_post_write[0] ? ResData : '0) + (pq1_post_write[1] ? ResSupport : '0);
   // res<i>_q: the reservations of the cycle i + 1 cycles back (res_prev: the cycle before).
   logic [8:0] res1_q;
   logic [8:0] inflight_q, inflight_d;
@@ -1153,10 +1190,16 @@ module etrace_encoder (
     if (!rst_ni) avail_q <= '1;  // an empty FIFO: at least AvailBits bytes free
     else avail_q <= avail_d;
   end
-  assign avail_now = (drain_i ? {avail_q[AvailBits-2:0], 1'b1} : avail_q) >> res_prev;
-  assign room_free = avail_now[98:0];
+  // The shift down by the cycle before's reservations: by the steps' sum from its register, then
+  // by each of the encoder's own packets in turn (no sum to wait for).
+  assign avail_now = (drain_i ? {avail_q[AvailBits-2:0], 1'b1} : avail_q) >> res_steps_q;
+  logic [127:0] avail_dat;
+  assign avail_dat = pq1_post_write[0] ? (avail_now >> ResData) : avail_now;
+  logic [127:0] avail_post;
+  assign avail_post = pq1_post_write[1] ? (avail_dat >> ResSupport) : avail_dat;
+  assign room_free = avail_post[98:0];
   logic unused_avail;
-  assign unused_avail = ^avail_now[AvailBits-1:99];
+  assign unused_avail = ^avail_post[AvailBits-1:99];
   assign wr_valid_o = wr_len != '0;
   assign wr_len_o = wr_len;
   assign wr_data_o = wr_data;

@@ -246,37 +246,84 @@ module etrace_packer (
 
   // Sign-based compression: the highest payload bit that differs from the top bit.
   assign diff = payload[78:0] ^ {79{payload[79]}};
-  // differing: diff with every bit ORed with those above it (step k: the 2^k bits above), and its
-  // highest set bit (one-hot).
-  logic [78:0] differing_or0, differing_or1, differing_or2, differing_or3, differing_or4, differing_or5, differing_or6, differing_or7;
-  logic [78:0] differing_onehot;
-  assign differing_or0 = diff;
-  assign differing_or1 = differing_or0 | (differing_or0 >> 1);
-  assign differing_or2 = differing_or1 | (differing_or1 >> 2);
-  assign differing_or3 = differing_or2 | (differing_or2 >> 4);
-  assign differing_or4 = differing_or3 | (differing_or3 >> 8);
-  assign differing_or5 = differing_or4 | (differing_or4 >> 16);
-  assign differing_or6 = differing_or5 | (differing_or5 >> 32);
-  assign differing_or7 = differing_or6 | (differing_or6 >> 64);
-  assign differing_onehot = diff & ~(differing_or7 >> 1);
-  assign keep[0] = differing_or7[0] ? |(differing_onehot & 79'h2aaa_aaaa_aaaa_aaaa_aaaa) : 1'b1;
-  assign keep[1] = differing_or7[0] ? |(differing_onehot & 79'h3333_3333_3333_3333_3333) : 1'b0;
-  assign keep[2] = differing_or7[0] ? |(differing_onehot & 79'h3c3c_3c3c_3c3c_3c3c_3c3c) : 1'b0;
-  assign keep[3] = differing_or7[0] ? |(differing_onehot & 79'h3fc0_3fc0_3fc0_3fc0_3fc0) : 1'b0;
-  assign keep[4] = differing_or7[0] ? |(differing_onehot & 79'h4000_3fff_c000_3fff_c000) : 1'b0;
-  assign keep[5] = differing_or7[0] ? |(differing_onehot & 79'h0000_3fff_ffff_c000_0000) : 1'b0;
-  assign keep[6] = differing_or7[0] ? |(differing_onehot & 79'h7fff_c000_0000_0000_0000) : 1'b0;
-  assign keep[7] = differing_or7[0] ? |(differing_onehot & 79'h0000_0000_0000_0000_0000) : 1'b0;
+  // differing: whether a bit at or above each position the header length tests differs from the
+  // top one.
+  logic [8:0] differing_block, differing_above0, differing_above1, differing_above2, differing_above3, differing_above4;
+  assign differing_block[0] = |diff[14:7];
+  assign differing_block[1] = |diff[22:15];
+  assign differing_block[2] = |diff[30:23];
+  assign differing_block[3] = |diff[38:31];
+  assign differing_block[4] = |diff[46:39];
+  assign differing_block[5] = |diff[54:47];
+  assign differing_block[6] = |diff[62:55];
+  assign differing_block[7] = |diff[70:63];
+  assign differing_block[8] = |diff[78:71];
+  assign differing_above0 = differing_block;
+  assign differing_above1 = differing_above0 | (differing_above0 >> 1);
+  assign differing_above2 = differing_above1 | (differing_above1 >> 2);
+  assign differing_above3 = differing_above2 | (differing_above2 >> 4);
+  assign differing_above4 = differing_above3 | (differing_above3 >> 8);
+  // highest: the highest set bit of diff by a tree of multiplexers; level k, for every block of
+  // 2^k bits: whether a bit is set (any) and the index of the highest one inside the block (idx).
+  logic [127:0] highest_any0;
+  logic [63:0] highest_any1;  // 2-bit blocks
+  logic [31:0] highest_any2;  // 4-bit blocks
+  logic [15:0] highest_any3;  // 8-bit blocks
+  logic [7:0] highest_any4;  // 16-bit blocks
+  logic [3:0] highest_any5;  // 32-bit blocks
+  logic [1:0] highest_any6;  // 64-bit blocks
+  logic [0:0] highest_any7;  // 128-bit blocks
+  logic [63:0] highest_idx1;
+  logic [63:0] highest_idx2;
+  logic [47:0] highest_idx3;
+  logic [31:0] highest_idx4;
+  logic [19:0] highest_idx5;
+  logic [11:0] highest_idx6;
+  logic [6:0] highest_idx7;
+  logic [6:0] highest_index;
+  logic highest_any;
+  assign highest_any0 = {49'h0_0000_0000_0000, diff};
+  for (genvar i = 0; i < 64; i++) begin : g_highest1
+    assign highest_any1[i] = highest_any0[2*i+1] | highest_any0[2*i];
+    assign highest_idx1[1*i +: 1] = highest_any0[2*i+1];
+  end
+  for (genvar i = 0; i < 32; i++) begin : g_highest2
+    assign highest_any2[i] = highest_any1[2*i+1] | highest_any1[2*i];
+    assign highest_idx2[2*i +: 2] = highest_any1[2*i+1] ? {1'b1, highest_idx1[1*(2*i+1) +: 1]} : {1'b0, highest_idx1[1*(2*i) +: 1]};
+  end
+  for (genvar i = 0; i < 16; i++) begin : g_highest3
+    assign highest_any3[i] = highest_any2[2*i+1] | highest_any2[2*i];
+    assign highest_idx3[3*i +: 3] = highest_any2[2*i+1] ? {1'b1, highest_idx2[2*(2*i+1) +: 2]} : {1'b0, highest_idx2[2*(2*i) +: 2]};
+  end
+  for (genvar i = 0; i < 8; i++) begin : g_highest4
+    assign highest_any4[i] = highest_any3[2*i+1] | highest_any3[2*i];
+    assign highest_idx4[4*i +: 4] = highest_any3[2*i+1] ? {1'b1, highest_idx3[3*(2*i+1) +: 3]} : {1'b0, highest_idx3[3*(2*i) +: 3]};
+  end
+  for (genvar i = 0; i < 4; i++) begin : g_highest5
+    assign highest_any5[i] = highest_any4[2*i+1] | highest_any4[2*i];
+    assign highest_idx5[5*i +: 5] = highest_any4[2*i+1] ? {1'b1, highest_idx4[4*(2*i+1) +: 4]} : {1'b0, highest_idx4[4*(2*i) +: 4]};
+  end
+  for (genvar i = 0; i < 2; i++) begin : g_highest6
+    assign highest_any6[i] = highest_any5[2*i+1] | highest_any5[2*i];
+    assign highest_idx6[6*i +: 6] = highest_any5[2*i+1] ? {1'b1, highest_idx5[5*(2*i+1) +: 5]} : {1'b0, highest_idx5[5*(2*i) +: 5]};
+  end
+  for (genvar i = 0; i < 1; i++) begin : g_highest7
+    assign highest_any7[i] = highest_any6[2*i+1] | highest_any6[2*i];
+    assign highest_idx7[7*i +: 7] = highest_any6[2*i+1] ? {1'b1, highest_idx6[6*(2*i+1) +: 6]} : {1'b0, highest_idx6[6*(2*i) +: 6]};
+  end
+  assign highest_index = highest_idx7;
+  assign highest_any = highest_any7[0];
+  assign keep = highest_any ? 8'(highest_index) + 8'd2 : 8'd1;
   assign longer[0] = supported;
-  assign longer[1] = supported & differing_or7[7];
-  assign longer[2] = supported & differing_or7[15];
-  assign longer[3] = supported & differing_or7[23];
-  assign longer[4] = supported & differing_or7[31];
-  assign longer[5] = supported & differing_or7[39];
-  assign longer[6] = supported & differing_or7[47];
-  assign longer[7] = supported & differing_or7[55];
-  assign longer[8] = supported & differing_or7[63];
-  assign longer[9] = supported & differing_or7[71];
+  assign longer[1] = supported & differing_above4[0];
+  assign longer[2] = supported & differing_above4[1];
+  assign longer[3] = supported & differing_above4[2];
+  assign longer[4] = supported & differing_above4[3];
+  assign longer[5] = supported & differing_above4[4];
+  assign longer[6] = supported & differing_above4[5];
+  assign longer[7] = supported & differing_above4[6];
+  assign longer[8] = supported & differing_above4[7];
+  assign longer[9] = supported & differing_above4[8];
   assign plen[0] = (longer[0] & ~longer[1]) | (longer[2] & ~longer[3]) | (longer[4] & ~longer[5]) | (longer[6] & ~longer[7]) | (longer[8] & ~longer[9]);
   assign plen[1] = (longer[1] & ~longer[3]) | (longer[5] & ~longer[7]) | longer[9];
   assign plen[2] = (longer[3] & ~longer[7]);

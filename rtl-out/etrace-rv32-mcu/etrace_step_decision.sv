@@ -97,7 +97,6 @@ module etrace_step_decision (
   output logic        a_count_failed_o,
   output logic [31:0] a_resync_o,                // resync count with curr's units
   output logic        a_resync_point_o,          // curr ends a block and a resync mode is on: the count is compared
-  output logic [19:0] a_resync_max_o,            // the count that makes a resync due, 2^(ResyncMax+4) (section 8.2)
   output logic [2:0]  a_main_o,                  // the main packet
   output logic        a_main_is_trap_of_prev_o,  // MainTrap about prev's trap (else curr's own)
   output logic        a_trap_interrupt_o,        // the trap MainTrap reports is an interrupt
@@ -348,7 +347,6 @@ module etrace_step_decision (
     logic           w_pbc_nonzero;  // w_pbc != 0, known without w_pbc: pbc_plus1 is never 0
     logic           w_map_failed, w_count_failed, w_current_failed;
     logic [31:0]    w_resync;
-    logic [19:0]    w_resync_max;
     logic [2:0]     w_main;
     logic           w_main_is_trap_of_prev, w_main_thaddr;
     logic           w_reported, w_reported_by_sync;
@@ -411,7 +409,6 @@ module etrace_step_decision (
     // Resync (section 8.2): the count is compared at block ends only (retired, itype != 0), with
     // the threshold 2^(ResyncMax+4).
     w_resync_point = (opt_rmode_i != 2'd0) && c_retired_i && (c_itype_i != '0);
-    w_resync_max = {opt_rthresh_i & ~{opt_rthresh_i[14:0], 1'b0}, 4'h0};  // 2^(ResyncMax+4), up to 2^19
     // resyncDueAt(curr, 1): counting the packet about to be sent (ResyncMode 1).
     w_resync_due_plus1 = w_resync_point && ((opt_rmode_i == 2'd1) ? resync_count_plus1_reaches : resync_count_reaches);
     // The flowchart's resync state (section 8.2): reached at the count (resync_br), exceeded after
@@ -582,7 +579,6 @@ module etrace_step_decision (
     a_count_failed_o = w_count_failed;
     a_resync_o = w_resync;
     a_resync_point_o = w_resync_point;
-    a_resync_max_o = w_resync_max;
     a_main_o = w_main;
     a_main_is_trap_of_prev_o = w_main_is_trap_of_prev;
     a_trap_interrupt_o = w_trap_interrupt;

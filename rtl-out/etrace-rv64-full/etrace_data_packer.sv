@@ -25,16 +25,38 @@ module etrace_data_packer (
   // The bits below the top one that differ from it, and whether one at or above bit j does.
   logic [Pw-1:0] differs;
   assign differs = (payload_i ^ {Pw{payload_i[Pw-1]}}) & ({Pw{1'b1}} >> 1);
-  logic [207:0] differing_or0, differing_or1, differing_or2, differing_or3, differing_or4, differing_or5, differing_or6, differing_or7, differing_or8;
-  assign differing_or0 = differs;
-  assign differing_or1 = differing_or0 | (differing_or0 >> 1);
-  assign differing_or2 = differing_or1 | (differing_or1 >> 2);
-  assign differing_or3 = differing_or2 | (differing_or2 >> 4);
-  assign differing_or4 = differing_or3 | (differing_or3 >> 8);
-  assign differing_or5 = differing_or4 | (differing_or4 >> 16);
-  assign differing_or6 = differing_or5 | (differing_or5 >> 32);
-  assign differing_or7 = differing_or6 | (differing_or6 >> 64);
-  assign differing_or8 = differing_or7 | (differing_or7 >> 128);
+  logic [24:0] differing_block, differing_above0, differing_above1, differing_above2, differing_above3, differing_above4, differing_above5;
+  assign differing_block[0] = |differs[14:7];
+  assign differing_block[1] = |differs[22:15];
+  assign differing_block[2] = |differs[30:23];
+  assign differing_block[3] = |differs[38:31];
+  assign differing_block[4] = |differs[46:39];
+  assign differing_block[5] = |differs[54:47];
+  assign differing_block[6] = |differs[62:55];
+  assign differing_block[7] = |differs[70:63];
+  assign differing_block[8] = |differs[78:71];
+  assign differing_block[9] = |differs[86:79];
+  assign differing_block[10] = |differs[94:87];
+  assign differing_block[11] = |differs[102:95];
+  assign differing_block[12] = |differs[110:103];
+  assign differing_block[13] = |differs[118:111];
+  assign differing_block[14] = |differs[126:119];
+  assign differing_block[15] = |differs[134:127];
+  assign differing_block[16] = |differs[142:135];
+  assign differing_block[17] = |differs[150:143];
+  assign differing_block[18] = |differs[158:151];
+  assign differing_block[19] = |differs[166:159];
+  assign differing_block[20] = |differs[174:167];
+  assign differing_block[21] = |differs[182:175];
+  assign differing_block[22] = |differs[190:183];
+  assign differing_block[23] = |differs[198:191];
+  assign differing_block[24] = |differs[207:199];
+  assign differing_above0 = differing_block;
+  assign differing_above1 = differing_above0 | (differing_above0 >> 1);
+  assign differing_above2 = differing_above1 | (differing_above1 >> 2);
+  assign differing_above3 = differing_above2 | (differing_above2 >> 4);
+  assign differing_above4 = differing_above3 | (differing_above3 >> 8);
+  assign differing_above5 = differing_above4 | (differing_above4 >> 16);
 
   // After the header: the payload.
   // Its byte k is sent when it holds one of the bits kept: the highest bit that differs from the top
@@ -47,31 +69,31 @@ module etrace_data_packer (
   logic [5:0]          len;   // the packet's bytes, with the header
   assign stream = payload_i;
   assign sent[0] = 1'b1;
-  assign sent[1] = differing_or8[7];
-  assign sent[2] = differing_or8[15];
-  assign sent[3] = differing_or8[23];
-  assign sent[4] = differing_or8[31];
-  assign sent[5] = differing_or8[39];
-  assign sent[6] = differing_or8[47];
-  assign sent[7] = differing_or8[55];
-  assign sent[8] = differing_or8[63];
-  assign sent[9] = differing_or8[71];
-  assign sent[10] = differing_or8[79];
-  assign sent[11] = differing_or8[87];
-  assign sent[12] = differing_or8[95];
-  assign sent[13] = differing_or8[103];
-  assign sent[14] = differing_or8[111];
-  assign sent[15] = differing_or8[119];
-  assign sent[16] = differing_or8[127];
-  assign sent[17] = differing_or8[135];
-  assign sent[18] = differing_or8[143];
-  assign sent[19] = differing_or8[151];
-  assign sent[20] = differing_or8[159];
-  assign sent[21] = differing_or8[167];
-  assign sent[22] = differing_or8[175];
-  assign sent[23] = differing_or8[183];
-  assign sent[24] = differing_or8[191];
-  assign sent[25] = differing_or8[199];
+  assign sent[1] = differing_above5[0];
+  assign sent[2] = differing_above5[1];
+  assign sent[3] = differing_above5[2];
+  assign sent[4] = differing_above5[3];
+  assign sent[5] = differing_above5[4];
+  assign sent[6] = differing_above5[5];
+  assign sent[7] = differing_above5[6];
+  assign sent[8] = differing_above5[7];
+  assign sent[9] = differing_above5[8];
+  assign sent[10] = differing_above5[9];
+  assign sent[11] = differing_above5[10];
+  assign sent[12] = differing_above5[11];
+  assign sent[13] = differing_above5[12];
+  assign sent[14] = differing_above5[13];
+  assign sent[15] = differing_above5[14];
+  assign sent[16] = differing_above5[15];
+  assign sent[17] = differing_above5[16];
+  assign sent[18] = differing_above5[17];
+  assign sent[19] = differing_above5[18];
+  assign sent[20] = differing_above5[19];
+  assign sent[21] = differing_above5[20];
+  assign sent[22] = differing_above5[21];
+  assign sent[23] = differing_above5[22];
+  assign sent[24] = differing_above5[23];
+  assign sent[25] = differing_above5[24];
   assign ends = sent & ~(sent >> 1);
   always_comb begin : p_length
     logic [4:0] plen_l;
@@ -104,5 +126,5 @@ module etrace_data_packer (
   // Stream bits above the longest packet's last byte (only sign copies reach them), and the ORs
   // no byte's decision reads.
   logic unused_bits;
-  assign unused_bits = ^{ differing_or8 };
+  assign unused_bits = ^{ differs[6:0] };
 endmodule

@@ -29,7 +29,7 @@
 module etrace_encoder_step (
   input  logic         clk_i,
   input  logic         rst_ni,
-  output logic [7:0]   res_o,             // what the packets written in the cycle before reserve
+  output logic [7:0]   res_o,             // what the packets written in this cycle reserve
   input  logic         encode_i,          // curr is encoded in this step
   // Run-time options in force
   input  logic         opt_stall_i,
@@ -156,7 +156,6 @@ module etrace_encoder_step (
   logic [7:0]   a_irets;
   logic [31:0]  a_resync;
   logic         a_resync_point;
-  logic [19:0]  a_resync_max;
   logic [2:0]   a_main;
   logic         a_main_is_trap_of_prev;
   logic         a_trap_interrupt;
@@ -391,9 +390,8 @@ module etrace_encoder_step (
     end
   end
 
-  // What the packets written in the cycle before reserve in the output FIFO, from the stage 1
-  // copies of the acceptance chain's flags: the encoder counts them against the room without
-  // waiting for the end of this cycle's chain.
+  // What the packets written in this cycle reserve in the output FIFO, from the acceptance chain's
+  // flags as the cycle ends: the encoder registers it (res_steps_q).
   localparam logic [7:0] ResSupport = 8'd4;
   localparam logic [7:0] ResSync    = 8'd14;
   localparam logic [7:0] ResTrap    = 8'd23;
@@ -401,10 +399,10 @@ module etrace_encoder_step (
   localparam logic [7:0] ResReport  = 8'd15;
   localparam logic [2:0] MainSync   = 3'd1;  // F3 SF0
   localparam logic [2:0] MainTrap   = 3'd2;  // F3 SF1
-  assign res_o = (q1_w_take[0] ? ResSupport : '0) +
-                 (q1_w_take[1] ? (q1_w_lsup[1] ? ResSupport : (q1_a_main == MainSync) ? ResSync : (q1_a_main == MainTrap) ? ResTrap : ResReport) : '0) +
-                 (q1_w_take[2] ? (q1_w_lsup[2] ? ResSupport : ResContext) : '0) +
-                 (q1_w_take[3] ? (q1_w_lsup[3] ? ResSupport : ResReport) : '0);
+  assign res_o = (w_take[0] ? ResSupport : '0) +
+                 (w_take[1] ? (w_lsup[1] ? ResSupport : (a_main == MainSync) ? ResSync : (a_main == MainTrap) ? ResTrap : ResReport) : '0) +
+                 (w_take[2] ? (w_lsup[2] ? ResSupport : ResContext) : '0) +
+                 (w_take[3] ? (w_lsup[3] ? ResSupport : ResReport) : '0);
 
   etrace_step_decision u_decision (
     .encode_i                 (encode_i),
@@ -462,7 +460,6 @@ module etrace_encoder_step (
     .a_irets_o                (a_irets),
     .a_resync_o               (a_resync),
     .a_resync_point_o         (a_resync_point),
-    .a_resync_max_o           (a_resync_max),
     .a_main_o                 (a_main),
     .a_main_is_trap_of_prev_o (a_main_is_trap_of_prev),
     .a_trap_interrupt_o       (a_trap_interrupt),
@@ -541,6 +538,7 @@ module etrace_encoder_step (
     .opt_ir_i                (opt_ir_i),
     .opt_jtc_i               (opt_jtc_i),
     .opt_rmode_i             (opt_rmode_i),
+    .opt_rthresh_i           (opt_rthresh_i),
     .c_addr_i                (c_addr_i),
     .c_retired_i             (c_retired_i),
     .c_size_i                (c_size_i),
@@ -608,7 +606,6 @@ module etrace_encoder_step (
     .a_irets_i               (a_irets),
     .a_resync_i              (a_resync),
     .a_resync_point_i        (a_resync_point),
-    .a_resync_max_i          (a_resync_max),
     .a_main_i                (a_main),
     .a_main_thaddr_i         (a_main_thaddr),
     .a_thaddr0_d_i           (a_thaddr0_d),

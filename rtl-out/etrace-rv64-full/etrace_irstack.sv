@@ -63,16 +63,37 @@ module etrace_irstack (
     depth1 = depth_after;
   end
 
+  // A committed push writes its entry the cycle after (the commit is the cycle's latest signal): the
+  // entry's index and address wait in registers, and a read of that entry in between takes them.
+  logic        wr_pending_q;
+  logic [3:0]  wr_index_q;
+  logic [63:0] wr_addr_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      wr_pending_q <= 1'b0;
+      wr_index_q <= '0;
+      wr_addr_q <= '0;
+    end else begin
+      wr_pending_q <= push_we0;
+      wr_index_q <= top1;
+      wr_addr_q <= push_addr0_i;
+    end
+  end
+  logic [63:0] entry_bottom, entry_below, entry_top;  // entries 0, top_q - 1 and top_q as written
+  logic [3:0]  top_below;                             // the entry under the top (an index of its own width: it wraps)
+  assign top_below = top_q - 1'b1;
+  assign entry_bottom = (wr_pending_q && wr_index_q == '0) ? wr_addr_q : addr_q[0];
+  assign entry_below = (wr_pending_q && wr_index_q == top_below) ? wr_addr_q : addr_q[top_below];
+  assign entry_top = (wr_pending_q && wr_index_q == top_q) ? wr_addr_q : addr_q[top_q];
+
   // Port 0's top entry is registered (top_addr_q), so that the prediction compares the target with
   // a flop: when the cycle commits, the entry at the top the cycle leaves (its push, the entry below
   // after a pop, the bottom one after a clear, or the top). An assertion checks it against the
   // stack while the stack holds an entry (its value is read only then).
   logic [63:0] top_addr_q, top_addr_d;
-  logic [3:0]  top_below;  // the entry under the top (an index of its own width: it wraps)
-  assign top_below = top_q - 1'b1;
   assign top_addr_d = push0_i ? push_addr0_i :
-                      clear0_i ? addr_q[0] :
-                      (pop0_i && depth_q != '0) ? addr_q[top_below] : addr_q[top_q];
+                      clear0_i ? entry_bottom :
+                      (pop0_i && depth_q != '0) ? entry_below : entry_top;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) top_addr_q <= '0;
     else if (commit_i) top_addr_q <= top_addr_d;
@@ -97,15 +118,15 @@ module etrace_irstack (
   end
 
   // The entries are storage without reset (an entry is read only below the depth), a write port
-  // per port in port order.
+  // per port in port order (port 0's a cycle late, above).
   always_ff @(posedge clk_i) begin
-    if (push_we0) addr_q[top1] <= push_addr0_i;
+    if (wr_pending_q) addr_q[wr_index_q] <= wr_addr_q;
   end
 
 `ifndef SYNTHESIS
   always @(posedge clk_i or negedge rst_ni) begin
     if (rst_ni) begin
-      assert (depth_q == '0 || top_addr_q == addr_q[top_q])
+      assert (depth_q == '0 || top_addr_q == entry_top)
         else $error("etrace_irstack: the registered top entry is not the stack's");
     end
   end

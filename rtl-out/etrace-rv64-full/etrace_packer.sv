@@ -388,50 +388,115 @@ module etrace_packer (
 
   // Sign-based compression: the highest payload bit that differs from the top bit.
   assign diff = payload[174:0] ^ {175{payload[175]}};
-  // differing: diff with every bit ORed with those above it (step k: the 2^k bits above), and its
-  // highest set bit (one-hot).
-  logic [174:0] differing_or0, differing_or1, differing_or2, differing_or3, differing_or4, differing_or5, differing_or6, differing_or7, differing_or8;
-  logic [174:0] differing_onehot;
-  assign differing_or0 = diff;
-  assign differing_or1 = differing_or0 | (differing_or0 >> 1);
-  assign differing_or2 = differing_or1 | (differing_or1 >> 2);
-  assign differing_or3 = differing_or2 | (differing_or2 >> 4);
-  assign differing_or4 = differing_or3 | (differing_or3 >> 8);
-  assign differing_or5 = differing_or4 | (differing_or4 >> 16);
-  assign differing_or6 = differing_or5 | (differing_or5 >> 32);
-  assign differing_or7 = differing_or6 | (differing_or6 >> 64);
-  assign differing_or8 = differing_or7 | (differing_or7 >> 128);
-  assign differing_onehot = diff & ~(differing_or8 >> 1);
-  assign keep[0] = differing_or8[0] ? |(differing_onehot & 175'h2aaa_aaaa_aaaa_aaaa_aaaa_aaaa_aaaa_aaaa_aaaa_aaaa_aaaa) : 1'b1;
-  assign keep[1] = differing_or8[0] ? |(differing_onehot & 175'h3333_3333_3333_3333_3333_3333_3333_3333_3333_3333_3333) : 1'b0;
-  assign keep[2] = differing_or8[0] ? |(differing_onehot & 175'h3c3c_3c3c_3c3c_3c3c_3c3c_3c3c_3c3c_3c3c_3c3c_3c3c_3c3c) : 1'b0;
-  assign keep[3] = differing_or8[0] ? |(differing_onehot & 175'h3fc0_3fc0_3fc0_3fc0_3fc0_3fc0_3fc0_3fc0_3fc0_3fc0_3fc0) : 1'b0;
-  assign keep[4] = differing_or8[0] ? |(differing_onehot & 175'h4000_3fff_c000_3fff_c000_3fff_c000_3fff_c000_3fff_c000) : 1'b0;
-  assign keep[5] = differing_or8[0] ? |(differing_onehot & 175'h7fff_c000_0000_3fff_ffff_c000_0000_3fff_ffff_c000_0000) : 1'b0;
-  assign keep[6] = differing_or8[0] ? |(differing_onehot & 175'h0000_0000_0000_3fff_ffff_ffff_ffff_c000_0000_0000_0000) : 1'b0;
-  assign keep[7] = differing_or8[0] ? |(differing_onehot & 175'h7fff_ffff_ffff_c000_0000_0000_0000_0000_0000_0000_0000) : 1'b0;
+  // differing: whether a bit at or above each position the header length tests differs from the
+  // top one.
+  logic [20:0] differing_block, differing_above0, differing_above1, differing_above2, differing_above3, differing_above4, differing_above5;
+  assign differing_block[0] = |diff[14:7];
+  assign differing_block[1] = |diff[22:15];
+  assign differing_block[2] = |diff[30:23];
+  assign differing_block[3] = |diff[38:31];
+  assign differing_block[4] = |diff[46:39];
+  assign differing_block[5] = |diff[54:47];
+  assign differing_block[6] = |diff[62:55];
+  assign differing_block[7] = |diff[70:63];
+  assign differing_block[8] = |diff[78:71];
+  assign differing_block[9] = |diff[86:79];
+  assign differing_block[10] = |diff[94:87];
+  assign differing_block[11] = |diff[102:95];
+  assign differing_block[12] = |diff[110:103];
+  assign differing_block[13] = |diff[118:111];
+  assign differing_block[14] = |diff[126:119];
+  assign differing_block[15] = |diff[134:127];
+  assign differing_block[16] = |diff[142:135];
+  assign differing_block[17] = |diff[150:143];
+  assign differing_block[18] = |diff[158:151];
+  assign differing_block[19] = |diff[166:159];
+  assign differing_block[20] = |diff[174:167];
+  assign differing_above0 = differing_block;
+  assign differing_above1 = differing_above0 | (differing_above0 >> 1);
+  assign differing_above2 = differing_above1 | (differing_above1 >> 2);
+  assign differing_above3 = differing_above2 | (differing_above2 >> 4);
+  assign differing_above4 = differing_above3 | (differing_above3 >> 8);
+  assign differing_above5 = differing_above4 | (differing_above4 >> 16);
+  // highest: the highest set bit of diff by a tree of multiplexers; level k, for every block of
+  // 2^k bits: whether a bit is set (any) and the index of the highest one inside the block (idx).
+  logic [255:0] highest_any0;
+  logic [127:0] highest_any1;  // 2-bit blocks
+  logic [63:0] highest_any2;  // 4-bit blocks
+  logic [31:0] highest_any3;  // 8-bit blocks
+  logic [15:0] highest_any4;  // 16-bit blocks
+  logic [7:0] highest_any5;  // 32-bit blocks
+  logic [3:0] highest_any6;  // 64-bit blocks
+  logic [1:0] highest_any7;  // 128-bit blocks
+  logic [0:0] highest_any8;  // 256-bit blocks
+  logic [127:0] highest_idx1;
+  logic [127:0] highest_idx2;
+  logic [95:0] highest_idx3;
+  logic [63:0] highest_idx4;
+  logic [39:0] highest_idx5;
+  logic [23:0] highest_idx6;
+  logic [13:0] highest_idx7;
+  logic [7:0] highest_idx8;
+  logic [7:0] highest_index;
+  logic highest_any;
+  assign highest_any0 = {81'h0_0000_0000_0000_0000_0000, diff};
+  for (genvar i = 0; i < 128; i++) begin : g_highest1
+    assign highest_any1[i] = highest_any0[2*i+1] | highest_any0[2*i];
+    assign highest_idx1[1*i +: 1] = highest_any0[2*i+1];
+  end
+  for (genvar i = 0; i < 64; i++) begin : g_highest2
+    assign highest_any2[i] = highest_any1[2*i+1] | highest_any1[2*i];
+    assign highest_idx2[2*i +: 2] = highest_any1[2*i+1] ? {1'b1, highest_idx1[1*(2*i+1) +: 1]} : {1'b0, highest_idx1[1*(2*i) +: 1]};
+  end
+  for (genvar i = 0; i < 32; i++) begin : g_highest3
+    assign highest_any3[i] = highest_any2[2*i+1] | highest_any2[2*i];
+    assign highest_idx3[3*i +: 3] = highest_any2[2*i+1] ? {1'b1, highest_idx2[2*(2*i+1) +: 2]} : {1'b0, highest_idx2[2*(2*i) +: 2]};
+  end
+  for (genvar i = 0; i < 16; i++) begin : g_highest4
+    assign highest_any4[i] = highest_any3[2*i+1] | highest_any3[2*i];
+    assign highest_idx4[4*i +: 4] = highest_any3[2*i+1] ? {1'b1, highest_idx3[3*(2*i+1) +: 3]} : {1'b0, highest_idx3[3*(2*i) +: 3]};
+  end
+  for (genvar i = 0; i < 8; i++) begin : g_highest5
+    assign highest_any5[i] = highest_any4[2*i+1] | highest_any4[2*i];
+    assign highest_idx5[5*i +: 5] = highest_any4[2*i+1] ? {1'b1, highest_idx4[4*(2*i+1) +: 4]} : {1'b0, highest_idx4[4*(2*i) +: 4]};
+  end
+  for (genvar i = 0; i < 4; i++) begin : g_highest6
+    assign highest_any6[i] = highest_any5[2*i+1] | highest_any5[2*i];
+    assign highest_idx6[6*i +: 6] = highest_any5[2*i+1] ? {1'b1, highest_idx5[5*(2*i+1) +: 5]} : {1'b0, highest_idx5[5*(2*i) +: 5]};
+  end
+  for (genvar i = 0; i < 2; i++) begin : g_highest7
+    assign highest_any7[i] = highest_any6[2*i+1] | highest_any6[2*i];
+    assign highest_idx7[7*i +: 7] = highest_any6[2*i+1] ? {1'b1, highest_idx6[6*(2*i+1) +: 6]} : {1'b0, highest_idx6[6*(2*i) +: 6]};
+  end
+  for (genvar i = 0; i < 1; i++) begin : g_highest8
+    assign highest_any8[i] = highest_any7[2*i+1] | highest_any7[2*i];
+    assign highest_idx8[8*i +: 8] = highest_any7[2*i+1] ? {1'b1, highest_idx7[7*(2*i+1) +: 7]} : {1'b0, highest_idx7[7*(2*i) +: 7]};
+  end
+  assign highest_index = highest_idx8;
+  assign highest_any = highest_any8[0];
+  assign keep = highest_any ? 8'(highest_index) + 8'd2 : 8'd1;
   assign longer[0] = supported;
-  assign longer[1] = supported & differing_or8[7];
-  assign longer[2] = supported & differing_or8[15];
-  assign longer[3] = supported & differing_or8[23];
-  assign longer[4] = supported & differing_or8[31];
-  assign longer[5] = supported & differing_or8[39];
-  assign longer[6] = supported & differing_or8[47];
-  assign longer[7] = supported & differing_or8[55];
-  assign longer[8] = supported & differing_or8[63];
-  assign longer[9] = supported & differing_or8[71];
-  assign longer[10] = supported & differing_or8[79];
-  assign longer[11] = supported & differing_or8[87];
-  assign longer[12] = supported & differing_or8[95];
-  assign longer[13] = supported & differing_or8[103];
-  assign longer[14] = supported & differing_or8[111];
-  assign longer[15] = supported & differing_or8[119];
-  assign longer[16] = supported & differing_or8[127];
-  assign longer[17] = supported & differing_or8[135];
-  assign longer[18] = supported & differing_or8[143];
-  assign longer[19] = supported & differing_or8[151];
-  assign longer[20] = supported & differing_or8[159];
-  assign longer[21] = supported & differing_or8[167];
+  assign longer[1] = supported & differing_above5[0];
+  assign longer[2] = supported & differing_above5[1];
+  assign longer[3] = supported & differing_above5[2];
+  assign longer[4] = supported & differing_above5[3];
+  assign longer[5] = supported & differing_above5[4];
+  assign longer[6] = supported & differing_above5[5];
+  assign longer[7] = supported & differing_above5[6];
+  assign longer[8] = supported & differing_above5[7];
+  assign longer[9] = supported & differing_above5[8];
+  assign longer[10] = supported & differing_above5[9];
+  assign longer[11] = supported & differing_above5[10];
+  assign longer[12] = supported & differing_above5[11];
+  assign longer[13] = supported & differing_above5[12];
+  assign longer[14] = supported & differing_above5[13];
+  assign longer[15] = supported & differing_above5[14];
+  assign longer[16] = supported & differing_above5[15];
+  assign longer[17] = supported & differing_above5[16];
+  assign longer[18] = supported & differing_above5[17];
+  assign longer[19] = supported & differing_above5[18];
+  assign longer[20] = supported & differing_above5[19];
+  assign longer[21] = supported & differing_above5[20];
   assign plen[0] = (longer[0] & ~longer[1]) | (longer[2] & ~longer[3]) | (longer[4] & ~longer[5]) | (longer[6] & ~longer[7]) | (longer[8] & ~longer[9]) | (longer[10] & ~longer[11]) | (longer[12] & ~longer[13]) | (longer[14] & ~longer[15]) | (longer[16] & ~longer[17]) | (longer[18] & ~longer[19]) | (longer[20] & ~longer[21]);
   assign plen[1] = (longer[1] & ~longer[3]) | (longer[5] & ~longer[7]) | (longer[9] & ~longer[11]) | (longer[13] & ~longer[15]) | (longer[17] & ~longer[19]) | longer[21];
   assign plen[2] = (longer[3] & ~longer[7]) | (longer[11] & ~longer[15]) | longer[19];

@@ -30,6 +30,7 @@ module etrace_step_accept (
   input  logic        opt_ir_i,
   input  logic        opt_jtc_i,
   input  logic [1:0]  opt_rmode_i,
+  input  logic [15:0] opt_rthresh_i,            // bit j: ResyncMax <= j (the resync threshold as a thermometer)
   // curr: the view encoded
   input  logic [63:0] c_addr_i,
   input  logic        c_retired_i,
@@ -104,7 +105,6 @@ module etrace_step_accept (
   input  logic [7:0]  a_irets_i,                // returns counted after curr's branch (step 2)
   input  logic [31:0] a_resync_i,               // resync count with curr's units
   input  logic        a_resync_point_i,         // curr ends a block and a resync mode is on: the count is compared
-  input  logic [19:0] a_resync_max_i,           // the count that makes a resync due, 2^(ResyncMax+4) (section 8.2)
   input  logic [2:0]  a_main_i,                 // the main packet
   input  logic        a_main_thaddr_i,
   input  logic        a_thaddr0_d_i,
@@ -145,18 +145,20 @@ module etrace_step_accept (
   localparam logic [2:0] ResyncPlus2 = 3'd2;
   localparam logic [2:0] ResyncPlus3 = 3'd3;
   logic [31:0] rs_p1, ru_p1, rs_p2, ru_p2, rs_p3, ru_p3;
-  logic [8:0]  rs_p1_low;                         // the low 8 bits' sum and its carry
-  logic [23:0] rs_p1_high, rs_p1_up, rs_p1_down;  // the bits above, + 1, - 1
-  logic [8:0]  ru_p1_low;                         // the low 8 bits' sum and its carry
-  logic [23:0] ru_p1_high, ru_p1_up, ru_p1_down;  // the bits above, + 1, - 1
-  logic [8:0]  rs_p2_low;                         // the low 8 bits' sum and its carry
-  logic [23:0] rs_p2_high, rs_p2_up, rs_p2_down;  // the bits above, + 1, - 1
-  logic [8:0]  ru_p2_low;                         // the low 8 bits' sum and its carry
-  logic [23:0] ru_p2_high, ru_p2_up, ru_p2_down;  // the bits above, + 1, - 1
-  logic [8:0]  rs_p3_low;                         // the low 8 bits' sum and its carry
-  logic [23:0] rs_p3_high, rs_p3_up, rs_p3_down;  // the bits above, + 1, - 1
-  logic [8:0]  ru_p3_low;                         // the low 8 bits' sum and its carry
-  logic [23:0] ru_p3_high, ru_p3_up, ru_p3_down;  // the bits above, + 1, - 1
+  logic [8:0]  rs_p1_low;                                                               // the low 8 bits' sum and its carry
+  logic [23:0] rs_p1_high, rs_p1_up, rs_p1_down;                                        // the bits above, + 1, - 1
+  logic [8:0]  ru_p1_low;                                                               // the low 8 bits' sum and its carry
+  logic [23:0] ru_p1_high, ru_p1_up, ru_p1_down;                                        // the bits above, + 1, - 1
+  logic [8:0]  rs_p2_low;                                                               // the low 8 bits' sum and its carry
+  logic [23:0] rs_p2_high, rs_p2_up, rs_p2_down;                                        // the bits above, + 1, - 1
+  logic [8:0]  ru_p2_low;                                                               // the low 8 bits' sum and its carry
+  logic [23:0] ru_p2_high, ru_p2_up, ru_p2_down;                                        // the bits above, + 1, - 1
+  logic [8:0]  rs_p3_low;                                                               // the low 8 bits' sum and its carry
+  logic [23:0] rs_p3_high, rs_p3_up, rs_p3_down;                                        // the bits above, + 1, - 1
+  logic [8:0]  ru_p3_low;                                                               // the low 8 bits' sum and its carry
+  logic [23:0] ru_p3_high, ru_p3_up, ru_p3_down;                                        // the bits above, + 1, - 1
+  logic [31:0] resync_from_max;                                                         // the bits of a count at or above the threshold 2^(ResyncMax+4)
+  logic        rs_due0, ru_due0, rs_due1, ru_due1, rs_due2, ru_due2, rs_due3, ru_due3;  // each count at or above the threshold
   assign rs_p1_low = { 1'b0, resync_i[7:0] } + { 1'b0, { {5{ResyncPlus1[2]}}, ResyncPlus1 } };
   assign rs_p1_high = resync_i[31:8];
   assign rs_p1_up[7:0] = rs_p1_high[7:0] + 1'b1;
@@ -217,6 +219,15 @@ module etrace_step_accept (
   assign ru_p3_down[23:16] = (~|ru_p3_high[15:0]) ? ru_p3_high[23:16] - 1'b1 : ru_p3_high[23:16];
   assign ru_p3[7:0] = ru_p3_low[7:0];
   assign ru_p3[31:8] = (ru_p3_low[8] == ResyncPlus3[2]) ? ru_p3_high : ru_p3_low[8] ? ru_p3_up : ru_p3_down;
+  assign resync_from_max = {12'hfff, opt_rthresh_i, 4'h0};
+  assign rs_due0 = |(a_resync_i & resync_from_max);
+  assign ru_due0 = |(rec_units & resync_from_max);
+  assign rs_due1 = |(rs_p1 & resync_from_max);
+  assign ru_due1 = |(ru_p1 & resync_from_max);
+  assign rs_due2 = |(rs_p2 & resync_from_max);
+  assign ru_due2 = |(ru_p2 & resync_from_max);
+  assign rs_due3 = |(rs_p3 & resync_from_max);
+  assign ru_due3 = |(ru_p3 & resync_from_max);
 
   // A call's return address, curr's address + its size, without a carry through every bit (Yosys
   // builds `+` as one: 66 levels for a 64-bit address, 2026-11-28).
@@ -516,8 +527,7 @@ module etrace_step_accept (
         end
 
         // Block placement: compared at block ends only (retired, itype != 0), F3 SF0 at the next view.
-        resync = resync_units ? ((resync_k == 2'd0) ? rec_units : (resync_k == 2'd1) ? ru_p1 : (resync_k == 2'd2) ? ru_p2 : ru_p3) : ((resync_k == 2'd0) ? a_resync_i : (resync_k == 2'd1) ? rs_p1 : (resync_k == 2'd2) ? rs_p2 : rs_p3);
-        resync_due = !Flowchart && a_resync_point_i && ({1'b0, resync} >= {13'd0, a_resync_max_i});
+        resync_due = !Flowchart && a_resync_point_i && (resync_units ? ((resync_k == 2'd0) ? ru_due0 : (resync_k == 2'd1) ? ru_due1 : (resync_k == 2'd2) ? ru_due2 : ru_due3) : ((resync_k == 2'd0) ? rs_due0 : (resync_k == 2'd1) ? rs_due1 : (resync_k == 2'd2) ? rs_due2 : rs_due3));
         if (resync_due) begin
           if (branches != 5'd0 || pbc != '0) begin
             if (!awaiting) begin

@@ -79,7 +79,7 @@ module etrace_step_write (
       w_data = w_data | ((w_lsup_i[3] ? {80'd0, lsup_bytes_i} : {80'd0, main_bytes_i}) << {8'd0, w_len, 3'd0});
       w_len = w_len + (w_lsup_i[3] ? lsup_len_i : main_len_i);
     end
-    wr_len_o = w_len;
+    wr_len_o = use_alt ? ((w_take_i[0] ? (w_lsup_i[0] ? lsup_len_i : pre_len_i) : '0) + (w_take_i[1] ? (w_lsup_i[1] ? lsup_len_i : alt_len_i) : '0) + (w_take_i[2] ? (w_lsup_i[2] ? lsup_len_i : sf2_len_i) : '0) + (w_take_i[3] ? (w_lsup_i[3] ? lsup_len_i : main_len_i) : '0)) : ((w_take_i[0] ? (w_lsup_i[0] ? lsup_len_i : pre_len_i) : '0) + (w_take_i[1] ? (w_lsup_i[1] ? lsup_len_i : main_len_i) : '0) + (w_take_i[2] ? (w_lsup_i[2] ? lsup_len_i : sf2_len_i) : '0) + (w_take_i[3] ? (w_lsup_i[3] ? lsup_len_i : main_len_i) : '0));
     wr_data_o = w_data;
   end
 endmodule
