@@ -210,19 +210,6 @@ export function svThermometerValue(out: string, atLeast: (m: number) => string |
 }
 
 /**
- * The masks that turn a one-hot bit of a `width`-bit vector into its index: mask j has the bits
- * whose position has bit j set, so bit j of the index is the OR of the one-hot vector and mask j.
- */
-export function oneHotIndexMasks(width: number): bigint[] {
-  checkWidth(width);
-  return [...Array(Math.max(1, Math.ceil(Math.log2(width)))).keys()].map((j) => {
-    let mask = 0n;
-    for (let i = 0; i < width; i++) if ((i >> j) & 1) mask |= 1n << BigInt(i);
-    return mask;
-  });
-}
-
-/**
  * For each of a few bit positions p of `value` (`width` bits), the OR of its bits at and above p
  * (`at(p)` names it), without an OR prefix over every bit: the positions cut the value into blocks,
  * each block is ORed on its own (`${name}_block`), and the blocks are ORed with those above them in

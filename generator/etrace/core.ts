@@ -1250,6 +1250,7 @@ export function encoderContext(c: EtraceConfig, banner: string, packerInstance: 
     : [];
   const writeParts = [
     ...stepIndexes.map((k) => ({
+      step: true,  // the step's length is 0 when it writes nothing
       take: `st${k}_wr_len != '0`,
       bytes: ext(`st${k}_wr_data`, 8 * s.stepBytes, 8 * s.wrBytes),
       len: ext(`st${k}_wr_len`, s.stepLenWidth, s.wrLenWidth),
@@ -1354,7 +1355,7 @@ export function encoderContext(c: EtraceConfig, banner: string, packerInstance: 
     wroteDecl: encoderWrites.map((w) => `wrote_${w}`).join(', '),
     writeParts,
     // The write's length as one sum (Yosys adds the parts in a tree); a step's part is its length.
-    wrLenSum: writeParts.map((w) => (w.take.endsWith("_wr_len != '0") ? w.len : `(${w.take} ? ${w.len} : '0)`)).join(' + '),
+    wrLenSum: writeParts.map((w) => ('step' in w ? w.len : `(${w.take} ? ${w.len} : '0)`)).join(' + '),
     offerPost: indent(
       offerBlock('encoder', 'take_post', 'lsup_post', 'post_len', false, undefined, pipe ? { ...reserving('ResSupport'), done: `done_q[${doneBit('post')}]`, now: 'now_post', writtenApart: true } : undefined),
       6,
