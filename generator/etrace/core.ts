@@ -24,7 +24,7 @@ import { IRETS_WIDTH, iretExtension, packetWidths, returnDepthWidth } from '../.
 import { PACKER_KINDS } from './packer.ts';
 import { checkDataRtlSupport, dataEncoderPorts, dataGroups, dataMaxBytes, dataResponseMaxBytes } from './data.ts';
 import { DATA_SITE_VARS, dataSite, dataSiteBefore, offerBlock, pipelineStages, reservationParams, reserving, roomBits, roomChain, STEP_WRITES, stepPipe, stepStages } from './acceptance.ts';
-import { bitlen, coreSizes, groupsPerCycle, stepsPerCycle, viewsPerGroup } from './shape.ts';
+import { bitlen, coreSizes, groupsPerCycle, hartGroups, stepsPerCycle, viewsPerGroup } from './shape.ts';
 
 /** A descriptor field of the packer: its name (port `<name>_i`) and width for a configuration (0 = absent). */
 export interface DescriptorField {
@@ -124,15 +124,18 @@ export function ingressContext(c: EtraceConfig, banner: string) {
   const buses = qualifier ? qualifierBuses(c) : [];
   const impw = c.params.impdef_width_p;
   const busTypes = padColumn(buses.map((b) => `logic [${b.width - 1}:0]`));
+  // With serial groups the views come from the group in work (grp_*), else from the registers.
+  const serial = c.params.serial_groups_p === 1;
+  const src = Object.fromEntries(['itype', 'iretire', 'ilastsize', 'iaddr', 'sijump', 'trigger', 'ctype'].map((n) => [n, serial ? `grp_${n}` : `${n}_q`]));
   const conns: [string, string][] = [
     ['clk_i', 'clk_i'],
     ['rst_ni', 'rst_ni'],
     ['start_i', 'start_i'],
     ['commit_i', 'advance_i & frame_q'],
     ['present_i', 'present'],
-    ['itype_i', 'itype_q'],
+    ['itype_i', src.itype!],
     ['retired_i', 'retired'],
-    ['iaddr_i', 'iaddr_q'],
+    ['iaddr_i', src.iaddr!],
     ['context_i', 'context_q'],
     ['tval_i', 'tval_q'],
     ['priv_i', 'priv_q'],
@@ -149,9 +152,14 @@ export function ingressContext(c: EtraceConfig, banner: string) {
     multi: viewsPerGroup(c) > 1,
     countRegistered: countRegistered(c),
     groups: groupsPerCycle(c),
+    hartGroups: hartGroups(c),
     manyGroups: groupsPerCycle(c) > 1,
+    serial,
+    groupBits: bitlen(hartGroups(c) - 1),
+    take: serial ? 'take_cycle' : 'advance_i',
+    src,
     retires: c.params.retires_p,
-    blockBytes: `{${wd.iaw - wd.irw - 1}'d0, iretire_q[g*${wd.irw} +: ${wd.irw}], 1'b0}`,
+    blockBytes: `{${wd.iaw - wd.irw - 1}'d0, ${src.iretire}[g*${wd.irw} +: ${wd.irw}], 1'b0}`,
     qualifier,
     impdefPort: qualifier && impw > 0,
     impw,
@@ -974,8 +982,8 @@ function viewChain(c: EtraceConfig) {
   ];
   /** A block's first view: no itype, trap or jump of its own (encoder.ts pushViews). */
   const firstView = (g: number): Record<string, string> => ({
-    addr: slice('first_addr_i', g, wd.iaw), itype: "'0", retired: "1'b1", size: "3'd0", priv: 'view_priv_i', context: 'view_context_i',
-    ctype: slice('first_ctype_i', g, wd.ctw), cause: "'0", tval: "'0", time: 'view_time_i', sijump: "1'b0", notify: "1'b0",
+    addr: slice('first_addr_i', g, wd.iaw), itype: `${wd.itw}'d0`, retired: "1'b1", size: "3'd0", priv: 'view_priv_i', context: 'view_context_i',
+    ctype: slice('first_ctype_i', g, wd.ctw), cause: `${wd.ew}'d0`, tval: `${wd.iaw}'d0`, time: 'view_time_i', sijump: "1'b0", notify: "1'b0",
     qualified: slice('view_qualified_i', g, 1), enabled: slice('view_enabled_i', g, 1), units: slice('first_units_i', g, 32), starts: "1'b1",
     updiscon: `st${stepB(g)}_updiscon`,
   });

@@ -27,7 +27,7 @@ import {
   registerOutputs,
 } from './core.ts';
 import { pipelineStages } from './acceptance.ts';
-import { coreSizes, groupsPerCycle, viewsPerGroup } from './shape.ts';
+import { coreSizes, groupsPerCycle, hartGroups, viewsPerGroup } from './shape.ts';
 import { padColumn, svLogic, svVec } from '../render.ts';
 import { alignDeclarations } from '../sv-align.ts';
 import { renderEtracePacker } from './packer.ts';
@@ -156,6 +156,8 @@ function topContext(c: EtraceConfig, banner: string) {
     multi: viewsPerGroup(c) > 1,
     countRegistered: countRegistered(c),
     groups: groupsPerCycle(c),
+    hartGroups: hartGroups(c),
+    serial: p.serial_groups_p === 1,
     chainw: s.chainWidth,
     wrlenw: s.wrLenWidth,
     wrbytes: s.wrBytes,
@@ -165,17 +167,20 @@ function topContext(c: EtraceConfig, banner: string) {
 /**
  * A template's context with the packed ranges of its widths, so that templates write no
  * arithmetic: for every positive integer `x` of the context, `r.x` is `[x-1:0]` computed, `rg.x` the
- * range of `groups` of them (`groups * x` bits) and `rb.x` the range of `x` bytes; `rg.x3` and
- * `rg.x32` are the ranges of `groups` 3-bit and 32-bit fields.
+ * range of `groups` of them (`groups * x` bits), `rh.x` of `hartGroups` of them (the hart's signal
+ * groups, `groups` unless serial_groups_p) and `rb.x` the range of `x` bytes; `rg.x3`, `rh.x3` and
+ * `rg.x32` are the ranges of `groups` (`hartGroups`) 3-bit and 32-bit fields.
  */
-function withRanges<T extends object>(ctx: T): T & { r: Record<string, string>; rg: Record<string, string>; rb: Record<string, string> } {
+function withRanges<T extends object>(ctx: T): T & { r: Record<string, string>; rg: Record<string, string>; rh: Record<string, string>; rb: Record<string, string> } {
   const nums = Object.entries(ctx).filter((e): e is [string, number] => typeof e[1] === 'number' && Number.isInteger(e[1]) && e[1] >= 1);
   const groups = 'groups' in ctx && typeof ctx.groups === 'number' ? ctx.groups : 1;
+  const hart = 'hartGroups' in ctx && typeof ctx.hartGroups === 'number' ? ctx.hartGroups : groups;
   const table = (f: (v: number) => number, extra: [string, string][] = []) => Object.fromEntries([...nums.map(([k, v]) => [k, svVec(f(v))]), ...extra]);
   return {
     ...ctx,
     r: table((v) => v),
     rg: table((v) => groups * v, [['x3', svVec(groups * 3)], ['x32', svVec(groups * 32)]]),
+    rh: table((v) => hart * v, [['x3', svVec(hart * 3)]]),
     rb: table((v) => 8 * v),
   };
 }

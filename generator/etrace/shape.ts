@@ -8,8 +8,16 @@ import { encapsulatedBytes, packerMaxBytes } from './packer.ts';
 import { dataMaxBytes, dataResponseMaxBytes } from './data.ts';
 
 /** Signal groups (blocks) the hart presents in a cycle: taken_branches_p. */
-export function groupsPerCycle(c: EtraceConfig): number {
+export function hartGroups(c: EtraceConfig): number {
   return c.params.taken_branches_p;
+}
+
+/**
+ * Signal groups the encoder takes in a clock: the hart's, or one with serial_groups_p (the ingress
+ * then hands the cycle's groups over one a clock).
+ */
+export function groupsPerCycle(c: EtraceConfig): number {
+  return c.params.serial_groups_p === 1 ? 1 : hartGroups(c);
 }
 
 /**

@@ -5,6 +5,9 @@
  * one fits, and the encoder restarts with a synchronisation. With stallEnable the hart is stalled
  * instead and nothing is lost (docs/etrace-model.md, "Output FIFO and trace loss").
  *
+ * With serial_groups_p = 1 the encoder takes one signal group a clock: each further group of a
+ * cycle is encoded in a clock of its own while the hart is held (stall), as the RTL does.
+ *
  * With pipeline_stages_p = L >= 1 the FIFO accepts a packet by a reservation (the largest size of
  * its kind) and the packet's bytes are written L cycles later with their exact size (section
  * "Pipeline (pipeline_stages_p)" of the same document).
@@ -32,8 +35,12 @@ export interface EncodeResult {
   dataPackets: { packet: DataPacket; offset: number; record: number }[];
   /** Packets dropped by a full FIFO. */
   dropped: number;
-  /** Cycles the hart was stalled (stallEnable). */
+  /**
+   * Cycles the hart was held (stall_o): while the FIFO drained (stallEnable) and, with
+   * serial_groups_p, while a cycle's further signal groups were encoded (`groupHolds` of them).
+   */
   stallCycles: number;
+  groupHolds: number;
   /**
    * With `departures` and a `ready` transport: the cycle in which each byte leaves the FIFO, the
    * FIFO drained to its end after the last record (the cycles count as `ready` counts them).
@@ -122,9 +129,16 @@ export class StreamEncoder {
       this.config = { params: this.config.params, options: change };
       this.data?.encoder.changeOptions(this.config);
     }
-    if (!r.sameCycle && !this.firstCycleTaken) this.out.nextCycle();
+    if (r.sameCycle && this.config.params.serial_groups_p === 1) {
+      // Serial groups: the encoder takes one signal group a clock, so a cycle's further group is
+      // encoded in a cycle of its own, during which the hart is held.
+      this.out.holdForGroup();
+      this.encoder.push({ ...r, sameCycle: false });
+    } else {
+      if (!r.sameCycle && !this.firstCycleTaken) this.out.nextCycle();
+      this.encoder.push(r);
+    }
     this.firstCycleTaken = false;
-    this.encoder.push(r);
     if (this.data) this.pushData(r);
     this.index++;
   }
@@ -184,6 +198,7 @@ class OutputFifo {
   private lostPending = false;
   private dropped = 0;
   private stallCycles = 0;
+  private groupHolds = 0;
   /** The cycle each byte left, when asked for. */
   private departures?: Departures;
   onLoss: () => void = () => {};
@@ -255,6 +270,12 @@ class OutputFifo {
   private stall(): void {
     this.stallCycles++;
     this.nextCycle();
+  }
+
+  /** The hart waits a cycle while the encoder takes a further signal group of its cycle (serial_groups_p). */
+  holdForGroup(): void {
+    this.groupHolds++;
+    this.stall();
   }
 
   /** Writes the packet after the accepted bytes (not accepted yet) and returns its size. */
@@ -375,6 +396,7 @@ class OutputFifo {
       packetCount: this.count,
       dropped: this.dropped,
       stallCycles: this.stallCycles,
+      groupHolds: this.groupHolds,
     };
   }
 }

@@ -64,6 +64,13 @@ export const ETRACE_PARAMETERS: readonly SettingSpec[] = [
     4,
     "register stages between the encoder's decisions and the output FIFO write: 0 accepts packets by their exact size in the cycle they are decided; 1-4 accept by reservation (the largest packet of the kind) and write them that many cycles later",
   ),
+  int(
+    'serial_groups_p',
+    P.serial_groups_p,
+    0,
+    1,
+    'with taken_branches_p > 1: 0 encodes the cycle\'s signal groups together (their steps chained in one clock); 1 encodes one group a clock and holds the hart (stall_o) while the cycle\'s further groups wait',
+  ),
   int('arch_p', P.arch_p, 0, 255, 'architecture specification version (discovery)'),
   int('ecause_choice_p', P.ecause_choice_p, 0, 6, 'exception cause bits matched by filter multiple choice'),
   int('filter_context_p', P.filter_context_p, 0, 1, 'filtering on context supported'),
