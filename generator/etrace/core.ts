@@ -24,7 +24,7 @@ import { IRETS_WIDTH, iretExtension, packetWidths, returnDepthWidth } from '../.
 import { PACKER_KINDS } from './packer.ts';
 import { checkDataRtlSupport, dataEncoderPorts, dataGroups, dataMaxBytes, dataResponseMaxBytes } from './data.ts';
 import { DATA_SITE_VARS, dataSite, dataSiteBefore, offerBlock, pipelineStages, reservationParams, reserving, roomBits, roomChain, STEP_WRITES, stepPipe, stepStages } from './acceptance.ts';
-import { bitlen, coreSizes, groupsPerCycle, hartGroups, stepsPerCycle, viewsPerGroup } from './shape.ts';
+import { bitlen, blockViews, coreSizes, groupsPerCycle, hartGroups, serialViews, stepsPerCycle, viewsPerGroup } from './shape.ts';
 
 /** A descriptor field of the packer: its name (port `<name>_i`) and width for a configuration (0 = absent). */
 export interface DescriptorField {
@@ -124,14 +124,19 @@ export function ingressContext(c: EtraceConfig, banner: string) {
   const buses = qualifier ? qualifierBuses(c) : [];
   const impw = c.params.impdef_width_p;
   const busTypes = padColumn(buses.map((b) => `logic [${b.width - 1}:0]`));
-  // With serial groups the views come from the group in work (grp_*), else from the registers.
-  const serial = c.params.serial_groups_p === 1;
-  const src = Object.fromEntries(['itype', 'iretire', 'ilastsize', 'iaddr', 'sijump', 'trigger', 'ctype'].map((n) => [n, serial ? `grp_${n}` : `${n}_q`]));
+  // Serial views: the views come from the group in work (grp_*) when the hart has several groups,
+  // and a block's first view commits nothing (its last does).
+  const serial = serialViews(c);
+  const manyHartGroups = serial && hartGroups(c) > 1;
+  const serialBlocks = serial && blockViews(c);
+  const src = Object.fromEntries(['itype', 'iretire', 'ilastsize', 'iaddr', 'sijump', 'trigger', 'ctype'].map((n) => [n, manyHartGroups ? `grp_${n}` : `${n}_q`]));
+  const commit = serialBlocks ? ['advance_i & frame_q & ~handing_first', 'advance_i && frame_q && !handing_first'] : ['advance_i & frame_q', 'advance_i && frame_q'];
+  const nextGroup = "(later_group ? next_group : '0)";
   const conns: [string, string][] = [
     ['clk_i', 'clk_i'],
     ['rst_ni', 'rst_ni'],
     ['start_i', 'start_i'],
-    ['commit_i', 'advance_i & frame_q'],
+    ['commit_i', commit[0]!],
     ['present_i', 'present'],
     ['itype_i', src.itype!],
     ['retired_i', 'retired'],
@@ -149,17 +154,25 @@ export function ingressContext(c: EtraceConfig, banner: string) {
   return {
     banner,
     ...wd,
-    multi: viewsPerGroup(c) > 1,
+    multi: blockViews(c),
+    firstPorts: viewsPerGroup(c) > 1,
     countRegistered: countRegistered(c),
     groups: groupsPerCycle(c),
     hartGroups: hartGroups(c),
     manyGroups: groupsPerCycle(c) > 1,
     serial,
+    manyHartGroups,
+    serialBlocks,
     groupBits: bitlen(hartGroups(c) - 1),
+    hartCycle: hartGroups(c) === 1 ? 'one signal group' : `${hartGroups(c)} signal groups`,
     take: serial ? 'take_cycle' : 'advance_i',
+    moreExpr: [...(serialBlocks ? ['handing_first'] : []), ...(manyHartGroups ? ['later_group'] : [])].join(' | '),
+    groupNext: serialBlocks ? `(advance_i && !handing_first) ? ${nextGroup} : group_q` : `advance_i ? ${nextGroup} : group_q`,
+    commit: commit[1],
+    taken: serialBlocks ? "group's last view" : 'cycle',
     src,
     retires: c.params.retires_p,
-    blockBytes: `{${wd.iaw - wd.irw - 1}'d0, ${src.iretire}[g*${wd.irw} +: ${wd.irw}], 1'b0}`,
+    ...lastAddresses(c, src),
     qualifier,
     impdefPort: qualifier && impw > 0,
     impw,
@@ -169,13 +182,44 @@ export function ingressContext(c: EtraceConfig, banner: string) {
 }
 
 /**
+ * The address of each block's last instruction (blocks of several instructions): its first's plus
+ * the bytes before the last, a small non-negative offset ({iretire, 0} less the last instruction's
+ * size), added without a carry through every address bit (a plain add of the address, the block's
+ * bytes and minus the size was two 64-bit carry chains, 82 levels from the ingress's registers).
+ * `last_addr` holds group g's in bits [g*Iaw +: Iaw].
+ */
+function lastAddresses(c: EtraceConfig, src: Record<string, string>): { lastAddrDecls: string[]; lastAddrRows: string[] } {
+  if (!blockViews(c)) return { lastAddrDecls: [], lastAddrRows: [] };
+  const wd = widths(c);
+  const ow = wd.irw + 2;
+  const decls = [`logic [${groupsPerCycle(c) * wd.iaw - 1}:0] last_addr;`];
+  const rows: string[] = [];
+  for (let g = 0; g < groupsPerCycle(c); g++) {
+    const [first, bytes, off, out] = [`block_addr${g}`, `last_bytes${g}`, `last_offset${g}`, `last_addr${g}`];
+    // The offset's sign bit is a constant 0 (the bytes before the last are never negative), so
+    // the add's - 1 branch is optimised away.
+    const add = svSmallOffsetAdd(out, first, wd.iaw, off, ow);
+    decls.push(`logic [${wd.iaw - 1}:0] ${first}, ${out};`, `logic [${wd.irw}:0] ${bytes};`, `logic [${ow - 1}:0] ${off};`, ...add.declarations);
+    rows.push(
+      `assign ${first} = ${src.iaddr}[${g * wd.iaw} +: ${wd.iaw}];`,
+      `assign ${bytes} = {${src.iretire}[${g * wd.irw} +: ${wd.irw}], 1'b0} - (${src.ilastsize}[${g * wd.lsw}] ? ${wd.irw + 1}'d4 : ${wd.irw + 1}'d2);`,
+      `assign ${off} = {1'b0, ${bytes}};`,
+      ...add.rows,
+      `assign last_addr[${g * wd.iaw} +: ${wd.iaw}] = ${out};`,
+    );
+  }
+  return { lastAddrDecls: decls, lastAddrRows: rows };
+}
+
+/**
  * With one step a cycle (one view a block, one block a cycle) the encoder keeps the resync count
  * plus curr's units in a register of its own (count_q), so that the decision compares it with the
  * threshold from flops instead of after a 32-bit add (issue 25: that add and compare started the
- * longest path of every such component).
+ * longest path of every such component). Not with blocks handed over a view a clock (serial
+ * views), whose units belong to the record across its two views (rec_units).
  */
 export function countRegistered(c: EtraceConfig): boolean {
-  return stepsPerCycle(c) === 1;
+  return stepsPerCycle(c) === 1 && !blockViews(c);
 }
 
 /**
@@ -244,7 +288,7 @@ function chainState(c: EtraceConfig): ChainVar[] {
     v('failed_irval', wd.irv, ['decision']),
     // Implicit Return extension: the returns counted since the last branch or packet (saturating).
     ...(iretExtension(c.params) ? [v('irets', wd.irv, ['decision'])] : []),
-    ...(viewsPerGroup(c) > 1 ? [v('rec_units', 32)] : []),
+    ...(blockViews(c) ? [v('rec_units', 32)] : []),
   ];
 }
 
@@ -304,6 +348,8 @@ function coreFlags(c: EtraceConfig) {
   return {
     ...widths(c),
     multi: viewsPerGroup(c) > 1,
+    blockViews: blockViews(c),
+    viewStarts: blockViews(c) && serialViews(c),
     itype4: p.itype_width_p === 4,
     ctype2: p.ctype_width_p === 2,
     ratified: p.payload_layout === '2.0' ? 1 : 0,
@@ -442,7 +488,7 @@ function stepPorts(c: EtraceConfig): StepSignal[] {
     input('c_enabled', 1, [CONTENTS, ACCEPT]),
     input('c_units', 32, countRegistered(c) ? [ACCEPT] : [DECISION, ACCEPT]),
     ...(countRegistered(c) ? [input('count', 32, [DECISION], { comment: "resync_i plus c_units_i, saturated (the encoder's count_q)" })] : []),
-    ...(viewsPerGroup(c) > 1 ? [input('c_starts', 1, [ACCEPT], { comment: 'curr is the first view of its record' })] : []),
+    ...(blockViews(c) ? [input('c_starts', 1, [ACCEPT], { comment: 'curr is the first view of its record' })] : []),
     field('n_itype', wd.itw, [DECISION], {
       heading: ['next: the view after curr (unqualified at the end of a session; its address matters only to', 'the implicit return stack, which the encoder looks up)'],
     }),
@@ -975,7 +1021,10 @@ function viewChain(c: EtraceConfig) {
     ['qualified', 1, (g) => slice('view_qualified_i', g, 1)],
     ['enabled', 1, (g) => slice('view_enabled_i', g, 1)],
     ['units', 32, (g) => slice('view_units_i', g, 32)],
+    // Whether the view starts its record: a one-instruction block's (only) view, a first view; with
+    // serial views the ingress says which it hands over.
     ...(blocks ? [['starts', 1, (g: number) => `~${slice('first_valid_i', g, 1)}`] as [string, number, (g: number) => string]] : []),
+    ...(blockViews(c) && !blocks ? [['starts', 1, () => 'view_starts_i'] as [string, number, (g: number) => string]] : []),
   ];
   const prevFields: [string, number][] = [
     ['addr', wd.iaw], ['itype', wd.itw], ['retired', 1], ['priv', wd.pw], ['cause', wd.ew], ['tval', wd.iaw], ['qualified', 1], ['updiscon', 1],

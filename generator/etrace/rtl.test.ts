@@ -1,7 +1,7 @@
 /**
  * Quality gates of the generated E-Trace RTL on every shipped component: Verilator lint with the
  * build's flags and Yosys synthesis without latches. And short Icarus Verilog simulations of the
- * default component and of serial groups: the byte stream must equal the golden model's and the
+ * default component and of serial views: the byte stream must equal the golden model's and the
  * Verilator harness's (tb/etrace/cosim.ts, the co-simulation of tb/etrace/cosim.test.ts) for the
  * same frames.
  */
@@ -62,9 +62,9 @@ const SYNTHESISED: [string, string[]][] = [
   ['etrace', ['pipeline_stages_p=1', 'taken_branches_p=2']],
   // Data trace with two signal groups a cycle (the access's packet between the groups'), RV32.
   ['etrace-data', ['taken_branches_p=2', 'dblock_width_p=1', 'payload_layout=1.1.1', 'iaddress_width_p=32', 'data_width_p=32', 'ecause_width_p=5']],
-  // Serial groups: blocks of two, two a cycle, handed to a one-group encoder one a clock, with the
-  // filters and comparators working on the group in work.
-  ['etrace', ['retires_p=2', 'taken_branches_p=2', 'serial_groups_p=1', 'filters_p=2', 'comparators_p=2']],
+  // Serial views: blocks of two, two a cycle, handed to a one-view encoder one view a clock, with
+  // the filters and comparators working on the group in work.
+  ['etrace', ['retires_p=2', 'taken_branches_p=2', 'serial_views_p=1', 'filters_p=2', 'comparators_p=2']],
 ];
 const COMPONENTS: [string, string[]][] = [
   ...SYNTHESISED,
@@ -83,8 +83,10 @@ const COMPONENTS: [string, string[]][] = [
   // split loads, filters on the access's group address; and blocks of two without stages.
   ['etrace-data', ['retires_p=4', 'iretire_width_p=4', 'taken_branches_p=2', 'dblock_width_p=1', 'data_split_p=1', 'filters_p=1', 'comparators_p=1', 'iaddr_lsbs_width_p=3']],
   ['etrace-data', ['retires_p=2', 'iretire_width_p=3', 'pipeline_stages_p=0', 'filters_p=1', 'comparators_p=1', 'iaddr_lsbs_width_p=2']],
-  // Serial groups of single instructions, three a cycle, with register stages.
-  ['etrace-2.0', ['taken_branches_p=3', 'serial_groups_p=1', 'pipeline_stages_p=1']],
+  // Serial views: single instructions three a cycle with register stages; blocks of up to three,
+  // one a cycle, every mode.
+  ['etrace-2.0', ['taken_branches_p=3', 'serial_views_p=1', 'pipeline_stages_p=1']],
+  ['etrace-rv64-full', ['retires_p=3', 'iretire_width_p=3', 'serial_views_p=1', 'data_trace_p=0']],
 ];
 const label = (name: string, sets: string[]) => [name, ...sets].join(' ');
 
@@ -156,10 +158,10 @@ function icarusTestbench(c: EtraceConfig, inputs: string[]): string {
   ].join('\n');
 }
 
-/** The Icarus runs: the default component, and blocks of two, two a cycle, one a clock (serial groups). */
+/** The Icarus runs: the default component, and blocks of two, two a cycle, one view a clock (serial views). */
 const ICARUS: [string, string[]][] = [
   ['etrace', []],
-  ['etrace', ['retires_p=2', 'taken_branches_p=2', 'serial_groups_p=1']],
+  ['etrace', ['retires_p=2', 'taken_branches_p=2', 'serial_views_p=1']],
 ];
 
 describe('generated E-Trace RTL in Icarus Verilog', () => {
@@ -169,7 +171,7 @@ describe('generated E-Trace RTL in Icarus Verilog', () => {
     const single = generateStimulus({ ...defaultKnobs(), interrupt_rate: 0.01, halt_rate: 0.002 }, 7, 600).records;
     const records = c.params.taken_branches_p > 1 ? regroupIntoBlocks(single, c.params) : single;
     // The serial case must hand over cycles of several groups (the hart held while they wait).
-    if (c.params.serial_groups_p === 1) expect(records.filter((r) => r.sameCycle).length).toBeGreaterThan(20);
+    if (c.params.serial_views_p === 1) expect(records.filter((r) => r.sameCycle).length).toBeGreaterThan(20);
     const expected = encodeStream(records, c, { ready: () => true });
     const inputs = etracePorts(c)
       .filter((p) => p.direction === 'in' && !['clk_i', 'rst_ni', 'tx_ready_i'].includes(p.name))

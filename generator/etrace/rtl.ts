@@ -27,7 +27,7 @@ import {
   registerOutputs,
 } from './core.ts';
 import { pipelineStages } from './acceptance.ts';
-import { coreSizes, groupsPerCycle, hartGroups, viewsPerGroup } from './shape.ts';
+import { blockViews, coreSizes, groupsPerCycle, hartGroups, serialViews, viewsPerGroup } from './shape.ts';
 import { padColumn, svLogic, svVec } from '../render.ts';
 import { alignDeclarations } from '../sv-align.ts';
 import { renderEtracePacker } from './packer.ts';
@@ -157,7 +157,8 @@ function topContext(c: EtraceConfig, banner: string) {
     countRegistered: countRegistered(c),
     groups: groupsPerCycle(c),
     hartGroups: hartGroups(c),
-    serial: p.serial_groups_p === 1,
+    serial: serialViews(c),
+    viewStarts: serialViews(c) && blockViews(c),
     chainw: s.chainWidth,
     wrlenw: s.wrLenWidth,
     wrbytes: s.wrBytes,
@@ -168,7 +169,7 @@ function topContext(c: EtraceConfig, banner: string) {
  * A template's context with the packed ranges of its widths, so that templates write no
  * arithmetic: for every positive integer `x` of the context, `r.x` is `[x-1:0]` computed, `rg.x` the
  * range of `groups` of them (`groups * x` bits), `rh.x` of `hartGroups` of them (the hart's signal
- * groups, `groups` unless serial_groups_p) and `rb.x` the range of `x` bytes; `rg.x3`, `rh.x3` and
+ * groups, `groups` unless serial_views_p) and `rb.x` the range of `x` bytes; `rg.x3`, `rh.x3` and
  * `rg.x32` are the ranges of `groups` (`hartGroups`) 3-bit and 32-bit fields.
  */
 function withRanges<T extends object>(ctx: T): T & { r: Record<string, string>; rg: Record<string, string>; rh: Record<string, string>; rb: Record<string, string> } {

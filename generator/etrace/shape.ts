@@ -12,20 +12,27 @@ export function hartGroups(c: EtraceConfig): number {
   return c.params.taken_branches_p;
 }
 
-/**
- * Signal groups the encoder takes in a clock: the hart's, or one with serial_groups_p (the ingress
- * then hands the cycle's groups over one a clock).
- */
+/** The encoder takes one view a clock (serial_views_p): the ingress hands the cycle's views over in turn. */
+export function serialViews(c: EtraceConfig): boolean {
+  return c.params.serial_views_p === 1;
+}
+
+/** Signal groups the encoder takes in a clock: the hart's, or one with serial views. */
 export function groupsPerCycle(c: EtraceConfig): number {
-  return c.params.serial_groups_p === 1 ? 1 : hartGroups(c);
+  return serialViews(c) ? 1 : hartGroups(c);
 }
 
 /**
- * Views a block makes: a block of several instructions (retires_p > 1) is seen through its first
- * and its last instruction (section 8.3), each encoded by its own step.
+ * Blocks of several instructions (retires_p > 1) are seen through their first and their last
+ * instruction (section 8.3): two views, and state for the record that spans them.
  */
+export function blockViews(c: EtraceConfig): boolean {
+  return c.params.retires_p > 1;
+}
+
+/** Views of a group the encoder takes in a clock, each encoded by its own step: one with serial views. */
 export function viewsPerGroup(c: EtraceConfig): number {
-  return c.params.retires_p > 1 ? 2 : 1;
+  return blockViews(c) && !serialViews(c) ? 2 : 1;
 }
 
 /** Views the encoder may encode in one cycle: one etrace_encoder_step each, chained. */

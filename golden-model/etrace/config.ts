@@ -34,11 +34,12 @@ export interface EtraceParams extends PacketParams {
    */
   readonly pipeline_stages_p: number;
   /**
-   * With several signal groups a cycle (taken_branches_p > 1): 0, the encoder takes the cycle's
-   * groups together (its steps chained in one clock); 1, one group a clock, the hart held (stall)
-   * while a cycle's further groups wait (docs/etrace-model.md, "Serial groups").
+   * With blocks (retires_p > 1) or several signal groups a cycle (taken_branches_p > 1): 0, the
+   * encoder takes the cycle's views together (its steps chained in one clock); 1, one view a clock
+   * (a block of several instructions is two views, its first and last instruction), the hart held
+   * (stall) while a cycle's further views wait (docs/etrace-model.md, "Serial views").
    */
-  readonly serial_groups_p: number;
+  readonly serial_views_p: number;
   /** Architecture specification version (discovery only; 0 = initial version). */
   readonly arch_p: number;
   /** Bits of the exception cause matched by the filters' multiple choice. */
@@ -138,7 +139,7 @@ export function defaultParams(layout: PayloadLayout = '1.1.1'): EtraceParams {
     comparators_p: 0,
     fifo_depth_p: 64,
     pipeline_stages_p: 0,
-    serial_groups_p: 0,
+    serial_views_p: 0,
     arch_p: 0,
     ecause_choice_p: 5,
     filter_context_p: 1,
@@ -217,9 +218,11 @@ export function validateConfig(c: EtraceConfig): RvError[] {
   if (!(p.comparators_p >= 0 && p.comparators_p <= 8)) bad('parameters/comparators_p', `comparators_p must be 0..8, not ${p.comparators_p}`);
   if (!(p.fifo_depth_p >= 32 && p.fifo_depth_p <= 65536)) bad('parameters/fifo_depth_p', `fifo_depth_p must be 32..65536 bytes (a whole largest packet must fit), not ${p.fifo_depth_p}`);
   if (!(Number.isInteger(p.pipeline_stages_p) && p.pipeline_stages_p >= 0 && p.pipeline_stages_p <= 4)) bad('parameters/pipeline_stages_p', `pipeline_stages_p must be 0..4, not ${p.pipeline_stages_p}`);
-  if (p.serial_groups_p !== 0 && p.serial_groups_p !== 1) bad('parameters/serial_groups_p', `serial_groups_p must be 0 or 1, not ${p.serial_groups_p}`);
-  else if (p.serial_groups_p === 1 && p.taken_branches_p === 1) bad('parameters/serial_groups_p', 'serial_groups_p = 1 needs taken_branches_p > 1 (with one signal group a cycle there is nothing to serialise)');
-  else if (p.serial_groups_p === 1 && p.dataTrace) bad('parameters/serial_groups_p', 'serial_groups_p = 1 is not implemented with data trace (data_trace_p = 1)');
+  if (p.serial_views_p !== 0 && p.serial_views_p !== 1) bad('parameters/serial_views_p', `serial_views_p must be 0 or 1, not ${p.serial_views_p}`);
+  else if (p.serial_views_p === 1 && p.taken_branches_p === 1 && p.retires_p === 1) {
+    bad('parameters/serial_views_p', 'serial_views_p = 1 needs retires_p > 1 or taken_branches_p > 1 (with one instruction a cycle there is one view a cycle already)');
+  }
+  else if (p.serial_views_p === 1 && p.dataTrace) bad('parameters/serial_views_p', 'serial_views_p = 1 is not implemented with data trace (data_trace_p = 1)');
   if (p.call_counter_size_p > 0 && p.return_stack_size_p > 0) {
     bad('parameters/call_counter_size_p', 'implicit return uses a call counter or a return stack, not both (call_counter_size_p and return_stack_size_p are both non-zero)');
   }

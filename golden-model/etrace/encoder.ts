@@ -193,6 +193,11 @@ export class EtraceEncoder {
   private failedReturn: PacketFlags | undefined;
   private pendingUnits = 0;
   private finished = false;
+  /**
+   * Called between a block's first and last view (serial_views_p: the encoder takes one view a
+   * clock, so the last view is encoded a clock later).
+   */
+  betweenViews: (() => void) | undefined;
   /** Observer only: the reason of the packet being decided, and of the sync that `syncNext` asks for. */
   private why: EtraceReason = 'first-qualified';
   private syncWhy: EtraceReason = 'first-qualified';
@@ -349,7 +354,10 @@ export class EtraceEncoder {
     }
     const lastSize = 2 << r.ilastsize;
     const single = r.iretire * 2 === lastSize;
-    if (!single) this.advance(this.makeView(r, r.iaddr, 0, true, 0, ctype, q.qualified, enabled, true, units));
+    if (!single) {
+      this.advance(this.makeView(r, r.iaddr, 0, true, 0, ctype, q.qualified, enabled, true, units));
+      this.betweenViews?.();
+    }
     const last = this.makeView(
       r,
       single ? r.iaddr : r.iaddr + BigInt(r.iretire * 2 - lastSize),

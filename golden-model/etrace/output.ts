@@ -5,8 +5,9 @@
  * one fits, and the encoder restarts with a synchronisation. With stallEnable the hart is stalled
  * instead and nothing is lost (docs/etrace-model.md, "Output FIFO and trace loss").
  *
- * With serial_groups_p = 1 the encoder takes one signal group a clock: each further group of a
- * cycle is encoded in a clock of its own while the hart is held (stall), as the RTL does.
+ * With serial_views_p = 1 the encoder takes one view a clock: a block's last view after its first
+ * and each further group of a cycle are encoded in clocks of their own while the hart is held
+ * (stall), as the RTL does.
  *
  * With pipeline_stages_p = L >= 1 the FIFO accepts a packet by a reservation (the largest size of
  * its kind) and the packet's bytes are written L cycles later with their exact size (section
@@ -37,10 +38,10 @@ export interface EncodeResult {
   dropped: number;
   /**
    * Cycles the hart was held (stall_o): while the FIFO drained (stallEnable) and, with
-   * serial_groups_p, while a cycle's further signal groups were encoded (`groupHolds` of them).
+   * serial_views_p, while a cycle's further views were encoded (`viewHolds` of them).
    */
   stallCycles: number;
-  groupHolds: number;
+  viewHolds: number;
   /**
    * With `departures` and a `ready` transport: the cycle in which each byte leaves the FIFO, the
    * FIFO drained to its end after the last record (the cycles count as `ready` counts them).
@@ -107,6 +108,8 @@ export class StreamEncoder {
     if (opts.sessionInFirstCycle) this.out.nextCycle();
     this.firstCycleTaken = opts.sessionInFirstCycle === true;
     this.encoder = new EtraceEncoder(config, (p) => this.out.offer(p), opts.observer);
+    // Serial views: a block's last view is encoded a clock after its first, the hart held.
+    if (config.params.serial_views_p === 1) this.encoder.betweenViews = () => this.out.holdForView();
     if (opts.observer) this.out.observer = opts.observer;
     this.out.onLoss = () => this.encoder.lost();
     this.out.awaitingSync = () => this.encoder.isAwaitingSync();
@@ -129,10 +132,10 @@ export class StreamEncoder {
       this.config = { params: this.config.params, options: change };
       this.data?.encoder.changeOptions(this.config);
     }
-    if (r.sameCycle && this.config.params.serial_groups_p === 1) {
-      // Serial groups: the encoder takes one signal group a clock, so a cycle's further group is
-      // encoded in a cycle of its own, during which the hart is held.
-      this.out.holdForGroup();
+    if (r.sameCycle && this.config.params.serial_views_p === 1) {
+      // Serial views: the encoder takes one view a clock, so a cycle's further group is encoded in
+      // a cycle of its own, during which the hart is held.
+      this.out.holdForView();
       this.encoder.push({ ...r, sameCycle: false });
     } else {
       if (!r.sameCycle && !this.firstCycleTaken) this.out.nextCycle();
@@ -198,7 +201,7 @@ class OutputFifo {
   private lostPending = false;
   private dropped = 0;
   private stallCycles = 0;
-  private groupHolds = 0;
+  private viewHolds = 0;
   /** The cycle each byte left, when asked for. */
   private departures?: Departures;
   onLoss: () => void = () => {};
@@ -272,9 +275,9 @@ class OutputFifo {
     this.nextCycle();
   }
 
-  /** The hart waits a cycle while the encoder takes a further signal group of its cycle (serial_groups_p). */
-  holdForGroup(): void {
-    this.groupHolds++;
+  /** The hart waits a cycle while the encoder takes a further view of its cycle (serial_views_p). */
+  holdForView(): void {
+    this.viewHolds++;
     this.stall();
   }
 
@@ -396,7 +399,7 @@ class OutputFifo {
       packetCount: this.count,
       dropped: this.dropped,
       stallCycles: this.stallCycles,
-      groupHolds: this.groupHolds,
+      viewHolds: this.viewHolds,
     };
   }
 }

@@ -68,7 +68,7 @@ module etrace_top (
   localparam int comparators_p       = 0;
   localparam int fifo_depth_p        = 64;
   localparam int pipeline_stages_p   = 2;
-  localparam int serial_groups_p     = 0;
+  localparam int serial_views_p      = 0;
   localparam int arch_p              = 0;
   localparam int ecause_choice_p     = 5;
   localparam int filter_context_p    = 1;

@@ -204,9 +204,9 @@ export const block: Block<EtraceConfig> = {
         sets.push(`taken_branches_p=${groups}`);
         if (d) sets.push(`dblock_width_p=${groups === 2 ? 1 : 2}`);
         if (d && r.config.params.pipeline_stages_p === 0 && !sets.some((x) => x.startsWith('pipeline_stages_p='))) sets.push('pipeline_stages_p=1');
-        // The groups one a clock, the hart held for the later ones (not offered with data trace).
-        if (!d && below(2) === 0) sets.push('serial_groups_p=1');
       }
+      // The views one a clock, the hart held for the later ones (not offered with data trace).
+      if (!d && below(2) === 0) sets.push('serial_views_p=1');
     } else if (below(4) === 0) {
       // Single retirement takes the flowchart's resync placement by default; the block one too.
       sets.push('resync_policy=block');

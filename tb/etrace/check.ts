@@ -350,7 +350,7 @@ class EtraceCheckSession implements CheckSession {
       return { pass: false, summary, mismatch: m ? `${head}\n${m.text}` : head, ...(cycle === undefined ? {} : { mismatchCycle: cycle }) };
     }
     for (const [k, run] of this.runs.entries()) {
-      if ((k < this.runs.length - 1 || ended) && (run.config.options.stallEnable || run.config.params.serial_groups_p === 1) && run.holds !== results[k]!.stallCycles) {
+      if ((k < this.runs.length - 1 || ended) && (run.config.options.stallEnable || run.config.params.serial_views_p === 1) && run.holds !== results[k]!.stallCycles) {
         const which = this.runs.length > 1 ? ` in session ${k + 1}` : '';
         return { pass: false, summary, mismatch: `the waveform held the hart (stall_o) ${run.holds} cycles${which}, the model stalled ${results[k]!.stallCycles}`, mismatchCycle: run.endCycle! };
       }
@@ -375,7 +375,7 @@ function idle(records: readonly RetirementRecord[]): boolean {
 function concatResults(results: readonly EncodeResult[], records: readonly number[]): EncodeResult {
   const total = results.reduce((n, r) => n + r.bytes.length, 0);
   const bytes = new Uint8Array(total);
-  const out: EncodeResult = { bytes, packets: [], dataPackets: [], packetCount: 0, dropped: 0, stallCycles: 0, groupHolds: 0 };
+  const out: EncodeResult = { bytes, packets: [], dataPackets: [], packetCount: 0, dropped: 0, stallCycles: 0, viewHolds: 0 };
   let offset = 0;
   let first = 0;
   for (const [k, r] of results.entries()) {
@@ -385,7 +385,7 @@ function concatResults(results: readonly EncodeResult[], records: readonly numbe
     out.packetCount += r.packetCount;
     out.dropped += r.dropped;
     out.stallCycles += r.stallCycles;
-    out.groupHolds += r.groupHolds;
+    out.viewHolds += r.viewHolds;
     offset += r.bytes.length;
     first += records[k]!;
   }

@@ -261,7 +261,7 @@ export function etraceCoverageHits(c: EtraceConfig, spec: CaseSpec): Record<stri
   }
   const e = model.finish();
   if (e.dropped > 0) h.hit('fifo:loss');
-  if (e.stallCycles > e.groupHolds) h.hit('fifo:stall');
+  if (e.stallCycles > e.viewHolds) h.hit('fifo:stall');
   for (const name of BOOL_OPTIONS) h.hit(`option:${name}=${o[name] ? 'on' : 'off'}`);
   h.hit(`option:ResyncMode=${o.ResyncMode}`);
   h.hit(`option:iFilters=${o.iFilters !== 0 ? 'on' : 'off'}`);

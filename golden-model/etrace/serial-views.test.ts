@@ -1,7 +1,7 @@
 /**
- * Serial groups (serial_groups_p = 1, docs/etrace-model.md "Serial groups"): the encoder takes one
- * signal group a clock, so each later group of a cycle is encoded a clock later and holds the hart
- * for that clock.
+ * Serial views (serial_views_p = 1, docs/etrace-model.md "Serial views"): the encoder takes one
+ * view a clock, so each later group of a cycle, and a block's last view after its first, is
+ * encoded a clock later and holds the hart for that clock.
  *
  * The hand-made stream is pipeline.test.ts's chain of `jalr x0, 0(x6)` at 0x100, 0x110, ..., under
  * defaultParams (1.1.1, 32-bit addresses), with two jumps (two blocks of one instruction) a cycle:
@@ -41,10 +41,10 @@ function pairs(n: number): RetirementRecord[] {
 }
 
 function config(serial: number): EtraceConfig {
-  return { params: { ...defaultParams(), taken_branches_p: 2, serial_groups_p: serial }, options: defaultOptions() };
+  return { params: { ...defaultParams(), taken_branches_p: 2, serial_views_p: serial }, options: defaultOptions() };
 }
 
-describe('serial groups: one signal group a clock', () => {
+describe('serial views: one view a clock', () => {
   it('each later group of a cycle is encoded a clock later and holds the hart for that clock', () => {
     const records = pairs(3);
     const together = encodeStream(records, config(0), { ready: () => true, departures: true });
@@ -52,7 +52,7 @@ describe('serial groups: one signal group a clock', () => {
     // The same packets: the encoding does not depend on how the instructions share cycles.
     expect(Array.from(serial.bytes)).toEqual(Array.from(together.bytes));
     expect(together.stallCycles).toBe(0);
-    expect(serial.groupHolds).toBe(3);
+    expect(serial.viewHolds).toBe(3);
     expect(serial.stallCycles).toBe(3);
     // Together: support (cycle -1) leaves in 0-1, the sync of jump 0 (written in cycle 0) in 2-5,
     // the F2s of jumps 1 and 2 (both written in cycle 10, when jumps 2 and 3 arrive) in 11-14.
@@ -63,13 +63,30 @@ describe('serial groups: one signal group a clock', () => {
     expect(Array.from(serial.departures!.slice(0, 10))).toEqual([0, 1, 2, 3, 4, 5, 12, 13, 14, 15]);
   });
 
+  it('a block of several instructions is two views: the last is encoded a clock after the first', () => {
+    // The same stream in blocks of up to three instructions, one block a cycle.
+    const { stream } = generateProgramAndStream(defaultKnobs(), 3, 3000);
+    const records = regroupIntoBlocks(stream.records, { retires_p: 3, taken_branches_p: 1 });
+    const blocks = records.filter((r) => r.iretire > 0 && r.iretire !== 1 << r.ilastsize).length;
+    expect(blocks).toBeGreaterThan(300);
+    const c = (serial: number) => etraceConfig(resolveSettings('test', ETRACE_SETTINGS, ['retires_p=3', 'iretire_width_p=3', `serial_views_p=${serial}`]));
+    const together = encodeStream(records, c(0), { ready: () => true, departures: true });
+    const serial = encodeStream(records, c(1), { ready: () => true, departures: true });
+    expect(Array.from(serial.bytes)).toEqual(Array.from(together.bytes));
+    expect(serial.viewHolds).toBe(blocks);
+    expect(serial.stallCycles).toBe(blocks);
+    // Every byte leaves no earlier than it did with the views together, and the last one later.
+    expect(serial.departures!.every((t, i) => t >= together.departures![i]!)).toBe(true);
+    expect(serial.departures!.at(-1)!).toBeGreaterThan(together.departures!.at(-1)!);
+  });
+
   it('is refused where it means nothing or is not implemented', () => {
     const one = { ...config(1), params: { ...config(1).params, taken_branches_p: 1 } };
     expect(validateConfig(one).map((e) => e.oneLine())).toEqual([
-      expect.stringMatching(/serial_groups_p = 1 needs taken_branches_p > 1/),
+      expect.stringMatching(/serial_views_p = 1 needs retires_p > 1 or taken_branches_p > 1/),
     ]);
-    const two = { ...config(1), params: { ...config(1).params, serial_groups_p: 2 } };
-    expect(validateConfig(two).map((e) => e.oneLine())).toEqual([expect.stringMatching(/serial_groups_p must be 0 or 1, not 2/)]);
+    const two = { ...config(1), params: { ...config(1).params, serial_views_p: 2 } };
+    expect(validateConfig(two).map((e) => e.oneLine())).toEqual([expect.stringMatching(/serial_views_p must be 0 or 1, not 2/)]);
   });
 
   it('resync by cycles counts the clocks: a later group is a cycle of its own', () => {
@@ -79,7 +96,7 @@ describe('serial groups: one signal group a clock', () => {
     const { stream } = generateProgramAndStream(defaultKnobs(), 7, 20_000);
     const records = regroupIntoBlocks(stream.records, { retires_p: 2, taken_branches_p: 2 });
     const syncs = (serial: number): number => {
-      const c = etraceConfig(resolveSettings('test', ETRACE_SETTINGS, [...sets, `serial_groups_p=${serial}`]));
+      const c = etraceConfig(resolveSettings('test', ETRACE_SETTINGS, [...sets, `serial_views_p=${serial}`]));
       return encodeStream(records, c).packets.filter((p) => p.packet.format === 3n && p.packet.subformat === 0n).length;
     };
     const cycles = records.filter((r) => !r.sameCycle).length;
@@ -90,7 +107,7 @@ describe('serial groups: one signal group a clock', () => {
   });
 
   it('round trip: with and without back-pressure the decoder recovers the retired instructions (seeds 1..30)', () => {
-    const sets = ['iaddress_width_p=64', 'retires_p=3', 'iretire_width_p=3', 'taken_branches_p=2', 'serial_groups_p=1', 'fifo_depth_p=32'];
+    const sets = ['iaddress_width_p=64', 'retires_p=3', 'iretire_width_p=3', 'taken_branches_p=2', 'serial_views_p=1', 'fifo_depth_p=32'];
     const c = etraceConfig(resolveSettings('test', ETRACE_SETTINGS, sets));
     expect(validateConfig(c)).toEqual([]);
     let lost = 0;
