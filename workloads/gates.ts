@@ -31,6 +31,21 @@ export function componentSynthesis(r: ResolvedComponent): DepthFigures {
   return synthesizeWithDepth(dir, files, r.block.topModule);
 }
 
+/**
+ * Cells and logic depth of a component's RTL with settings overridden (`sets`), generated into a
+ * temporary directory: the bench's figures for configurations no component ships.
+ */
+export function configurationSynthesis(r: ResolvedComponent): DepthFigures {
+  const dir = mkdtempSync(join(tmpdir(), 'rvtrace-depth-'));
+  try {
+    const files = r.block.rtl(r);
+    for (const f of files) writeFileSync(join(dir, f.name), f.content);
+    return synthesizeWithDepth(dir, files.filter((f) => f.name.endsWith('.sv')).map((f) => f.name), r.block.topModule);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 /** One encoder configuration of the gates-vs-bits table. */
 export interface GateEntry {
   readonly encoder: 'E-Trace' | 'N-Trace';

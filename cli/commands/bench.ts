@@ -25,8 +25,8 @@ import { measureSuite, workloadDataStreams } from '../../workloads/efficiency.ts
 import { efficiencyJson, efficiencyMarkdown, efficiencySvg } from '../../workloads/efficiency-report.ts';
 import { checkOutputDir, writeOutputAtomic } from '../../core/io.ts';
 import { parseCount } from '../../core/options.ts';
-import { componentSynthesis, efficiencyGates } from '../../workloads/gates.ts';
-import { DEPTH_GOAL } from '../../generator/synthesis.ts';
+import { componentSynthesis, configurationSynthesis, efficiencyGates } from '../../workloads/gates.ts';
+import { DEPTH_GOAL, type DepthFigures } from '../../generator/synthesis.ts';
 import { dataEfficiency, type DataEfficiencyRow, workloadDataEfficiency, type WorkloadDataRow } from '../../golden-model/etrace/data/efficiency.ts';
 import { bestSeconds } from '../../core/best-time.ts';
 import { startupRows } from '../startup-bench.ts';
@@ -108,6 +108,22 @@ function workloadDataRows(r: { ours: WorkloadDataRow[]; reference: WorkloadDataR
   ];
 }
 
+/** E-Trace configurations with several views a cycle whose depth the bench measures with serial views. */
+const SERIAL_VIEWS_DEPTH: readonly (readonly string[])[] = [
+  ['retires_p=2', 'serial_views_p=1'],
+  ['retires_p=2', 'taken_branches_p=2', 'serial_views_p=1'],
+];
+
+/** A depth row. Goal (issue 25): at most 48 two-input gate levels between flops (about 1 GHz at 28 nm). */
+function depthRow(what: string, y: DepthFigures): Row {
+  return {
+    what,
+    rate: `${y.depth} levels`,
+    goal: `≤ ${DEPTH_GOAL} levels: ${y.depth <= DEPTH_GOAL ? 'met' : 'MISSED'}`,
+    detail: `${y.cells} cells; longest path ${y.from} -> ${y.to}; Yosys ${y.seconds.toFixed(0)} s`,
+  };
+}
+
 export const benchCommand: CommandDefinition<Options> = {
   name: 'bench',
   summary: 'measure the kit: stimulus, file formats, model, co-simulation throughput, RTL size and trace efficiency on real programs (prints tables)',
@@ -136,7 +152,9 @@ export const benchCommand: CommandDefinition<Options> = {
     'rtl-out/<component>: the cells of `synth -top <block>_top -flatten -noshare` (resource sharing',
     'exhausts the memory on the data-trace components), then the longest flop-to-flop',
     'path after `abc -g AND,NAND,OR,NOR,XOR,XNOR,MUX; ltp -noff` in two-input gate levels, with the',
-    'module and signal at both ends (goal: at most 48 levels, about a 1 GHz cycle at 28 nm).',
+    'module and signal at both ends (goal: at most 48 levels, about a 1 GHz cycle at 28 nm); and the',
+    'same for `etrace` with blocks of two, one and two a cycle, one view a clock (serial_views_p=1),',
+    'generated into a temporary directory.',
     'Trace efficiency (issue 7): every workload of workloads/ for RV64GC and RV32IMC, traced through',
     'QEMU, encoded by E-Trace in both payload layouts with the baseline, each optional mode alone and',
     'all of them (goal: at most 0.25 bits per instruction with all modes, mean over the suite), and by',
@@ -358,13 +376,15 @@ export const benchCommand: CommandDefinition<Options> = {
         const r = resolveComponent(name, [], { command: 'bench' });
         const y = componentSynthesis(r);
         cellsOf.set(name, y.cells);
-        // Goal (issue 25): at most 48 two-input gate levels between flops (about 1 GHz at 28 nm).
-        rows.push({
-          what: `RTL depth (${name})`,
-          rate: `${y.depth} levels`,
-          goal: `≤ ${DEPTH_GOAL} levels: ${y.depth <= DEPTH_GOAL ? 'met' : 'MISSED'}`,
-          detail: `${y.cells} cells; longest path ${y.from} -> ${y.to}; Yosys ${y.seconds.toFixed(0)} s`,
-        });
+        rows.push(depthRow(`RTL depth (${name})`, y));
+      }
+      // Several views a cycle one a clock (serial_views_p, issue 25's deliverable 4): blocks of two,
+      // one and two a cycle, as no shipped component has them.
+      for (const sets of SERIAL_VIEWS_DEPTH) {
+        const what = `RTL depth (etrace ${sets.join(' ')})`;
+        if (!want(what)) continue;
+        progress(`Yosys synthesis: etrace ${sets.join(' ')}`);
+        rows.push(depthRow(what, configurationSynthesis(resolveComponent('etrace', sets, { command: 'bench' }))));
       }
     }
     if (o.efficiency && want('E-Trace data trace')) rows.push(...dataTraceRows(seed));
