@@ -110,6 +110,16 @@ describe('rvtrace check: E-Trace waveforms of the generated RTL through a renami
     expect(r.summary).toMatch(new RegExp(`^${tb.cycles} cycles, \\d+ records, ${tb.held} held, ${tb.responses} bytes compared`));
   }, 120_000);
 
+  it('serial views with back-pressure 0.3 (Icarus): PASS, the hart held for every later view as the testbench counted', async () => {
+    const sets = ['retires_p=2', 'taken_branches_p=2', 'serial_views_p=1'];
+    const s = waveform('serial', 'etrace', sets, 0.3, 'icarus');
+    const tb = passLine(s.verdict);
+    expect(tb.held).toBeGreaterThan(20);
+    const r = await check('etrace', sets, { vcd: s.vcd, map: s.map });
+    expect(r.mismatch ?? '', r.summary).toBe('');
+    expect(r.summary).toMatch(new RegExp(`^${tb.cycles} cycles, \\d+ records, ${tb.held} held, ${tb.responses} bytes compared`));
+  }, 120_000);
+
   it('a mutated RTL (bit 0 of the 41st byte inverted) fails at the cycle the testbench saw the wrong byte', async () => {
     const m = waveform('mutated', 'etrace', [], 0.25, 'icarus', (w) => mutateTop(w, 'tx_data_o', 'tx_valid_o && tx_ready_i', "moved_q == 16'd40"));
     const at = m.verdict.match(/^FAIL tb_etrace: first mismatch at cycle (\d+): tx tx_data_o response 40: /);
