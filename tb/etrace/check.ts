@@ -8,7 +8,8 @@
  *
  * Cycle by cycle (the alignment of frames.ts, read backwards):
  * - A cycle in which stall_o is 1 holds the hart: its inputs are applied again in the next cycle,
- *   so it is not a record (it is counted; with stallEnable the model stalls as many cycles).
+ *   so it is not a record (it is counted; with stallEnable or serial views the model holds the hart
+ *   as many cycles).
  * - Otherwise the cycle's signal groups are records: group 0 always (an idle cycle, iretire 0 and
  *   itype 0, is an idle record: the model counts its cycle), group k > 0 while it is not empty.
  *   cause and tval belong to the newest group of the cycle (a trap ends its cycle), ctype to the
@@ -73,7 +74,7 @@ const TX = ['tx_data_o', 'tx_valid_o', 'tx_ready_i'];
 function checkPorts(c: EtraceConfig, o: CheckOptions): CheckPorts {
   const ports = etracePorts(c).filter((p) => p.group !== 'clock');
   const hart = ports.filter((p) => p.direction === 'in' && (p.group === 'hart' || p.group === 'sideband' || p.group === 'data')).map((p) => p.name);
-  const required = [...hart, ...(c.options.stallEnable ? ['stall_o'] : []), ...(o.capture ? [] : TX)];
+  const required = [...hart, ...(c.options.stallEnable || c.params.serial_views_p === 1 ? ['stall_o'] : []), ...(o.capture ? [] : TX)];
   return { ports: ports.map((p) => ({ name: p.name, direction: p.direction, width: p.width })), required, groups: [APB_INPUTS] };
 }
 
