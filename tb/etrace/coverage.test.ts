@@ -180,6 +180,16 @@ describe('E-Trace functional coverage', () => {
     expect(etraceCoverageSpace(etrace('etrace-2.0').config).excluded['thaddr:0']).toBeUndefined();
   });
 
+  it('serial views: the hart held for later views is a bin of its own, not a FIFO stall', () => {
+    const sets = ['retires_p=2', 'taken_branches_p=2', 'serial_views_p=1'];
+    const serial = etrace('etrace', sets);
+    expect(etraceCoverageSpace(serial.config).excluded['hart:view-hold']).toBeUndefined();
+    const hits = etraceCoverageHits(serial.config, { component: 'etrace', sets, seed: 3, count: 4000, backpressure: 0, knobs: {} });
+    expect(hits['hart:view-hold']).toBeGreaterThan(0);
+    expect(hits['fifo:stall']).toBeUndefined();
+    expect(etraceCoverageSpace(etrace('etrace').config).excluded['hart:view-hold']).toMatch(/serial_views_p is 0/);
+  });
+
   it('qualification: trace-off triggers disable tracing only with iTrigEnable (table 2.1)', () => {
     const knobs = { trace_off_rate: 0.01, trace_on_rate: 0.01 };
     const on = etrace('etrace', ['iTrigEnable=1']);

@@ -14,6 +14,7 @@
  * - `predictor:count:<0|1-31|32-1023|1024+>`, `predictor:fmt:<addr|addr-fail|no-addr>`: F0.0 counts;
  * - `thaddr:<0|1>` (2.0 payload), `qual_status:<...>` of support packets;
  * - `fifo:loss`, `fifo:stall`: the output FIFO full with loss, or with the hart stalled;
+ * - `hart:view-hold`: the hart held while the encoder takes a later view of its cycle (serial views);
  * - `qualify:<qualified|halted-or-reset|disabled|filtered-out|watchpoint>`: each record's
  *   qualification by the filters, comparators and triggers (chapter 5);
  * - `trigger:<trace-on|trace-off|notify>`: triggers of the retirement records;
@@ -176,6 +177,8 @@ export function etraceCoverageSpace(c: EtraceConfig): CoverageSpace {
   bins.push('fifo:loss', 'fifo:stall');
   if (noLoss) exclude('fifo:loss', noLoss);
   if (!o.stallEnable) exclude('fifo:stall', 'stallEnable is off: a full FIFO loses trace instead');
+  bins.push('hart:view-hold');
+  if (p.serial_views_p === 0) exclude('hart:view-hold', 'serial_views_p is 0: the encoder takes every view of a cycle in its clock');
   const qual = ['qualify:qualified', 'qualify:halted-or-reset', 'qualify:disabled', 'qualify:filtered-out', 'qualify:watchpoint'];
   bins.push(...qual);
   if (o.iFilters === 0) exclude('qualify:filtered-out', 'no filter selected (iFilters 0): every enabled instruction qualifies');
@@ -262,6 +265,7 @@ export function etraceCoverageHits(c: EtraceConfig, spec: CaseSpec): Record<stri
   const e = model.finish();
   if (e.dropped > 0) h.hit('fifo:loss');
   if (e.stallCycles > e.viewHolds) h.hit('fifo:stall');
+  if (e.viewHolds > 0) h.hit('hart:view-hold');
   for (const name of BOOL_OPTIONS) h.hit(`option:${name}=${o[name] ? 'on' : 'off'}`);
   h.hit(`option:ResyncMode=${o.ResyncMode}`);
   h.hit(`option:iFilters=${o.iFilters !== 0 ? 'on' : 'off'}`);
