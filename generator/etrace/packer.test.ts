@@ -10,7 +10,7 @@
  * Plus: Verilator lint, Yosys synthesis without latches, Icarus compilation, and the generator's
  * contract (ports, encapsulation errors, deterministic output).
  */
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -41,6 +41,13 @@ afterAll(() => {
 });
 const SEED = Number(process.env.PACKER_SEED ?? 0x7e_7ace);
 const RANDOM_VECTORS = 2500;
+/**
+ * Icarus simulates the coverage vectors and this many random ones: it checks that a second
+ * simulator reads the packer as Verilator does, which every vector of Verilator's run compares
+ * with the model (all of them took Icarus about 30 s a configuration, a quarter of the suite's
+ * longest file).
+ */
+const ICARUS_RANDOM_VECTORS = 300;
 
 interface Case {
   label: string;
@@ -427,11 +434,11 @@ function prepare(k: Case): Prepared {
   return p;
 }
 
-/** The first few vectors whose simulated outputs differ from the model's. */
-function mismatches(p: Prepared, got: readonly string[], tool: string): string[] {
+/** The first few of the first `count` vectors whose simulated outputs differ from the model's. */
+function mismatches(p: Prepared, got: readonly string[], tool: string, count = p.vectors.length): string[] {
   const ports = packerPorts(p.config);
   const bad: string[] = [];
-  p.vectors.forEach((d, i) => {
+  p.vectors.slice(0, count).forEach((d, i) => {
     if (got[i] !== p.expected[i] && bad.length < 5) {
       const desc = ports.map((q) => `${q.name}=${d.get(q.name)!.toString(16)}`).join(' ');
       bad.push(`vector ${i} (${desc}):\n  ${tool.padEnd(8)} ${got[i]}\n  model    ${p.expected[i]}`);
@@ -491,14 +498,16 @@ describe('etrace_packer with the tools', () => {
     expect(notes(alone.out)).toEqual([]);
     const icarus = join(p.out, 'icarus');
     mkdirSync(icarus, { recursive: true });
-    copyFileSync(join(p.out, 'vectors.txt'), join(icarus, 'vectors.txt'));
+    const count = p.vectors.length - RANDOM_VECTORS + ICARUS_RANDOM_VECTORS;
+    const lines = readFileSync(join(p.out, 'vectors.txt'), 'utf8').split('\n').slice(0, count);
+    writeFileSync(join(icarus, 'vectors.txt'), `${lines.join('\n')}\n`);
     const build = run('iverilog', ['-g2012', '-o', 'tb.vvp', '../tb.sv', '../etrace_packer.sv'], icarus);
     expect(build.status, build.out).toBe(0);
     const sim = run('vvp', ['-n', 'tb.vvp'], icarus);
     expect(sim.status, sim.out.slice(-2000)).toBe(0);
     const got = simOutput(join(icarus, 'out.txt'));
-    expect(got.length).toBe(p.vectors.length);
-    expect(mismatches(p, got, 'icarus'), `seed ${SEED}`).toEqual([]);
+    expect(got.length).toBe(count);
+    expect(mismatches(p, got, 'icarus', count), `seed ${SEED}`).toEqual([]);
   });
 
   it.each(SHIPPED)('$label: yosys synthesises it without latches', (k) => {
