@@ -19,6 +19,7 @@ import { generateProgramAndStream } from '../hart/stimulus/generate.ts';
 import { defaultKnobs } from '../hart/stimulus/knobs.ts';
 import { trapHandler } from '../hart/stimulus/execute.ts';
 import { defaultOptions, defaultParams, type EtraceConfig, validateConfig } from './config.ts';
+import { defaultDataParams } from './data/params.ts';
 import { decodeStream } from './decoder.ts';
 import { encodeStream } from './output.ts';
 import { ETRACE_SETTINGS, etraceConfig } from './settings.ts';
@@ -90,6 +91,8 @@ describe('serial views: one view a clock', () => {
     ]);
     const two = { ...config(1), params: { ...config(1).params, serial_views_p: 2 } };
     expect(validateConfig(two).map((e) => e.oneLine())).toEqual([expect.stringMatching(/serial_views_p must be 0 or 1, not 2/)]);
+    const data = { ...config(1), params: { ...config(1).params, dataTrace: defaultDataParams() } };
+    expect(validateConfig(data).map((e) => e.oneLine())).toContainEqual(expect.stringMatching(/serial_views_p = 1 is not implemented with data trace/));
   });
 
   it('resync by cycles counts the clocks: a later group is a cycle of its own', () => {
