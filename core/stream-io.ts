@@ -194,7 +194,8 @@ function readPart(file: string, fd: number, buffer: Uint8Array): number {
 
 /**
  * The text of a UTF-8 file in pieces of about PIECE_BYTES, each ending at a line end (the last one
- * at the file's end); a multi-byte character cut by a read is completed by the next.
+ * at the file's end); a multi-byte character cut by a read is completed by the next. `expected`
+ * names what the file should be, for the error of a file that is not UTF-8.
  *
  * Reads of ASCII bytes only (traces are) are their own Latin-1 text and are copied into a one-byte
  * string: TextDecoder makes a two-byte string of them, at four times the cost (35 ms of CPU
@@ -202,7 +203,7 @@ function readPart(file: string, fd: number, buffer: Uint8Array): number {
  * order mark, a name in a comment), every later read goes through the decoder, which may hold the
  * start of a character.
  */
-function* textPieces(file: string): Generator<string> {
+export function* textPieces(file: string, expected = 'a text or CSV stream'): Generator<string> {
   const fd = openInput(file);
   const decoder = new TextDecoder('utf-8', { fatal: true });
   const buffer = new Uint8Array(PIECE_BYTES);
@@ -212,7 +213,7 @@ function* textPieces(file: string): Generator<string> {
     try {
       return bytes === undefined ? decoder.decode() : decoder.decode(bytes, { stream: true });
     } catch {
-      throw new RvError('bad-file', 'the file is not UTF-8 text, expected a text or CSV stream', { file });
+      throw new RvError('bad-file', `the file is not UTF-8 text, expected ${expected}`, { file });
     }
   };
   const decode = (n: number): string => {

@@ -10,7 +10,7 @@ import { RvError } from '../golden-model/common/errors.ts';
 import { parseElf } from '../golden-model/hart/elf.ts';
 import { convertQemuLog } from '../golden-model/hart/formats/qemu-log.ts';
 import { buildFixture, FIXTURE_DIR, normalizeLog, toolsAvailable } from '../golden-model/hart/test-fixtures/qemu/build.ts';
-import { qemuArgs, readLineBatches, runQemu } from './qemu.ts';
+import { logPieces, qemuArgs, readLineBatches, runQemu } from './qemu.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'rvtrace-qemu-test-'));
 const tools = toolsAvailable();
@@ -38,6 +38,17 @@ describe('QEMU command line', () => {
     expect(all[3]!.length).toBe(1 + (3 << 20));
     expect(all[4]).toBe('last');
     expect((await collect(readLineBatches(f, { dropPartialLastLine: true }))).length).toBe(4);
+  });
+
+  it('reads a log in pieces of its text that end at line ends, a cut-off last line dropped on request', () => {
+    const f = join(dir, 'pieces.txt');
+    const text = 'a\r\nb\n\n' + 'x'.repeat(3 << 16) + '\n' + 'y\n'.repeat(40000) + 'last';
+    writeFileSync(f, text);
+    const pieces = [...logPieces(f, false)];
+    expect(pieces.length).toBeGreaterThan(2);
+    expect(pieces.slice(0, -1).every((p) => p.endsWith('\n'))).toBe(true);
+    expect(pieces.join('')).toBe(text);
+    expect([...logPieces(f, true)].join('')).toBe(text.slice(0, -'last'.length));
   });
 
   it('reports a missing QEMU binary', async () => {

@@ -11,6 +11,7 @@
  */
 import { spawn } from 'node:child_process';
 import { closeSync, createReadStream, mkdtempSync, openSync, readSync, rmSync, statSync } from 'node:fs';
+import { textPieces } from '../core/stream-io.ts';
 import { finishedWriting, startedWriting } from '../core/unfinished-files.ts';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -81,6 +82,8 @@ export interface QemuRun {
   console: string;
   /** The log's lines in batches (one per chunk read; the log may be hundreds of megabytes). */
   lines(): AsyncIterable<string[]>;
+  /** The log's text in pieces of about PIECE_BYTES, each ending at a line end. */
+  pieces(): Iterable<string>;
   /** Removes the temporary directory with the log. */
   cleanup(): void;
 }
@@ -157,7 +160,15 @@ export async function runQemu(opts: QemuRunOptions): Promise<QemuRun> {
   if (!existsNonEmpty(logPath)) failWith(exit.kind === 'timeout' ? timeoutMessage(timeout) : `QEMU wrote no execution log (${logPath})`);
   // A stopped QEMU may leave half a line at the end of the log.
   const partialLastLine = exit.kind === 'stopped' || exit.kind === 'timeout';
-  return { logPath, exit, seconds, console: stdout, lines: () => readLineBatches(logPath, { dropPartialLastLine: partialLastLine }), cleanup };
+  return {
+    logPath,
+    exit,
+    seconds,
+    console: stdout,
+    lines: () => readLineBatches(logPath, { dropPartialLastLine: partialLastLine }),
+    pieces: () => logPieces(logPath, partialLastLine),
+    cleanup,
+  };
 }
 
 /** What a timeout means, for the caller's error. */
@@ -214,6 +225,14 @@ function watchLog(path: string, limit: number, enough: () => void): { close(): v
   };
   const timer = setInterval(poll, POLL_MS);
   return { close: () => clearInterval(timer) };
+}
+
+/** The log's text in pieces (core/stream-io.ts), without a last line that has no newline when `dropPartialLastLine`. */
+export function* logPieces(path: string, dropPartialLastLine: boolean): Generator<string> {
+  for (const piece of textPieces(path, "QEMU's execution log")) {
+    if (!dropPartialLastLine || piece.endsWith('\n')) yield piece;
+    else if (piece.lastIndexOf('\n') >= 0) yield piece.slice(0, piece.lastIndexOf('\n') + 1);
+  }
 }
 
 /**

@@ -14,7 +14,7 @@ import { encodeStream } from '../golden-model/etrace/output.ts';
 import { ETRACE_SETTINGS, etraceConfig, validateEtraceSettings } from '../golden-model/etrace/settings.ts';
 import { expandBlocks } from '../golden-model/hart/blocks.ts';
 import { parseElf, type ElfProgram } from '../golden-model/hart/elf.ts';
-import { convertQemuLog, type QemuLogStats } from '../golden-model/hart/formats/qemu-log.ts';
+import { convertQemuLogText, type QemuLogStats } from '../golden-model/hart/formats/qemu-log.ts';
 import type { ProgramImage } from '../golden-model/hart/image.ts';
 import { Itype } from '../golden-model/hart/records.ts';
 import type { RetirementStream, Xlen } from '../golden-model/hart/stream.ts';
@@ -73,7 +73,7 @@ export async function traceProgram(elfPath: string, opts: TraceOptions = {}): Pr
       throw new RvError('tool-failure', `the program reported failure code ${run.exit.code} through the test device (QEMU exit status ${run.exit.code}); nothing written`, { file: elfPath });
     }
     const started = performance.now();
-    const { stream, stats } = await convertQemuLog(run.lines(), {
+    const { stream, stats } = convertQemuLogText(run.pieces(), {
       image: elf.image,
       xlen: elf.xlen,
       entry: elf.entry,

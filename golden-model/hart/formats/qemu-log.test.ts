@@ -11,7 +11,7 @@ import { ProgramImage } from '../image.ts';
 import { beq, csrrw, ecall, jal, jalr, mret, nop, sret } from '../isa/encode.ts';
 import { emptyRecord, Itype, Priv, type RetirementRecord } from '../records.ts';
 import type { Xlen } from '../stream.ts';
-import { convertQemuLog, QemuLogConverter, type QemuLogOptions } from './qemu-log.ts';
+import { convertQemuLog, convertQemuLogText, QemuLogConverter, type QemuLogOptions } from './qemu-log.ts';
 
 const FIXTURES = new URL('../test-fixtures/qemu/', import.meta.url);
 const fixtureLines = (name: string): string[] => {
@@ -103,6 +103,23 @@ describe('QEMU log import: captured logs of the fixture programs', () => {
     const general = await convertQemuLog(other, opts);
     expect(general.stats).toEqual(common.stats);
     expect(general.stream.records).toEqual(common.stream.records);
+  });
+
+  it('reads the log from pieces of its text (cut at line ends, CRLF or LF) to the same stream as line by line', async () => {
+    const elf = parseElf(readFileSync(new URL('rv64.elf', FIXTURES)), 'rv64.elf');
+    const opts = { image: elf.image, xlen: elf.xlen, entry: elf.entry, fileName: 'rv64-qemu.txt' };
+    const lines = fixtureLines('rv64-qemu.txt');
+    const byLine = await convertQemuLog(lines, opts);
+    for (const [newline, every] of [['\n', 1], ['\n', 7], ['\r\n', 100], ['\n', lines.length]] as const) {
+      const pieces: string[] = [];
+      for (let i = 0; i < lines.length; i += every) pieces.push(lines.slice(i, i + every).map((l) => l + newline).join(''));
+      const byPiece = convertQemuLogText(pieces, opts);
+      expect(byPiece.stats).toEqual(byLine.stats);
+      expect(byPiece.stream.records).toEqual(byLine.stream.records);
+    }
+    // The last line without its newline.
+    const unended = convertQemuLogText([lines.join('\n')], opts);
+    expect(unended.stream.records).toEqual(byLine.stream.records);
   });
 
   it('stops after --max-instructions, with the last branch outcome from the step after it', async () => {
@@ -341,6 +358,10 @@ describe('QEMU log import: excerpts', () => {
       expect(error).toBeInstanceOf(RvError);
       expect((error as RvError).message).toBe(message);
       expect((error as RvError).location).toEqual({ file: 'x.log', line });
+      // The same error at the same line when the log is read from its text (CRLF newlines).
+      expect(() => convertQemuLogText([lines.map((l) => `${l}\r\n`).join('')], { image, xlen: 64, entry: BASE, fileName: 'x.log', ...extra })).toThrow(
+        expect.objectContaining({ message, location: { file: 'x.log', line } }),
+      );
     });
   });
 });

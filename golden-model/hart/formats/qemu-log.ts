@@ -156,10 +156,12 @@ const STOPPED_RE = /^Stopped execution of TB chain before \S+ \[([0-9a-f]+)\]/;
 const REWOUND_RE = /^cpu_io_recompile: rewound execution of TB to ([0-9a-f]+)/;
 
 /**
- * A Trace line in its common form: CPU 0, a 0x host address, four fields of lowercase hex digits.
- * Every line it matches is read by the general scan without an error, to the same values.
+ * A Trace line in its common form: CPU 0, a 0x host address, four fields of lowercase hex digits,
+ * tested where a line starts (sticky: `lastIndex` is the line's start; no character it matches is
+ * a newline, so a match never runs into the next line). Every line it matches is read by the
+ * general scan without an error, to the same values.
  */
-const TRACE_COMMON = /^Trace 0: 0x[0-9a-f]+ \[[0-9a-f]+\/[0-9a-f]+\/[0-9a-f]+\/[0-9a-f]+\]/;
+const TRACE_COMMON = /Trace 0: 0x[0-9a-f]+ \[[0-9a-f]+\/[0-9a-f]+\/[0-9a-f]+\/[0-9a-f]+\]/y;
 
 /**
  * Lowercase hex digits text[start, end) (known to be digits) as a number, exact below 2^52 (at or
@@ -183,8 +185,9 @@ function hexField(text: string, start: number, end: number): number {
 const newStep = (): QemuStep => ({ addr: 0n, info: undefined, priv: 0, trap: undefined, cause: 0, tval: 0n, line: 0, privVar: new PrivVar(undefined, ''), successor: undefined });
 
 /**
- * Push-style converter: `line()` for each line of the log in order (without the newline), then
- * `finish()`. `line()` returns false once maxInstructions is reached (stop reading then).
+ * Push-style converter: `line()` for each line of the log in order (without the newline), or
+ * `feed()` for each piece of its text, then `finish()`. Both return false once maxInstructions is
+ * reached (stop reading then).
  */
 export class QemuLogConverter {
   private readonly opts: QemuLogOptions;
@@ -253,16 +256,47 @@ export class QemuLogConverter {
     return v;
   }
 
+  /** One line of the log (without its newline). */
   line(text: string): boolean {
+    return this.lineAt(text, 0, text.length);
+  }
+
+  /**
+   * A piece of the log's text that ends at the end of a line (or of the log): its lines, read in
+   * place (no string per line but the rare ones that are not a common Trace line). A '\r' before
+   * a newline is not part of the line.
+   */
+  feed(piece: string): boolean {
+    const length = piece.length;
+    for (let start = 0; start < length; ) {
+      const newline = piece.indexOf('\n', start);
+      const next = newline < 0 ? length : newline + 1;
+      let end = newline < 0 ? length : newline;
+      if (end > start && piece.charCodeAt(end - 1) === 13 /* \r */) end--;
+      if (!this.lineAt(piece, start, end)) return false;
+      start = next;
+    }
+    return !this.done;
+  }
+
+  /** The line text[start, end). */
+  private lineAt(text: string, start: number, end: number): boolean {
     if (this.done) return false;
     this.lineNo++;
     this.stats.lines++;
-    const c = text.charCodeAt(0);
-    if (c === 84 /* T */ && TRACE_COMMON.test(text)) this.traceCommon(text);
-    else if (c === 84 /* T */ && text.startsWith('Trace ')) this.trace(text);
-    else if (c === 114 /* r */ && text.startsWith('riscv_cpu_do_interrupt:')) this.trap(text);
-    else if (c === 83 /* S */ && text.startsWith('Stopped execution')) this.cancel(text, STOPPED_RE, 'Stopped execution line');
-    else if (c === 99 /* c */ && text.startsWith('cpu_io_recompile:')) this.cancel(text, REWOUND_RE, 'cpu_io_recompile line');
+    const c = start < end ? text.charCodeAt(start) : 0;
+    if (c === 84 /* T */) {
+      TRACE_COMMON.lastIndex = start;
+      if (TRACE_COMMON.test(text)) {
+        this.traceCommon(text, start);
+        return !this.done;
+      }
+    }
+    const line = start === 0 && end === text.length ? text : text.slice(start, end);
+    if (c === 84 /* T */ && line.startsWith('Trace ')) this.trace(line);
+    else if (c === 114 /* r */ && line.startsWith('riscv_cpu_do_interrupt:')) this.trap(line);
+    else if (c === 83 /* S */ && line.startsWith('Stopped execution')) this.cancel(line, STOPPED_RE, 'Stopped execution line');
+    else if (c === 99 /* c */ && line.startsWith('cpu_io_recompile:')) this.cancel(line, REWOUND_RE, 'cpu_io_recompile line');
     else this.stats.otherLines++;
     return !this.done;
   }
@@ -274,14 +308,14 @@ export class QemuLogConverter {
    * its three values are then read in place; any other line is scanned character by character,
    * which gives the same values or the error. No strings but the pc's on its first sight.
    *
-   * This one is the common form (`line` tested TRACE_COMMON): it finds the fields and reads their
-   * values in place.
+   * This one is the common form (`lineAt` tested TRACE_COMMON at `start`): it finds the fields and
+   * reads their values in place.
    */
-  private traceCommon(text: string): void {
+  private traceCommon(text: string, start: number): void {
     const values = this.fieldValues;
     const at = this.fieldAt;
     // at[k] is where field k starts, at[k + 1] - 1 where it ends (its '/' or ']').
-    at[1] = text.indexOf('/', text.indexOf('[', 11)) + 1;
+    at[1] = text.indexOf('/', text.indexOf('[', start + 11)) + 1;
     at[2] = text.indexOf('/', at[1]!) + 1;
     at[3] = text.indexOf('/', at[2]!) + 1;
     at[4] = text.indexOf(']', at[3]!) + 1;
@@ -656,5 +690,12 @@ export async function convertQemuLog(
     }
     for (const line of item) if (!c.line(line)) break outer;
   }
+  return c.finish();
+}
+
+/** Converts a whole log given as pieces of its text, each ending at a line end (`QemuLogConverter.feed`). */
+export function convertQemuLogText(pieces: Iterable<string>, opts: QemuLogOptions): QemuLogResult {
+  const c = new QemuLogConverter(opts);
+  for (const piece of pieces) if (!c.feed(piece)) break;
   return c.finish();
 }
