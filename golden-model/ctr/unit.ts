@@ -924,8 +924,12 @@ export class CtrUnit {
   }
 }
 
+/** 2^i for the bits of a 64-bit register: `has` tests one with a single BigInt operation. */
+const BIT: readonly bigint[] = Array.from({ length: 64 }, (_, i) => 1n << BigInt(i));
+
+/** Bit `bitIndex` (0-63) of a register value is set. */
 function has(value: bigint, bitIndex: number): boolean {
-  return ((value >> BigInt(bitIndex)) & 1n) === 1n;
+  return (value & BIT[bitIndex]!) !== 0n;
 }
 
 function inCtrRange(select: bigint): boolean {

@@ -181,17 +181,25 @@ export async function cosimCtr(verilated: BuiltModel, c: CtrConfig, rtl: CtrRtlP
   const gotClr = run.captures[1] ?? [];
   let first: { e: Expected; rtl: CtrCsrResponse | undefined; cycle: number } | undefined;
   const check = (exp: Expected[], caps: typeof got, withData: boolean): void => {
+    // The RTL's response of a capture: read data (SCTRCLR has none), then the two fault flags.
+    const responseOf = (values: readonly bigint[]): CtrCsrResponse =>
+      withData
+        ? { rdata: values[0]!, illegalInstruction: values[1] === 1n, virtualInstruction: values[2] === 1n }
+        : { rdata: 0n, illegalInstruction: values[0] === 1n, virtualInstruction: values[1] === 1n };
+    const flags = withData ? 1 : 0;
     for (let k = 0; k < Math.max(exp.length, caps.length); k++) {
       const e = exp[k];
       const cap = caps[k];
-      const r: CtrCsrResponse | undefined = cap
-        ? withData
-          ? { rdata: cap.values[0]!, illegalInstruction: cap.values[1] === 1n, virtualInstruction: cap.values[2] === 1n }
-          : { rdata: 0n, illegalInstruction: cap.values[0] === 1n, virtualInstruction: cap.values[1] === 1n }
-        : undefined;
+      // Compared in place: a response object per capture is made only for a difference's report.
       const same =
-        e !== undefined && r !== undefined && cap!.cycle === e.step && r.rdata === e.response.rdata && r.illegalInstruction === e.response.illegalInstruction && r.virtualInstruction === e.response.virtualInstruction;
+        e !== undefined &&
+        cap !== undefined &&
+        cap.cycle === e.step &&
+        (withData ? cap.values[0] : 0n) === e.response.rdata &&
+        (cap.values[flags] === 1n) === e.response.illegalInstruction &&
+        (cap.values[flags + 1] === 1n) === e.response.virtualInstruction;
       if (!same) {
+        const r = cap ? responseOf(cap.values) : undefined;
         const cycle = Math.min(e?.step ?? Infinity, cap?.cycle ?? Infinity);
         if (first === undefined || cycle < first.cycle) first = { e: e ?? { step: cap!.cycle, response: { rdata: 0n, illegalInstruction: false, virtualInstruction: false } }, rtl: r, cycle };
         return;
