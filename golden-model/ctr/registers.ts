@@ -199,8 +199,9 @@ export function dataMask(c: CtrConfig): number {
   return m >>> 0;
 }
 
+/** XLEN ones (a constant per XLEN: the model asks for it on every transfer). */
 export function xlenMask(c: CtrConfig): bigint {
-  return (1n << BigInt(c.xlen)) - 1n;
+  return c.xlen === 32 ? 0xffff_ffffn : 0xffff_ffff_ffff_ffffn;
 }
 
 /** ctrsource: PC[XLEN-1:1] and V (bit 0), all writable. */
