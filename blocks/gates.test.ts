@@ -1,8 +1,8 @@
 /**
  * The quality gates every shipped component of every block passes, whatever its block: regenerating
  * gives the checked-in `rtl-out/<component>/` byte for byte (its IP-XACT validating), Verilator lint
- * with the build's flags reports nothing, Icarus elaborates it, Yosys elaborates and coarse-synthesises it without latches,
- * and a short co-simulation agrees with the model. Block-specific variants are tested in the block's
+ * with the build's flags reports nothing, Icarus elaborates it, Yosys elaborates it without latches
+ * or net problems, and a short co-simulation agrees with the model. Block-specific variants are tested in the block's
  * own folders.
  */
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
@@ -60,8 +60,8 @@ describe('every shipped component of every block', () => {
     expect(icarusProblems(ivl.out)).toEqual([]);
   }, 120_000);
 
-  // The coarse part of synthesis only: see yosysLatchCheck for why that is the latch check.
-  it.each(COMPONENTS)('%s: yosys elaborates and coarse-synthesises the top module without latches', (component) => {
+  // Elaboration and proc only: see yosysLatchCheck for why that is the latch check.
+  it.each(COMPONENTS)('%s: yosys elaborates the top module without latches or net problems', (component) => {
     const r = resolveComponent(component, [], { command: 'test' });
     const g = generated(component, r.block.synthesisCheckSets?.(r) ?? []);
     const y = yosysLatchCheck(g.sv, g.top, g.out);

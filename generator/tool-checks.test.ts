@@ -26,6 +26,20 @@ describe('yosysLatchCheck', () => {
     expect(r.status).not.toBe(0);
   });
 
+  it('fails on a combinational loop (check -assert)', () => {
+    const dir = module('  logic [3:0] a, b;\n  assign a = b ^ d_i;\n  assign b = en_i ? a : 4\'d0;\n  assign q_o = a;');
+    const r = yosysLatchCheck(['m.sv'], 'm', dir);
+    expect(r.out).toMatch(/logic loop/i);
+    expect(r.status).not.toBe(0);
+  });
+
+  it('fails on a net with two drivers (check -assert)', () => {
+    const dir = module('  assign q_o = d_i;\n  assign q_o = {4{en_i}};');
+    const r = yosysLatchCheck(['m.sv'], 'm', dir);
+    expect(r.out).toMatch(/multiple conflicting drivers/i);
+    expect(r.status).not.toBe(0);
+  });
+
   it('passes the same logic with a default assignment', () => {
     const dir = module('  always_comb begin\n    q_o = 4\'d0;\n    if (en_i) q_o = d_i;\n  end');
     const r = yosysLatchCheck(['m.sv'], 'm', dir);

@@ -28,19 +28,23 @@ export function icarusProblems(out: string): string[] {
 }
 
 /**
- * Yosys on `files` with `top`: elaboration and the coarse part of `synth`, then no latch may be left
- * and `check` must pass. Latches are inferred by `proc`, which is in the coarse part, and `check`
- * finds undriven, multiply driven and looping nets there too; the fine part (techmap, abc) only maps
- * that netlist to gates and costs most of the time (ntrace-full: 17 s coarse, 132 s in all). Cell
- * counts, which need the fine part, are measured by workloads/gates.ts and `rvtrace bench`.
+ * Yosys on `files` with `top`: elaboration and the start of `synth`'s coarse part (`proc`, which
+ * infers latches, then the constant folding and clean-up `synth` runs before its own `check`);
+ * then no latch may be left and `check` must pass (it finds undriven, multiply driven and looping
+ * nets). The rest of synthesis (opt, fsm, wreduce, alumacc, share, memory, then the mapping to
+ * gates) optimises that netlist without changing either verdict and costs most of the time
+ * (ntrace-full: 19 s here, 98 s to the end of the coarse part, minutes to gates). Cell counts and
+ * logic depths, which need all of it, are measured by workloads/gates.ts and `rvtrace bench`.
  */
 export function yosysLatchCheck(files: readonly string[], top: string, cwd: string): ToolResult {
   const script = [
     `read_verilog -sv ${files.join(' ')}`,
-    `synth -top ${top} -run :fine`,
+    `hierarchy -check -top ${top}`,
+    'proc',
+    'opt_expr',
+    'opt_clean',
     'select -assert-none t:$dlatch t:$adlatch t:$_DLATCH_* t:$_DLATCHSR_*',
     'check -assert',
-    'stat',
   ].join('; ');
   return runTool('yosys', ['-q', '-p', script], cwd);
 }

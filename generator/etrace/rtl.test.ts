@@ -100,7 +100,7 @@ describe('generated E-Trace RTL with the tools', () => {
     }
   });
 
-  it.each(SYNTHESISED.map(([n, s]) => [label(n, s), n, s] as const))('%s: yosys coarse-synthesises etrace_top without latches', (_l, name, sets) => {
+  it.each(SYNTHESISED.map(([n, s]) => [label(n, s), n, s] as const))('%s: yosys elaborates etrace_top without latches or net problems', (_l, name, sets) => {
     const g = generated(name, [...sets]);
     const r = yosysLatchCheck(g.files, 'etrace_top', g.dir);
     expect(r.out).not.toMatch(LATCH_INFERRED);

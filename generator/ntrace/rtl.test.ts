@@ -1,8 +1,8 @@
 /**
  * Quality gates of the generated N-Trace RTL: deterministic to the byte; ntrace_top has exactly the
  * ports of the port contract; Verilator lint with and without --assert (with ntrace.vlt) reports
- * nothing; Icarus Verilog elaborates it; Yosys's coarse synthesis leaves no latch (cells are counted
- * in workloads/gates.ts and `rvtrace bench`). Options a configuration disables
+ * nothing; Icarus Verilog elaborates it; Yosys's elaboration (yosysLatchCheck) leaves no latch
+ * (cells are counted in workloads/gates.ts and `rvtrace bench`). Options a configuration disables
  * generate nothing; an option the RTL does not implement is refused.
  */
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -182,7 +182,7 @@ describe('generated N-Trace RTL', () => {
     expect(icarusProblems(ivl.out)).toEqual([]);
   }, 120_000);
 
-  it.each(SYNTHESISED)('%s: yosys coarse-synthesises ntrace_top without latches', (name) => {
+  it.each(SYNTHESISED)('%s: yosys elaborates ntrace_top without latches or net problems', (name) => {
     const g = generated(name);
     const y = yosysLatchCheck(g.sv, NTRACE_TOP_MODULE, g.dir);
     expect(y.out).not.toMatch(LATCH_INFERRED);

@@ -2,8 +2,8 @@
  * Quality gates of the generated PMU RTL for the default configuration, an RV32 one and a
  * QEMU-virt-like one: output deterministic to the byte; Verilator lint with the build's flags (with
  * and without --assert, with the waivers of pmu.vlt) reports nothing; Icarus Verilog elaborates it;
- * Yosys's coarse synthesis leaves no latch (`rvtrace bench` counts the cells); the top level has exactly
- * the ports of the port contract; the decoded CSR numbers are exactly the CSR map's; the IP-XACT
+ * Yosys's elaboration (yosysLatchCheck) leaves no latch (`rvtrace bench` counts the cells); the
+ * top level has exactly the ports of the port contract; the decoded CSR numbers are exactly the CSR map's; the IP-XACT
  * export validates against the 1685-2014 schema and reads back as the same settings.
  *
  * Then a directed simulation (Icarus) of behaviours typed from docs/pmu-model.md, independent of the
@@ -161,7 +161,7 @@ describe('generated PMU RTL', () => {
     expect(icarusProblems(ivl.out)).toEqual([]);
   }, 120_000);
 
-  it.each(NAMES)('%s: yosys coarse-synthesises pmu_top without latches', (name) => {
+  it.each(NAMES)('%s: yosys elaborates pmu_top without latches or net problems', (name) => {
     const g = generated(name);
     const y = yosysLatchCheck(g.sv, PMU_TOP_MODULE, g.dir);
     expect(y.out).not.toMatch(LATCH_INFERRED);
