@@ -135,6 +135,30 @@ export interface TvInstructionRecord {
   readonly pcPaddr?: bigint;
 }
 
+/**
+ * An instruction record with every field present, `undefined` where `fields` has none, in the
+ * order of TvInstructionRecord. Readers and generators make their instruction records with it so
+ * that all of them have one object shape: the encoder reads a dozen fields of every record, and
+ * over records of many shapes (27 in the co-simulation's mix) those reads were a fifth of its time.
+ */
+export function instructionRecord(fields: Omit<TvInstructionRecord, 'kind'>): TvInstructionRecord {
+  return {
+    kind: 'instruction',
+    nextPc: fields.nextPc,
+    instr: fields.instr,
+    gpr: fields.gpr,
+    fpr: fields.fpr,
+    csrs: fields.csrs,
+    paddr: fields.paddr,
+    eaddr: fields.eaddr,
+    storeData: fields.storeData,
+    fcsr: fields.fcsr,
+    priv: fields.priv,
+    mem: fields.mem,
+    pcPaddr: fields.pcPaddr,
+  };
+}
+
 /** The trap CSRs of the privilege the trap enters: xstatus, xcause, xepc, xtval (all XLEN bits). */
 export interface TvTrapState {
   /** The trap handler's address: the pc after the group. */

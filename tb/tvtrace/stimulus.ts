@@ -14,7 +14,7 @@
 import { Rng } from '../../golden-model/common/rng.ts';
 import type { StimulusKnobs } from '../../golden-model/hart/stimulus/knobs.ts';
 import { Csr } from '../../golden-model/tvtrace/protocol.ts';
-import { nanBoxSingle, tvMemRequestHasData, tvMemResponseHasData, type TvMemTransaction, type TvCsrWrite, type TvInstr, type TvPriv, type TvRecord, type TvRecordKind, type TvStoreData } from '../../golden-model/tvtrace/records.ts';
+import { instructionRecord, nanBoxSingle, tvMemRequestHasData, tvMemResponseHasData, type TvMemTransaction, type TvCsrWrite, type TvInstr, type TvPriv, type TvRecord, type TvRecordKind, type TvStoreData } from '../../golden-model/tvtrace/records.ts';
 import type { TvtraceConfig } from '../../golden-model/tvtrace/settings.ts';
 
 /** Probabilities per record of the kinds other than `instruction`, and of an idle cycle. */
@@ -193,41 +193,40 @@ export class TvStimulus {
     const fflags = (): TvCsrWrite[] => [{ csr: Csr.fflags, value: BigInt(r.int(0, 31)) }, ...(r.chance(0.5) ? [{ csr: Csr.mstatus, value: this.x() }] : [])];
     switch (shape) {
       case 'alu':
-        return { kind: 'instruction', nextPc, instr, gpr: rd() };
+        return instructionRecord({ nextPc, instr, gpr: rd() });
       case 'alu-x0':
-        return { kind: 'instruction', nextPc, instr, gpr: { reg: 0, value: this.x() } };
+        return instructionRecord({ nextPc, instr, gpr: { reg: 0, value: this.x() } });
       case 'branch':
-        return { kind: 'instruction', nextPc, instr };
+        return instructionRecord({ nextPc, instr });
       case 'link':
-        return { kind: 'instruction', nextPc, instr, gpr: { reg: r.pick([1, 5]), value: this.x() } };
+        return instructionRecord({ nextPc, instr, gpr: { reg: r.pick([1, 5]), value: this.x() } });
       case 'load':
-        return { kind: 'instruction', nextPc, instr, gpr: rd(), ...mem() };
+        return instructionRecord({ nextPc, instr, gpr: rd(), ...mem() });
       case 'store':
-        return { kind: 'instruction', nextPc, instr, storeData: this.store(), ...mem() };
+        return instructionRecord({ nextPc, instr, storeData: this.store(), ...mem() });
       case 'amo':
-        return { kind: 'instruction', nextPc, instr, gpr: rd(), storeData: this.store(r.pick([4, 8])), ...mem() };
+        return instructionRecord({ nextPc, instr, gpr: rd(), storeData: this.store(r.pick([4, 8])), ...mem() });
       case 'fp':
-        return { kind: 'instruction', nextPc, instr, fpr: frd(), csrs: fflags() };
+        return instructionRecord({ nextPc, instr, fpr: frd(), csrs: fflags() });
       case 'fp-gpr':
-        return { kind: 'instruction', nextPc, instr, gpr: rd(), csrs: fflags() };
+        return instructionRecord({ nextPc, instr, gpr: rd(), csrs: fflags() });
       case 'fp-load':
-        return { kind: 'instruction', nextPc, instr, fpr: frd(), ...mem(), csrs: [{ csr: Csr.mstatus, value: this.x() }] };
+        return instructionRecord({ nextPc, instr, fpr: frd(), ...mem(), csrs: [{ csr: Csr.mstatus, value: this.x() }] });
       case 'fp-store':
-        return { kind: 'instruction', nextPc, instr, storeData: this.store(), ...mem() };
+        return instructionRecord({ nextPc, instr, storeData: this.store(), ...mem() });
       case 'csr': {
         const csrs: TvCsrWrite[] = r.chance(0.7) ? [{ csr: r.int(0, 0xfff), value: this.x() }] : [];
         if (r.chance(0.2)) csrs.push({ csr: Csr.mstatus, value: this.x() });
-        return { kind: 'instruction', nextPc, instr, gpr: r.chance(0.9) ? rd() : { reg: 0, value: this.x() }, ...(csrs.length > 0 ? { csrs } : {}) };
+        return instructionRecord({ nextPc, instr, gpr: r.chance(0.9) ? rd() : { reg: 0, value: this.x() }, ...(csrs.length > 0 ? { csrs } : {}) });
       }
       case 'priv':
-        return { kind: 'instruction', nextPc, instr, priv: this.priv(), ...(r.chance(0.5) ? { gpr: rd() } : {}) };
+        return instructionRecord({ nextPc, instr, priv: this.priv(), ...(r.chance(0.5) ? { gpr: rd() } : {}) });
       case 'fcsr':
-        return { kind: 'instruction', nextPc, instr, ...(r.chance(0.5) && this.c.flen > 0 ? { fpr: frd() } : { gpr: rd() }), fcsr: this.x() };
+        return instructionRecord({ nextPc, instr, ...(r.chance(0.5) && this.c.flen > 0 ? { fpr: frd() } : { gpr: rd() }), fcsr: this.x() });
       case 'partial':
-        return { kind: 'instruction', nextPc, ...(r.chance(0.5) ? { gpr: rd() } : {}) };
+        return instructionRecord({ nextPc, ...(r.chance(0.5) ? { gpr: rd() } : {}) });
       case 'everything':
-        return {
-          kind: 'instruction',
+        return instructionRecord({
           nextPc,
           instr,
           priv: this.priv(),
@@ -240,18 +239,17 @@ export class TvStimulus {
           fcsr: this.x(),
           pcPaddr: this.m(),
           mem: [this.transaction(), this.transaction()],
-        };
+        });
       case 'bus': {
         const n = r.int(1, 2);
-        return {
-          kind: 'instruction',
+        return instructionRecord({
           nextPc,
           instr,
           ...(r.chance(0.5) ? { gpr: rd() } : {}),
           ...(r.chance(0.5) ? { pcPaddr: this.m() } : {}),
           ...mem(),
           mem: Array.from({ length: n }, () => this.transaction()),
-        };
+        });
       }
     }
   }

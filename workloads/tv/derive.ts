@@ -22,7 +22,7 @@
 import { RvError } from '../../golden-model/common/errors.ts';
 import type { ProgramImage } from '../../golden-model/hart/image.ts';
 import type { Xlen } from '../../golden-model/hart/stream.ts';
-import type { TvCsrWrite, TvInstr, TvPriv, TvRecord, TvStoreData } from '../../golden-model/tvtrace/records.ts';
+import { instructionRecord, type TvCsrWrite, type TvInstr, type TvPriv, type TvRecord, type TvStoreData } from '../../golden-model/tvtrace/records.ts';
 import { fpFlags, FlagError } from './fflags.ts';
 import { decodeInsn, type InsnEffects, csrText, xName, fName } from './insn.ts';
 import { ShadowMemory } from './memory.ts';
@@ -502,7 +502,7 @@ export class TvDeriver implements CpuLogEvents {
       this.csrInstruction(e, eff, B, csrAfter, regsAfter, rec, allowed, where);
     }
 
-    let out: TvRecord = rec;
+    let out: TvRecord = instructionRecord(rec);
     if (c.kind === 'xret') {
       const mret = c.which === 'mret';
       const newPriv = Number(mret ? (mstatusBefore & MS.MPP) >> 11n : (mstatusBefore & MS.SPP) >> 8n);

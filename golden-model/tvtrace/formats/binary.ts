@@ -9,6 +9,7 @@
 import { RvError } from '../../common/errors.ts';
 import {
   checkTvRecord,
+  instructionRecord,
   MAX_MEM_TRANSACTIONS,
   tvMemRequestHasData,
   tvMemResponseHasData,
@@ -288,21 +289,20 @@ function readRecord(rd: Reader): TvRecord {
           ...(rsp !== RESPONSE.none && { response: { ok: rsp === RESPONSE.ok, ...(rspData !== undefined && { data: rspData }) } }),
         });
       }
-      return {
-        kind,
+      return instructionRecord({
         nextPc,
-        ...(instr && { instr }),
-        ...(gpr && { gpr }),
-        ...(fpr && { fpr }),
-        ...(count > 0 && { csrs }),
-        ...(paddr !== undefined && { paddr }),
-        ...(eaddr !== undefined && { eaddr }),
-        ...(storeData && { storeData }),
-        ...(fcsr !== undefined && { fcsr }),
-        ...(priv !== undefined && { priv }),
-        ...(mem.length > 0 && { mem }),
-        ...(pcPaddr !== undefined && { pcPaddr }),
-      };
+        instr,
+        gpr,
+        fpr,
+        csrs: count > 0 ? csrs : undefined,
+        paddr,
+        eaddr,
+        storeData,
+        fcsr,
+        priv,
+        mem: mem.length > 0 ? mem : undefined,
+        pcPaddr,
+      });
     }
     case 'trap':
     case 'interrupt': {

@@ -18,7 +18,7 @@
 import { RvError } from '../../common/errors.ts';
 import { hexU64, splitLines, stripBom } from '../../hart/formats/common.ts';
 import { Csr } from '../protocol.ts';
-import { checkTvRecord, type TvInstr, type TvPriv, type TvRecord } from '../records.ts';
+import { checkTvRecord, instructionRecord, type TvInstr, type TvPriv, type TvRecord } from '../records.ts';
 
 /** Flute's Trace_Op, in enum order: the value of the `op` field. */
 export const BLUESPEC_TRACE_OPS = [
@@ -129,12 +129,11 @@ function recordOf(f: Fields): TvRecord {
       return { kind: 'debug-mem', paddr: f.word3, bytes: d.bytes, value: d.value };
     }
     case 'OTHER':
-      return { kind: 'instruction', nextPc: f.pc, instr: instrOf(f) };
+      return instructionRecord({ nextPc: f.pc, instr: instrOf(f) });
     case 'I_RD': // rd, word1 = rdval
-      return { kind: 'instruction', nextPc: f.pc, instr: instrOf(f), gpr: { reg: regOf(f), value: f.word1 } };
+      return instructionRecord({ nextPc: f.pc, instr: instrOf(f), gpr: { reg: regOf(f), value: f.word1 } });
     case 'F_GRD': // rd, word1 = rdval, word2 = fflags, word4 = mstatus
-      return {
-        kind: 'instruction',
+      return instructionRecord({
         nextPc: f.pc,
         instr: instrOf(f),
         gpr: { reg: regOf(f), value: f.word1 },
@@ -142,10 +141,9 @@ function recordOf(f: Fields): TvRecord {
           { csr: Csr.fflags, value: f.word2 },
           { csr: Csr.mstatus, value: f.word4 },
         ],
-      };
+      });
     case 'F_FRD': // rd, word2 = fflags, word4 = mstatus, word5 = rdval
-      return {
-        kind: 'instruction',
+      return instructionRecord({
         nextPc: f.pc,
         instr: instrOf(f),
         fpr: { reg: regOf(f), value: f.word5 },
@@ -153,31 +151,29 @@ function recordOf(f: Fields): TvRecord {
           { csr: Csr.fflags, value: f.word2 },
           { csr: Csr.mstatus, value: f.word4 },
         ],
-      };
+      });
     case 'I_LOAD': // rd, word1 = rdval, word3 = eaddr
-      return { kind: 'instruction', nextPc: f.pc, instr: instrOf(f), gpr: { reg: regOf(f), value: f.word1 }, eaddr: f.word3 };
+      return instructionRecord({ nextPc: f.pc, instr: instrOf(f), gpr: { reg: regOf(f), value: f.word1 }, eaddr: f.word3 });
     case 'F_LOAD': // rd, word3 = eaddr, word4 = mstatus, word5 = rdval
-      return {
-        kind: 'instruction',
+      return instructionRecord({
         nextPc: f.pc,
         instr: instrOf(f),
         fpr: { reg: regOf(f), value: f.word5 },
         eaddr: f.word3,
         csrs: [{ csr: Csr.mstatus, value: f.word4 }],
-      };
+      });
     case 'I_STORE': // word1 = funct3, word2 = stval, word3 = eaddr
-      return { kind: 'instruction', nextPc: f.pc, instr: instrOf(f), storeData: storeOf(f.word1, f.word2), eaddr: f.word3 };
+      return instructionRecord({ nextPc: f.pc, instr: instrOf(f), storeData: storeOf(f.word1, f.word2), eaddr: f.word3 });
     case 'F_STORE': // word1 = funct3, word3 = eaddr, word5 = stval
-      return { kind: 'instruction', nextPc: f.pc, instr: instrOf(f), storeData: storeOf(f.word1, f.word5), eaddr: f.word3 };
+      return instructionRecord({ nextPc: f.pc, instr: instrOf(f), storeData: storeOf(f.word1, f.word5), eaddr: f.word3 });
     case 'AMO': // rd, word1 = rdval, word2 = stval, word3 = eaddr, word4 = funct3
-      return {
-        kind: 'instruction',
+      return instructionRecord({
         nextPc: f.pc,
         instr: instrOf(f),
         gpr: { reg: regOf(f), value: f.word1 },
         storeData: storeOf(f.word4, f.word2),
         eaddr: f.word3,
-      };
+      });
     case 'TRAP': {
       // rd = priv, word1 = mstatus, word2 = mcause, word3 = mepc, word4 = mtval
       const fetchFault = f.word2 === INSTR_ACCESS_FAULT || f.word2 === INSTR_PAGE_FAULT;
@@ -192,7 +188,7 @@ function recordOf(f: Fields): TvRecord {
       const csrs = [];
       if (f.word2 & 1n) csrs.push({ csr: csrAddress(f.word3, 'word3'), value: f.word4 });
       if (f.word2 & 2n) csrs.push({ csr: Csr.mstatus, value: f.word5 });
-      return { kind: 'instruction', nextPc: f.pc, instr: instrOf(f), gpr: { reg: regOf(f), value: f.word1 }, ...(csrs.length > 0 && { csrs }) };
+      return instructionRecord({ nextPc: f.pc, instr: instrOf(f), gpr: { reg: regOf(f), value: f.word1 }, ...(csrs.length > 0 && { csrs }) });
     }
     case 'INTR': // rd = priv, word1 = mstatus, word2 = mcause, word3 = mepc, word4 = mtval
       return { kind: 'interrupt', nextPc: f.pc, priv: privOf(f), status: f.word1, cause: f.word2, epc: f.word3, tval: f.word4 };

@@ -21,6 +21,7 @@ import { hexU64, splitLines, stripBom } from '../../hart/formats/common.ts';
 import { TV_MEM_OP_NAMES } from '../protocol.ts';
 import {
   checkTvRecord,
+  instructionRecord,
   MAX_MEM_TRANSACTIONS,
   tvMemRequestHasData,
   tvMemResponseHasData,
@@ -241,21 +242,20 @@ function parseInstruction(fs: [string, string][]): TvRecord {
     } else if (CSR_KEY.test(name)) csrs.push({ csr: Number.parseInt(name.slice(3), 16), value: hexValue(name, v) });
     else unknown('instruction', name);
   }
-  return {
-    kind: 'instruction',
+  return instructionRecord({
     nextPc: required('instruction', 'next_pc', nextPc),
-    ...(instr && { instr }),
-    ...(gpr && { gpr }),
-    ...(fpr && { fpr }),
-    ...(csrs.length > 0 && { csrs }),
-    ...(paddr !== undefined && { paddr }),
-    ...(eaddr !== undefined && { eaddr }),
-    ...(storeData && { storeData }),
-    ...(fcsr !== undefined && { fcsr }),
-    ...(priv !== undefined && { priv }),
-    ...(mem.length > 0 && { mem }),
-    ...(pcPaddr !== undefined && { pcPaddr }),
-  };
+    instr,
+    gpr,
+    fpr,
+    csrs: csrs.length > 0 ? csrs : undefined,
+    paddr,
+    eaddr,
+    storeData,
+    fcsr,
+    priv,
+    mem: mem.length > 0 ? mem : undefined,
+    pcPaddr,
+  });
 }
 
 /** Trap, interrupt and xret: a fixed set of fields, each given at most once. */
