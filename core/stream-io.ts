@@ -194,8 +194,9 @@ function readPart(file: string, fd: number, buffer: Uint8Array): number {
 
 /**
  * The text of a UTF-8 file in pieces of about PIECE_BYTES, each ending at a line end (the last one
- * at the file's end); a multi-byte character cut by a read is completed by the next. `expected`
- * names what the file should be, for the error of a file that is not UTF-8.
+ * at the file's end); a multi-byte character cut by a read is completed by the next. With
+ * `latin1`, every byte is read as its Latin-1 character instead, and no file is refused (for a
+ * reader that only looks at ASCII text in a file that may hold other bytes elsewhere).
  *
  * Reads of ASCII bytes only (traces are) are their own Latin-1 text and are copied into a one-byte
  * string: TextDecoder makes a two-byte string of them, at four times the cost (35 ms of CPU
@@ -203,7 +204,7 @@ function readPart(file: string, fd: number, buffer: Uint8Array): number {
  * order mark, a name in a comment), every later read goes through the decoder, which may hold the
  * start of a character.
  */
-export function* textPieces(file: string, expected = 'a text or CSV stream'): Generator<string> {
+export function* textPieces(file: string, { latin1 = false } = {}): Generator<string> {
   const fd = openInput(file);
   const decoder = new TextDecoder('utf-8', { fatal: true });
   const buffer = new Uint8Array(PIECE_BYTES);
@@ -213,11 +214,11 @@ export function* textPieces(file: string, expected = 'a text or CSV stream'): Ge
     try {
       return bytes === undefined ? decoder.decode() : decoder.decode(bytes, { stream: true });
     } catch {
-      throw new RvError('bad-file', `the file is not UTF-8 text, expected ${expected}`, { file });
+      throw new RvError('bad-file', 'the file is not UTF-8 text, expected a text or CSV stream', { file });
     }
   };
   const decode = (n: number): string => {
-    ascii &&= isAscii(buffer.subarray(0, n));
+    ascii &&= latin1 || isAscii(buffer.subarray(0, n));
     return ascii ? view.toString('latin1', 0, n) : utf8(buffer.subarray(0, n));
   };
   try {
@@ -228,7 +229,7 @@ export function* textPieces(file: string, expected = 'a text or CSV stream'): Ge
       carry = text.slice(end);
       if (end > 0) yield text.slice(0, end);
     }
-    const rest = carry + utf8(undefined);
+    const rest = carry + (latin1 ? '' : utf8(undefined));
     if (rest.length > 0) yield rest;
   } finally {
     closeSync(fd);

@@ -49,6 +49,9 @@ describe('QEMU command line', () => {
     expect(pieces.slice(0, -1).every((p) => p.endsWith('\n'))).toBe(true);
     expect(pieces.join('')).toBe(text);
     expect([...logPieces(f, true)].join('')).toBe(text.slice(0, -'last'.length));
+    // Bytes that are not UTF-8 (in a symbol name) are read as Latin-1, not refused.
+    writeFileSync(f, Buffer.from([...Buffer.from('Trace 0: x [0/1/2/3] f'), 0xff, 0xfe, 0x0a]));
+    expect([...logPieces(f, false)]).toEqual(['Trace 0: x [0/1/2/3] f\xff\xfe\n']);
   });
 
   it('reports a missing QEMU binary', async () => {

@@ -227,9 +227,13 @@ function watchLog(path: string, limit: number, enough: () => void): { close(): v
   return { close: () => clearInterval(timer) };
 }
 
-/** The log's text in pieces (core/stream-io.ts), without a last line that has no newline when `dropPartialLastLine`. */
+/**
+ * The log's text in pieces (core/stream-io.ts), without a last line that has no newline when
+ * `dropPartialLastLine`. Its bytes are read as Latin-1: the only text that is not ASCII can be in
+ * symbol names, which the import skips.
+ */
 export function* logPieces(path: string, dropPartialLastLine: boolean): Generator<string> {
-  for (const piece of textPieces(path, "QEMU's execution log")) {
+  for (const piece of textPieces(path, { latin1: true })) {
     if (!dropPartialLastLine || piece.endsWith('\n')) yield piece;
     else if (piece.lastIndexOf('\n') >= 0) yield piece.slice(0, piece.lastIndexOf('\n') + 1);
   }
