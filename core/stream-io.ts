@@ -229,7 +229,7 @@ export function* textPieces(file: string, { latin1 = false } = {}): Generator<st
       carry = text.slice(end);
       if (end > 0) yield text.slice(0, end);
     }
-    const rest = carry + (latin1 ? '' : utf8(undefined));
+    const rest = carry + utf8(undefined); // the decoder holds nothing when every read was Latin-1
     if (rest.length > 0) yield rest;
   } finally {
     closeSync(fd);

@@ -234,8 +234,8 @@ function watchLog(path: string, limit: number, enough: () => void): { close(): v
  */
 export function* logPieces(path: string, dropPartialLastLine: boolean): Generator<string> {
   for (const piece of textPieces(path, { latin1: true })) {
-    if (!dropPartialLastLine || piece.endsWith('\n')) yield piece;
-    else if (piece.lastIndexOf('\n') >= 0) yield piece.slice(0, piece.lastIndexOf('\n') + 1);
+    const end = dropPartialLastLine ? piece.lastIndexOf('\n') + 1 : piece.length;
+    if (end > 0) yield end === piece.length ? piece : piece.slice(0, end);
   }
 }
 
