@@ -25,12 +25,19 @@ import { loadBundle } from './bundle.ts';
 export const YOUNG_GENERATION_MB = 192;
 
 /**
- * Commands that hold no long stream and run with a small young generation instead: `encode`
- * reads a CSV trace a piece at a time (core/stream-io.ts), and with a large young generation the
- * promoted pieces make its peak memory grow with the stream's length (1 and 2 million records:
- * 111 and 144 MiB with 192 MiB, 94 and 96 MiB with 24 MiB, the same CPU time).
+ * Commands that hold no long stream and run with a small young generation instead: with a large
+ * one, what survives a scavenge is promoted in large steps and the old generation, and with it the
+ * peak memory, grows with the stream's length. `encode` reads a CSV trace a piece at a time
+ * (core/stream-io.ts): 1 and 2 million records, 111 and 144 MiB with 192 MiB, 94 and 96 MiB with
+ * 24 MiB, the same CPU time. `cosim` generates its stimulus and compares the two byte streams as
+ * it goes (tb/stream-compare.ts): E-Trace 1, 2 and 4 million records, 279, 308 and 311 MiB with
+ * 192 MiB, 202, 202 and 203 MiB with 24 MiB, its rate the same within the machine's noise
+ * (README, "Speed").
  */
-const SMALL_YOUNG_GENERATION: ReadonlyMap<string, number> = new Map([['encode', 24]]);
+const SMALL_YOUNG_GENERATION: ReadonlyMap<string, number> = new Map([
+  ['encode', 24],
+  ['cosim', 24],
+]);
 
 /** The worker's young generation for a command line. */
 export function youngGenerationMb(argv: readonly string[]): number {

@@ -27,8 +27,13 @@ import { Departures } from '../common/departures.ts';
 import { type ReservationKind, reservationBytes, reservationKind } from './reservation.ts';
 
 export interface EncodeResult {
-  /** The encapsulated byte stream, as it leaves the FIFO. */
+  /**
+   * The encapsulated byte stream, as it leaves the FIFO: all of it, or the bytes after the last
+   * that StreamEncoder.takeBytes handed over.
+   */
   bytes: Uint8Array;
+  /** The length of the whole stream (`bytes.length` when no bytes were handed over). */
+  byteCount: number;
   /** The packets in the stream, in order, with their byte offset (empty unless `keepPackets`). */
   packets: { packet: Packet; offset: number; record: number }[];
   packetCount: number;
@@ -170,6 +175,14 @@ export class StreamEncoder {
     this.opts.observer?.data?.(e, accepted);
   }
 
+  /**
+   * Hands over the bytes accepted since the last call (a copy): the encoder keeps them no longer,
+   * so a long stream compared as it goes (a co-simulation) does not grow in memory.
+   */
+  takeBytes(): Uint8Array {
+    return this.out.takeBytes();
+  }
+
   finish(): EncodeResult {
     this.out.nextCycle();
     this.encoder.finish();
@@ -178,8 +191,13 @@ export class StreamEncoder {
 }
 
 class OutputFifo {
-  /** The byte stream so far; packets are written in place, accepted by moving `length`. */
+  /**
+   * The byte stream since the bytes handed over (takeBytes); packets are written in place,
+   * accepted by moving `length`.
+   */
   private out = new Uint8Array(1 << 16);
+  /** Bytes handed over by takeBytes: the stream offset of out[0]. */
+  private handedOver = 0;
   private readonly packets: EncodeResult['packets'] = [];
   private readonly dataPackets: EncodeResult['dataPackets'] = [];
   /** An instruction-trace synchronisation was accepted: the data history starts afresh. */
@@ -292,7 +310,7 @@ class OutputFifo {
   }
 
   private accept(packet: Packet, size: number, claim: number, record: number): void {
-    if (this.keepPackets) this.packets.push({ packet, offset: this.length, record });
+    if (this.keepPackets) this.packets.push({ packet, offset: this.handedOver + this.length, record });
     if (packet.format === 3n && packet.subformat !== 2n) this.onSync();
     this.count++;
     this.length += size;
@@ -349,7 +367,7 @@ class OutputFifo {
         this.out = bigger;
       }
       this.out.set(bytes, this.length);
-      if (this.keepPackets) this.dataPackets.push({ packet, offset: this.length, record });
+      if (this.keepPackets) this.dataPackets.push({ packet, offset: this.handedOver + this.length, record });
       this.count++;
       this.length += bytes.length;
       this.take(claim, bytes.length);
@@ -383,6 +401,13 @@ class OutputFifo {
     return supportPacket(this.config, true, QUAL_STATUS.trace_lost);
   }
 
+  takeBytes(): Uint8Array {
+    const bytes = this.out.slice(0, this.length);
+    this.handedOver += this.length;
+    this.length = 0;
+    return bytes;
+  }
+
   result(): EncodeResult {
     let departures: Uint32Array | undefined;
     if (this.departures) {
@@ -394,6 +419,7 @@ class OutputFifo {
     return {
       ...(departures ? { departures } : {}),
       bytes: this.out.slice(0, this.length),
+      byteCount: this.handedOver + this.length,
       packets: this.packets,
       dataPackets: this.dataPackets,
       packetCount: this.count,

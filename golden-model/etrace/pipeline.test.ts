@@ -27,7 +27,7 @@ import { decodedRuns, retiredAddresses, traceRecovery } from '../hart/recovery.t
 import { defaultOptions, defaultParams, type EtraceConfig } from './config.ts';
 import { defaultDataParams } from './data/params.ts';
 import { decodeStream } from './decoder.ts';
-import { encodeStream } from './output.ts';
+import { encodeStream, StreamEncoder } from './output.ts';
 import { QUAL_STATUS } from './packet/fields.ts';
 import { reservationBytes } from './reservation.ts';
 
@@ -242,5 +242,37 @@ describe('pipeline_stages_p with stallEnable', () => {
     expect(six.dropped).toBe(0);
     // The first byte leaves in cycle 100.
     expect(six.departures![0]).toBe(100);
+  });
+});
+
+describe('StreamEncoder.takeBytes: the stream handed over as it is accepted', () => {
+  // The loss case above (L = 1): its bytes, typed from the packets worked out at the top.
+  const n = 12;
+  const records = spaced(n, (k) => (k <= 7 ? k : 7 + 10 * (k - 7)));
+  const ready = (c: number): boolean => c >= 8;
+  const stream = ['41 1f', '43 73 00 01', ...Array(5).fill('41 22'), '42 9f 00', '43 73 80 01', '41 22', '41 22', '41 22', '42 cf 00'].join(' ');
+
+  it('the pieces taken after each record, then what finish() leaves, are the whole stream; packets keep their offsets in it', () => {
+    const s = new StreamEncoder(config(1), { ready });
+    const pieces: string[] = [];
+    for (const r of records) {
+      s.push(r);
+      const piece = s.takeBytes();
+      if (piece.length > 0) pieces.push(hex(piece));
+    }
+    const r = s.finish();
+    pieces.push(hex(r.bytes));
+    expect(pieces.join(' ')).toBe(stream);
+    expect(pieces.length).toBeGreaterThan(3);
+    expect(r.byteCount).toBe(stream.split(' ').length);
+    // The trace_lost support packet starts at byte 2 + 4 + 5 * 2 = 16 of the stream.
+    expect(r.packets.find((p) => p.packet.qual_status === QUAL_STATUS.trace_lost)?.offset).toBe(16);
+  });
+
+  it('a second take with nothing accepted in between is empty', () => {
+    const s = new StreamEncoder(config(0), { ready: () => true });
+    s.push(jump(0));
+    expect(hex(s.takeBytes())).toBe('41 1f');
+    expect(s.takeBytes().length).toBe(0);
   });
 });

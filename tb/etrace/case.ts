@@ -167,9 +167,9 @@ export async function runEtraceCase(r: ResolvedComponent<EtraceConfig>, spec: Ca
     cycles: result.cycles,
     seconds,
     identical: result.mismatch === undefined,
-    metrics: { bytes: e.bytes.length, packets: e.packetCount, lost: e.dropped },
+    metrics: { bytes: e.byteCount, packets: e.packetCount, lost: e.dropped },
     summary:
-      `${count} records, ${e.packetCount} packets, ${e.bytes.length} bytes` +
+      `${count} records, ${e.packetCount} packets, ${e.byteCount} bytes` +
       `${e.dropped ? `, ${e.dropped} packets lost` : ''}, ${result.cycles} cycles, ${seconds.toFixed(2)} s (${(count / seconds / 1e6).toFixed(2)} M records/s)`,
     ...(result.mismatch ? { mismatch: result.mismatch.text, mismatchCycle: result.mismatch.cycle } : {}),
     result,

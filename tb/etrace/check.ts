@@ -376,7 +376,7 @@ function idle(records: readonly RetirementRecord[]): boolean {
 function concatResults(results: readonly EncodeResult[], records: readonly number[]): EncodeResult {
   const total = results.reduce((n, r) => n + r.bytes.length, 0);
   const bytes = new Uint8Array(total);
-  const out: EncodeResult = { bytes, packets: [], dataPackets: [], packetCount: 0, dropped: 0, stallCycles: 0, viewHolds: 0 };
+  const out: EncodeResult = { bytes, byteCount: total, packets: [], dataPackets: [], packetCount: 0, dropped: 0, stallCycles: 0, viewHolds: 0 };
   let offset = 0;
   let first = 0;
   for (const [k, r] of results.entries()) {

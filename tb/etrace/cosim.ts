@@ -31,7 +31,7 @@ import { EtraceFrameStream, programmedReadyOffset, PROLOGUE_RECORD } from './fra
 import { optionWrites } from '../../golden-model/etrace/option-writes.ts';
 import type { HarnessSpec } from '../harness-spec.ts';
 import { type BuiltModel, buildModel } from '../build.ts';
-import { ByteLog } from '../check/logs.ts';
+import { StreamCompare } from '../stream-compare.ts';
 import { FrameWriter, runModel } from '../run.ts';
 
 export function etraceHarnessSpec(c: EtraceConfig): HarnessSpec {
@@ -101,13 +101,21 @@ export interface CosimOptions {
 }
 
 export interface CosimResult {
+  /**
+   * The model's result. Its `bytes` are the whole stream when the records were an array, and empty
+   * for a RecordSource, whose bytes are compared as they come and dropped (`byteCount` counts them).
+   */
   readonly expected: EncodeResult;
-  readonly actual: Uint8Array;
+  /** The RTL's bytes, kept when the records were an array. */
+  readonly actual?: Uint8Array;
   readonly cycles: number;
   readonly holds: number;
   /** Undefined when identical. */
   readonly mismatch?: Mismatch;
 }
+
+/** The result of a co-simulation of records in an array: both byte streams kept. */
+export type KeptCosimResult = CosimResult & { readonly actual: Uint8Array };
 
 export interface Mismatch {
   /** Byte offset of the first difference (or where one stream ends). */
@@ -132,11 +140,14 @@ export interface RecordSource {
 const drainResponses = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /**
- * Runs one co-simulation of `records` and compares the RTL's bytes with the model's. The records
- * may be a `RecordSource`: each chunk is written as frames and pushed into the model, then
- * dropped, so memory does not grow with the stream but for the two byte streams. The model keeps
- * no packet objects; on a mismatch it encodes the stream again for the report.
+ * Runs one co-simulation of `records` and compares the RTL's bytes with the model's as they come
+ * (tb/stream-compare.ts). The records may be a `RecordSource`: each chunk is written as frames and
+ * pushed into the model, then dropped, and so are the compared bytes, so memory does not grow with
+ * the stream. Records in an array keep both byte streams in the result. The model keeps no packet
+ * objects; on a mismatch it encodes the stream again for the report.
  */
+export async function cosimEtrace(verilated: BuiltModel, c: EtraceConfig, records: readonly RetirementRecord[], opts?: CosimOptions): Promise<KeptCosimResult>;
+export async function cosimEtrace(verilated: BuiltModel, c: EtraceConfig, records: RecordSource, opts?: CosimOptions): Promise<CosimResult>;
 export async function cosimEtrace(
   verilated: BuiltModel,
   c: EtraceConfig,
@@ -161,7 +172,7 @@ export async function cosimEtrace(
   const model = new StreamEncoder(c, { ready, keepPackets: false, sessionInFirstCycle: lead.length > 0, ...data });
   for (const r of lead) model.push(r);
   const spec = etraceHarnessSpec(c);
-  const tx = new ByteLog();
+  const compare = new StreamCompare(!isRecordSource(records));
   const run = await runModel(
     verilated,
     spec,
@@ -173,6 +184,7 @@ export async function cosimEtrace(
       }, opts.data, program);
       for (const chunk of source.chunks()) {
         frames.push(chunk);
+        compare.expected(model.takeBytes());
         await drainResponses();
       }
       frames.finish();
@@ -183,21 +195,33 @@ export async function cosimEtrace(
       readyOffset: programmedReadyOffset(program),
       // Capture 0 is tx (one byte of tx_data_o); the APB read captures are not used here.
       onCapture: (index, cycle, data, offset) => {
-        if (index === 0) tx.push(data[offset]!, cycle);
+        if (index === 0) compare.actual(data[offset]!, cycle);
       },
       ...(opts.fst ? { fst: opts.fst } : {}),
     },
   );
-  let expected = model.finish();
-  const actual = tx.bytes.slice(0, tx.length);
-  if (equalBytes(expected.bytes, actual)) return { expected, actual, cycles: run.cycles, holds: run.holds };
+  const finished = model.finish();
+  compare.expected(finished.bytes);
+  const kept = compare.keptBytes();
+  const expected = { ...finished, bytes: kept?.expected ?? new Uint8Array(0) };
+  const difference = compare.result();
+  if (difference === undefined) return { expected, ...(kept ? { actual: kept.actual } : {}), cycles: run.cycles, holds: run.holds };
   // The report needs the packets and the records around the difference: both come again (with
-  // a programming prologue its record numbers count the lead record).
+  // a programming prologue its record numbers count the lead record). Before the difference the
+  // RTL's bytes are the model's.
   const all = [...lead, ...allRecords(source)];
-  expected = encodeStream(all, c, { ready, ...data });
-  const mismatch = compareStreams(c, expected, actual, all);
-  if (mismatch) mismatch.cycle = tx.length > 0 ? tx.cycles[Math.min(mismatch.offset, tx.length - 1)]! : 0;
-  return { expected, actual, cycles: run.cycles, holds: run.holds, ...(mismatch ? { mismatch } : {}) };
+  const again = encodeStream(all, c, { ready, ...data });
+  const actual = kept?.actual ?? concatBytes(again.bytes.subarray(0, difference.offset), difference.actualFrom);
+  const mismatch = compareStreams(c, again, actual, all, difference.actualLength);
+  if (mismatch) mismatch.cycle = difference.cycle;
+  return { expected: again, ...(kept ? { actual: kept.actual } : {}), cycles: run.cycles, holds: run.holds, ...(mismatch ? { mismatch } : {}) };
+}
+
+function concatBytes(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const out = new Uint8Array(a.length + b.length);
+  out.set(a);
+  out.set(b, a.length);
+  return out;
 }
 
 /** The data accesses and load responses with their record indexes moved by `by` records (a lead before the stream). */
@@ -210,10 +234,6 @@ function isRecordSource(r: readonly RetirementRecord[] | RecordSource): r is Rec
   return !Array.isArray(r);
 }
 
-function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
-  return a.length === b.length && Buffer.from(a.buffer, a.byteOffset, a.length).equals(Buffer.from(b.buffer, b.byteOffset, b.length));
-}
-
 /** Every record of a source in one array (a mismatch report only). */
 function allRecords(source: RecordSource): RetirementRecord[] {
   const out: RetirementRecord[] = [];
@@ -221,8 +241,12 @@ function allRecords(source: RecordSource): RetirementRecord[] {
   return out;
 }
 
-/** The first difference between the model's stream and the RTL's, explained packet by packet. */
-export function compareStreams(c: EtraceConfig, expected: EncodeResult, actual: Uint8Array, records: readonly RetirementRecord[]): (Mismatch & { cycle: number }) | undefined {
+/**
+ * The first difference between the model's stream and the RTL's, explained packet by packet.
+ * `actualLength` is the RTL's byte count when `actual` holds only its bytes up to a little after
+ * the difference.
+ */
+export function compareStreams(c: EtraceConfig, expected: EncodeResult, actual: Uint8Array, records: readonly RetirementRecord[], actualLength = actual.length): (Mismatch & { cycle: number }) | undefined {
   const e = expected.bytes;
   const n = Math.min(e.length, actual.length);
   let offset = 0;
@@ -235,7 +259,7 @@ export function compareStreams(c: EtraceConfig, expected: EncodeResult, actual: 
   const hex = (b: Uint8Array) => Array.from(b, (x) => x.toString(16).padStart(2, '0')).join(' ');
   const lines = [
     `first difference at byte ${offset} (model packet ${index} at byte ${start}, from record ${packets[index]?.record ?? '?'})`,
-    `  model: ${e.length} bytes, RTL: ${actual.length} bytes`,
+    `  model: ${e.length} bytes, RTL: ${actualLength} bytes`,
     `  model bytes from ${start}: ${hex(e.subarray(start, start + 40))}`,
     `  RTL   bytes from ${start}: ${hex(actual.subarray(start, start + 40))}`,
   ];
