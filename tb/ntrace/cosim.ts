@@ -200,20 +200,12 @@ export async function cosimNtrace(verilated: BuiltModel, c: NtraceConfig, record
   const apb = new NtraceApbSession(c, cycles.length, drain, opts.runtimeWrites ?? true);
   const frames: RetirementRecord[][] = [...apb.prologueRecords().map((r) => [r]), ...cycles, [endOfTraceRecord(records[records.length - 1])]];
   // The RTL takes a cycle's signal groups one a clock: the model sees each group as a cycle of its
-  // own, and the hart is held one clock for each group after the first.
+  // own, and the hart is held one clock for each group after the first. The model encodes each
+  // frame as it goes to the simulator, which runs meanwhile in its own process; the frames after
+  // the records (drain, then the epilogue's accesses) follow the model's status at their end.
   const model = new NtraceStreamEncoder(c, { ready: (cycle) => !cycleChance(seed, cycle, p) });
   const given: RetirementRecord[] = [];
-  frames.forEach((rs, f) => {
-    for (const r of apb.frame(f, rs)) {
-      const one = r.sameCycle ? { ...r, sameCycle: false } : r;
-      given.push(one);
-      model.push(one);
-    }
-  });
-  const expected = model.finish();
-  apb.endOfRun(expected.stallOrOverflow);
-  const total = apb.frames(cycles.length, drain);
-  for (let f = frames.length; f < total; f++) apb.frame(f, [emptyRecord()]);
+  let expected: NtraceStreamResult | undefined;
   const groupHolds = records.length - cycles.length;
   const spec = ntraceHarnessSpec(c);
   const run = await runModel(
@@ -225,19 +217,29 @@ export async function cosimNtrace(verilated: BuiltModel, c: NtraceConfig, record
       const bus = apb.driver(w);
       let index = 0;
       frames.forEach((rs, f) => {
+        for (const r of apb.frame(f, rs)) {
+          const one = r.sameCycle ? { ...r, sameCycle: false } : r;
+          given.push(one);
+          model.push(one);
+        }
         fill(rs, index);
         bus(f);
         emit(w);
         index += rs.length;
       });
+      expected = model.finish();
+      apb.endOfRun(expected.stallOrOverflow);
+      const total = apb.frames(cycles.length, drain);
       fill([emptyRecord()], index);
       for (let f = frames.length; f < total; f++) {
+        apb.frame(f, [emptyRecord()]);
         bus(f);
         emit(w);
       }
     },
     { seed, readyChance: p, readyOffset: NTRACE_READY_OFFSET, ...(opts.fst ? { fst: opts.fst } : {}) },
   );
+  if (expected === undefined) throw new Error('cosimNtrace: the frames were not all written');
   const captured = run.captures[0] ?? [];
   const actual = Uint8Array.from(captured.map((cap) => Number(cap.values[0])));
   let mismatch = compareNtrace(expected, actual);
