@@ -145,7 +145,7 @@ export const benchCommand: CommandDefinition<Options> = {
     'the `etrace` co-simulation compares at least',
     '2 million instructions per second with the stimulus generated on the way, and its peak memory',
     '(rvtrace cosim at --count 100000, 1000000 and 2000000, each a process of its own) does not grow with',
-    'the count: 2 million within 10 % of 1 million (the young generation fills during the first million).',
+    'the count: 2 million within 10 % of 1 million (the heap reaches its working size during the first million).',
     '`rvtrace check` reads a VCD in bounded memory (issue 24): its peak on an E-Trace VCD of about 1 GB',
     'within 1.5 times its peak on one of about 100 MB (each a process of its own; with --no-cosim skipped).',
     'The RTL size and depth of every shipped component (issue 25), from one Yosys 0.23 run on',
