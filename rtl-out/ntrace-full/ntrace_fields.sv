@@ -87,13 +87,25 @@ module ntrace_fields (
   // short message costs the simulator nothing more. Each length is assigned once, by an if/else,
   // not a default overwritten: Icarus Verilog 11 runs an always_comb again whenever an always_comb
   // compiled after it wakes (they share one time-0 trigger event), and a run that set a length to 0
-  // and back would wake the byte layout and the output FIFO, which wake this block, for ever.
+  // and back would wake the byte layout and the output FIFO, which wake this block, for ever. The
+  // ifs nest, each branch more than one assignment: Verilator makes an if/else of one assignment
+  // each a conditional expression and evaluates a function called in it every cycle (the N-Trace
+  // harness spent half its time measuring empty slots).
   always_comb begin
-    if (nvar_i > 3'd0) l0 = var_length(v0_i);
-    else l0 = 7'h00;
-    if (nvar_i > 3'd1) l1_o = addr_i ? addr_length(v1_i) : var_length(v1_i);
-    else l1_o = 7'h00;
-    if (nvar_i > 3'd2) l2_o = var_length(v2_i);
-    else l2_o = 7'h00;
+    if (nvar_i > 3'd0) begin
+      l0 = var_length(v0_i);
+      if (nvar_i > 3'd1) begin
+        l1_o = addr_i ? addr_length(v1_i) : var_length(v1_i);
+        if (nvar_i > 3'd2) l2_o = var_length(v2_i);
+        else l2_o = 7'h00;
+      end else begin
+        l1_o = 7'h00;
+        l2_o = 7'h00;
+      end
+    end else begin
+      l0 = 7'h00;
+      l1_o = 7'h00;
+      l2_o = 7'h00;
+    end
   end
 endmodule
